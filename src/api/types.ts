@@ -1,0 +1,117 @@
+// The Agent Sessions API's resources, as described in ../shared/spec/agent-sessions-api.md.
+// Shared by the client, the poller, the commands and the emulator.
+
+/** The six built-in core agents accepted as `agent_name`. */
+export const CORE_AGENTS = ['claude', 'codex', 'gemini', 'opencode', 'cursor', 'kimi'] as const;
+export type CoreAgent = (typeof CORE_AGENTS)[number];
+
+export const MESSAGE_TYPES = ['message', 'final_message', 'tool_call'] as const;
+export type MessageType = (typeof MESSAGE_TYPES)[number];
+
+export const ROLES = ['user', 'assistant'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** An absolute address carried in `_links`. */
+export interface Link {
+  href: string;
+}
+
+/** Session links; `thread` and `final_message` are set only in the create response. */
+export interface SessionLinks {
+  self: Link;
+  messages: Link;
+  thread: Link | null;
+  final_message: Link | null;
+}
+
+/** A session (conversation) of the caller's workspace. */
+export interface Session {
+  id: string;
+  title: string;
+  pull_requests: string[];
+  source_url: string | null;
+  is_archived: boolean;
+  is_private: boolean;
+  created_at: string;
+  updated_at: string;
+  thread_id: string | null;
+  session_html_url: string;
+  _links: SessionLinks;
+}
+
+/** A message of a session. `ts` is the provider's epoch-seconds timestamp and the `gts` cursor. */
+export interface Message {
+  id: string;
+  chat_id: string;
+  chat_thread_id: string | null;
+  task_id: string;
+  role: Role;
+  type: MessageType;
+  message: string;
+  ts: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The response of Send message: the user message just posted, plus links for its new thread. */
+export interface SentMessage extends Message {
+  _links: {
+    self: Link;
+    thread: Link | null;
+    final_message: Link | null;
+  };
+}
+
+/** Page metadata of a message list. */
+export interface PageMeta {
+  total: number;
+  page: number;
+  limit: number;
+  total_pages: number;
+}
+
+/** One page of List session messages. */
+export interface MessagePage {
+  items: Message[];
+  meta: PageMeta;
+  _links: {
+    self: Link;
+    new_messages: Link;
+  };
+}
+
+/** Profile request object (create and send). Its inner shapes are not described by the spec. */
+export interface Profile {
+  id?: string;
+  config_values?: Record<string, unknown>;
+  mcp_servers?: unknown[];
+  config_merge_strategy?: string;
+}
+
+/** Body of Create session: exactly one of agent_name, agent_id, profile. */
+export interface CreateSessionBody {
+  message: string;
+  agent_name?: CoreAgent;
+  agent_id?: string;
+  profile?: Profile;
+  is_private?: boolean;
+  artifact_ids?: string[];
+}
+
+/** Body of Send message. */
+export interface SendMessageBody {
+  message: string;
+  artifact_ids?: string[];
+  profile?: Profile;
+}
+
+/** Query of List session messages. */
+export interface ListQuery {
+  type?: MessageType[];
+  role?: Role;
+  thread_id?: string;
+  gts?: number;
+  page?: number;
+  limit?: number;
+  direction?: 'asc' | 'desc';
+}
