@@ -45,8 +45,18 @@ export function buildProgram(signal: AbortSignal): Command {
       outputError: (str, write) => write(str),
     });
 
-  // Commands are registered below, each loading its module only when it runs.
-  void Option;
+  // ── Commands ── Each is registered here and imports its module only inside its action, e.g.
+  //   program.command('x').description('…').option(…)
+  //     .action((opts, cmd: Command) => withContext(cmd, signal, async (ctx) => {
+  //       const { runX } = await import('./commands/x.js');
+  //       …print what runX returns through ctx.out / ctx.log…
+  //     }));
+  // Validate option values with commander (Option#choices, argParser throwing InvalidArgumentError)
+  // so bad values exit 2 before anything runs.
+  // (configuration: config, login, logout)
+  // (emulator)
+  // (conversation: create, send, show, tail)
+  void Option; // remove these two lines once the first command uses them
   void withContext;
   void signal;
 
