@@ -1,0 +1,56 @@
+// Where a message comes from: the arguments, --file, standard input, or a prompt. Standard input is read
+// only when asked for (`-`) or when nothing else gives a message and it is not a terminal, so a script
+// with an idle, open stdin never hangs.
+import { readFile } from 'node:fs/promises';
+import { UsageError } from '../errors.js';
+
+export interface MessageSources {
+  args: string[];
+  file?: string;
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** Prompts are allowed (a terminal, not CI). */
+  interactive: boolean;
+  /** Asks the user; called only when interactive and nothing else gave a message. */
+  prompt: () => Promise<string>;
+}
+
+async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The message text, or a UsageError (exit 2) before anything is sent. */
+export async function readMessage(src: MessageSources): Promise<string> {
+  const fromStdinArg = src.args.length === 1 && src.args[0] === '-';
+  if (src.file !== undefined && src.args.length > 0) {
+    throw new UsageError('give the message as arguments or with --file, not both');
+  }
+  let text: string;
+  let origin: string;
+  if (src.file !== undefined && src.file !== '-') {
+    try {
+      text = await readFile(src.file, 'utf8');
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
+      throw new UsageError(`cannot read --file ${src.file}: ${code}`);
+    }
+    origin = `--file ${src.file}`;
+  } else if (fromStdinArg || src.file === '-' || (src.args.length === 0 && src.stdin.isTTY !== true)) {
+    text = await readStream(src.stdin);
+    origin = 'standard input';
+  } else if (src.args.length > 0) {
+    text = src.args.join(' ');
+    origin = 'the arguments';
+  } else if (src.interactive) {
+    text = await src.prompt();
+    origin = 'the prompt';
+  } else {
+    throw new UsageError(
+      'no message given',
+      'pass it as arguments, with --file PATH, or on standard input (-)',
+    );
+  }
+  if (text.trim() === '') throw new UsageError(`the message from ${origin} is empty`);
+  return text;
+}

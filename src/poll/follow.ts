@@ -1,0 +1,212 @@
+// The poller: an AsyncIterable of the messages of a thread (or a whole session) as they land, each
+// yielded exactly once, in storage order. It writes nothing to the terminal; the caller ends it with an
+// AbortSignal (Ctrl-C, --timeout) or by breaking out of its loop.
+import type { Message, MessagePage, MessageType, Role, ListQuery } from '../api/types.js';
+import { nextDelay, DEFAULT_SCHEDULE, type ScheduleOptions } from './schedule.js';
+import { pickPage, SeenWindow } from './window.js';
+import { sleep } from './sleep.js';
+import { ApiError } from '../api/errors.js';
+
+/** Errors the loop rides out: the client's own retries gave up on a transient failure. */
+export function isTransient(err: unknown): boolean {
+  return err instanceof ApiError && err.transient;
+}
+
+/** Where to poll: a session, or one thread of it. */
+export interface PollTarget {
+  sessionId: string;
+  threadId?: string;
+}
+
+/** The one client call the poller needs (ApiClient#listMessages). */
+export interface MessageLister {
+  listMessages(
+    target: PollTarget,
+    query: ListQuery,
+    options?: { signal?: AbortSignal },
+  ): Promise<MessagePage>;
+}
+
+/** What a caller needs to say how to pick up where the poller stopped. */
+export interface ResumeState {
+  sessionId: string;
+  threadId: string | undefined;
+  /** The `gts` cursor the next poll would have used. */
+  gts: number | undefined;
+}
+
+export interface FollowOptions {
+  client: MessageLister;
+  target: PollTarget;
+  /** Message types to follow; default message + final_message. */
+  types?: MessageType[];
+  /** Default assistant. */
+  role?: Role;
+  /** End after the first final_message is yielded. */
+  untilFinal?: boolean;
+  signal?: AbortSignal;
+  schedule?: ScheduleOptions;
+  /** A window already filled by the caller (tail's backlog), to carry on from. */
+  window?: SeenWindow;
+  /** Poll at once instead of after the first gap. */
+  immediate?: boolean;
+  /**
+   * Start by reading the whole window of `window.floor`, taking messages stored at or before this
+   * created_at as already seen (tail: the backlog it printed, and what came before it).
+   */
+  seenUpTo?: string;
+  /** Classifies errors the loop should ride out rather than end with; default isTransient. */
+  isTransient?: (err: unknown) => boolean;
+}
+
+const BULK_MIN_LIMIT = 50;
+const BULK_ROOM = 40;
+
+/** Follows new messages. Iterate it once. */
+export class Follower implements AsyncIterable<Message> {
+  readonly window: SeenWindow;
+  private readonly o: Required<Pick<FollowOptions, 'types' | 'role' | 'schedule'>> & FollowOptions;
+  private finished = false;
+  /** False until the first poll, when `seenUpTo` asks for a full read of the window. */
+  private primed: boolean;
+  private readonly seenUpToMs: number;
+  /** Requests made, for benchmarks. */
+  requests = 0;
+
+  constructor(options: FollowOptions) {
+    this.o = {
+      types: ['message', 'final_message'],
+      role: 'assistant',
+      schedule: DEFAULT_SCHEDULE,
+      isTransient,
+      ...options,
+    };
+    this.window = options.window ?? new SeenWindow();
+    this.seenUpToMs =
+      options.seenUpTo === undefined ? Number.NEGATIVE_INFINITY : Date.parse(options.seenUpTo);
+    this.primed = options.seenUpTo === undefined;
+  }
+
+  /** Session, thread and cursor, for a resume hint after a time-out or an interrupt. */
+  get resume(): ResumeState {
+    return { sessionId: this.o.target.sessionId, threadId: this.o.target.threadId, gts: this.window.floor };
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Message> {
+    let quietSince = Date.now();
+    let errors = 0;
+    let first = true;
+    while (!this.finished) {
+      if (!(first && this.o.immediate)) {
+        const gap = first
+          ? this.o.schedule.minMs
+          : nextDelay(Date.now() - quietSince, errors, this.o.schedule);
+        await sleep(gap, this.o.signal);
+      }
+      first = false;
+      try {
+        let fresh = 0;
+        const poll = this.primed ? this.pollOnce() : this.fullScan();
+        for await (const m of poll) {
+          fresh += 1;
+          yield m;
+          if (this.finished) return;
+        }
+        this.primed = true;
+        this.window.advance();
+        errors = 0;
+        if (fresh > 0) quietSince = Date.now();
+      } catch (err) {
+        if (this.o.signal?.aborted || !this.o.isTransient?.(err)) throw err;
+        // A poll that failed half-way is safe to repeat: what it yielded is in the window.
+        errors += 1;
+      }
+    }
+  }
+
+  private query(page: number, limit: number): ListQuery {
+    const q: ListQuery = { type: this.o.types, role: this.o.role, direction: 'asc', page, limit };
+    if (this.window.floor !== undefined) q.gts = this.window.floor;
+    return q;
+  }
+
+  private async list(page: number, limit: number): Promise<MessagePage> {
+    this.requests += 1;
+    return this.o.client.listMessages(this.o.target, this.query(page, limit), { signal: this.o.signal });
+  }
+
+  /** A message from before the follow began (tail's backlog and older): remembered, never yielded. */
+  private isOld(m: Message): boolean {
+    if (!(Date.parse(m.created_at) <= this.seenUpToMs)) return false;
+    this.window.add(m);
+    return true;
+  }
+
+  /** Marks a message as yielded; true when the caller should stop after it. */
+  private accept(m: Message): boolean {
+    this.window.add(m);
+    if (this.o.untilFinal && m.type === 'final_message') this.finished = true;
+    return this.finished;
+  }
+
+  /**
+   * One poll: read from just before the first unknown message to the end of the window. If the reply
+   * does not line up with what is known (a message inserted before known ones, a deletion), read the
+   * whole window instead.
+   */
+  private async *pollOnce(): AsyncGenerator<Message> {
+    let known = this.window.size;
+    let pick = pickPage(known - 1);
+    for (;;) {
+      const res = await this.list(pick.page, pick.limit);
+      const fresh: Message[] = [];
+      let aligned = true;
+      res.items.forEach((m, i) => {
+        const isKnown = this.window.has(m.id);
+        if (pick.offset + i < known ? !isKnown : isKnown) aligned = false;
+        else if (!isKnown) fresh.push(m);
+      });
+      const end = pick.offset + res.items.length;
+      if (!aligned || (res.items.length === 0 && end < res.meta.total)) {
+        yield* this.fullScan();
+        return;
+      }
+      for (const m of fresh) {
+        if (this.isOld(m)) continue;
+        yield m;
+        if (this.accept(m)) return;
+      }
+      known += fresh.length;
+      if (end >= res.meta.total) {
+        // Everything counted is accounted for, unless something known was deleted meanwhile.
+        if (known !== res.meta.total) yield* this.fullScan();
+        return;
+      }
+      pick = pickPage(known - 1, BULK_MIN_LIMIT, BULK_ROOM);
+    }
+  }
+
+  /** Reads the whole window page by page, yields what is new, and forgets what was deleted. */
+  private async *fullScan(): AsyncGenerator<Message> {
+    const present = new Set<string>();
+    for (let page = 1; ; page += 1) {
+      const res = await this.list(page, 100);
+      for (const m of res.items) {
+        present.add(m.id);
+        if (this.window.has(m.id)) continue;
+        if (this.isOld(m)) continue;
+        yield m;
+        if (this.accept(m)) return;
+      }
+      if (res.items.length === 0 || page >= res.meta.total_pages) break;
+    }
+    this.window.retainOnly(present);
+  }
+}
+
+/** Iterates a follower until its first message (with untilFinal: the final one) and returns it. */
+export async function firstMessage(follower: Follower): Promise<Message> {
+  for await (const m of follower) return m;
+  // Only reachable if the iterator was closed from outside.
+  throw new Error('the poller stopped before a message arrived');
+}

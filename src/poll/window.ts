@@ -1,0 +1,124 @@
+// The poller's memory: which messages of the `gts` window it has already yielded.
+//
+// The API filters on `ts > gts`, but `ts` comes from the agent's provider: several messages share a
+// second, and a message can be stored with a `ts` older than one already seen. So the cursor (`floor`)
+// stays a margin behind the newest `ts`, and every message of the window is remembered by id. Because
+// the list is ordered by `created_at` (storage order), the known messages of a window are always the
+// first ones of the ascending list; new ones follow them. That lets a poll ask for the page that starts
+// just before the first unknown message instead of re-reading the window.
+
+/** How wide the window behind the newest `ts` is, in seconds. */
+export interface WindowOptions {
+  /** Smallest margin: covers same-second messages and a provider clock that trails a little. */
+  baseMarginS: number;
+  /** Largest margin, however disordered the timestamps look. */
+  maxMarginS: number;
+}
+
+export const DEFAULT_WINDOW: WindowOptions = { baseMarginS: 30, maxMarginS: 3600 };
+
+/** A message as far as the window cares. */
+export interface Stamped {
+  id: string;
+  ts: number | null;
+  created_at: string;
+}
+
+/** The ids yielded inside the current window, and the cursor derived from them. */
+export class SeenWindow {
+  /** The `gts` of the next poll; undefined until a timestamp has been seen (then the whole list is the window). */
+  floor: number | undefined;
+  private readonly ids = new Map<string, number | null>();
+  private maxTs: number | undefined;
+  private maxCreated: number | undefined;
+  private maxInversion = 0;
+  private readonly options: WindowOptions;
+
+  constructor(options: Partial<WindowOptions> = {}, floor?: number) {
+    this.options = { ...DEFAULT_WINDOW, ...options };
+    this.floor = floor;
+  }
+
+  has(id: string): boolean {
+    return this.ids.has(id);
+  }
+
+  /** Known messages inside the window: with `floor` set, exactly those the server returns for `gts=floor`. */
+  get size(): number {
+    return this.ids.size;
+  }
+
+  /** Records a yielded message; returns false when it was already known. */
+  add(m: Stamped): boolean {
+    if (this.ids.has(m.id)) return false;
+    this.ids.set(m.id, m.ts);
+    if (typeof m.ts === 'number' && Number.isFinite(m.ts)) {
+      if (this.maxTs !== undefined && m.ts < this.maxTs) {
+        this.maxInversion = Math.max(this.maxInversion, this.maxTs - m.ts);
+      }
+      this.maxTs = this.maxTs === undefined ? m.ts : Math.max(this.maxTs, m.ts);
+    }
+    const created = Date.parse(m.created_at) / 1000;
+    if (Number.isFinite(created)) {
+      this.maxCreated = this.maxCreated === undefined ? created : Math.max(this.maxCreated, created);
+    }
+    return true;
+  }
+
+  /** The current margin: wider when timestamps have been seen out of order. */
+  get marginS(): number {
+    const { baseMarginS, maxMarginS } = this.options;
+    return Math.min(maxMarginS, Math.max(baseMarginS, 2 * this.maxInversion + 2));
+  }
+
+  /**
+   * Moves the cursor after a complete poll and forgets what can no longer come back. The cursor never
+   * passes the newest storage time either, so one message with a provider clock far ahead cannot hide
+   * the messages after it.
+   */
+  advance(): void {
+    if (this.maxTs === undefined) return;
+    let candidate = this.maxTs;
+    if (this.maxCreated !== undefined) candidate = Math.min(candidate, this.maxCreated);
+    candidate = Math.floor(candidate - this.marginS);
+    if (this.floor !== undefined && candidate <= this.floor) return;
+    this.floor = candidate;
+    for (const [id, ts] of this.ids) {
+      if (ts === null || ts <= candidate) this.ids.delete(id);
+    }
+  }
+
+  /** After a full scan of the window: forget ids the server no longer returns (deleted messages). */
+  retainOnly(present: Set<string>): void {
+    for (const id of this.ids.keys()) if (!present.has(id)) this.ids.delete(id);
+  }
+}
+
+/** A page request: `page` of size `limit`, whose first item is at `offset` of the whole list. */
+export interface PagePick {
+  page: number;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * Pure: the page that contains index `anchor` (the last known message, -1 for none) with as few known
+ * messages before it as possible, and room for at least `room` new ones. The anchor itself is included so
+ * that the reply proves the known prefix has not shifted.
+ */
+export function pickPage(anchor: number, minLimit = 11, room = 10): PagePick {
+  if (anchor < 0) return { page: 1, limit: 100, offset: 0 };
+  let best: PagePick = { page: 1, limit: 100, offset: 0 };
+  let bestWaste = Number.POSITIVE_INFINITY;
+  for (let limit = 100; limit >= minLimit; limit -= 1) {
+    const waste = anchor % limit;
+    if (limit - waste - 1 < room) continue;
+    if (waste < bestWaste) {
+      bestWaste = waste;
+      const page = Math.floor(anchor / limit) + 1;
+      best = { page, limit, offset: (page - 1) * limit };
+      if (waste === 0) break;
+    }
+  }
+  return best;
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { neutralize } from '../../src/output/sanitize.js';
+import { renderMessage, serviceText } from '../../src/output/render.js';
+import { PLAIN } from '../../src/output/style.js';
+import type { Message } from '../../src/api/types.js';
+
+const msg = (text: string): Message => ({
+  id: 'm1',
+  chat_id: 's1',
+  chat_thread_id: 't1',
+  task_id: 'k1',
+  role: 'assistant',
+  type: 'final_message',
+  message: text,
+  ts: 1,
+  created_at: '2026-11-23T09:00:00.000Z',
+  updated_at: '2026-11-23T09:00:00.000Z',
+});
+
+describe('neutralize', () => {
+  it.each([
+    ['clear screen', '\u001b[2J\u001b[H', '^[[2J^[[H'],
+    ['OSC 52 clipboard write', '\u001b]52;c;ZXZpbA==\u0007', '^[]52;c;ZXZpbA==^G'],
+    ['title change', '\u001b]0;pwned\u001b\\', '^[]0;pwned^[\\'],
+    ['carriage return overwrite', 'safe\rEVIL', 'safe^MEVIL'],
+    ['C1 CSI', '\u009b2J', '\\u{9b}2J'],
+    ['bidi override', 'a\u202eb', 'a\\u{202e}b'],
+    ['backspace', 'ab\bc', 'ab^Hc'],
+    ['DEL', 'a\u007f', 'a^?'],
+  ])('%s', (_name, input, expected) => {
+    expect(neutralize(input)).toBe(expected);
+  });
+  it('keeps newlines, tabs and ordinary Unicode', () => {
+    expect(neutralize('a\n\tb é 漢 🙂\r\n')).toBe('a\n\tb é 漢 🙂\n');
+  });
+  it('leaves no ESC, BEL or C1 character behind (property-like sweep)', () => {
+    let all = '';
+    for (let c = 0; c < 0xa0; c += 1) all += String.fromCharCode(c);
+    const out = neutralize(all);
+    // eslint-disable-next-line no-control-regex
+    expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+  });
+});
+
+describe('serviceText and renderMessage', () => {
+  it('passes text through unchanged when not on a terminal', () => {
+    const hostile = '\u001b[2Jhello\u0007';
+    expect(serviceText(hostile, { tty: false })).toBe(hostile);
+    expect(serviceText(hostile, { tty: true })).toBe('^[[2Jhello^G');
+  });
+  it('labels the final message and ends with a newline', () => {
+    expect(renderMessage(msg('done'), { tty: true, style: PLAIN })).toBe(
+      'assistant (final) · 2026-11-23T09:00:00.000Z\ndone\n',
+    );
+  });
+});
