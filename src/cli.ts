@@ -4,6 +4,12 @@ import { Command, CommanderError, Option } from 'commander';
 import { CliError, ExitCode } from './errors.js';
 import { VERSION } from './version.js';
 import type { Context, GlobalOptions } from './context.js';
+import { CORE_AGENTS } from './api/types.js';
+import { durationOption, intOption, uuidListOption, uuidOption } from './util/option-parsers.js';
+import type { CreateFlags } from './commands/create.js';
+import type { SendFlags } from './commands/send.js';
+import type { ShowFlags } from './commands/show.js';
+import type { TailFlags } from './commands/tail.js';
 
 const EXAMPLES = `
 Examples:
@@ -56,9 +62,121 @@ export function buildProgram(signal: AbortSignal): Command {
   // (configuration: config, login, logout)
   // (emulator)
   // (conversation: create, send, show, tail)
-  void Option; // remove these two lines once the first command uses them
-  void withContext;
-  void signal;
+  const replyOptions = (cmd: Command) =>
+    cmd
+      .option('--file <path>', 'read the message from a file ("-" for standard input)')
+      .option('--artifact <uuid>', 'attach an existing artifact (repeatable)', uuidListOption)
+      .option('-w, --wait', 'wait for the final reply and print its text')
+      .option('-f, --follow', 'print each assistant message as it lands, ending at the final one')
+      .option(
+        '--timeout <duration>',
+        'bound --wait/--follow: 90s, 20m, 1h or seconds (exit 124)',
+        durationOption,
+      )
+      .option('-o, --output <file>', 'with --wait: also write the final text to FILE');
+
+  replyOptions(
+    program
+      .command('create')
+      .description('create a session with a first message')
+      .argument('[message...]', 'the message ("-" reads standard input)')
+      .addOption(
+        new Option('-a, --agent <name>', 'core agent (env AGENTS_AGENT, config "agent")').choices(
+          CORE_AGENTS,
+        ),
+      )
+      .option('--agent-id <uuid>', 'a specific agent of the workspace', uuidOption)
+      .option('--agent-profile <uuid>', 'an existing agent profile', uuidOption)
+      .option('--agent-profile-file <file>', 'a JSON Profile object')
+      .option('--private', 'hide the session from other workspace members'),
+  )
+    .addHelpText(
+      'after',
+      `
+Without --wait or --follow the new session id is printed on stdout.
+Examples:
+  $ agents create -a claude "Explain this repository"
+  $ printf '%s' "$prompt" | agents create --agent claude --wait > answer.md
+  $ agents create -a codex --wait --timeout 20m --output reply.md --file task.md`,
+    )
+    .action((words: string[], opts: CreateFlags, cmd: Command) =>
+      withContext(cmd, signal, async (ctx) => {
+        const { runCreate } = await import('./commands/create.js');
+        await runCreate(ctx, words, opts);
+      }),
+    );
+
+  replyOptions(
+    program
+      .command('send')
+      .description('post a follow-up: starts a new thread and interrupts the turn in progress')
+      .argument('<session>', 'session id, dashboard address, or "last"')
+      .argument('[message...]', 'the message ("-" reads standard input)')
+      .option('--agent-profile <uuid>', 'an existing agent profile for this turn', uuidOption)
+      .option('--agent-profile-file <file>', 'a JSON Profile object for this turn')
+      .option('-y, --yes', 'interrupt a running turn without asking'),
+  )
+    .addHelpText(
+      'after',
+      `
+Without --wait or --follow the new thread id is printed on stdout.
+Examples:
+  $ agents send last "Now add tests"
+  $ agents send "$SESSION" --wait --timeout 20m "Fix the failing test"`,
+    )
+    .action((ref: string, words: string[], opts: SendFlags, cmd: Command) =>
+      withContext(cmd, signal, async (ctx) => {
+        const { runSend } = await import('./commands/send.js');
+        await runSend(ctx, ref, words, opts);
+      }),
+    );
+
+  program
+    .command('show')
+    .description('print a session and its conversation, oldest first, grouped by thread')
+    .argument('<session>', 'session id, dashboard address, or "last"')
+    .option('--thread <uuid>', 'only this thread', uuidOption)
+    .option('--tools', 'include tool calls')
+    .addOption(
+      new Option('--limit <n>', 'the newest N messages (default 50)')
+        .argParser(intOption(1, 100_000))
+        .conflicts('all'),
+    )
+    .option('--all', 'every message')
+    .addHelpText(
+      'after',
+      `\nExamples:\n  $ agents show last\n  $ agents show "$SESSION" --all --json > session.json`,
+    )
+    .action((ref: string, opts: ShowFlags, cmd: Command) =>
+      withContext(cmd, signal, async (ctx) => {
+        const { runShow } = await import('./commands/show.js');
+        await runShow(ctx, ref, opts);
+      }),
+    );
+
+  program
+    .command('tail')
+    .description('print the last messages, then follow new ones as they land')
+    .argument('<session>', 'session id, dashboard address, or "last"')
+    .option('-n, --lines <n>', 'how many existing messages to print first', intOption(0, 10_000), 10)
+    .option('--thread <uuid>', 'only this thread', uuidOption)
+    .option('--tools', 'include tool calls')
+    .option('--until-final', "exit 0 after the latest turn's final message")
+    .option(
+      '--timeout <duration>',
+      'stop after this long: 90s, 20m, 1h or seconds (exit 124)',
+      durationOption,
+    )
+    .addHelpText(
+      'after',
+      `\nExamples:\n  $ agents tail last\n  $ agents tail "$SESSION" --until-final --json | jq -r .message`,
+    )
+    .action((ref: string, opts: TailFlags, cmd: Command) =>
+      withContext(cmd, signal, async (ctx) => {
+        const { runTail } = await import('./commands/tail.js');
+        await runTail(ctx, ref, opts);
+      }),
+    );
 
   return program;
 }
