@@ -1,0 +1,16 @@
+// The one way an API key is ever shown: enough to tell two keys apart, never enough to use one.
+
+/**
+ * Masks a key as `sk-a…1234`: a short prefix (at most 4 characters, fewer for shorter keys) and the last 4.
+ * A key of 12 characters or fewer shows only its last 2 (`…yz`), and one of 6 or fewer shows nothing
+ * (`****`), so most of a short key is never revealed.
+ */
+export function maskKey(key: string): string {
+  const chars = [...key];
+  const n = chars.length;
+  if (n <= 6) return '****';
+  if (n <= 12) return `…${chars.slice(-2).join('')}`;
+  // 13–19 characters: a prefix of 2–3; 20 and more: 4. At most 8 of 20 characters are shown.
+  const prefix = Math.min(4, Math.floor(n / 4) - 1);
+  return `${chars.slice(0, prefix).join('')}…${chars.slice(-4).join('')}`;
+}
