@@ -1,0 +1,154 @@
+// The `[[name:value]]` directives a user message can carry to script the agent's turn (see README.md).
+// Pure: text in, script out.
+
+/** How one agent turn plays out. Times are in unscaled milliseconds. */
+export interface TurnScript {
+  thinkMs: number;
+  steps: number;
+  gapMs: number;
+  /** When set, the final message lands this long after the user message. */
+  turnMs: number | undefined;
+  never: boolean;
+  /** When set, this many intermediate messages are stored at one instant (replaces steps). */
+  burst: number | undefined;
+  sameTs: boolean;
+  tsLagS: number;
+  tsShuffle: boolean;
+  size: number | undefined;
+  echo: boolean;
+  reply: string | undefined;
+  /** Create only: the first message is never stored and no turn runs. */
+  orphan: boolean;
+}
+
+export const DEFAULT_SCRIPT: Readonly<TurnScript> = {
+  thinkMs: 300,
+  steps: 2,
+  gapMs: 200,
+  turnMs: undefined,
+  never: false,
+  burst: undefined,
+  sameTs: false,
+  tsLagS: 0,
+  tsShuffle: false,
+  size: undefined,
+  echo: false,
+  reply: undefined,
+  orphan: false,
+};
+
+// Caps keep a hostile message from scheduling a million timers or allocating gigabytes.
+const MAX_MS = 24 * 60 * 60 * 1000;
+const MAX_STEPS = 1000;
+const MAX_SIZE = 16 * 1024 * 1024;
+
+const DIRECTIVE = /\[\[([a-z][a-z-]*)(?::([^\]]*))?\]\]/g;
+
+/** The text with every `[[…]]` directive removed (nothing else touched: no trimming). */
+export function stripDirectives(text: string): string {
+  return text.replace(DIRECTIVE, '');
+}
+
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is being removed
+const CONTROL_OR_SPACE = /[\u0000-\u001f\u007f\s]+/g;
+
+/** The text on one line (control characters and runs of white space become one space), cut to `max`. */
+export function oneLine(text: string, max: number): string {
+  const flat = text.replace(CONTROL_OR_SPACE, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+function count(value: string | undefined, max: number): number | undefined {
+  if (value === undefined || !/^\d{1,10}$/.test(value)) return undefined;
+  return Math.min(Number(value), max);
+}
+
+function decode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value; // a stray % is kept as typed rather than failing the turn
+  }
+}
+
+/** Reads the directives of a user message. Unknown directives and bad values are ignored. */
+export function parseDirectives(text: string): TurnScript {
+  const s: TurnScript = { ...DEFAULT_SCRIPT };
+  for (const [, name, value] of text.matchAll(DIRECTIVE)) {
+    switch (name) {
+      case 'think':
+        s.thinkMs = count(value, MAX_MS) ?? s.thinkMs;
+        break;
+      case 'steps':
+        s.steps = count(value, MAX_STEPS) ?? s.steps;
+        break;
+      case 'gap':
+        s.gapMs = count(value, MAX_MS) ?? s.gapMs;
+        break;
+      case 'turn':
+        s.turnMs = count(value, MAX_MS) ?? s.turnMs;
+        break;
+      case 'burst':
+        s.burst = count(value, MAX_STEPS) ?? s.burst;
+        break;
+      case 'ts-lag':
+        s.tsLagS = count(value, MAX_MS) ?? s.tsLagS;
+        break;
+      case 'size':
+        s.size = count(value, MAX_SIZE) ?? s.size;
+        break;
+      case 'reply':
+        if (value !== undefined) s.reply = decode(value);
+        break;
+      case 'never':
+        s.never = true;
+        break;
+      case 'same-ts':
+        s.sameTs = true;
+        break;
+      case 'ts-shuffle':
+        s.tsShuffle = true;
+        break;
+      case 'echo':
+        s.echo = true;
+        break;
+      case 'orphan':
+        s.orphan = true;
+        break;
+      default:
+        break; // unknown directives are ignored on purpose
+    }
+  }
+  return s;
+}
+
+/** One point of a turn's schedule: at `atMs` (unscaled, from the user message), store these messages. */
+export interface PlannedEvent {
+  atMs: number;
+  /** 'steps' stores `count` intermediates one after another in one go (a burst when count > 1). */
+  kind: 'steps' | 'final';
+  /** Index of the first intermediate of this event (0-based), for alternating message / tool_call. */
+  first: number;
+  count: number;
+}
+
+/** The schedule of a turn, in time order. Pure, so the timing rules are testable without timers. */
+export function planTurn(s: TurnScript): PlannedEvent[] {
+  const events: PlannedEvent[] = [];
+  if (s.burst !== undefined) {
+    const burstAt = s.turnMs !== undefined ? Math.max(0, s.turnMs - s.gapMs) : s.thinkMs;
+    if (s.burst > 0) events.push({ atMs: burstAt, kind: 'steps', first: 0, count: s.burst });
+    if (!s.never) events.push({ atMs: s.turnMs ?? burstAt + s.gapMs, kind: 'final', first: 0, count: 1 });
+    return events;
+  }
+  for (let i = 0; i < s.steps; i += 1) {
+    // With [[turn]], intermediates are spread evenly before the final; otherwise think, then one per gap.
+    const atMs =
+      s.turnMs !== undefined ? Math.round((s.turnMs * (i + 1)) / (s.steps + 1)) : s.thinkMs + i * s.gapMs;
+    events.push({ atMs, kind: 'steps', first: i, count: 1 });
+  }
+  if (!s.never) {
+    events.push({ atMs: s.turnMs ?? s.thinkMs + s.steps * s.gapMs, kind: 'final', first: 0, count: 1 });
+  }
+  return events;
+}

@@ -1,0 +1,59 @@
+// Fault injection: which request gets which fault, and the replies of the faults that answer at once.
+import { apiError, htmlPage, plain, type Reply } from './http.js';
+import type { FaultMode, FaultOptions } from './types.js';
+
+/** mulberry32: a tiny deterministic PRNG, so a seeded fault run can be replayed exactly. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Decides per request whether a fault hits and which one. */
+export class FaultPicker {
+  private readonly random: () => number;
+
+  constructor(readonly options: FaultOptions) {
+    this.random = options.seed === undefined ? Math.random : seededRandom(options.seed);
+  }
+
+  /** The fault for a request with this method, if any. Only modes that apply to the method are drawn. */
+  pick(method: string): FaultMode | undefined {
+    const methods: string[] = this.options.methods ?? ['GET', 'POST'];
+    if (!methods.includes(method)) return undefined;
+    if (this.random() >= this.options.rate) return undefined;
+    const modes = this.options.modes.filter((m) => m !== 'reset-after-commit' || method === 'POST');
+    if (modes.length === 0) return undefined;
+    return modes[Math.floor(this.random() * modes.length)];
+  }
+
+  get slowMs(): number {
+    return this.options.slowMs ?? 2000;
+  }
+}
+
+/** The reply of a fault that answers without processing the request; undefined for the others. */
+export function immediateFaultReply(mode: FaultMode): Reply | undefined {
+  switch (mode) {
+    case '500':
+      return apiError(500, 'INTERNAL', 'Internal server error');
+    case '502':
+      return apiError(502, 'BAD_GATEWAY', 'Bad gateway');
+    case '503':
+      return apiError(503, 'SERVICE_UNAVAILABLE', 'Service temporarily unavailable');
+    case '504':
+      return apiError(504, 'GATEWAY_TIMEOUT', 'Gateway timeout');
+    case 'html-502':
+      return htmlPage(502, 'Bad Gateway');
+    case '429':
+      // Unlike the rate limiter's JSON, an edge's 429 is plain text: clients must go by the status.
+      return plain(429, 'Too Many Requests\n');
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,64 @@
+// The gateway in front of the service: API-key authentication and the per-key rate limit.
+// Its refusals are not the service's JSON error shape, as with the real gateway.
+import type { IncomingHttpHeaders } from 'node:http';
+import { htmlPage, json, type Reply } from './http.js';
+import type { EmulatorKey } from './types.js';
+
+/** The gateway's verdict on one request. */
+export type GateResult = { ok: true; key: EmulatorKey } | { ok: false; reply: Reply; rateLimited: boolean };
+
+/** Sliding-window log per key: a request is allowed while fewer than `limit` fell in the last window. */
+export class RateLimiter {
+  private readonly log = new Map<string, number[]>();
+
+  constructor(
+    readonly limit: number,
+    readonly windowMs: number,
+  ) {}
+
+  /**
+   * Counts this request and says whether it may pass. Refused requests count too, so a client that
+   * hammers while limited stays limited; the log is capped so a flood cannot grow it without bound.
+   */
+  take(key: string, now = Date.now()): boolean {
+    const times = this.log.get(key) ?? [];
+    let drop = 0;
+    while (drop < times.length && (times[drop] ?? 0) <= now - this.windowMs) drop += 1;
+    if (drop > 0) times.splice(0, drop);
+    const allowed = times.length < this.limit;
+    times.push(now);
+    if (times.length > this.limit * 4) times.splice(0, times.length - this.limit * 4);
+    this.log.set(key, times);
+    return allowed;
+  }
+}
+
+const SCHEME = /^ApiKey[ \t]+(\S+)[ \t]*$/i;
+
+export class Gateway {
+  private readonly byKey: Map<string, EmulatorKey>;
+
+  constructor(
+    keys: EmulatorKey[],
+    private readonly limiter: RateLimiter | undefined,
+  ) {
+    this.byKey = new Map(keys.map((k) => [k.key, k]));
+  }
+
+  check(headers: IncomingHttpHeaders): GateResult {
+    const match = SCHEME.exec(headers.authorization ?? '');
+    const key = match?.[1] === undefined ? undefined : this.byKey.get(match[1]);
+    if (!key) {
+      const reply = htmlPage(401, 'Authorization Required');
+      reply.headers['www-authenticate'] = 'ApiKey';
+      return { ok: false, reply, rateLimited: false };
+    }
+    if (key.forbidden) return { ok: false, reply: htmlPage(403, 'Forbidden'), rateLimited: false };
+    if (this.limiter && !this.limiter.take(key.key)) {
+      // No Retry-After and no rate-limit headers: the spec says none are returned.
+      const error = `Rate limit exceeded: ${this.limiter.limit} requests per ${this.limiter.windowMs} ms per API key`;
+      return { ok: false, reply: json(429, { error, code: 'RATE_LIMITED' }), rateLimited: true };
+    }
+    return { ok: true, key };
+  }
+}

@@ -1,0 +1,93 @@
+// Replies as data, bounded body reading, and writing a reply (whole, or sabotaged by a fault).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** A response before it is written, so a fault can decide how (or whether) it reaches the client. */
+export interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export function json(status: number, value: unknown): Reply {
+  return {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    body: JSON.stringify(value),
+  };
+}
+
+/** The service's error shape: `{"error": text, "code": CODE}`. */
+export function apiError(status: number, code: string, error: string): Reply {
+  return json(status, { error, code });
+}
+
+/** A page like the ones nginx-style gateways send: what a client gets for 401/403/502 from the edge. */
+export function htmlPage(status: number, reason: string): Reply {
+  const title = `${status} ${reason}`;
+  const body =
+    `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n` +
+    `<hr><center>gateway</center>\r\n</body>\r\n</html>\r\n`;
+  return { status, headers: { 'content-type': 'text/html; charset=utf-8' }, body };
+}
+
+export function plain(status: number, text: string): Reply {
+  return { status, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: text };
+}
+
+/** The outcome of reading a request body within a byte limit. */
+export type BodyResult = { kind: 'ok'; body: Buffer } | { kind: 'too-large' } | { kind: 'aborted' };
+
+/**
+ * Reads the body, but never more than `max` bytes: a declared Content-Length over the limit is refused
+ * before a byte is read, and a chunked body is abandoned (paused, not buffered) once it crosses it.
+ */
+export function readBody(req: IncomingMessage, max: number): Promise<BodyResult> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > max) {
+    req.pause();
+    return Promise.resolve({ kind: 'too-large' });
+  }
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (r: BodyResult) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('close', onClose);
+      req.off('error', onClose);
+      resolve(r);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        req.pause();
+        done({ kind: 'too-large' });
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => done({ kind: 'ok', body: Buffer.concat(chunks) });
+    const onClose = () => done({ kind: 'aborted' });
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('close', onClose);
+    req.on('error', onClose);
+  });
+}
+
+/** How a reply reaches the client: whole, cut in half, or not at all. */
+export type Delivery = 'whole' | 'truncate' | 'drop';
+
+export function writeReply(res: ServerResponse, reply: Reply, delivery: Delivery = 'whole'): void {
+  if (res.destroyed || res.headersSent) return;
+  if (delivery === 'drop') {
+    res.socket?.destroy();
+    return;
+  }
+  const body = Buffer.from(reply.body, 'utf8');
+  res.writeHead(reply.status, { ...reply.headers, 'content-length': String(body.length) });
+  if (delivery === 'truncate') {
+    // Headers promise the full length; half arrives, then the connection dies.
+    res.write(body.subarray(0, Math.floor(body.length / 2)), () => res.socket?.destroy());
+    return;
+  }
+  res.end(body);
+}

@@ -1,0 +1,14 @@
+// The local Agent Sessions API emulator: the whole API of ../shared/spec/agent-sessions-api.md on
+// loopback, with scripted agents and fault injection. Never imported by the client path; only by the
+// `agents emulator` command, tests, demos and benchmarks. Directive grammar and decisions: README.md.
+export { startEmulator, DEV_KEY } from './server.js';
+export { FAULT_MODES } from './types.js';
+export type {
+  AddMessageInput,
+  EmulatorKey,
+  EmulatorOptions,
+  EmulatorStats,
+  FaultMode,
+  FaultOptions,
+  RunningEmulator,
+} from './types.js';

@@ -1,0 +1,201 @@
+// The emulator's HTTP server: one pipeline per request (faults, body, gateway, route, handler, delivery),
+// and the lifecycle around it. node:http only.
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Message } from '../api/types.js';
+import { FaultPicker, immediateFaultReply } from './faults.js';
+import { Gateway, RateLimiter } from './gateway.js';
+import { apiError, readBody, writeReply, type Delivery, type Reply } from './http.js';
+import { matchRoute } from './router.js';
+import type { Call, Service } from './sessions.js';
+import { Store } from './store.js';
+import { Timers } from './turns.js';
+import type {
+  AddMessageInput,
+  EmulatorKey,
+  EmulatorOptions,
+  EmulatorStats,
+  FaultOptions,
+  RunningEmulator,
+} from './types.js';
+
+/** The documented development key, accepted when no keys are given. */
+export const DEV_KEY: EmulatorKey = { key: 'agents-dev-key', workspace: 'dev' };
+
+const emptyStats = (): EmulatorStats => ({
+  requests: 0,
+  byRoute: {},
+  sessionsCreated: 0,
+  followUps: 0,
+  rejected429: 0,
+  faultsInjected: 0,
+});
+
+// A Host header is echoed into every href; anything but host[:port] falls back to the listening address.
+const HOST = /^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/i;
+
+/** Starts the emulator and resolves once it listens. Rejects (e.g. EADDRINUSE) if it cannot. */
+export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const keys = (opts.keys ?? [DEV_KEY]).map((k) => ({ ...k }));
+  const limit = opts.rateLimit ?? { limit: 100, windowMs: 60_000 };
+  const gateway = new Gateway(keys, limit ? new RateLimiter(limit.limit, limit.windowMs) : undefined);
+  const maxBodyBytes = opts.maxBodyBytes ?? 2 * 1024 * 1024;
+  const store = new Store();
+  const timers = new Timers();
+  const svc: Service = {
+    store,
+    stats: emptyStats(),
+    turns: { store, timers, timeScale: opts.timeScale ?? 1, random: Math.random },
+  };
+  let faults = opts.faults ? new FaultPicker(opts.faults) : undefined;
+  let listening = '';
+
+  function serve(req: IncomingMessage, url: URL, body: Buffer): Reply {
+    const gate = gateway.check(req.headers);
+    if (!gate.ok) {
+      if (gate.rateLimited) svc.stats.rejected429 += 1;
+      return gate.reply;
+    }
+    const method = req.method ?? 'GET';
+    const match = matchRoute(method, url.pathname);
+    if (!match.route) return apiError(404, 'NOT_FOUND', `No route for ${method} ${url.pathname}`);
+    if (!match.handler) {
+      const reply = apiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed here`);
+      reply.headers.allow = match.allow.join(', ');
+      return reply;
+    }
+    if (!match.idsValid) return apiError(404, 'NOT_FOUND', 'Session not found');
+    if (method === 'POST') {
+      const type = (req.headers['content-type'] ?? '').toLowerCase();
+      const ok = /^application\/json\s*(;\s*charset="?utf-8"?\s*)?$/.test(type);
+      if (!ok) return apiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+    }
+    const host = req.headers.host;
+    const base = host && HOST.test(host) ? `http://${host}` : listening;
+    const call: Call = {
+      base,
+      appUrl: opts.appUrl?.replace(/\/+$/, '') ?? base,
+      workspace: gate.key.workspace,
+      url,
+      body,
+      params: match.params,
+    };
+    return match.handler(svc, call);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    svc.stats.requests += 1;
+    const method = req.method ?? 'GET';
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://emulator.invalid');
+    } catch {
+      writeReply(res, apiError(400, 'BAD_REQUEST', 'Malformed request target'));
+      return;
+    }
+    const key = matchRoute(method, url.pathname).statsKey;
+    svc.stats.byRoute[key] = (svc.stats.byRoute[key] ?? 0) + 1;
+
+    const fault = faults?.pick(method);
+    if (fault) svc.stats.faultsInjected += 1;
+    if (fault === 'reset') {
+      req.socket.destroy();
+      return;
+    }
+    const read = await readBody(req, maxBodyBytes);
+    if (read.kind === 'aborted') return;
+    if (read.kind === 'too-large') {
+      // Stop reading: answer, then close the connection rather than drain an unbounded upload.
+      const reply = apiError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${maxBodyBytes} bytes`);
+      reply.headers.connection = 'close';
+      writeReply(res, reply);
+      return;
+    }
+    const immediate = fault ? immediateFaultReply(fault) : undefined;
+    if (immediate) {
+      writeReply(res, immediate);
+      return;
+    }
+    const reply = serve(req, url, read.body);
+    if (fault === 'slow') {
+      // Processed first, answered late: a client that gives up cannot know that its POST took effect.
+      const ms = faults?.slowMs ?? 2000;
+      await new Promise<void>((resolve) => timers.after(ms, resolve));
+    }
+    let delivery: Delivery = 'whole';
+    if (fault === 'truncate') delivery = 'truncate';
+    if (fault === 'reset-after-commit') delivery = 'drop';
+    writeReply(res, reply, delivery);
+  }
+
+  const server = createServer({ requestTimeout: 60_000, headersTimeout: 20_000 }, (req, res) => {
+    handle(req, res).catch(() => {
+      // A handler exception is a 500 JSON, never a crash; the emulator keeps serving.
+      writeReply(res, apiError(500, 'INTERNAL', 'Internal server error'));
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  listening = `http://${hostPart}:${address.port}`;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: listening,
+    port: address.port,
+    keys,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        store.cancelAllTurns();
+        timers.cancelAll();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+    setFaults(f: FaultOptions | undefined) {
+      faults = f ? new FaultPicker(f) : undefined;
+    },
+    stats: () => structuredClone(svc.stats),
+    resetStats() {
+      svc.stats = emptyStats();
+    },
+    addMessage(sessionId: string, m: AddMessageInput): Message {
+      const record = store.get(sessionId);
+      if (!record) throw new Error(`addMessage: no session ${sessionId}`);
+      const threadId = m.chat_thread_id.toLowerCase();
+      const thread = record.threads.get(threadId) ?? { id: threadId, taskId: m.task_id ?? randomUUID() };
+      record.threads.set(threadId, thread);
+      const createdMs = m.created_at === undefined ? store.tick() : Date.parse(m.created_at);
+      if (Number.isNaN(createdMs)) throw new Error(`addMessage: created_at is not a date: ${m.created_at}`);
+      const created = new Date(createdMs).toISOString();
+      const given = Object.fromEntries(
+        Object.entries(m).filter(([, v]) => v !== undefined),
+      ) as AddMessageInput;
+      const msg: Message = {
+        id: randomUUID(),
+        chat_id: record.id,
+        task_id: thread.taskId,
+        // Like the service: assistant messages carry the provider's second, user messages none.
+        ts: m.role === 'user' ? null : Math.floor(createdMs / 1000),
+        created_at: created,
+        updated_at: created,
+        ...given,
+        chat_thread_id: threadId,
+      };
+      store.put(record, msg, createdMs);
+      return structuredClone(msg);
+    },
+    messages(sessionId: string): Message[] {
+      return (store.get(sessionId)?.messages ?? []).map((s) => structuredClone(s.msg));
+    },
+  };
+}

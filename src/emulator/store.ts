@@ -1,0 +1,133 @@
+// The emulator's memory: sessions per workspace, their threads and messages, and the storage clock.
+import { randomUUID } from 'node:crypto';
+import type { Message, MessageType, Role } from '../api/types.js';
+
+/** A thread of a session: one turn, with the task id of the agent invocation it triggered. */
+export interface ThreadRecord {
+  id: string;
+  taskId: string;
+}
+
+/** A stored message plus what sorting needs: its storage order and created_at in ms. */
+export interface StoredMessage {
+  seq: number;
+  createdMs: number;
+  msg: Message;
+}
+
+/** Cancels a turn's pending messages; set while a turn may still store something. */
+export interface TurnHandle {
+  threadId: string;
+  cancel(): void;
+}
+
+/** A session as the emulator keeps it; the API's Session view is built from it per request. */
+export interface SessionRecord {
+  id: string;
+  workspace: string;
+  title: string;
+  isPrivate: boolean;
+  /** Who answers: the core agent's name, or a label for an agent id or profile. */
+  agentLabel: string;
+  createdAt: string;
+  updatedAt: string;
+  firstThreadId: string;
+  threads: Map<string, ThreadRecord>;
+  messages: StoredMessage[];
+  turn: TurnHandle | undefined;
+}
+
+/** What a caller gives to store a message; the store fills ids, times and chat_id. */
+export interface NewMessage {
+  threadId: string;
+  taskId: string;
+  role: Role;
+  type: MessageType;
+  message: string;
+  /** Computes ts from the storage moment (ms); omitted = null. */
+  ts?: (createdMs: number) => number | null;
+}
+
+export class Store {
+  private readonly sessions = new Map<string, SessionRecord>();
+  private lastMs = 0;
+  private seq = 0;
+
+  /** The storage clock: strictly increasing ms, bumped by 1 ms on ties, so created_at never repeats. */
+  tick(): number {
+    const now = Date.now();
+    this.lastMs = now > this.lastMs ? now : this.lastMs + 1;
+    return this.lastMs;
+  }
+
+  createSession(workspace: string, title: string, isPrivate: boolean, agentLabel: string): SessionRecord {
+    const now = new Date(this.tick()).toISOString();
+    const thread: ThreadRecord = { id: randomUUID(), taskId: randomUUID() };
+    const record: SessionRecord = {
+      id: randomUUID(),
+      workspace,
+      title,
+      isPrivate,
+      agentLabel,
+      createdAt: now,
+      updatedAt: now,
+      firstThreadId: thread.id,
+      threads: new Map([[thread.id, thread]]),
+      messages: [],
+      turn: undefined,
+    };
+    this.sessions.set(record.id, record);
+    return record;
+  }
+
+  /** The session if it exists in this workspace; another workspace's session is as good as absent. */
+  find(workspace: string, id: string): SessionRecord | undefined {
+    const record = this.sessions.get(id.toLowerCase());
+    return record?.workspace === workspace ? record : undefined;
+  }
+
+  /** Any workspace: for the test hooks, which act as the service itself. */
+  get(id: string): SessionRecord | undefined {
+    return this.sessions.get(id.toLowerCase());
+  }
+
+  addThread(record: SessionRecord): ThreadRecord {
+    const thread: ThreadRecord = { id: randomUUID(), taskId: randomUUID() };
+    record.threads.set(thread.id, thread);
+    return thread;
+  }
+
+  store(record: SessionRecord, m: NewMessage): Message {
+    const createdMs = this.tick();
+    const iso = new Date(createdMs).toISOString();
+    const msg: Message = {
+      id: randomUUID(),
+      chat_id: record.id,
+      chat_thread_id: m.threadId,
+      task_id: m.taskId,
+      role: m.role,
+      type: m.type,
+      message: m.message,
+      ts: m.ts ? m.ts(createdMs) : null,
+      created_at: iso,
+      updated_at: iso,
+    };
+    this.put(record, msg, createdMs);
+    return msg;
+  }
+
+  /** Stores a fully formed message (test hook), keeping its own created_at. */
+  put(record: SessionRecord, msg: Message, createdMs: number): void {
+    this.seq += 1;
+    record.messages.push({ seq: this.seq, createdMs, msg });
+    if (msg.updated_at > record.updatedAt) record.updatedAt = msg.updated_at;
+  }
+
+  /** Cancels every turn still running (on close). */
+  cancelAllTurns(): void {
+    for (const record of this.sessions.values()) {
+      record.turn?.cancel();
+      record.turn = undefined;
+    }
+  }
+}

@@ -1,0 +1,98 @@
+// The emulator's public surface (re-exported by index.ts). Tests and the demo depend on these names.
+import type { Message, MessageType, Role } from '../api/types.js';
+
+/** An API key the emulator's gateway knows; keys of one workspace see the same sessions. */
+export interface EmulatorKey {
+  key: string;
+  workspace: string;
+  /** Known but refused: every request with it is answered 403 by the gateway. */
+  forbidden?: boolean;
+}
+
+/** Every fault the emulator can inject, in the order `--help` lists them. */
+export const FAULT_MODES = [
+  '500',
+  '502',
+  '503',
+  '504',
+  'html-502',
+  '429',
+  'reset',
+  'reset-after-commit',
+  'truncate',
+  'slow',
+] as const;
+
+/** One way a request can go wrong on purpose. */
+export type FaultMode = (typeof FAULT_MODES)[number];
+
+/** Which requests get a fault, and which faults. */
+export interface FaultOptions {
+  /** 0..1 share of requests hit. */
+  rate: number;
+  /** One picked at random per hit (only those that apply to the request's method). */
+  modes: FaultMode[];
+  /** Default both. */
+  methods?: ('GET' | 'POST')[];
+  /** Delay for 'slow' in ms (default 2000); not multiplied by timeScale. */
+  slowMs?: number;
+  /** Deterministic PRNG when given. */
+  seed?: number;
+}
+
+/** How to start an emulator; every field has a default. */
+export interface EmulatorOptions {
+  /** 0 = free port; default 0 here (the CLI's default is 4010). */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default: one documented dev key, `agents-dev-key` in workspace `dev`. */
+  keys?: EmulatorKey[];
+  /** Default 100 per 60000 ms per key (sliding window); false = unlimited. */
+  rateLimit?: { limit: number; windowMs: number } | false;
+  /** Default none. */
+  faults?: FaultOptions;
+  /** Multiplies every scripted delay (0.1 = ten times faster); default 1. */
+  timeScale?: number;
+  /** Default 2 MiB request body; larger is 413. */
+  maxBodyBytes?: number;
+  /** For session_html_url; default the base URL the request came in on. */
+  appUrl?: string;
+}
+
+/** Counters since start (or the last resetStats). */
+export interface EmulatorStats {
+  requests: number;
+  /** Per route, e.g. 'POST /sessions', 'GET /sessions/:id/messages'; unmatched paths as 'GET (unknown)'. */
+  byRoute: Record<string, number>;
+  sessionsCreated: number;
+  followUps: number;
+  /** Requests the rate limiter refused (injected '429' faults count under faultsInjected only). */
+  rejected429: number;
+  faultsInjected: number;
+}
+
+/** What addMessage needs; everything else is filled in (id, chat_id, task_id, ts, created_at…). */
+export type AddMessageInput = Partial<Message> & {
+  chat_thread_id: string;
+  role: Role;
+  type: MessageType;
+  message: string;
+};
+
+/** A started emulator. */
+export interface RunningEmulator {
+  /** Base URL without /rest/v1, e.g. http://127.0.0.1:43123. */
+  url: string;
+  port: number;
+  keys: EmulatorKey[];
+  /** Stops timers, closes sockets, resolves when down. */
+  close(): Promise<void>;
+  setFaults(f: FaultOptions | undefined): void;
+  stats(): EmulatorStats;
+  resetStats(): void;
+  /** Test hook: store a message directly (for exact-timing tests of pollers). Returns the stored message. */
+  addMessage(sessionId: string, m: AddMessageInput): Message;
+  /** Test hook: the stored messages of a session (including user messages), in storage order. */
+  messages(sessionId: string): Message[];
+}

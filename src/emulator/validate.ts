@@ -1,0 +1,151 @@
+// Request validation: JSON bodies of the two POSTs and the query of the message lists. Pure.
+import {
+  CORE_AGENTS,
+  MESSAGE_TYPES,
+  ROLES,
+  type CreateSessionBody,
+  type ListQuery,
+  type MessageType,
+  type Role,
+  type SendMessageBody,
+} from '../api/types.js';
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Either the value or the reason it was refused (one line for the `error` field). */
+export type Checked<T> = { ok: true; value: T } | { ok: false; error: string };
+
+const fail = (error: string): { ok: false; error: string } => ({ ok: false, error });
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Parses a JSON request body; the body must be an object. */
+export function parseJsonObject(body: Buffer): Checked<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
+  } catch {
+    return fail('Request body is not valid UTF-8');
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return fail('Request body is not valid JSON');
+  }
+  return isObject(value) ? { ok: true, value } : fail('Request body must be a JSON object');
+}
+
+function checkMessage(body: Record<string, unknown>): string | undefined {
+  if (typeof body.message !== 'string') return 'message is required and must be a string';
+  if (body.message.trim() === '') return 'message must not be empty';
+  return undefined;
+}
+
+function checkArtifacts(body: Record<string, unknown>): string | undefined {
+  if (body.artifact_ids === undefined) return undefined;
+  const ids = body.artifact_ids;
+  if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string' && UUID.test(id))) {
+    return 'artifact_ids must be an array of UUIDs';
+  }
+  return undefined;
+}
+
+function checkProfile(p: unknown): string | undefined {
+  if (!isObject(p)) return 'profile must be an object';
+  if (p.id !== undefined && !(typeof p.id === 'string' && UUID.test(p.id)))
+    return 'profile.id must be a UUID';
+  if (p.config_values !== undefined && !isObject(p.config_values))
+    return 'profile.config_values must be an object';
+  if (p.mcp_servers !== undefined && !Array.isArray(p.mcp_servers))
+    return 'profile.mcp_servers must be an array';
+  if (p.config_merge_strategy !== undefined && typeof p.config_merge_strategy !== 'string') {
+    return 'profile.config_merge_strategy must be a string';
+  }
+  return undefined;
+}
+
+/** Create session: exactly one of agent_id / agent_name / profile (a key present with null counts as given). */
+export function checkCreate(body: Record<string, unknown>): Checked<CreateSessionBody> {
+  const given = (['agent_id', 'agent_name', 'profile'] as const).filter((k) => body[k] !== undefined);
+  if (given.length !== 1) {
+    return fail(`Exactly one of agent_id, agent_name, profile is required (got ${given.length})`);
+  }
+  if (body.agent_name !== undefined && !CORE_AGENTS.includes(body.agent_name as never)) {
+    return fail(`agent_name must be one of ${CORE_AGENTS.join(', ')}`);
+  }
+  if (body.agent_id !== undefined && !(typeof body.agent_id === 'string' && UUID.test(body.agent_id))) {
+    return fail('agent_id must be a UUID');
+  }
+  const problem =
+    (body.profile !== undefined ? checkProfile(body.profile) : undefined) ??
+    checkMessage(body) ??
+    (body.is_private !== undefined && typeof body.is_private !== 'boolean'
+      ? 'is_private must be a boolean'
+      : undefined) ??
+    checkArtifacts(body);
+  return problem ? fail(problem) : { ok: true, value: body as unknown as CreateSessionBody };
+}
+
+/** Send message: message required; artifact_ids and profile optional. */
+export function checkSend(body: Record<string, unknown>): Checked<SendMessageBody> {
+  const problem =
+    checkMessage(body) ??
+    checkArtifacts(body) ??
+    (body.profile !== undefined ? checkProfile(body.profile) : undefined);
+  return problem ? fail(problem) : { ok: true, value: body as unknown as SendMessageBody };
+}
+
+/** A list query with its defaults filled in. */
+export type ParsedListQuery = Required<Omit<ListQuery, 'thread_id' | 'gts'>> &
+  Pick<ListQuery, 'thread_id' | 'gts'>;
+
+const SINGLE = ['role', 'thread_id', 'gts', 'page', 'limit', 'direction'] as const;
+
+function positiveInt(raw: string): number | undefined {
+  return /^\d{1,9}$/.test(raw) ? Number(raw) : undefined;
+}
+
+/**
+ * The query of List session messages. `type` repeats to combine values; a comma-separated list is an
+ * unknown type (422), as is every other invalid value. `thread_id` is validated only when it applies.
+ */
+export function parseListQuery(q: URLSearchParams, threaded: boolean): Checked<ParsedListQuery> {
+  for (const name of SINGLE) {
+    if (threaded && name === 'thread_id') continue;
+    if (q.getAll(name).length > 1) return fail(`${name} must be given at most once`);
+  }
+  const types = q.getAll('type');
+  for (const t of types) {
+    if (!MESSAGE_TYPES.includes(t as MessageType)) {
+      return fail(`type must be one of ${MESSAGE_TYPES.join(', ')} (repeat the parameter to combine)`);
+    }
+  }
+  const role = q.get('role') ?? 'assistant';
+  if (!ROLES.includes(role as Role)) return fail(`role must be one of ${ROLES.join(', ')}`);
+  const direction = q.get('direction') ?? 'desc';
+  if (direction !== 'asc' && direction !== 'desc') return fail('direction must be asc or desc');
+  const page = positiveInt(q.get('page') ?? '1');
+  if (page === undefined || page < 1) return fail('page must be an integer >= 1');
+  const limit = positiveInt(q.get('limit') ?? '50');
+  if (limit === undefined || limit < 1 || limit > 100) return fail('limit must be an integer from 1 to 100');
+  const rawGts = q.get('gts');
+  if (rawGts !== null && !/^-?\d{1,15}(\.\d{1,9})?$/.test(rawGts))
+    return fail('gts must be a number (epoch seconds)');
+  const threadId = threaded ? null : q.get('thread_id');
+  if (threadId !== null && !UUID.test(threadId)) return fail('thread_id must be a UUID');
+  return {
+    ok: true,
+    value: {
+      type: types.length > 0 ? [...new Set(types as MessageType[])] : ['message', 'final_message'],
+      role: role as Role,
+      direction,
+      page,
+      limit,
+      gts: rawGts === null ? undefined : Number(rawGts),
+      thread_id: threadId ?? undefined,
+    },
+  };
+}
