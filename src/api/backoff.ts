@@ -1,0 +1,71 @@
+// How long to wait before retrying, and the abortable wait itself. Exponential backoff with full jitter
+// (AWS's "Exponential Backoff and Jitter"): many clients failing together spread out instead of retrying in step.
+
+/** Bounds of the retry loop. */
+export interface RetryOptions {
+  /** Retries after the first attempt. */
+  maxRetries: number;
+  /** The first wait's ceiling; doubled each retry. */
+  baseDelayMs: number;
+  /** Cap on any single wait. */
+  maxDelayMs: number;
+  /** No retry starts once this much time has passed since the first attempt (waits included). */
+  totalBudgetMs: number;
+}
+
+export const DEFAULT_RETRY: RetryOptions = {
+  maxRetries: 6,
+  baseDelayMs: 500,
+  maxDelayMs: 8_000,
+  totalBudgetMs: 60_000,
+};
+
+/**
+ * The wait before retry number `retry` (1-based). Full jitter: uniform in [0, min(cap, base·2^(retry-1))].
+ * A 429 waits at least half of that ceiling (it means the key is busy elsewhere, an instant retry would only
+ * spend another request), or what Retry-After asked for, within the cap.
+ */
+export function backoffDelay(
+  retry: number,
+  options: RetryOptions,
+  extra: { rateLimited?: boolean; retryAfterS?: number } = {},
+  random: () => number = Math.random,
+): number {
+  const ceiling = Math.min(
+    options.maxDelayMs,
+    options.baseDelayMs * 2 ** Math.min(Math.max(0, retry - 1), 30),
+  );
+  let delay = extra.rateLimited ? ceiling / 2 + (random() * ceiling) / 2 : random() * ceiling;
+  if (extra.retryAfterS !== undefined && extra.retryAfterS > 0) {
+    delay = Math.max(delay, Math.min(options.maxDelayMs, extra.retryAfterS * 1000));
+  }
+  return Math.round(delay);
+}
+
+/** Reads a Retry-After header (seconds or an HTTP date) as seconds from now. */
+export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (text === undefined || text.trim() === '') return undefined;
+  if (/^\d+(\.\d+)?$/.test(text.trim())) return Number(text.trim());
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, (date - now) / 1000);
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason the moment it aborts. */
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason as Error);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason as Error);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,189 @@
+// The one HTTP client of the Agent Sessions API. It owns auth, the base URL and same-origin links, pacing,
+// retries and time-outs; the commands and the poller see typed calls and ApiErrors, nothing of HTTP.
+import type { Dispatcher } from 'undici';
+import { VERSION } from '../version.js';
+import { ApiError } from './errors.js';
+import { DEFAULT_RETRY, type RetryOptions } from './backoff.js';
+import { defaultDispatcher } from './dispatcher.js';
+import { DEFAULT_PACING, limiterFor } from './pacing.js';
+import { Transport } from './transport.js';
+import { ApiUrls, assertUuid, type ThreadTarget } from './urls.js';
+import type {
+  CreateSessionBody,
+  ListQuery,
+  Message,
+  MessagePage,
+  SendMessageBody,
+  SentMessage,
+  Session,
+} from './types.js';
+
+export type { ThreadTarget } from './urls.js';
+
+/** How an ApiClient talks to the service. */
+export interface ClientOptions {
+  /** The `{base_url}`, without /rest/v1 (may have a path prefix). */
+  baseUrl: string;
+  apiKey: string;
+  /** Default `agents/<VERSION> node/<process.version>`. */
+  userAgent?: string;
+  /** When set, one line per request and per response, key redacted. */
+  debug?: (line: string) => void;
+  /** Default 10 000. */
+  connectTimeoutMs?: number;
+  /** Waiting for the headers, and between body chunks. Default 30 000. */
+  responseTimeoutMs?: number;
+  retry?: Partial<RetryOptions>;
+  /** At most `limit` requests in any `windowMs` per (origin, key), for the whole process. Default 100 per minute. */
+  pacing?: { limit: number; windowMs: number } | false;
+  /** Default: one shared EnvHttpProxyAgent with the time-outs above. */
+  dispatcher?: Dispatcher;
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  /** Cancels the call at once, also while it waits for a pacing slot or a retry. */
+  signal?: AbortSignal;
+}
+
+/** Page size of iterateMessages: the largest the service allows. */
+const ITERATE_LIMIT = 100;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function shapeError(what: string, missing: string): ApiError {
+  return new ApiError({
+    kind: 'unexpected',
+    status: 200,
+    message: `unexpected answer: a ${what} without ${missing}`,
+  });
+}
+
+// Light checks: enough that a wrong endpoint or a gateway's JSON is reported as such, not as a crash later.
+function asSession(value: unknown): Session {
+  if (!isObject(value) || typeof value.id !== 'string') throw shapeError('session', 'an id');
+  return value as unknown as Session;
+}
+
+function asSentMessage(value: unknown): SentMessage {
+  if (!isObject(value) || typeof value.id !== 'string') throw shapeError('message', 'an id');
+  return value as unknown as SentMessage;
+}
+
+function asMessagePage(value: unknown): MessagePage {
+  if (!isObject(value) || !Array.isArray(value.items)) throw shapeError('message list', 'items');
+  if (!isObject(value.meta)) throw shapeError('message list', 'meta');
+  return value as unknown as MessagePage;
+}
+
+/** A client of the Agent Sessions API for one base URL and key. */
+export class ApiClient {
+  private readonly urls: ApiUrls;
+  private readonly transport: Transport;
+
+  constructor(options: ClientOptions) {
+    this.urls = new ApiUrls(options.baseUrl);
+    const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+    const responseTimeoutMs = options.responseTimeoutMs ?? 30_000;
+    const pacing = options.pacing === undefined ? DEFAULT_PACING : options.pacing;
+    this.transport = new Transport({
+      origin: this.urls.origin,
+      apiKey: options.apiKey,
+      userAgent: options.userAgent ?? `agents/${VERSION} node/${process.version}`,
+      debug: options.debug,
+      connectTimeoutMs,
+      responseTimeoutMs,
+      retry: { ...DEFAULT_RETRY, ...options.retry },
+      limiter: pacing === false ? undefined : limiterFor(this.urls.origin, options.apiKey, pacing),
+      dispatcher: options.dispatcher ?? defaultDispatcher(connectTimeoutMs, responseTimeoutMs),
+    });
+  }
+
+  /** Requests sent so far by this client, retries included (for benchmarks and tests). */
+  get requestCount(): number {
+    return this.transport.requestCount;
+  }
+
+  async createSession(body: CreateSessionBody, o: CallOptions = {}): Promise<Session> {
+    const json = await this.transport.send(
+      {
+        method: 'POST',
+        url: this.urls.sessions(),
+        body,
+        badRequest: 'validation',
+        creates: {
+          what: 'session',
+          hint: 'it was not sent again, to avoid a duplicate; look for it in the dashboard before creating it again',
+        },
+      },
+      o.signal,
+    );
+    return asSession(json);
+  }
+
+  async getSession(sessionId: string, o: CallOptions = {}): Promise<Session> {
+    const json = await this.transport.send({ method: 'GET', url: this.urls.session(sessionId) }, o.signal);
+    return asSession(json);
+  }
+
+  async sendMessage(sessionId: string, body: SendMessageBody, o: CallOptions = {}): Promise<SentMessage> {
+    const json = await this.transport.send(
+      {
+        method: 'POST',
+        url: this.urls.sessionMessages(sessionId),
+        body,
+        badRequest: 'bad_request',
+        creates: {
+          what: 'message',
+          hint: `it was not sent again, to avoid a duplicate; check with: agents show ${sessionId}`,
+        },
+      },
+      o.signal,
+    );
+    return asSentMessage(json);
+  }
+
+  /** One page of messages; the threaded form when `target.threadId` is set. */
+  async listMessages(target: ThreadTarget, query: ListQuery, o: CallOptions = {}): Promise<MessagePage> {
+    const json = await this.transport.send(
+      { method: 'GET', url: this.urls.messages(target, query) },
+      o.signal,
+    );
+    return asMessagePage(json);
+  }
+
+  /** GET a `_links` href (final_message, new_messages, self…) under the same-origin rule. */
+  async listByHref(href: string, o: CallOptions = {}): Promise<MessagePage> {
+    const { url, rebased } = this.urls.resolveHref(href);
+    if (rebased) this.transport.trace(`link ${href} rebased onto ${url}`);
+    const json = await this.transport.send({ method: 'GET', url }, o.signal);
+    return asMessagePage(json);
+  }
+
+  /** Every message matching the query, page by page with limit=100 (page/limit of the query ignored). */
+  async *iterateMessages(
+    target: ThreadTarget,
+    query: ListQuery,
+    o: CallOptions = {},
+  ): AsyncIterable<Message> {
+    assertUuid(target.sessionId, 'session id');
+    // Messages stored while we page shift a descending list; the ids seen keep each message to one yield.
+    const seen = new Set<string>();
+    for (let page = 1; ; page++) {
+      const result = await this.listMessages(target, { ...query, page, limit: ITERATE_LIMIT }, o);
+      for (const message of result.items) {
+        if (seen.has(message.id)) continue;
+        seen.add(message.id);
+        yield message;
+      }
+      if (result.items.length === 0 || page >= result.meta.total_pages) return;
+    }
+  }
+
+  /** Parse a final_message / thread href into its target and query (for pollers that manage their own cursor). */
+  parseListHref(href: string): { target: ThreadTarget; query: ListQuery } {
+    return this.urls.parseListHref(href);
+  }
+}

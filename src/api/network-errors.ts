@@ -1,0 +1,118 @@
+// Socket-level failures (no HTTP answer at all) mapped to ApiError kinds. What matters most here is which
+// failures certainly happened before the request left: only those let a POST be sent again.
+import { ApiError } from './errors.js';
+
+/** Codes that mean the connection was never made, so the request never reached the service. */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+
+const TLS_CODES = /^(CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_)/;
+
+/** The error code of a Node or undici error, looking through AggregateError (happy eyeballs) and `cause`. */
+export function errorCode(err: unknown): string | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const e = err as { code?: unknown; errors?: unknown; cause?: unknown };
+  if (typeof e.code === 'string') return e.code;
+  if (Array.isArray(e.errors) && e.errors.length > 0) return errorCode(e.errors[0]);
+  if (e.cause !== undefined && e.cause !== err) return errorCode(e.cause);
+  return undefined;
+}
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+/** Limits quoted in messages. */
+export interface TimeoutFigures {
+  connectTimeoutMs: number;
+  responseTimeoutMs: number;
+}
+
+/** Maps a failure without an HTTP status (thrown by undici's request or while reading a body). */
+export function errorFromNetwork(err: unknown, origin: string, figures: TimeoutFigures): ApiError {
+  const code = errorCode(err) ?? 'unknown';
+  const raw = err instanceof Error ? err.message : String(err);
+  const at = ` (${code})`;
+  const neverSent = NEVER_SENT.has(code);
+  switch (code) {
+    case 'ECONNREFUSED':
+      return new ApiError({
+        kind: 'connection',
+        neverSent,
+        cause: err,
+        message: `cannot connect to ${origin}: connection refused${at}`,
+      });
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new ApiError({
+        kind: 'connection',
+        neverSent,
+        cause: err,
+        message: `cannot resolve the host of ${origin}${at}`,
+      });
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return new ApiError({
+        kind: 'timeout',
+        neverSent,
+        cause: err,
+        message: `no connection to ${origin} within ${seconds(figures.connectTimeoutMs)}`,
+      });
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return new ApiError({
+        kind: 'timeout',
+        cause: err,
+        message: `no answer from ${origin} within ${seconds(figures.responseTimeoutMs)}`,
+      });
+    case 'UND_ERR_BODY_TIMEOUT':
+      return new ApiError({
+        kind: 'timeout',
+        cause: err,
+        message: `the answer from ${origin} stalled for ${seconds(figures.responseTimeoutMs)}`,
+      });
+    case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
+      return new ApiError({
+        kind: 'unreadable',
+        cause: err,
+        message: `the answer from ${origin} was cut short${at}`,
+      });
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case 'UND_ERR_SOCKET':
+    case 'UND_ERR_CLOSED':
+      return new ApiError({
+        kind: 'connection',
+        cause: err,
+        message: `the connection to ${origin} closed before the answer was complete${at}`,
+      });
+    default:
+      break;
+  }
+  if (code.startsWith('HPE_')) {
+    return new ApiError({
+      kind: 'unreadable',
+      cause: err,
+      message: `garbled HTTP answer from ${origin}${at}`,
+    });
+  }
+  if (TLS_CODES.test(code)) {
+    return new ApiError({
+      kind: 'connection',
+      transient: false,
+      cause: err,
+      message: `TLS failure talking to ${origin}: ${raw}${at}`,
+      hint: 'the certificate was not accepted; check the base URL, or NODE_EXTRA_CA_CERTS behind a corporate proxy',
+    });
+  }
+  if (/proxy/i.test(raw)) {
+    return new ApiError({
+      kind: 'connection',
+      cause: err,
+      message: `the proxy refused the request to ${origin}: ${raw}`,
+      hint: 'check HTTPS_PROXY / HTTP_PROXY (and credentials in them), or exclude the host with NO_PROXY',
+    });
+  }
+  return new ApiError({
+    kind: 'connection',
+    cause: err,
+    message: `request to ${origin} failed: ${raw}${at}`,
+  });
+}

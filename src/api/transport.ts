@@ -1,0 +1,242 @@
+// One request's trip: pacing slot, undici request with time-outs, body always read or discarded, status
+// mapped to an ApiError, and the retry loop around it. Reads are retried on transient failures; a POST only
+// when it certainly never left, since the API has no idempotency key.
+import { request, type Dispatcher } from 'undici';
+import { ApiError, abortedError, errorFromStatus, type BadRequestDefault } from './errors.js';
+import { errorFromNetwork } from './network-errors.js';
+import { abortableSleep, backoffDelay, parseRetryAfter, type RetryOptions } from './backoff.js';
+import { oneLine, summariseBody } from './summary.js';
+import { redact } from './redact.js';
+import type { SlidingWindowLimiter } from './pacing.js';
+
+/** Error bodies are only summarised, so only their start is read; the rest is discarded with the socket. */
+const ERROR_BODY_CAP = 64 * 1024;
+
+/** Everything the transport needs, resolved from ClientOptions. */
+export interface TransportConfig {
+  origin: string;
+  apiKey: string;
+  userAgent: string;
+  debug: ((line: string) => void) | undefined;
+  connectTimeoutMs: number;
+  responseTimeoutMs: number;
+  retry: RetryOptions;
+  limiter: SlidingWindowLimiter | undefined;
+  dispatcher: Dispatcher;
+}
+
+/** What a POST creates, for the message when its outcome is unknown. */
+export interface Creates {
+  what: 'session' | 'message';
+  /** How the user can check whether it was created. */
+  hint: string;
+}
+
+/** One API call. */
+export interface RequestSpec {
+  method: 'GET' | 'POST';
+  url: string;
+  body?: unknown;
+  creates?: Creates;
+  /** The kind a 400 without a code maps to for this endpoint. */
+  badRequest?: BadRequestDefault;
+}
+
+async function readCapped(body: Dispatcher.ResponseData['body'], cap: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // Leaving the loop early destroys the stream, which releases the socket.
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= cap) break;
+  }
+  return Buffer.concat(chunks).subarray(0, cap).toString('utf8');
+}
+
+/** Sends requests for one ApiClient. */
+export class Transport {
+  /** Requests put on the wire so far (every attempt counts). */
+  requestCount = 0;
+  private readonly config: TransportConfig;
+
+  constructor(config: TransportConfig) {
+    this.config = config;
+  }
+
+  /** Writes a debug line, key redacted, when tracing is on. */
+  trace(line: string): void {
+    this.config.debug?.(redact(line, this.config.apiKey));
+  }
+
+  /** Sends `spec`, retrying within the configured bounds; resolves with the parsed JSON body. */
+  async send(spec: RequestSpec, signal?: AbortSignal): Promise<unknown> {
+    const { retry } = this.config;
+    const started = performance.now();
+    const bodyText = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    const state = { left: false };
+    // A POST cancelled after it left may still have been carried out.
+    const cancelled = () =>
+      abortedError(
+        signal?.reason,
+        spec.method === 'POST' && state.left
+          ? {
+              what: spec.creates?.what ?? 'request',
+              hint: spec.creates?.hint ?? 'it may have been carried out',
+            }
+          : undefined,
+      );
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.attempt(spec, bodyText, attempt, state, signal);
+      } catch (caught) {
+        if (signal?.aborted) throw cancelled();
+        const err =
+          caught instanceof ApiError
+            ? caught
+            : new ApiError({ kind: 'unexpected', message: String(caught), cause: caught });
+        const retryable = spec.method === 'GET' ? err.transient : err.neverSent;
+        if (retryable && attempt <= retry.maxRetries) {
+          const delay = backoffDelay(attempt, retry, {
+            rateLimited: err.kind === 'rate_limited',
+            retryAfterS: err.retryAfterS,
+          });
+          if (performance.now() - started + delay <= retry.totalBudgetMs) {
+            this.trace(`retry ${attempt}/${retry.maxRetries} in ${delay} ms after: ${err.message}`);
+            try {
+              await abortableSleep(delay, signal);
+            } catch {
+              throw cancelled();
+            }
+            continue;
+          }
+        }
+        throw spec.method === 'POST' ? postOutcome(err, spec.creates) : err;
+      }
+    }
+  }
+
+  private async attempt(
+    spec: RequestSpec,
+    bodyText: string | undefined,
+    attempt: number,
+    state: { left: boolean },
+    signal: AbortSignal | undefined,
+  ): Promise<unknown> {
+    // Retries count against the limit too: each attempt is a request the service sees.
+    const release = await this.config.limiter?.acquire(signal);
+    this.requestCount += 1;
+    state.left = true;
+    try {
+      return await this.exchange(spec, bodyText, attempt, signal);
+    } finally {
+      release?.();
+    }
+  }
+
+  /** One request and its answer, body read to the end (or discarded) on every path. */
+  private async exchange(
+    spec: RequestSpec,
+    bodyText: string | undefined,
+    attempt: number,
+    signal: AbortSignal | undefined,
+  ): Promise<unknown> {
+    const { config } = this;
+    const sent = bodyText === undefined ? '' : `: ${oneLine(bodyText)}`;
+    this.trace(`→ ${spec.method} ${spec.url} (attempt ${attempt})${sent}`);
+    const started = performance.now();
+    const elapsed = () => `${Math.round(performance.now() - started)} ms`;
+    const headers: Record<string, string> = {
+      authorization: `ApiKey ${config.apiKey}`,
+      accept: 'application/json',
+      'user-agent': config.userAgent,
+    };
+    if (bodyText !== undefined) headers['content-type'] = 'application/json';
+
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(spec.url, {
+        method: spec.method,
+        headers,
+        body: bodyText,
+        dispatcher: config.dispatcher,
+        signal,
+        // Per request as well as on the dispatcher: a caller's own dispatcher (or undici's proxy client,
+        // which does not pass them on) still gets our time-outs.
+        headersTimeout: config.responseTimeoutMs,
+        bodyTimeout: config.responseTimeoutMs,
+      });
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      const apiErr = errorFromNetwork(err, config.origin, config);
+      this.trace(`← failed in ${elapsed()}: ${apiErr.message}`);
+      throw apiErr;
+    }
+
+    const status = res.statusCode;
+    const ok = status >= 200 && status < 300;
+    let text: string;
+    try {
+      text = ok ? await res.body.text() : await readCapped(res.body, ERROR_BODY_CAP);
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      const cause = errorFromNetwork(err, config.origin, config);
+      this.trace(`← ${status} in ${elapsed()}, body failed: ${cause.message}`);
+      if (!ok) text = '';
+      else {
+        throw new ApiError({
+          kind: cause.kind === 'timeout' ? 'timeout' : 'unreadable',
+          status,
+          cause: err,
+          message: `the answer (HTTP ${status}) could not be read: ${cause.message}`,
+        });
+      }
+    }
+    this.trace(
+      `← ${status} in ${elapsed()}, ${Buffer.byteLength(text)} bytes: ${oneLine(text.slice(0, 1000))}`,
+    );
+
+    const contentType = res.headers['content-type'];
+    const type = Array.isArray(contentType) ? contentType[0] : contentType;
+    if (!ok) {
+      throw errorFromStatus(status, text, type, {
+        badRequest: spec.badRequest,
+        retryAfterS: status === 429 ? parseRetryAfter(res.headers['retry-after']) : undefined,
+        redact: (s) => redact(s, config.apiKey),
+      });
+    }
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      const what = text.trim() === '' ? 'an empty body' : summariseBody(text, type).summary || 'not JSON';
+      throw new ApiError({
+        kind: 'unreadable',
+        status,
+        message: `unreadable answer from ${config.origin} (HTTP ${status}): ${redact(what, config.apiKey)}`,
+      });
+    }
+  }
+}
+
+/**
+ * A POST that failed after it may have reached the service: say so, and how to check, instead of sending it
+ * again. Failures that certainly did not create anything (refused connection, 4xx answers) pass unchanged.
+ */
+export function postOutcome(err: ApiError, creates: Creates | undefined): ApiError {
+  if (err.neverSent || err.kind === 'aborted') return err;
+  if (err.status !== undefined && err.status >= 300 && err.status < 500) return err;
+  const what = creates?.what ?? 'request';
+  const created = err.status !== undefined && err.status < 300;
+  const lead = created
+    ? `the ${what} was created, but the answer could not be read`
+    : `the ${what} may have been created (outcome unknown)`;
+  return new ApiError({
+    kind: err.kind,
+    status: err.status,
+    serverMessage: err.serverMessage,
+    outcomeUnknown: true,
+    message: `${lead}: ${err.message}`,
+    hint: creates?.hint ?? 'it was not sent again, to avoid a duplicate',
+    cause: err,
+  });
+}
