@@ -1,6 +1,6 @@
 // The commander program: global flags, every command registered here, and each command's module
 // imported only when that command runs, so `--help` and `--version` pay for commander alone.
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { CliError, ExitCode } from './errors.js';
 import { VERSION } from './version.js';
 import type { Context, GlobalOptions } from './context.js';
@@ -10,6 +10,8 @@ import type { CreateFlags } from './commands/create.js';
 import type { SendFlags } from './commands/send.js';
 import type { ShowFlags } from './commands/show.js';
 import type { TailFlags } from './commands/tail.js';
+import type { EmulatorFlags } from './commands/emulator.js';
+import type { FaultMode } from './emulator/index.js';
 
 const EXAMPLES = `
 Examples:
@@ -61,6 +63,75 @@ export function buildProgram(signal: AbortSignal): Command {
   // so bad values exit 2 before anything runs.
   // (configuration: config, login, logout)
   // (emulator)
+  const decimalOption = (min: number, max: number) => (value: string) => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n) || n < min || n > max) {
+      throw new InvalidArgumentError(`expected a number from ${min} to ${max}.`);
+    }
+    return n;
+  };
+  const keySpecOption = (value: string, previous: string[] = []) => {
+    // Printable ASCII without spaces or colons (it goes into a header), then an optional :workspace.
+    if (!/^[!-9;-~]+(:[\w.-]+)?$/.test(value)) {
+      throw new InvalidArgumentError('expected KEY or KEY:WORKSPACE (printable, no spaces).');
+    }
+    return [...previous, value];
+  };
+  // The emulator's FAULT_MODES, listed here so --help does not load the emulator (a test keeps them equal).
+  const faultModes: FaultMode[] = ['500', '502', '503', '504', 'html-502', '429', 'reset'];
+  faultModes.push('reset-after-commit', 'truncate', 'slow'); // two lines rather than prettier's twelve
+  program
+    .command('emulator')
+    .description('serve the whole API on loopback with scripted agents: no account, no network')
+    .addOption(
+      new Option('--port <n>', 'port to listen on (0: any free port)')
+        .argParser(intOption(0, 65535))
+        .default(4010),
+    )
+    .option('--host <address>', 'address to listen on', '127.0.0.1')
+    .option(
+      '--key <key[:workspace]>',
+      'accept this API key (repeatable; default agents-dev-key:dev)',
+      keySpecOption,
+    )
+    .option('--forbidden-key <key[:workspace]>', 'a known key answered 403 (repeatable)', keySpecOption)
+    .addOption(
+      new Option('--rate-limit <n>', 'requests per minute per key (0: no limit)')
+        .argParser(intOption(0, 1_000_000))
+        .default(100),
+    )
+    .addOption(
+      new Option('--time-scale <x>', 'multiply every scripted delay (0.1: ten times faster)')
+        .argParser(decimalOption(0, 1000))
+        .default(1),
+    )
+    .addOption(
+      new Option('--fault-rate <r>', 'share of requests that get a fault, 0 to 1').argParser(
+        decimalOption(0, 1),
+      ),
+    )
+    .addOption(new Option('--fault <mode...>', 'faults to inject, with --fault-rate').choices(faultModes))
+    .addOption(
+      new Option('--fault-seed <n>', 'replayable fault choices').argParser(intOption(0, 2 ** 32 - 1)),
+    )
+    .addOption(
+      new Option('--slow-ms <ms>', 'delay of the slow fault (default 2000)').argParser(intOption(0, 600_000)),
+    )
+    .addHelpText(
+      'after',
+      `
+Prints the base URL on stdout, then one line per key (key, workspace). Serves until Ctrl-C.
+Examples:
+  $ agents emulator
+  $ agents emulator --port 0 --time-scale 0.1 --key ci-key:ci
+  $ agents emulator --fault-rate 0.2 --fault 503 reset truncate`,
+    )
+    .action((opts: EmulatorFlags, cmd: Command) =>
+      withContext(cmd, signal, async (ctx) => {
+        const { runEmulator } = await import('./commands/emulator.js');
+        await runEmulator(ctx, opts);
+      }),
+    );
   // (conversation: create, send, show, tail)
   const replyOptions = (cmd: Command) =>
     cmd

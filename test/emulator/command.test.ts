@@ -1,0 +1,206 @@
+// `agents emulator`: the flags-to-options mapping (pure), then the built binary end to end.
+import { spawn, spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { request } from 'undici';
+import { emulatorOptions, parseKeySpec, type EmulatorFlags } from '../../src/commands/emulator.js';
+import { FAULT_MODES } from '../../src/emulator/index.js';
+import { UsageError } from '../../src/errors.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const base: EmulatorFlags = { port: 4010, host: '127.0.0.1', rateLimit: 100, timeScale: 1 };
+
+describe('emulatorOptions', () => {
+  it('defaults to the dev key and 100 requests per minute', () => {
+    expect(emulatorOptions(base)).toEqual({
+      port: 4010,
+      host: '127.0.0.1',
+      keys: [{ key: 'agents-dev-key', workspace: 'dev' }],
+      rateLimit: { limit: 100, windowMs: 60_000 },
+      timeScale: 1,
+    });
+  });
+
+  it('maps keys, forbidden keys, no rate limit and faults', () => {
+    const o = emulatorOptions({
+      ...base,
+      key: ['a', 'b:team'],
+      forbiddenKey: ['c:team'],
+      rateLimit: 0,
+      faultRate: 0.25,
+      fault: ['503', 'reset'],
+      faultSeed: 9,
+    });
+    expect(o.keys).toEqual([
+      { key: 'a', workspace: 'dev' },
+      { key: 'b', workspace: 'team' },
+      { key: 'c', workspace: 'team', forbidden: true },
+    ]);
+    expect(o.rateLimit).toBe(false);
+    expect(o.faults).toEqual({ rate: 0.25, modes: ['503', 'reset'], seed: 9, slowMs: undefined });
+  });
+
+  it('refuses --fault-rate without --fault (and the reverse) and a key given twice', () => {
+    expect(() => emulatorOptions({ ...base, faultRate: 0.5 })).toThrow(UsageError);
+    expect(() => emulatorOptions({ ...base, fault: ['503'] })).toThrow(UsageError);
+    expect(() => emulatorOptions({ ...base, key: ['a'], forbiddenKey: ['a:x'] })).toThrow(UsageError);
+  });
+
+  it('splits KEY:WORKSPACE at the first colon', () => {
+    expect(parseKeySpec('k:ws')).toEqual({ key: 'k', workspace: 'ws' });
+    expect(parseKeySpec('k')).toEqual({ key: 'k', workspace: 'dev' });
+  });
+});
+
+/** Builds dist/ when it is missing or older than any source file, so the binary under test is current. */
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+function env(): NodeJS.ProcessEnv {
+  const e: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  for (const k of Object.keys(e)) if (k.startsWith('AGENTS_')) delete e[k];
+  return { ...e, AGENTS_CONFIG_DIR: process.env.AGENTS_CONFIG_DIR };
+}
+
+function run(args: string[]) {
+  const r = spawnSync(process.execPath, ['bin/agents.js', ...args], {
+    cwd: ROOT,
+    env: env(),
+    encoding: 'utf8',
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('agents emulator (built binary)', () => {
+  beforeAll(() => {
+    let built = 0;
+    try {
+      built = statSync(join(ROOT, 'dist', 'cli.js')).mtimeMs;
+    } catch {
+      built = 0;
+    }
+    if (built < newestSource(join(ROOT, 'src'))) {
+      const r = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`build failed: ${r.stderr}`);
+    }
+  }, 60_000);
+
+  it('serves on a free port, prints the URL and keys, answers, and exits 0 on SIGINT', async () => {
+    const child = spawn(
+      process.execPath,
+      ['bin/agents.js', 'emulator', '--port', '0', '--time-scale', '0.01'],
+      {
+        cwd: ROOT,
+        env: env(),
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (c: Buffer) => {
+        stdout += c.toString();
+        const lines = stdout.split('\n');
+        if (lines.length >= 3) resolve(lines[0] ?? '');
+      });
+      child.on('exit', () => reject(new Error(`exited early: ${stderr}`)));
+    });
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(stdout.split('\n')[1]).toBe('agents-dev-key\tdev');
+
+    const res = await request(`${url}/rest/v1/sessions`, {
+      method: 'POST',
+      headers: { authorization: 'ApiKey agents-dev-key', 'content-type': 'application/json' },
+      body: JSON.stringify({ agent_name: 'claude', message: 'hello' }),
+    });
+    expect(res.statusCode).toBe(201);
+    const session = (await res.body.json()) as { id: string };
+    const got = await request(`${url}/rest/v1/sessions/${session.id}`, {
+      headers: { authorization: 'ApiKey agents-dev-key' },
+    });
+    expect(got.statusCode).toBe(200);
+    await got.body.dump();
+
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(stderr).toContain(`export AGENTS_BASE_URL=${url} AGENTS_API_KEY=agents-dev-key`);
+    expect(stderr).toMatch(/stopped after 2 requests/);
+  });
+
+  it('prints JSON with --json', async () => {
+    const child = spawn(
+      process.execPath,
+      ['bin/agents.js', '--json', 'emulator', '--port', '0', '--key', 'k:w'],
+      {
+        cwd: ROOT,
+        env: env(),
+      },
+    );
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const line = await new Promise<string>((resolve) => {
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+        if (out.includes('\n')) resolve(out.split('\n')[0] ?? '');
+      });
+    });
+    child.kill('SIGTERM');
+    expect(JSON.parse(line)).toEqual({
+      url: expect.stringMatching(/^http:/) as string,
+      keys: [{ key: 'k', workspace: 'w' }],
+    });
+    expect(await exited).toBe(0);
+  });
+
+  it('reports a port in use in one line and exits 1', async () => {
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const r = run(['emulator', '--port', String(port)]);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.split('\n')[0]).toBe(`error: port ${port} on 127.0.0.1 is already in use`);
+    } finally {
+      await new Promise((r) => blocker.close(r));
+    }
+  });
+
+  it.each([
+    ['--port', '70000'],
+    ['--port', 'abc'],
+    ['--port', '-1'],
+    ['--rate-limit', '1.5'],
+    ['--time-scale', 'fast'],
+    ['--fault-rate', '2'],
+    ['--fault', 'bogus'],
+    ['--key', 'has space'],
+  ])('refuses %s %s with exit 2 before serving', (flag, value) => {
+    const r = run(['emulator', flag, value]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^error: /);
+  });
+
+  it('exits 2 for --fault-rate without --fault', () => {
+    const r = run(['emulator', '--port', '0', '--fault-rate', '0.5']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--fault-rate and --fault go together');
+  });
+
+  it('offers every fault mode the emulator has in --help', () => {
+    const r = run(['emulator', '--help']);
+    expect(r.code).toBe(0);
+    const listed = /choices: ([^)]*)\)/.exec(r.stdout.replace(/\s+/g, ' '))?.[1] ?? '';
+    expect(listed.split(',').map((s) => s.trim().replace(/"/g, ''))).toEqual([...FAULT_MODES]);
+  });
+});
