@@ -62,6 +62,82 @@ export function buildProgram(signal: AbortSignal): Command {
   // Validate option values with commander (Option#choices, argParser throwing InvalidArgumentError)
   // so bad values exit 2 before anything runs.
   // (configuration: config, login, logout)
+  const config = program
+    .command('config')
+    .description('show and change the settings of a profile (--profile NAME; default "default")')
+    .addHelpText(
+      'after',
+      `
+Keys: api-key, base-url, agent. list and get show the value in effect (flag > env > profile), a key masked.
+Examples:
+  $ agents config list
+  $ agents config set base-url https://agents.example.com
+  $ agents --profile work config set agent codex
+  $ agents config path`,
+    );
+  config
+    .command('list')
+    .description('the settings in effect and where each comes from (the key masked)')
+    .action((_opts, cmd: Command) =>
+      withContext(cmd, signal, async (ctx) => (await import('./commands/config.js')).runConfigList(ctx)),
+    );
+  config
+    .command('get')
+    .description('print the value in effect for KEY (api-key masked)')
+    .argument('<key>', 'api-key, base-url or agent')
+    .action((key: string, _opts, cmd: Command) =>
+      withContext(cmd, signal, async (ctx) => (await import('./commands/config.js')).runConfigGet(ctx, key)),
+    );
+  config
+    .command('set')
+    .description('store KEY in the profile (for api-key prefer `agents login --with-key`)')
+    .argument('<key>', 'api-key, base-url or agent')
+    .argument('<value>')
+    .action((key: string, value: string, _opts, cmd: Command) =>
+      withContext(cmd, signal, async (ctx) =>
+        (await import('./commands/config.js')).runConfigSet(ctx, key, value),
+      ),
+    );
+  config
+    .command('unset')
+    .description('remove KEY from the profile')
+    .argument('<key>', 'api-key, base-url or agent')
+    .action((key: string, _opts, cmd: Command) =>
+      withContext(cmd, signal, async (ctx) =>
+        (await import('./commands/config.js')).runConfigUnset(ctx, key),
+      ),
+    );
+  config
+    .command('path')
+    .description('print where the config file is')
+    .action((_opts, cmd: Command) =>
+      withContext(cmd, signal, async (ctx) => (await import('./commands/config.js')).runConfigPath(ctx)),
+    );
+  program
+    .command('login')
+    .description('check an API key against the service and store it with the base URL in the profile')
+    .option('--with-key', 'read the key from standard input (for CI and scripts)')
+    .addHelpText(
+      'after',
+      `
+At a terminal it asks for the base URL and the key (masked). Nothing is stored unless the service accepts it.
+Examples:
+  $ agents login
+  $ printf '%s' "$AGENTS_KEY" | agents login --with-key --base-url https://agents.example.com
+  $ agents login --profile work`,
+    )
+    .action((opts: { withKey?: boolean }, cmd: Command) =>
+      withContext(cmd, signal, async (ctx) => {
+        const { runLogin } = await import('./commands/login.js');
+        await runLogin(ctx, opts);
+      }),
+    );
+  program
+    .command('logout')
+    .description('remove the API key of the profile')
+    .action((_opts, cmd: Command) =>
+      withContext(cmd, signal, async (ctx) => void (await import('./commands/logout.js')).runLogout(ctx)),
+    );
   // (emulator)
   const decimalOption = (min: number, max: number) => (value: string) => {
     const n = Number(value);

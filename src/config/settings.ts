@@ -2,7 +2,7 @@
 // AGENTS_* variables themselves; they ask here.
 import type { CoreAgent } from '../api/types.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
-import { openConfig, type ConfigStore } from './store.js';
+import { readConfig, type ProfileReader } from './read.js';
 import { validateAgent, validateApiKey, validateBaseUrl, validateProfileName } from './validate.js';
 
 /** Where a setting's value came from. */
@@ -49,12 +49,12 @@ function pick(
 /**
  * Resolves every setting. A bad profile name or agent name is a usage error here; the base URL and key are
  * checked by requireConnection, so commands that do not talk to the service (config list) still run.
- * Without `store`, the user's config store is opened.
+ * Without `store`, the config file is read directly (conf is not loaded: it is needed only to write).
  */
 export function resolveSettings(
   globals: { profile?: string; baseUrl?: string },
   env: NodeJS.ProcessEnv,
-  store: ConfigStore = openConfig(env),
+  store: Pick<ProfileReader, 'profile'> = readConfig(env),
 ): Settings {
   const [profileName, profileSource] = pick(globals.profile, fromEnv(env, ENV_VARS.profile), undefined);
   const profile =
