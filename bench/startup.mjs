@@ -57,7 +57,10 @@ for (let i = 0; i < runs; i++) {
   }
 }
 
-const baseline = quantile([...samples.get('node -e 0')].sort((a, b) => a - b), 0.5);
+const baseline = quantile(
+  [...samples.get('node -e 0')].sort((a, b) => a - b),
+  0.5,
+);
 console.log(`node ${process.version}, ${runs} runs each after ${warmup} warm-up rounds, interleaved\n`);
 console.log(`${'command'.padEnd(20)}${'median'.padStart(10)}${'p90'.padStart(10)}${'ratio'.padStart(9)}`);
 for (const c of cases) {
@@ -69,5 +72,9 @@ for (const c of cases) {
       `${`${(median / baseline).toFixed(2)}x`.padStart(9)}`,
   );
 }
-const helpRatio = quantile([...samples.get('agents --help')].sort((a, b) => a - b), 0.5) / baseline;
+const helpRatio =
+  quantile(
+    [...samples.get('agents --help')].sort((a, b) => a - b),
+    0.5,
+  ) / baseline;
 console.log(`\n--help median ratio ${helpRatio.toFixed(2)}x (target ≤ 1.30x)`);
