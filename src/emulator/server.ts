@@ -11,6 +11,7 @@ import { matchRoute } from './router.js';
 import type { Call, Service } from './sessions.js';
 import { Store } from './store.js';
 import { Timers } from './turns.js';
+import { FAULT_MODES } from './types.js';
 import type {
   AddMessageInput,
   EmulatorKey,
@@ -35,8 +36,33 @@ const emptyStats = (): EmulatorStats => ({
 // A Host header is echoed into every href; anything but host[:port] falls back to the listening address.
 const HOST = /^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/i;
 
+function checkFaults(f: FaultOptions | undefined): void {
+  if (!f) return;
+  if (!(f.rate >= 0 && f.rate <= 1)) throw new RangeError('faults.rate must be from 0 to 1');
+  const bad = f.modes.find((m) => !FAULT_MODES.includes(m));
+  if (bad !== undefined) throw new RangeError(`unknown fault mode ${JSON.stringify(bad)}`);
+  if (f.slowMs !== undefined && !(f.slowMs >= 0)) throw new RangeError('faults.slowMs must be >= 0');
+}
+
+/** A typo in a test's options fails loudly instead of running an emulator that is kinder than asked. */
+function checkOptions(o: EmulatorOptions): void {
+  if (o.port !== undefined && !(Number.isInteger(o.port) && o.port >= 0 && o.port <= 65535)) {
+    throw new RangeError('port must be an integer from 0 to 65535');
+  }
+  if (o.timeScale !== undefined && !(o.timeScale >= 0 && Number.isFinite(o.timeScale))) {
+    throw new RangeError('timeScale must be a finite number >= 0');
+  }
+  if (o.maxBodyBytes !== undefined && !(o.maxBodyBytes >= 0))
+    throw new RangeError('maxBodyBytes must be >= 0');
+  if (o.rateLimit && !(o.rateLimit.limit >= 1 && o.rateLimit.windowMs > 0)) {
+    throw new RangeError('rateLimit needs limit >= 1 and windowMs > 0');
+  }
+  checkFaults(o.faults);
+}
+
 /** Starts the emulator and resolves once it listens. Rejects (e.g. EADDRINUSE) if it cannot. */
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
+  checkOptions(opts);
   const keys = (opts.keys ?? [DEV_KEY]).map((k) => ({ ...k }));
   const limit = opts.rateLimit ?? { limit: 100, windowMs: 60_000 };
   const gateway = new Gateway(keys, limit ? new RateLimiter(limit.limit, limit.windowMs) : undefined);
@@ -162,6 +188,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       return closing;
     },
     setFaults(f: FaultOptions | undefined) {
+      checkFaults(f);
       faults = f ? new FaultPicker(f) : undefined;
     },
     stats: () => structuredClone(svc.stats),

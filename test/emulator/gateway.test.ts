@@ -1,6 +1,6 @@
 // The gateway: API keys, workspaces, and the per-key rate limit.
 import { describe, expect, it } from 'vitest';
-import { call, create, start } from './helpers.js';
+import { call, create, sleep, start } from './helpers.js';
 
 const keys = [
   { key: 'alice-key', workspace: 'acme' },
@@ -112,6 +112,18 @@ describe('rate limit', () => {
     expect((await call(em, 'GET', path)).status).toBe(429);
     await new Promise((r) => setTimeout(r, 400));
     expect((await call(em, 'GET', path)).status).toBe(404);
+  });
+
+  it('keeps refused requests in the window: hammering while limited stays limited', async () => {
+    const em = await start({ rateLimit: { limit: 2, windowMs: 1000 } });
+    const path = '/rest/v1/sessions/00000000-0000-4000-8000-000000000000';
+    const get = async () => (await call(em, 'GET', path)).status;
+    expect([await get(), await get()]).toEqual([404, 404]); // t0: the budget is spent
+    await sleep(500);
+    expect([await get(), await get()]).toEqual([429, 429]); // t0+500: refused, but counted
+    await sleep(600);
+    // t0+1100: the first two left the window; the two refused ones (until t0+1500) still fill it.
+    expect(await get()).toBe(429);
   });
 
   it('is 100 per minute per key by default', async () => {
