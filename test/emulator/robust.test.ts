@@ -73,6 +73,22 @@ describe('robustness', () => {
     expect((await create(em, 'still up')).title).toBe('still up');
   });
 
+  it('turns a handler exception into a 500 JSON and keeps serving', async () => {
+    const em = await start();
+    const s = await create(em, 'poisoned [[orphan]]');
+    // A BigInt cannot be serialised: listing this session throws inside the handler.
+    em.addMessage(s.id, {
+      chat_thread_id: s.thread_id ?? '',
+      role: 'assistant',
+      type: 'message',
+      message: 1n as unknown as string,
+    });
+    const res = await call(em, 'GET', `/rest/v1/sessions/${s.id}/messages`);
+    expect(res.status).toBe(500);
+    expect(res.json).toMatchObject({ code: 'INTERNAL' });
+    expect((await create(em, 'fine')).title).toBe('fine');
+  });
+
   it('refuses options that would make it kinder or broken than asked', async () => {
     await expect(startEmulator({ timeScale: -1 })).rejects.toThrow(RangeError);
     await expect(startEmulator({ port: 70_000 })).rejects.toThrow(RangeError);
