@@ -33,6 +33,6 @@ export async function* mergeByCreated(
       heads[pick] = await it.next();
     }
   } finally {
-    await Promise.all(iterators.map((it) => it.return?.()));
+    for (const it of iterators) await it.return?.();
   }
 }

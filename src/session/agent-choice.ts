@@ -47,7 +47,7 @@ export function validateProfile(value: unknown, origin: string): Profile {
     throw new UsageError(`${origin}: "config_merge_strategy" must be a string`);
   }
   if (Object.keys(value).length === 0) throw new UsageError(`${origin}: the profile is empty`);
-  return value as Profile;
+  return value;
 }
 
 /** Reads and validates --agent-profile-file. */
