@@ -1,0 +1,51 @@
+// npm run demo: the real `agents` binary against the bundled emulator, as a user would type it.
+// Nothing leaves this machine and nothing touches your own config (a temporary config dir is used).
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const bin = new URL('../bin/agents.js', import.meta.url).pathname;
+const configDir = mkdtempSync(join(tmpdir(), 'agents-demo-'));
+
+const emulator = spawn(process.execPath, [bin, 'emulator', '--port', '0'], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const url = await new Promise((resolve, reject) => {
+  const lines = createInterface({ input: emulator.stdout });
+  lines.once('line', resolve);
+  emulator.once('exit', (code) => reject(new Error(`the emulator exited with ${code}`)));
+});
+
+const env = {
+  ...process.env,
+  AGENTS_CONFIG_DIR: configDir,
+  AGENTS_BASE_URL: url,
+  AGENTS_API_KEY: 'agents-dev-key',
+};
+
+function run(args, input) {
+  const shown = args.map((a) => (/[\s"'$]/.test(a) ? `'${a}'` : a)).join(' ');
+  process.stdout.write(`\n$ ${input === undefined ? '' : `printf '%s' '${input}' | `}agents ${shown}\n`);
+  const r = spawnSync(process.execPath, [bin, ...args], {
+    env,
+    input,
+    stdio: [input === undefined ? 'ignore' : 'pipe', 'inherit', 'inherit'],
+  });
+  process.stdout.write(`\n(exit ${r.status})\n`);
+  return r.status;
+}
+
+let failed = 0;
+try {
+  process.stdout.write(`Emulator on ${url} (key agents-dev-key)\n`);
+  failed +=
+    run(['create', '--agent', 'claude', '--wait'], 'Summarise what this repository does') === 0 ? 0 : 1;
+  failed += run(['send', 'last', '--wait', 'Now list three risks in it']) === 0 ? 0 : 1;
+  failed += run(['show', 'last']) === 0 ? 0 : 1;
+} finally {
+  emulator.kill('SIGINT');
+  rmSync(configDir, { recursive: true, force: true });
+}
+process.exitCode = failed ? 1 : 0;
