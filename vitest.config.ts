@@ -13,5 +13,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Every test gets its own config dir through AGENTS_CONFIG_DIR; never the user's real one.
     setupFiles: ['test/setup.ts'],
+    // Builds dist/ once for the end-to-end tests of the binary.
+    globalSetup: ['test/global-setup.ts'],
   },
 });

@@ -1,9 +1,8 @@
 // `agents emulator`: the flags-to-options mapping (pure), then the built binary end to end.
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { emulatorOptions, parseKeySpec, type EmulatorFlags } from '../../src/commands/emulator.js';
 import { FAULT_MODES } from '../../src/emulator/index.js';
@@ -54,16 +53,6 @@ describe('emulatorOptions', () => {
   });
 });
 
-/** Builds dist/ when it is missing or older than any source file, so the binary under test is current. */
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
 function env(): NodeJS.ProcessEnv {
   const e: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   for (const k of Object.keys(e)) if (k.startsWith('AGENTS_')) delete e[k];
@@ -80,19 +69,6 @@ function run(args: string[]) {
 }
 
 describe('agents emulator (built binary)', () => {
-  beforeAll(() => {
-    let built = 0;
-    try {
-      built = statSync(join(ROOT, 'dist', 'cli.js')).mtimeMs;
-    } catch {
-      built = 0;
-    }
-    if (built < newestSource(join(ROOT, 'src'))) {
-      const r = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, encoding: 'utf8' });
-      if (r.status !== 0) throw new Error(`build failed: ${r.stderr}`);
-    }
-  }, 60_000);
-
   it('serves on a free port, prints the URL and keys, answers, and exits 0 on SIGINT', async () => {
     const child = spawn(
       process.execPath,
