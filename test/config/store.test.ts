@@ -72,6 +72,22 @@ describe('openConfig', () => {
     expect(store.profile('default')).toEqual({ agent: 'codex', 'api-key': KEY });
   });
 
+  it("re-chmods after conf writes in place (its SNAP path keeps an existing file's mode)", () => {
+    const dir = freshDir();
+    const path = join(dir, 'config.json');
+    writeFileSync(path, '{}');
+    chmodSync(path, 0o644);
+    const saved = process.env.SNAP;
+    process.env.SNAP = '1';
+    try {
+      open(dir).set('default', 'api-key', KEY);
+    } finally {
+      if (saved === undefined) delete process.env.SNAP;
+      else process.env.SNAP = saved;
+    }
+    expect(mode(path)).toBe(0o600);
+  });
+
   it('keeps profiles side by side', () => {
     const store = open();
     store.set('default', 'base-url', 'https://one.example.com/');
