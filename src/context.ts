@@ -52,6 +52,7 @@ export async function createContext(inputs: ContextInputs): Promise<Context> {
     stdinIsTTY: stdin.isTTY === true,
     stdoutIsTTY: stdout.isTTY === true,
     stderrIsTTY: stderr.isTTY === true,
+    stderrColumns: (stderr as { columns?: number }).columns,
     colorFlag: inputs.globals.color !== false,
     quiet,
   });

@@ -6,6 +6,7 @@ const tty: TerminalInputs = {
   stdinIsTTY: true,
   stdoutIsTTY: true,
   stderrIsTTY: true,
+  stderrColumns: 80,
   colorFlag: true,
   quiet: false,
 };
@@ -33,6 +34,10 @@ describe('detectTerminal', () => {
     expect(detectTerminal({ ...tty, stderrIsTTY: false, env: { FORCE_COLOR: '1' } }).color).toBe(true);
     expect(detectTerminal({ ...tty, colorFlag: false, env: { FORCE_COLOR: '1' } }).color).toBe(false);
     expect(detectTerminal({ ...tty, stderrIsTTY: false }).color).toBe(false);
+  });
+  it('no spinner on a terminal that reports no width (ora would clear lines forever)', () => {
+    expect(detectTerminal({ ...tty, stderrColumns: 0 }).spinner).toBe(false);
+    expect(detectTerminal({ ...tty, stderrColumns: undefined }).spinner).toBe(false);
   });
   it('--quiet stops the spinner', () => {
     expect(detectTerminal({ ...tty, quiet: true }).spinner).toBe(false);

@@ -17,7 +17,7 @@ export async function startSpinner(ctx: Context, text: string): Promise<Spinner>
     text,
     stream: process.stderr,
     discardStdin: false,
-    color: 'cyan',
+    color: ctx.caps.color ? 'cyan' : false,
     isEnabled: true,
   }).start();
   return {

@@ -19,6 +19,8 @@ export interface TerminalInputs {
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
+  /** stderr's width in columns; 0 or undefined when the terminal does not report one. */
+  stderrColumns?: number;
   /** `false` when `--no-color` was given. */
   colorFlag: boolean;
   quiet: boolean;
@@ -40,6 +42,8 @@ export function detectTerminal(i: TerminalInputs): TerminalCaps {
     stderrIsTTY: i.stderrIsTTY,
     stdoutIsTTY: i.stdoutIsTTY,
     color,
-    spinner: i.stderrIsTTY && !ci && !i.quiet && i.env.TERM !== 'dumb',
+    // ora divides by the width to count the lines it must clear: a terminal that reports 0 columns (a
+    // pty nobody sized, e.g. `script` without a terminal of its own) would make it clear lines forever.
+    spinner: i.stderrIsTTY && !ci && !i.quiet && i.env.TERM !== 'dumb' && (i.stderrColumns ?? 0) > 0,
   };
 }
