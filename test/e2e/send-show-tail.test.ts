@@ -51,7 +51,10 @@ describe('agents send', () => {
     const f = await fixture();
     const id = await created(f);
     const r = await f.run(['send', id, '--follow', '--json', '[[steps:3]] more']);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Message);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Message);
     expect(new Set(lines.map((m) => m.chat_thread_id)).size).toBe(1);
     expect(lines.at(-1)?.type).toBe('final_message');
   });
@@ -74,7 +77,13 @@ describe('agents show', () => {
     const r = await f.run(['show', id]);
     expect(r.code).toBe(0);
     const out = r.stdout;
-    for (const needle of ['id             ' + id, 'private        no', 'archived       no', 'turn 1', 'turn 2']) {
+    for (const needle of [
+      'id             ' + id,
+      'private        no',
+      'archived       no',
+      'turn 1',
+      'turn 2',
+    ]) {
       expect(out).toContain(needle);
     }
     const order = ['question one', 'answer one', 'question two', 'answer two'].map((t) => out.indexOf(t));
@@ -118,8 +127,14 @@ describe('agents show', () => {
     const f = await fixture();
     const id = await created(f, 'one');
     const thread = (await f.run(['send', id, '--wait', 'two'])).stdout;
-    const sent = f.em.messages(id).filter((m) => m.role === 'user').at(-1)?.chat_thread_id ?? '';
-    const r = JSON.parse((await f.run(['show', id, '--json', '--thread', sent])).stdout) as { messages: Message[] };
+    const sent =
+      f.em
+        .messages(id)
+        .filter((m) => m.role === 'user')
+        .at(-1)?.chat_thread_id ?? '';
+    const r = JSON.parse((await f.run(['show', id, '--json', '--thread', sent])).stdout) as {
+      messages: Message[];
+    };
     expect(r.messages.every((m) => m.chat_thread_id === sent)).toBe(true);
     expect(thread).toContain('two');
   });
@@ -138,7 +153,10 @@ describe('agents tail', () => {
     const id = await created(f, '[[steps:5]] q');
     const r = await f.run(['tail', id, '-n', '3', '--until-final', '--json']);
     expect(r.code).toBe(0);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Message);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Message);
     expect(lines.length).toBe(3);
     expect(lines.at(-1)?.type).toBe('final_message');
   });
@@ -149,8 +167,14 @@ describe('agents tail', () => {
     await f.run(['send', id, '[[think:20000]] [[steps:4]] [[gap:6000]] next']);
     const r = await f.run(['tail', id, '-n', '0', '--until-final', '--json', '--tools']);
     expect(r.code).toBe(0);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Message);
-    const thread = f.em.messages(id).filter((m) => m.role === 'user').at(-1)?.chat_thread_id;
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Message);
+    const thread = f.em
+      .messages(id)
+      .filter((m) => m.role === 'user')
+      .at(-1)?.chat_thread_id;
     const want = f.em
       .messages(id)
       .filter((m) => m.role === 'assistant' && m.chat_thread_id === thread)
@@ -183,5 +207,25 @@ describe('agents tail', () => {
     });
     expect(r.stderr).not.toMatch(/EPIPE|Error|at /);
     expect(r.code).toBe(0);
+  });
+});
+
+describe('a base URL over plain http to another host', () => {
+  it('warns that the key would travel in clear, then works (through a proxy, so the host need not exist)', async () => {
+    const f = await fixture();
+    const r = await f.run(['show', '00000000-0000-4000-8000-000000000000'], {
+      env: { ...f.env, AGENTS_BASE_URL: 'http://agents.example', HTTP_PROXY: f.em.url, NO_PROXY: '' },
+    });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(
+      /^warning: http:\/\/agents\.example uses plain http:\/\/: the API key would travel/m,
+    );
+  });
+
+  it('says nothing for loopback', async () => {
+    const f = await fixture();
+    const r = await f.run(['show', '00000000-0000-4000-8000-000000000000']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).not.toContain('warning');
   });
 });
