@@ -49,8 +49,10 @@ export function buildProgram(signal: AbortSignal): Command {
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
-      // commander's own messages are already one line and start with "error:".
-      outputError: (str, write) => write(str),
+      // commander's own messages are one line starting with "error:"; its "(Did you mean …?)" suggestion
+      // would be a second, unlabelled line, so it becomes the contract's `hint:` line.
+      outputError: (str, write) =>
+        write(str.replace(/\n\(Did you mean (.+)\?\)\n?$/, '\nhint: did you mean $1?\n')),
     });
 
   // ── Commands ── Each is registered here and imports its module only inside its action, e.g.
