@@ -1,5 +1,5 @@
 // agents create: a new session with its first message; optionally wait for or follow the reply.
-import { access, constants } from 'node:fs/promises';
+import { access, constants, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Context } from '../context.js';
 import type { CreateSessionBody } from '../api/types.js';
@@ -35,6 +35,14 @@ export async function checkReplyFlags(flags: ReplyFlags): Promise<void> {
     throw new UsageError('--timeout needs --wait or --follow');
   }
   if (flags.output !== undefined) {
+    // A path that can only be a directory is found now, not after the session was created.
+    const isDir = await stat(flags.output).then(
+      (st) => st.isDirectory(),
+      () => false,
+    );
+    if (flags.output === '' || /[/\\]$/.test(flags.output) || isDir) {
+      throw new UsageError(`--output needs a file name, not a directory: ${JSON.stringify(flags.output)}`);
+    }
     const dir = dirname(resolve(flags.output));
     try {
       await access(dir, constants.W_OK);
