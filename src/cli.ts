@@ -155,6 +155,12 @@ Examples:
     }
     return [...previous, value];
   };
+  // An empty --host would make the server listen on every interface, dev keys and all.
+  const hostOption = (value: string) => {
+    if (!/^\S+$/.test(value))
+      throw new InvalidArgumentError('expected a host name or address, e.g. 127.0.0.1.');
+    return value;
+  };
   // The emulator's FAULT_MODES, listed here so --help does not load the emulator (a test keeps them equal).
   const faultModes: FaultMode[] = ['500', '502', '503', '504', 'html-502', '429', 'reset'];
   faultModes.push('reset-after-commit', 'truncate', 'slow'); // two lines rather than prettier's twelve
@@ -166,7 +172,7 @@ Examples:
         .argParser(intOption(0, 65535))
         .default(4010),
     )
-    .option('--host <address>', 'address to listen on', '127.0.0.1')
+    .option('--host <address>', 'address to listen on', hostOption, '127.0.0.1')
     .option(
       '--key <key[:workspace]>',
       'accept this API key (repeatable; default agents-dev-key:dev)',
