@@ -3,7 +3,7 @@
 // AbortSignal (Ctrl-C, --timeout) or by breaking out of its loop.
 import type { Message, MessagePage, MessageType, Role, ListQuery } from '../api/types.js';
 import { nextDelay, DEFAULT_SCHEDULE, type ScheduleOptions } from './schedule.js';
-import { pickPage, SeenWindow } from './window.js';
+import { nextBulkPage, pickPage, SeenWindow } from './window.js';
 import { sleep } from './sleep.js';
 import { ApiError } from '../api/errors.js';
 
@@ -60,7 +60,6 @@ export interface FollowOptions {
 }
 
 const BULK_MIN_LIMIT = 50;
-const BULK_ROOM = 40;
 
 /** Follows new messages. Iterate it once. */
 export class Follower implements AsyncIterable<Message> {
@@ -182,7 +181,7 @@ export class Follower implements AsyncIterable<Message> {
         if (known !== res.meta.total) yield* this.fullScan();
         return;
       }
-      pick = pickPage(known - 1, BULK_MIN_LIMIT, BULK_ROOM);
+      pick = nextBulkPage(known, BULK_MIN_LIMIT);
     }
   }
 

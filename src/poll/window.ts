@@ -122,3 +122,30 @@ export function pickPage(anchor: number, minLimit = 11, room = 10): PagePick {
   }
   return best;
 }
+
+/**
+ * Pure: for the next page of a poll that is still behind (`known` messages of the window read so far), the
+ * request that brings the most new ones. Storage order only appends, so a page may start right where the
+ * known messages end (no anchor: a deletion meanwhile shows in the count check at the end of the poll), or
+ * re-read the last known one as an anchor, whichever leaves more room.
+ */
+export function nextBulkPage(known: number, minLimit: number): PagePick {
+  if (known <= 0) return { page: 1, limit: 100, offset: 0 };
+  let best: PagePick = { page: 1, limit: 100, offset: 0 };
+  let bestNew = -1;
+  for (let limit = 100; limit >= minLimit; limit -= 1) {
+    // Starting at `known` exactly, when it falls on a page boundary of this size.
+    if (known % limit === 0 && limit > bestNew) {
+      best = { page: known / limit + 1, limit, offset: known };
+      bestNew = limit;
+    }
+    // Or on the page that holds the last known message.
+    const page = Math.floor((known - 1) / limit) + 1;
+    const offset = (page - 1) * limit;
+    if (offset + limit - known > bestNew) {
+      best = { page, limit, offset };
+      bestNew = offset + limit - known;
+    }
+  }
+  return best;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { pickPage, SeenWindow } from '../../src/poll/window.js';
+import { nextBulkPage, pickPage, SeenWindow } from '../../src/poll/window.js';
 import { DEFAULT_SCHEDULE, nextDelay } from '../../src/poll/schedule.js';
 
 describe('pickPage', () => {
@@ -85,5 +85,24 @@ describe('nextDelay', () => {
     }
     expect(polls).toBeLessThanOrEqual(35);
     expect(nextDelay(40_000, 0, DEFAULT_SCHEDULE, () => 0.999999)).toBeLessThanOrEqual(3600);
+  });
+});
+
+describe('nextBulkPage', () => {
+  it('goes on with full pages of 100 once the known messages end on a boundary', () => {
+    expect(nextBulkPage(100, 50)).toEqual({ page: 2, limit: 100, offset: 100 });
+    expect(nextBulkPage(9_900, 50)).toEqual({ page: 100, limit: 100, offset: 9_900 });
+  });
+  it('never skips a message and always brings at least half a page of new ones', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 200_000 }), (known) => {
+        const p = nextBulkPage(known, 50);
+        expect(p.limit).toBeGreaterThanOrEqual(50);
+        expect(p.limit).toBeLessThanOrEqual(100);
+        expect(p.offset).toBe((p.page - 1) * p.limit);
+        expect(p.offset).toBeLessThanOrEqual(known);
+        expect(p.offset + p.limit - known).toBeGreaterThanOrEqual(50);
+      }),
+    );
   });
 });
