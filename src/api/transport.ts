@@ -1,6 +1,7 @@
 // One request's trip: pacing slot, undici request with time-outs, body always read or discarded, status
 // mapped to an ApiError, and the retry loop around it. Reads are retried on transient failures; a POST only
 // when it certainly never left, since the API has no idempotency key.
+import './wasm-memory.js';
 import { request, type Dispatcher } from 'undici';
 import { ApiError, abortedError, errorFromStatus, type BadRequestDefault } from './errors.js';
 import { errorFromNetwork } from './network-errors.js';
