@@ -354,8 +354,18 @@ export function reportError(
   return ExitCode.FAILURE;
 }
 
-/** Entry point used by bin/agents.js. Sets process.exitCode; never throws. */
-export async function main(argv: string[]): Promise<void> {
+/** Thrown by the preAction hook of a `parseOnly` run: parsing reached a command's action. */
+class HandOff extends Error {}
+
+/**
+ * Entry point used by bin/agents.js. Sets process.exitCode; never throws; resolves to true.
+ *
+ * With `parseOnly` (the launcher's CommonJS copy of this module, which starts without Node's ESM loader) it
+ * answers help, version and usage errors itself, and resolves to false without running anything once
+ * parsing reaches a command's action: the launcher then calls the ESM build's `main` with the same argv.
+ * So parsing must stay free of side effects (argParsers and preSubcommand hooks may run twice).
+ */
+export async function main(argv: string[], { parseOnly = false } = {}): Promise<boolean> {
   const controller = new AbortController();
   let interrupts = 0;
   const onSignal = (sig: NodeJS.Signals) => {
@@ -367,16 +377,27 @@ export async function main(argv: string[]): Promise<void> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   // `agents tail … | head -1`: a closed pipe ends the run quietly, not with a stack trace.
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  const onStdoutError = (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(ExitCode.OK);
     throw err;
-  });
+  };
+  process.stdout.on('error', onStdoutError);
 
   const debug = argv.includes('--debug') || /^(1|true|yes)$/i.test(process.env.AGENTS_DEBUG ?? '');
+  const program = buildProgram(controller.signal);
+  if (parseOnly) {
+    program.hook('preAction', () => {
+      throw new HandOff('parsing reached an action');
+    });
+  }
   try {
-    await buildProgram(controller.signal).parseAsync(argv);
+    await program.parseAsync(argv);
     process.exitCode = ExitCode.OK;
   } catch (err) {
+    if (err instanceof HandOff) {
+      process.stdout.off('error', onStdoutError);
+      return false;
+    }
     if (err instanceof CommanderError) {
       // help and version end with exit code 0; every other commander error is a usage error.
       process.exitCode = err.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
@@ -387,4 +408,5 @@ export async function main(argv: string[]): Promise<void> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+  return true;
 }
