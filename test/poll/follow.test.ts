@@ -8,7 +8,15 @@ import { Follower, firstMessage } from '../../src/poll/follow.js';
 import type { ScheduleOptions } from '../../src/poll/schedule.js';
 
 const KEY = 'agents-dev-key';
-const FAST: ScheduleOptions = { minMs: 15, maxMs: 80, growth: 0.02, jitter: 0.2, maxErrorMs: 150 };
+const FAST: ScheduleOptions = {
+  minMs: 15,
+  maxMs: 80,
+  growth: 0.02,
+  longQuietMs: 60_000,
+  longMaxMs: 80,
+  jitter: 0.2,
+  maxErrorMs: 150,
+};
 const running: RunningEmulator[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((e) => e.close()));
