@@ -9,8 +9,9 @@ import { createInterface } from 'node:readline';
 const bin = new URL('../bin/agents.js', import.meta.url).pathname;
 const configDir = mkdtempSync(join(tmpdir(), 'agents-demo-'));
 
+// Its banner (on stderr) is for people starting it by hand; here it would land between the commands.
 const emulator = spawn(process.execPath, [bin, 'emulator', '--port', '0'], {
-  stdio: ['ignore', 'pipe', 'inherit'],
+  stdio: ['ignore', 'pipe', 'ignore'],
 });
 const url = await new Promise((resolve, reject) => {
   const lines = createInterface({ input: emulator.stdout });
