@@ -57,7 +57,14 @@ export interface FollowOptions {
   seenUpTo?: string;
   /** Classifies errors the loop should ride out rather than end with; default isTransient. */
   isTransient?: (err: unknown) => boolean;
+  /**
+   * Polls in a row that may fail transiently (each after the client's own retries gave up) before the
+   * error ends the follow; default MAX_FAILED_POLLS. A service that stays down must not be waited on forever.
+   */
+  maxFailedPolls?: number;
 }
+
+export const MAX_FAILED_POLLS = 3;
 
 const BULK_MIN_LIMIT = 50;
 
@@ -119,6 +126,7 @@ export class Follower implements AsyncIterable<Message> {
         if (this.o.signal?.aborted || !this.o.isTransient?.(err)) throw err;
         // A poll that failed half-way is safe to repeat: what it yielded is in the window.
         errors += 1;
+        if (errors >= (this.o.maxFailedPolls ?? MAX_FAILED_POLLS)) throw err;
       }
     }
   }

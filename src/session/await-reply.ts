@@ -52,6 +52,14 @@ export function waitError(
       hint,
     });
   }
+  // The service kept failing: the session may still go on, so say which one and how to pick it up.
+  if (err instanceof CliError && err.exitCode === ExitCode.FAILURE) {
+    return new CliError(`${err.message} (gave up waiting on session ${sessionId})`, {
+      exitCode: err.exitCode,
+      hint,
+      cause: err,
+    });
+  }
   return err;
 }
 
