@@ -51,8 +51,10 @@ export function buildProgram(signal: AbortSignal): Command {
     .configureOutput({
       // commander's own messages are one line starting with "error:"; its "(Did you mean …?)" suggestion
       // would be a second, unlabelled line, so it becomes the contract's `hint:` line.
-      outputError: (str, write) =>
-        write(str.replace(/\n\(Did you mean (.+)\?\)\n?$/, '\nhint: did you mean $1?\n')),
+      outputError: (str, write) => {
+        const [, message = str, suggestion] = /^([\s\S]*?)(?:\n\(Did you mean (.+)\?\))?\n?$/.exec(str) ?? [];
+        write(`${oneLine(message)}\n${suggestion ? `hint: did you mean ${suggestion}?\n` : ''}`);
+      },
     });
 
   // ── Commands ── Each is registered here and imports its module only inside its action, e.g.
@@ -336,6 +338,19 @@ Examples:
   return program;
 }
 
+/**
+ * Error text made one harmless line: a message often echoes the user's own argument (a path, a value), and
+ * a line break or an escape sequence in it would split the error or drive the terminal. They become
+ * visible escapes.
+ */
+function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => {
+    const named: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+    return named[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
+}
+
 /** Prints a CliError (or anything else) as one `error:` line plus an optional hint; returns the exit code. */
 export function reportError(
   err: unknown,
@@ -343,13 +358,13 @@ export function reportError(
   write = (s: string) => void process.stderr.write(s),
 ) {
   if (err instanceof CliError) {
-    write(`error: ${err.message}\n`);
-    if (err.hint) write(`hint: ${err.hint}\n`);
+    write(`error: ${oneLine(err.message)}\n`);
+    if (err.hint) write(`hint: ${oneLine(err.hint)}\n`);
     if (debug && err.stack) write(`${err.stack}\n`);
     return err.exitCode;
   }
   const message = err instanceof Error ? err.message : String(err);
-  write(`error: ${message.split('\n')[0]}\n`);
+  write(`error: ${oneLine(message.split('\n')[0] ?? '')}\n`);
   if (debug && err instanceof Error && err.stack) write(`${err.stack}\n`);
   return ExitCode.FAILURE;
 }
