@@ -14,10 +14,22 @@ export interface MessageSources {
   prompt: () => Promise<string>;
 }
 
-async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
+async function readStream(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+/** Bytes as UTF-8 text; invalid bytes are refused rather than silently replaced with U+FFFD. */
+function decode(bytes: Buffer, origin: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new UsageError(
+      `the message from ${origin} is not valid UTF-8`,
+      'convert it first, e.g. with iconv',
+    );
+  }
 }
 
 /** The message text, or a UsageError (exit 2) before anything is sent. */
@@ -29,16 +41,18 @@ export async function readMessage(src: MessageSources): Promise<string> {
   let text: string;
   let origin: string;
   if (src.file !== undefined && src.file !== '-') {
+    let bytes: Buffer;
     try {
-      text = await readFile(src.file, 'utf8');
+      bytes = await readFile(src.file);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
       throw new UsageError(`cannot read --file ${src.file}: ${code}`);
     }
     origin = `--file ${src.file}`;
+    text = decode(bytes, origin);
   } else if (fromStdinArg || src.file === '-' || (src.args.length === 0 && src.stdin.isTTY !== true)) {
-    text = await readStream(src.stdin);
     origin = 'standard input';
+    text = decode(await readStream(src.stdin), origin);
   } else if (src.args.length > 0) {
     text = src.args.join(' ');
     origin = 'the arguments';

@@ -93,6 +93,22 @@ describe('agents create', () => {
     expect(em.messages(b.stdout.trim())[0]?.message).toBe('from stdin');
   });
 
+  it('refuses invalid UTF-8 from a file or stdin instead of sending U+FFFD in its place', async () => {
+    const { run, em } = await fixture();
+    const bad = Buffer.from([0x66, 0x69, 0x78, 0x20, 0xff, 0xfe, 0x0a]);
+    const file = join(tmp(), 'latin1.txt');
+    writeFileSync(file, bad);
+    for (const r of [
+      await run(['create', '-a', 'claude', '--file', file]),
+      await run(['create', '-a', 'claude'], { input: bad }),
+    ]) {
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^error: the message from .* is not valid UTF-8$/m);
+      expect(r.stdout).toBe('');
+    }
+    expect(em.stats().requests).toBe(0);
+  });
+
   it('does not read an open, idle stdin when the message is an argument', async () => {
     const { run } = await fixture();
     // stdin stays open and silent, like a CI runner's; the command must not wait for it.
