@@ -6,7 +6,7 @@ import { ApiError } from './errors.js';
 import { DEFAULT_RETRY, type RetryOptions } from './backoff.js';
 import { defaultDispatcher } from './dispatcher.js';
 import { DEFAULT_PACING, limiterFor } from './pacing.js';
-import { Transport } from './transport.js';
+import { postOutcome, Transport, type Creates } from './transport.js';
 import { ApiUrls, assertUuid, type ThreadTarget } from './urls.js';
 import type {
   CreateSessionBody,
@@ -62,20 +62,64 @@ function shapeError(what: string, missing: string): ApiError {
 }
 
 // Light checks: enough that a wrong endpoint or a gateway's JSON is reported as such, not as a crash later.
+// Fields the commands print or build URLs from must have their type, or a reply of `message: 42` ends in
+// "text.replace is not a function".
+const isText = (v: unknown) => typeof v === 'string';
+const isTextOrNone = (v: unknown) => v === undefined || v === null || typeof v === 'string';
+
 function asSession(value: unknown): Session {
   if (!isObject(value) || typeof value.id !== 'string') throw shapeError('session', 'an id');
+  if (!isTextOrNone(value.thread_id) || !isTextOrNone(value.title) || !isTextOrNone(value.session_html_url)) {
+    throw shapeError('session', 'text in thread_id, title and session_html_url');
+  }
   return value as unknown as Session;
 }
 
+function asMessage(value: unknown, sent = false): Message {
+  if (!isObject(value) || !isText(value.id)) throw shapeError('message', 'an id');
+  // The answer to a send is only read for its ids; a listed message is printed.
+  const textOk = sent ? isTextOrNone(value.message) : isText(value.message);
+  if (!textOk || !isTextOrNone(value.chat_thread_id)) {
+    throw shapeError('message', 'text in message and chat_thread_id');
+  }
+  return value as unknown as Message;
+}
+
 function asSentMessage(value: unknown): SentMessage {
-  if (!isObject(value) || typeof value.id !== 'string') throw shapeError('message', 'an id');
-  return value as unknown as SentMessage;
+  return asMessage(value, true) as SentMessage;
 }
 
 function asMessagePage(value: unknown): MessagePage {
   if (!isObject(value) || !Array.isArray(value.items)) throw shapeError('message list', 'items');
+  value.items.forEach((item) => asMessage(item));
   if (!isObject(value.meta)) throw shapeError('message list', 'meta');
+  // Paging ends by these counts: a non-number would page (or poll) forever.
+  const { total, total_pages } = value.meta;
+  if (typeof total !== 'number' || typeof total_pages !== 'number' || Number.isNaN(total + total_pages)) {
+    throw shapeError('message list', 'numeric meta.total and meta.total_pages');
+  }
   return value as unknown as MessagePage;
+}
+
+const CREATES_SESSION: Creates = {
+  what: 'session',
+  hint: 'it was not sent again, to avoid a duplicate; look for it in the dashboard before creating it again',
+};
+
+function createsMessage(sessionId: string): Creates {
+  return {
+    what: 'message',
+    hint: `it was not sent again, to avoid a duplicate; check with: agents show ${sessionId}`,
+  };
+}
+
+/** A POST answered 2xx created something even when its body is unusable: say so, and how to check. */
+function created<T>(parse: () => T, creates: Creates): T {
+  try {
+    return parse();
+  } catch (err) {
+    throw err instanceof ApiError ? postOutcome(err, creates) : err;
+  }
 }
 
 /** A client of the Agent Sessions API for one base URL and key. */
@@ -113,14 +157,11 @@ export class ApiClient {
         url: this.urls.sessions(),
         body,
         badRequest: 'validation',
-        creates: {
-          what: 'session',
-          hint: 'it was not sent again, to avoid a duplicate; look for it in the dashboard before creating it again',
-        },
+        creates: CREATES_SESSION,
       },
       o.signal,
     );
-    return asSession(json);
+    return created(() => asSession(json), CREATES_SESSION);
   }
 
   async getSession(sessionId: string, o: CallOptions = {}): Promise<Session> {
@@ -135,14 +176,11 @@ export class ApiClient {
         url: this.urls.sessionMessages(sessionId),
         body,
         badRequest: 'bad_request',
-        creates: {
-          what: 'message',
-          hint: `it was not sent again, to avoid a duplicate; check with: agents show ${sessionId}`,
-        },
+        creates: createsMessage(sessionId),
       },
       o.signal,
     );
-    return asSentMessage(json);
+    return created(() => asSentMessage(json), createsMessage(sessionId));
   }
 
   /** One page of messages; the threaded form when `target.threadId` is set. */
