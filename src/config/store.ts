@@ -1,6 +1,6 @@
 // The config store: the only module that touches conf, which writes the file atomically, checks it against
 // a JSON schema and creates it 0600. One JSON file of named profiles, in a directory made 0700.
-import { chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, statSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Conf from 'conf';
 import { CORE_AGENTS } from '../api/types.js';
@@ -62,6 +62,50 @@ function ensureDir(dir: string): void {
   }
 }
 
+// conf replaces the file atomically, but a change is read, modified, then written: two `config set` at once
+// (say base-url and agent from one setup script) would each write the file as they read it, and one key would
+// be lost. A lock file serializes the read-modify-write; one left by a killed process counts as stale.
+const LOCK_WAIT_MS = 10_000;
+const LOCK_STALE_MS = 30_000;
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function withLock<T>(path: string, fn: () => T): T {
+  const lock = `${path}.lock`;
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  let fd: number | undefined;
+  while (fd === undefined) {
+    try {
+      fd = openSync(lock, 'wx', FILE_MODE);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > LOCK_STALE_MS) unlinkSync(lock);
+      } catch {
+        // Gone meanwhile: try again.
+      }
+      if (Date.now() > deadline) {
+        throw new CliError(`the config file is locked by another agents process (${lock})`, {
+          hint: `if no agents command is running, delete ${lock}`,
+        });
+      }
+      sleepSync(5 + Math.random() * 20);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    closeSync(fd);
+    try {
+      unlinkSync(lock);
+    } catch {
+      // Already removed as stale by another process: nothing to release.
+    }
+  }
+}
+
 /** conf over `dir`, opened on the first write only: compiling its schema costs tens of milliseconds. */
 function writer(dir: string, path: string): () => Conf<ConfigShape> {
   let conf: Conf<ConfigShape> | undefined;
@@ -113,18 +157,24 @@ export function openConfig(env: NodeJS.ProcessEnv = process.env): ConfigStore {
     set(profile, key, value) {
       const name = validateProfileName(profile);
       const checked = validateConfigValue(key, value);
-      const profiles = readProfiles(path);
-      write({ ...profiles, [name]: { ...profileOf(profiles, name), [key]: checked.value } });
+      ensureDir(dir);
+      withLock(path, () => {
+        const profiles = readProfiles(path);
+        write({ ...profiles, [name]: { ...profileOf(profiles, name), [key]: checked.value } });
+      });
     },
     unset(profile, key) {
       const name = validateProfileName(profile);
-      const profiles = readProfiles(path);
-      const current = profileOf(profiles, name);
-      if (current[key] === undefined) return;
-      delete current[key];
-      const next: Profiles = { ...profiles, [name]: current };
-      if (CONFIG_KEYS.every((k) => current[k] === undefined)) delete next[name];
-      write(next);
+      if (read(name)[key] === undefined) return;
+      withLock(path, () => {
+        const profiles = readProfiles(path);
+        const current = profileOf(profiles, name);
+        if (current[key] === undefined) return;
+        delete current[key];
+        const next: Profiles = { ...profiles, [name]: current };
+        if (CONFIG_KEYS.every((k) => current[k] === undefined)) delete next[name];
+        write(next);
+      });
     },
   };
 }
