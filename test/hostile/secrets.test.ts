@@ -25,7 +25,8 @@ function expectNoKey(r: CliResult, what: string) {
   checks += 1;
 }
 
-const DEBUG_MODES: Array<[string, string[], NodeJS.ProcessEnv]> = [
+type DebugMode = [string, string[], NodeJS.ProcessEnv];
+const DEBUG_MODES: DebugMode[] = [
   ['plain', [], {}],
   ['--debug', ['--debug'], {}],
   ['AGENTS_DEBUG=1', [], { AGENTS_DEBUG: '1' }],
@@ -48,7 +49,7 @@ async function echoing(status: number): Promise<{ server: Server; url: string }>
 }
 
 describe.concurrent('the key never shows', () => {
-  it.for(DEBUG_MODES)('every command, %s', async ([, flags, extra]) => {
+  it.for(DEBUG_MODES)('every command, %s', async ([, flags, extra]: DebugMode) => {
     const em = await emulator();
     try {
       const env = cliEnv({ AGENTS_BASE_URL: em.url, AGENTS_API_KEY: KEY, ...extra });
@@ -89,7 +90,7 @@ describe.concurrent('the key never shows', () => {
 
   it.for(DEBUG_MODES)(
     'error paths, %s',
-    async ([, flags, extra]) => {
+    async ([, flags, extra]: DebugMode) => {
       const em = await emulator([
         { key: 'some-other-key-000', workspace: 'dev' },
         { key: `${KEY}-forbidden`, workspace: 'dev', forbidden: true },
