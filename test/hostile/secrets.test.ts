@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { startEmulator, type EmulatorKey, type RunningEmulator } from '../../src/emulator/index.js';
 import { cliEnv, runCli, tempConfigDir, type CliResult } from '../support/run-cli.js';
 import { configFile } from '../../src/config/paths.js';
 
@@ -32,7 +32,7 @@ const DEBUG_MODES: DebugMode[] = [
   ['AGENTS_DEBUG=1', [], { AGENTS_DEBUG: '1' }],
 ];
 
-async function emulator(keys = [{ key: KEY, workspace: 'dev' }]): Promise<RunningEmulator> {
+async function emulator(keys: EmulatorKey[] = [{ key: KEY, workspace: 'dev' }]): Promise<RunningEmulator> {
   return startEmulator({ port: 0, timeScale: 0.05, rateLimit: false, keys });
 }
 
@@ -88,55 +88,51 @@ describe.concurrent('the key never shows', () => {
     }
   });
 
-  it.for(DEBUG_MODES)(
-    'error paths, %s',
-    async ([, flags, extra]: DebugMode) => {
-      const em = await emulator([
-        { key: 'some-other-key-000', workspace: 'dev' },
-        { key: `${KEY}-forbidden`, workspace: 'dev', forbidden: true },
-      ]);
-      const echo401 = await echoing(401);
-      const echo422 = await echoing(422);
-      const echo500 = await echoing(500);
-      const closed = await echoing(200);
-      const closedUrl = closed.url;
-      closed.server.close();
-      try {
-        const base = (url: string, key = KEY) =>
-          cliEnv({ AGENTS_BASE_URL: url, AGENTS_API_KEY: key, ...extra });
-        const uuid = '0b1c2d3e-4f50-4617-8829-3a4b5c6d7e8f';
-        const cases: Array<[string, string[], NodeJS.ProcessEnv, number]> = [
-          ['401 (unknown key)', ['show', uuid], base(em.url), 3],
-          ['403 (forbidden key)', ['create', '-a', 'claude', 'x'], base(em.url, `${KEY}-forbidden`), 3],
-          ['404', ['show', uuid], base(em.url, 'some-other-key-000'), 4],
-          ['401 that echoes the key', ['show', uuid], base(echo401.url), 3],
-          ['422 that echoes the key', ['tail', uuid], base(echo422.url), 1],
-          ['500 that echoes the key', ['create', '-a', 'claude', 'x'], base(echo500.url), 1],
-          ['login --with-key refused', ['login', '--with-key'], base(em.url), 3],
-          ['network error', ['show', uuid], base(closedUrl), 1],
-          ['user:key@ in the base URL', ['show', uuid], base(closedUrl.replace('//', `//user:${KEY}@`)), 2],
-          ['key in the base URL query', ['show', uuid], base(`${closedUrl}/?key=${KEY}`), 2],
-        ];
-        await Promise.all(
-          cases.map(async ([what, args, env, code]) => {
-            const input = args[0] === 'login' ? KEY : undefined;
-            const r = await runCli([...flags, ...args], {
-              env,
-              killAfterMs: 60_000,
-              ...(input === undefined ? { closeStdin: true } : { input }),
-            });
-            expectNoKey(r, what);
-            expect(r.code, `${what}: ${r.stderr}`).toBe(code);
-            expect(r.stderr).toMatch(/error: /);
-          }),
-        );
-      } finally {
-        await em.close();
-        for (const s of [echo401, echo422, echo500]) s.server.close();
-      }
-    },
-    60_000,
-  );
+  it.for(DEBUG_MODES)('error paths, %s', { timeout: 60_000 }, async ([, flags, extra]: DebugMode) => {
+    const em = await emulator([
+      { key: 'some-other-key-000', workspace: 'dev' },
+      { key: `${KEY}-forbidden`, workspace: 'dev', forbidden: true },
+    ]);
+    const echo401 = await echoing(401);
+    const echo422 = await echoing(422);
+    const echo500 = await echoing(500);
+    const closed = await echoing(200);
+    const closedUrl = closed.url;
+    closed.server.close();
+    try {
+      const base = (url: string, key = KEY) =>
+        cliEnv({ AGENTS_BASE_URL: url, AGENTS_API_KEY: key, ...extra });
+      const uuid = '0b1c2d3e-4f50-4617-8829-3a4b5c6d7e8f';
+      const cases: Array<[string, string[], NodeJS.ProcessEnv, number]> = [
+        ['401 (unknown key)', ['show', uuid], base(em.url), 3],
+        ['403 (forbidden key)', ['create', '-a', 'claude', 'x'], base(em.url, `${KEY}-forbidden`), 3],
+        ['404', ['show', uuid], base(em.url, 'some-other-key-000'), 4],
+        ['401 that echoes the key', ['show', uuid], base(echo401.url), 3],
+        ['422 that echoes the key', ['tail', uuid], base(echo422.url), 1],
+        ['500 that echoes the key', ['create', '-a', 'claude', 'x'], base(echo500.url), 1],
+        ['login --with-key refused', ['login', '--with-key'], base(em.url), 3],
+        ['network error', ['show', uuid], base(closedUrl), 1],
+        ['user:key@ in the base URL', ['show', uuid], base(closedUrl.replace('//', `//user:${KEY}@`)), 2],
+        ['key in the base URL query', ['show', uuid], base(`${closedUrl}/?key=${KEY}`), 2],
+      ];
+      await Promise.all(
+        cases.map(async ([what, args, env, code]) => {
+          const input = args[0] === 'login' ? KEY : undefined;
+          const r = await runCli([...flags, ...args], {
+            env,
+            killAfterMs: 60_000,
+            ...(input === undefined ? { closeStdin: true } : { input }),
+          });
+          expectNoKey(r, what);
+          expect(r.code, `${what}: ${r.stderr}`).toBe(code);
+          expect(r.stderr).toMatch(/error: /);
+        }),
+      );
+    } finally {
+      await em.close();
+      for (const s of [echo401, echo422, echo500]) s.server.close();
+    }
+  });
 });
 
 describe('files that hold the key or the last session are private', () => {
