@@ -56,13 +56,17 @@ export async function runCreate(ctx: Context, words: string[], flags: CreateFlag
   await checkReplyFlags(flags);
   const settings = settingsFor(ctx);
   const client = clientFor(ctx, settings);
-  const agent = await selectAgent(flags, settings.agent, ctx.caps.interactive ? chooseAgent : undefined);
+  const agent = await selectAgent(
+    flags,
+    settings.agent,
+    ctx.caps.interactive ? () => chooseAgent(ctx.signal) : undefined,
+  );
   const message = await readMessage({
     args: words,
     file: flags.file,
     stdin: ctx.stdin,
     interactive: ctx.caps.interactive,
-    prompt: askMessage,
+    prompt: () => askMessage(ctx.signal),
   });
 
   const body: CreateSessionBody = { message, ...agent };

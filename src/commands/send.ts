@@ -48,12 +48,16 @@ export async function runSend(ctx: Context, ref: string, words: string[], flags:
     file: flags.file,
     stdin: ctx.stdin,
     interactive: ctx.caps.interactive,
-    prompt: askMessage,
+    prompt: () => askMessage(ctx.signal),
   });
 
   // A person at a terminal is told before their message cuts a running turn short; scripts never are.
   if (ctx.caps.interactive && !flags.yes && (await turnInProgress(client, session.id, ctx.signal))) {
-    const go = await confirm('The agent is still working on the previous message. Interrupt it?');
+    const go = await confirm(
+      'The agent is still working on the previous message. Interrupt it?',
+      false,
+      ctx.signal,
+    );
     if (!go)
       throw new CliError('not sent', {
         exitCode: ExitCode.USAGE,

@@ -3,7 +3,10 @@
 import { CliError, ExitCode } from '../errors.js';
 import { CORE_AGENTS, type CoreAgent } from '../api/types.js';
 
-const PROMPT_CONTEXT = { output: process.stderr, clearPromptOnDone: false };
+/** Where prompts write, and the run's signal: SIGTERM (or SIGINT sent with kill) ends a prompt too. */
+function context(signal?: AbortSignal) {
+  return { output: process.stderr, clearPromptOnDone: false, ...(signal ? { signal } : {}) };
+}
 
 async function guard<T>(ask: () => Promise<T>): Promise<T> {
   try {
@@ -17,24 +20,24 @@ async function guard<T>(ask: () => Promise<T>): Promise<T> {
 }
 
 /** Asks for a message (one line; use --file for longer text). */
-export async function askMessage(): Promise<string> {
+export async function askMessage(signal?: AbortSignal): Promise<string> {
   const { input } = await import('@inquirer/prompts');
-  return guard(() => input({ message: 'Message:', required: true }, PROMPT_CONTEXT));
+  return guard(() => input({ message: 'Message:', required: true }, context(signal)));
 }
 
 /** Asks which core agent to use. */
-export async function chooseAgent(): Promise<CoreAgent> {
+export async function chooseAgent(signal?: AbortSignal): Promise<CoreAgent> {
   const { select } = await import('@inquirer/prompts');
   return guard(() =>
     select<CoreAgent>(
       { message: 'Agent:', choices: CORE_AGENTS.map((a) => ({ name: a, value: a })) },
-      PROMPT_CONTEXT,
+      context(signal),
     ),
   );
 }
 
 /** Asks a yes/no question. */
-export async function confirm(message: string, fallback = false): Promise<boolean> {
+export async function confirm(message: string, fallback = false, signal?: AbortSignal): Promise<boolean> {
   const { confirm: ask } = await import('@inquirer/prompts');
-  return guard(() => ask({ message, default: fallback }, PROMPT_CONTEXT));
+  return guard(() => ask({ message, default: fallback }, context(signal)));
 }
