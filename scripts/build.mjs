@@ -111,8 +111,11 @@ const check = `
 // NODE_OPTIONS may carry V8 flags, which would make a cache that a plain `node` rejects.
 const env = { ...process.env };
 delete env.NODE_OPTIONS;
-for (const code of [write, check]) {
-  const r = spawnSync(process.execPath, ['-e', code], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  if (r.status !== 0) throw new Error(`code cache for dist/cli.cjs: ${r.stderr}`);
-  process.stderr.write(r.stderr);
+// From Node 22 on the launcher uses Node's own compile cache and never reads this one.
+if (Number(process.versions.node.split('.')[0]) < 22) {
+  for (const code of [write, check]) {
+    const r = spawnSync(process.execPath, ['-e', code], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    if (r.status !== 0) throw new Error(`code cache for dist/cli.cjs: ${r.stderr}`);
+    process.stderr.write(r.stderr);
+  }
 }
