@@ -58,7 +58,10 @@ describe('exit codes', () => {
         { key: 'blocked-key-123', workspace: 'dev', forbidden: true },
       ],
     });
-    const bad = await runCli(['show', NOWHERE], { env: { ...f.env, AGENTS_API_KEY: 'wrong-key-0000' }, closeStdin: true });
+    const bad = await runCli(['show', NOWHERE], {
+      env: { ...f.env, AGENTS_API_KEY: 'wrong-key-0000' },
+      closeStdin: true,
+    });
     expect(bad.code).toBe(3);
     expect(bad.stderr).not.toMatch(/<html|<body/i);
     expect(bad.stderr).not.toContain('wrong-key-0000');
@@ -81,7 +84,11 @@ describe('exit codes', () => {
 
   it('4 on a session that does not exist, for show, send and tail', async () => {
     const f = await fixture();
-    for (const args of [['show', NOWHERE], ['send', NOWHERE, 'x'], ['tail', NOWHERE]]) {
+    for (const args of [
+      ['show', NOWHERE],
+      ['send', NOWHERE, 'x'],
+      ['tail', NOWHERE],
+    ]) {
       const r = await f.run(args);
       expect({ args, code: r.code }).toEqual({ args, code: 4 });
     }
