@@ -7,6 +7,7 @@ import { ApiError } from '../api/errors.js';
 import { openConfig } from '../config/store.js';
 import { ENV_VARS, describeSource, resolveSettings } from '../config/settings.js';
 import { validateApiKey, validateBaseUrl } from '../config/validate.js';
+import { timeoutsFrom } from '../session/connect.js';
 
 /** Options of `agents login` (besides the global --base-url and --profile). */
 export interface LoginFlags {
@@ -59,6 +60,7 @@ export async function verifyKey(ctx: Context, baseUrl: string, apiKey: string): 
     apiKey,
     // One request: a login that retries for a minute against a wrong address helps nobody.
     retry: { maxRetries: 0 },
+    ...timeoutsFrom(ctx.env),
     debug: ctx.log.debugEnabled ? (line: string) => ctx.log.debug(line) : undefined,
   });
   try {

@@ -118,3 +118,29 @@ describe('exit codes', () => {
     expect(r.stderr.split('\n')[0]).toMatch(/^error: /);
   }, 100_000);
 });
+
+describe('per-request time-outs from the environment', () => {
+  it('AGENTS_RESPONSE_TIMEOUT bounds a request that never answers (a create is then not repeated)', async () => {
+    const f = await fixture({ faults: { rate: 1, modes: ['slow'], methods: ['POST'], slowMs: 8000 } });
+    const r = await f.run(['create', '-a', 'claude', 'x'], {
+      env: { ...f.env, AGENTS_RESPONSE_TIMEOUT: '0.5' },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/no answer from .* within 500 ms/);
+    expect(r.stderr).toMatch(/may have been created/);
+    expect(f.em.stats().sessions).toBe(1);
+    expect(f.em.stats().requests).toBe(1);
+  });
+
+  it('a value that is not a duration is a usage error, nothing sent', async () => {
+    const f = await fixture();
+    for (const name of ['AGENTS_CONNECT_TIMEOUT', 'AGENTS_RESPONSE_TIMEOUT']) {
+      const r = await f.run(['show', NOWHERE], { env: { ...f.env, [name]: 'soon' } });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(
+        `error: ${name}="soon" is not a duration\nhint: use e.g. 15s, 2m or a number of seconds\n`,
+      );
+    }
+    expect(f.em.stats().requests).toBe(0);
+  });
+});
