@@ -128,7 +128,7 @@ describe('per-request time-outs from the environment', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/no answer from .* within 500 ms/);
     expect(r.stderr).toMatch(/may have been created/);
-    expect(f.em.stats().sessions).toBe(1);
+    expect(f.em.stats().sessionsCreated).toBe(1);
     expect(f.em.stats().requests).toBe(1);
   });
 
