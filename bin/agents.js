@@ -5,7 +5,8 @@
 // dist/cli.cjs is a CommonJS bundle of the same program (src/cli.ts with commander), run with
 // `parseOnly`: it answers --help, --version and usage errors itself, and as soon as parsing reaches a
 // command's action it hands back, and the full program (dist/cli.js, ESM, one chunk per command) runs
-// with the same argv. On Node 20, which has no module.enableCompileCache, dist/cli.cjs is compiled with
+// with the same argv. A lone --help on a pipe or file prints dist/help.txt, the program's own help saved
+// by the build (see precomputedHelp). On Node 20, which has no module.enableCompileCache, dist/cli.cjs is compiled with
 // a V8 code cache that scripts/build.mjs made for the Node that built it; under any other Node, or if V8
 // rejects the cache, the source is compiled as usual.
 /* global require, module, __dirname */
@@ -55,14 +56,41 @@ function loadParser() {
   return loadParserWithCache(cachedData).exports;
 }
 
+/** Writes `text` on stdout; a reader that has gone away (EPIPE) is not an error, as in main(). */
+function print(text) {
+  process.stdout.on('error', (err) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
+  process.stdout.write(text);
+}
+
+/**
+ * dist/help.txt, or undefined. scripts/build.mjs wrote it from the real program's own `--help` on a pipe
+ * (80 columns, no colour) after checking that the environment does not change it, and a test holds it
+ * equal to what commander prints. It serves only a lone --help or -h, only when commander too would
+ * print 80 columns without colour: stdout is not a terminal and nothing forces colour.
+ */
+function precomputedHelp(args) {
+  if (args.length !== 1 || (args[0] !== '--help' && args[0] !== '-h')) return undefined;
+  if (process.env.FORCE_COLOR !== undefined || process.env.CLICOLOR_FORCE !== undefined) return undefined;
+  if (process.stdout.isTTY) return undefined;
+  try {
+    return fs.readFileSync(path.join(dist, 'help.txt'), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
 async function run(argv) {
   const args = argv.slice(2);
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     // What commander prints for a lone --version (a test holds the two equal), without loading it.
-    process.stdout.on('error', (err) => {
-      if (err.code !== 'EPIPE') throw err;
-    });
-    process.stdout.write(`${require('../package.json').version}\n`);
+    print(`${require('../package.json').version}\n`);
+    return;
+  }
+  const help = precomputedHelp(args);
+  if (help !== undefined) {
+    print(help);
     return;
   }
   if (await loadParser().main(argv, { parseOnly: true })) return;

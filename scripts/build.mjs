@@ -3,11 +3,12 @@
 //    dependencies it imports) is a separate chunk loaded only when that command runs;
 //  - dist/cli.cjs: the same program as one CommonJS file, which the launcher runs first (parse only) to
 //    answer --help, --version and usage errors without Node's ESM loader;
+//  - dist/help.txt: what that program prints for `--help` on a pipe, for the launcher's lone --help;
 //  - dist/v8-cache/: a V8 code cache of dist/cli.cjs for the Node that runs this build (Node 20 has no
 //    module.enableCompileCache); the launcher uses it only under the same Node and V8.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -118,4 +119,30 @@ if (Number(process.versions.node.split('.')[0]) < 22) {
     if (r.status !== 0) throw new Error(`code cache for dist/cli.cjs: ${r.stderr}`);
     process.stderr.write(r.stderr);
   }
+}
+
+// The root help as commander prints it on a pipe: 80 columns, no colour. Printed twice, from a bare
+// environment and from one full of settings; unless both runs agree and succeed quietly, no file is
+// written and the launcher always asks commander.
+const parser = fileURLToPath(new URL('../dist/cli.cjs', import.meta.url));
+const printHelp = `require(${JSON.stringify(parser)}).main(['node', 'agents', '--help'], { parseOnly: true });`;
+const helps = [
+  { PATH: process.env.PATH },
+  {
+    ...env,
+    NO_COLOR: '1',
+    COLUMNS: '50',
+    TERM: 'dumb',
+    AGENTS_PROFILE: 'build-check',
+    AGENTS_BASE_URL: 'http://build-check.invalid',
+    AGENTS_AGENT: 'codex',
+    AGENTS_DEBUG: '1',
+  },
+].map((helpEnv) => spawnSync(process.execPath, ['-e', printHelp], { env: helpEnv, encoding: 'utf8' }));
+if (
+  helps.every((h) => h.status === 0 && h.stderr === '' && h.stdout !== '' && h.stdout === helps[0].stdout)
+) {
+  writeFileSync(new URL('../dist/help.txt', import.meta.url), helps[0].stdout);
+} else {
+  console.error('warning: `agents --help` depends on the environment or failed; no dist/help.txt');
 }

@@ -152,20 +152,21 @@ describe('the launcher answers like the full program', () => {
 });
 
 describe('what the fast path loads', () => {
-  // A copy of the package without the ESM build: only bin/, package.json, dist/cli.cjs and the cache.
-  function parserOnlyCopy(): string {
+  /** A copy of the package with only bin/, package.json and these files of dist/. */
+  function copyWith(files: string[]): string {
     const dir = mkdtempSync(join(scratch, 'pkg-'));
     cpSync(join(ROOT, 'bin'), join(dir, 'bin'), { recursive: true });
     cpSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
-    cpSync(join(ROOT, 'dist', 'cli.cjs'), join(dir, 'dist', 'cli.cjs'));
-    if (existsSync(join(ROOT, 'dist', 'v8-cache'))) {
-      cpSync(join(ROOT, 'dist', 'v8-cache'), join(dir, 'dist', 'v8-cache'), { recursive: true });
+    for (const f of files) {
+      if (existsSync(join(ROOT, 'dist', f))) {
+        cpSync(join(ROOT, 'dist', f), join(dir, 'dist', f), { recursive: true });
+      }
     }
     return dir;
   }
 
   it('answers help, version and usage errors without the ESM build, and hands actions to it', async () => {
-    const dir = parserOnlyCopy();
+    const dir = copyWith(['cli.cjs', 'v8-cache']);
     const env = cliEnv();
     for (const args of [['--help'], ['--version'], ['create', '--help'], ['bogus'], ['show']]) {
       const [alone, real] = await Promise.all([
@@ -181,13 +182,43 @@ describe('what the fast path loads', () => {
     expect((await run(BIN, ['config', 'path'], env)).code).toBe(0);
   });
 
-  it("--help: no node:child_process (commander's, for executable subcommands); the code cache", async () => {
+  it('prints the saved help for a lone --help to a pipe or a file, and asks commander otherwise', async () => {
+    const dir = copyWith(['help.txt']);
+    const bin = join(dir, 'bin', 'agents.js');
+    const env = cliEnv();
+    const real = await run(BIN, ['--help'], env);
+    for (const args of [['--help'], ['-h']]) {
+      expect(await run(bin, args, env)).toEqual(real);
+      expect(await run(bin, args, cliEnv({ NO_COLOR: '1' }))).toEqual(real);
+      const file = join(mkdtempSync(join(scratch, 'out-')), 'help.txt');
+      const r = spawnSync(
+        `${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} ${args[0]!} > ${file}`,
+        {
+          shell: true,
+          env,
+        },
+      );
+      expect(r.status).toBe(0);
+      expect(readFileSync(file, 'utf8')).toBe(real.stdout);
+    }
+    // Anything else needs dist/cli.cjs, which this copy lacks: commander is asked, not the saved text.
+    const needsCommander = (r: Out) => r.code !== 0 && r.stderr.includes(join(dir, 'dist', 'cli.cjs'));
+    expect(needsCommander(await run(bin, ['--help'], cliEnv({ FORCE_COLOR: '1' })))).toBe(true);
+    expect(needsCommander(await run(bin, ['--help'], cliEnv({ CLICOLOR_FORCE: '1' })))).toBe(true);
+    expect(needsCommander(await run(bin, ['--json', '--help'], env))).toBe(true);
+    expect(needsCommander(await run(bin, ['help'], env))).toBe(true);
+    const tty = await runInTerminal(bin, ['--help'], env, 80);
+    expect(tty.code).not.toBe(0);
+    expect(tty.screen).toContain('cli.cjs');
+  });
+
+  it("help from commander: no node:child_process (commander's, for executable subcommands); the code cache", async () => {
     const probe = join(scratch, 'probe.cjs');
     writeFileSync(
       probe,
       "process.on('exit', () => process.stderr.write('\\nLOADED ' + JSON.stringify(process.moduleLoadList)));\n",
     );
-    const r = await run(BIN, ['--help'], cliEnv(), ['--require', probe]);
+    const r = await run(BIN, ['create', '--help'], cliEnv(), ['--require', probe]);
     expect(r.code).toBe(0);
     const loaded = JSON.parse(r.stderr.split('\nLOADED ')[1]!) as string[];
     expect(loaded).toContain('NativeModule fs'); // the probe sees the list at all
