@@ -5,10 +5,11 @@
 // dist/cli.cjs is a CommonJS bundle of the same program (src/cli.ts with commander), run with
 // `parseOnly`: it answers --help, --version and usage errors itself, and as soon as parsing reaches a
 // command's action it hands back, and the full program (dist/cli.js, ESM, one chunk per command) runs
-// with the same argv. A lone --help on a pipe or file prints dist/help.txt, the program's own help saved
-// by the build (see precomputedHelp). On Node 20, which has no module.enableCompileCache, dist/cli.cjs is compiled with
-// a V8 code cache that scripts/build.mjs made for the Node that built it; under any other Node, or if V8
-// rejects the cache, the source is compiled as usual.
+// with the same argv. A lone --help not on a terminal prints dist/help.txt, the program's own help that
+// the build saved (see precomputedHelp); a lone --version prints the version from package.json.
+// On Node 20, which has no module.enableCompileCache, dist/cli.cjs is compiled with a V8 code cache
+// that scripts/build.mjs made for the Node that built it; under any other Node, or if V8 rejects the
+// cache, the source is compiled as usual.
 /* global require, module, __dirname */
 /* eslint-disable @typescript-eslint/no-require-imports -- CommonJS on purpose, see above */
 'use strict';
