@@ -1,10 +1,11 @@
 // The config store: the only module that touches conf, which writes the file atomically, checks it against
 // a JSON schema and creates it 0600. One JSON file of named profiles, in a directory made 0700.
-import { chmodSync, closeSync, mkdirSync, openSync, statSync, unlinkSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Conf from 'conf';
 import { CORE_AGENTS } from '../api/types.js';
 import { CliError } from '../errors.js';
+import { withFileLock } from '../util/file-lock.js';
 import { configDir, configFile } from './paths.js';
 import {
   PROFILE_NAME_PATTERN,
@@ -64,46 +65,13 @@ function ensureDir(dir: string): void {
 
 // conf replaces the file atomically, but a change is read, modified, then written: two `config set` at once
 // (say base-url and agent from one setup script) would each write the file as they read it, and one key would
-// be lost. A lock file serializes the read-modify-write; one left by a killed process counts as stale.
-const LOCK_WAIT_MS = 10_000;
-const LOCK_STALE_MS = 30_000;
-
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
+// be lost. A lock file serializes the read-modify-write (src/util/file-lock.ts).
 function withLock<T>(path: string, fn: () => T): T {
-  const lock = `${path}.lock`;
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  let fd: number | undefined;
-  while (fd === undefined) {
-    try {
-      fd = openSync(lock, 'wx', FILE_MODE);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      try {
-        if (Date.now() - statSync(lock).mtimeMs > LOCK_STALE_MS) unlinkSync(lock);
-      } catch {
-        // Gone meanwhile: try again.
-      }
-      if (Date.now() > deadline) {
-        throw new CliError(`the config file is locked by another agents process (${lock})`, {
-          hint: `if no agents command is running, delete ${lock}`,
-        });
-      }
-      sleepSync(5 + Math.random() * 20);
-    }
-  }
-  try {
-    return fn();
-  } finally {
-    closeSync(fd);
-    try {
-      unlinkSync(lock);
-    } catch {
-      // Already removed as stale by another process: nothing to release.
-    }
-  }
+  return withFileLock(path, fn, (lock) => {
+    throw new CliError(`the config file is locked by another agents process (${lock})`, {
+      hint: `if no agents command is running, delete ${lock}`,
+    });
+  });
 }
 
 /** conf over `dir`, opened on the first write only: compiling its schema costs tens of milliseconds. */

@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { withFileLock } from '../util/file-lock.js';
 
 /** What `last` resolves to. */
 export interface LastSession {
@@ -62,11 +63,18 @@ export function writeLastSession(
   try {
     const dir = stateDir(env);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const state = read(env);
-    state.last[profile] = { ...entry, at: new Date().toISOString() };
-    const tmp = join(dir, `.state.json.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-    writeFileSync(tmp, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
-    renameSync(tmp, statePath(env));
+    // Read, change, rename under a lock: two profiles' commands at once must not drop each other's entry.
+    withFileLock(
+      statePath(env),
+      () => {
+        const state = read(env);
+        state.last[profile] = { ...entry, at: new Date().toISOString() };
+        const tmp = join(dir, `.state.json.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+        writeFileSync(tmp, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+        renameSync(tmp, statePath(env));
+      },
+      () => undefined,
+    );
   } catch {
     // See above.
   }
