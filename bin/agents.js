@@ -7,9 +7,9 @@
 // command's action it hands back, and the full program (dist/cli.js, ESM, one chunk per command) runs
 // with the same argv. A lone --help not on a terminal prints dist/help.txt, the program's own help that
 // the build saved (see precomputedHelp); a lone --version prints the version from package.json.
-// On Node 20, which has no module.enableCompileCache, dist/cli.cjs is compiled with a V8 code cache
-// that scripts/build.mjs made for the Node that built it; under any other Node, or if V8 rejects the
-// cache, the source is compiled as usual.
+// dist/cli.cjs is compiled with a V8 code cache that scripts/build.mjs made for the Node that built it
+// (Node 20 has no module.enableCompileCache; on 22+ ours still wins, as it holds the functions that ran,
+// not only the top level); under any other Node, or if V8 rejects the cache, it compiles as usual.
 /* global require, module, __dirname */
 /* eslint-disable @typescript-eslint/no-require-imports -- CommonJS on purpose, see above */
 'use strict';
@@ -44,9 +44,9 @@ function loadParserWithCache(cachedData) {
 /** dist/cli.cjs's exports, compiled the fastest way this Node allows. */
 function loadParser() {
   if (Number(process.versions.node.split('.')[0]) >= 22) {
-    // Node 22.1+ has a compile cache of its own; it covers this bundle and, after a hand-off, the chunks.
+    // Node 22.1+ has a compile cache of its own: for the chunks after a hand-off, and for this bundle when
+    // there is no code cache of ours (which is better: it holds the functions that --help runs too).
     require('node:module').enableCompileCache?.();
-    return require(parserFile);
   }
   let cachedData;
   try {

@@ -4,8 +4,8 @@
 //  - dist/cli.cjs: the same program as one CommonJS file, which the launcher runs first (parse only) to
 //    answer --help, --version and usage errors without Node's ESM loader;
 //  - dist/help.txt: what that program prints for `--help` on a pipe, for the launcher's lone --help;
-//  - dist/v8-cache/: a V8 code cache of dist/cli.cjs for the Node that runs this build (Node 20 has no
-//    module.enableCompileCache); the launcher uses it only under the same Node and V8.
+//  - dist/v8-cache/: a V8 code cache of dist/cli.cjs for the Node that runs this build; the launcher
+//    uses it only under the same Node and V8.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -112,13 +112,10 @@ const check = `
 // NODE_OPTIONS may carry V8 flags, which would make a cache that a plain `node` rejects.
 const env = { ...process.env };
 delete env.NODE_OPTIONS;
-// From Node 22 on the launcher uses Node's own compile cache and never reads this one.
-if (Number(process.versions.node.split('.')[0]) < 22) {
-  for (const code of [write, check]) {
-    const r = spawnSync(process.execPath, ['-e', code], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    if (r.status !== 0) throw new Error(`code cache for dist/cli.cjs: ${r.stderr}`);
-    process.stderr.write(r.stderr);
-  }
+for (const code of [write, check]) {
+  const r = spawnSync(process.execPath, ['-e', code], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  if (r.status !== 0) throw new Error(`code cache for dist/cli.cjs: ${r.stderr}`);
+  process.stderr.write(r.stderr);
 }
 
 // The root help as commander prints it on a pipe: 80 columns, no colour. Printed twice, from a bare

@@ -19,7 +19,6 @@ import { describe, expect, it } from 'vitest';
 import { BIN, ROOT, cliEnv } from '../support/run-cli.js';
 import { fixture, UUID } from './fixture.js';
 
-const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 const scratch = mkdtempSync(join(tmpdir(), 'agents-startup-'));
 
 // The full program without the launcher: dist/cli.js's main, as bin/agents.js ran it before.
@@ -223,8 +222,8 @@ describe('what the fast path loads', () => {
     const loaded = JSON.parse(r.stderr.split('\nLOADED ')[1]!) as string[];
     expect(loaded).toContain('NativeModule fs'); // the probe sees the list at all
     expect(loaded).not.toContain('NativeModule child_process');
-    // Before Node 22 the launcher found the build's code cache and compiled through node:vm with it.
-    expect(loaded.includes('NativeModule vm')).toBe(NODE_MAJOR < 22);
+    // The launcher found the build's code cache and compiled through node:vm with it.
+    expect(loaded).toContain('NativeModule vm');
   });
 
   it('runs a command once: the parse-only pass hands over before the action', async () => {
@@ -255,13 +254,8 @@ describe('the V8 code cache of dist/cli.cjs', () => {
     return r.stdout === 'true';
   }
 
-  it('is written by the build for this Node (before 22) and V8 takes it', () => {
+  it('is written by the build for this Node and V8 takes it', () => {
     const dir = join(ROOT, 'dist', 'v8-cache');
-    if (NODE_MAJOR >= 22) {
-      // Node 22.1+ has module.enableCompileCache; the launcher uses that and the build writes none.
-      expect(existsSync(dir)).toBe(false);
-      return;
-    }
     const files = readdirSync(dir);
     expect(files).toEqual([`cli.cjs.${process.version}-v8-${process.versions.v8}-${process.arch}.bin`]);
     expect(rejected(ROOT, readFileSync(join(dir, files[0]!)))).toBe(false);
