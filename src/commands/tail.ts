@@ -4,7 +4,7 @@ import type { Context } from '../context.js';
 import type { Message, MessageType } from '../api/types.js';
 import { clientFor, settingsFor } from '../session/connect.js';
 import { resolveSessionRef } from '../session/resolve-ref.js';
-import { deadlineSignal, waitError } from '../session/await-reply.js';
+import { deadlineSignal, outagePolicy, waitError } from '../session/await-reply.js';
 import { Follower } from '../poll/follow.js';
 import { SeenWindow } from '../poll/window.js';
 import { line, renderMessage } from '../output/render.js';
@@ -82,6 +82,7 @@ export async function runTail(ctx: Context, ref: string, flags: TailFlags): Prom
       window,
       seenUpTo: newest?.created_at,
       immediate: newest !== undefined,
+      ...outagePolicy(ctx, flags.timeout),
     });
     for await (const m of follower) print(m);
   } catch (err) {

@@ -5,9 +5,11 @@ import type { Context } from '../context.js';
 export interface Spinner {
   text(text: string): void;
   stop(): void;
+  /** True while it is spinning (its line would swallow anything else written to stderr). */
+  readonly active: boolean;
 }
 
-const NONE: Spinner = { text: () => undefined, stop: () => undefined };
+const NONE: Spinner = { text: () => undefined, stop: () => undefined, active: false };
 
 export async function startSpinner(ctx: Context, text: string): Promise<Spinner> {
   if (!ctx.caps.spinner) return NONE;
@@ -26,6 +28,9 @@ export async function startSpinner(ctx: Context, text: string): Promise<Spinner>
     },
     stop: () => {
       if (s.isSpinning) s.stop();
+    },
+    get active() {
+      return s.isSpinning;
     },
   };
 }

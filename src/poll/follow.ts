@@ -62,6 +62,8 @@ export interface FollowOptions {
    * error ends the follow; default MAX_FAILED_POLLS. A service that stays down must not be waited on forever.
    */
   maxFailedPolls?: number;
+  /** Told of each poll that failed transiently and will be tried again (for a warning), with the count so far. */
+  onTransientError?: (err: unknown, failedPolls: number) => void;
 }
 
 export const MAX_FAILED_POLLS = 3;
@@ -127,6 +129,7 @@ export class Follower implements AsyncIterable<Message> {
         // A poll that failed half-way is safe to repeat: what it yielded is in the window.
         errors += 1;
         if (errors >= (this.o.maxFailedPolls ?? MAX_FAILED_POLLS)) throw err;
+        this.o.onTransientError?.(err, errors);
       }
     }
   }

@@ -4,7 +4,13 @@ import { writeFile } from 'node:fs/promises';
 import type { Context } from '../context.js';
 import type { Message } from '../api/types.js';
 import { CliError, ExitCode } from '../errors.js';
-import { Follower, firstMessage, type MessageLister } from '../poll/follow.js';
+import {
+  Follower,
+  MAX_FAILED_POLLS,
+  firstMessage,
+  type FollowOptions,
+  type MessageLister,
+} from '../poll/follow.js';
 import { line, renderMessage, serviceText } from '../output/render.js';
 import { startSpinner } from '../output/spinner.js';
 import { createStyle } from '../output/style.js';
@@ -63,6 +69,30 @@ export function waitError(
   return err;
 }
 
+/**
+ * How a wait rides out a service that keeps failing (each failed poll has already used up the client's
+ * retries, about a minute). With --timeout the user has bounded the wait: keep trying until the deadline,
+ * as a CI job blocked on a twenty-minute turn should survive a service restart. Without it, give up after
+ * MAX_FAILED_POLLS failed polls in a row rather than wait forever. Each failure is reported on stderr.
+ */
+export function outagePolicy(
+  ctx: Context,
+  timeoutMs: number | undefined,
+  spinner?: { active: boolean; show: (text: string) => void },
+): Pick<FollowOptions, 'maxFailedPolls' | 'onTransientError'> {
+  return {
+    maxFailedPolls: timeoutMs === undefined ? MAX_FAILED_POLLS : Number.POSITIVE_INFINITY,
+    onTransientError: (err, n) => {
+      const what = err instanceof Error ? err.message : String(err);
+      const left = timeoutMs === undefined ? ` (attempt ${n} of ${MAX_FAILED_POLLS})` : '';
+      const text = `the service is failing: ${what}; still waiting${left}`;
+      // A line written under a running spinner would be wiped by its next frame.
+      if (spinner?.active) spinner.show(text);
+      else ctx.log.warn(text);
+    },
+  };
+}
+
 /** A signal that aborts on Ctrl-C or when the optional deadline passes. Call `dispose` when done. */
 export function deadlineSignal(interrupt: AbortSignal, timeoutMs: number | undefined) {
   const deadline = new AbortController();
@@ -83,17 +113,27 @@ export async function awaitReply(o: AwaitOptions): Promise<Message> {
     tty: ctx.caps.stdoutIsTTY,
     style: await createStyle(ctx.caps.color && ctx.caps.stdoutIsTTY),
   };
+  const spinner = await startSpinner(ctx, `Waiting for ${o.waitingFor}…`);
+  const started = Date.now();
+  // The latest failure the follower rode out, shown beside the elapsed time while the spinner runs.
+  let trouble = '';
   const follower = new Follower({
     client: o.client,
     target: { sessionId: o.sessionId, threadId: o.threadId },
     types: o.mode === 'wait' ? ['final_message'] : ['message', 'final_message'],
     untilFinal: true,
     signal: d.signal,
+    ...outagePolicy(ctx, o.timeoutMs, {
+      get active() {
+        return spinner.active;
+      },
+      show: (text) => {
+        trouble = ` (at ${formatDuration(Date.now() - started)}: ${text})`;
+      },
+    }),
   });
-  const spinner = await startSpinner(ctx, `Waiting for ${o.waitingFor}…`);
-  const started = Date.now();
   const tick = setInterval(
-    () => spinner.text(`Waiting for ${o.waitingFor}… ${formatDuration(Date.now() - started)}`),
+    () => spinner.text(`Waiting for ${o.waitingFor}… ${formatDuration(Date.now() - started)}${trouble}`),
     1000,
   );
   try {

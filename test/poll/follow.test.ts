@@ -4,7 +4,7 @@ import { ApiClient } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { Message, MessageType, Session } from '../../src/api/types.js';
-import { Follower, firstMessage } from '../../src/poll/follow.js';
+import { Follower, MAX_FAILED_POLLS, firstMessage } from '../../src/poll/follow.js';
 import type { ScheduleOptions } from '../../src/poll/schedule.js';
 
 const KEY = 'agents-dev-key';
@@ -251,6 +251,45 @@ describe('Follower: endings', () => {
     const err = await collect(f).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).kind).toBe('not_found');
+  });
+
+  describe('a service that keeps failing', () => {
+    async function failing() {
+      const { em } = await setup();
+      // One attempt per poll, so each failed poll is one injected fault.
+      const client = new ApiClient({ baseUrl: em.url, apiKey: KEY, pacing: false, retry: { maxRetries: 0 } });
+      const s = await client.createSession({ agent_name: 'claude', message: '[[think:2000]] hi' });
+      em.setFaults({ rate: 1, modes: ['503'], methods: ['GET'] });
+      const failures: number[] = [];
+      const follow = (extra: { maxFailedPolls?: number }) =>
+        new Follower({
+          client,
+          target: { sessionId: s.id, threadId: s.thread_id ?? '' },
+          types: ['final_message'],
+          untilFinal: true,
+          schedule: FAST,
+          onTransientError: (_err, n) => failures.push(n),
+          ...extra,
+        });
+      return { em, follow, failures };
+    }
+
+    it('gives up after MAX_FAILED_POLLS failed polls in a row, reporting each one it rides out', async () => {
+      const { em, follow, failures } = await failing();
+      const err = await collect(follow({})).catch((e: unknown) => e);
+      expect((err as ApiError).kind).toBe('server');
+      expect(em.stats().faultsInjected).toBe(MAX_FAILED_POLLS);
+      expect(failures).toEqual([1, 2]);
+    });
+
+    it('rides out an outage of any length when allowed (a --timeout bounds it instead)', async () => {
+      const { em, follow, failures } = await failing();
+      const f = follow({ maxFailedPolls: Number.POSITIVE_INFINITY });
+      setTimeout(() => em.setFaults(undefined), 600);
+      const got = await collect(f);
+      expect(got.map((m) => m.type)).toEqual(['final_message']);
+      expect(failures.length).toBeGreaterThan(MAX_FAILED_POLLS);
+    });
   });
 
   it('with seenUpTo, yields only what was stored after that point', async () => {
