@@ -1,0 +1,57 @@
+// The third user: a CI job. CI=true, no terminal, stdin left open and idle (as runners leave it), the
+// contract's own example: `agents send "$SESSION" --wait --timeout 20m "Fix the failing test"`.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fixture, UUID } from './fixture.js';
+import { runInPty } from '../support/pty.js';
+
+describe('a CI job', () => {
+  it('creates, sends with --wait --timeout --output, and gets the reply, with stdin open and idle', async () => {
+    const f = await fixture({}, { CI: 'true' });
+    // No closeStdin: the runner's stdin stays open; agents must not wait on it.
+    const created = await f.run(['create', '-a', 'codex', 'Set up the build'], { closeStdin: false });
+    expect(created.code).toBe(0);
+    expect(created.stderr).toBe('');
+    const id = created.stdout.trim();
+    expect(id).toMatch(UUID);
+
+    const artifact = join(mkdtempSync(join(tmpdir(), 'agents-ci-')), 'reply.md');
+    const sent = await f.run(
+      [
+        'send',
+        id,
+        '--wait',
+        '--timeout',
+        '20m',
+        '--output',
+        artifact,
+        '[[reply:All%20green.]] Fix the failing test',
+      ],
+      { closeStdin: false },
+    );
+    expect(sent.code).toBe(0);
+    expect(sent.stdout).toBe('All green.');
+    expect(sent.stderr).toBe('');
+    expect(readFileSync(artifact, 'utf8')).toBe('All green.');
+    expect(f.em.stats().followUps).toBe(1);
+  });
+
+  it('is never asked anything, even on a terminal: no agent prompt, no interrupt question, no spinner', async () => {
+    const f = await fixture({}, { CI: 'true' });
+    const noAgent = runInPty(['create', '--wait', 'hello'], { ...f.env, NO_COLOR: '1' });
+    expect(await noAgent.exit).toBe(2);
+    expect(noAgent.screen).not.toContain('Agent:');
+    expect(noAgent.screen).toMatch(/error: no agent/i);
+
+    const c = await f.run(['create', '-a', 'claude', '[[never]] long job']);
+    const id = c.stdout.trim();
+    const send = runInPty(['send', id, '--wait', '[[think:600]] stop that'], { ...f.env, NO_COLOR: '1' });
+    expect(await send.exit).toBe(0);
+    expect(send.screen).not.toContain('Interrupt it?');
+    expect(send.screen).not.toContain('Waiting for');
+    expect(send.screen).toContain('claude finished: "stop that"');
+    expect(f.em.stats().followUps).toBe(1);
+  });
+});
