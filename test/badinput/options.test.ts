@@ -644,6 +644,8 @@ describe('bad input: exit 2, one error line, nothing on stdout, nothing sent', (
 // The rows above prove something only if the same commands, with the bad value put right, do reach the
 // emulator: otherwise "no request" could come from a harness that never connects.
 describe('controls: the same setup with good values does reach the emulator', () => {
+  // Written once, before the concurrent rows: rewriting it in each row let one run read it half-written.
+  writeFileSync(join(DIR, 'good-profile.json'), JSON.stringify({ id: U }));
   it.concurrent.each([
     ['create', ['create', '-a', 'claude', 'hi']],
     ['create with a profile file', ['create', '--agent-profile-file', join(DIR, 'good-profile.json'), 'hi']],
@@ -652,7 +654,6 @@ describe('controls: the same setup with good values does reach the emulator', ()
     ['tail', ['tail', U, '-n', '0', '--timeout', '1s']],
     ['login', ['login', '--with-key']],
   ] as const)('%s', async (_name, args) => {
-    writeFileSync(join(DIR, 'good-profile.json'), JSON.stringify({ id: U }));
     const { r, requests } = await runRow({
       cmd: 'control',
       why: '',
