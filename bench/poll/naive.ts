@@ -4,7 +4,7 @@
 // trusts the server's cursor, so it inherits every hazard of `gts`; the bench counts what that costs.
 import type { ApiClient } from '../../src/api/client.js';
 import type { Message } from '../../src/api/types.js';
-import { sleep } from '../../src/poll/sleep.js';
+import { sleep } from '../../src/util/sleep.js';
 
 /** How to run the naive loop. */
 export interface NaiveOptions {

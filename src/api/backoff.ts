@@ -1,4 +1,4 @@
-// How long to wait before retrying, and the abortable wait itself. Exponential backoff with full jitter
+// How long to wait before retrying. Exponential backoff with full jitter
 // (AWS's "Exponential Backoff and Jitter"): many clients failing together spread out instead of retrying in step.
 
 /** Bounds of the retry loop. */
@@ -49,23 +49,4 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
   if (/^\d+(\.\d+)?$/.test(text.trim())) return Number(text.trim());
   const date = Date.parse(text);
   return Number.isNaN(date) ? undefined : Math.max(0, (date - now) / 1000);
-}
-
-/** Resolves after `ms`, or rejects with the signal's reason the moment it aborts. */
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason as Error);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason as Error);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

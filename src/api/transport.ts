@@ -5,7 +5,8 @@ import './wasm-memory.js';
 import { request, type Dispatcher } from 'undici';
 import { ApiError, abortedError, errorFromStatus, type BadRequestDefault } from './errors.js';
 import { errorFromNetwork } from './network-errors.js';
-import { abortableSleep, backoffDelay, parseRetryAfter, type RetryOptions } from './backoff.js';
+import { backoffDelay, parseRetryAfter, type RetryOptions } from './backoff.js';
+import { sleep } from '../util/sleep.js';
 import { oneLine, summariseBody } from './summary.js';
 import { redact } from './redact.js';
 import type { SlidingWindowLimiter } from './pacing.js';
@@ -105,7 +106,7 @@ export class Transport {
           if (performance.now() - started + delay <= retry.totalBudgetMs) {
             this.trace(`retry ${attempt}/${retry.maxRetries} in ${delay} ms after: ${err.message}`);
             try {
-              await abortableSleep(delay, signal);
+              await sleep(delay, signal);
             } catch {
               throw cancelled();
             }

@@ -4,7 +4,7 @@
 import type { Message, MessagePage, MessageType, Role, ListQuery } from '../api/types.js';
 import { nextDelay, DEFAULT_SCHEDULE, type ScheduleOptions } from './schedule.js';
 import { nextBulkPage, pickPage, SeenWindow } from './window.js';
-import { sleep } from './sleep.js';
+import { sleep } from '../util/sleep.js';
 import { ApiError } from '../api/errors.js';
 
 /** Errors the loop rides out: the client's own retries gave up on a transient failure. */

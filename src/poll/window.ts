@@ -103,10 +103,12 @@ export interface PagePick {
 
 /**
  * Pure: the page that contains index `anchor` (the last known message, -1 for none) with as few known
- * messages before it as possible, and room for at least `room` new ones. The anchor itself is included so
+ * messages before it as possible, and room for at least 10 new ones. The anchor itself is included so
  * that the reply proves the known prefix has not shifted.
  */
-export function pickPage(anchor: number, minLimit = 11, room = 10): PagePick {
+export function pickPage(anchor: number): PagePick {
+  const minLimit = 11;
+  const room = 10;
   if (anchor < 0) return { page: 1, limit: 100, offset: 0 };
   let best: PagePick = { page: 1, limit: 100, offset: 0 };
   let bestWaste = Number.POSITIVE_INFINITY;

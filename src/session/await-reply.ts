@@ -78,17 +78,14 @@ export function waitError(
 export function outagePolicy(
   ctx: Context,
   timeoutMs: number | undefined,
-  spinner?: { active: boolean; show: (text: string) => void },
+  report: (text: string) => void = (text) => ctx.log.warn(text),
 ): Pick<FollowOptions, 'maxFailedPolls' | 'onTransientError'> {
   return {
     maxFailedPolls: timeoutMs === undefined ? MAX_FAILED_POLLS : Number.POSITIVE_INFINITY,
     onTransientError: (err, n) => {
       const what = err instanceof Error ? err.message : String(err);
       const left = timeoutMs === undefined ? ` (attempt ${n} of ${MAX_FAILED_POLLS})` : '';
-      const text = `the service is failing: ${what}; still waiting${left}`;
-      // A line written under a running spinner would be wiped by its next frame.
-      if (spinner?.active) spinner.show(text);
-      else ctx.log.warn(text);
+      report(`the service is failing: ${what}; still waiting${left}`);
     },
   };
 }
@@ -123,13 +120,10 @@ export async function awaitReply(o: AwaitOptions): Promise<Message> {
     types: o.mode === 'wait' ? ['final_message'] : ['message', 'final_message'],
     untilFinal: true,
     signal: d.signal,
-    ...outagePolicy(ctx, o.timeoutMs, {
-      get active() {
-        return spinner.active;
-      },
-      show: (text) => {
-        trouble = ` (at ${formatDuration(Date.now() - started)}: ${text})`;
-      },
+    ...outagePolicy(ctx, o.timeoutMs, (text) => {
+      // A line written under a running spinner would be wiped by its next frame: show it in the spinner.
+      if (spinner.active) trouble = ` (at ${formatDuration(Date.now() - started)}: ${text})`;
+      else ctx.log.warn(text);
     }),
   });
   const tick = setInterval(

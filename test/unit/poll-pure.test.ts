@@ -25,7 +25,7 @@ describe('pickPage', () => {
     expect(anchorWaste(150)).toBe(0);
   });
   function anchorWaste(anchor: number) {
-    const p = pickPage(anchor, 50, 40);
+    const p = pickPage(anchor);
     return anchor - p.offset;
   }
 });

@@ -1,3 +1,4 @@
+// An abortable sleep, shared by the client's retry waits and the poller's gaps.
 /** Resolves after `ms`, or rejects with the signal's reason as soon as the signal aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
