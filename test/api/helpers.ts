@@ -103,17 +103,8 @@ export function reset(req: IncomingMessage): void {
   req.socket.destroy();
 }
 
-/** A deterministic PRNG (mulberry32), so fault patterns repeat run to run. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A deterministic PRNG (mulberry32), so fault patterns repeat run to run: the emulator's own. */
+export { seededRandom as seeded } from '../../src/emulator/faults.js';
 
 /** `n` assistant messages of one session, oldest first, one second apart. */
 export function makeMessages(sessionId: string, n: number): Message[] {
