@@ -1,7 +1,26 @@
-// What every command receives: the global flags, the terminal's capabilities, a logger, stdout, and a
-// signal that aborts on Ctrl-C / SIGTERM. Built once per run, only when a command actually runs.
+// What every command receives, built once per run from the IO and the global flags: the terminal's
+// capabilities and styles, stderr (logger, progress), the prompts when a person is there to answer, the
+// settings and an API client made on first use, and the run's stop signal. Commands use it instead of
+// `process`, and never write to stdout: they return data for the presenter.
+import type { ApiClient, ClientOptions } from './api/client.js';
+import type { IO } from './io.js';
+import { VERSION } from './version.js';
+import { debugFromEnv, requestTimeouts } from './config/env.js';
+import { openConfigFile, type ConfigFile } from './config/store.js';
+import {
+  requireConnection,
+  resolveSettings,
+  type SettingName,
+  type Settings,
+} from './config/settings.js';
+import { openStateFile, type StateFile } from './state/store.js';
 import { detectTerminal, type TerminalCaps } from './output/terminal.js';
-import { createLogger, type Logger } from './output/log.js';
+import { createStyle, type Style } from './output/style.js';
+import { createLogger, Stderr, type Logger } from './output/stderr.js';
+import { createProgress, type Progress } from './output/progress.js';
+import { createPrompts, type Prompts } from './prompts.js';
+import type { Profiles } from './config/store.js';
+import { DEFAULT_SCHEDULE, type ScheduleOptions } from './poll/schedule.js';
 
 /** Global options declared on the program in cli.ts. */
 export interface GlobalOptions {
@@ -16,65 +35,100 @@ export interface GlobalOptions {
 
 /** The run's environment as a command sees it. */
 export interface Context {
+  io: IO;
   globals: GlobalOptions;
-  env: NodeJS.ProcessEnv;
   caps: TerminalCaps;
+  /** Aborted on Ctrl-C, SIGTERM or a closed stdout (see IO.signal). */
+  signal: AbortSignal;
+  /** Styles for stdout (plain on a pipe) and for stderr. */
+  styleOut: Style;
+  styleErr: Style;
+  stderr: Stderr;
   log: Logger;
-  /** Aborted on SIGINT (reason 'SIGINT') or SIGTERM (reason 'SIGTERM'). */
-  signal: AbortSignal;
-  /** Writes data to stdout (message text, ids, JSON). Nothing else goes there. */
-  out: (text: string) => void;
-  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  progress: Progress;
+  /** Questions for a person; undefined when nobody can answer (no terminal, CI). */
+  prompts: Prompts | undefined;
+  debug: boolean;
+  config: ConfigFile;
+  state: StateFile;
+  /** The poll schedule (tests make it fast). */
+  schedule: ScheduleOptions;
+  /** The settings named in `need` (all by default); the config file is read at most once per run. */
+  settings(need?: readonly SettingName[]): Promise<Settings>;
+  /** The run's API client for the configured base URL and key (made once, undici loaded then). */
+  client(): Promise<ApiClient>;
+  /** A client for another base URL or key (login checks a key before storing it). */
+  clientFor(options: Pick<ClientOptions, 'baseUrl' | 'apiKey'> & Partial<ClientOptions>): Promise<ApiClient>;
+  /** Stops whatever the run left on the terminal (a spinner) before the last lines are written. */
+  close(): void;
 }
 
-export interface ContextInputs {
-  globals: GlobalOptions;
-  env?: NodeJS.ProcessEnv;
-  signal: AbortSignal;
-  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
-  stdout?: NodeJS.WritableStream & { isTTY?: boolean };
-  stderr?: NodeJS.WritableStream & { isTTY?: boolean };
-}
-
-export function debugFromEnv(env: NodeJS.ProcessEnv): boolean {
-  const v = env.AGENTS_DEBUG;
-  return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
-}
-
-export async function createContext(inputs: ContextInputs): Promise<Context> {
-  const env = inputs.env ?? process.env;
-  const stdin = inputs.stdin ?? process.stdin;
-  const stdout = inputs.stdout ?? process.stdout;
-  const stderr = inputs.stderr ?? process.stderr;
-  const quiet = inputs.globals.quiet === true;
+/** Builds the Context of one run. */
+export async function createContext(io: IO, globals: GlobalOptions): Promise<Context> {
+  const { env } = io;
+  const quiet = globals.quiet === true;
   const caps = detectTerminal({
     env,
-    stdinIsTTY: stdin.isTTY === true,
-    stdoutIsTTY: stdout.isTTY === true,
-    stderrIsTTY: stderr.isTTY === true,
-    stderrColumns: (stderr as { columns?: number }).columns,
-    colorFlag: inputs.globals.color !== false,
+    stdinIsTTY: io.stdin.isTTY === true,
+    stdoutIsTTY: io.stdout.isTTY === true,
+    stderrIsTTY: io.stderr.isTTY === true,
+    stdoutColumns: io.stdout.columns,
+    stderrColumns: io.stderr.columns,
+    colorFlag: globals.color !== false,
     quiet,
   });
-  let style: Parameters<typeof createLogger>[0]['style'];
-  if (caps.color) {
-    const { Chalk } = await import('chalk');
-    const chalk = new Chalk({ level: 1 });
-    style = { dim: (s) => chalk.dim(s), yellow: (s) => chalk.yellow(s), red: (s) => chalk.red(s) };
-  }
-  const log = createLogger({
-    quiet,
-    debug: inputs.globals.debug === true || debugFromEnv(env),
-    write: (text) => void stderr.write(text),
-    style,
-  });
+  const [styleOut, styleErr] = await Promise.all([createStyle(caps.colorOut), createStyle(caps.colorErr)]);
+  const debug = globals.debug === true || debugFromEnv(env);
+  const stderr = new Stderr(io.stderr);
+  const log = createLogger({ quiet, debug, stderr, style: styleErr });
+  const progress = createProgress(caps, { stream: io.stderr, stderr, color: caps.colorErr });
+  const prompts = caps.interactive
+    ? createPrompts({ input: io.stdin, output: io.stderr, signal: io.signal })
+    : undefined;
+  const config = openConfigFile(env);
+  const state = openStateFile(env, io.runtime.platform);
+
+  let profiles: Promise<Profiles> | undefined;
+  const readProfiles = () => (profiles ??= config.profiles());
+  const settings = (need?: readonly SettingName[]) => resolveSettings(globals, env, readProfiles, need);
+
+  const clientFor: Context['clientFor'] = async (options) => {
+    const { ApiClient } = await import('./api/client.js');
+    return new ApiClient({
+      userAgent: `agents/${VERSION} node/${io.runtime.nodeVersion}`,
+      ...requestTimeouts(env),
+      debug: debug ? (line: string) => log.debug(line) : undefined,
+      env,
+      ...(io.tuning?.pacing !== undefined ? { pacing: io.tuning.pacing } : {}),
+      ...options,
+      retry: { ...io.tuning?.retry, ...options.retry },
+    });
+  };
+  let client: Promise<ApiClient> | undefined;
+
   return {
-    globals: inputs.globals,
-    env,
+    io,
+    globals,
     caps,
+    signal: io.signal,
+    styleOut,
+    styleErr,
+    stderr,
     log,
-    signal: inputs.signal,
-    out: (text) => void stdout.write(text),
-    stdin,
+    progress,
+    prompts,
+    debug,
+    config,
+    state,
+    schedule: { ...DEFAULT_SCHEDULE, ...io.tuning?.schedule },
+    settings,
+    client: () =>
+      (client ??= (async () => {
+        // The warning: a key about to travel over plain http to a host that is not loopback.
+        const connection = requireConnection(await settings(['apiKey', 'baseUrl']), (w) => log.warn(w));
+        return clientFor(connection);
+      })()),
+    clientFor,
+    close: () => progress.stop(),
   };
 }

@@ -5,7 +5,7 @@ import { ApiClient } from '../../src/api/client.js';
 import type { Message } from '../../src/api/types.js';
 import { Follower, type MessageLister } from '../../src/poll/follow.js';
 import { CHILD_ENV, type ChildConfig, type ChildReport, type ChildResult } from './child-protocol.js';
-import { naivePoll } from './naive.js';
+import { hrefGetter, naivePoll } from './naive.js';
 
 function send(report: ChildReport): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -73,7 +73,7 @@ async function follow(cfg: ChildConfig): Promise<ChildResult> {
     requests = follower.requests;
   } else {
     const result = await naivePoll({
-      client,
+      get: hrefGetter(cfg.apiKey),
       href: cfg.threadHref,
       signal,
       onPage: (items) => {

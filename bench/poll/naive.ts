@@ -2,13 +2,22 @@
 // every second, follow each response's `_links.new_messages.href` with the list's default order (newest
 // first) and take whatever items come back, stopping after a response that holds a final message. It
 // trusts the server's cursor, so it inherits every hazard of `gts`; the bench counts what that costs.
-import type { ApiClient } from '../../src/api/client.js';
-import type { Message } from '../../src/api/types.js';
+import type { Message, MessagePage } from '../../src/api/types.js';
 import { sleep } from '../../src/util/sleep.js';
+
+/** GETs an href as a first attempt would: fetch with the key, the JSON page back. */
+export function hrefGetter(apiKey: string): (href: string, signal: AbortSignal) => Promise<MessagePage> {
+  return async (href, signal) => {
+    const res = await fetch(href, { headers: { authorization: `ApiKey ${apiKey}` }, signal });
+    if (!res.ok) throw new Error(`GET ${href}: HTTP ${res.status}`);
+    return (await res.json()) as MessagePage;
+  };
+}
 
 /** How to run the naive loop. */
 export interface NaiveOptions {
-  client: Pick<ApiClient, 'listByHref'>;
+  /** GETs a link (see hrefGetter). */
+  get: (href: string, signal: AbortSignal) => Promise<MessagePage>;
   /** Where it starts: a create response's final_message href (wait) or thread href (follow). */
   href: string;
   /** Ends the loop; a loop that never saw a final message stops only here. */
@@ -32,10 +41,12 @@ export async function naivePoll(o: NaiveOptions): Promise<NaiveResult> {
   try {
     for (;;) {
       requests += 1;
-      const page = await o.client.listByHref(href, { signal: o.signal });
+      const page = await o.get(href, o.signal);
       o.onPage(page.items, Date.now());
       if (page.items.some((m) => m.type === 'final_message')) return { requests, sawFinal: true };
-      href = page._links.new_messages.href;
+      const next = page._links?.new_messages?.href;
+      if (next === undefined) throw new Error('the page has no new_messages link');
+      href = next;
       await sleep(o.intervalMs ?? 1000, o.signal);
     }
   } catch (err) {

@@ -4,7 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { ApiClient } from '../../src/api/client.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { Follower } from '../../src/poll/follow.js';
-import { naivePoll } from './naive.js';
+import { hrefGetter, naivePoll } from './naive.js';
 import { Tally } from './tally.js';
 
 /** Which poller a run uses. */
@@ -32,9 +32,15 @@ export function waitKeys(longRuns: number): string[] {
   return keys;
 }
 
-function clientFor(em: RunningEmulator, apiKey: string): ApiClient {
+/** A client and the key it uses (the naive loop follows links with the key itself). */
+interface Keyed {
+  client: ApiClient;
+  apiKey: string;
+}
+
+function clientFor(em: RunningEmulator, apiKey: string): Keyed {
   // Default pacing (100 a minute per key) stays on: it is what users get.
-  return new ApiClient({ baseUrl: em.url, apiKey });
+  return { client: new ApiClient({ baseUrl: em.url, apiKey }), apiKey };
 }
 
 /**
@@ -51,7 +57,7 @@ const phaseOf = (i: number, n: number) => (i + Math.random()) / n;
 
 async function waitOnce(
   em: RunningEmulator,
-  client: ApiClient,
+  { client, apiKey }: Keyed,
   poller: Poller,
   prompt: string,
   deadlineMs: number,
@@ -80,7 +86,7 @@ async function waitOnce(
     requests = follower.requests;
   } else {
     const result = await naivePoll({
-      client,
+      get: hrefGetter(apiKey),
       href,
       signal,
       onPage: (items, at) => items.forEach((m) => tally.record(m, at)),

@@ -7,8 +7,10 @@ export interface RetryOptions {
   maxRetries: number;
   /** The first wait's ceiling; doubled each retry. */
   baseDelayMs: number;
-  /** Cap on any single wait. */
+  /** Cap on any single wait we choose ourselves. */
   maxDelayMs: number;
+  /** Cap on a wait the service asked for with Retry-After: longer than our own, since asking again early earns another 429. */
+  maxRetryAfterMs: number;
   /** No retry starts once this much time has passed since the first attempt (waits included). */
   totalBudgetMs: number;
 }
@@ -17,13 +19,14 @@ export const DEFAULT_RETRY: RetryOptions = {
   maxRetries: 6,
   baseDelayMs: 500,
   maxDelayMs: 8_000,
-  totalBudgetMs: 60_000,
+  maxRetryAfterMs: 60_000,
+  totalBudgetMs: 90_000,
 };
 
 /**
  * The wait before retry number `retry` (1-based). Full jitter: uniform in [0, min(cap, base·2^(retry-1))].
  * A 429 waits at least half of that ceiling (it means the key is busy elsewhere, an instant retry would only
- * spend another request), or what Retry-After asked for, within the cap.
+ * spend another request). A Retry-After is honoured as asked, up to `maxRetryAfterMs`.
  */
 export function backoffDelay(
   retry: number,
@@ -37,7 +40,7 @@ export function backoffDelay(
   );
   let delay = extra.rateLimited ? ceiling / 2 + (random() * ceiling) / 2 : random() * ceiling;
   if (extra.retryAfterS !== undefined && extra.retryAfterS > 0) {
-    delay = Math.max(delay, Math.min(options.maxDelayMs, extra.retryAfterS * 1000));
+    delay = Math.max(delay, Math.min(options.maxRetryAfterMs, extra.retryAfterS * 1000));
   }
   return Math.round(delay);
 }

@@ -2,12 +2,13 @@
 // retries and time-outs; the commands and the poller see typed calls and ApiErrors, nothing of HTTP.
 import type { Dispatcher } from 'undici';
 import { VERSION } from '../version.js';
-import { ApiError } from './errors.js';
+import { ApiError, type Creates } from './errors.js';
 import { DEFAULT_RETRY, type RetryOptions } from './backoff.js';
-import { defaultDispatcher } from './dispatcher.js';
+import { defaultDispatcher, type ProxyEnv } from './dispatcher.js';
 import { DEFAULT_PACING, limiterFor } from './pacing.js';
-import { postOutcome, Transport, type Creates } from './transport.js';
+import { postOutcome, Transport } from './transport.js';
 import { ApiUrls, assertUuid, type ThreadTarget } from './urls.js';
+import { isObject } from '../util/json.js';
 import type {
   CreateSessionBody,
   ListQuery,
@@ -25,7 +26,7 @@ export interface ClientOptions {
   /** The `{base_url}`, without /rest/v1 (may have a path prefix). */
   baseUrl: string;
   apiKey: string;
-  /** Default `agents/<VERSION> node/<process.version>`. */
+  /** Default `agents/<VERSION>`; the CLI adds the Node version. */
   userAgent?: string;
   /** When set, one line per request and per response, key redacted. */
   debug?: (line: string) => void;
@@ -36,8 +37,10 @@ export interface ClientOptions {
   retry?: Partial<RetryOptions>;
   /** At most `limit` requests in any `windowMs` per (origin, key), for the whole process. Default 100 per minute. */
   pacing?: { limit: number; windowMs: number } | false;
-  /** Default: one shared EnvHttpProxyAgent with the time-outs above. */
+  /** Default: one shared undici Agent with the time-outs above (a proxy agent when `env` names a proxy). */
   dispatcher?: Dispatcher;
+  /** Where the proxy variables come from; none are read from anywhere else. Default: no proxy. */
+  env?: ProxyEnv;
 }
 
 /** Per-call options. */
@@ -48,10 +51,6 @@ export interface CallOptions {
 
 /** Page size of iterateMessages: the largest the service allows. */
 const ITERATE_LIMIT = 100;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function shapeError(what: string, missing: string): ApiError {
   return new ApiError({
@@ -101,16 +100,10 @@ function asMessagePage(value: unknown): MessagePage {
   return value as unknown as MessagePage;
 }
 
-const CREATES_SESSION: Creates = {
-  what: 'session',
-  hint: 'it was not sent again, to avoid a duplicate; look for it in the dashboard before creating it again',
-};
+const CREATES_SESSION: Creates = { what: 'session' };
 
 function createsMessage(sessionId: string): Creates {
-  return {
-    what: 'message',
-    hint: `it was not sent again, to avoid a duplicate; check with: agents show ${sessionId}`,
-  };
+  return { what: 'message', sessionId };
 }
 
 /** A POST answered 2xx created something even when its body is unusable: say so, and how to check. */
@@ -135,13 +128,15 @@ export class ApiClient {
     this.transport = new Transport({
       origin: this.urls.origin,
       apiKey: options.apiKey,
-      userAgent: options.userAgent ?? `agents/${VERSION} node/${process.version}`,
+      userAgent: options.userAgent ?? `agents/${VERSION}`,
       debug: options.debug,
       connectTimeoutMs,
       responseTimeoutMs,
       retry: { ...DEFAULT_RETRY, ...options.retry },
       limiter: pacing === false ? undefined : limiterFor(this.urls.origin, options.apiKey, pacing),
-      dispatcher: options.dispatcher ?? defaultDispatcher(connectTimeoutMs, responseTimeoutMs),
+      dispatcher: options.dispatcher
+        ? () => Promise.resolve(options.dispatcher!)
+        : () => defaultDispatcher(connectTimeoutMs, responseTimeoutMs, options.env ?? {}),
     });
   }
 
@@ -192,14 +187,6 @@ export class ApiClient {
     return asMessagePage(json);
   }
 
-  /** GET a `_links` href (final_message, new_messages, self…) under the same-origin rule. */
-  async listByHref(href: string, o: CallOptions = {}): Promise<MessagePage> {
-    const { url, rebased } = this.urls.resolveHref(href);
-    if (rebased) this.transport.trace(`link ${href} rebased onto ${url}`);
-    const json = await this.transport.send({ method: 'GET', url }, o.signal);
-    return asMessagePage(json);
-  }
-
   /** Every message matching the query, page by page with limit=100 (page/limit of the query ignored). */
   async *iterateMessages(
     target: ThreadTarget,
@@ -218,10 +205,5 @@ export class ApiClient {
       }
       if (result.items.length === 0 || page >= result.meta.total_pages) return;
     }
-  }
-
-  /** Parse a final_message / thread href into its target and query (for pollers that manage their own cursor). */
-  parseListHref(href: string): { target: ThreadTarget; query: ListQuery } {
-    return this.urls.parseListHref(href);
   }
 }

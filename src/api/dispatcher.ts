@@ -1,41 +1,86 @@
-// The connection pool every client shares by default: undici's EnvHttpProxyAgent, which honours
-// HTTP_PROXY, HTTPS_PROXY and NO_PROXY (lower-case forms first, as curl does), with our time-outs.
-import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
-import { CliError } from '../errors.js';
+// The connection pool every client shares by default: undici's Agent with our time-outs, or its
+// EnvHttpProxyAgent when a proxy is configured (HTTP_PROXY, HTTPS_PROXY, NO_PROXY; lower-case forms first,
+// as curl reads them). The proxy settings are handed over explicitly, so undici never reads the
+// environment itself and the caller decides which environment counts.
+import type { Dispatcher } from 'undici';
+import { ApiError } from './errors.js';
+
+/** The proxy variables, as the caller's environment holds them. */
+export interface ProxyEnv {
+  http_proxy?: string;
+  HTTP_PROXY?: string;
+  https_proxy?: string;
+  HTTPS_PROXY?: string;
+  no_proxy?: string;
+  NO_PROXY?: string;
+}
+
+/** The proxy settings in force: undefined values mean none. */
+export function proxySettings(env: ProxyEnv): { httpProxy?: string; httpsProxy?: string; noProxy?: string } {
+  const pick = (lower: string | undefined, upper: string | undefined) => {
+    const v = lower ?? upper;
+    return v === undefined || v === '' ? undefined : v;
+  };
+  return {
+    httpProxy: pick(env.http_proxy, env.HTTP_PROXY),
+    httpsProxy: pick(env.https_proxy, env.HTTPS_PROXY),
+    noProxy: pick(env.no_proxy, env.NO_PROXY),
+  };
+}
 
 const shared = new Map<string, Dispatcher>();
 
-/** The proxy settings in force, as undici reads them (NO_PROXY is re-read by undici on every request). */
-function proxyEnv(env: NodeJS.ProcessEnv): string {
-  return [env.http_proxy ?? env.HTTP_PROXY ?? '', env.https_proxy ?? env.HTTPS_PROXY ?? ''].join('\n');
+/**
+ * One dispatcher per set of time-outs and proxy settings, for the whole process (connections are reused
+ * across the clients of one run and, in tests, across runs).
+ */
+export async function defaultDispatcher(
+  connectTimeoutMs: number,
+  responseTimeoutMs: number,
+  env: ProxyEnv,
+): Promise<Dispatcher> {
+  const proxy = proxySettings(env);
+  const id = JSON.stringify([connectTimeoutMs, responseTimeoutMs, proxy]);
+  let dispatcher = shared.get(id);
+  if (dispatcher !== undefined) return dispatcher;
+  const common = {
+    connect: { timeout: connectTimeoutMs },
+    headersTimeout: responseTimeoutMs,
+    bodyTimeout: responseTimeoutMs,
+  };
+  if (proxy.httpProxy === undefined && proxy.httpsProxy === undefined) {
+    const { Agent } = await import('undici');
+    dispatcher = new Agent(common);
+  } else {
+    const { EnvHttpProxyAgent } = await import('undici');
+    dispatcher = proxyAgent(() => new EnvHttpProxyAgent({
+      ...common,
+      // Explicit, so undici does not read process.env: '' means "no proxy for this scheme".
+      httpProxy: proxy.httpProxy ?? '',
+      httpsProxy: proxy.httpsProxy ?? '',
+      noProxy: proxy.noProxy ?? '',
+      // The connection to the proxy itself gets the same connect time-out.
+      proxyTls: { timeout: connectTimeoutMs },
+      // http:// targets go through the proxy as absolute-form requests, as curl does; plain proxies often
+      // refuse CONNECT to ports other than 443. https:// targets are always tunnelled with CONNECT.
+      proxyTunnel: false,
+    }));
+  }
+  shared.set(id, dispatcher);
+  return dispatcher;
 }
 
-/**
- * One EnvHttpProxyAgent per set of time-outs and proxy variables, for the whole process. Keyed on the proxy
- * variables too because undici reads HTTP(S)_PROXY once, when the agent is made.
- */
-export function defaultDispatcher(connectTimeoutMs: number, responseTimeoutMs: number): Dispatcher {
-  const id = `${connectTimeoutMs}\n${responseTimeoutMs}\n${proxyEnv(process.env)}`;
-  let dispatcher = shared.get(id);
-  if (dispatcher === undefined) {
-    try {
-      dispatcher = new EnvHttpProxyAgent({
-        connect: { timeout: connectTimeoutMs },
-        headersTimeout: responseTimeoutMs,
-        bodyTimeout: responseTimeoutMs,
-        // The connection to the proxy itself gets the same connect time-out.
-        proxyTls: { timeout: connectTimeoutMs },
-        // http:// targets go through the proxy as absolute-form requests, as curl does; plain proxies often
-        // refuse CONNECT to ports other than 443. https:// targets are always tunnelled with CONNECT.
-        proxyTunnel: false,
-      });
-    } catch (err) {
-      throw new CliError(`invalid proxy setting: ${err instanceof Error ? err.message : String(err)}`, {
-        hint: 'check HTTPS_PROXY / HTTP_PROXY: they need a full address such as http://proxy.example:3128',
-        cause: err,
-      });
-    }
-    shared.set(id, dispatcher);
+/** undici refuses a proxy address it cannot parse: say which setting, without echoing it (it may hold a password). */
+function proxyAgent(make: () => Dispatcher): Dispatcher {
+  try {
+    return make();
+  } catch (err) {
+    throw new ApiError({
+      kind: 'connection',
+      transient: false,
+      cause: err,
+      message: `invalid proxy setting: ${err instanceof Error ? err.message : String(err)}`,
+      advice: 'check HTTPS_PROXY / HTTP_PROXY: they need a full address such as http://proxy.example:3128',
+    });
   }
-  return dispatcher;
 }

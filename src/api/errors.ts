@@ -1,16 +1,22 @@
-// One error class for everything the HTTP layer can end with, a kind per case, and the contract's exit code
-// derived from the kind (Stainless SDKs' core/error.ts: pick the class from the status, keep the server's text).
-import { CliError, ExitCode, type ExitCodeValue } from '../errors.js';
-import { oneLine, summariseBody } from './summary.js';
+// One error class for everything the HTTP layer can end with, a kind per case (Stainless SDKs'
+// core/error.ts: the class from the status, the server's own text kept). It knows HTTP, not the command
+// line: exit codes and hints that name commands are the CLI's mapping (src/errors.ts).
+import { flatten } from '../util/text.js';
+import { summariseBody } from './summary.js';
 
 /** What went wrong, coarse enough for callers to branch on. */
 export type ApiErrorKind =
+  /** 400 VALIDATION, or 422 (the live service's answer for the same refusals). */
   | 'validation'
+  /** 400 BAD_REQUEST: the service could not act on a well-formed request. */
   | 'bad_request'
   | 'auth'
   | 'forbidden'
   | 'not_found'
-  | 'unprocessable'
+  /** 413: the body is over the service's size limit. */
+  | 'too_large'
+  /** 415: the service would not take the body's media type. */
+  | 'unsupported'
   | 'rate_limited'
   | 'server'
   | 'connection'
@@ -19,23 +25,30 @@ export type ApiErrorKind =
   | 'aborted'
   | 'unexpected';
 
+/** What a POST creates, so that a failure after it may have arrived can say what to look for. */
+export type Creates = { what: 'session' } | { what: 'message'; sessionId: string };
+
 /** Everything an ApiError is built from. */
 export interface ApiErrorInit {
   kind: ApiErrorKind;
   message: string;
-  hint?: string;
   status?: number;
   serverMessage?: string;
   /** The request certainly never reached the service (refused connection, DNS failure, 429). */
   neverSent?: boolean;
+  /** A POST that may have been carried out: repeating it could create a duplicate. */
   outcomeUnknown?: boolean;
+  /** What the failed POST creates, when it is one. */
+  creates?: Creates;
   cause?: unknown;
-  /** Overrides the exit code derived from the kind (aborts: 130 or 124). */
-  exitCode?: ExitCodeValue;
   /** Seconds from a Retry-After header, when the service sent one. */
   retryAfterS?: number;
   /** Overrides the transience derived from the kind (a TLS failure is a connection error not worth retrying). */
   transient?: boolean;
+  /** An advisory line for a person, when the cause is specific (a proxy, a certificate). */
+  advice?: string;
+  /** The abort reason, for kind 'aborted'. */
+  reason?: unknown;
 }
 
 const TRANSIENT_KINDS: ReadonlySet<ApiErrorKind> = new Set([
@@ -47,7 +60,7 @@ const TRANSIENT_KINDS: ReadonlySet<ApiErrorKind> = new Set([
 const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
 
 /** A failed call to the Agent Sessions API. Its message is one line, capped, and never holds the key. */
-export class ApiError extends CliError {
+export class ApiError extends Error {
   readonly kind: ApiErrorKind;
   readonly status: number | undefined;
   /** The service's own `error` text, when the body was JSON. */
@@ -60,13 +73,13 @@ export class ApiError extends CliError {
   readonly neverSent: boolean;
   /** Seconds the service asked us to wait (Retry-After), if it said. */
   readonly retryAfterS: number | undefined;
+  readonly creates: Creates | undefined;
+  readonly advice: string | undefined;
+  /** Why the call was cancelled (the AbortSignal's reason), for kind 'aborted'. */
+  readonly reason: unknown;
 
   constructor(init: ApiErrorInit) {
-    super(oneLine(init.message, 300), {
-      exitCode: init.exitCode ?? exitCodeFor(init.kind),
-      hint: init.hint ?? HINTS[init.kind],
-      cause: init.cause,
-    });
+    super(flatten(init.message, 300), init.cause === undefined ? undefined : { cause: init.cause });
     this.name = 'ApiError';
     this.kind = init.kind;
     this.status = init.status;
@@ -74,6 +87,9 @@ export class ApiError extends CliError {
     this.outcomeUnknown = init.outcomeUnknown === true;
     this.neverSent = init.neverSent === true;
     this.retryAfterS = init.retryAfterS;
+    this.creates = init.creates;
+    this.advice = init.advice;
+    this.reason = init.reason;
     this.transient =
       !this.outcomeUnknown &&
       (init.transient ??
@@ -82,47 +98,20 @@ export class ApiError extends CliError {
   }
 }
 
-/**
- * 401/403 → 3, 404 → 4, everything else → 1. A 400/422 is the service refusing what we sent, not a usage
- * error of ours (exit 2 promises that nothing was sent), so it is a failed request: 1.
- */
-export function exitCodeFor(kind: ApiErrorKind): ExitCodeValue {
-  if (kind === 'auth' || kind === 'forbidden') return ExitCode.AUTH;
-  if (kind === 'not_found') return ExitCode.NOT_FOUND;
-  return ExitCode.FAILURE;
-}
-
-/** One line for a human per kind: what to do about it. */
-export const HINTS: Record<ApiErrorKind, string> = {
-  validation: 'check the agent (--agent, --agent-id or --agent-profile) and the message',
-  bad_request: 'the service could not act on it; a follow-up needs a session that already has messages',
-  auth: 'check the API key: agents login, or AGENTS_API_KEY',
-  forbidden:
-    'the key is not allowed to do this; check the API key and its workspace: agents login, or AGENTS_API_KEY',
-  not_found: 'check the session id; sessions of another workspace are reported as not found',
-  unprocessable: 'the service refused the content; check the message, artifacts and profile',
-  rate_limited: 'the key allows 100 requests a minute across every process using it; wait a minute and retry',
-  server: 'the service is failing; try again in a moment',
-  connection:
-    'check the base URL (--base-url, AGENTS_BASE_URL), the network and proxy settings (HTTPS_PROXY, NO_PROXY)',
-  timeout: 'the service or the network is slow; try again in a moment',
-  unreadable: 'the response was cut short or garbled on the way; try again',
-  aborted: 'the request was cancelled',
-  unexpected: 'the service answered in a way this version does not understand; check the base URL',
-};
-
-const LABELS: Record<number, string> = {
-  401: 'authentication failed',
-  403: 'permission denied',
-  404: 'not found',
-  422: 'the service could not process the request',
-  429: 'rate limit exceeded',
+const BY_STATUS: Record<number, [ApiErrorKind, string]> = {
+  401: ['auth', 'authentication failed'],
+  403: ['forbidden', 'permission denied'],
+  404: ['not_found', 'not found'],
+  413: ['too_large', 'the request is larger than the service accepts'],
+  415: ['unsupported', 'the service did not accept the request body'],
+  422: ['validation', 'the service rejected the request as invalid'],
+  429: ['rate_limited', 'rate limit exceeded'],
 };
 
 /** Which kind a 400 defaults to when the body carries no code: create refuses with VALIDATION, send with BAD_REQUEST. */
 export type BadRequestDefault = 'validation' | 'bad_request';
 
-/** Builds the error for an HTTP answer that is not a success. `key` is redacted from anything the server said. */
+/** Builds the error for an HTTP answer that is not a success. `redact` scrubs anything the server said. */
 export function errorFromStatus(
   status: number,
   bodyText: string,
@@ -145,11 +134,7 @@ export function errorFromStatus(
       kind === 'validation'
         ? 'the service rejected the request as invalid'
         : 'the service refused the request';
-  } else if (status === 401) [kind, label] = ['auth', LABELS[401]!];
-  else if (status === 403) [kind, label] = ['forbidden', LABELS[403]!];
-  else if (status === 404) [kind, label] = ['not_found', LABELS[404]!];
-  else if (status === 422) [kind, label] = ['unprocessable', LABELS[422]!];
-  else if (status === 429) [kind, label] = ['rate_limited', LABELS[429]!];
+  } else if (BY_STATUS[status] !== undefined) [kind, label] = BY_STATUS[status];
   else if (status >= 500) [kind, label] = ['server', 'the service failed'];
   else [kind, label] = ['unexpected', 'unexpected response'];
 
@@ -166,27 +151,18 @@ export function errorFromStatus(
 }
 
 /**
- * An ApiError for a call cancelled through its AbortSignal; `cause` is the signal's reason. `mayHaveCreated`
- * names what a POST cancelled after it left may have created.
+ * An ApiError for a call cancelled through its AbortSignal; `reason` is the signal's. `creates` names what
+ * a POST cancelled after it left may have created.
  */
-export function abortedError(reason: unknown, mayHaveCreated?: { what: string; hint: string }): ApiError {
-  let exitCode: ExitCodeValue | undefined;
-  if (reason === 'SIGINT' || reason === 'SIGTERM') exitCode = ExitCode.INTERRUPTED;
-  else if (reason instanceof Error && reason.name === 'TimeoutError') exitCode = ExitCode.TIMEOUT;
+export function abortedError(reason: unknown, creates?: Creates): ApiError {
   return new ApiError({
     kind: 'aborted',
-    message: mayHaveCreated
-      ? `request cancelled; the ${mayHaveCreated.what} may have been created`
+    message: creates
+      ? `request cancelled; the ${creates.what} may have been created`
       : 'request cancelled',
-    hint: mayHaveCreated?.hint,
-    outcomeUnknown: mayHaveCreated !== undefined,
+    outcomeUnknown: creates !== undefined,
+    creates,
     cause: reason,
-    exitCode,
+    reason,
   });
-}
-
-/** True for anything that means "cancelled on purpose": an aborted ApiError or a platform AbortError. */
-export function isAbort(err: unknown): boolean {
-  if (err instanceof ApiError) return err.kind === 'aborted';
-  return err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError');
 }

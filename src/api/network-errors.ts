@@ -99,7 +99,7 @@ export function errorFromNetwork(err: unknown, origin: string, figures: TimeoutF
       transient: false,
       cause: err,
       message: `TLS failure talking to ${origin}: ${raw}${at}`,
-      hint: 'the certificate was not accepted; check the base URL, or NODE_EXTRA_CA_CERTS behind a corporate proxy',
+      advice: 'the certificate was not accepted; check the base URL, or NODE_EXTRA_CA_CERTS behind a corporate proxy',
     });
   }
   if (/proxy/i.test(raw)) {
@@ -107,7 +107,7 @@ export function errorFromNetwork(err: unknown, origin: string, figures: TimeoutF
       kind: 'connection',
       cause: err,
       message: `the proxy refused the request to ${origin}: ${raw}`,
-      hint: 'check HTTPS_PROXY / HTTP_PROXY (and credentials in them), or exclude the host with NO_PROXY',
+      advice: 'check HTTPS_PROXY / HTTP_PROXY (and credentials in them), or exclude the host with NO_PROXY',
     });
   }
   return new ApiError({

@@ -1,12 +1,7 @@
 // Turns whatever a server or gateway answered into one short line: the service's `error` text when the body
 // is JSON, the title of an HTML page (never the page), or the first words of anything else.
-
-/** Collapses control characters and runs of whitespace to single spaces, then caps the length. */
-export function oneLine(text: string, max = 200): string {
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what must not reach a terminal
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\s]+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
+import { isObject } from '../util/json.js';
+import { flatten } from '../util/text.js';
 
 /** What an error body said, reduced for a one-line message. */
 export interface BodySummary {
@@ -23,18 +18,16 @@ function asText(value: unknown): string | undefined {
 }
 
 function fromJson(json: unknown): BodySummary | undefined {
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
-  const obj = json as Record<string, unknown>;
-  let message = asText(obj.error) ?? asText(obj.message);
-  let code = asText(obj.code) ?? asText(obj.error_code);
+  if (!isObject(json)) return undefined;
+  let message = asText(json.error) ?? asText(json.message);
+  let code = asText(json.code) ?? asText(json.error_code);
   // Some services nest it: {"error": {"message": "…", "code": "…"}}.
-  if (typeof obj.error === 'object' && obj.error !== null) {
-    const nested = obj.error as Record<string, unknown>;
-    message ??= asText(nested.message);
-    code ??= asText(nested.code);
+  if (isObject(json.error)) {
+    message ??= asText(json.error.message);
+    code ??= asText(json.error.code);
   }
   return {
-    serverMessage: message === undefined ? undefined : oneLine(message),
+    serverMessage: message === undefined ? undefined : flatten(message),
     code: code === undefined || !/^[A-Za-z0-9_.-]{1,40}$/.test(code) ? undefined : code,
     summary: message === undefined ? 'JSON body without an error text' : '',
   };
@@ -55,8 +48,8 @@ export function summariseBody(text: string, contentType: string | undefined): Bo
   }
   if (type.includes('html') || /^<(!doctype|html|head|body|\?xml)/i.test(trimmed)) {
     const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(trimmed)?.[1];
-    const clean = title === undefined ? '' : oneLine(title.replace(/<[^>]*>/g, ''), 80);
+    const clean = title === undefined ? '' : flatten(title.replace(/<[^>]*>/g, ''), 80);
     return { summary: clean ? `HTML page "${clean}"` : 'HTML page' };
   }
-  return { summary: oneLine(trimmed) };
+  return { summary: flatten(trimmed) };
 }

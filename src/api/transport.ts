@@ -1,13 +1,13 @@
 // One request's trip: pacing slot, undici request with time-outs, body always read or discarded, status
 // mapped to an ApiError, and the retry loop around it. Reads are retried on transient failures; a POST only
 // when it certainly never left, since the API has no idempotency key.
-import './wasm-memory.js';
 import { request, type Dispatcher } from 'undici';
-import { ApiError, abortedError, errorFromStatus, type BadRequestDefault } from './errors.js';
+import { ApiError, abortedError, errorFromStatus, type BadRequestDefault, type Creates } from './errors.js';
 import { errorFromNetwork } from './network-errors.js';
 import { backoffDelay, parseRetryAfter, type RetryOptions } from './backoff.js';
 import { sleep } from '../util/sleep.js';
-import { oneLine, summariseBody } from './summary.js';
+import { summariseBody } from './summary.js';
+import { flatten } from '../util/text.js';
 import { redact } from './redact.js';
 import type { SlidingWindowLimiter } from './pacing.js';
 
@@ -24,14 +24,8 @@ export interface TransportConfig {
   responseTimeoutMs: number;
   retry: RetryOptions;
   limiter: SlidingWindowLimiter | undefined;
-  dispatcher: Dispatcher;
-}
-
-/** What a POST creates, for the message when its outcome is unknown. */
-export interface Creates {
-  what: 'session' | 'message';
-  /** How the user can check whether it was created. */
-  hint: string;
+  /** The connection pool, made on the first request (loading undici's pieces only then). */
+  dispatcher: () => Promise<Dispatcher>;
 }
 
 /** One API call. */
@@ -79,15 +73,7 @@ export class Transport {
     const state = { left: false };
     // A POST cancelled after it left may still have been carried out.
     const cancelled = () =>
-      abortedError(
-        signal?.reason,
-        spec.method === 'POST' && state.left
-          ? {
-              what: spec.creates?.what ?? 'request',
-              hint: spec.creates?.hint ?? 'it may have been carried out',
-            }
-          : undefined,
-      );
+      abortedError(signal?.reason, spec.method === 'POST' && state.left ? spec.creates : undefined);
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.attempt(spec, bodyText, attempt, state, signal);
@@ -144,7 +130,7 @@ export class Transport {
     signal: AbortSignal | undefined,
   ): Promise<unknown> {
     const { config } = this;
-    const sent = bodyText === undefined ? '' : `: ${oneLine(bodyText)}`;
+    const sent = bodyText === undefined ? '' : `: ${flatten(bodyText)}`;
     this.trace(`→ ${spec.method} ${spec.url} (attempt ${attempt})${sent}`);
     const started = performance.now();
     const elapsed = () => `${Math.round(performance.now() - started)} ms`;
@@ -161,7 +147,7 @@ export class Transport {
         method: spec.method,
         headers,
         body: bodyText,
-        dispatcher: config.dispatcher,
+        dispatcher: await config.dispatcher(),
         signal,
         // Per request as well as on the dispatcher: a caller's own dispatcher (or undici's proxy client,
         // which does not pass them on) still gets our time-outs.
@@ -195,7 +181,7 @@ export class Transport {
       }
     }
     this.trace(
-      `← ${status} in ${elapsed()}, ${Buffer.byteLength(text)} bytes: ${oneLine(text.slice(0, 1000))}`,
+      `← ${status} in ${elapsed()}, ${Buffer.byteLength(text)} bytes: ${flatten(text.slice(0, 1000))}`,
     );
 
     const contentType = res.headers['content-type'];
@@ -203,7 +189,8 @@ export class Transport {
     if (!ok) {
       throw errorFromStatus(status, text, type, {
         badRequest: spec.badRequest,
-        retryAfterS: status === 429 ? parseRetryAfter(res.headers['retry-after']) : undefined,
+        retryAfterS:
+          status === 429 || status === 503 ? parseRetryAfter(res.headers['retry-after']) : undefined,
         redact: (s) => redact(s, config.apiKey),
       });
     }
@@ -221,8 +208,8 @@ export class Transport {
 }
 
 /**
- * A POST that failed after it may have reached the service: say so, and how to check, instead of sending it
- * again. Failures that certainly did not create anything (refused connection, 4xx answers) pass unchanged.
+ * A POST that failed after it may have reached the service: say so instead of sending it again. Failures
+ * that certainly did not create anything (refused connection, 4xx answers) pass unchanged.
  */
 export function postOutcome(err: ApiError, creates: Creates | undefined): ApiError {
   if (err.neverSent || err.kind === 'aborted') return err;
@@ -237,8 +224,8 @@ export function postOutcome(err: ApiError, creates: Creates | undefined): ApiErr
     status: err.status,
     serverMessage: err.serverMessage,
     outcomeUnknown: true,
+    creates,
     message: `${lead}: ${err.message}`,
-    hint: creates?.hint ?? 'it was not sent again, to avoid a duplicate',
     cause: err,
   });
 }

@@ -1,8 +1,9 @@
-// The Agent Sessions API's resources, as described in ../shared/spec/agent-sessions-api.md.
-// Shared by the client, the poller, the commands and the emulator.
+// The Agent Sessions API's resources, as described in ../shared/spec/agent-sessions-api.md, widened where
+// the live service answers differently (../shared/spec/live-service.md). Shared by the client, the poller,
+// the commands and the emulator.
 
-/** The six built-in core agents accepted as `agent_name`. */
-export const CORE_AGENTS = ['claude', 'codex', 'gemini', 'opencode', 'cursor', 'kimi'] as const;
+/** The built-in agents accepted as `agent_name`: the spec's six, and `sisyphus`, which the live service takes. */
+export const CORE_AGENTS = ['claude', 'codex', 'gemini', 'opencode', 'cursor', 'kimi', 'sisyphus'] as const;
 export type CoreAgent = (typeof CORE_AGENTS)[number];
 
 export const MESSAGE_TYPES = ['message', 'final_message', 'tool_call'] as const;
@@ -24,11 +25,17 @@ export interface SessionLinks {
   final_message: Link | null;
 }
 
-/** A session (conversation) of the caller's workspace. */
+/** A pull request as the live service lists it; the spec lists plain strings. */
+export interface PullRequestRef {
+  url: string;
+  status?: string;
+}
+
+/** A session (conversation) of the caller's workspace. Fields the service adds are kept as they come. */
 export interface Session {
   id: string;
   title: string;
-  pull_requests: string[];
+  pull_requests: (string | PullRequestRef)[];
   source_url: string | null;
   is_archived: boolean;
   is_private: boolean;
@@ -37,20 +44,27 @@ export interface Session {
   thread_id: string | null;
   session_html_url: string;
   _links: SessionLinks;
+  /** Live service: the latest artifact of each plan, oldest plan first. */
+  plan_artifact_ids?: string[];
+  session_group_id?: string | null;
+  [extra: string]: unknown;
 }
 
 /** A message of a session. `ts` is the provider's epoch-seconds timestamp and the `gts` cursor. */
 export interface Message {
   id: string;
   chat_id: string;
+  /** Null for the live service's system notices (a sandbox warning): not part of the conversation. */
   chat_thread_id: string | null;
   task_id: string;
   role: Role;
   type: MessageType;
   message: string;
+  /** Epoch seconds; fractional on the live service. */
   ts: number | null;
   created_at: string;
   updated_at: string;
+  [extra: string]: unknown;
 }
 
 /** The response of Send message: the user message just posted, plus links for its new thread. */
@@ -74,10 +88,26 @@ export interface PageMeta {
 export interface MessagePage {
   items: Message[];
   meta: PageMeta;
-  _links: {
-    self: Link;
-    new_messages: Link;
+  _links?: {
+    self?: Link;
+    new_messages?: Link;
   };
+}
+
+/** An artifact record (live service): a plan iteration or a file, with a presigned download link. */
+export interface Artifact {
+  id: string;
+  /** Presigned, on another host, valid for days: fetched without the key. */
+  url: string;
+  file_name: string | null;
+  file_path?: string | null;
+  file_size_in_kb?: number | null;
+  mime_type?: string | null;
+  /** 'plan' or 'file' today; kept as sent when the service adds others. */
+  kind: string;
+  plan_id: string | null;
+  created_at: string;
+  [extra: string]: unknown;
 }
 
 /** Profile request object (create and send). Its inner shapes are not described by the spec. */
@@ -105,10 +135,10 @@ export interface SendMessageBody {
   profile?: Profile;
 }
 
-/** Query of List session messages. */
+/** Query of List session messages. `role` repeated is understood by newer deployments of the live service. */
 export interface ListQuery {
   type?: MessageType[];
-  role?: Role;
+  role?: Role | Role[];
   thread_id?: string;
   gts?: number;
   page?: number;

@@ -3,29 +3,12 @@
 // only ever shown masked.
 import type { Context } from '../context.js';
 import { maskKey } from '../config/mask.js';
-import { readConfig, type ProfileReader } from '../config/read.js';
-import { ENV_VARS, resolveSettings, type SettingSource, type Settings } from '../config/settings.js';
+import { ENV_VARS, type SettingName, type Settings } from '../config/settings.js';
 import { CONFIG_KEYS, validateConfigKey, validateConfigValue, type ConfigKey } from '../config/validate.js';
+import type { Item } from '../output/items.js';
+import type { ConfigEntry, ConfigListing } from '../output/render-config.js';
 
-/** One setting as `list` and `get` report it; `value` is masked for api-key, null when unset. */
-export interface ConfigEntry {
-  key: ConfigKey;
-  value: string | null;
-  source: Exclude<SettingSource, 'default'> | 'unset';
-  /** Where exactly: "--base-url", "AGENTS_API_KEY", "profile work"; null when unset. */
-  origin: string | null;
-}
-
-/** The output of `config list`. */
-export interface ConfigListing {
-  profile: string;
-  profileSource: SettingSource;
-  path: string;
-  profiles: string[];
-  settings: Record<ConfigKey, ConfigEntry>;
-}
-
-const FIELD: Record<ConfigKey, 'apiKey' | 'baseUrl' | 'agent'> = {
+const FIELD: Record<ConfigKey, SettingName> = {
   'api-key': 'apiKey',
   'base-url': 'baseUrl',
   agent: 'agent',
@@ -42,120 +25,65 @@ function entry(s: Settings, key: ConfigKey): ConfigEntry {
   return { key, value: key === 'api-key' ? maskKey(raw) : raw, source, origin };
 }
 
-// Reads go straight to the file; conf (the writer) is loaded only by set and unset.
-function open(ctx: Context): { store: ProfileReader; settings: Settings } {
-  const store = readConfig(ctx.env);
-  return { store, settings: resolveSettings(ctx.globals, ctx.env, store) };
-}
-
-async function openForWrite(ctx: Context) {
-  const { openConfig } = await import('../config/store.js');
-  const store = openConfig(ctx.env);
-  return { store, settings: resolveSettings(ctx.globals, ctx.env, store) };
-}
-
-function json(value: unknown): string {
-  return `${JSON.stringify(value, null, 2)}\n`;
-}
-
 /** The settings in effect for the active profile, each with its source. */
-export function configList(ctx: Context): ConfigListing {
-  const { store, settings } = open(ctx);
+export async function configList(ctx: Context): Promise<Item> {
+  const settings = await ctx.settings();
+  const profiles = Object.keys(await ctx.config.profiles()).sort();
   const entries = Object.fromEntries(CONFIG_KEYS.map((k) => [k, entry(settings, k)])) as Record<
     ConfigKey,
     ConfigEntry
   >;
-  return {
+  const listing: ConfigListing = {
     profile: settings.profile,
     profileSource: settings.sources.profile,
-    path: store.path,
-    profiles: store.profiles(),
+    path: ctx.config.path,
+    profiles,
     settings: entries,
   };
-}
-
-/** Text form of `config list`: one aligned row per key, the source in parentheses. */
-export function formatConfigList(l: ConfigListing): string {
-  const profileOrigin =
-    l.profileSource === 'flag' ? '--profile' : l.profileSource === 'env' ? ENV_VARS.profile : 'default';
-  const rows: [string, string, string][] = [
-    ['profile', l.profile, profileOrigin],
-    ...CONFIG_KEYS.map((k): [string, string, string] => {
-      const e = l.settings[k];
-      return [k, e.value ?? '-', e.origin ?? 'unset'];
-    }),
-    ['profiles', l.profiles.length ? l.profiles.join(', ') : '-', 'config file'],
-  ];
-  const w0 = Math.max(...rows.map((r) => r[0].length));
-  const w1 = Math.max(...rows.map((r) => r[1].length));
-  return rows.map(([k, v, o]) => `${k.padEnd(w0)}  ${v.padEnd(w1)}  (${o})\n`).join('');
-}
-
-export function runConfigList(ctx: Context): void {
-  const listing = configList(ctx);
-  ctx.out(ctx.globals.json ? json(listing) : formatConfigList(listing));
+  return { kind: 'config-list', listing };
 }
 
 /** The value in effect for `key` (masked for api-key). */
-export function configGet(ctx: Context, key: string): ConfigEntry {
+export async function configGet(ctx: Context, key: string): Promise<Item> {
   const k = validateConfigKey(key);
-  return entry(open(ctx).settings, k);
+  return { kind: 'config-entry', entry: entry(await ctx.settings([FIELD[k]]), k) };
 }
 
-export function runConfigGet(ctx: Context, key: string): void {
-  const e = configGet(ctx, key);
-  if (ctx.globals.json) ctx.out(json(e));
-  else if (e.value !== null) ctx.out(`${e.value}\n`);
-  else ctx.log.info(`${e.key} is not set`);
-}
-
-/** Stores a validated value in the active profile. Returns the warnings the caller should show. */
-export async function configSet(
-  ctx: Context,
-  key: string,
-  value: string,
-): Promise<{ profile: string; warnings: string[] }> {
+/** Stores a validated value in the active profile, with the warnings worth showing. */
+export async function* configSet(ctx: Context, key: string, value: string): AsyncGenerator<Item> {
   const k = validateConfigKey(key);
   const checked = validateConfigValue(k, value);
-  const { store, settings } = await openForWrite(ctx);
-  store.set(settings.profile, k, checked.value);
-  const warnings: string[] = [];
-  if (checked.warning !== undefined) warnings.push(checked.warning);
+  const settings = await ctx.settings([]);
+  await ctx.config.set(settings.profile, k, checked.value);
+  if (checked.warning !== undefined) yield { kind: 'warning', text: checked.warning };
   if (k === 'api-key') {
-    warnings.push(
-      "a key on the command line stays in the shell's history; `agents login --with-key` reads it from standard input",
-    );
+    yield {
+      kind: 'warning',
+      text: "a key on the command line stays in the shell's history; `agents login --with-key` reads it from standard input",
+    };
   }
   const field = FIELD[k];
-  const source = settings.sources[field];
-  if (source === 'env' || source === 'flag') {
-    const by = source === 'env' ? ENV_VARS[field] : (FLAGS[k] ?? 'a flag');
-    warnings.push(`${by} overrides this value in this run`);
+  const flag = field === 'baseUrl' && ctx.globals.baseUrl !== undefined;
+  const fromEnv = ctx.io.env[ENV_VARS[field]];
+  if (flag || (fromEnv !== undefined && fromEnv !== '')) {
+    const by = flag ? (FLAGS[k] ?? 'a flag') : ENV_VARS[field];
+    yield { kind: 'warning', text: `${by} overrides this value in this run` };
   }
-  return { profile: settings.profile, warnings };
+  yield { kind: 'note', text: `Set ${key} in profile ${settings.profile}` };
 }
 
-export async function runConfigSet(ctx: Context, key: string, value: string): Promise<void> {
-  const { profile, warnings } = await configSet(ctx, key, value);
-  for (const w of warnings) ctx.log.warn(w);
-  ctx.log.info(`Set ${key} in profile ${profile}`);
-}
-
-/** Removes `key` from the active profile; false when it was not set. */
-export async function configUnset(ctx: Context, key: string): Promise<{ profile: string; removed: boolean }> {
+/** Removes `key` from the active profile. */
+export async function configUnset(ctx: Context, key: string): Promise<Item> {
   const k = validateConfigKey(key);
-  const { store, settings } = await openForWrite(ctx);
-  const removed = store.get(settings.profile, k) !== undefined;
-  store.unset(settings.profile, k);
-  return { profile: settings.profile, removed };
+  const { profile } = await ctx.settings([]);
+  const removed = await ctx.config.unset(profile, k);
+  return {
+    kind: 'note',
+    text: removed ? `Unset ${key} in profile ${profile}` : `${key} was not set in profile ${profile}`,
+  };
 }
 
-export async function runConfigUnset(ctx: Context, key: string): Promise<void> {
-  const { profile, removed } = await configUnset(ctx, key);
-  ctx.log.info(removed ? `Unset ${key} in profile ${profile}` : `${key} was not set in profile ${profile}`);
-}
-
-export function runConfigPath(ctx: Context): void {
-  const { path } = readConfig(ctx.env);
-  ctx.out(ctx.globals.json ? json({ path }) : `${path}\n`);
+/** Where the config file is. */
+export function configPath(ctx: Context): Item {
+  return { kind: 'value', text: ctx.config.path, json: { path: ctx.config.path } };
 }

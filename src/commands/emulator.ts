@@ -1,12 +1,12 @@
 // `agents emulator`: serve the local API emulator until Ctrl-C / SIGTERM, then close and return.
 import type { Context } from '../context.js';
+import type { Item } from '../output/items.js';
 import { CliError, UsageError } from '../errors.js';
 import {
   DEV_KEY,
   startEmulator,
   type EmulatorKey,
   type EmulatorOptions,
-  type EmulatorStats,
   type FaultMode,
 } from '../emulator/index.js';
 
@@ -24,12 +24,6 @@ export interface EmulatorFlags {
   fault?: FaultMode[];
   faultSeed?: number;
   slowMs?: number;
-}
-
-/** What a finished run served. */
-export interface EmulatorRunSummary {
-  url: string;
-  stats: EmulatorStats;
 }
 
 /** `KEY[:WORKSPACE]` (split at the first colon; the workspace defaults to the dev key's). */
@@ -85,7 +79,7 @@ function listenError(err: unknown, flags: EmulatorFlags): CliError {
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
 
 /** Starts the emulator, says where it is, serves until the run's signal aborts, then closes. */
-export async function runEmulator(ctx: Context, flags: EmulatorFlags): Promise<EmulatorRunSummary> {
+export async function* emulator(ctx: Context, flags: EmulatorFlags): AsyncGenerator<Item> {
   const opts = emulatorOptions(flags);
   let em;
   try {
@@ -94,20 +88,19 @@ export async function runEmulator(ctx: Context, flags: EmulatorFlags): Promise<E
     throw listenError(err, flags);
   }
   try {
-    if (ctx.globals.json) {
-      ctx.out(`${JSON.stringify({ url: em.url, keys: em.keys })}\n`);
-    } else {
-      // Line one is the base URL; then one line per key: key, workspace, and "forbidden" for refused keys.
-      const keys = em.keys.map((k) => `${k.key}\t${k.workspace}${k.forbidden ? '\tforbidden' : ''}\n`);
-      ctx.out(`${em.url}\n${keys.join('')}`);
-    }
+    // Line one is the base URL; then one line per key: key, workspace, and "forbidden" for refused keys.
+    const keys = em.keys.map((k) => `\n${k.key}\t${k.workspace}${k.forbidden ? '\tforbidden' : ''}`);
+    yield { kind: 'value', text: `${em.url}${keys.join('')}`, json: { url: em.url, keys: em.keys } };
     if (!LOOPBACK.test(flags.host)) {
-      ctx.log.warn(`listening on ${flags.host}: other machines can reach this emulator and its dev keys`);
+      yield {
+        kind: 'warning',
+        text: `listening on ${flags.host}: other machines can reach this emulator and its dev keys`,
+      };
     }
     const usable = em.keys.find((k) => !k.forbidden);
-    ctx.log.info(`Agent Sessions API emulator on ${em.url} (Ctrl-C to stop). Point agents at it:`);
-    if (usable) ctx.log.hint(`  export AGENTS_BASE_URL=${em.url} AGENTS_API_KEY=${usable.key}`);
-    ctx.log.hint('Script the agents with directives in a message, e.g. "[[think:2000]] [[steps:5]] hi".');
+    yield { kind: 'note', text: `Agent Sessions API emulator on ${em.url} (Ctrl-C to stop). Point agents at it:` };
+    if (usable) yield { kind: 'note', text: `  export AGENTS_BASE_URL=${em.url} AGENTS_API_KEY=${usable.key}` };
+    yield { kind: 'note', text: 'Script the agents with directives in a message, e.g. "[[think:2000]] [[steps:5]] hi".' };
     await new Promise<void>((resolve) => {
       if (ctx.signal.aborted) resolve();
       else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
@@ -116,6 +109,5 @@ export async function runEmulator(ctx: Context, flags: EmulatorFlags): Promise<E
     await em.close();
   }
   const stats = em.stats();
-  ctx.log.info(`Emulator stopped after ${stats.requests} request${stats.requests === 1 ? '' : 's'}.`);
-  return { url: em.url, stats };
+  yield { kind: 'note', text: `Emulator stopped after ${stats.requests} request${stats.requests === 1 ? '' : 's'}.` };
 }

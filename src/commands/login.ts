@@ -1,32 +1,24 @@
 // agents login: get a base URL and a key (prompts at a terminal, or the key on stdin with --with-key), check
 // the key with one request, and only then store both in the profile. A rejected key stores nothing.
+import { randomUUID } from 'node:crypto';
 import type { Context } from '../context.js';
-import { CliError, ExitCode, UsageError } from '../errors.js';
-import { ApiClient } from '../api/client.js';
+import { CliError, ExitCode, UsageError, fromApiError } from '../errors.js';
 import { ApiError } from '../api/errors.js';
-import { openConfig } from '../config/store.js';
-import { ENV_VARS, describeSource, resolveSettings } from '../config/settings.js';
+import { ENV_VARS, describeSource } from '../config/settings.js';
 import { validateApiKey, validateBaseUrl } from '../config/validate.js';
-import { timeoutsFrom } from '../session/connect.js';
+import type { InStream } from '../io.js';
+import type { Item } from '../output/items.js';
 
 /** Options of `agents login` (besides the global --base-url and --profile). */
 export interface LoginFlags {
   withKey?: boolean;
 }
 
-/** What a successful login stored. */
-export interface LoginResult {
-  profile: string;
-  baseUrl: string;
-}
-
-// A session id that cannot exist: asking for it costs one request and reveals only whether the key works.
-const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 // A key is short; anything this long on stdin is not a key (and must not be read into memory forever).
 const MAX_STDIN_BYTES = 64 * 1024;
 
 /** Reads the key from standard input: all of it, less one trailing newline. */
-export async function readKeyFromStdin(stdin: Context['stdin']): Promise<string> {
+export async function readKeyFromStdin(stdin: InStream): Promise<string> {
   if (stdin.isTTY === true) {
     throw new UsageError(
       '--with-key reads the key from standard input, which is a terminal here',
@@ -53,18 +45,16 @@ export async function readKeyFromStdin(stdin: Context['stdin']): Promise<string>
   return validateApiKey(key, 'the API key on standard input');
 }
 
-/** Sends one request with the key; resolves when the service accepted it, throws a CliError otherwise. */
+/**
+ * Sends one request with the key; resolves when the service accepted it, throws a CliError otherwise. It
+ * asks for a random version-4 id, which cannot exist: the service answers a valid key with a JSON 404 (the
+ * all-zero id may be refused as invalid instead), and a wrong one with 401 or 403.
+ */
 export async function verifyKey(ctx: Context, baseUrl: string, apiKey: string): Promise<void> {
-  const client = new ApiClient({
-    baseUrl,
-    apiKey,
-    // One request: a login that retries for a minute against a wrong address helps nobody.
-    retry: { maxRetries: 0 },
-    ...timeoutsFrom(ctx.env),
-    debug: ctx.log.debugEnabled ? (line: string) => ctx.log.debug(line) : undefined,
-  });
+  // One request: a login that retries for a minute against a wrong address helps nobody.
+  const client = await ctx.clientFor({ baseUrl, apiKey, retry: { maxRetries: 0 } });
   try {
-    await client.getSession(NIL_UUID, { signal: ctx.signal });
+    await client.getSession(randomUUID(), { signal: ctx.signal });
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     // The service's JSON 404 (an `error` text) means the key passed the gateway and the session is unknown.
@@ -82,22 +72,29 @@ export async function verifyKey(ctx: Context, baseUrl: string, apiKey: string): 
         cause: err,
       });
     }
-    if (err.kind === 'aborted') throw err;
+    const mapped = fromApiError(err);
+    if (err.kind === 'aborted') throw mapped;
     throw new CliError(`could not check the key: ${err.message}; nothing was stored`, {
-      exitCode: err.exitCode,
-      hint: err.hint,
+      exitCode: mapped.exitCode,
+      hint: mapped.hint,
       cause: err,
     });
   }
 }
 
-export async function runLogin(ctx: Context, flags: LoginFlags): Promise<LoginResult> {
-  const store = openConfig(ctx.env);
-  const settings = resolveSettings(ctx.globals, ctx.env, store);
-  const { askApiKey, askBaseUrl } =
-    ctx.caps.interactive && !flags.withKey ? await import('../prompts/login.js') : {};
+/** The current base URL in its stored form, or undefined when it is not valid (the prompt then has no default). */
+function tryNormalize(raw: string): string | undefined {
+  try {
+    return validateBaseUrl(raw).value;
+  } catch {
+    return undefined;
+  }
+}
 
-  if (!flags.withKey && (askApiKey === undefined || askBaseUrl === undefined)) {
+export async function* login(ctx: Context, flags: LoginFlags): AsyncGenerator<Item> {
+  const settings = await ctx.settings(['baseUrl']);
+  const prompts = flags.withKey ? undefined : ctx.prompts;
+  if (!flags.withKey && prompts === undefined) {
     throw new UsageError(
       'no terminal to ask for the key',
       `pipe the key in: printf '%s' "$KEY" | agents login --with-key --base-url URL (or set ${ENV_VARS.apiKey})`,
@@ -107,9 +104,9 @@ export async function runLogin(ctx: Context, flags: LoginFlags): Promise<LoginRe
   let rawBaseUrl = settings.baseUrl;
   let where = settings.baseUrl === undefined ? 'base URL' : describeSource(settings, 'baseUrl');
   // At a terminal the base URL is asked for (the current one as default), unless --base-url just gave it.
-  if (askBaseUrl !== undefined && settings.sources.baseUrl !== 'flag') {
+  if (prompts !== undefined && settings.sources.baseUrl !== 'flag') {
     const current = rawBaseUrl === undefined ? undefined : tryNormalize(rawBaseUrl);
-    rawBaseUrl = await askBaseUrl(current, { signal: ctx.signal });
+    rawBaseUrl = await prompts.baseUrl(current);
     where = 'base URL';
   }
   if (rawBaseUrl === undefined) {
@@ -119,28 +116,22 @@ export async function runLogin(ctx: Context, flags: LoginFlags): Promise<LoginRe
     );
   }
   const { value: baseUrl, warning } = validateBaseUrl(rawBaseUrl, where);
-  if (warning !== undefined) ctx.log.warn(warning);
+  if (warning !== undefined) yield { kind: 'warning', text: warning };
 
   const apiKey =
-    askApiKey !== undefined
-      ? validateApiKey((await askApiKey({ signal: ctx.signal })).trim())
-      : await readKeyFromStdin(ctx.stdin);
+    prompts !== undefined
+      ? validateApiKey((await prompts.apiKey()).trim())
+      : await readKeyFromStdin(ctx.io.stdin);
 
   await verifyKey(ctx, baseUrl, apiKey);
-  store.set(settings.profile, 'base-url', baseUrl);
-  store.set(settings.profile, 'api-key', apiKey);
-  ctx.log.info(`Logged in to ${baseUrl} as profile ${settings.profile}`);
-  if (settings.sources.apiKey === 'env') {
-    ctx.log.warn(`${ENV_VARS.apiKey} is set in this environment and takes precedence over the stored key`);
-  }
-  return { profile: settings.profile, baseUrl };
-}
-
-/** The current base URL in its stored form, or undefined when it is not valid (the prompt then has no default). */
-function tryNormalize(raw: string): string | undefined {
-  try {
-    return validateBaseUrl(raw).value;
-  } catch {
-    return undefined;
+  await ctx.config.set(settings.profile, 'base-url', baseUrl);
+  await ctx.config.set(settings.profile, 'api-key', apiKey);
+  yield { kind: 'note', text: `Logged in to ${baseUrl} as profile ${settings.profile}` };
+  const envKey = ctx.io.env[ENV_VARS.apiKey];
+  if (envKey !== undefined && envKey !== '') {
+    yield {
+      kind: 'warning',
+      text: `${ENV_VARS.apiKey} is set in this environment and takes precedence over the stored key`,
+    };
   }
 }

@@ -1,18 +1,17 @@
 // agents send: a follow-up that starts a new thread and interrupts the turn in progress.
 import type { Context } from '../context.js';
+import type { ApiClient } from '../api/client.js';
 import type { SendMessageBody } from '../api/types.js';
 import { CliError, ExitCode } from '../errors.js';
 import { readMessage } from '../input/message.js';
-import { askMessage, confirm } from '../input/prompts.js';
-import { profileFromFlags } from '../session/agent-choice.js';
-import { clientFor, settingsFor } from '../session/connect.js';
-import { awaitReply } from '../session/await-reply.js';
-import { resolveSessionRef } from '../session/resolve-ref.js';
-import { writeLastSession } from '../state/last-session.js';
-import { renderNextSteps } from '../output/render.js';
-import { createStyle } from '../output/style.js';
-import { checkReplyFlags, type ReplyFlags } from './create.js';
-import type { ApiClient } from '../api/client.js';
+import { profileFromFlags } from '../input/agent.js';
+import { checkReplyFlags, type ReplyFlags } from '../input/reply-flags.js';
+import type { SessionRef } from '../input/session-ref.js';
+import { resolveSession } from '../input/resolve-session.js';
+import { recordLast } from '../state/last-session.js';
+import type { Item } from '../output/items.js';
+import { startDeadline } from '../wait/deadline.js';
+import { awaitReply, postError } from '../wait/reply.js';
 
 export interface SendFlags extends ReplyFlags {
   agentProfile?: string;
@@ -31,66 +30,79 @@ async function turnInProgress(client: ApiClient, sessionId: string, signal: Abor
   if (!thread) return false;
   const final = await client.listMessages(
     { sessionId, threadId: thread },
-    { role: 'assistant', type: ['final_message'], limit: 1 },
+    { role: 'assistant', type: ['final_message'], direction: 'desc', limit: 1 },
     { signal },
   );
   return final.items.length === 0;
 }
 
-export async function runSend(ctx: Context, ref: string, words: string[], flags: SendFlags): Promise<void> {
+export async function* send(
+  ctx: Context,
+  ref: SessionRef,
+  words: string[],
+  flags: SendFlags,
+): AsyncGenerator<Item> {
   await checkReplyFlags(flags);
-  const settings = settingsFor(ctx);
-  const session = resolveSessionRef(ref, settings.profile, ctx.env);
-  const client = clientFor(ctx, settings);
-  const profile = await profileFromFlags(flags);
+  const { profile } = await ctx.settings([]);
+  const session = await resolveSession(ref, ctx.state, profile);
+  const client = await ctx.client();
+  const agentProfile = await profileFromFlags(flags);
   const message = await readMessage({
     args: words,
     file: flags.file,
-    stdin: ctx.stdin,
-    interactive: ctx.caps.interactive,
-    prompt: () => askMessage(ctx.signal),
+    stdin: ctx.io.stdin,
+    interactive: ctx.prompts !== undefined,
+    prompt: () => ctx.prompts!.message(),
   });
+  // At a terminal, "last" is named before anything is posted to it.
+  if (ref.kind === 'last' && ctx.caps.stderrIsTTY) {
+    yield { kind: 'note', text: `Sending to session ${session.id} (last)` };
+  }
 
   // A person at a terminal is told before their message cuts a running turn short; scripts never are.
-  if (ctx.caps.interactive && !flags.yes && (await turnInProgress(client, session.id, ctx.signal))) {
-    const go = await confirm(
-      'The agent is still working on the previous message. Interrupt it?',
-      false,
-      ctx.signal,
-    );
-    if (!go)
+  if (ctx.prompts && !flags.yes && (await turnInProgress(client, session.id, ctx.signal))) {
+    const go = await ctx.prompts.confirm('The agent is still working on the previous message. Interrupt it?');
+    if (!go) {
       throw new CliError('not sent', {
         exitCode: ExitCode.USAGE,
         hint: 'pass --yes to interrupt without asking',
       });
+    }
   }
 
   const body: SendMessageBody = { message };
   if (flags.artifact?.length) body.artifact_ids = flags.artifact;
-  if (profile !== undefined) body.profile = profile;
-  const sent = await client.sendMessage(session.id, body, { signal: ctx.signal });
-  const threadId = sent.chat_thread_id ?? undefined;
-  writeLastSession(settings.profile, { id: session.id, threadId }, ctx.env);
-  const style = await createStyle(ctx.caps.color);
-
-  if (!flags.wait && !flags.follow) {
-    ctx.out(ctx.globals.json ? `${JSON.stringify(sent)}\n` : `${threadId ?? ''}\n`);
-    if (ctx.caps.stderrIsTTY) ctx.log.hint(renderNextSteps(session.id, style));
-    return;
-  }
-  if (threadId === undefined) {
-    throw new CliError(`the service returned no thread for the follow-up on session ${session.id}`, {
-      hint: `follow it with: agents tail ${session.id}`,
+  if (agentProfile !== undefined) body.profile = agentProfile;
+  const waiting = flags.wait === true || flags.follow === true;
+  const deadline = startDeadline(ctx.signal, flags.timeout);
+  try {
+    const sent = await client
+      .sendMessage(session.id, body, { signal: deadline.signal })
+      .catch((err: unknown) => postError(err, deadline));
+    const threadId = sent.chat_thread_id ?? undefined;
+    const warning = await recordLast(ctx.state, profile, { id: session.id, threadId });
+    if (warning) yield { kind: 'warning', text: warning };
+    yield { kind: 'message-sent', sessionId: session.id, sent, waiting };
+    if (!waiting) {
+      yield { kind: 'next-steps', sessionId: session.id, finished: false };
+      return;
+    }
+    if (threadId === undefined) {
+      throw new CliError(`the service returned no thread for the follow-up on session ${session.id}`, {
+        hint: `follow it with: agents tail ${session.id}`,
+      });
+    }
+    yield* awaitReply(ctx, {
+      client,
+      sessionId: session.id,
+      threadId,
+      mode: flags.wait ? 'wait' : 'follow',
+      deadline,
+      outputFile: flags.output,
+      label: 'the reply',
     });
+    yield { kind: 'next-steps', sessionId: session.id, finished: true };
+  } finally {
+    deadline.dispose();
   }
-  await awaitReply({
-    ctx,
-    client,
-    sessionId: session.id,
-    threadId,
-    mode: flags.wait ? 'wait' : 'follow',
-    timeoutMs: flags.timeout,
-    outputFile: flags.output,
-    waitingFor: 'the reply',
-  });
 }

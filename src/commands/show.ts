@@ -1,13 +1,14 @@
-// agents show: a session and its conversation, oldest first, grouped by thread. Messages are streamed
-// page by page and printed as they arrive, so a session of thousands of messages is never held whole.
+// agents show: a session and its conversation, oldest first, grouped by turn. Everything is read before
+// anything is printed, so a failure part-way (an unknown --thread) leaves stdout empty.
 import type { Context } from '../context.js';
-import type { Message, MessageType, Role } from '../api/types.js';
 import type { ApiClient } from '../api/client.js';
-import { clientFor, settingsFor } from '../session/connect.js';
-import { resolveSessionRef } from '../session/resolve-ref.js';
-import { renderMessage, renderSession, renderThreadHeading } from '../output/render.js';
-import { createStyle } from '../output/style.js';
-import { mergeByCreated } from '../output/merge.js';
+import { ApiError } from '../api/errors.js';
+import type { ListQuery, Message, MessageType } from '../api/types.js';
+import { CliError, ExitCode } from '../errors.js';
+import type { SessionRef } from '../input/session-ref.js';
+import { resolveSession } from '../input/resolve-session.js';
+import { mergeOldestFirst } from '../conversation/merge.js';
+import type { Item } from '../output/items.js';
 
 export interface ShowFlags {
   thread?: string;
@@ -19,76 +20,71 @@ export interface ShowFlags {
 /** Default number of messages shown without --limit or --all. */
 export const DEFAULT_SHOW_LIMIT = 50;
 
-function typesFor(role: Role, tools: boolean): MessageType[] {
-  if (role === 'user') return ['message', 'final_message'];
-  return tools ? ['message', 'final_message', 'tool_call'] : ['message', 'final_message'];
+/** Up to `max` messages of a list. */
+async function take(source: AsyncIterable<Message>, max = Number.POSITIVE_INFINITY): Promise<Message[]> {
+  const out: Message[] = [];
+  if (max <= 0) return out;
+  for await (const m of source) {
+    out.push(m);
+    if (out.length >= max) break;
+  }
+  return out;
 }
 
-/** The conversation in storage order: every message with --all, else only the newest `limit`. */
-async function* conversation(
+/** The assistant's side of the conversation: every message, or the newest `max`. */
+function assistantMessages(
   client: ApiClient,
-  ctx: Context,
   target: { sessionId: string; threadId?: string },
-  flags: ShowFlags,
-  onTruncated: () => void,
-): AsyncGenerator<Message> {
-  const signal = ctx.signal;
-  const stream = (role: Role, direction: 'asc' | 'desc') =>
-    client.iterateMessages(
-      target,
-      { role, type: typesFor(role, flags.tools === true), direction },
-      { signal },
-    );
-  if (flags.all) {
-    yield* mergeByCreated([stream('user', 'asc'), stream('assistant', 'asc')], 'asc');
-    return;
-  }
-  const limit = flags.limit ?? DEFAULT_SHOW_LIMIT;
-  const newest: Message[] = [];
-  for await (const m of mergeByCreated([stream('user', 'desc'), stream('assistant', 'desc')], 'desc')) {
-    if (newest.length === limit) {
-      onTruncated();
-      break;
-    }
-    newest.push(m);
-  }
-  yield* newest.reverse();
+  types: MessageType[],
+  max: number | undefined,
+  signal: AbortSignal,
+): Promise<Message[]> {
+  const query: ListQuery = { role: 'assistant', type: types, direction: max === undefined ? 'asc' : 'desc' };
+  return take(client.iterateMessages(target, query, { signal }), max);
 }
 
-export async function runShow(ctx: Context, ref: string, flags: ShowFlags): Promise<void> {
-  const settings = settingsFor(ctx);
-  const resolved = resolveSessionRef(ref, settings.profile, ctx.env);
-  const client = clientFor(ctx, settings);
-  const session = await client.getSession(resolved.id, { signal: ctx.signal });
-  const target = { sessionId: session.id, threadId: flags.thread };
-  let truncated = false;
-  const messages = conversation(client, ctx, target, flags, () => (truncated = true));
+export async function show(ctx: Context, ref: SessionRef, flags: ShowFlags): Promise<Item> {
+  const { profile } = await ctx.settings([]);
+  const { id } = await resolveSession(ref, ctx.state, profile);
+  const client = await ctx.client();
+  const { signal } = ctx;
+  const session = await client.getSession(id, { signal });
 
-  if (ctx.globals.json) {
-    ctx.out(`{"session":${JSON.stringify(session)},"messages":[`);
-    let first = true;
-    for await (const m of messages) {
-      ctx.out(`${first ? '' : ','}\n${JSON.stringify(m)}`);
-      first = false;
+  // One user message per turn: all of them give the turn numbers, and the person's side of every turn.
+  const users = await take(
+    client.iterateMessages(
+      { sessionId: session.id },
+      { role: 'user', type: ['message', 'final_message'], direction: 'asc' },
+      { signal },
+    ),
+  );
+  const threads = [...new Set(users.map((m) => m.chat_thread_id).filter((t): t is string => t !== null))];
+
+  const types: MessageType[] = flags.tools
+    ? ['message', 'final_message', 'tool_call']
+    : ['message', 'final_message'];
+  const limit = flags.all ? undefined : (flags.limit ?? DEFAULT_SHOW_LIMIT);
+  let assistant: Message[];
+  try {
+    // One more than the limit, to know whether older messages were left out.
+    const target = { sessionId: session.id, threadId: flags.thread };
+    assistant = await assistantMessages(client, target, types, limit === undefined ? undefined : limit + 1, signal);
+  } catch (err) {
+    if (err instanceof ApiError && err.kind === 'not_found' && flags.thread !== undefined) {
+      throw new CliError(`session ${session.id} has no thread ${flags.thread}`, {
+        exitCode: ExitCode.NOT_FOUND,
+        hint: `its threads are listed by: agents show ${session.id} --json`,
+        cause: err,
+      });
     }
-    ctx.out(`${first ? '' : '\n'}]}\n`);
-  } else {
-    const style = await createStyle(ctx.caps.color && ctx.caps.stdoutIsTTY);
-    const mode = { tty: ctx.caps.stdoutIsTTY, style };
-    ctx.out(`${renderSession(session, style)}\n`);
-    let thread: string | null | undefined;
-    let turn = 0;
-    for await (const m of messages) {
-      if (m.chat_thread_id !== thread || turn === 0) {
-        thread = m.chat_thread_id;
-        turn += 1;
-        ctx.out(`${renderThreadHeading(thread, turn, style)}\n`);
-      }
-      ctx.out(renderMessage(m, mode));
-    }
-    if (turn === 0) ctx.out(`\n${style.dim('(no messages)')}\n`);
+    throw err;
   }
-  if (truncated) {
-    ctx.log.hint(`Showing the newest ${flags.limit ?? DEFAULT_SHOW_LIMIT} messages; --all shows every one.`);
+  const mine = flags.thread === undefined ? users : users.filter((m) => m.chat_thread_id === flags.thread);
+  let messages = mergeOldestFirst(mine, assistant);
+  let truncatedTo: number | undefined;
+  if (limit !== undefined && messages.length > limit) {
+    messages = messages.slice(messages.length - limit);
+    truncatedTo = limit;
   }
+  return { kind: 'conversation', session, messages, threads, truncatedTo };
 }

@@ -2,13 +2,13 @@
 // --until-final, until the latest turn's final message).
 import type { Context } from '../context.js';
 import type { Message, MessageType } from '../api/types.js';
-import { clientFor, settingsFor } from '../session/connect.js';
-import { resolveSessionRef } from '../session/resolve-ref.js';
-import { deadlineSignal, outagePolicy, waitError } from '../session/await-reply.js';
+import { CliError, ExitCode, isStop } from '../errors.js';
+import type { SessionRef } from '../input/session-ref.js';
+import { resolveSession } from '../input/resolve-session.js';
 import { Follower } from '../poll/follow.js';
-import { SeenWindow } from '../poll/window.js';
-import { line, renderMessage } from '../output/render.js';
-import { createStyle } from '../output/style.js';
+import type { Item } from '../output/items.js';
+import { startDeadline } from '../wait/deadline.js';
+import { outagePolicy, waitError } from '../wait/reply.js';
 
 export interface TailFlags {
   lines: number;
@@ -18,76 +18,60 @@ export interface TailFlags {
   timeout?: number;
 }
 
-function newestFirst(items: Message[]): Message | undefined {
-  return items[0];
-}
-
-export async function runTail(ctx: Context, ref: string, flags: TailFlags): Promise<void> {
-  const settings = settingsFor(ctx);
-  const resolved = resolveSessionRef(ref, settings.profile, ctx.env);
-  const client = clientFor(ctx, settings);
-  const target = { sessionId: resolved.id, threadId: flags.thread };
+export async function* tail(ctx: Context, ref: SessionRef, flags: TailFlags): AsyncGenerator<Item> {
+  const { profile } = await ctx.settings([]);
+  const { id } = await resolveSession(ref, ctx.state, profile);
+  const client = await ctx.client();
+  const target = { sessionId: id, threadId: flags.thread };
   const types: MessageType[] = flags.tools
     ? ['message', 'final_message', 'tool_call']
     : ['message', 'final_message'];
-  const json = ctx.globals.json === true;
-  const style = await createStyle(ctx.caps.color && ctx.caps.stdoutIsTTY);
-  const mode = { tty: ctx.caps.stdoutIsTTY, style };
-  const print = (m: Message) => {
-    if (json) ctx.out(`${JSON.stringify(m)}\n`);
-    else ctx.out(mode.tty ? renderMessage(m, mode) : line(m.message));
-  };
-
-  const d = deadlineSignal(ctx.signal, flags.timeout);
+  const deadline = startDeadline(ctx.signal, flags.timeout);
   try {
-    // The backlog: newest first from the service, printed oldest first. At least one is read even with
+    // The backlog, newest first from the service, shown oldest first. At least one is read even with
     // -n 0, to know where "new" starts.
     const backlog: Message[] = [];
     for await (const m of client.iterateMessages(
       target,
       { type: types, role: 'assistant', direction: 'desc' },
-      {
-        signal: d.signal,
-      },
+      { signal: deadline.signal },
     )) {
       backlog.push(m);
       if (backlog.length >= Math.max(1, flags.lines)) break;
     }
-    for (const m of backlog.slice(0, flags.lines).reverse()) print(m);
+    for (const m of backlog.slice(0, flags.lines).reverse()) yield { kind: 'message', message: m };
 
-    const newest = newestFirst(backlog);
+    const newest = backlog[0];
     if (flags.untilFinal && newest?.type === 'final_message') {
       // Done already if no user message came after that final one.
       const lastUser = await client.listMessages(
         target,
         { role: 'user', type: ['message'], direction: 'desc', limit: 1 },
-        { signal: d.signal },
+        { signal: deadline.signal },
       );
       const asked = lastUser.items[0];
       if (!asked || Date.parse(asked.created_at) <= Date.parse(newest.created_at)) return;
     }
 
-    const window = new SeenWindow();
-    const newestTs = backlog.reduce<number | undefined>(
-      (max, m) => (typeof m.ts === 'number' && (max === undefined || m.ts > max) ? m.ts : max),
-      undefined,
-    );
-    if (newestTs !== undefined) window.floor = Math.floor(newestTs - window.marginS);
     const follower = new Follower({
       client,
       target,
       types,
       untilFinal: flags.untilFinal,
-      signal: d.signal,
-      window,
-      seenUpTo: newest?.created_at,
-      immediate: newest !== undefined,
+      signal: deadline.signal,
+      schedule: ctx.schedule,
+      after: backlog,
       ...outagePolicy(ctx, flags.timeout),
     });
-    for await (const m of follower) print(m);
+    for await (const m of follower) yield { kind: 'message', message: m };
   } catch (err) {
-    throw waitError(err, d.why, resolved.id, flags.thread);
+    // Ctrl-C is how a plain tail is meant to end: quietly, with the contract's 130.
+    const plain = !flags.untilFinal && flags.timeout === undefined;
+    if (plain && isStop(ctx.signal.reason) && ctx.signal.reason !== 'EPIPE') {
+      throw new CliError('interrupted', { exitCode: ExitCode.INTERRUPTED, silent: true });
+    }
+    throw waitError(err, deadline, ctx.signal, id, flags.thread);
   } finally {
-    d.dispose();
+    deadline.dispose();
   }
 }

@@ -1,24 +1,31 @@
 // Where each setting comes from: flag > environment > the active profile > default. Commands never read
-// AGENTS_* variables themselves; they ask here.
+// AGENTS_* variables themselves; they ask here. The config file is read only for a setting that neither a
+// flag nor the environment gives, so a broken file blocks only what needs it.
 import type { CoreAgent } from '../api/types.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
-import { readConfig, type ProfileReader } from './read.js';
+import type { Env } from '../io.js';
+import { profileOf, type Profiles } from './store.js';
 import { validateAgent, validateApiKey, validateBaseUrl, validateProfileName } from './validate.js';
 
 /** Where a setting's value came from. */
 export type SettingSource = 'flag' | 'env' | 'profile' | 'default';
 
-/** The settings of this run, each with its source. */
+/** The settings a run can ask for. */
+export type SettingName = 'apiKey' | 'baseUrl' | 'agent';
+
+/** The settings of this run, each with its source. Only those asked for are looked up. */
 export interface Settings {
   /** --profile > AGENTS_PROFILE > 'default'. */
   profile: string;
   /** AGENTS_API_KEY > profile 'api-key'. No flag: a key on the command line leaks into ps and history. */
   apiKey: string | undefined;
-  /** --base-url > AGENTS_BASE_URL > profile 'base-url'. No default; not yet validated (requireConnection does). */
+  /** --base-url > AGENTS_BASE_URL > profile 'base-url'. No default; validated by requireConnection. */
   baseUrl: string | undefined;
   /** AGENTS_AGENT > profile 'agent' (the --agent flag belongs to `create`). */
   agent: CoreAgent | undefined;
-  sources: Record<'apiKey' | 'baseUrl' | 'agent' | 'profile', SettingSource>;
+  sources: Record<SettingName | 'profile', SettingSource>;
+  /** The profiles in the file, when it was read (for messages about a profile that does not exist). */
+  profiles: string[] | undefined;
 }
 
 /** The environment variable behind each setting, for messages. */
@@ -29,43 +36,57 @@ export const ENV_VARS = {
   profile: 'AGENTS_PROFILE',
 } as const;
 
+const FILE_KEYS = { apiKey: 'api-key', baseUrl: 'base-url', agent: 'agent' } as const;
+
 /** An environment variable's value; set-but-empty counts as unset, as most CLIs treat it. */
-function fromEnv(env: NodeJS.ProcessEnv, name: string): string | undefined {
+export function fromEnv(env: Env, name: string): string | undefined {
   const value = env[name];
   return value === undefined || value === '' ? undefined : value;
 }
 
-function pick(
-  flag: string | undefined,
-  envValue: string | undefined,
-  stored: string | undefined,
-): [string | undefined, SettingSource] {
-  if (flag !== undefined) return [flag, 'flag'];
-  if (envValue !== undefined) return [envValue, 'env'];
-  if (stored !== undefined) return [stored, 'profile'];
-  return [undefined, 'default'];
+/** The profile of this run, validated: --profile > AGENTS_PROFILE > 'default'. */
+export function resolveProfile(
+  globals: { profile?: string },
+  env: Env,
+): { profile: string; source: SettingSource } {
+  if (globals.profile !== undefined) {
+    return { profile: validateProfileName(globals.profile, '--profile'), source: 'flag' };
+  }
+  const named = fromEnv(env, ENV_VARS.profile);
+  if (named !== undefined) return { profile: validateProfileName(named, ENV_VARS.profile), source: 'env' };
+  return { profile: 'default', source: 'default' };
 }
 
 /**
- * Resolves every setting. A bad profile name or agent name is a usage error here; the base URL and key are
- * checked by requireConnection, so commands that do not talk to the service (config list) still run.
- * Without `store`, the config file is read directly (conf is not loaded: it is needed only to write).
+ * Resolves the settings named in `need` (all by default). The file is read only when one of them has no
+ * flag or environment value; `readFile` is called at most once.
  */
-export function resolveSettings(
+export async function resolveSettings(
   globals: { profile?: string; baseUrl?: string },
-  env: NodeJS.ProcessEnv,
-  store: Pick<ProfileReader, 'profile'> = readConfig(env),
-): Settings {
-  const [profileName, profileSource] = pick(globals.profile, fromEnv(env, ENV_VARS.profile), undefined);
-  const profile =
-    profileName === undefined
-      ? 'default'
-      : validateProfileName(profileName, profileSource === 'flag' ? '--profile' : ENV_VARS.profile);
-  const stored = store.profile(profile);
+  env: Env,
+  readFile: () => Promise<Profiles>,
+  need: readonly SettingName[] = ['apiKey', 'baseUrl', 'agent'],
+): Promise<Settings> {
+  const { profile, source: profileSource } = resolveProfile(globals, env);
+  const given: Record<SettingName, [string | undefined, SettingSource]> = {
+    apiKey: [fromEnv(env, ENV_VARS.apiKey), 'env'],
+    baseUrl:
+      globals.baseUrl !== undefined ? [globals.baseUrl, 'flag'] : [fromEnv(env, ENV_VARS.baseUrl), 'env'],
+    agent: [fromEnv(env, ENV_VARS.agent), 'env'],
+  };
+  let profiles: Profiles | undefined;
+  if (need.some((name) => given[name][0] === undefined)) profiles = await readFile();
+  const stored = profiles === undefined ? {} : profileOf(profiles, profile);
 
-  const [apiKey, apiKeySource] = pick(undefined, fromEnv(env, ENV_VARS.apiKey), stored['api-key']);
-  const [baseUrl, baseUrlSource] = pick(globals.baseUrl, fromEnv(env, ENV_VARS.baseUrl), stored['base-url']);
-  const [agentName, agentSource] = pick(undefined, fromEnv(env, ENV_VARS.agent), stored.agent);
+  const value = (name: SettingName): [string | undefined, SettingSource] => {
+    const [v, source] = given[name];
+    if (v !== undefined) return [v, source];
+    const fromProfile = need.includes(name) ? stored[FILE_KEYS[name]] : undefined;
+    return fromProfile === undefined ? [undefined, 'default'] : [fromProfile, 'profile'];
+  };
+  const [apiKey, apiKeySource] = value('apiKey');
+  const [baseUrl, baseUrlSource] = value('baseUrl');
+  const [agentName, agentSource] = value('agent');
   const agent =
     agentName === undefined
       ? undefined
@@ -73,23 +94,18 @@ export function resolveSettings(
           agentName,
           agentSource === 'env' ? `agent in ${ENV_VARS.agent}` : 'agent in the config',
         );
-
   return {
     profile,
     apiKey,
     baseUrl,
     agent,
-    sources: {
-      profile: profileSource,
-      apiKey: apiKeySource,
-      baseUrl: baseUrlSource,
-      agent: agentSource,
-    },
+    sources: { profile: profileSource, apiKey: apiKeySource, baseUrl: baseUrlSource, agent: agentSource },
+    profiles: profiles === undefined ? undefined : Object.keys(profiles).sort(),
   };
 }
 
 /** Names the source of a setting for an error message: "--base-url", "AGENTS_BASE_URL", "profile work". */
-export function describeSource(s: Settings, setting: 'apiKey' | 'baseUrl' | 'agent'): string {
+export function describeSource(s: Settings, setting: SettingName): string {
   const source = s.sources[setting];
   if (source === 'flag') return setting === 'baseUrl' ? '--base-url' : `--${setting}`;
   if (source === 'env') return ENV_VARS[setting];
@@ -97,16 +113,33 @@ export function describeSource(s: Settings, setting: 'apiKey' | 'baseUrl' | 'age
   return 'default';
 }
 
+/** A profile named on purpose (--profile, AGENTS_PROFILE) that the config file does not have. */
+function unknownProfile(s: Settings): CliError | undefined {
+  if (s.sources.profile === 'default' || s.profiles === undefined || s.profiles.includes(s.profile)) {
+    return undefined;
+  }
+  const known = s.profiles.length === 0 ? 'there are none yet' : `known: ${s.profiles.join(', ')}`;
+  const by = s.sources.profile === 'flag' ? '--profile' : ENV_VARS.profile;
+  return new UsageError(
+    `no profile "${s.profile}" (from ${by}) in the config file; ${known}`,
+    `create it with: agents login --profile ${s.profile}`,
+  );
+}
+
 /**
- * The base URL and key to talk to the service, or the CliError that says what is missing: no base URL or
- * an invalid one → exit 2; no key → exit 3. Values from flags and the environment are validated exactly as
- * `config set` validates them. `warn` receives the plain-http warning, if any.
+ * The base URL and key to talk to the service, or the CliError that says what is missing: an unknown
+ * profile, no base URL or an invalid one → exit 2; no key → exit 3. Values from flags and the environment
+ * are validated exactly as `config set` validates them. `warn` receives the plain-http warning, if any.
  */
 export function requireConnection(
   s: Settings,
   warn?: (line: string) => void,
 ): { baseUrl: string; apiKey: string } {
   const profileFlag = s.profile === 'default' ? '' : ` --profile ${s.profile}`;
+  if (s.baseUrl === undefined || s.apiKey === undefined) {
+    const missing = unknownProfile(s);
+    if (missing) throw missing;
+  }
   if (s.baseUrl === undefined) {
     throw new UsageError(
       'no base URL is configured',

@@ -1,32 +1,34 @@
-// The config store: the only module that touches conf, which writes the file atomically, checks it against
-// a JSON schema and creates it 0600. One JSON file of named profiles, in a directory made 0700.
-import { chmodSync, mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Conf from 'conf';
+// The config file: one JSON file of named profiles (workspaces), read and written by conf alone. conf writes
+// atomically and checks the whole file against SCHEMA before each write; the file is 0600 in a 0700
+// directory. Reads skip the schema (compiling it costs tens of milliseconds on every command) and go
+// through the few fields a command uses, each of which settings.ts validates as it reads it.
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type Conf from 'conf';
+import type { Options as ConfOptions } from 'conf';
 import { CORE_AGENTS } from '../api/types.js';
-import { CliError } from '../errors.js';
-import { withFileLock } from '../util/file-lock.js';
-import { configDir, configFile } from './paths.js';
-import {
-  PROFILE_NAME_PATTERN,
-  brokenFile,
-  profileOf,
-  readProfiles,
-  type ProfileReader,
-  type ProfileValues,
-  type Profiles,
-} from './read.js';
+import { CliError, ExitCode } from '../errors.js';
+import type { Env } from '../io.js';
+import { isObject } from '../util/json.js';
+import { LockError, withLock } from '../util/lock.js';
+import { fileError, fsCode } from '../util/fs-errors.js';
+import { configDir } from './locations.js';
 import { CONFIG_KEYS, validateConfigValue, validateProfileName, type ConfigKey } from './validate.js';
 
-export { CONFIG_KEYS, type ConfigKey } from './validate.js';
-export type { ProfileReader, ProfileValues } from './read.js';
+/** What one profile holds. */
+export type ProfileValues = Partial<Record<ConfigKey, string>>;
+/** All profiles by name. */
+export type Profiles = Record<string, ProfileValues>;
 
-/** Named profiles (workspaces) side by side in one file. */
-export interface ConfigStore extends ProfileReader {
-  /** Validates (UsageError on a bad value), stores, and leaves the file at mode 0600. */
-  set(profile: string, key: ConfigKey, value: string): void;
-  /** Removes the key; removes the profile once it is empty. A no-op when it was not set. */
-  unset(profile: string, key: ConfigKey): void;
+/** The config file of a run. */
+export interface ConfigFile {
+  readonly path: string;
+  /** Every profile; none when the file does not exist. A broken file is a CliError naming it. */
+  profiles(): Promise<Profiles>;
+  /** Validates, stores (under a lock, so concurrent writers lose nothing), and leaves the file 0600. */
+  set(profile: string, key: ConfigKey, value: string): Promise<void>;
+  /** Removes the key, and the profile once it is empty; false when it was not set. */
+  unset(profile: string, key: ConfigKey): Promise<boolean>;
 }
 
 interface ConfigShape extends Record<string, unknown> {
@@ -36,7 +38,10 @@ interface ConfigShape extends Record<string, unknown> {
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
 
-// conf checks the whole file against this (ajv) before each write; read.ts applies the same rules.
+/** The pattern a stored profile name must match (validate.ts checks names the same way). */
+const PROFILE_NAME_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
+
+// conf validates the whole file against this (ajv) before each write.
 const SCHEMA = {
   profiles: {
     type: 'object',
@@ -53,96 +58,159 @@ const SCHEMA = {
   },
 } as const;
 
-/** Creates the config directory 0700 if it is missing; its parents get the usual mode. */
+/** A config file we cannot use: exit 2, a hint, and neither the file's text nor a key in the message. */
+function brokenFile(path: string, reason: string, cause?: unknown): CliError {
+  return new CliError(`the config file ${path} ${reason}`, {
+    exitCode: ExitCode.USAGE,
+    hint: 'fix it by hand, or delete it and run `agents login` again',
+    cause,
+  });
+}
+
+/** Creates the directory 0700 if it is missing; its parents get the usual mode. */
 function ensureDir(dir: string): void {
   mkdirSync(dirname(dir), { recursive: true });
   try {
     mkdirSync(dir, { mode: DIR_MODE });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    if (fsCode(err) !== 'EEXIST') throw err;
   }
 }
 
-// conf replaces the file atomically, but a change is read, modified, then written: two `config set` at once
-// (say base-url and agent from one setup script) would each write the file as they read it, and one key would
-// be lost. A lock file serializes the read-modify-write (src/util/file-lock.ts).
-function withLock<T>(path: string, fn: () => T): T {
-  return withFileLock(path, fn, (lock) => {
-    throw new CliError(`the config file is locked by another agents process (${lock})`, {
-      hint: `if no agents command is running, delete ${lock}`,
-    });
-  });
+/** conf on `dir`; with the schema when it will write. Loads conf (a chunk of its own) on first use. */
+async function openConf(dir: string, path: string, withSchema: boolean): Promise<Conf<ConfigShape>> {
+  const { default: ConfClass } = await import('conf');
+  const options: ConfOptions<ConfigShape> = {
+    cwd: dir,
+    configFileMode: FILE_MODE,
+    // Profile names and keys are plain properties: no dot paths, so "a.b" never reaches inside.
+    accessPropertiesByDotNotation: false,
+    clearInvalidConfig: false,
+    // A top level that is no object (an array, a string) is a broken file, not an empty one.
+    deserialize: (text: string) => {
+      const value: unknown = JSON.parse(text);
+      if (!isObject(value)) {
+        throw brokenFile(path, 'does not have the expected shape: the top level must be an object');
+      }
+      return value;
+    },
+  };
+  if (withSchema) options.schema = SCHEMA;
+  let conf: Conf<ConfigShape>;
+  try {
+    conf = new ConfClass<ConfigShape>(options);
+  } catch (err) {
+    throw explain(path, err);
+  }
+  if (conf.path !== path) throw new Error(`conf uses ${conf.path}, not ${path}`);
+  return conf;
 }
 
-/** conf over `dir`, opened on the first write only: compiling its schema costs tens of milliseconds. */
-function writer(dir: string, path: string): () => Conf<ConfigShape> {
-  let conf: Conf<ConfigShape> | undefined;
-  return () => {
-    if (conf !== undefined) return conf;
-    // Read first: a broken file is reported the same way as on any read, and conf never clears it.
-    readProfiles(path);
-    ensureDir(dir);
+/** What conf (or the file system under it) threw, as a CliError naming the file. */
+function explain(path: string, err: unknown): CliError {
+  if (err instanceof CliError) return err;
+  if (err instanceof SyntaxError) {
+    // JSON.parse's message quotes the text around the error, which may be part of a key: not shown.
+    return brokenFile(path, 'is not valid JSON', err);
+  }
+  const message = err instanceof Error ? err.message : '';
+  if (message.startsWith('Config schema violation:')) {
+    return brokenFile(path, `does not have the expected shape: ${message.slice(25).trim()}`, err);
+  }
+  if (fsCode(err) !== undefined) return fileError('the config file', path, 'read', err);
+  return brokenFile(path, 'cannot be opened', err);
+}
+
+/** The profiles out of what conf read; anything but an object of objects is a broken file. */
+function profilesOf(path: string, store: unknown): Profiles {
+  if (!isObject(store)) throw brokenFile(path, 'does not have the expected shape: the top level must be an object');
+  const profiles = store.profiles;
+  if (profiles === undefined) return {};
+  if (!isObject(profiles)) throw brokenFile(path, 'does not have the expected shape: `profiles` must be an object');
+  const out: Profiles = {};
+  for (const [name, values] of Object.entries(profiles)) {
+    if (!isObject(values)) {
+      throw brokenFile(path, `does not have the expected shape: \`profiles/${name}\` must be an object`);
+    }
+    const kept: ProfileValues = {};
+    for (const key of CONFIG_KEYS) if (typeof values[key] === 'string') kept[key] = values[key];
+    // Own properties only: no name reaches the prototype.
+    Object.defineProperty(out, name, { value: kept, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/** One profile out of `profiles`, as a copy. */
+export function profileOf(profiles: Profiles, name: string): ProfileValues {
+  return Object.hasOwn(profiles, name) ? { ...profiles[name] } : {};
+}
+
+/** The config file for this environment (AGENTS_CONFIG_DIR moves it). Nothing is read or made until asked. */
+export function openConfigFile(env: Env): ConfigFile {
+  const dir = configDir(env);
+  const path = join(dir, 'config.json');
+
+  async function read(): Promise<Profiles> {
+    // No file, no conf: a run configured by its environment alone loads nothing.
+    if (!existsSync(path)) return {};
+    const conf = await openConf(dir, path, false);
     try {
-      conf = new Conf<ConfigShape>({
-        projectName: 'agents',
-        projectSuffix: '',
-        cwd: dir,
-        schema: SCHEMA,
-        configFileMode: FILE_MODE,
-        // Profile names and keys are plain properties: no dot paths, so "a.b" never reaches inside.
-        accessPropertiesByDotNotation: false,
-        clearInvalidConfig: false,
+      return profilesOf(path, conf.store);
+    } catch (err) {
+      throw explain(path, err);
+    }
+  }
+
+  async function change(edit: (profiles: Profiles) => Profiles | undefined): Promise<void> {
+    try {
+      ensureDir(dir);
+      await withLock(path, async () => {
+        const conf = await openConf(dir, path, true);
+        const next = edit(profilesOf(path, conf.store));
+        if (next === undefined) return;
+        conf.set('profiles', next);
+        // conf applies the mode only to a file it creates; an existing 0644 file keeps it unless fixed.
+        chmodSync(path, FILE_MODE);
       });
     } catch (err) {
       if (err instanceof CliError) throw err;
-      throw brokenFile(path, 'cannot be opened', err);
+      if (err instanceof LockError && err.code === 'ELOCKED') {
+        throw new CliError(`the config file is locked by another agents process (${err.lockPath})`, {
+          hint: `if no agents command is running, delete ${err.lockPath}`,
+          cause: err,
+        });
+      }
+      const cause = err instanceof LockError ? err.cause : err;
+      if (fsCode(cause) !== undefined) throw fileError('the config file', path, 'write', cause);
+      throw explain(path, err);
     }
-    // read.ts reads `path`; conf must write that very file.
-    if (conf.path !== path) throw new Error(`conf writes ${conf.path}, not ${path}`);
-    return conf;
-  };
-}
-
-/** Opens the store (nothing is created until the first write). AGENTS_CONFIG_DIR moves it. */
-export function openConfig(env: NodeJS.ProcessEnv = process.env): ConfigStore {
-  const dir = configDir(env);
-  const path = configFile(env);
-  const conf = writer(dir, path);
-
-  const write = (profiles: Profiles): void => {
-    conf().set('profiles', profiles);
-    // conf applies the mode only to a file it creates; an existing 0644 file keeps its mode unless we fix it.
-    chmodSync(path, FILE_MODE);
-  };
-  const read = (profile: string): ProfileValues =>
-    profileOf(readProfiles(path), validateProfileName(profile));
+  }
 
   return {
     path,
-    get: (profile, key) => read(profile)[key],
-    profile: read,
-    profiles: () => Object.keys(readProfiles(path)).sort(),
-    set(profile, key, value) {
+    profiles: read,
+    async set(profile, key, value) {
       const name = validateProfileName(profile);
       const checked = validateConfigValue(key, value);
-      ensureDir(dir);
-      withLock(path, () => {
-        const profiles = readProfiles(path);
-        write({ ...profiles, [name]: { ...profileOf(profiles, name), [key]: checked.value } });
-      });
+      await change((profiles) => ({
+        ...profiles,
+        [name]: { ...profileOf(profiles, name), [key]: checked.value },
+      }));
     },
-    unset(profile, key) {
+    async unset(profile, key) {
       const name = validateProfileName(profile);
-      if (read(name)[key] === undefined) return;
-      withLock(path, () => {
-        const profiles = readProfiles(path);
+      if (profileOf(await read(), name)[key] === undefined) return false;
+      let removed = false;
+      await change((profiles) => {
         const current = profileOf(profiles, name);
-        if (current[key] === undefined) return;
+        if (current[key] === undefined) return undefined;
         delete current[key];
+        removed = true;
         const next: Profiles = { ...profiles, [name]: current };
         if (CONFIG_KEYS.every((k) => current[k] === undefined)) delete next[name];
-        write(next);
+        return next;
       });
+      return removed;
     },
   };
 }

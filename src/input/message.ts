@@ -3,11 +3,12 @@
 // with an idle, open stdin never hangs.
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
+import type { InStream } from '../io.js';
 
 export interface MessageSources {
   args: string[];
   file?: string;
-  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  stdin: InStream;
   /** Prompts are allowed (a terminal, not CI). */
   interactive: boolean;
   /** Asks the user; called only when interactive and nothing else gave a message. */

@@ -1,6 +1,6 @@
-// Pure renderers: data in, text out. Whether the text goes to stdout or stderr is the caller's choice.
+// Pure renderers: data in, text out. Where the text goes (stdout or stderr) is the presenter's choice.
 import type { Message, Session } from '../api/types.js';
-import { neutralize } from './sanitize.js';
+import { neutralize } from '../util/text.js';
 import { PLAIN, type Style } from './style.js';
 
 /** How service text is to be shown: neutralised on a terminal, as sent elsewhere. */
@@ -29,23 +29,36 @@ export function renderCreated(session: Session, style: Style = PLAIN): string {
   ].join('\n');
 }
 
-/** Next-step hints after work was left running. */
-export function renderNextSteps(sessionId: string, style: Style = PLAIN): string {
-  return [
-    style.dim(`Follow it:   agents tail ${sessionId}`),
-    style.dim(`Reply:       agents send ${sessionId} "…"`),
-  ].join('\n');
+/**
+ * What to type next, after work was left running (follow it, reply) or after a reply arrived (reply,
+ * read the whole conversation).
+ */
+export function renderNextSteps(sessionId: string, finished: boolean, style: Style = PLAIN): string {
+  const steps = finished
+    ? [`Reply:       agents send ${sessionId} "…"`, `Read it all: agents show ${sessionId}`]
+    : [`Follow it:   agents tail ${sessionId}`, `Reply:       agents send ${sessionId} "…"`];
+  return steps.map((s) => style.dim(s)).join('\n');
 }
 
 function yesNo(value: boolean): string {
   return value ? 'yes' : 'no';
 }
 
+/** A pull request as one line: its address, and its status when the service gives one. */
+export function pullRequestText(pr: unknown): string {
+  if (typeof pr === 'string') return neutralize(pr);
+  if (typeof pr === 'object' && pr !== null) {
+    const { url, status } = pr as { url?: unknown; status?: unknown };
+    const address = typeof url === 'string' ? neutralize(url) : '(no address)';
+    return typeof status === 'string' && status !== '' ? `${address} (${neutralize(status)})` : address;
+  }
+  return neutralize(JSON.stringify(pr) ?? '');
+}
+
 /** The session header of `show`. */
 export function renderSession(session: Session, style: Style = PLAIN): string {
-  const prs = session.pull_requests.length
-    ? session.pull_requests.map((p) => neutralize(p)).join(', ')
-    : 'none';
+  const list: unknown[] = Array.isArray(session.pull_requests) ? session.pull_requests : [];
+  const prs = list.length ? list.map(pullRequestText).join(', ') : 'none';
   return [
     style.bold(neutralize(session.title || '(untitled)')),
     `  id             ${session.id}`,
@@ -58,8 +71,8 @@ export function renderSession(session: Session, style: Style = PLAIN): string {
   ].join('\n');
 }
 
-/** The heading of a thread in `show`. */
-export function renderThreadHeading(threadId: string | null, index: number, style: Style = PLAIN): string {
+/** The heading of a turn (a thread) in `show`. */
+export function renderTurnHeading(threadId: string | null, index: number, style: Style = PLAIN): string {
   return `\n${style.dim(`── turn ${index} · thread ${threadId ?? '(none)'} ──`)}`;
 }
 

@@ -1,24 +1,33 @@
 // Decides, once per run, what the terminal can take: prompts, a spinner, colour.
+import type { Env } from '../io.js';
+import { truthy } from '../config/env.js';
 
 /** What this run may do on the terminal. Derived once from the streams, the environment and the flags. */
 export interface TerminalCaps {
   /** Prompts are allowed: stdin and stdout are terminals and CI is not set. */
   interactive: boolean;
-  /** stderr is a terminal (spinner, human summaries). */
+  /** stderr is a terminal (spinner, human summaries, next-step hints). */
   stderrIsTTY: boolean;
-  /** stdout is a terminal (service text must be neutralised before it is shown). */
+  /** stdout is a terminal: service text is neutralised and may be styled; a pipe gets it byte for byte. */
   stdoutIsTTY: boolean;
-  /** Colour on stderr/stdout. */
-  color: boolean;
+  /** Colour on stdout: only ever on a terminal. */
+  colorOut: boolean;
+  /** Colour on stderr. */
+  colorErr: boolean;
   /** A spinner may run on stderr. */
   spinner: boolean;
+  /** Running under CI (any value of CI but '', '0' and 'false'). */
+  ci: boolean;
+  /** The terminal's width for stdout (undefined on a pipe or when it reports none). */
+  columns: number | undefined;
 }
 
 export interface TerminalInputs {
-  env: NodeJS.ProcessEnv;
+  env: Env;
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
+  stdoutColumns?: number;
   /** stderr's width in columns; 0 or undefined when the terminal does not report one. */
   stderrColumns?: number;
   /** `false` when `--no-color` was given. */
@@ -26,24 +35,29 @@ export interface TerminalInputs {
   quiet: boolean;
 }
 
-function truthy(value: string | undefined): boolean {
-  return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
+/** Colour for a stream: a terminal's default, FORCE_COLOR on or off, NO_COLOR off, --no-color off beats all. */
+function colour(isTTY: boolean, i: TerminalInputs): boolean {
+  let on = isTTY && i.env.TERM !== 'dumb';
+  if (i.env.FORCE_COLOR !== undefined) on = i.env.FORCE_COLOR !== '0' && i.env.FORCE_COLOR !== 'false';
+  if (i.env.NO_COLOR !== undefined && i.env.NO_COLOR !== '') on = false;
+  if (!i.colorFlag) on = false;
+  return on;
 }
 
-/** Pure: the capabilities for these inputs. NO_COLOR beats FORCE_COLOR; --no-color beats both. */
+/** Pure: the capabilities for these inputs. */
 export function detectTerminal(i: TerminalInputs): TerminalCaps {
   const ci = truthy(i.env.CI);
-  let color = i.stderrIsTTY && i.env.TERM !== 'dumb';
-  if (i.env.FORCE_COLOR !== undefined) color = i.env.FORCE_COLOR !== '0' && i.env.FORCE_COLOR !== 'false';
-  if (i.env.NO_COLOR !== undefined && i.env.NO_COLOR !== '') color = false;
-  if (!i.colorFlag) color = false;
   return {
     interactive: i.stdinIsTTY && i.stdoutIsTTY && !ci,
     stderrIsTTY: i.stderrIsTTY,
     stdoutIsTTY: i.stdoutIsTTY,
-    color,
+    // A pipe gets the service's text exactly: no styling, whatever FORCE_COLOR says.
+    colorOut: i.stdoutIsTTY && colour(true, i),
+    colorErr: colour(i.stderrIsTTY, i),
     // ora divides by the width to count the lines it must clear: a terminal that reports 0 columns (a
     // pty nobody sized, e.g. `script` without a terminal of its own) would make it clear lines forever.
     spinner: i.stderrIsTTY && !ci && !i.quiet && i.env.TERM !== 'dumb' && (i.stderrColumns ?? 0) > 0,
+    ci,
+    columns: i.stdoutIsTTY && (i.stdoutColumns ?? 0) > 0 ? i.stdoutColumns : undefined,
   };
 }

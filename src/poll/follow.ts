@@ -27,14 +27,6 @@ export interface MessageLister {
   ): Promise<MessagePage>;
 }
 
-/** What a caller needs to say how to pick up where the poller stopped. */
-export interface ResumeState {
-  sessionId: string;
-  threadId: string | undefined;
-  /** The `gts` cursor the next poll would have used. */
-  gts: number | undefined;
-}
-
 export interface FollowOptions {
   client: MessageLister;
   target: PollTarget;
@@ -46,15 +38,11 @@ export interface FollowOptions {
   untilFinal?: boolean;
   signal?: AbortSignal;
   schedule?: ScheduleOptions;
-  /** A window already filled by the caller (tail's backlog), to carry on from. */
-  window?: SeenWindow;
-  /** Poll at once instead of after the first gap. */
-  immediate?: boolean;
   /**
-   * Start by reading the whole window of `window.floor`, taking messages stored at or before this
-   * created_at as already seen (tail: the backlog it printed, and what came before it).
+   * Messages the caller has already shown (tail's backlog, newest first or in any order): the follow
+   * carries on after the newest of them, polls at once, and never yields them or anything stored before.
    */
-  seenUpTo?: string;
+  after?: readonly Message[];
   /** Classifies errors the loop should ride out rather than end with; default isTransient. */
   isTransient?: (err: unknown) => boolean;
   /**
@@ -75,9 +63,11 @@ export class Follower implements AsyncIterable<Message> {
   readonly window: SeenWindow;
   private readonly o: Required<Pick<FollowOptions, 'types' | 'role' | 'schedule'>> & FollowOptions;
   private finished = false;
-  /** False until the first poll, when `seenUpTo` asks for a full read of the window. */
+  /** False until the first poll, when `after` asks for a full read of the window. */
   private primed: boolean;
   private readonly seenUpToMs: number;
+  /** Poll at once instead of after the first gap. */
+  private readonly immediate: boolean;
   /** Requests made, for benchmarks. */
   requests = 0;
 
@@ -89,15 +79,20 @@ export class Follower implements AsyncIterable<Message> {
       isTransient,
       ...options,
     };
-    this.window = options.window ?? new SeenWindow();
-    this.seenUpToMs =
-      options.seenUpTo === undefined ? Number.NEGATIVE_INFINITY : Date.parse(options.seenUpTo);
-    this.primed = options.seenUpTo === undefined;
-  }
-
-  /** Session, thread and cursor, for a resume hint after a time-out or an interrupt. */
-  get resume(): ResumeState {
-    return { sessionId: this.o.target.sessionId, threadId: this.o.target.threadId, gts: this.window.floor };
+    this.window = new SeenWindow();
+    const after = options.after ?? [];
+    // Carry on from the newest message shown: the cursor a margin behind its `ts`, and a first poll that
+    // reads that whole window, taking whatever was stored up to it as seen.
+    let newest: Message | undefined;
+    let newestTs: number | undefined;
+    for (const m of after) {
+      if (newest === undefined || Date.parse(m.created_at) > Date.parse(newest.created_at)) newest = m;
+      if (typeof m.ts === 'number' && (newestTs === undefined || m.ts > newestTs)) newestTs = m.ts;
+    }
+    if (newestTs !== undefined) this.window.floor = Math.floor(newestTs - this.window.marginS);
+    this.seenUpToMs = newest === undefined ? Number.NEGATIVE_INFINITY : Date.parse(newest.created_at);
+    this.primed = newest === undefined;
+    this.immediate = newest !== undefined;
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<Message> {
@@ -105,7 +100,7 @@ export class Follower implements AsyncIterable<Message> {
     let errors = 0;
     let first = true;
     while (!this.finished) {
-      if (!(first && this.o.immediate)) {
+      if (!(first && this.immediate)) {
         const gap = first
           ? this.o.schedule.minMs
           : nextDelay(Date.now() - quietSince, errors, this.o.schedule);
@@ -145,7 +140,7 @@ export class Follower implements AsyncIterable<Message> {
     return this.o.client.listMessages(this.o.target, this.query(page, limit), { signal: this.o.signal });
   }
 
-  /** A message from before the follow began (tail's backlog and older): remembered, never yielded. */
+  /** A message from before the follow began (what the caller showed, and older): remembered, never yielded. */
   private isOld(m: Message): boolean {
     if (!(Date.parse(m.created_at) <= this.seenUpToMs)) return false;
     this.window.add(m);

@@ -1,7 +1,8 @@
-// One emulator per test, in this process, and the built binary pointed at it.
+// One emulator per test, and the program run in-process against it (as a script: pipes, no terminal).
 import { afterEach } from 'vitest';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
-import { cliEnv, runCli, type RunOptions } from '../support/run-cli.js';
+import { cliEnv, type CliResult } from '../support/run-cli.js';
+import { runMain, type MainOptions } from '../support/main.js';
 
 export const KEY = 'agents-dev-key';
 const running: RunningEmulator[] = [];
@@ -12,8 +13,8 @@ afterEach(async () => {
 export interface Fixture {
   em: RunningEmulator;
   env: NodeJS.ProcessEnv;
-  /** Runs `agents …` against this emulator (as a script: pipes, no terminal). */
-  run: (args: string[], o?: RunOptions) => ReturnType<typeof runCli>;
+  /** Runs `agents …` against this emulator, in-process. */
+  run: (args: string[], o?: MainOptions) => Promise<CliResult>;
 }
 
 export async function fixture(
@@ -23,7 +24,7 @@ export async function fixture(
   const em = await startEmulator({ port: 0, timeScale: 0.05, rateLimit: false, ...opts });
   running.push(em);
   const env = cliEnv({ AGENTS_BASE_URL: em.url, AGENTS_API_KEY: KEY, ...extraEnv });
-  return { em, env, run: (args, o = {}) => runCli(args, { env, closeStdin: true, ...o }) };
+  return { em, env, run: (args, o = {}) => runMain(args, { env, ...o }) };
 }
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -1,16 +1,17 @@
 // Helpers of the hostile suite: an emulator per test that the test itself closes (the suites here run
 // tests concurrently, so the shared afterEach of test/e2e/fixture.ts, which closes every emulator, cannot
-// be used), the built binary pointed at it, and checks shared by the files.
+// be used), the program run in-process against it, and checks shared by the files.
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
 import type { Message, Session } from '../../src/api/types.js';
-import { cliEnv, runCli, type CliResult, type RunOptions } from '../support/run-cli.js';
+import { cliEnv, type CliResult } from '../support/run-cli.js';
+import { runMain, type MainOptions } from '../support/main.js';
 
 export const KEY = 'agents-dev-key';
 
 export interface Hostile {
   em: RunningEmulator;
   env: NodeJS.ProcessEnv;
-  run: (args: string[], o?: RunOptions) => Promise<CliResult>;
+  run: (args: string[], o?: MainOptions) => Promise<CliResult>;
   /** POST /sessions straight over HTTP (no CLI, no faults involved in the test's own setup). */
   createSession: (message: string) => Promise<Session>;
   close: () => Promise<void>;
@@ -25,7 +26,7 @@ export async function hostile(
   return {
     em,
     env,
-    run: (args, o = {}) => runCli(args, { env, closeStdin: true, ...o }),
+    run: (args, o = {}) => runMain(args, { env, ...o }),
     createSession: async (message) => {
       const res = await fetch(`${em.url}/rest/v1/sessions`, {
         method: 'POST',

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
-export const BIN = join(ROOT, 'bin', 'agents.js');
+/** The binary built for this test run (test/global-setup.ts), else the checkout's own. */
+export const BIN = process.env.AGENTS_TEST_BIN ?? join(ROOT, 'bin', 'agents.js');
 
 /** A fresh, empty config and state dir. */
 export function tempConfigDir(): string {

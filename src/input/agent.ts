@@ -3,7 +3,8 @@
 import { readFile } from 'node:fs/promises';
 import { CORE_AGENTS, type CoreAgent, type CreateSessionBody, type Profile } from '../api/types.js';
 import { UsageError } from '../errors.js';
-import { isUuid } from '../util/session-ref.js';
+import { isObject } from '../util/json.js';
+import { isUuid } from '../util/uuid.js';
 
 /** The agent options of create (and the profile options of send). */
 export interface AgentFlags {
@@ -18,13 +19,9 @@ export type AgentSelection = Pick<CreateSessionBody, 'agent_name' | 'agent_id' |
 
 const PROFILE_KEYS = new Set(['id', 'config_values', 'mcp_servers', 'config_merge_strategy']);
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /** Pure: a Profile object from parsed JSON, or a UsageError saying what is wrong. */
 export function validateProfile(value: unknown, origin: string): Profile {
-  if (!isPlainObject(value)) throw new UsageError(`${origin}: a profile must be a JSON object`);
+  if (!isObject(value)) throw new UsageError(`${origin}: a profile must be a JSON object`);
   for (const key of Object.keys(value)) {
     if (!PROFILE_KEYS.has(key)) {
       throw new UsageError(
@@ -37,7 +34,7 @@ export function validateProfile(value: unknown, origin: string): Profile {
   if (id !== undefined && (typeof id !== 'string' || !isUuid(id))) {
     throw new UsageError(`${origin}: "id" must be a UUID string`);
   }
-  if (config_values !== undefined && !isPlainObject(config_values)) {
+  if (config_values !== undefined && !isObject(config_values)) {
     throw new UsageError(`${origin}: "config_values" must be an object`);
   }
   if (mcp_servers !== undefined && !Array.isArray(mcp_servers)) {
@@ -81,10 +78,13 @@ export async function profileFromFlags(flags: AgentFlags): Promise<Profile | und
   return undefined;
 }
 
-/** Resolves the agent of a create. `choose` is called only when prompting is allowed. */
+/**
+ * Resolves the agent of a create. `configured` (the default agent of the settings) is asked only when no
+ * flag names one; `choose` is called only when prompting is allowed.
+ */
 export async function selectAgent(
   flags: AgentFlags,
-  configured: CoreAgent | undefined,
+  configured: () => Promise<CoreAgent | undefined>,
   choose: (() => Promise<CoreAgent>) | undefined,
 ): Promise<AgentSelection> {
   const given = [flags.agent, flags.agentId, flags.agentProfile, flags.agentProfileFile].filter(
@@ -97,7 +97,8 @@ export async function selectAgent(
   if (flags.agentId !== undefined) return { agent_id: flags.agentId };
   const profile = await profileFromFlags(flags);
   if (profile !== undefined) return { profile };
-  if (configured !== undefined) return { agent_name: configured };
+  const fallback = await configured();
+  if (fallback !== undefined) return { agent_name: fallback };
   if (choose !== undefined) return { agent_name: await choose() };
   throw new UsageError(
     'no agent given',

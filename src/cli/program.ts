@@ -1,0 +1,270 @@
+// The commander program: global flags, every command, and each command's module imported only when that
+// command runs, so --help and usage errors pay for commander alone. Option values are validated here
+// (Option#choices, argParsers) so bad input exits 2 before anything runs.
+import { Command, Option, type OutputConfiguration } from 'commander';
+import { VERSION } from '../version.js';
+import type { Context } from '../context.js';
+import type { Result } from '../output/items.js';
+import { CORE_AGENTS } from '../api/types.js';
+import type { CreateFlags } from '../commands/create.js';
+import type { SendFlags } from '../commands/send.js';
+import type { ShowFlags } from '../commands/show.js';
+import type { TailFlags } from '../commands/tail.js';
+import type { EmulatorFlags } from '../commands/emulator.js';
+import type { LoginFlags } from '../commands/login.js';
+import type { SessionRef } from '../input/session-ref.js';
+import {
+  decimalOption,
+  durationOption,
+  hostOption,
+  intOption,
+  keySpecOption,
+  sessionArgument,
+  uuidListOption,
+  uuidOption,
+} from './options.js';
+
+/** Runs a command's body with the run's Context and prints what it returns. */
+export type Runner = (cmd: Command, body: (ctx: Context) => Promise<Result> | Result) => Promise<void>;
+
+const EXAMPLES = `
+Examples:
+  $ printf '%s' "$prompt" | agents create --agent claude --wait > answer.md
+  $ id=$(agents create -a codex "Add a --verbose flag")
+  $ agents send "$id" --wait --timeout 20m "Fix the failing test"
+  $ agents tail last --until-final
+  $ agents show last --all --json
+  $ agents emulator --port 4010
+
+Exit codes: 0 ok, 1 request failed, 2 usage error, 3 auth failure, 4 not found,
+            124 --timeout ran out, 130 interrupted.
+Docs: the README in this package (README.md), and \`agents <command> --help\`.`;
+
+const SESSION_ARG = 'session id, address (…/sessions/<id>), or "last"';
+
+// The emulator's fault modes, listed here so --help does not load the emulator (a test keeps them equal).
+const FAULT_MODES = ['500', '502', '503', '504', 'html-502', '429', 'reset'];
+FAULT_MODES.push('reset-after-commit', 'truncate', 'slow');
+
+/**
+ * Builds the program. `run` gives each action its Context and prints what it returns; `output` is where
+ * commander writes help and its errors (set before any command is added, so every command inherits it).
+ */
+export function buildProgram(run: Runner, output: OutputConfiguration): Command {
+  const program = new Command('agents')
+    .exitOverride()
+    .configureOutput(output)
+    .description('Run conversations with software agents through the Agent Sessions API.')
+    .version(`${VERSION}`, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .option('--profile <name>', 'config profile to use (env AGENTS_PROFILE; default "default")')
+    .option('--base-url <url>', 'service base URL, without /rest/v1 (env AGENTS_BASE_URL)')
+    .option('--json', 'print JSON on stdout instead of text')
+    .option('-q, --quiet', 'print nothing on stderr but errors')
+    .option('--no-color', 'no colour (NO_COLOR and FORCE_COLOR are honoured too)')
+    .option('--debug', 'trace each request and response on stderr, key redacted (env AGENTS_DEBUG=1)')
+    .addHelpText('after', EXAMPLES)
+    .configureHelp({ showGlobalOptions: true })
+    .showSuggestionAfterError(true);
+
+  // ── configuration: config, login, logout ──
+  const config = program
+    .command('config')
+    .description('show and change the settings of a profile (--profile NAME; default "default")')
+    .addHelpText(
+      'after',
+      `
+Keys: api-key, base-url, agent. list and get show the value in effect (flag > env > profile), a key masked.
+Examples:
+  $ agents config list
+  $ agents config set base-url https://agents.example.com
+  $ agents --profile work config set agent codex
+  $ agents config path`,
+    );
+  const configCommands = () => import('../commands/config.js');
+  config
+    .command('list')
+    .description('the settings in effect and where each comes from (the key masked)')
+    .action((_opts, cmd: Command) => run(cmd, async (ctx) => (await configCommands()).configList(ctx)));
+  config
+    .command('get')
+    .description('print the value in effect for KEY (api-key masked)')
+    .argument('<key>', 'api-key, base-url or agent')
+    .action((key: string, _opts, cmd: Command) =>
+      run(cmd, async (ctx) => (await configCommands()).configGet(ctx, key)),
+    );
+  config
+    .command('set')
+    .description('store KEY in the profile (for api-key prefer `agents login --with-key`)')
+    .argument('<key>', 'api-key, base-url or agent')
+    .argument('<value>')
+    .action((key: string, value: string, _opts, cmd: Command) =>
+      run(cmd, async (ctx) => (await configCommands()).configSet(ctx, key, value)),
+    );
+  config
+    .command('unset')
+    .description('remove KEY from the profile')
+    .argument('<key>', 'api-key, base-url or agent')
+    .action((key: string, _opts, cmd: Command) =>
+      run(cmd, async (ctx) => (await configCommands()).configUnset(ctx, key)),
+    );
+  config
+    .command('path')
+    .description('print where the config file is')
+    .action((_opts, cmd: Command) => run(cmd, async (ctx) => (await configCommands()).configPath(ctx)));
+  program
+    .command('login')
+    .description('check an API key against the service and store it with the base URL in the profile')
+    .option('--with-key', 'read the key from standard input (for CI and scripts)')
+    .addHelpText(
+      'after',
+      `
+At a terminal it asks for the base URL and the key (masked). Nothing is stored unless the service accepts it.
+Examples:
+  $ agents login
+  $ printf '%s' "$AGENTS_KEY" | agents login --with-key --base-url https://agents.example.com
+  $ agents login --profile work`,
+    )
+    .action((opts: LoginFlags, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('../commands/login.js')).login(ctx, opts)),
+    );
+  program
+    .command('logout')
+    .description('remove the API key of the profile')
+    .action((_opts, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('../commands/logout.js')).logout(ctx)),
+    );
+
+  // ── emulator ──
+  program
+    .command('emulator')
+    .description('serve the whole API on loopback with scripted agents: no account, no network')
+    .addOption(
+      new Option('--port <n>', 'port to listen on (0: any free port)').argParser(intOption(0, 65535)).default(4010),
+    )
+    .option('--host <address>', 'address to listen on', hostOption, '127.0.0.1')
+    .option('--key <key[:workspace]>', 'accept this API key (repeatable; default agents-dev-key:dev)', keySpecOption)
+    .option('--forbidden-key <key[:workspace]>', 'a known key answered 403 (repeatable)', keySpecOption)
+    .addOption(
+      new Option('--rate-limit <n>', 'requests per minute per key (0: no limit)')
+        .argParser(intOption(0, 1_000_000))
+        .default(100),
+    )
+    .addOption(
+      new Option('--time-scale <x>', 'multiply every scripted delay (0.1: ten times faster)')
+        .argParser(decimalOption(0, 1000))
+        .default(1),
+    )
+    .addOption(
+      new Option('--fault-rate <r>', 'share of requests that get a fault, 0 to 1').argParser(decimalOption(0, 1)),
+    )
+    .addOption(new Option('--fault <mode...>', 'faults to inject, with --fault-rate').choices(FAULT_MODES))
+    .addOption(new Option('--fault-seed <n>', 'replayable fault choices').argParser(intOption(0, 2 ** 32 - 1)))
+    .addOption(
+      new Option('--slow-ms <ms>', 'delay of the slow fault (default 2000)').argParser(intOption(0, 600_000)),
+    )
+    .addHelpText(
+      'after',
+      `
+Prints the base URL on stdout, then one line per key (key, workspace). Serves until Ctrl-C.
+Examples:
+  $ agents emulator
+  $ agents emulator --port 0 --time-scale 0.1 --key ci-key:ci
+  $ agents emulator --fault-rate 0.2 --fault 503 reset truncate`,
+    )
+    .action((opts: EmulatorFlags, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('../commands/emulator.js')).emulator(ctx, opts)),
+    );
+
+  // ── conversation: create, send, show, tail ──
+  const replyOptions = (cmd: Command) =>
+    cmd
+      .option('--file <path>', 'read the message from a file ("-" for standard input)')
+      .option('--artifact <uuid>', 'attach an existing artifact (repeatable)', uuidListOption)
+      .option('-w, --wait', 'wait for the final reply and print its text')
+      .option('-f, --follow', 'print each assistant message as it lands, ending at the final one')
+      .option('--timeout <duration>', 'bound the command: 90s, 20m, 1h or seconds (exit 124)', durationOption)
+      .option('-o, --output <file>', 'with --wait: also write the final text to FILE');
+
+  replyOptions(
+    program
+      .command('create')
+      .description('create a session with a first message')
+      .argument('[message...]', 'the message ("-" reads standard input)')
+      .addOption(
+        new Option('-a, --agent <name>', 'agent (env AGENTS_AGENT, config "agent")').choices(CORE_AGENTS),
+      )
+      .option('--agent-id <uuid>', 'a specific agent of the workspace', uuidOption)
+      .option('--agent-profile <uuid>', 'an existing agent profile', uuidOption)
+      .option('--agent-profile-file <file>', 'a JSON Profile object')
+      .option('--private', 'hide the session from other workspace members'),
+  )
+    .addHelpText(
+      'after',
+      `
+Without --wait or --follow the new session id is printed on stdout.
+Examples:
+  $ agents create -a claude "Explain this repository"
+  $ printf '%s' "$prompt" | agents create --agent claude --wait > answer.md
+  $ agents create -a codex --wait --timeout 20m --output reply.md --file task.md`,
+    )
+    .action((words: string[], opts: CreateFlags, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('../commands/create.js')).create(ctx, words, opts)),
+    );
+
+  replyOptions(
+    program
+      .command('send')
+      .description('post a follow-up: starts a new thread and interrupts the turn in progress')
+      .argument('<session>', SESSION_ARG, sessionArgument)
+      .argument('[message...]', 'the message ("-" reads standard input)')
+      .option('--agent-profile <uuid>', 'an existing agent profile for this turn', uuidOption)
+      .option('--agent-profile-file <file>', 'a JSON Profile object for this turn')
+      .option('-y, --yes', 'interrupt a running turn without asking'),
+  )
+    .addHelpText(
+      'after',
+      `
+Without --wait or --follow the new thread id is printed on stdout.
+Examples:
+  $ agents send last "Now add tests"
+  $ agents send "$SESSION" --wait --timeout 20m "Fix the failing test"`,
+    )
+    .action((ref: SessionRef, words: string[], opts: SendFlags, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('../commands/send.js')).send(ctx, ref, words, opts)),
+    );
+
+  program
+    .command('show')
+    .description('print a session and its conversation, oldest first, grouped by turn')
+    .argument('<session>', SESSION_ARG, sessionArgument)
+    .option('--thread <uuid>', 'only this thread', uuidOption)
+    .option('--tools', 'include tool calls')
+    .addOption(
+      new Option('--limit <n>', 'the newest N messages (default 50)').argParser(intOption(1, 100_000)).conflicts('all'),
+    )
+    .option('--all', 'every message')
+    .addHelpText('after', `\nExamples:\n  $ agents show last\n  $ agents show "$SESSION" --all --json > session.json`)
+    .action((ref: SessionRef, opts: ShowFlags, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('../commands/show.js')).show(ctx, ref, opts)),
+    );
+
+  program
+    .command('tail')
+    .description('print the last messages, then follow new ones as they land')
+    .argument('<session>', SESSION_ARG, sessionArgument)
+    .option('-n, --lines <n>', 'how many existing messages to print first', intOption(0, 10_000), 10)
+    .option('--thread <uuid>', 'only this thread', uuidOption)
+    .option('--tools', 'include tool calls')
+    .option('--until-final', "exit 0 after the latest turn's final message")
+    .option('--timeout <duration>', 'stop after this long: 90s, 20m, 1h or seconds (exit 124)', durationOption)
+    .addHelpText(
+      'after',
+      `\nExamples:\n  $ agents tail last\n  $ agents tail "$SESSION" --until-final --json | jq -r .message`,
+    )
+    .action((ref: SessionRef, opts: TailFlags, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('../commands/tail.js')).tail(ctx, ref, opts)),
+    );
+
+  return program;
+}

@@ -1,0 +1,35 @@
+// A parsed `<session>` reference made into a session id: `last` is looked up in the state file.
+import { UsageError } from '../errors.js';
+import { readLastSession, type LastSession } from '../state/last-session.js';
+import type { StateFile } from '../state/store.js';
+import type { SessionRef } from './session-ref.js';
+
+/** A resolved session: its id, and what `last` remembered with it. */
+export interface ResolvedSession {
+  id: string;
+  last?: LastSession;
+}
+
+export async function resolveSession(
+  ref: SessionRef,
+  state: StateFile,
+  profile: string,
+): Promise<ResolvedSession> {
+  if (ref.kind === 'id') return { id: ref.id };
+  // A state file that cannot be written may hold an older session than the one just created or sent
+  // to: posting to it would go to the wrong conversation.
+  if (!state.writable()) {
+    throw new UsageError(
+      `"last" is not reliable: the state file ${state.path} cannot be written, so it may name an older session`,
+      'give the session id, or make the state directory writable (AGENTS_STATE_DIR moves it)',
+    );
+  }
+  const last = await readLastSession(state, profile);
+  if (last === undefined) {
+    throw new UsageError(
+      `no "last" session for profile ${profile} yet`,
+      'create one with agents create, or give a session id',
+    );
+  }
+  return { id: last.id, last };
+}

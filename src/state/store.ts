@@ -1,0 +1,87 @@
+// The state file: what this machine remembers between runs (the `last` session of each profile). conf
+// reads it and replaces it atomically; a lock serialises read-modify-write, so two profiles' commands at
+// once cannot drop each other's entry. Mode 0600 in a 0700 directory.
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type Conf from 'conf';
+import type { Env } from '../io.js';
+import { stateDir } from '../config/locations.js';
+import { isObject } from '../util/json.js';
+import { LockError, withLock } from '../util/lock.js';
+import { fileError, fsCode } from '../util/fs-errors.js';
+
+/** The whole state file. Unknown or malformed parts are dropped on read, never fatal. */
+export type StateData = Record<string, unknown>;
+
+/** Read and update access to the state file. */
+export interface StateFile {
+  readonly path: string;
+  read(): Promise<StateData>;
+  /** Applies `edit` to the current contents under the lock; a CliError naming the file when it cannot. */
+  update(edit: (data: StateData) => StateData): Promise<void>;
+  /** Whether the file could be written now (false on a read-only or immutable file or directory). */
+  writable(): boolean;
+}
+
+async function openConf(dir: string): Promise<Conf<StateData>> {
+  const { default: ConfClass } = await import('conf');
+  return new ConfClass<StateData>({
+    cwd: dir,
+    configName: 'state',
+    configFileMode: 0o600,
+    accessPropertiesByDotNotation: false,
+    clearInvalidConfig: false,
+    // A damaged state file is a convenience lost, not an error: start afresh.
+    deserialize: (text: string) => {
+      try {
+        const value: unknown = JSON.parse(text);
+        return isObject(value) ? value : {};
+      } catch {
+        return {};
+      }
+    },
+  });
+}
+
+/** The state file for this environment (AGENTS_STATE_DIR, else AGENTS_CONFIG_DIR, else the platform's). */
+export function openStateFile(env: Env, platform: NodeJS.Platform): StateFile {
+  const dir = stateDir(env, platform);
+  const path = join(dir, 'state.json');
+  return {
+    path,
+    async read() {
+      if (!existsSync(path)) return {};
+      try {
+        return (await openConf(dir)).store;
+      } catch {
+        return {};
+      }
+    },
+    async update(edit) {
+      try {
+        mkdirSync(dirname(dir), { recursive: true });
+        if (!existsSync(dir)) mkdirSync(dir, { mode: 0o700 });
+        await withLock(path, async () => {
+          const conf = await openConf(dir);
+          conf.store = edit(conf.store);
+        });
+      } catch (err) {
+        const cause = err instanceof LockError ? err.cause : err;
+        throw fileError('the state file', path, 'write', fsCode(cause) ? cause : err);
+      }
+    },
+    writable() {
+      try {
+        // The directory takes the atomic rename (or, not there yet, the nearest one that will hold it);
+        // an existing file must take writes too (a read-only or immutable one would keep an old `last`).
+        let probe = dir;
+        while (!existsSync(probe) && dirname(probe) !== probe) probe = dirname(probe);
+        accessSync(probe, constants.W_OK);
+        if (existsSync(path)) accessSync(path, constants.W_OK);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}

@@ -1,0 +1,6 @@
+// Shapes of parsed JSON, checked once here instead of in every module that reads one.
+
+/** A plain JSON object (not null, not an array). */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

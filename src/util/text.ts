@@ -1,0 +1,44 @@
+// Two policies for text that may hold control characters, used everywhere such text is shown:
+// - flatten: one line for a summary (server bodies, titles); control characters and runs of white space
+//   become one space, and the result is capped;
+// - escapeControls: every character that could drive a terminal made visible, nothing dropped. Errors use
+//   the JSON notation (`\n`, `\u001b`) so a line stays one line; a reply on a terminal uses caret
+//   notation (`^[`) and keeps its line breaks and tabs.
+
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is matched
+const CONTROL_OR_SPACE = /[\u0000-\u001f\u007f-\u009f\s]+/g;
+// C0 (but tab and line feed, handled per notation), DEL, C1 and the bidi overrides and isolates.
+// eslint-disable-next-line no-control-regex
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/** Pure: the text on one line, control characters and runs of white space as single spaces, cut to `max`. */
+export function flatten(text: string, max = 200): string {
+  const flat = text.replace(CONTROL_OR_SPACE, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+const JSON_NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/** Pure: one harmless line for an error message that may echo the user's own input. */
+export function escapeForLine(text: string): string {
+  return text.replace(
+    UNSAFE,
+    (c) => JSON_NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+function caret(c: string): string {
+  const code = c.charCodeAt(0);
+  if (code < 0x20) return `^${String.fromCharCode(code + 0x40)}`;
+  if (code === 0x7f) return '^?';
+  return `\\u{${code.toString(16)}}`;
+}
+
+/**
+ * Pure: service text made safe for a terminal. Line breaks (CRLF becomes LF) and tabs stay; every other
+ * control character, DEL, the C1 range and the bidi controls become visible, so a reply cannot clear the
+ * screen, set the title, write the clipboard (OSC 52) or hide text.
+ */
+export function neutralize(text: string): string {
+  return text.replace(/\r\n/g, '\n').replace(UNSAFE, (c) => (c === '\n' || c === '\t' ? c : caret(c)));
+}

@@ -1,0 +1,33 @@
+// A command's deadline (--timeout) joined with the run's stop signal. It bounds the whole command, the
+// create or send POST included, so a service that never answers cannot outlast --timeout.
+import { formatDuration } from '../util/duration.js';
+
+/** The signal a timed command passes to every call, and why it fired. */
+export interface Deadline {
+  /** Aborts on the run's stop signal or when the time is up. */
+  signal: AbortSignal;
+  timeoutMs: number | undefined;
+  /** The time ran out (as opposed to Ctrl-C or a closed pipe). */
+  readonly expired: boolean;
+  /** "after 20m", or '' without a time-out. */
+  readonly after: string;
+  dispose(): void;
+}
+
+/** A deadline `timeoutMs` from now (none when undefined), also ended by `stop`. */
+export function startDeadline(stop: AbortSignal, timeoutMs: number | undefined): Deadline {
+  const timer = new AbortController();
+  const handle =
+    timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => timer.abort(new DOMException('the time-out ran out', 'TimeoutError')), timeoutMs);
+  return {
+    signal: AbortSignal.any([stop, timer.signal]),
+    timeoutMs,
+    get expired() {
+      return timer.signal.aborted && !stop.aborted;
+    },
+    after: timeoutMs === undefined ? '' : ` after ${formatDuration(timeoutMs)}`,
+    dispose: () => clearTimeout(handle),
+  };
+}

@@ -1,0 +1,131 @@
+// --wait and --follow for create and send: follow one thread to its final message, with progress on
+// stderr, and turn a deadline, Ctrl-C or a service that stays down into the contract's 124 / 130 / 1
+// with the session id and the command that resumes.
+import { writeFile } from 'node:fs/promises';
+import type { Context } from '../context.js';
+import type { Message } from '../api/types.js';
+import type { ApiClient } from '../api/client.js';
+import { ApiError } from '../api/errors.js';
+import { CliError, ExitCode, fromApiError } from '../errors.js';
+import { Follower, MAX_FAILED_POLLS, type FollowOptions } from '../poll/follow.js';
+import type { Item } from '../output/items.js';
+import { fileError } from '../util/fs-errors.js';
+import type { Deadline } from './deadline.js';
+
+/** The command that picks the wait up again. */
+export function resumeCommand(sessionId: string, threadId: string | undefined): string {
+  return `agents tail ${sessionId}${threadId ? ` --thread ${threadId}` : ''} --until-final`;
+}
+
+/**
+ * Maps an error thrown while waiting: the run stopped (130, or a silent 0 for a closed pipe), the
+ * deadline (124), or a service that kept failing (1), each naming the session and how to resume.
+ */
+export function waitError(err: unknown, deadline: Deadline, stop: AbortSignal, sessionId: string, threadId?: string): unknown {
+  const hint = `the session goes on; resume with: ${resumeCommand(sessionId, threadId)}`;
+  if (stop.aborted) {
+    if (stop.reason === 'EPIPE') return new CliError('stdout closed', { exitCode: ExitCode.OK, silent: true });
+    return new CliError(`interrupted while waiting on session ${sessionId}`, {
+      exitCode: ExitCode.INTERRUPTED,
+      hint,
+    });
+  }
+  if (deadline.expired) {
+    return new CliError(`timed out${deadline.after} waiting on session ${sessionId}`, {
+      exitCode: ExitCode.TIMEOUT,
+      hint,
+    });
+  }
+  if (err instanceof ApiError) {
+    const mapped = fromApiError(err);
+    // The service kept failing: the session may still go on, so say which one and how to pick it up.
+    if (mapped.exitCode === ExitCode.FAILURE) {
+      return new CliError(`${err.message} (gave up waiting on session ${sessionId})`, { hint, cause: err });
+    }
+    return mapped;
+  }
+  return err;
+}
+
+/**
+ * How a wait rides out a service that keeps failing (each failed poll has already used up the client's
+ * retries). With --timeout the user has bounded the wait: keep trying until the deadline, as a CI job
+ * blocked on a twenty-minute turn should survive a service restart. Without it, give up after
+ * MAX_FAILED_POLLS failed polls in a row rather than wait forever. Each failure is a warning on stderr.
+ */
+export function outagePolicy(
+  ctx: Context,
+  timeoutMs: number | undefined,
+): Pick<FollowOptions, 'maxFailedPolls' | 'onTransientError'> {
+  return {
+    maxFailedPolls: timeoutMs === undefined ? MAX_FAILED_POLLS : Number.POSITIVE_INFINITY,
+    onTransientError: (err, n) => {
+      const what = err instanceof Error ? err.message : String(err);
+      const left = timeoutMs === undefined ? ` (attempt ${n} of ${MAX_FAILED_POLLS})` : '';
+      ctx.log.warn(`the service is failing: ${what}; still waiting${left}`);
+    },
+  };
+}
+
+export interface ReplyWait {
+  client: ApiClient;
+  sessionId: string;
+  threadId: string;
+  /** wait: the final message only; follow: every assistant message up to the final one. */
+  mode: 'wait' | 'follow';
+  deadline: Deadline;
+  /** --wait --output FILE: the final text is also written there. */
+  outputFile?: string;
+  /** What the progress line says is awaited: "claude", "the reply". */
+  label: string;
+}
+
+/** Follows the thread to its final message; yields what the presenter prints. */
+export async function* awaitReply(ctx: Context, w: ReplyWait): AsyncGenerator<Item> {
+  await ctx.progress.start(`Waiting for ${w.label}…`);
+  const follower = new Follower({
+    client: w.client,
+    target: { sessionId: w.sessionId, threadId: w.threadId },
+    types: w.mode === 'wait' ? ['final_message'] : ['message', 'final_message'],
+    untilFinal: true,
+    signal: w.deadline.signal,
+    schedule: ctx.schedule,
+    ...outagePolicy(ctx, w.deadline.timeoutMs),
+  });
+  let final: Message | undefined;
+  try {
+    for await (const m of follower) {
+      if (m.type === 'final_message') final = m;
+      if (w.mode === 'follow') yield { kind: 'message', message: m };
+    }
+  } catch (err) {
+    throw waitError(err, w.deadline, ctx.signal, w.sessionId, w.threadId);
+  } finally {
+    ctx.progress.stop();
+  }
+  if (final === undefined) throw new CliError('the follow ended before the final message');
+  if (w.outputFile !== undefined) {
+    try {
+      await writeFile(w.outputFile, final.message);
+    } catch (err) {
+      throw fileError('--output', w.outputFile, 'write', err);
+    }
+  }
+  if (w.mode === 'wait') yield { kind: 'reply', message: final };
+}
+
+/**
+ * A create or send POST that failed: when the deadline cut it short, exit 124 and say that it may have
+ * been carried out (the service may have received it); anything else goes to the one mapping.
+ */
+export function postError(err: unknown, deadline: Deadline): never {
+  if (err instanceof ApiError && err.kind === 'aborted' && deadline.expired) {
+    const mapped = fromApiError(err);
+    const what = err.creates?.what ?? 'request';
+    const lead = err.outcomeUnknown
+      ? `timed out${deadline.after} before the service answered; the ${what} may have been created`
+      : `timed out${deadline.after} before the request was sent`;
+    throw new CliError(lead, { exitCode: ExitCode.TIMEOUT, hint: mapped.hint, cause: err });
+  }
+  throw err;
+}

@@ -1,0 +1,108 @@
+// Runs the program in-process, as the built binary would run it, but through main(argv, io): its own
+// streams (captured), its own environment, and a stop signal the test controls. HTTP still goes over a
+// real socket to whatever server the environment names.
+import { PassThrough, Writable } from 'node:stream';
+import { homedir } from 'node:os';
+import { main } from '../../src/cli.js';
+import type { IO, Tuning } from '../../src/io.js';
+import { cliEnv, type CliResult } from './run-cli.js';
+
+/** Retries and polls in milliseconds, and no pacing: what most tests want. */
+export const FAST_TUNING: Tuning = {
+  retry: { baseDelayMs: 5, maxDelayMs: 40, maxRetryAfterMs: 2_000 },
+  schedule: { minMs: 20, maxMs: 150, growth: 0.12, longQuietMs: 60_000, longMaxMs: 300, maxErrorMs: 400 },
+  pacing: false,
+};
+
+/** The handle a test gets on a run in progress, shaped like a child process's where that helps. */
+export interface RunHandle {
+  /** Stops the run as that signal would: 'SIGINT' and 'SIGTERM' abort it; 'EPIPE' is a closed stdout. */
+  kill(signal: 'SIGINT' | 'SIGTERM' | 'EPIPE'): void;
+  stdin: PassThrough;
+  /** stdout so far. */
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface MainOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Written to stdin, which is then closed. */
+  input?: string | Buffer;
+  /** Leave stdin open and idle, like a CI runner's. Default: closed with nothing in it. */
+  idleStdin?: boolean;
+  /** Which streams claim to be terminals, and their width. */
+  tty?: { stdin?: boolean; stdout?: boolean; stderr?: boolean; columns?: number };
+  tuning?: Tuning;
+  /** Called once the run has started. */
+  onStart?: (run: RunHandle) => void;
+  /** Give up on a run that has not ended after this long (then `signal` is 'SIGKILL'). Default 20 s. */
+  killAfterMs?: number;
+}
+
+class Capture extends Writable {
+  private chunks: Buffer[] = [];
+  isTTY?: boolean;
+  columns?: number;
+  rows?: number;
+  constructor(tty: boolean, columns: number | undefined) {
+    super();
+    if (tty) {
+      this.isTTY = true;
+      this.columns = columns ?? 80;
+      this.rows = 40;
+    }
+  }
+  override _write(chunk: Buffer | string, _enc: BufferEncoding, done: () => void): void {
+    this.chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    done();
+  }
+  get text(): string {
+    return Buffer.concat(this.chunks).toString('utf8');
+  }
+  get bytes(): Buffer {
+    return Buffer.concat(this.chunks);
+  }
+}
+
+/** Runs `agents ARGS` in this process and collects what it printed and its exit code. */
+export async function runMain(args: string[], o: MainOptions = {}): Promise<CliResult & { stdoutBytes: Buffer }> {
+  const stdin = new PassThrough() as PassThrough & { isTTY?: boolean };
+  if (o.tty?.stdin) stdin.isTTY = true;
+  const stdout = new Capture(o.tty?.stdout === true, o.tty?.columns);
+  const stderr = new Capture(o.tty?.stderr === true, o.tty?.columns);
+  const controller = new AbortController();
+  const io: IO = {
+    stdin,
+    stdout,
+    stderr,
+    env: o.env ?? cliEnv(),
+    signal: controller.signal,
+    runtime: { nodeVersion: process.version, platform: process.platform, homedir: homedir() },
+    tuning: o.tuning ?? FAST_TUNING,
+  };
+  if (o.input !== undefined) stdin.end(o.input);
+  else if (!o.idleStdin) stdin.end();
+  const handle: RunHandle = {
+    kill: (signal) => controller.abort(signal),
+    stdin,
+    get stdout() {
+      return stdout.text;
+    },
+    get stderr() {
+      return stderr.text;
+    },
+  };
+  const running = main(args, io);
+  o.onStart?.(handle);
+  let timer: NodeJS.Timeout | undefined;
+  const killed = new Promise<'killed'>((resolve) => {
+    timer = setTimeout(() => resolve('killed'), o.killAfterMs ?? 20_000);
+  });
+  const outcome = await Promise.race([running, killed]);
+  clearTimeout(timer);
+  if (outcome === 'killed') {
+    controller.abort('SIGTERM');
+    return { code: null, signal: 'SIGKILL', stdout: stdout.text, stderr: stderr.text, stdoutBytes: stdout.bytes };
+  }
+  return { code: outcome, signal: null, stdout: stdout.text, stderr: stderr.text, stdoutBytes: stdout.bytes };
+}
