@@ -9,6 +9,10 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');
+// V8 checks a code cache's header, not its contents, unless told to: a cache damaged on disk would crash
+// every run (a fatal error in the deserializer) instead of being rejected. With checksums on, V8 writes
+// one into each cache it makes and rejects a cache whose contents do not match it.
+require('node:v8').setFlagsFromString('--verify-snapshot-checksum');
 
 const file = path.join(__dirname, '..', 'dist', 'agents.cjs');
 const source = fs.readFileSync(file, 'utf8');
@@ -35,7 +39,14 @@ const script = new vm.Script(require('node:module').wrap(source), { filename: fi
 const program = { exports: {} };
 script
   .runInThisContext()
-  .call(program.exports, program.exports, require('node:module').createRequire(file), program, file, path.dirname(file));
+  .call(
+    program.exports,
+    program.exports,
+    require('node:module').createRequire(file),
+    program,
+    file,
+    path.dirname(file),
+  );
 
 /** After a run that had no usable cache: save what V8 compiled, atomically, readable by the user alone. */
 function saveCache() {

@@ -9,7 +9,13 @@ import { sleep } from '../util/sleep.js';
 import { summariseBody } from './summary.js';
 import { flatten } from '../util/text.js';
 import { redact } from './redact.js';
+import { checkDownloadUrl, downloadOnce, type Download } from './download.js';
 import type { SlidingWindowLimiter } from './pacing.js';
+
+export type { Download } from './download.js';
+
+/** Largest artifact a download reads. */
+export const DOWNLOAD_CAP = 100 * 1024 * 1024;
 
 /** Error bodies are only summarised, so only their start is read; the rest is discarded with the socket. */
 const ERROR_BODY_CAP = 64 * 1024;
@@ -65,6 +71,30 @@ export class Transport {
     this.config.debug?.(redact(line, this.config.apiKey));
   }
 
+  /**
+   * GETs a presigned link on another host, without the key and outside the key's pacing, retrying
+   * transient failures as reads are.
+   */
+  async download(raw: string, signal: AbortSignal | undefined, maxBytes: number): Promise<Download> {
+    const url = checkDownloadUrl(raw);
+    const { retry } = this.config;
+    const started = performance.now();
+    const config = { ...this.config, trace: (line: string) => this.trace(line) };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await downloadOnce(config, url, signal, maxBytes);
+      } catch (err) {
+        if (signal?.aborted) throw abortedError(signal.reason);
+        if (!(err instanceof ApiError) || !err.transient || attempt > retry.maxRetries) throw err;
+        const delay = backoffDelay(attempt, retry);
+        if (performance.now() - started + delay > retry.totalBudgetMs) throw err;
+        await sleep(delay, signal).catch(() => {
+          throw abortedError(signal?.reason);
+        });
+      }
+    }
+  }
+
   /** Sends `spec`, retrying within the configured bounds; resolves with the parsed JSON body. */
   async send(spec: RequestSpec, signal?: AbortSignal): Promise<unknown> {
     const { retry } = this.config;
@@ -111,6 +141,8 @@ export class Transport {
     state: { left: boolean },
     signal: AbortSignal | undefined,
   ): Promise<unknown> {
+    // Cancelled before it left (the limiter checks this too, but pacing may be off): nothing was sent.
+    signal?.throwIfAborted();
     // Retries count against the limit too: each attempt is a request the service sees.
     const release = await this.config.limiter?.acquire(signal);
     this.requestCount += 1;

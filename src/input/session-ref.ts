@@ -7,8 +7,6 @@ import { isUuid } from '../util/uuid.js';
 /** A parsed `<session>` argument. */
 export type SessionRef = { kind: 'id'; id: string } | { kind: 'last' };
 
-const SESSION_SEGMENT = /\/sessions\/([^/]+)/;
-
 /** Pure: the reference, or undefined when the text is none of the accepted forms. */
 export function parseSessionRef(input: string): SessionRef | undefined {
   const text = input.trim();
@@ -21,8 +19,10 @@ export function parseSessionRef(input: string): SessionRef | undefined {
     return undefined;
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
-  const id = SESSION_SEGMENT.exec(url.pathname)?.[1];
-  if (id === undefined || !isUuid(id)) return undefined;
+  // The segment after any `sessions` segment (a workspace may itself be called "sessions").
+  const segments = url.pathname.split('/');
+  const id = segments.find((s, i) => i > 0 && segments[i - 1] === 'sessions' && isUuid(s));
+  if (id === undefined) return undefined;
   return { kind: 'id', id: id.toLowerCase() };
 }
 

@@ -4,6 +4,10 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { VERSION } from '../../src/version.js';
+import { Follower, firstMessage } from '../../src/poll/follow.js';
+import { DEFAULT_SCHEDULE } from '../../src/poll/schedule.js';
+import { runMain } from '../support/main.js';
+import { cliEnv } from '../support/run-cli.js';
 import { FAST, KEY, json, listPage, makeMessages, session, startServer, type TestServer } from './helpers.js';
 import type { Message } from '../../src/api/types.js';
 
@@ -23,15 +27,31 @@ const thread = randomUUID();
 
 describe('requests', () => {
   it('sends the key, Accept and a User-Agent naming the tool, its version and Node', async () => {
-    const s = await serve((_req, res) => json(res, 200, session(s.url, id)));
+    const s = await serve((req, res) =>
+      req.url!.includes('/messages')
+        ? json(res, 200, listPage(s.url, req.url!, []))
+        : json(res, 200, session(s.url, id)),
+    );
     await new ApiClient({ ...FAST, baseUrl: s.url }).getSession(id);
     const { headers, method, url } = s.seen[0]!;
     expect(method).toBe('GET');
     expect(url).toBe(`/rest/v1/sessions/${id}`);
     expect(headers.authorization).toBe(`ApiKey ${KEY}`);
     expect(headers.accept).toBe('application/json');
-    expect(headers['user-agent']).toBe(`agents/${VERSION} node/${process.version}`);
+    // The client alone names the tool and its version; the CLI's client adds the Node it runs on.
+    expect(headers['user-agent']).toBe(`agents/${VERSION}`);
     expect(headers['content-type']).toBeUndefined();
+
+    const run = await runMain(['show', id, '--json'], {
+      env: cliEnv({ AGENTS_API_KEY: KEY, AGENTS_BASE_URL: s.url }),
+    });
+    expect(run.code).toBe(0);
+    const cli = s.seen.slice(1);
+    expect(cli.length).toBeGreaterThan(0);
+    for (const r of cli) {
+      expect(r.headers['user-agent']).toBe(`agents/${VERSION} node/${process.version}`);
+      expect(r.headers.authorization).toBe(`ApiKey ${KEY}`);
+    }
   });
 
   it('POSTs JSON with a Content-Type to the create and send addresses', async () => {
@@ -86,8 +106,63 @@ describe('requests', () => {
   });
 
   it('refuses a base URL that is not http(s) before sending anything', () => {
+    // The CLI validates base URLs first (validateBaseUrl): here a bad one is a programming error.
+    expect(() => new ApiClient({ ...FAST, baseUrl: 'ftp://example.com' })).toThrow(TypeError);
     expect(() => new ApiClient({ ...FAST, baseUrl: 'ftp://example.com' })).toThrow(/not http or https/);
-    expect(() => new ApiClient({ ...FAST, baseUrl: 'not a url' })).toThrow(/invalid base URL/);
+    expect(() => new ApiClient({ ...FAST, baseUrl: 'not a url' })).toThrow(TypeError);
+    expect(() => new ApiClient({ ...FAST, baseUrl: 'not a url' })).toThrow(/Invalid URL/);
+  });
+
+  it('never sends the key to another origin, whatever addresses the answers carry', async () => {
+    // Every `_links` href (and session_html_url) the service returns names another origin.
+    const other = await serve((_req, res) => json(res, 200, {}));
+    const history = makeMessages(id, 250);
+    const final: Message = { ...makeMessages(id, 1)[0]!, type: 'final_message', chat_thread_id: thread };
+    const ours = await serve((req, res, seen) => {
+      const path = new URL(req.url!, 'http://x').pathname;
+      if (seen.method === 'POST' && path === '/rest/v1/sessions') {
+        return json(res, 201, { ...session(other.url, id), thread_id: thread });
+      }
+      if (seen.method === 'POST') {
+        return json(res, 201, {
+          ...makeMessages(id, 1)[0],
+          role: 'user',
+          chat_thread_id: thread,
+          _links: {
+            self: { href: `${other.url}${path}` },
+            thread: { href: `${other.url}/rest/v1/sessions/${id}/threads/${thread}/messages` },
+            final_message: {
+              href: `${other.url}/rest/v1/sessions/${id}/threads/${thread}/messages?type=final_message`,
+            },
+          },
+        });
+      }
+      if (path.endsWith(`/threads/${thread}/messages`))
+        return json(res, 200, listPage(other.url, req.url!, [final]));
+      if (path.endsWith('/messages')) return json(res, 200, listPage(other.url, req.url!, history));
+      return json(res, 200, session(other.url, id));
+    });
+    const c = new ApiClient({ ...FAST, baseUrl: ours.url });
+    const created = await c.createSession({ message: 'hi', agent_name: 'claude' });
+    expect(created._links.self.href).toBe(`${other.url}/rest/v1/sessions/${id}`);
+    await c.getSession(id);
+    await c.sendMessage(id, { message: 'more' });
+    const all: string[] = [];
+    for await (const m of c.iterateMessages({ sessionId: id }, {})) all.push(m.id);
+    expect(all).toHaveLength(250);
+    const follower = new Follower({
+      client: c,
+      target: { sessionId: id, threadId: thread },
+      types: ['final_message'],
+      untilFinal: true,
+      schedule: { ...DEFAULT_SCHEDULE, minMs: 1, maxMs: 5 },
+    });
+    expect((await firstMessage(follower)).id).toBe(final.id);
+
+    expect(other.seen).toHaveLength(0);
+    expect(ours.seen.length).toBe(c.requestCount);
+    expect(ours.seen.every((r) => r.url.startsWith(`/rest/v1/sessions`))).toBe(true);
+    expect(ours.seen.every((r) => r.headers.authorization === `ApiKey ${KEY}`)).toBe(true);
   });
 });
 

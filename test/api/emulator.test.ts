@@ -4,9 +4,10 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient, type ClientOptions } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
-import { ExitCode } from '../../src/errors.js';
+import { ExitCode, fromApiError } from '../../src/errors.js';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
-import './helpers.js'; // clears proxy variables
+import type { Message } from '../../src/api/types.js';
+import { POLL } from './helpers.js';
 
 const DEV = 'agents-dev-key';
 const emulators: RunningEmulator[] = [];
@@ -30,17 +31,24 @@ function client(e: RunningEmulator, options: Partial<ClientOptions> = {}): ApiCl
   });
 }
 
-async function finalReply(c: ApiClient, href: string) {
-  for (let i = 0; i < 200; i++) {
-    const page = await c.listByHref(href);
-    if (page.items.length > 0) return page.items[0]!;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error('no final message');
+/** The final message of a thread, read through the client (the address is built from the base URL). */
+async function finalReply(c: ApiClient, sessionId: string, threadId: string): Promise<Message> {
+  let final: Message | undefined;
+  await expect
+    .poll(async () => {
+      const page = await c.listMessages(
+        { sessionId, threadId },
+        { type: ['final_message'], role: 'assistant' },
+      );
+      final = page.items[0];
+      return final !== undefined;
+    }, POLL)
+    .toBe(true);
+  return final!;
 }
 
 describe('against the emulator', () => {
-  it('creates, reads, follows the final_message link, sends a follow-up and pages through 150 messages', async () => {
+  it('creates, reads, waits for the final message, sends a follow-up and pages through 150 messages', async () => {
     const e = await emulator();
     const c = client(e);
     const created = await c.createSession({
@@ -48,7 +56,7 @@ describe('against the emulator', () => {
       agent_name: 'claude',
     });
     expect(created.thread_id).toBeTruthy();
-    const final = await finalReply(c, created._links.final_message!.href);
+    const final = await finalReply(c, created.id, created.thread_id!);
     expect(final.type).toBe('final_message');
     expect(final.message).toContain('done');
 
@@ -71,9 +79,11 @@ describe('against the emulator', () => {
 
     const sent = await c.sendMessage(created.id, { message: 'More [[reply:again]]' });
     expect(sent.role).toBe('user');
-    const parsed = c.parseListHref(sent._links.final_message!.href);
-    expect(parsed.target).toEqual({ sessionId: created.id, threadId: sent.chat_thread_id });
-    const again = await finalReply(c, sent._links.final_message!.href);
+    // The client builds the thread's address itself; the service's link names the same one.
+    expect(new URL(sent._links.final_message!.href).pathname).toBe(
+      `/rest/v1/sessions/${created.id}/threads/${sent.chat_thread_id}/messages`,
+    );
+    const again = await finalReply(c, created.id, sent.chat_thread_id!);
     expect(again.chat_thread_id).toBe(sent.chat_thread_id);
   });
 
@@ -96,7 +106,7 @@ describe('against the emulator', () => {
     for (const [promise, kind, exitCode] of cases) {
       const err = (await promise.catch((x: unknown) => x)) as ApiError;
       expect(err).toBeInstanceOf(ApiError);
-      expect([err.kind, err.exitCode]).toEqual([kind, exitCode]);
+      expect([err.kind, fromApiError(err).exitCode]).toEqual([kind, exitCode]);
       expect(err.message).not.toMatch(/<|\n/);
       expect(err.message).not.toContain('wrong-key-1234');
     }
@@ -106,7 +116,7 @@ describe('against the emulator', () => {
     const e = await emulator();
     const c = client(e);
     const created = await c.createSession({ message: 'Hi [[burst:120]]', agent_name: 'gemini' });
-    await finalReply(c, created._links.final_message!.href);
+    await finalReply(c, created.id, created.thread_id!);
     const expected = e
       .messages(created.id)
       .filter((m) => m.role === 'assistant' && m.type !== 'tool_call')

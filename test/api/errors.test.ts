@@ -1,12 +1,12 @@
-// Every way a call can fail becomes one ApiError kind with the contract's exit code, one clean line, the
-// server's own text when it gave one, a hint, and never the key.
+// Every way a call can fail becomes one ApiError kind, one clean line, the server's own text when it gave
+// one, and never the key; fromApiError (src/errors.ts) gives each kind the contract's exit code and a hint.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
-import { ApiError, isAbort } from '../../src/api/errors.js';
-import { ExitCode, UsageError } from '../../src/errors.js';
+import { ApiError } from '../../src/api/errors.js';
+import { ExitCode, HINTS, fromApiError, isStop } from '../../src/errors.js';
 import type { ServerResponse } from 'node:http';
-import { FAST, KEY, html, json, startServer, type TestServer } from './helpers.js';
+import { FAST, KEY, POLL, html, json, startServer, type TestServer } from './helpers.js';
 
 let server: TestServer;
 const id = randomUUID();
@@ -85,7 +85,10 @@ describe('HTTP statuses', () => {
     ['status/401', 'get', 'auth', ExitCode.AUTH],
     ['status/403', 'get', 'forbidden', ExitCode.AUTH],
     ['status/404', 'get', 'not_found', ExitCode.NOT_FOUND],
-    ['status/422', 'get', 'unprocessable', ExitCode.FAILURE],
+    ['status/413', 'send', 'too_large', ExitCode.FAILURE],
+    ['status/415', 'create', 'unsupported', ExitCode.FAILURE],
+    ['status/422', 'get', 'validation', ExitCode.FAILURE],
+    ['status/422', 'create', 'validation', ExitCode.FAILURE],
     ['status/429', 'get', 'rate_limited', ExitCode.FAILURE],
     ['status/500', 'get', 'server', ExitCode.FAILURE],
     ['status/503', 'get', 'server', ExitCode.FAILURE],
@@ -96,15 +99,17 @@ describe('HTTP statuses', () => {
   ] as const)('%s on %s → %s, exit %i', async (scenario, call, kind, exitCode) => {
     const err = await failWith(scenario, call);
     expect(err.kind).toBe(kind);
-    expect(err.exitCode).toBe(exitCode);
-    expect(err.hint).toBeTruthy();
+    const cli = fromApiError(err);
+    expect(cli.exitCode).toBe(exitCode);
+    expect(cli.hint).toBe(HINTS[kind]);
+    expect(cli.message).toBe(err.message);
     expect(err.message).not.toContain('\n');
   });
 
   it('401 and 403 HTML pages become one clean line with the status and the title', async () => {
     const e401 = await failWith('html-401');
     expect(e401.message).toBe('authentication failed (HTTP 401): HTML page "401 Authorization Required"');
-    expect(e401.hint).toBe('check the API key: agents login, or AGENTS_API_KEY');
+    expect(fromApiError(e401).hint).toBe('check the API key: agents login, or AGENTS_API_KEY');
     expect(e401.serverMessage).toBeUndefined();
     const e403 = await failWith('html-403');
     expect(e403.message).toBe('permission denied (HTTP 403): HTML page "403 Forbidden"');
@@ -122,7 +127,7 @@ describe('HTTP statuses', () => {
     expect(err.status).toBe(404);
     expect(err.serverMessage).toBe('scripted 404');
     expect(err.message).toBe('not found (HTTP 404): scripted 404');
-    expect(err.hint).toMatch(/sessions of another workspace are reported as not found/);
+    expect(fromApiError(err).hint).toMatch(/sessions of another workspace are reported as not found/);
   });
 
   it('caps a long server message and keeps it on one line', async () => {
@@ -156,33 +161,45 @@ describe('failures without an answer', () => {
     const err = (await c.getSession(id).catch((e: unknown) => e)) as ApiError;
     expect(err.kind).toBe('connection');
     expect(err.neverSent).toBe(true);
-    expect(err.exitCode).toBe(ExitCode.FAILURE);
+    expect(fromApiError(err).exitCode).toBe(ExitCode.FAILURE);
     expect(err.message).toMatch(/connection refused/);
   });
 
-  it('an abort is kind aborted with the reason as cause, and isAbort says so', async () => {
+  it('an abort is kind aborted with the reason as cause and reason, and maps to 130', async () => {
     const s = await startServer(() => undefined); // never answers
     try {
       const c = new ApiClient({ ...FAST, baseUrl: s.url });
       const controller = new AbortController();
       const pending = c.getSession(id, { signal: controller.signal }).catch((e: unknown) => e);
-      setTimeout(() => controller.abort('SIGINT'), 20);
+      await expect.poll(() => s.seen.length, POLL).toBe(1); // in flight
+      controller.abort('SIGINT');
       const err = (await pending) as ApiError;
       expect(err.kind).toBe('aborted');
       expect(err.cause).toBe('SIGINT');
-      expect(err.exitCode).toBe(ExitCode.INTERRUPTED);
-      expect(isAbort(err)).toBe(true);
-      expect(isAbort(new Error('x'))).toBe(false);
+      expect(err.reason).toBe('SIGINT');
+      expect(isStop(err.reason)).toBe(true);
+      expect(fromApiError(err).exitCode).toBe(ExitCode.INTERRUPTED);
+      expect(fromApiError(err).hint).toBe(HINTS.aborted);
+      // The reader of stdout went away: a silent 0, not an interruption.
+      const piped = new ApiError({ kind: 'aborted', message: 'request cancelled', reason: 'EPIPE' });
+      expect([fromApiError(piped).exitCode, fromApiError(piped).silent]).toEqual([ExitCode.OK, true]);
+      expect(isStop(new Error('x'))).toBe(false);
     } finally {
       await s.close();
     }
   });
 
   it('ids are checked before anything is sent', async () => {
+    // The CLI validates ids while parsing arguments; one that is no UUID here is a programming error.
     const c = new ApiClient({ ...FAST, baseUrl: server.url });
     const before = server.seen.length;
-    await expect(c.getSession('../admin')).rejects.toBeInstanceOf(UsageError);
-    await expect(c.listMessages({ sessionId: id, threadId: 'nope' }, {})).rejects.toBeInstanceOf(UsageError);
+    await expect(c.getSession('../admin')).rejects.toThrow(
+      new TypeError('invalid session id "../admin": expected a UUID'),
+    );
+    await expect(c.listMessages({ sessionId: id, threadId: 'nope' }, {})).rejects.toBeInstanceOf(TypeError);
+    await expect(c.sendMessage('nope', { message: 'hi' })).rejects.toBeInstanceOf(TypeError);
+    const pages = c.iterateMessages({ sessionId: `${id}/../x` }, {});
+    await expect(pages[Symbol.asyncIterator]().next()).rejects.toBeInstanceOf(TypeError);
     expect(server.seen.length).toBe(before);
     expect(c.requestCount).toBe(0);
   });

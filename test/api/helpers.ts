@@ -7,11 +7,11 @@ import type { Message } from '../../src/api/types.js';
 
 export const KEY = 'test-key-Secret-123';
 
-// The tests talk to loopback servers directly; a proxy in the developer's environment must not intercept
-// them (the proxy test sets its own).
-for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy']) {
-  delete process.env[name];
-}
+/**
+ * For expect.poll: how a test waits for a condition (a request arrived, a retry began) instead of
+ * sleeping; a condition never met fails the test after the timeout.
+ */
+export const POLL = { interval: 2, timeout: 10_000 };
 
 /** A request as the server saw it. */
 export interface Seen {
@@ -94,8 +94,7 @@ export function html(res: ServerResponse, status: number, title: string): void {
 export function truncate(res: ServerResponse, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.write(text.slice(0, Math.floor(text.length / 2)));
-  setTimeout(() => res.socket?.destroy(), 5);
+  res.write(text.slice(0, Math.floor(text.length / 2)), () => res.socket?.destroy());
 }
 
 /** Drops the connection without an answer. */

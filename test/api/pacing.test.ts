@@ -36,7 +36,7 @@ function busiestWindow(seen: Seen[], windowMs: number): number {
 describe('pacing', () => {
   it('a burst of 300 calls never exceeds the limit in any window, and every call succeeds', async () => {
     const s = await sessionServer();
-    const pacing = { limit: 20, windowMs: 200 };
+    const pacing = { limit: 20, windowMs: 100 };
     const c = new ApiClient({ apiKey: `${KEY}-burst`, baseUrl: s.url, pacing });
     const ids = Array.from({ length: 300 }, () => randomUUID());
     const got = await Promise.all(ids.map((id) => c.getSession(id)));
@@ -78,9 +78,13 @@ describe('pacing', () => {
       pacing: { limit: 1, windowMs: 60_000 },
     });
     await c.getSession(randomUUID());
+    // The one slot is held for a minute: the next call waits in the queue, which only its signal ends.
+    expect(
+      limiterFor(new URL(s.url).origin, `${KEY}-abort`, { limit: 1, windowMs: 60_000 }).available(),
+    ).toBe(0);
     const controller = new AbortController();
     const pending = c.getSession(randomUUID(), { signal: controller.signal }).catch((e: unknown) => e);
-    setTimeout(() => controller.abort('SIGINT'), 20);
+    controller.abort('SIGINT');
     const err = (await pending) as ApiError;
     expect(err).toBeInstanceOf(ApiError);
     expect(err.kind).toBe('aborted');

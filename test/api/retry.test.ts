@@ -4,8 +4,10 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
+import { fromApiError } from '../../src/errors.js';
 import {
   FAST,
+  POLL,
   html,
   json,
   listPage,
@@ -71,6 +73,33 @@ describe('GET retries', () => {
     expect(s.seen).toHaveLength(4);
   });
 
+  it('waits as long as Retry-After asks on a 429 or a 503, up to maxRetryAfterMs', async () => {
+    for (const [status, header, expected] of [
+      [429, '0.04', 40],
+      [503, '0.03', 30],
+      [503, '3600', 50],
+    ] as const) {
+      const s = await serve((_req, res) =>
+        s.seen.length === 1
+          ? json(res, status, { error: 'later' }, { 'retry-after': header })
+          : json(res, 200, session(s.url, id)),
+      );
+      const lines: string[] = [];
+      const c = new ApiClient({
+        ...FAST,
+        baseUrl: s.url,
+        // Our own waits are at most 2 ms here: a longer one is the service's.
+        retry: { baseDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 50 },
+        debug: (line) => lines.push(line),
+      });
+      expect((await c.getSession(id)).id).toBe(id);
+      expect(s.seen).toHaveLength(2);
+      expect(lines.filter((l) => l.startsWith('retry '))).toEqual([
+        expect.stringMatching(new RegExp(`^retry 1/6 in ${expected} ms after: `)) as string,
+      ]);
+    }
+  });
+
   it('stops when the next wait would overrun the total budget', async () => {
     // A 429 waits at least half the backoff ceiling (here 50 ms), more than the 10 ms budget.
     const s = await serve((_req, res) => json(res, 429, { error: 'busy' }));
@@ -125,7 +154,7 @@ describe('POST: never repeated once it may have arrived', () => {
     expect(err.outcomeUnknown).toBe(true);
     expect(err.transient).toBe(false);
     expect(err.message).toMatch(/^the session may have been created \(outcome unknown\): /);
-    expect(err.hint).toMatch(/not sent again.*dashboard/);
+    expect(fromApiError(err).hint).toMatch(/not sent again.*dashboard/);
   });
 
   it('a follow-up answered 503 is not repeated; the hint names the session to check', async () => {
@@ -136,7 +165,7 @@ describe('POST: never repeated once it may have arrived', () => {
     expect(err.outcomeUnknown).toBe(true);
     expect(err.status).toBe(503);
     expect(err.message).toMatch(/^the message may have been created/);
-    expect(err.hint).toContain(`agents show ${id}`);
+    expect(fromApiError(err).hint).toContain(`agents show ${id}`);
   });
 
   it('a success whose body is cut short says the session was created', async () => {
@@ -190,12 +219,17 @@ describe('POST: never repeated once it may have arrived', () => {
       baseUrl: `http://127.0.0.1:${port}`,
       retry: { maxRetries: 20, baseDelayMs: 20, maxDelayMs: 40, totalBudgetMs: 10_000 },
     });
-    const pending = c.createSession({ message: 'hi', agent_name: 'claude' });
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    let failed: unknown;
+    const pending = c.createSession({ message: 'hi', agent_name: 'claude' }).catch((e: unknown) => {
+      failed = e;
+    });
+    // Refused twice (and still trying) before the server comes up.
+    await expect.poll(() => failed ?? c.requestCount >= 2, POLL).toBe(true);
     const s = await serve((_req, res) => json(res, 201, session(s.url)), port);
     const got = await pending;
-    expect(got.id).toBeTruthy();
+    expect(failed).toBeUndefined();
+    expect(got?.id).toBeTruthy();
     expect(s.seen).toHaveLength(1);
-    expect(c.requestCount).toBeGreaterThan(1);
+    expect(c.requestCount).toBeGreaterThanOrEqual(3);
   });
 });

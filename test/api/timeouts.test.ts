@@ -5,8 +5,8 @@ import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
-import { ExitCode } from '../../src/errors.js';
-import { FAST, html, json, session, startServer, type TestServer } from './helpers.js';
+import { ExitCode, fromApiError } from '../../src/errors.js';
+import { FAST, POLL, html, json, session, startServer, type TestServer } from './helpers.js';
 
 const servers: TestServer[] = [];
 afterEach(async () => {
@@ -64,21 +64,32 @@ describe('abort', () => {
     const c = new ApiClient({ ...FAST, baseUrl: s.url });
     const controller = new AbortController();
     const pending = failure(c.getSession(id, { signal: controller.signal }));
-    setTimeout(() => controller.abort(new DOMException('deadline', 'TimeoutError')), 20);
+    await expect.poll(() => s.seen.length, POLL).toBe(1); // the server holds it, never answering
+    controller.abort(new DOMException('deadline', 'TimeoutError'));
     const err = await pending;
     expect(err.kind).toBe('aborted');
     expect((err.cause as Error).name).toBe('TimeoutError');
-    expect(err.exitCode).toBe(ExitCode.TIMEOUT);
+    expect(fromApiError(err).exitCode).toBe(ExitCode.TIMEOUT);
+    expect(c.requestCount).toBe(1);
   });
 
   it('cancels during a retry backoff without another request', async () => {
     const s = await serve((_req, res) => json(res, 503, { error: 'down' }));
-    const c = new ApiClient({ ...FAST, baseUrl: s.url, retry: { baseDelayMs: 60_000, maxDelayMs: 60_000 } });
+    const lines: string[] = [];
+    const c = new ApiClient({
+      ...FAST,
+      baseUrl: s.url,
+      retry: { baseDelayMs: 60_000, maxDelayMs: 60_000 },
+      debug: (line) => lines.push(line),
+    });
     const controller = new AbortController();
     const pending = failure(c.getSession(id, { signal: controller.signal }));
-    setTimeout(() => controller.abort('SIGINT'), 50);
+    // The first attempt failed and the wait before the second has begun (up to a minute).
+    await expect.poll(() => lines.some((l) => l.startsWith('retry 1/')), POLL).toBe(true);
+    controller.abort('SIGINT');
     const err = await pending;
     expect(err.kind).toBe('aborted');
+    expect(fromApiError(err).exitCode).toBe(ExitCode.INTERRUPTED);
     expect(s.seen).toHaveLength(1);
   });
 
@@ -87,8 +98,16 @@ describe('abort', () => {
     const c = new ApiClient({ ...FAST, baseUrl: s.url });
     const err = await failure(c.getSession(id, { signal: AbortSignal.abort('SIGTERM') }));
     expect(err.kind).toBe('aborted');
-    expect(err.exitCode).toBe(ExitCode.INTERRUPTED);
+    expect(fromApiError(err).exitCode).toBe(ExitCode.INTERRUPTED);
+    // Nor does a POST: nothing can have been created.
+    const post = await failure(
+      c.createSession({ message: 'hi', agent_name: 'claude' }, { signal: AbortSignal.abort('SIGTERM') }),
+    );
+    expect(post.kind).toBe('aborted');
+    expect(post.outcomeUnknown).toBe(false);
+    expect(post.message).toBe('request cancelled');
     expect(s.seen).toHaveLength(0);
+    expect(c.requestCount).toBe(0);
   });
 
   it('a POST cancelled after it left says it may have been created', async () => {
@@ -98,11 +117,13 @@ describe('abort', () => {
     const pending = failure(
       c.createSession({ message: 'hi', agent_name: 'kimi' }, { signal: controller.signal }),
     );
-    setTimeout(() => controller.abort('SIGINT'), 50);
+    await expect.poll(() => s.seen.length, POLL).toBe(1); // the whole body has arrived
+    controller.abort('SIGINT');
     const err = await pending;
     expect(err.kind).toBe('aborted');
     expect(err.outcomeUnknown).toBe(true);
     expect(err.message).toBe('request cancelled; the session may have been created');
+    expect(fromApiError(err).hint).toMatch(/not sent again.*dashboard/);
   });
 });
 
@@ -126,10 +147,11 @@ describe('bodies are always consumed', () => {
   });
 
   it('aborting while a body streams releases the connection', async () => {
+    let streaming = 0;
     const s = await serve((req, res) => {
       if (req.url!.includes(id)) {
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100000' });
-        res.write('{"id":"');
+        res.write('{"id":"', () => (streaming += 1));
         return;
       }
       json(res, 200, session(s.url));
@@ -140,7 +162,9 @@ describe('bodies are always consumed', () => {
       for (let i = 0; i < 5; i++) {
         const controller = new AbortController();
         const pending = failure(c.getSession(id, { signal: controller.signal }));
-        setTimeout(() => controller.abort('SIGINT'), 10);
+        // The headers and the start of the body are on their way; the rest never comes.
+        await expect.poll(() => streaming, POLL).toBe(i + 1);
+        controller.abort('SIGINT');
         expect((await pending).kind).toBe('aborted');
       }
       const other = await c.getSession(randomUUID());

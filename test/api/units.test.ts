@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY, backoffDelay, parseRetryAfter } from '../../src/api/backoff.js';
 import { errorFromNetwork } from '../../src/api/network-errors.js';
-import { oneLine, summariseBody } from '../../src/api/summary.js';
+import { summariseBody } from '../../src/api/summary.js';
+import { flatten } from '../../src/util/text.js';
 
 const figures = { connectTimeoutMs: 10_000, responseTimeoutMs: 30_000 };
 
@@ -16,10 +17,16 @@ describe('backoffDelay', () => {
     expect(backoffDelay(3, options, {}, () => 0)).toBe(0);
   });
 
-  it('a 429 waits at least half the ceiling, or what Retry-After asks within the cap', () => {
+  it('a 429 waits at least half the ceiling, or what Retry-After asks within its own cap', () => {
     expect(backoffDelay(3, options, { rateLimited: true }, () => 0)).toBe(200);
     expect(backoffDelay(1, options, { rateLimited: true, retryAfterS: 0.5 }, () => 0)).toBe(500);
-    expect(backoffDelay(1, options, { rateLimited: true, retryAfterS: 120 }, () => 0)).toBe(1000);
+    // Retry-After may ask for more than our own longest wait (maxDelayMs), up to maxRetryAfterMs (60 s).
+    expect(options.maxRetryAfterMs).toBe(60_000);
+    expect(backoffDelay(1, options, { rateLimited: true, retryAfterS: 45 }, () => 0)).toBe(45_000);
+    expect(backoffDelay(1, options, { rateLimited: true, retryAfterS: 120 }, () => 0)).toBe(60_000);
+    expect(backoffDelay(1, { ...options, maxRetryAfterMs: 1000 }, { retryAfterS: 120 }, () => 0)).toBe(1000);
+    // A 503 carries no rate-limit floor, but its Retry-After counts the same.
+    expect(backoffDelay(2, options, { retryAfterS: 3 }, () => 0)).toBe(3000);
   });
 
   it('reads Retry-After as seconds or an HTTP date', () => {
@@ -53,7 +60,7 @@ describe('summariseBody', () => {
     expect(summariseBody(`line one\n\u001b[2Jline two ${'z'.repeat(400)}`, 'text/plain').summary).toMatch(
       /^line one \[2Jline two z+…$/,
     );
-    expect(oneLine('x'.repeat(300)).length).toBe(200);
+    expect(flatten('x'.repeat(300)).length).toBe(200);
   });
 });
 

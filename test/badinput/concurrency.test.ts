@@ -1,7 +1,9 @@
 // Concurrent writes: many `agents` processes at once writing the same config profile (`config set`) and the
 // `last` state (`create`), as parallel CI steps or a setup script with `&` do. Afterwards both files must
 // parse as JSON, hold values one of the writers wrote, be readable by their owner alone (0600), and no
-// temporary or lock file may be left behind. Every writer must succeed.
+// temporary or lock file may be left behind. Every writer must succeed. These stay on the built binary
+// (this run's private build, BIN): separate processes racing for one file is what is under test, which
+// runs in one process would not show. About 60 processes in all, no more, to keep the file quick.
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,17 +1,19 @@
 // Bad input, table-driven: every command and every option given a wrong value, a missing one, or one that
-// conflicts with another. Each row runs the built binary against its own emulator and must end with exit
-// 2, exactly one `error:` line on stderr (plus at most one `hint:` line), nothing on stdout, and no request
-// having reached the emulator: a usage error is found before anything is sent.
+// conflicts with another. Each row runs the program in-process (runMain) against its own emulator on a real
+// socket and must end with exit 2, exactly one `error:` line on stderr (plus at most one `hint:` line),
+// nothing on stdout, and no request having reached the emulator: a usage error is found before anything is
+// sent. Inputs that are valid by design (session addresses of other shapes, a broken config file that no
+// setting is read from) are checked the other way round further down: they must reach the emulator.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { cliEnv, runCli, type CliResult } from '../support/run-cli.js';
+import { cliEnv, type CliResult } from '../support/run-cli.js';
+import { runMain } from '../support/main.js';
 
 const KEY = 'agents-dev-key';
 const U = '0b5e8f3c-1d2a-4c3b-9e8f-7a6b5c4d3e2f';
-const DASH = `https://agents.example.com/app/sessions/${U}`;
 
 // Files the rows point at, made once in beforeAll.
 const DIR = mkdtempSync(join(tmpdir(), 'agents-badinput-'));
@@ -74,6 +76,8 @@ interface Row {
   env?: NodeJS.ProcessEnv;
   /** Contents of config.json in the row's config dir. */
   config?: string;
+  /** The error line must name the row's config file by its full path. */
+  namesConfigFile?: boolean;
 }
 
 const rows: Row[] = [];
@@ -100,8 +104,18 @@ const BAD_SESSION_REFS: [string, string][] = [
   ['dashboard address with no UUID', 'https://agents.example.com/app/sessions/not-a-uuid'],
   ['dashboard address over ftp', `ftp://agents.example.com/app/sessions/${U}`],
   ['dashboard path without a host', `/app/sessions/${U}`],
-  ['address without /app', `https://agents.example.com/sessions/${U}`],
-  ['address below the session', `${DASH}/messages`],
+  ['dashboard address with no session segment', `https://agents.example.com/app/${U}`],
+  ['address with "session" for "sessions"', `https://agents.example.com/app/session/${U}`],
+];
+// Valid by design: any http(s) address whose path holds /sessions/<uuid>. These were rows above once
+// ('address without /app', 'address below the session'); now each must reach the emulator (see the end).
+const ACCEPTED_SESSION_REFS: [string, (id: string) => string][] = [
+  ['address without /app', (id) => `https://agents.example.com/sessions/${id}`],
+  ['address below the session', (id) => `https://agents.example.com/app/sessions/${id}/messages`],
+  ['dashboard address', (id) => `https://agents.example.com/app/sessions/${id}`],
+  ['dashboard address with a workspace', (id) => `https://agents.example.com/app/my-team/sessions/${id}`],
+  ['API address', (id) => `http://127.0.0.1:9/rest/v1/sessions/${id}`],
+  ['UUID in capitals', (id) => id.toUpperCase()],
 ];
 const BAD_DURATIONS: [string, string][] = [
   ['empty', ''],
@@ -430,6 +444,11 @@ const NOT_SESSION = /not a session/;
   });
   add('config list', 'a config file that is not JSON', ['config', 'list'], /is not valid JSON/, {
     config: '{"profiles":',
+    namesConfigFile: true,
+  });
+  add('config get', 'a config file that is not JSON', ['config', 'get', 'agent'], /is not valid JSON/, {
+    config: '{"profiles":',
+    namesConfigFile: true,
   });
   add(
     'config set',
@@ -438,6 +457,7 @@ const NOT_SESSION = /not a session/;
     /expected shape/,
     {
       config: JSON.stringify({ profiles: { default: { agent: 'nobody' } } }),
+      namesConfigFile: true,
     },
   );
   add('config', 'unknown subcommand', ['config', 'frob'], /unknown command 'frob'/);
@@ -550,14 +570,85 @@ const NOT_SESSION = /not a session/;
   g('AGENTS_PROFILE bad', ['create', '-a', 'claude', 'hi'], /invalid AGENTS_PROFILE/, {
     env: { AGENTS_PROFILE: 'x/y' },
   });
-  g('config file not JSON', ['show', U], /is not valid JSON/, { config: 'not json' });
-  g('config file an array', ['create', '-a', 'claude', 'hi'], /expected shape/, { config: '[]' });
-  g('config file with an unknown key', ['tail', U], /unknown key/, {
-    config: JSON.stringify({ profiles: { default: { token: 'x' } } }),
-  });
-  g('config file with a bad stored agent', ['create', 'hi'], /expected shape/, {
+  // A broken config file blocks a run only when a setting has to come from it: here the key, the base URL
+  // or the agent is left to the file (the rows' environment gives the others). The error names the file.
+  // That the same broken files block nothing when flags and the environment give everything is checked
+  // below ('a broken config file that is not needed'); unknown keys in a profile are ignored on read.
+  const NO_KEY = { AGENTS_API_KEY: undefined };
+  const NO_BASE_URL = { AGENTS_BASE_URL: undefined };
+  const fileRow = (why: string, args: string[], error: RegExp, config: string, env: NodeJS.ProcessEnv) =>
+    g(why, args, error, { config, env, namesConfigFile: true });
+  fileRow('config file not JSON, key needed', ['show', U], /is not valid JSON/, 'not json', NO_KEY);
+  fileRow('config file truncated, key needed', ['tail', U], /is not valid JSON/, '{"profiles": {', NO_KEY);
+  fileRow('config file empty, key needed', ['send', U, 'hi'], /is not valid JSON/, '', NO_KEY);
+  fileRow(
+    'config file not JSON, base URL needed',
+    ['create', '-a', 'claude', 'hi'],
+    /is not valid JSON/,
+    'not json',
+    NO_BASE_URL,
+  );
+  fileRow(
+    'config file an array, base URL needed',
+    ['create', '-a', 'claude', 'hi'],
+    /expected shape/,
+    '[]',
+    NO_BASE_URL,
+  );
+  fileRow('config file a string, key needed', ['show', U], /expected shape.*top level/, '"profiles"', NO_KEY);
+  fileRow(
+    'config file with profiles an array, key needed',
+    ['tail', U],
+    /expected shape.*`profiles` must be an object/,
+    JSON.stringify({ profiles: [] }),
+    NO_KEY,
+  );
+  fileRow(
+    'config file with a profile that is no object, key needed',
+    ['tail', U],
+    /expected shape.*`profiles\/default` must be an object/,
+    JSON.stringify({ profiles: { default: 'x' } }),
+    NO_KEY,
+  );
+  // Only the agent is left to the file: create without --agent reads it, and a broken file stops it.
+  fileRow('config file not JSON, agent needed', ['create', 'hi'], /is not valid JSON/, 'not json', {});
+  fileRow('config file an array, agent needed', ['create', 'hi'], /expected shape/, '[]', {});
+  fileRow(
+    'config file not JSON under --profile, key needed',
+    ['--profile', 'work', 'show', U],
+    /is not valid JSON/,
+    '{',
+    NO_KEY,
+  );
+  // A well-formed file with a value that is not allowed: the value is judged as it is read.
+  g('config file with a bad stored agent', ['create', 'hi'], /unknown agent in the config "gpt"/, {
     config: JSON.stringify({ profiles: { default: { agent: 'gpt' } } }),
   });
+  // A profile named on purpose that the file lacks, when a setting would have come from it.
+  g(
+    '--profile the file does not have',
+    ['--profile', 'nope', 'show', U],
+    /no profile "nope" \(from --profile\) in the config file; known: default, work/,
+    {
+      config: JSON.stringify({ profiles: { work: { agent: 'codex' }, default: { agent: 'claude' } } }),
+      env: NO_KEY,
+    },
+  );
+  g(
+    'AGENTS_PROFILE the file does not have',
+    ['tail', U],
+    /no profile "nope" \(from AGENTS_PROFILE\) in the config file; known: default$/,
+    {
+      config: JSON.stringify({ profiles: { default: { agent: 'claude' } } }),
+      env: { ...NO_KEY, AGENTS_PROFILE: 'nope' },
+    },
+  );
+  g(
+    '--profile with no config file at all',
+    ['--profile', 'nope', 'send', U, 'hi'],
+    /no profile "nope" \(from --profile\) in the config file; there are none yet/,
+    { env: NO_BASE_URL },
+  );
   g('--json=1', ['--json=1', 'show', U], /unknown option '--json=1'/);
   g('--profile without its value', ['show', U, '--profile'], /argument missing/);
   g('--base-url without its value', ['show', U, '--base-url'], /argument missing/);
@@ -585,19 +676,30 @@ export const ROW_COUNTS = rows.reduce<Record<string, number>>(
   {},
 );
 
-async function runRow(row: Row): Promise<{ r: CliResult; requests: number; em: RunningEmulator }> {
+/** In a row's `config`, stands for its emulator's base URL. */
+const EMULATOR_URL = '@EMULATOR_URL@';
+
+interface RowRun {
+  r: CliResult;
+  /** Requests the emulator received. */
+  requests: number;
+  /** The row's config file (written only when the row has `config`). */
+  configPath: string;
+}
+
+/** Runs one row in-process against an emulator of its own, with its own config dir. */
+async function runRow(row: Pick<Row, 'args' | 'env' | 'input' | 'config'>): Promise<RowRun> {
   const em = await startEmulator({ port: 0, timeScale: 0.05, rateLimit: false });
   try {
     const env = cliEnv({ AGENTS_BASE_URL: em.url, AGENTS_API_KEY: KEY, ...row.env });
-    if (row.config !== undefined) writeFileSync(join(env.AGENTS_CONFIG_DIR ?? '', 'config.json'), row.config);
-    const r = await runCli(row.args, {
+    const configPath = join(env.AGENTS_CONFIG_DIR ?? '', 'config.json');
+    if (row.config !== undefined) writeFileSync(configPath, row.config.replaceAll(EMULATOR_URL, em.url));
+    const r = await runMain(row.args, {
       env,
-      ...(row.input === undefined ? { closeStdin: true } : { input: row.input }),
+      ...(row.input === undefined ? {} : { input: row.input }),
       killAfterMs: 15_000,
-      // A row may end before reading all it was given (70 KB for a key): EPIPE there is expected.
-      onSpawn: (child) => child.stdin.on('error', () => undefined),
     });
-    return { r, requests: em.stats().requests, em };
+    return { r, requests: em.stats().requests, configPath };
   } finally {
     await em.close();
   }
@@ -612,7 +714,7 @@ describe('bad input: exit 2, one error line, nothing on stdout, nothing sent', (
   });
 
   it.concurrent.each(rows.map((r) => [`${r.cmd}: ${r.why}`, r] as const))('%s', async (_name, row) => {
-    const { r, requests } = await runRow(row);
+    const { r, requests, configPath } = await runRow(row);
     const lines = r.stderr.replace(/\n$/, '').split('\n');
     // One object, so a failing row shows everything at once.
     expect({
@@ -622,6 +724,7 @@ describe('bad input: exit 2, one error line, nothing on stdout, nothing sent', (
       first: /^error: \S/.test(lines[0] ?? ''),
       second: lines.length < 2 || /^hint: \S/.test(lines[1] ?? ''),
       reason: row.error.test(lines[0] ?? ''),
+      namesFile: row.namesConfigFile !== true || (lines[0] ?? '').includes(`the config file ${configPath} `),
       // No control character but the line ends: nothing that could drive the terminal.
       // eslint-disable-next-line no-control-regex
       plain: !/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/.test(r.stderr),
@@ -634,6 +737,7 @@ describe('bad input: exit 2, one error line, nothing on stdout, nothing sent', (
       first: true,
       second: true,
       reason: true,
+      namesFile: true,
       plain: true,
       requests: 0,
       stderr: r.stderr,
@@ -646,21 +750,40 @@ describe('bad input: exit 2, one error line, nothing on stdout, nothing sent', (
 describe('controls: the same setup with good values does reach the emulator', () => {
   // Written once, before the concurrent rows: rewriting it in each row let one run read it half-written.
   writeFileSync(join(DIR, 'good-profile.json'), JSON.stringify({ id: U }));
-  it.concurrent.each([
+  const goodFile = (profile: Record<string, string>, name = 'default') =>
+    JSON.stringify({ profiles: { [name]: profile } });
+  it.concurrent.each<[string, string[], Partial<Row>?]>([
     ['create', ['create', '-a', 'claude', 'hi']],
     ['create with a profile file', ['create', '--agent-profile-file', join(DIR, 'good-profile.json'), 'hi']],
     ['send', ['send', U, 'hi']],
     ['show', ['show', U, '--limit', '5']],
     ['tail', ['tail', U, '-n', '0', '--timeout', '1s']],
     ['login', ['login', '--with-key']],
-  ] as const)('%s', async (_name, args) => {
-    const { r, requests } = await runRow({
-      cmd: 'control',
-      why: '',
-      args: [...args],
-      error: /./,
-      input: KEY,
-    });
+    // The config-file rows, with a good file: the setting left to the file is read from it.
+    [
+      'show, the key from the config file',
+      ['show', U],
+      { env: { AGENTS_API_KEY: undefined }, config: goodFile({ 'api-key': KEY }) },
+    ],
+    // Once a row ('config file with an unknown key'): unknown keys in a profile are now ignored on read.
+    [
+      'tail, the key from a profile that also has unknown keys',
+      ['tail', U, '-n', '0', '--timeout', '1s'],
+      { env: { AGENTS_API_KEY: undefined }, config: goodFile({ 'api-key': KEY, token: 'x', base_url: 'y' }) },
+    ],
+    [
+      'create, the base URL from the config file',
+      ['create', '-a', 'claude', 'hi'],
+      { env: { AGENTS_BASE_URL: undefined }, config: goodFile({ 'base-url': EMULATOR_URL }) },
+    ],
+    ['create, the agent from the config file', ['create', 'hi'], { config: goodFile({ agent: 'claude' }) }],
+    [
+      '--profile the file has',
+      ['--profile', 'work', 'tail', U, '-n', '0', '--timeout', '1s'],
+      { env: { AGENTS_API_KEY: undefined }, config: goodFile({ 'api-key': KEY }, 'work') },
+    ],
+  ])('%s', async (_name, args, more = {}) => {
+    const { r, requests } = await runRow({ args, input: KEY, ...more });
     expect(r.code).not.toBe(2);
     expect(requests).toBeGreaterThan(0);
   });
@@ -668,10 +791,90 @@ describe('controls: the same setup with good values does reach the emulator', ()
 
 describe('no subcommand: help on stderr, exit 2, nothing on stdout, nothing sent', () => {
   it.concurrent.each([[[]], [['config']]] as const)('agents %j', async (args) => {
-    const { r, requests } = await runRow({ cmd: 'help', why: '', args: [...args], error: /./ });
+    const { r, requests } = await runRow({ args: [...args] });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^Usage: agents/);
     expect(requests).toBe(0);
+  });
+});
+
+const FIRST_MESSAGE = 'the first message of the session under test';
+
+interface SessionSetup {
+  id: string;
+  em: RunningEmulator;
+  configPath: string;
+  run: (args: string[]) => Promise<CliResult>;
+}
+
+/**
+ * An emulator with one session in it (its turn maybe still running), runs of the program against it, and
+ * then `config` written to the run's config file: the session is made before the file exists.
+ */
+async function withSession(
+  config: string | undefined,
+  body: (s: SessionSetup) => Promise<void>,
+): Promise<void> {
+  const em = await startEmulator({ port: 0, timeScale: 0.05, rateLimit: false });
+  try {
+    const env = cliEnv({ AGENTS_BASE_URL: em.url, AGENTS_API_KEY: KEY });
+    const run = (args: string[]) => runMain(args, { env });
+    const created = await run(['create', '-a', 'claude', FIRST_MESSAGE]);
+    expect(created.code, created.stderr).toBe(0);
+    const id = created.stdout.trim();
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    const configPath = join(env.AGENTS_CONFIG_DIR ?? '', 'config.json');
+    if (config !== undefined) writeFileSync(configPath, config);
+    em.resetStats();
+    await body({ id, em, configPath, run });
+  } finally {
+    await em.close();
+  }
+}
+
+// Valid by design (any http(s) address whose path holds /sessions/<uuid>): each form names the session it
+// holds, so `tail` and `show` of a real session succeed through it.
+describe('accepted session references reach the emulator and name the session', () => {
+  it.concurrent.each(ACCEPTED_SESSION_REFS)('%s', async (_why, ref) => {
+    await withSession(undefined, async ({ id, em, run }) => {
+      const tailed = await run(['tail', ref(id), '--until-final']);
+      expect(tailed.code, tailed.stderr).toBe(0);
+      expect(tailed.stdout).not.toBe('');
+      expect(em.stats().byRoute['GET /sessions/:id/messages']).toBeGreaterThan(0);
+      const shown = await run(['show', ref(id), '--json']);
+      expect(shown.code, shown.stderr).toBe(0);
+      expect((JSON.parse(shown.stdout) as { session: { id: string } }).session.id).toBe(id);
+      expect(em.stats().byRoute['GET /sessions/:id']).toBe(1);
+    });
+  });
+});
+
+// The other half of the config-file rows: with the key and the base URL from the environment (and the
+// agent from --agent), no setting is read from the file, so a broken one blocks nothing and is left as it was.
+describe('a broken config file that is not needed blocks nothing', () => {
+  const BROKEN: [string, string][] = [
+    ['not JSON', 'not json'],
+    ['truncated', '{"profiles": {'],
+    ['empty', ''],
+    ['an array', '[]'],
+    ['profiles an array', JSON.stringify({ profiles: [] })],
+    ['a profile that is no object', JSON.stringify({ profiles: { default: 'x' } })],
+  ];
+  it.concurrent.each(BROKEN)('%s: tail, show, send and create still work', async (_why, config) => {
+    await withSession(config, async ({ id, em, configPath, run }) => {
+      const tailed = await run(['tail', id, '-n', '1', '--until-final']);
+      expect(tailed.code, tailed.stderr).toBe(0);
+      expect(tailed.stdout).not.toBe('');
+      const shown = await run(['show', id]);
+      expect(shown.code, shown.stderr).toBe(0);
+      expect(shown.stdout).toContain(FIRST_MESSAGE);
+      const sent = await run(['send', id, '--wait', 'again']);
+      expect(sent.code, sent.stderr).toBe(0);
+      const created = await run(['create', '-a', 'codex', 'another']);
+      expect(created.code, created.stderr).toBe(0);
+      expect(em.stats().byRoute).toMatchObject({ 'POST /sessions': 1, 'POST /sessions/:id/messages': 1 });
+      expect(readFileSync(configPath, 'utf8')).toBe(config);
+    });
   });
 });

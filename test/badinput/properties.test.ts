@@ -4,6 +4,7 @@
 // never another error, never NaN, Infinity or a negative number, and never a message of two lines.
 // (test/unit/parsers.test.ts already covers whole-second round trips, "never throws" for parseDuration, and
 // plain UUIDs and fc.webUrl dashboard addresses for parseSessionRef; they are not repeated here.)
+// Session references: any http(s) address whose path holds /sessions/<uuid> (../shared/spec/cli-contract.md).
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { mkdtempSync } from 'node:fs';
@@ -12,9 +13,12 @@ import { join } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { UsageError } from '../../src/errors.js';
 import { MAX_DURATION_MS, formatDuration, parseDuration } from '../../src/util/duration.js';
-import { isUuid, parseSessionRef } from '../../src/util/session-ref.js';
-import { resolveSessionRef } from '../../src/session/resolve-ref.js';
-import { durationOption, intOption, uuidListOption, uuidOption } from '../../src/util/option-parsers.js';
+import { isUuid } from '../../src/util/uuid.js';
+import { parseSessionRef, sessionRefArg } from '../../src/input/session-ref.js';
+import { resolveSession } from '../../src/input/resolve-session.js';
+import { openStateFile } from '../../src/state/store.js';
+import { writeLastSession } from '../../src/state/last-session.js';
+import { durationOption, intOption, uuidListOption, uuidOption } from '../../src/cli/options.js';
 import {
   CONFIG_KEYS,
   isLoopbackHost,
@@ -25,7 +29,7 @@ import {
   validateConfigValue,
   validateProfileName,
 } from '../../src/config/validate.js';
-import { validateProfile } from '../../src/session/agent-choice.js';
+import { validateProfile } from '../../src/input/agent.js';
 import { CORE_AGENTS } from '../../src/api/types.js';
 
 /** Runs per property: the parsers are pure and fast, so many. */
@@ -33,20 +37,37 @@ const RUNS = 2000;
 const run = <T>(prop: fc.IProperty<T> | fc.IAsyncProperty<T>) =>
   fc.assert(prop as fc.IProperty<T>, { numRuns: RUNS });
 
+type ErrorType = typeof UsageError | typeof InvalidArgumentError;
+
+/** A refusal must be `type`, with a one-line message and hint. */
+function expectRefusal(err: unknown, type: ErrorType): void {
+  expect(err).toBeInstanceOf(type);
+  const e = err as Error & { hint?: string };
+  expect(e.message).not.toMatch(/[\r\n]/);
+  expect(e.message.length).toBeGreaterThan(0);
+  if (e.hint !== undefined) expect(e.hint).not.toMatch(/[\r\n]/);
+  if (err instanceof UsageError) expect(err.exitCode).toBe(2);
+}
+
 /** Either the value, or the error it threw: which must be `type`, with a one-line message and hint. */
-function outcome<T>(
-  fn: () => T,
-  type: typeof UsageError | typeof InvalidArgumentError,
-): { ok: true; value: T } | { ok: false } {
+function outcome<T>(fn: () => T, type: ErrorType): { ok: true; value: T } | { ok: false } {
   try {
     return { ok: true, value: fn() };
   } catch (err) {
-    expect(err).toBeInstanceOf(type);
-    const e = err as Error & { hint?: string };
-    expect(e.message).not.toMatch(/[\r\n]/);
-    expect(e.message.length).toBeGreaterThan(0);
-    if (e.hint !== undefined) expect(e.hint).not.toMatch(/[\r\n]/);
-    if (err instanceof UsageError) expect(err.exitCode).toBe(2);
+    expectRefusal(err, type);
+    return { ok: false };
+  }
+}
+
+/** outcome() for a parser that resolves. */
+async function outcomeOf<T>(
+  fn: () => Promise<T>,
+  type: ErrorType,
+): Promise<{ ok: true; value: T } | { ok: false }> {
+  try {
+    return { ok: true, value: await fn() };
+  } catch (err) {
+    expectRefusal(err, type);
     return { ok: false };
   }
 }
@@ -261,45 +282,79 @@ describe('UUID options (uuidOption, uuidListOption)', () => {
   });
 });
 
-describe('session references (parseSessionRef, resolveSessionRef)', () => {
+describe('session references (parseSessionRef, sessionRefArg, resolveSession)', () => {
   // No "last" recorded here: `last` must be refused too, as a usage error.
-  const env = { AGENTS_STATE_DIR: mkdtempSync(join(tmpdir(), 'agents-prop-state-')) };
+  const state = openStateFile(
+    { AGENTS_STATE_DIR: mkdtempSync(join(tmpdir(), 'agents-prop-state-')) },
+    process.platform,
+  );
+  // Path segments of every kind, "sessions" itself included (a workspace may be called that).
+  const anySegment = fc.oneof(segment, fc.constantFrom('app', 'sessions', 'rest', 'v1', 'threads'));
+  const anyPath = fc.array(anySegment, { maxLength: 3 }).map((s) => s.map((x) => `/${x}`).join(''));
+  // Where a session's address may put /sessions/<id>: the dashboard with or without a workspace, the API.
+  const before = fc.oneof(
+    fc.constantFrom('', '/app', '/rest/v1'),
+    segment.map((ws) => `/app/${ws}`),
+  );
+  const below = fc.oneof(
+    fc.constantFrom('', '/', '/messages', '/messages/'),
+    fc.tuple(anyPath, fc.uuid()).map(([p, u]) => `${p}/threads/${u}/messages`),
+  );
   const refish = fc.oneof(
     anyText,
     mixedUuid,
     fc.tuple(scheme, anyHost, prefix, mixedUuid).map(([s, h, p, u]) => `${s}://${h}${p}/app/sessions/${u}`),
+    fc
+      .tuple(scheme, anyHost, anyPath, mixedUuid, anyPath)
+      .map(([s, h, p, u, q]) => `${s}://${h}${p}/sessions/${u}${q}`),
     fc.constantFrom('last', 'LAST', ' last ', 'last\n'),
   );
-  it('any text resolves to a lower-case UUID, or a UsageError naming the forms', () => {
-    run(
-      fc.property(refish, (text) => {
-        const r = outcome(() => resolveSessionRef(text, 'default', env), UsageError);
+  it('any text resolves to a lower-case UUID, or a UsageError naming the forms', async () => {
+    await fc.assert(
+      fc.asyncProperty(refish, async (text) => {
+        const r = await outcomeOf(() => resolveSession(sessionRefArg(text), state, 'default'), UsageError);
         if (r.ok) {
           expect(isUuid(r.value.id)).toBe(true);
           expect(r.value.id).toBe(r.value.id.toLowerCase());
+          expect(parseSessionRef(text)).toEqual({ kind: 'id', id: r.value.id });
+        } else if (parseSessionRef(text) === undefined) {
+          // Not a reference at all: the hint names the three forms.
+          let hint: string | undefined;
+          try {
+            sessionRefArg(text);
+          } catch (err) {
+            expectRefusal(err, UsageError);
+            hint = (err as UsageError).hint;
+          }
+          expect(hint).toMatch(/UUID.*\/sessions\/<id>.*"last"/);
+        } else {
+          // "last", with nothing recorded for the profile.
+          expect(parseSessionRef(text)).toEqual({ kind: 'last' });
         }
       }),
+      { numRuns: RUNS },
     );
   });
-  it('a dashboard address with any scheme case, host, port, path prefix, slash, query or fragment gives the lower-case id', () => {
+  it('an address with any scheme case, host, port, path before and below /sessions/<uuid>, slash, query or fragment gives the lower-case id', () => {
     run(
       fc.property(
         scheme,
         anyHost,
         port,
-        prefix,
+        fc.tuple(anyPath, before).map(([a, b]) => `${a}${b}`),
         mixedUuid,
-        fc.constantFrom('', '/'),
-        fc.constantFrom('', '?tab=messages', '?a=1&b=%20', '#thread'),
+        below,
+        fc.constantFrom('', '?tab=messages', '?a=1&b=%20', '#thread', `?session=${'0'.repeat(8)}`),
         fc.constantFrom('', ' ', '\t'),
-        (s, host, p, pre, u, slash, tail, pad) => {
-          const url = `${pad}${s}://${host}${p === undefined ? '' : `:${p}`}${pre}/app/sessions/${u}${slash}${tail}${pad}`;
+        (s, host, p, pre, u, tail, query, pad) => {
+          const url = `${pad}${s}://${host}${p === undefined ? '' : `:${p}`}${pre}/sessions/${u}${tail}${query}${pad}`;
           expect(parseSessionRef(url)).toEqual({ kind: 'id', id: u.toLowerCase() });
+          expect(sessionRefArg(url)).toEqual({ kind: 'id', id: u.toLowerCase() });
         },
       ),
     );
   });
-  it('a dashboard address whose id is not a UUID, or that goes on below it, is refused', () => {
+  it('an address whose segment after /sessions/ is not a UUID is refused, whatever follows it', () => {
     run(
       fc.property(
         anyHost,
@@ -307,11 +362,27 @@ describe('session references (parseSessionRef, resolveSessionRef)', () => {
         fc.uuid(),
         fc.integer({ min: 0, max: 35 }),
         fc.constantFrom('g', 'z', '-', '_', '%41', ''),
-        fc.boolean(),
-        (host, pre, u, at, ch, below) => {
-          const broken = below ? `${u}/messages` : `${u.slice(0, at)}${ch}${u.slice(at + 1)}`;
-          fc.pre(!isUuid(broken.split('/')[0] ?? ''));
-          expect(parseSessionRef(`https://${host}${pre}/app/sessions/${broken}`)).toBeUndefined();
+        fc.constantFrom('', '/', '/messages', '/x/y'),
+        (host, pre, u, at, ch, tail) => {
+          const broken = `${u.slice(0, at)}${ch}${u.slice(at + 1)}`;
+          fc.pre(!isUuid(broken));
+          const text = `https://${host}${pre}/app/sessions/${broken}${tail}`;
+          expect(parseSessionRef(text)).toBeUndefined();
+          expect(outcome(() => sessionRefArg(text), UsageError).ok).toBe(false);
+        },
+      ),
+    );
+  });
+  it('an address without a /sessions/<uuid> pair is refused, even with a UUID elsewhere in it', () => {
+    run(
+      fc.property(
+        anyHost,
+        anyPath,
+        mixedUuid,
+        fc.constantFrom('/session/', '/sessions', '/sessions/x/', '/', '?id=', '#/sessions/'),
+        (host, pre, u, joint) => {
+          fc.pre(!/\/sessions$/.test(pre) || !joint.startsWith('/'));
+          expect(parseSessionRef(`https://${host}${pre}${joint}${u}`)).toBeUndefined();
         },
       ),
     );
@@ -326,6 +397,31 @@ describe('session references (parseSessionRef, resolveSessionRef)', () => {
           expect(parseSessionRef(`${s}://${host}/app/sessions/${u}`)).toBeUndefined();
         },
       ),
+    );
+  });
+  it('"last" is what was recorded for the profile, and refused (exit 2) when the state file cannot be written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agents-prop-last-'));
+    const recorded = openStateFile({ AGENTS_STATE_DIR: dir }, process.platform);
+    const profile = fc.stringMatching(/^[A-Za-z0-9_-]{1,20}$/);
+    await fc.assert(
+      fc.asyncProperty(
+        profile,
+        fc.uuid(),
+        fc.option(fc.uuid(), { nil: undefined }),
+        async (name, id, threadId) => {
+          await writeLastSession(recorded, name, { id, threadId });
+          const got = await resolveSession({ kind: 'last' }, recorded, name);
+          expect(got.id).toBe(id.toLowerCase());
+          expect(got.last?.threadId).toBe(threadId);
+          // A state file that cannot be written may hold an older session than the one just used.
+          const readOnly = { ...recorded, writable: () => false };
+          const r = await outcomeOf(() => resolveSession({ kind: 'last' }, readOnly, name), UsageError);
+          expect(r.ok).toBe(false);
+          // An id needs no state file at all.
+          expect(await resolveSession({ kind: 'id', id }, readOnly, name)).toEqual({ id });
+        },
+      ),
+      { numRuns: 50 },
     );
   });
 });

@@ -1,15 +1,11 @@
-// Shared by the config tests: a fresh config dir per test, an in-process Context whose streams are captured,
-// and a runner for the built binary (asynchronous, so a server in this process can answer it).
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+// Shared by the config tests: a fresh config dir per test, a clean environment pointing at it, the program
+// run in-process (runMain) with that environment, and what the config file holds afterwards.
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { fileURLToPath } from 'node:url';
-import { createContext, type Context, type GlobalOptions } from '../../src/context.js';
-
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const BIN = join(ROOT, 'bin', 'agents.js');
+import { openConfigFile, profileOf, type ProfileValues, type Profiles } from '../../src/config/store.js';
+import { runMain, type MainOptions } from '../support/main.js';
+import type { CliResult } from '../support/run-cli.js';
 
 /** A new, empty config directory. */
 export function freshDir(): string {
@@ -21,60 +17,17 @@ export function cleanEnv(dir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.Pro
   return { PATH: process.env.PATH, HOME: dir, AGENTS_CONFIG_DIR: dir, NO_COLOR: '1', ...extra };
 }
 
-/** A Context like the CLI builds, with stdout and stderr captured. */
-export interface Captured {
-  ctx: Context;
-  stdout: () => string;
-  stderr: () => string;
+/** Runs `agents ARGS` in-process with `env` (nothing inherited); stdin closed unless `input` is given. */
+export function agents(args: string[], env: NodeJS.ProcessEnv, o: MainOptions = {}): Promise<CliResult> {
+  return runMain(args, { env, ...o });
 }
 
-function sink(): { stream: PassThrough; text: () => string } {
-  const stream = new PassThrough();
-  let text = '';
-  stream.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-  return { stream, text: () => text };
+/** Every profile the config file of `dir` holds ({} when there is no file). */
+export function storedProfiles(dir: string): Promise<Profiles> {
+  return openConfigFile({ AGENTS_CONFIG_DIR: dir }).profiles();
 }
 
-export async function capture(
-  env: NodeJS.ProcessEnv,
-  globals: GlobalOptions = {},
-  stdin: string | undefined = undefined,
-): Promise<Captured> {
-  const out = sink();
-  const err = sink();
-  const input = new PassThrough();
-  input.end(stdin ?? '');
-  const ctx = await createContext({
-    globals,
-    env,
-    signal: new AbortController().signal,
-    stdin: input,
-    stdout: out.stream,
-    stderr: err.stream,
-  });
-  return { ctx, stdout: out.text, stderr: err.text };
-}
-
-/** The outcome of one run of the binary. */
-export interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `node bin/agents.js …` with `env` (nothing inherited) and `input` on stdin. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv, input = ''): Promise<Run> {
-  if (!existsSync(join(ROOT, 'dist', 'cli.js'))) {
-    throw new Error('dist/cli.js is missing: run `npm run build` first (npm test does)');
-  }
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: 'pipe' });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
+/** What one profile of the config file of `dir` holds. */
+export async function stored(dir: string, profile = 'default'): Promise<ProfileValues> {
+  return profileOf(await storedProfiles(dir), profile);
 }

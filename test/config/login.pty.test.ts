@@ -1,10 +1,12 @@
-// `agents login` at a terminal: the built binary in a pseudo-terminal (util-linux `script`), answering its
-// prompts as a person would, against the emulator.
+// `agents login` at a terminal: the built binary (this test run's private build) in a real pseudo-terminal
+// (util-linux `script`), answering its prompts as a person would, against the emulator. It stays on the
+// binary because the terminal itself (raw mode, masking, Ctrl-C from the keyboard) is what is under test.
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { openConfig } from '../../src/config/store.js';
-import { BIN, cleanEnv, freshDir } from './helpers.js';
+import { openConfigFile } from '../../src/config/store.js';
+import { BIN } from '../support/run-cli.js';
+import { cleanEnv, freshDir, stored, storedProfiles } from './helpers.js';
 
 const GOOD = 'sk-pty-0123456789abcdefghijk';
 let em: RunningEmulator;
@@ -79,7 +81,7 @@ describe('agents login in a terminal', () => {
     expect(run.output).toContain(`Logged in to ${em.url} as profile pty`);
     // The key was typed into a masked prompt: it never shows on the screen.
     expect(run.output).not.toContain(GOOD);
-    expect(openConfig({ AGENTS_CONFIG_DIR: dir }).profile('pty')).toEqual({
+    expect(await stored(dir, 'pty')).toEqual({
       'api-key': GOOD,
       'base-url': em.url,
     });
@@ -87,14 +89,14 @@ describe('agents login in a terminal', () => {
 
   it('offers the current base URL as the default', async () => {
     const dir = freshDir();
-    openConfig({ AGENTS_CONFIG_DIR: dir }).set('default', 'base-url', em.url);
+    await openConfigFile({ AGENTS_CONFIG_DIR: dir }).set('default', 'base-url', em.url);
     const run = new PtyRun(['login'], env(dir));
     await run.waitFor('Base URL');
     run.type('\r');
     await run.waitFor('API key');
     run.type(`${GOOD}\r`);
     expect(await run.finish()).toBe(0);
-    expect(openConfig({ AGENTS_CONFIG_DIR: dir }).get('default', 'api-key')).toBe(GOOD);
+    expect(await stored(dir)).toEqual({ 'api-key': GOOD, 'base-url': em.url });
   });
 
   it('Ctrl-C at the key prompt stores nothing and exits 130', async () => {
@@ -107,6 +109,6 @@ describe('agents login in a terminal', () => {
     run.type('\x03');
     expect(await run.finish()).toBe(130);
     expect(run.output).toContain('login cancelled; nothing was stored');
-    expect(openConfig({ AGENTS_CONFIG_DIR: dir }).profiles()).toEqual([]);
+    expect(await storedProfiles(dir)).toEqual({});
   });
 });

@@ -1,24 +1,26 @@
 // The third user: a CI job. CI=true, no terminal, stdin left open and idle (as runners leave it), the
-// contract's own example: `agents send "$SESSION" --wait --timeout 20m "Fix the failing test"`.
+// contract's own example: `agents send "$SESSION" --wait --timeout 20m "Fix the failing test"`. The built
+// binary in its own process, as a runner starts it: this is the CI user end to end.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixture, UUID } from './fixture.js';
 import { runInPty } from '../support/pty.js';
+import { runCli } from '../support/run-cli.js';
 
 describe('a CI job', () => {
   it('creates, sends with --wait --timeout --output, and gets the reply, with stdin open and idle', async () => {
     const f = await fixture({}, { CI: 'true' });
-    // No closeStdin: the runner's stdin stays open; agents must not wait on it.
-    const created = await f.run(['create', '-a', 'codex', 'Set up the build'], { closeStdin: false });
+    // No input and no closeStdin: the runner's stdin stays open; agents must not wait on it.
+    const created = await runCli(['create', '-a', 'codex', 'Set up the build'], { env: f.env });
     expect(created.code).toBe(0);
     expect(created.stderr).toBe('');
     const id = created.stdout.trim();
     expect(id).toMatch(UUID);
 
     const artifact = join(mkdtempSync(join(tmpdir(), 'agents-ci-')), 'reply.md');
-    const sent = await f.run(
+    const sent = await runCli(
       [
         'send',
         id,
@@ -29,7 +31,7 @@ describe('a CI job', () => {
         artifact,
         '[[reply:All%20green.]] Fix the failing test',
       ],
-      { closeStdin: false },
+      { env: f.env },
     );
     expect(sent.code).toBe(0);
     expect(sent.stdout).toBe('All green.');

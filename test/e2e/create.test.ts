@@ -1,10 +1,10 @@
-// `agents create` end to end: the built binary against the emulator, as a shell script and a CI job use it.
+// `agents create` end to end: the program (in-process) against the emulator, as a shell script and a CI job use it.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Message, Session } from '../../src/api/types.js';
-import { fixture, UUID } from './fixture.js';
+import { fixture, polled, stopWhen, UUID } from './fixture.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'agents-create-'));
 
@@ -112,7 +112,7 @@ describe('agents create', () => {
   it('does not read an open, idle stdin when the message is an argument', async () => {
     const { run } = await fixture();
     // stdin stays open and silent, like a CI runner's; the command must not wait for it.
-    const r = await run(['create', '-a', 'claude', 'hello'], { closeStdin: false, killAfterMs: 10_000 });
+    const r = await run(['create', '-a', 'claude', 'hello'], { idleStdin: true, killAfterMs: 10_000 });
     expect(r.signal).toBeNull();
     expect(r.code).toBe(0);
   });
@@ -150,9 +150,9 @@ describe('agents create', () => {
   });
 
   it('Ctrl-C while waiting ends with 130, naming the session and how to resume', async () => {
-    const { run } = await fixture();
+    const { run, em } = await fixture();
     const r = await run(['create', '-a', 'claude', '--wait', '[[never]] go'], {
-      onSpawn: (child) => setTimeout(() => child.kill('SIGINT'), 1500),
+      onStart: stopWhen(polled(em), 'SIGINT'),
     });
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(/interrupted while waiting on session [0-9a-f-]{36}/);
@@ -160,9 +160,9 @@ describe('agents create', () => {
   });
 
   it('SIGTERM while waiting ends cleanly too', async () => {
-    const { run } = await fixture();
+    const { run, em } = await fixture();
     const r = await run(['create', '-a', 'claude', '--wait', '[[never]] go'], {
-      onSpawn: (child) => setTimeout(() => child.kill('SIGTERM'), 1500),
+      onStart: stopWhen(polled(em), 'SIGTERM'),
     });
     expect(r.code).toBe(130);
     expect(r.stderr).not.toMatch(/at .*\.js:\d+/);

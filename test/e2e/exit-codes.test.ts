@@ -1,8 +1,9 @@
-// Every exit code of the contract, from the built binary.
+// Every exit code of the contract, from the program run in-process (as the binary runs it: main's code).
 import { describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
 import { fixture } from './fixture.js';
-import { cliEnv, runCli } from '../support/run-cli.js';
+import { cliEnv } from '../support/run-cli.js';
+import { runMain } from '../support/main.js';
 
 const NOWHERE = '00000000-0000-4000-8000-000000000000';
 
@@ -58,16 +59,12 @@ describe('exit codes', () => {
         { key: 'blocked-key-123', workspace: 'dev', forbidden: true },
       ],
     });
-    const bad = await runCli(['show', NOWHERE], {
-      env: { ...f.env, AGENTS_API_KEY: 'wrong-key-0000' },
-      closeStdin: true,
-    });
+    const bad = await f.run(['show', NOWHERE], { env: { ...f.env, AGENTS_API_KEY: 'wrong-key-0000' } });
     expect(bad.code).toBe(3);
     expect(bad.stderr).not.toMatch(/<html|<body/i);
     expect(bad.stderr).not.toContain('wrong-key-0000');
-    const forbidden = await runCli(['show', NOWHERE], {
+    const forbidden = await f.run(['show', NOWHERE], {
       env: { ...f.env, AGENTS_API_KEY: 'blocked-key-123' },
-      closeStdin: true,
     });
     expect(forbidden.code).toBe(3);
     expect(forbidden.stderr).not.toContain('blocked-key-123');
@@ -77,7 +74,7 @@ describe('exit codes', () => {
     const f = await fixture();
     const env = { ...f.env };
     delete env.AGENTS_API_KEY;
-    const r = await runCli(['create', '-a', 'claude', 'x'], { env, closeStdin: true });
+    const r = await f.run(['create', '-a', 'claude', 'x'], { env });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('agents login');
   });
@@ -113,10 +110,10 @@ describe('exit codes', () => {
   it('1 when the service cannot be reached', async () => {
     const port = await closedPort();
     const env = cliEnv({ AGENTS_BASE_URL: `http://127.0.0.1:${port}`, AGENTS_API_KEY: 'k-123456789' });
-    const r = await runCli(['show', NOWHERE], { env, closeStdin: true, killAfterMs: 90_000 });
+    const r = await runMain(['show', NOWHERE], { env });
     expect(r.code).toBe(1);
     expect(r.stderr.split('\n')[0]).toMatch(/^error: /);
-  }, 100_000);
+  });
 });
 
 describe('per-request time-outs from the environment', () => {

@@ -2,7 +2,7 @@
 import { afterEach } from 'vitest';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
 import { cliEnv, type CliResult } from '../support/run-cli.js';
-import { runMain, type MainOptions } from '../support/main.js';
+import { runMain, type MainOptions, type RunHandle } from '../support/main.js';
 
 export const KEY = 'agents-dev-key';
 const running: RunningEmulator[] = [];
@@ -28,3 +28,39 @@ export async function fixture(
 }
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The emulator's stats key for a poll of one thread (what --wait and --follow make). */
+export const THREAD_POLL = 'GET /sessions/:id/threads/:tid/messages';
+/** The stats key for a poll of a whole session (what tail makes). */
+export const SESSION_POLL = 'GET /sessions/:id/messages';
+
+/** Resolves once `probe` holds; rejects after `ms`, so that a broken feature cannot hang a test. */
+export async function until(probe: () => boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/**
+ * An `onStart` that stops the run with `signal` once `probe` holds (the run has reached the point under
+ * test). Should the condition never come, no signal is sent and the run ends by `killAfterMs` instead, so
+ * the test fails on its exit code.
+ */
+export function stopWhen(
+  probe: (run: RunHandle) => boolean,
+  signal: 'SIGINT' | 'SIGTERM' | 'EPIPE',
+): (run: RunHandle) => void {
+  return (run) => {
+    until(() => probe(run)).then(
+      () => run.kill(signal),
+      () => undefined,
+    );
+  };
+}
+
+/** True once the emulator has answered at least one poll of `route` and been asked again: a wait is on. */
+export function polled(em: RunningEmulator, route: string = THREAD_POLL): () => boolean {
+  return () => (em.stats().byRoute[route] ?? 0) >= 2;
+}

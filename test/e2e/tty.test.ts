@@ -17,7 +17,11 @@ describe('in a terminal', () => {
     expect(await t.exit).toBe(0);
     expect(t.screen).toContain('Created');
     expect(t.screen).toContain('claude finished');
-    expect(t.screen).toMatch(/agents tail [0-9a-f-]{36}/);
+    // What to type next once the reply is in (src/output/render.ts renderNextSteps): reply, or read it all.
+    const id = /id {3}([0-9a-f-]{36})/.exec(t.screen)?.[1];
+    expect(id).toBeDefined();
+    expect(t.screen).toContain(`agents send ${id} "…"`);
+    expect(t.screen).toContain(`agents show ${id}`);
     expect(t.screen).toMatch(COLOUR);
   });
 

@@ -1,15 +1,23 @@
-// `agents emulator`: the flags-to-options mapping (pure), then the built binary end to end.
-import { spawn, spawnSync } from 'node:child_process';
+// `agents emulator`: the flags-to-options mapping (pure), the command run in-process, and the built binary
+// for what only a process shows: serving until a real SIGINT or SIGTERM, then exiting 0.
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { emulatorOptions, parseKeySpec, type EmulatorFlags } from '../../src/commands/emulator.js';
 import { FAULT_MODES } from '../../src/emulator/index.js';
 import { UsageError } from '../../src/errors.js';
+import { BIN, ROOT, cliEnv } from '../support/run-cli.js';
+import { runMain } from '../support/main.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const base: EmulatorFlags = { port: 4010, host: '127.0.0.1', rateLimit: 100, timeScale: 1 };
+const base: EmulatorFlags = {
+  port: 4010,
+  host: '127.0.0.1',
+  rateLimit: 100,
+  timeScale: 1,
+  dialect: 'spec',
+  roles: 'repeatable',
+};
 
 describe('emulatorOptions', () => {
   it('defaults to the dev key and 100 requests per minute', () => {
@@ -19,6 +27,8 @@ describe('emulatorOptions', () => {
       keys: [{ key: 'agents-dev-key', workspace: 'dev' }],
       rateLimit: { limit: 100, windowMs: 60_000 },
       timeScale: 1,
+      dialect: 'spec',
+      roles: 'repeatable',
     });
   });
 
@@ -54,30 +64,20 @@ describe('emulatorOptions', () => {
 });
 
 function env(): NodeJS.ProcessEnv {
-  const e: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
-  for (const k of Object.keys(e)) if (k.startsWith('AGENTS_')) delete e[k];
-  return { ...e, AGENTS_CONFIG_DIR: process.env.AGENTS_CONFIG_DIR };
+  return cliEnv({ NO_COLOR: '1' });
 }
 
+/** `agents …args` in-process; a run that serves instead of refusing is stopped (and fails) after 10 s. */
 function run(args: string[]) {
-  const r = spawnSync(process.execPath, ['bin/agents.js', ...args], {
-    cwd: ROOT,
-    env: env(),
-    encoding: 'utf8',
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  return runMain(args, { env: env(), killAfterMs: 10_000 });
 }
 
-describe('agents emulator (built binary)', () => {
+describe('agents emulator (the built binary, stopped by a real signal)', () => {
   it('serves on a free port, prints the URL and keys, answers, and exits 0 on SIGINT', async () => {
-    const child = spawn(
-      process.execPath,
-      ['bin/agents.js', 'emulator', '--port', '0', '--time-scale', '0.01'],
-      {
-        cwd: ROOT,
-        env: env(),
-      },
-    );
+    const child = spawn(process.execPath, [BIN, 'emulator', '--port', '0', '--time-scale', '0.01'], {
+      cwd: ROOT,
+      env: env(),
+    });
     let stdout = '';
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
@@ -112,22 +112,19 @@ describe('agents emulator (built binary)', () => {
     expect(stderr).toMatch(/stopped after 2 requests/);
   });
 
-  it('prints JSON with --json', async () => {
-    const child = spawn(
-      process.execPath,
-      ['bin/agents.js', '--json', 'emulator', '--port', '0', '--key', 'k:w'],
-      {
-        cwd: ROOT,
-        env: env(),
-      },
-    );
+  it('prints JSON with --json, and exits 0 on SIGTERM', async () => {
+    const child = spawn(process.execPath, [BIN, '--json', 'emulator', '--port', '0', '--key', 'k:w'], {
+      cwd: ROOT,
+      env: env(),
+    });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const line = await new Promise<string>((resolve) => {
+    const line = await new Promise<string>((resolve, reject) => {
       let out = '';
       child.stdout.on('data', (c: Buffer) => {
         out += c.toString();
         if (out.includes('\n')) resolve(out.split('\n')[0] ?? '');
       });
+      child.on('exit', () => reject(new Error('exited early')));
     });
     child.kill('SIGTERM');
     expect(JSON.parse(line)).toEqual({
@@ -136,13 +133,15 @@ describe('agents emulator (built binary)', () => {
     });
     expect(await exited).toBe(0);
   });
+});
 
+describe('agents emulator (in-process)', () => {
   it('reports a port in use in one line and exits 1', async () => {
     const blocker = createServer();
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
     const port = (blocker.address() as { port: number }).port;
     try {
-      const r = run(['emulator', '--port', String(port)]);
+      const r = await run(['emulator', '--port', String(port)]);
       expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
       expect(r.stderr.split('\n')[0]).toBe(`error: port ${port} on 127.0.0.1 is already in use`);
@@ -160,23 +159,25 @@ describe('agents emulator (built binary)', () => {
     ['--fault-rate', '2'],
     ['--fault', 'bogus'],
     ['--key', 'has space'],
-  ])('refuses %s %s with exit 2 before serving', (flag, value) => {
-    const r = run(['emulator', flag, value]);
+  ])('refuses %s %s with exit 2 before serving', async (flag, value) => {
+    const r = await run(['emulator', flag, value]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^error: /);
   });
 
-  it('exits 2 for --fault-rate without --fault', () => {
-    const r = run(['emulator', '--port', '0', '--fault-rate', '0.5']);
+  it('exits 2 for --fault-rate without --fault', async () => {
+    const r = await run(['emulator', '--port', '0', '--fault-rate', '0.5']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--fault-rate and --fault go together');
   });
 
-  it('offers every fault mode the emulator has in --help', () => {
-    const r = run(['emulator', '--help']);
+  it('offers every fault mode the emulator has in --help', async () => {
+    const r = await run(['emulator', '--help']);
     expect(r.code).toBe(0);
-    const listed = /choices: ([^)]*)\)/.exec(r.stdout.replace(/\s+/g, ' '))?.[1] ?? '';
+    // The choices of --fault itself (other options list choices of their own).
+    const listed =
+      /--fault <mode\.\.\.> [^(]*\(choices: ([^)]*)\)/.exec(r.stdout.replace(/\s+/g, ' '))?.[1] ?? '';
     expect(listed.split(',').map((s) => s.trim().replace(/"/g, ''))).toEqual([...FAULT_MODES]);
   });
 });

@@ -5,6 +5,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../src/api/types.js';
 import { FAULT_MODES, type FaultMode, type FaultOptions } from '../../src/emulator/index.js';
+import { backoffDelay, DEFAULT_RETRY } from '../../src/api/backoff.js';
+import { MAX_FAILED_POLLS } from '../../src/poll/follow.js';
+import { DEFAULT_SCHEDULE, nextDelay } from '../../src/poll/schedule.js';
 import { finished, hostile, ndjson, shown, STACK, until, type Hostile } from './helpers.js';
 
 const RATES = [0.1, 0.3, 0.5];
@@ -147,8 +150,9 @@ describe.concurrent('flaky service: every command still ends right', () => {
 
   it.for(matrix)('tail --until-final at $rate (seed $seed)', async ({ rate, seed }) => {
     await withEm(undefined, async ({ em, run, createSession }) => {
-      // A turn of 60 intermediates, 50 ms apart at this time scale: tail joins it half-way.
-      const s = await createSession('[[steps:60]] [[gap:1000]] [[reply:the%20end]] go');
+      // A turn of 60 intermediates, 20 ms apart at this time scale (a few for each of FAST_TUNING's polls):
+      // tail joins it once it is under way.
+      const s = await createSession('[[steps:60]] [[gap:400]] [[reply:the%20end]] go');
       await until(() => em.messages(s.id).length > 5);
       em.setFaults(faults(rate, seed));
       const r = await run(['tail', s.id, '--until-final', '--json', '-n', '10000'], { killAfterMs: 60_000 });
@@ -156,22 +160,40 @@ describe.concurrent('flaky service: every command still ends right', () => {
       expect(r.code).toBe(0);
       const got = ndjson(r.stdout);
       const want = em.messages(s.id).filter((m) => m.role === 'assistant');
-      expect(got.map((m) => m.id)).toEqual(shown(want));
+      expect(
+        got.map((m) => m.id),
+        `stderr:\n${r.stderr}`,
+      ).toEqual(shown(want));
       expect(got.at(-1)?.message).toBe('the end');
       tally.correct += 1;
     });
   });
 });
 
-/** Runs `body` and returns how long it took in ms. */
-async function timed<T>(body: () => Promise<T>): Promise<[T, number]> {
-  const start = Date.now();
-  const value = await body();
-  return [value, Date.now() - start];
+// Bounded time without timing a run: the runs below use FAST_TUNING's millisecond waits, so what bounds
+// them is the number of attempts, which the tests count. Those counts, spent with the real schedule
+// (src/api/backoff.ts: 6 retries, waits of at most 0.5+1+2+4+8+8 s; src/poll/schedule.ts between failed
+// polls), every wait at its longest, stay within what a script can sit through.
+const BOUND_MS = 45_000;
+
+/** The longest one call takes with the real retry schedule when every attempt fails: each wait at its ceiling. */
+function worstCallMs(): number {
+  let ms = 0;
+  for (let retry = 1; retry <= DEFAULT_RETRY.maxRetries; retry++) {
+    ms += backoffDelay(retry, DEFAULT_RETRY, { rateLimited: true }, () => 1);
+  }
+  return Math.min(ms, DEFAULT_RETRY.totalBudgetMs);
 }
 
-// The retry budget (src/api/backoff.ts: 6 retries, waits of at most 0.5+1+2+4+8+8 s) bounds every read.
-const BOUND_MS = 45_000;
+/** The longest a wait that gives up after `polls` failed polls takes with the real schedules. */
+function worstWaitMs(polls: number): number {
+  let ms = DEFAULT_SCHEDULE.minMs;
+  for (let failed = 1; failed <= polls; failed++) {
+    ms += worstCallMs();
+    if (failed < polls) ms += nextDelay(ms, failed, DEFAULT_SCHEDULE, () => 1);
+  }
+  return ms;
+}
 
 describe.concurrent('a POST whose outcome is unknown is never repeated', () => {
   const unknown: FaultMode[] = ['500', '502', '503', '504', 'html-502', 'reset'];
@@ -224,16 +246,16 @@ describe.concurrent('a POST whose outcome is unknown is never repeated', () => {
 
   it('create under a plain-text 429 forever: retried (never processed), then one clean error, no session', async () => {
     await withEm({ rate: 1, modes: ['429'], methods: ['POST'] }, async ({ em, run }) => {
-      const [r, ms] = await timed(() =>
-        run(['create', '-a', 'claude', '--wait', 'go'], { killAfterMs: 60_000 }),
-      );
+      const r = await run(['create', '-a', 'claude', '--wait', 'go']);
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/^error: rate limit exceeded \(HTTP 429\)/);
       expectCleanError(r.stderr);
       expect(r.stderr).not.toContain('may have been created');
-      expect(em.stats().byRoute['POST /sessions']).toBe(7);
+      // The first attempt and the real budget's retries, no more: with the real waits, within the bound.
+      expect(em.stats().byRoute['POST /sessions']).toBe(1 + DEFAULT_RETRY.maxRetries);
+      expect(em.stats().requests).toBe(1 + DEFAULT_RETRY.maxRetries);
       expect(em.stats().sessionsCreated).toBe(0);
-      expect(ms).toBeLessThan(BOUND_MS);
+      expect(worstCallMs()).toBeLessThan(BOUND_MS);
       tally.correct += 1;
     });
   });
@@ -263,12 +285,13 @@ describe.concurrent('faults that never stop: one clean error, exit 1, in bounded
       const s = await createSession('first');
       em.setFaults({ rate: 1, modes: reads, seed: 5 });
       em.resetStats();
-      const [r, ms] = await timed(() => run(['show', s.id, '--all'], { killAfterMs: 60_000 }));
+      const r = await run(['show', s.id, '--all']);
       expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
       expectCleanError(r.stderr);
-      expect(ms).toBeLessThan(BOUND_MS);
       expect(em.stats().requests).toBe(7);
+      expect(em.stats().faultsInjected).toBe(7);
+      expect(worstCallMs()).toBeLessThan(BOUND_MS);
       tally.correct += 1;
     });
   });
@@ -277,11 +300,15 @@ describe.concurrent('faults that never stop: one clean error, exit 1, in bounded
     await withEm(undefined, async ({ em, run, createSession }) => {
       const s = await createSession('[[never]] first');
       em.setFaults({ rate: 1, modes: reads, seed: 6 });
-      const [r, ms] = await timed(() => run(['tail', s.id, '--until-final'], { killAfterMs: 60_000 }));
+      em.resetStats();
+      const r = await run(['tail', s.id, '--until-final']);
       expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
       expectCleanError(r.stderr);
-      expect(ms).toBeLessThan(BOUND_MS);
+      // The backlog read: the first attempt and the retries of the budget, then the error.
+      expect(em.stats().requests).toBe(7);
+      expect(em.stats().faultsInjected).toBe(7);
+      expect(worstCallMs()).toBeLessThan(BOUND_MS);
       tally.correct += 1;
     });
   });
@@ -291,9 +318,7 @@ describe.concurrent('faults that never stop: one clean error, exit 1, in bounded
   it('create --wait (every GET fails once the session exists)', async () => {
     const modes: FaultMode[] = ['502', '503', '504', 'html-502', 'reset', 'truncate'];
     await withEm({ rate: 1, modes, seed: 8, methods: ['GET'] }, async ({ em, run }) => {
-      const [r, ms] = await timed(() =>
-        run(['create', '-a', 'claude', '--wait', 'go'], { killAfterMs: 120_000 }),
-      );
+      const r = await run(['create', '-a', 'claude', '--wait', 'go']);
       const id = r.stderr.match(/session ([0-9a-f-]{36})\)/)?.[1] ?? '?';
       expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
@@ -301,31 +326,40 @@ describe.concurrent('faults that never stop: one clean error, exit 1, in bounded
         /^(?:warning: the service is failing: [^\n]+; still waiting \(attempt [12] of 3\)\n){2}error: [^\n]+ \(gave up waiting on session [0-9a-f-]{36}\)\nhint: the session goes on; resume with: agents tail [0-9a-f-]{36} --thread [0-9a-f-]{36} --until-final\n$/,
       );
       expect(em.messages(id).length).toBeGreaterThan(0);
-      expect(ms).toBeLessThan(100_000);
       expect(em.stats().sessionsCreated).toBe(1);
-      // 3 polls of 7 attempts each, after the create.
+      // 3 polls of 7 attempts each, after the create, and nothing more: with the real waits, under 100 s.
       expect(em.stats().faultsInjected).toBe(21);
+      expect(em.stats().requests).toBe(22);
+      expect(worstWaitMs(MAX_FAILED_POLLS)).toBeLessThan(100_000);
       tally.correct += 1;
     });
-  }, 130_000);
+  });
 
   // With --timeout the user bounded the wait: it rides out the outage until then, saying so, and ends 124.
+  // With FAST_TUNING a failed poll takes well under a second, so 4 s hold more failed polls than a wait
+  // without --timeout would ride out (it gives up at the MAX_FAILED_POLLS-th).
   it('create --wait --timeout (every GET fails): keeps trying until the deadline, then 124', async () => {
     await withEm({ rate: 1, modes: ['503', 'reset'], seed: 9, methods: ['GET'] }, async ({ em, run }) => {
-      const r = await run(['create', '-a', 'claude', '--wait', '--timeout', '40s', 'go'], {
-        killAfterMs: 90_000,
-      });
+      const r = await run(['create', '-a', 'claude', '--wait', '--timeout', '4s', 'go']);
       expect(r.code).toBe(124);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toMatch(/^warning: the service is failing: [^\n]+; still waiting\n/);
+      const id = r.stderr.match(/session ([0-9a-f-]{36})\n/)?.[1] ?? '?';
+      expect(em.messages(id).length).toBeGreaterThan(0);
+      const thread = em.messages(id)[0]?.chat_thread_id ?? '?';
       expect(r.stderr).toMatch(
-        /error: timed out after 40s waiting on session [0-9a-f-]{36}\nhint: [^\n]+--until-final\n$/,
+        new RegExp(
+          `^(?:warning: the service is failing: [^\\n]+; still waiting\\n){${MAX_FAILED_POLLS},}` +
+            `error: timed out after 4s waiting on session ${id}\\n` +
+            `hint: the session goes on; resume with: agents tail ${id} --thread ${thread} --until-final\\n$`,
+        ),
       );
       expect(r.stderr).not.toContain('gave up');
+      expect(r.stderr).not.toContain('attempt');
       expect(em.stats().sessionsCreated).toBe(1);
+      expect(em.stats().faultsInjected).toBeGreaterThan(MAX_FAILED_POLLS * 7);
       tally.correct += 1;
     });
-  }, 100_000);
+  });
 
   it('a 500 on a read is not retried (the contract retries 502/503/504 only): one error at once', async () => {
     await withEm(undefined, async ({ em, run, createSession }) => {

@@ -2,13 +2,12 @@
 // surrogates, invalid UTF-8, 5 MB), answers whose JSON has the wrong shape, and links to another origin.
 // On a terminal nothing from a reply may drive it; piped, the output is the text byte for byte; whatever
 // arrives, the run ends with the contract's exit code and no stack trace; the key goes to one origin only.
-import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../src/api/types.js';
-import { runInPty } from '../support/pty.js';
-import { BIN, cliEnv, ROOT } from '../support/run-cli.js';
+import { cliEnv } from '../support/run-cli.js';
+import { runMain } from '../support/main.js';
 import { finished, hostile, STACK, until, type Hostile } from './helpers.js';
 
 const E = '\u001b';
@@ -55,11 +54,24 @@ const FORBIDDEN = [
   '\udfff',
 ];
 
-function expectHarmless(screen: string) {
-  for (const seq of FORBIDDEN) {
-    expect(screen.includes(seq), `raw ${JSON.stringify(seq)} reached the terminal`).toBe(false);
+/**
+ * Both streams claim to be a terminal (stdin does not: no prompt is involved). A width of 0 (a terminal
+ * that reports none) keeps the spinner off: runMain's captured streams have no cursorTo/clearLine for ora,
+ * and the spinner never shows service text (its label is the command's own).
+ */
+const TERMINAL = { tty: { stdout: true, stderr: true, columns: 0 } } as const;
+
+/** Nothing raw on either stream; on stdout, the replies made visible rather than dropped. */
+function expectHarmless(r: { stdout: string; stderr: string }) {
+  for (const [name, text] of [
+    ['stdout', r.stdout],
+    ['stderr', r.stderr],
+  ] as const) {
+    for (const seq of FORBIDDEN) {
+      expect(text.includes(seq), `raw ${JSON.stringify(seq)} reached the terminal on ${name}`).toBe(false);
+    }
   }
-  // Made visible rather than dropped.
+  const screen = r.stdout;
   expect(screen).toContain('A^[[2J^[[3J^[[HB');
   expect(screen).toContain('^[]52;c;cm0gLXJmIH4=^GB');
   expect(screen).toContain('\\u{9b}2J');
@@ -75,22 +87,10 @@ interface RawResult {
   stderr: string;
 }
 
-/** Runs the binary with pipes, keeping stdout as bytes. */
-function runRaw(args: string[], env: NodeJS.ProcessEnv, killAfterMs = 30_000): Promise<RawResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, cwd: ROOT });
-    const out: Buffer[] = [];
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    const killer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(killer);
-      resolve({ code, stdout: Buffer.concat(out), stderr });
-    });
-    child.stdin.end();
-  });
+/** Runs the program in-process with pipes (no terminal), keeping stdout as bytes. */
+async function runRaw(args: string[], env: NodeJS.ProcessEnv): Promise<RawResult> {
+  const r = await runMain(args, { env });
+  return { code: r.code, stdout: r.stdoutBytes, stderr: r.stderr };
 }
 
 async function withEm<T>(body: (h: Hostile) => Promise<T>): Promise<T> {
@@ -122,26 +122,31 @@ describe.concurrent('replies that try to drive the terminal', () => {
   it('create --wait in a terminal: the reply is shown, nothing of it drives the screen', async () => {
     await withEm(async ({ em, env }) => {
       const all = Object.values(HOSTILE).join(' | ');
-      const t = runInPty(['create', '-a', 'claude', '--wait', `${E}]0;user-title\u0007 ${reply(all)}`], {
-        ...env,
-        NO_COLOR: '1',
+      const r = await runMain(['create', '-a', 'claude', '--wait', `${E}]0;user-title\u0007 ${reply(all)}`], {
+        env: { ...env, NO_COLOR: '1' },
+        ...TERMINAL,
       });
-      expect(await t.exit).toBe(0);
+      expect(r.code, r.stderr).toBe(0);
       expect(em.stats().sessionsCreated).toBe(1);
-      expectHarmless(t.screen);
+      expectHarmless(r);
     });
   });
 
   it('show and tail in a terminal: every stored message, lone surrogates too, made harmless', async () => {
     await withEm(async (h) => {
       const { id } = await hostileSession(h);
-      const show = runInPty(['show', id], { ...h.env, FORCE_COLOR: '1' });
-      expect(await show.exit).toBe(0);
-      expectHarmless(show.screen);
-      expect(show.screen).toContain('A\ufffdB\ufffdC');
-      const tail = runInPty(['tail', id, '-n', '50', '--until-final'], { ...h.env, NO_COLOR: '1' });
-      expect(await tail.exit).toBe(0);
-      expectHarmless(tail.screen);
+      const show = await runMain(['show', id], { env: { ...h.env, FORCE_COLOR: '1' }, ...TERMINAL });
+      expect(show.code, show.stderr).toBe(0);
+      // FORCE_COLOR took effect: the styling is the program's own, the replies' sequences are not.
+      expect(show.stdout).toMatch(new RegExp(`${E}\\[[0-9;]*m`));
+      expectHarmless(show);
+      expect(show.stdout).toContain('A\ufffdB\ufffdC');
+      const tail = await runMain(['tail', id, '-n', '50', '--until-final'], {
+        env: { ...h.env, NO_COLOR: '1' },
+        ...TERMINAL,
+      });
+      expect(tail.code, tail.stderr).toBe(0);
+      expectHarmless(tail);
     });
   });
 
@@ -383,10 +388,10 @@ const SHAPES: Record<string, (other: string) => Route> = {
 };
 
 describe.concurrent('answers of the wrong shape: calm exits, and the key stays home', () => {
-  it.for(Object.keys(SHAPES))('%s', { timeout: 60_000 }, async (name) => {
+  it.for(Object.keys(SHAPES))('%s', async (name) => {
     await withFakeApi(SHAPES[name]!, async ({ env, hits }) => {
-      // Side by side: an unreadable answer is retried like a flaky one (up to ~25 s), by contract.
-      const results = await Promise.all(everyCommand.map((args) => runRaw(args, env, 50_000)));
+      // Side by side: an unreadable answer is retried like a flaky one, by contract (in milliseconds here).
+      const results = await Promise.all(everyCommand.map((args) => runRaw(args, env)));
       results.forEach((r, i) => {
         try {
           expectCalm(r);
@@ -431,7 +436,7 @@ describe.concurrent('answers of the wrong shape: calm exits, and the key stays h
       },
       async ({ env, hits }) => {
         for (const args of everyCommand) {
-          const r = await runRaw(args, env, 20_000);
+          const r = await runRaw(args, env);
           expect(r.code, `agents ${args.join(' ')}: ${r.stderr}`).toBe(0);
         }
         expect(hits).toEqual([]);

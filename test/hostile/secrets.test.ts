@@ -1,14 +1,16 @@
 // A distinctive API key, and every command, debug mode and error path: the key (or any 8 characters of
-// it) never shows on stdout or stderr, even when a service echoes it back; the files that hold it, or the
-// last session, are private (0600, in a 0700 directory).
-import { statSync } from 'node:fs';
+// it) never shows on stdout or stderr, even when a service echoes it back, and no file but the config file
+// that `login` writes ever holds it; the files that hold it, or the last session, are private (0600, in a
+// 0700 directory). Each run is in-process (runMain), against the emulator or a server of our own.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startEmulator, type EmulatorKey, type RunningEmulator } from '../../src/emulator/index.js';
-import { cliEnv, runCli, tempConfigDir, type CliResult } from '../support/run-cli.js';
-import { configFile } from '../../src/config/paths.js';
+import { cliEnv, tempConfigDir, type CliResult } from '../support/run-cli.js';
+import { runMain } from '../support/main.js';
+import { configPath } from '../../src/config/locations.js';
 
 const KEY = 'zq7Xk2Pw9LmN4vB8rT3yHs6JcD5f';
 const PIECES = Array.from({ length: KEY.length - 7 }, (_, i) => KEY.slice(i, i + 8));
@@ -23,6 +25,42 @@ function expectNoKey(r: CliResult, what: string) {
     expect(leaked, `${what} printed part of the key:\n${text}`).toBeUndefined();
   }
   checks += 1;
+}
+
+// The runs are in-process: whatever the program (or a library under it) might write to this process's own
+// stdout or stderr instead of the run's streams is recorded by these spies (which still pass it on), and
+// checked too.
+const processWrites = [vi.spyOn(process.stdout, 'write'), vi.spyOn(process.stderr, 'write')];
+afterAll(() => processWrites.forEach((spy) => spy.mockRestore()));
+
+/** Nothing this process itself printed while the runs went on holds a piece of the key. */
+function expectNoKeyOnProcessStreams() {
+  const text = processWrites
+    .flatMap((spy) =>
+      spy.mock.calls.map(([chunk]) =>
+        typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'),
+      ),
+    )
+    .join('');
+  const leaked = PIECES.find((p) => text.includes(p));
+  expect(leaked, `part of the key reached the test process's own output:\n${text}`).toBeUndefined();
+}
+
+/** Every file under `dir`, recursively. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
+}
+
+/** No file under `dir` (but those in `except`) holds any piece of the key. */
+function expectNoKeyInFiles(dir: string, what: string, except: string[] = []) {
+  for (const file of filesUnder(dir)) {
+    if (except.includes(file)) continue;
+    const text = readFileSync(file, 'utf8');
+    const leaked = PIECES.find((p) => text.includes(p));
+    expect(leaked, `${what}: ${file} holds part of the key`).toBeUndefined();
+  }
 }
 
 type DebugMode = [string, string[], NodeJS.ProcessEnv];
@@ -54,7 +92,7 @@ describe.concurrent('the key never shows', () => {
     try {
       const env = cliEnv({ AGENTS_BASE_URL: em.url, AGENTS_API_KEY: KEY, ...extra });
       const run = (args: string[], input?: string) =>
-        runCli([...flags, ...args], { env, ...(input === undefined ? { closeStdin: true } : { input }) });
+        runMain([...flags, ...args], { env, ...(input === undefined ? {} : { input }) });
       const created = await run(['create', '-a', 'claude', 'hello']);
       expect(created.code).toBe(0);
       expectNoKey(created, 'create');
@@ -73,22 +111,29 @@ describe.concurrent('the key never shows', () => {
         ['config get api-key (stored key)', ['config', 'get', 'api-key']],
         ['logout', ['logout']],
       ];
+      const file = configPath(env);
       for (const [what, args, input] of runs) {
         const r = await run(args, input);
         expect(r.code, `${what}: ${r.stderr}`).toBe(0);
         expectNoKey(r, what);
+        // Only login writes the key, and only to the config file.
+        expectNoKeyInFiles(env.AGENTS_CONFIG_DIR!, what, [file]);
       }
+      // logout took it out of the config file too.
+      expectNoKeyInFiles(env.AGENTS_CONFIG_DIR!, 'after logout');
       if (flags.length || extra.AGENTS_DEBUG) {
         // The debug trace is really on, and shows where the key would be.
         const r = await run(['show', id]);
         expect(r.stderr).toMatch(/→ GET/);
+        expectNoKey(r, 'show (debug)');
       }
+      expectNoKeyOnProcessStreams();
     } finally {
       await em.close();
     }
   });
 
-  it.for(DEBUG_MODES)('error paths, %s', { timeout: 60_000 }, async ([, flags, extra]: DebugMode) => {
+  it.for(DEBUG_MODES)('error paths, %s', async ([, flags, extra]: DebugMode) => {
     const em = await emulator([
       { key: 'some-other-key-000', workspace: 'dev' },
       { key: `${KEY}-forbidden`, workspace: 'dev', forbidden: true },
@@ -118,16 +163,15 @@ describe.concurrent('the key never shows', () => {
       await Promise.all(
         cases.map(async ([what, args, env, code]) => {
           const input = args[0] === 'login' ? KEY : undefined;
-          const r = await runCli([...flags, ...args], {
-            env,
-            killAfterMs: 60_000,
-            ...(input === undefined ? { closeStdin: true } : { input }),
-          });
+          const r = await runMain([...flags, ...args], { env, ...(input === undefined ? {} : { input }) });
           expectNoKey(r, what);
           expect(r.code, `${what}: ${r.stderr}`).toBe(code);
           expect(r.stderr).toMatch(/error: /);
+          // A refused key is not stored, and no error path writes it anywhere.
+          expectNoKeyInFiles(env.AGENTS_CONFIG_DIR!, what);
         }),
       );
+      expectNoKeyOnProcessStreams();
     } finally {
       await em.close();
       for (const s of [echo401, echo422, echo500]) s.server.close();
@@ -145,19 +189,23 @@ describe('files that hold the key or the last session are private', () => {
         AGENTS_CONFIG_DIR: join(root, 'config', 'agents'),
         AGENTS_STATE_DIR: join(root, 'state', 'agents'),
       });
-      const login = await runCli(['login', '--with-key'], { env, input: KEY });
+      const login = await runMain(['login', '--with-key'], { env, input: KEY });
       expect(login.code, login.stderr).toBe(0);
-      const file = configFile(env);
+      const file = configPath(env);
+      expect(readFileSync(file, 'utf8')).toContain(KEY);
       expect(statSync(file).mode & 0o777).toBe(0o600);
       expect(statSync(join(root, 'config', 'agents')).mode & 0o777).toBe(0o700);
-      const created = await runCli(['create', '-a', 'claude', 'hi'], { env, closeStdin: true });
+      const created = await runMain(['create', '-a', 'claude', 'hi'], { env });
       expect(created.code, created.stderr).toBe(0);
       expect(statSync(join(root, 'state', 'agents', 'state.json')).mode & 0o777).toBe(0o600);
       expect(statSync(join(root, 'state', 'agents')).mode & 0o777).toBe(0o700);
       // A second write (conf rewrites the file) keeps it private.
-      const set = await runCli(['config', 'set', 'agent', 'codex'], { env, closeStdin: true });
+      const set = await runMain(['config', 'set', 'agent', 'codex'], { env });
       expect(set.code).toBe(0);
       expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(statSync(join(root, 'config', 'agents')).mode & 0o777).toBe(0o700);
+      // The key is in the config file only: not in the state file beside the last session.
+      expectNoKeyInFiles(root, 'the state dir', [file]);
     } finally {
       await em.close();
     }

@@ -1,11 +1,17 @@
 // The poller against the emulator over real HTTP: every hazard of the gts cursor, each with its own test.
+// Messages are added when the poller has reached a given point (a message yielded, a request made), never
+// after a fixed sleep.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
+import { CliError, ExitCode } from '../../src/errors.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import type { Message, MessageType, Session } from '../../src/api/types.js';
 import { Follower, MAX_FAILED_POLLS, firstMessage } from '../../src/poll/follow.js';
 import type { ScheduleOptions } from '../../src/poll/schedule.js';
+import { startDeadline } from '../../src/wait/deadline.js';
+import { resumeCommand, waitError } from '../../src/wait/reply.js';
+import { POLL } from '../api/helpers.js';
 
 const KEY = 'agents-dev-key';
 const FAST: ScheduleOptions = {
@@ -108,6 +114,12 @@ describe('Follower: never skips, never repeats', () => {
       schedule: FAST,
     });
     const got: Message[] = [];
+    /** Resolves once `text` has been yielded and the poller has since sent another request. */
+    const seenAndPolledAgain = async (text: string) => {
+      await expect.poll(() => got.some((m) => m.message === text), POLL).toBe(true);
+      const requests = f.requests;
+      await expect.poll(() => f.requests, POLL).toBeGreaterThan(requests);
+    };
     const feed = (async () => {
       em.addMessage(s.id, {
         chat_thread_id: thread,
@@ -116,8 +128,8 @@ describe('Follower: never skips, never repeats', () => {
         message: 'a',
         ts: now,
       });
-      await new Promise((r) => setTimeout(r, 120));
-      // Stored after "a" was seen, but stamped 10 s earlier by its provider.
+      await seenAndPolledAgain('a');
+      // Stored after "a" was seen and the cursor moved on, but stamped 10 s earlier by its provider.
       em.addMessage(s.id, {
         chat_thread_id: thread,
         role: 'assistant',
@@ -125,7 +137,7 @@ describe('Follower: never skips, never repeats', () => {
         message: 'b',
         ts: now - 10,
       });
-      await new Promise((r) => setTimeout(r, 120));
+      await seenAndPolledAgain('b');
       em.addMessage(s.id, {
         chat_thread_id: thread,
         role: 'assistant',
@@ -134,8 +146,10 @@ describe('Follower: never skips, never repeats', () => {
         ts: now,
       });
     })();
-    for await (const m of f) got.push(m);
-    await feed;
+    const follow = (async () => {
+      for await (const m of f) got.push(m);
+    })();
+    await Promise.all([feed, follow]);
     expect(got.map((m) => m.message)).toEqual(['a', 'b', 'c']);
   });
 
@@ -174,33 +188,41 @@ describe('Follower: never skips, never repeats', () => {
       client,
       target: { sessionId: s.id, threadId: thread },
       untilFinal: true,
-      schedule: FAST,
+      schedule: { ...FAST, minMs: 2 },
     });
     const base = Math.floor(Date.now() / 1000) - 2000;
     let peak = 0;
     let n = 0;
-    const feed = setInterval(() => {
-      for (let i = 0; i < 10 && n < 1200; i += 1, n += 1) {
-        em.addMessage(s.id, {
-          chat_thread_id: thread,
-          role: 'assistant',
-          type: n === 1199 ? 'final_message' : 'message',
-          message: `m${n}`,
-          ts: base + n, // one provider second per message: 1200 s of history
-        });
+    // Ten new messages each time the poller has sent another request.
+    const feed = (async () => {
+      for (;;) {
+        const requests = f.requests;
+        for (let i = 0; i < 10 && n < 1200; i += 1, n += 1) {
+          em.addMessage(s.id, {
+            chat_thread_id: thread,
+            role: 'assistant',
+            type: n === 1199 ? 'final_message' : 'message',
+            message: `m${n}`,
+            ts: base + n, // one provider second per message: 1200 s of history
+          });
+        }
+        if (n >= 1200) return;
+        await expect.poll(() => f.requests, POLL).toBeGreaterThan(requests);
       }
-    }, 10);
+    })();
     const got: Message[] = [];
-    for await (const m of f) {
-      got.push(m);
-      peak = Math.max(peak, f.window.size);
-    }
-    clearInterval(feed);
+    const follow = (async () => {
+      for await (const m of f) {
+        got.push(m);
+        peak = Math.max(peak, f.window.size);
+      }
+    })();
+    await Promise.all([feed, follow]);
     expect(got.length).toBe(1200);
     expect(new Set(got.map((m) => m.id)).size).toBe(1200);
     // The window holds its margin's worth of provider seconds (30 messages here) plus what arrives between
-    // two polls (10 every 10 ms, polls at most 150 ms apart), never the whole history.
-    expect(peak).toBeLessThan(400);
+    // two polls (10 per request), never the whole history.
+    expect(peak).toBeLessThan(100);
   });
 });
 
@@ -223,22 +245,52 @@ describe('Follower: endings', () => {
   });
 
   it('ends at once on abort, with what is needed to resume', async () => {
-    const { client } = await setup();
+    const { em } = await setup();
+    const trace: string[] = [];
+    const client = new ApiClient({
+      baseUrl: em.url,
+      apiKey: KEY,
+      pacing: false,
+      debug: (line) => trace.push(line),
+    });
     const s = await client.createSession({ agent_name: 'claude', message: '[[never]] hi' });
+    const thread = s.thread_id ?? '';
+    // Shown already, so the first poll goes at once; every gap after it is a minute long.
+    const shown = em.addMessage(s.id, {
+      chat_thread_id: thread,
+      role: 'assistant',
+      type: 'message',
+      message: 'shown',
+      ts: Math.floor(Date.now() / 1000),
+    });
+    const slow: ScheduleOptions = { ...FAST, minMs: 60_000, maxMs: 60_000, longMaxMs: 60_000, jitter: 0 };
     const controller = new AbortController();
+    const deadline = startDeadline(controller.signal, undefined);
     const f = new Follower({
       client,
-      target: { sessionId: s.id, threadId: s.thread_id ?? '' },
+      target: { sessionId: s.id, threadId: thread },
       untilFinal: true,
-      schedule: FAST,
-      signal: controller.signal,
+      schedule: slow,
+      signal: deadline.signal,
+      after: [shown],
     });
-    setTimeout(() => controller.abort('SIGINT'), 100);
-    const started = Date.now();
-    await expect(collect(f)).rejects.toBeDefined();
-    expect(Date.now() - started).toBeLessThan(2000);
-    expect(f.resume.sessionId).toBe(s.id);
-    expect(f.resume.threadId).toBe(s.thread_id);
+    const ended = collect(f).then(
+      () => 'ended without an error',
+      (err: unknown) => err,
+    );
+    // The first poll has been answered: the poller now waits a minute, unless the abort ends the wait.
+    await expect.poll(() => trace.filter((l) => l.startsWith('← 200')).length, POLL).toBe(1);
+    controller.abort('SIGINT');
+    const err = await ended;
+    expect(err).toBe('SIGINT');
+    expect(f.requests).toBe(1);
+    // What the CLI then prints: the session, its thread and the command that picks the wait up again.
+    const mapped = waitError(err, deadline, controller.signal, s.id, thread) as CliError;
+    expect(mapped).toBeInstanceOf(CliError);
+    expect(mapped.exitCode).toBe(ExitCode.INTERRUPTED);
+    expect(mapped.message).toBe(`interrupted while waiting on session ${s.id}`);
+    expect(mapped.hint).toBe(`the session goes on; resume with: ${resumeCommand(s.id, thread)}`);
+    expect(resumeCommand(s.id, thread)).toBe(`agents tail ${s.id} --thread ${thread} --until-final`);
   });
 
   it('ends with the error on a permanent failure (404)', async () => {
@@ -285,54 +337,62 @@ describe('Follower: endings', () => {
     it('rides out an outage of any length when allowed (a --timeout bounds it instead)', async () => {
       const { em, follow, failures } = await failing();
       const f = follow({ maxFailedPolls: Number.POSITIVE_INFINITY });
-      setTimeout(() => em.setFaults(undefined), 600);
-      const got = await collect(f);
+      let ended = false;
+      const pending = collect(f).finally(() => (ended = true));
+      // The outage outlasts MAX_FAILED_POLLS failed polls (or the follow gave up, which fails below).
+      await expect.poll(() => ended || failures.length > MAX_FAILED_POLLS, POLL).toBe(true);
+      em.setFaults(undefined);
+      const got = await pending;
       expect(got.map((m) => m.type)).toEqual(['final_message']);
       expect(failures.length).toBeGreaterThan(MAX_FAILED_POLLS);
+      expect(failures).toEqual(failures.map((_, i) => i + 1));
     });
   });
 
-  it('with seenUpTo, yields only what was stored after that point', async () => {
+  it('with after, yields only what was stored after the newest message shown', async () => {
     const { em, client } = await setup();
     const s = await client.createSession({ agent_name: 'claude', message: '[[never]] [[steps:0]] hold' });
     const thread = s.thread_id ?? '';
     const now = Math.floor(Date.now() / 1000);
-    let last: Message | undefined;
+    const old: Message[] = [];
     for (let i = 0; i < 150; i += 1) {
-      last = em.addMessage(s.id, {
-        chat_thread_id: thread,
-        role: 'assistant',
-        type: 'message',
-        message: `old${i}`,
-        ts: now,
-      });
+      old.push(
+        em.addMessage(s.id, {
+          chat_thread_id: thread,
+          role: 'assistant',
+          type: 'message',
+          message: `old${i}`,
+          ts: now,
+        }),
+      );
     }
+    // What tail showed: the newest 20, newest first. The 130 before them are not yielded either.
     const f = new Follower({
       client,
       target: { sessionId: s.id },
       untilFinal: true,
       schedule: FAST,
-      seenUpTo: last?.created_at,
-      immediate: true,
+      after: old.slice(-20).reverse(),
     });
-    f.window.floor = now - 30;
-    setTimeout(() => {
-      em.addMessage(s.id, {
-        chat_thread_id: thread,
-        role: 'assistant',
-        type: 'message',
-        message: 'new',
-        ts: now,
-      });
-      em.addMessage(s.id, {
-        chat_thread_id: thread,
-        role: 'assistant',
-        type: 'final_message',
-        message: 'end',
-        ts: now,
-      });
-    }, 60);
-    const got = await collect(f);
+    expect(f.window.floor).toBe(now - 30);
+    const pending = collect(f);
+    // The follow has begun reading the window: what is stored now is new.
+    await expect.poll(() => f.requests, POLL).toBeGreaterThan(0);
+    em.addMessage(s.id, {
+      chat_thread_id: thread,
+      role: 'assistant',
+      type: 'message',
+      message: 'new',
+      ts: now,
+    });
+    em.addMessage(s.id, {
+      chat_thread_id: thread,
+      role: 'assistant',
+      type: 'final_message',
+      message: 'end',
+      ts: now,
+    });
+    const got = await pending;
     expect(got.map((m) => m.message)).toEqual(['new', 'end']);
   });
 });

@@ -1,6 +1,7 @@
 // Runs the program in-process, as the built binary would run it, but through main(argv, io): its own
 // streams (captured), its own environment, and a stop signal the test controls. HTTP still goes over a
 // real socket to whatever server the environment names.
+import { clearLine, cursorTo, moveCursor } from 'node:readline';
 import { PassThrough, Writable } from 'node:stream';
 import { homedir } from 'node:os';
 import { main } from '../../src/cli.js';
@@ -56,6 +57,23 @@ class Capture extends Writable {
     this.chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
     done();
   }
+  // What a tty.WriteStream offers beyond writing, as escape sequences (ora draws the spinner with them).
+  cursorTo(x: number, y?: number | (() => void), done?: () => void): boolean {
+    return typeof y === 'function' ? cursorTo(this, x, undefined, y) : cursorTo(this, x, y, done);
+  }
+  moveCursor(dx: number, dy: number, done?: () => void): boolean {
+    return moveCursor(this, dx, dy, done);
+  }
+  clearLine(dir: -1 | 0 | 1, done?: () => void): boolean {
+    return clearLine(this, dir, done);
+  }
+  getWindowSize(): [number, number] {
+    return [this.columns ?? 80, this.rows ?? 40];
+  }
+  hasColors(): boolean {
+    return this.isTTY === true;
+  }
+
   get text(): string {
     return Buffer.concat(this.chunks).toString('utf8');
   }
@@ -65,7 +83,10 @@ class Capture extends Writable {
 }
 
 /** Runs `agents ARGS` in this process and collects what it printed and its exit code. */
-export async function runMain(args: string[], o: MainOptions = {}): Promise<CliResult & { stdoutBytes: Buffer }> {
+export async function runMain(
+  args: string[],
+  o: MainOptions = {},
+): Promise<CliResult & { stdoutBytes: Buffer }> {
   const stdin = new PassThrough() as PassThrough & { isTTY?: boolean };
   if (o.tty?.stdin) stdin.isTTY = true;
   const stdout = new Capture(o.tty?.stdout === true, o.tty?.columns);
@@ -102,7 +123,13 @@ export async function runMain(args: string[], o: MainOptions = {}): Promise<CliR
   clearTimeout(timer);
   if (outcome === 'killed') {
     controller.abort('SIGTERM');
-    return { code: null, signal: 'SIGKILL', stdout: stdout.text, stderr: stderr.text, stdoutBytes: stdout.bytes };
+    return {
+      code: null,
+      signal: 'SIGKILL',
+      stdout: stdout.text,
+      stderr: stderr.text,
+      stdoutBytes: stdout.bytes,
+    };
   }
   return { code: outcome, signal: null, stdout: stdout.text, stderr: stderr.text, stdoutBytes: stdout.bytes };
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { formatDuration, parseDuration, MAX_DURATION_MS } from '../../src/util/duration.js';
-import { isUuid, parseSessionRef } from '../../src/util/session-ref.js';
+import { isUuid } from '../../src/util/uuid.js';
+import { parseSessionRef } from '../../src/input/session-ref.js';
 
 describe('parseDuration', () => {
   it.each([
@@ -56,6 +57,16 @@ describe('parseSessionRef', () => {
       id,
     });
   });
+  it.each([
+    ['a workspace segment', `https://app.example.com/app/acme/sessions/${id}`],
+    ['a workspace named "sessions"', `https://app.example.com/app/sessions/sessions/${id}`],
+    ['an API address', `https://x/sessions/${id}`],
+    ['an API address under /rest/v1', `http://localhost:8080/rest/v1/sessions/${id.toUpperCase()}`],
+    ['a path below the session', `https://x/app/sessions/${id}/messages`],
+    ['a thread below the session', `https://x/rest/v1/sessions/${id}/threads/${id}/messages?type=message`],
+  ])('accepts any http(s) address whose path holds /sessions/<uuid>: %s', (_what, text) => {
+    expect(parseSessionRef(text)).toEqual({ kind: 'id', id });
+  });
   it('accepts last', () => {
     expect(parseSessionRef('last')).toEqual({ kind: 'last' });
   });
@@ -67,8 +78,12 @@ describe('parseSessionRef', () => {
     id.slice(0, 35),
     `ftp://x/app/sessions/${id}`,
     `https://x/app/sessions/not-a-uuid`,
-    `https://x/sessions/${id}`,
-    `https://x/app/sessions/${id}/messages`,
+    `https://x/app/sessions/not-a-uuid/${id}`,
+    `https://x/app/sessions/${id}x`,
+    `https://x/app/session/${id}`,
+    `https://x/app/${id}`,
+    `https://x/?session=${id}`,
+    `https://x/app#/sessions/${id}`,
   ])('rejects %j', (text) => {
     expect(parseSessionRef(text)).toBeUndefined();
   });

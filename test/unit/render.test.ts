@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { neutralize } from '../../src/output/sanitize.js';
+import { neutralize } from '../../src/util/text.js';
 import { renderMessage, serviceText } from '../../src/output/render.js';
 import { PLAIN } from '../../src/output/style.js';
 import type { Message } from '../../src/api/types.js';
