@@ -1,14 +1,20 @@
-// Start-up cost of the built CLI against a bare `node -e 0`, measured in the same process, interleaved so
-// that drift in machine load hits every command alike. `npm run bench` builds first, then runs this.
-// Options: --runs N (default 40), --warmup N (default 5). A lone --help not on a terminal prints the
-// help that the build saved (bin/agents.js); `agents help` and `create --help` show the cost of commander.
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+// `npm run bench`: what one `agents` command costs, against baselines measured in the same run.
+//  - start-up: `--help`, `--version` and a usage error (`show not-a-uuid`) against a bare `node -e 0`;
+//  - a request: `agents show <id> --json` against a bare Node script making the same GETs, once with
+//    node:http (keep-alive) and once with the built-in fetch; peak memory of each;
+// all interleaved, so drift in machine load hits every command alike. It runs under the Node that runs it;
+// `--node 22` (repeatable) also runs it under that major through `npx node@22`, as CI does.
+// Options: --runs N (default 40), --warmup N (default 5).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const bin = fileURLToPath(new URL('../bin/agents.js', import.meta.url));
-if (!existsSync(fileURLToPath(new URL('../dist/cli.js', import.meta.url)))) {
-  console.error('dist/cli.js is missing: run `npm run bench` (it builds first) or `npm run build`');
+if (!existsSync(fileURLToPath(new URL('../dist/agents.cjs', import.meta.url)))) {
+  console.error('dist/agents.cjs is missing: run `npm run bench` (it builds first) or `npm run build`');
   process.exit(1);
 }
 
@@ -20,27 +26,93 @@ function option(name, fallback) {
 }
 const runs = option('--runs', 40);
 const warmup = option('--warmup', 5);
+const majors = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--node' ? [a] : []));
+
+const work = mkdtempSync(join(tmpdir(), 'agents-bench-'));
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+
+// The emulator serves the requests; the same session for every run.
+const emulator = spawn(process.execPath, [bin, 'emulator', '--port', '0', '--rate-limit', '0'], {
+  stdio: ['ignore', 'pipe', 'ignore'],
+  env: { PATH: process.env.PATH, HOME: work, AGENTS_CONFIG_DIR: work },
+});
+const baseUrl = await new Promise((resolve, reject) => {
+  createInterface({ input: emulator.stdout }).once('line', resolve);
+  emulator.once('exit', (code) => reject(new Error(`the emulator exited with ${code}`)));
+});
+process.on('exit', () => emulator.kill());
+const KEY = 'agents-dev-key';
+const created = await fetch(`${baseUrl}/rest/v1/sessions`, {
+  method: 'POST',
+  headers: { authorization: `ApiKey ${KEY}`, 'content-type': 'application/json' },
+  body: JSON.stringify({
+    agent_name: 'claude',
+    message: '[[steps:6]] [[think:10]] [[gap:10]] a session to show',
+  }),
+});
+const session = await created.json();
+await new Promise((r) => setTimeout(r, 500));
+
+// The GETs `agents show <id> --json` makes (a test of the suite keeps them equal to what show sends).
+const gets = [
+  `/rest/v1/sessions/${session.id}`,
+  `/rest/v1/sessions/${session.id}/messages?type=message&type=final_message&role=user&direction=asc&page=1&limit=100`,
+  `/rest/v1/sessions/${session.id}/messages?type=message&type=final_message&role=assistant&direction=desc&page=1&limit=100`,
+];
+const bareHttp = join(work, 'bare-http.mjs');
+writeFileSync(
+  bareHttp,
+  `import http from 'node:http';
+const agent = new http.Agent({ keepAlive: true });
+const get = (path) => new Promise((resolve, reject) => {
+  http.get(${JSON.stringify(baseUrl)} + path, { agent, headers: { authorization: 'ApiKey ${KEY}', accept: 'application/json' } }, (res) => {
+    let body = ''; res.setEncoding('utf8'); res.on('data', (c) => (body += c)); res.on('end', () => resolve(JSON.parse(body)));
+  }).on('error', reject);
+});
+const out = [];
+for (const path of ${JSON.stringify(gets)}) out.push(await get(path));
+process.stdout.write(JSON.stringify(out) + '\\n');
+agent.destroy();
+`,
+);
+const bareFetch = join(work, 'bare-fetch.mjs');
+writeFileSync(
+  bareFetch,
+  `const out = [];
+for (const path of ${JSON.stringify(gets)}) {
+  const res = await fetch(${JSON.stringify(baseUrl)} + path, { headers: { authorization: 'ApiKey ${KEY}', accept: 'application/json' } });
+  out.push(await res.json());
+}
+process.stdout.write(JSON.stringify(out) + '\\n');
+`,
+);
+// Peak memory: a preload reports the process's maxRSS as it exits (only in the memory runs).
+const rssPreload = join(work, 'rss.cjs');
+writeFileSync(
+  rssPreload,
+  "process.on('exit', () => require('node:fs').writeSync(2, `maxrss ${process.resourceUsage().maxRSS}\\n`));\n",
+);
+
+// No colour, no CI quirks, no extra CA bundle (on Node 20 it alone costs every process about 75 ms).
+const env = {
+  PATH: process.env.PATH,
+  HOME: work,
+  XDG_CACHE_HOME: join(work, 'cache'),
+  AGENTS_CONFIG_DIR: work,
+  AGENTS_BASE_URL: baseUrl,
+  AGENTS_API_KEY: KEY,
+  NO_COLOR: '1',
+};
 
 const cases = [
   { name: 'node -e 0', args: ['-e', '0'] },
   { name: 'agents --version', args: [bin, '--version'] },
   { name: 'agents --help', args: [bin, '--help'] },
-  // The same help through commander (dist/cli.cjs, parse only), as a terminal or any other help gets it.
-  { name: 'agents help', args: [bin, 'help'] },
-  { name: 'agents create --help', args: [bin, 'create', '--help'] },
+  { name: 'agents show nope (usage error)', args: [bin, 'show', 'not-a-session'], status: 2 },
+  { name: 'bare node:http GETs', args: [bareHttp] },
+  { name: 'bare fetch GETs', args: [bareFetch] },
+  { name: 'agents show --json', args: [bin, 'show', session.id, '--json'] },
 ];
-
-// No colour, no CI quirks, nothing inherited that could change what the CLI does at start-up.
-const env = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' };
-
-/** Runs one case once; returns wall-clock milliseconds. */
-function time(c) {
-  const start = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, c.args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  if (r.status !== 0) throw new Error(`${c.name} exited ${r.status}: ${r.stderr}`);
-  return ms;
-}
 
 function quantile(sorted, q) {
   const pos = (sorted.length - 1) * q;
@@ -48,37 +120,83 @@ function quantile(sorted, q) {
   const hi = Math.ceil(pos);
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
 }
+const median = (xs) =>
+  quantile(
+    [...xs].sort((a, b) => a - b),
+    0.5,
+  );
 
-// Warm-up: fills the OS file cache and Node's compile cache (where this Node has one) for every case.
-for (let i = 0; i < warmup; i++) for (const c of cases) time(c);
-
-const samples = new Map(cases.map((c) => [c.name, []]));
-for (let i = 0; i < runs; i++) {
-  // Rotate the order each round so no case always runs right after the same neighbour.
-  for (let j = 0; j < cases.length; j++) {
-    const c = cases[(i + j) % cases.length];
-    samples.get(c.name).push(time(c));
+/** Runs every case under the Node in `prefix` (its executable, then any arguments) and prints the table. */
+function bench(label, prefix) {
+  const time = (c) => {
+    const start = process.hrtime.bigint();
+    const r = spawnSync(prefix[0], [...prefix.slice(1), ...c.args], {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    if (r.status !== (c.status ?? 0)) throw new Error(`${c.name} exited ${r.status}: ${r.stderr}`);
+    return ms;
+  };
+  const rss = (c) => {
+    const r = spawnSync(prefix[0], [...prefix.slice(1), '-r', rssPreload, ...c.args], {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      encoding: 'utf8',
+    });
+    return Number(/maxrss (\d+)/.exec(r.stderr)?.[1] ?? Number.NaN) / 1024;
+  };
+  for (let i = 0; i < warmup; i++) for (const c of cases) time(c);
+  const samples = new Map(cases.map((c) => [c.name, []]));
+  for (let i = 0; i < runs; i++) {
+    // Rotate the order each round so no case always runs right after the same neighbour.
+    for (let j = 0; j < cases.length; j++) {
+      const c = cases[(i + j) % cases.length];
+      samples.get(c.name).push(time(c));
+    }
   }
-}
-
-const baseline = quantile(
-  [...samples.get('node -e 0')].sort((a, b) => a - b),
-  0.5,
-);
-console.log(`node ${process.version}, ${runs} runs each after ${warmup} warm-up rounds, interleaved\n`);
-console.log(`${'command'.padEnd(24)}${'median'.padStart(10)}${'p90'.padStart(10)}${'ratio'.padStart(9)}`);
-for (const c of cases) {
-  const sorted = [...samples.get(c.name)].sort((a, b) => a - b);
-  const median = quantile(sorted, 0.5);
-  const p90 = quantile(sorted, 0.9);
+  const med = new Map(cases.map((c) => [c.name, median(samples.get(c.name))]));
+  const mem = new Map(cases.map((c) => [c.name, median([rss(c), rss(c), rss(c)])]));
+  const base = med.get('node -e 0');
+  console.log(`\n${label}: ${runs} runs each after ${warmup} warm-up rounds, interleaved (medians)\n`);
   console.log(
-    `${c.name.padEnd(24)}${`${median.toFixed(1)} ms`.padStart(10)}${`${p90.toFixed(1)} ms`.padStart(10)}` +
-      `${`${(median / baseline).toFixed(2)}x`.padStart(9)}`,
+    `${'command'.padEnd(34)}${'median'.padStart(10)}${'p90'.padStart(10)}${'× node -e 0'.padStart(13)}${'peak RSS'.padStart(11)}`,
+  );
+  for (const c of cases) {
+    const sorted = [...samples.get(c.name)].sort((a, b) => a - b);
+    console.log(
+      `${c.name.padEnd(34)}${`${med.get(c.name).toFixed(1)} ms`.padStart(10)}${`${quantile(sorted, 0.9).toFixed(1)} ms`.padStart(10)}` +
+        `${`${(med.get(c.name) / base).toFixed(2)}x`.padStart(13)}${`${mem.get(c.name).toFixed(1)} MB`.padStart(11)}`,
+    );
+  }
+  const show = med.get('agents show --json');
+  const ratio = (a, b) => (med.get(a) / med.get(b)).toFixed(2);
+  console.log(`\n${label} ratios:`);
+  console.log(
+    `  --help            ${ratio('agents --help', 'node -e 0')}x node -e 0          (target ≤ 1.30x)`,
+  );
+  console.log(
+    `  usage error       ${ratio('agents show nope (usage error)', 'node -e 0')}x node -e 0          (target ≤ 1.30x)`,
+  );
+  console.log(
+    `  show --json       ${(show / med.get('bare node:http GETs')).toFixed(2)}x bare node:http GETs (target ≤ 2.00x)`,
+  );
+  console.log(
+    `  show --json       ${(show / med.get('bare fetch GETs')).toFixed(2)}x bare fetch GETs     (target ≤ 1.30x)`,
   );
 }
-const helpRatio =
-  quantile(
-    [...samples.get('agents --help')].sort((a, b) => a - b),
-    0.5,
-  ) / baseline;
-console.log(`\n--help median ratio ${helpRatio.toFixed(2)}x (target ≤ 1.30x)`);
+
+bench(`node ${process.version}`, [process.execPath]);
+for (const major of majors) {
+  // npx fetches that Node once; its executable is then run directly (npx itself takes hundreds of ms).
+  const probe = spawnSync('npx', ['-y', `node@${major}`, '-p', 'process.execPath + " " + process.version'], {
+    encoding: 'utf8',
+  });
+  const [path, version] = probe.stdout.trim().split(' ');
+  if (probe.status !== 0 || !path || !existsSync(path)) {
+    console.log(`\nnode ${major}: not reachable through npx (${probe.stderr.trim().split('\n').at(-1)})`);
+    continue;
+  }
+  bench(`node ${version}`, [path]);
+}
+emulator.kill();

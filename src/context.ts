@@ -7,12 +7,7 @@ import type { IO } from './io.js';
 import { VERSION } from './version.js';
 import { debugFromEnv, requestTimeouts } from './config/env.js';
 import { openConfigFile, type ConfigFile } from './config/store.js';
-import {
-  requireConnection,
-  resolveSettings,
-  type SettingName,
-  type Settings,
-} from './config/settings.js';
+import { requireConnection, resolveSettings, type SettingName, type Settings } from './config/settings.js';
 import { openStateFile, type StateFile } from './state/store.js';
 import { detectTerminal, type TerminalCaps } from './output/terminal.js';
 import { createStyle, type Style } from './output/style.js';

@@ -69,15 +69,19 @@ export const HINTS: Record<ApiErrorKind, string> = {
   forbidden:
     'the key is not allowed to do this; check the API key and its workspace: agents login, or AGENTS_API_KEY',
   not_found: 'check the session id; sessions of another workspace are reported as not found',
-  too_large: 'the message is over the service’s size limit; shorten it, or attach the long part as an artifact',
-  unsupported: 'the service refused the request’s format; check the base URL points at the Agent Sessions API',
+  too_large:
+    'the message is over the service’s size limit; shorten it, or attach the long part as an artifact',
+  unsupported:
+    'the service refused the request’s format; check the base URL points at the Agent Sessions API',
   rate_limited: 'the key allows 100 requests a minute across every process using it; wait a minute and retry',
   server: 'the service is failing; try again in a moment',
   connection:
     'check the base URL (--base-url, AGENTS_BASE_URL), the network and proxy settings (HTTPS_PROXY, NO_PROXY)',
-  timeout: 'the service or the network is slow; try again in a moment (AGENTS_RESPONSE_TIMEOUT raises the limit)',
+  timeout:
+    'the service or the network is slow; try again in a moment (AGENTS_RESPONSE_TIMEOUT raises the limit)',
   unreadable: 'the response was cut short or garbled on the way; try again',
   aborted: 'the request was cancelled',
+  download: 'run the command again for a fresh download link; with -o FILE the content goes to a file',
   unexpected: 'the service answered in a way this version does not understand; check the base URL',
 };
 

@@ -6,10 +6,11 @@ import { ApiError, type Creates } from './errors.js';
 import { DEFAULT_RETRY, type RetryOptions } from './backoff.js';
 import { defaultDispatcher, type ProxyEnv } from './dispatcher.js';
 import { DEFAULT_PACING, limiterFor } from './pacing.js';
-import { postOutcome, Transport } from './transport.js';
+import { DOWNLOAD_CAP, postOutcome, Transport, type Download } from './transport.js';
 import { ApiUrls, assertUuid, type ThreadTarget } from './urls.js';
 import { isObject } from '../util/json.js';
 import type {
+  Artifact,
   CreateSessionBody,
   ListQuery,
   Message,
@@ -82,6 +83,12 @@ function asMessage(value: unknown, sent = false): Message {
     throw shapeError('message', 'text in message and chat_thread_id');
   }
   return value as unknown as Message;
+}
+
+function asArtifact(value: unknown): Artifact {
+  if (!isObject(value) || typeof value.id !== 'string') throw shapeError('artifact', 'an id');
+  if (typeof value.url !== 'string') throw shapeError('artifact', 'a download url');
+  return value as unknown as Artifact;
 }
 
 function asSentMessage(value: unknown): SentMessage {
@@ -162,6 +169,23 @@ export class ApiClient {
   async getSession(sessionId: string, o: CallOptions = {}): Promise<Session> {
     const json = await this.transport.send({ method: 'GET', url: this.urls.session(sessionId) }, o.signal);
     return asSession(json);
+  }
+
+  /** One artifact of a session (the live service's endpoint): its record, with a presigned download link. */
+  async getArtifact(sessionId: string, artifactId: string, o: CallOptions = {}): Promise<Artifact> {
+    const json = await this.transport.send(
+      { method: 'GET', url: this.urls.artifact(sessionId, artifactId) },
+      o.signal,
+    );
+    return asArtifact(json);
+  }
+
+  /**
+   * The bytes behind a presigned link: the one request that leaves the base URL's origin, so it carries
+   * no key and no header of ours but User-Agent, goes only to https (or loopback), and is capped.
+   */
+  download(url: string, o: CallOptions & { maxBytes?: number } = {}): Promise<Download> {
+    return this.transport.download(url, o.signal, o.maxBytes ?? DOWNLOAD_CAP);
   }
 
   async sendMessage(sessionId: string, body: SendMessageBody, o: CallOptions = {}): Promise<SentMessage> {

@@ -53,18 +53,21 @@ export async function defaultDispatcher(
     dispatcher = new Agent(common);
   } else {
     const { EnvHttpProxyAgent } = await import('undici');
-    dispatcher = proxyAgent(() => new EnvHttpProxyAgent({
-      ...common,
-      // Explicit, so undici does not read process.env: '' means "no proxy for this scheme".
-      httpProxy: proxy.httpProxy ?? '',
-      httpsProxy: proxy.httpsProxy ?? '',
-      noProxy: proxy.noProxy ?? '',
-      // The connection to the proxy itself gets the same connect time-out.
-      proxyTls: { timeout: connectTimeoutMs },
-      // http:// targets go through the proxy as absolute-form requests, as curl does; plain proxies often
-      // refuse CONNECT to ports other than 443. https:// targets are always tunnelled with CONNECT.
-      proxyTunnel: false,
-    }));
+    dispatcher = proxyAgent(
+      () =>
+        new EnvHttpProxyAgent({
+          ...common,
+          // Explicit, so undici does not read process.env: '' means "no proxy for this scheme".
+          httpProxy: proxy.httpProxy ?? '',
+          httpsProxy: proxy.httpsProxy ?? '',
+          noProxy: proxy.noProxy ?? '',
+          // The connection to the proxy itself gets the same connect time-out.
+          proxyTls: { timeout: connectTimeoutMs },
+          // http:// targets go through the proxy as absolute-form requests, as curl does; plain proxies often
+          // refuse CONNECT to ports other than 443. https:// targets are always tunnelled with CONNECT.
+          proxyTunnel: false,
+        }),
+    );
   }
   shared.set(id, dispatcher);
   return dispatcher;

@@ -23,6 +23,8 @@ export type ApiErrorKind =
   | 'timeout'
   | 'unreadable'
   | 'aborted'
+  /** A presigned download link was refused, expired or too large. */
+  | 'download'
   | 'unexpected';
 
 /** What a POST creates, so that a failure after it may have arrived can say what to look for. */
@@ -157,9 +159,7 @@ export function errorFromStatus(
 export function abortedError(reason: unknown, creates?: Creates): ApiError {
   return new ApiError({
     kind: 'aborted',
-    message: creates
-      ? `request cancelled; the ${creates.what} may have been created`
-      : 'request cancelled',
+    message: creates ? `request cancelled; the ${creates.what} may have been created` : 'request cancelled',
     outcomeUnknown: creates !== undefined,
     creates,
     cause: reason,

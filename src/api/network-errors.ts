@@ -99,7 +99,8 @@ export function errorFromNetwork(err: unknown, origin: string, figures: TimeoutF
       transient: false,
       cause: err,
       message: `TLS failure talking to ${origin}: ${raw}${at}`,
-      advice: 'the certificate was not accepted; check the base URL, or NODE_EXTRA_CA_CERTS behind a corporate proxy',
+      advice:
+        'the certificate was not accepted; check the base URL, or NODE_EXTRA_CA_CERTS behind a corporate proxy',
     });
   }
   if (/proxy/i.test(raw)) {

@@ -62,6 +62,7 @@ export function keySpecOption(value: string, previous: string[] = []): string[] 
 
 /** An address to listen on; an empty one would make the server listen on every interface, dev keys and all. */
 export function hostOption(value: string): string {
-  if (!/^\S+$/.test(value)) throw new InvalidArgumentError('expected a host name or address, e.g. 127.0.0.1.');
+  if (!/^\S+$/.test(value))
+    throw new InvalidArgumentError('expected a host name or address, e.g. 127.0.0.1.');
   return value;
 }

@@ -12,6 +12,7 @@ import type { ShowFlags } from '../commands/show.js';
 import type { TailFlags } from '../commands/tail.js';
 import type { EmulatorFlags } from '../commands/emulator.js';
 import type { LoginFlags } from '../commands/login.js';
+import type { ArtifactFlags } from '../commands/artifact.js';
 import type { SessionRef } from '../input/session-ref.js';
 import {
   decimalOption,
@@ -140,10 +141,26 @@ Examples:
     .command('emulator')
     .description('serve the whole API on loopback with scripted agents: no account, no network')
     .addOption(
-      new Option('--port <n>', 'port to listen on (0: any free port)').argParser(intOption(0, 65535)).default(4010),
+      new Option('--port <n>', 'port to listen on (0: any free port)')
+        .argParser(intOption(0, 65535))
+        .default(4010),
     )
     .option('--host <address>', 'address to listen on', hostOption, '127.0.0.1')
-    .option('--key <key[:workspace]>', 'accept this API key (repeatable; default agents-dev-key:dev)', keySpecOption)
+    .addOption(
+      new Option('--dialect <name>', 'answer as the spec documents, or as the live service does today')
+        .choices(['spec', 'live'])
+        .default('spec'),
+    )
+    .addOption(
+      new Option('--roles <how>', 'live dialect: role repeatable (newer deployments) or single (older)')
+        .choices(['repeatable', 'single'])
+        .default('repeatable'),
+    )
+    .option(
+      '--key <key[:workspace]>',
+      'accept this API key (repeatable; default agents-dev-key:dev)',
+      keySpecOption,
+    )
     .option('--forbidden-key <key[:workspace]>', 'a known key answered 403 (repeatable)', keySpecOption)
     .addOption(
       new Option('--rate-limit <n>', 'requests per minute per key (0: no limit)')
@@ -156,10 +173,14 @@ Examples:
         .default(1),
     )
     .addOption(
-      new Option('--fault-rate <r>', 'share of requests that get a fault, 0 to 1').argParser(decimalOption(0, 1)),
+      new Option('--fault-rate <r>', 'share of requests that get a fault, 0 to 1').argParser(
+        decimalOption(0, 1),
+      ),
     )
     .addOption(new Option('--fault <mode...>', 'faults to inject, with --fault-rate').choices(FAULT_MODES))
-    .addOption(new Option('--fault-seed <n>', 'replayable fault choices').argParser(intOption(0, 2 ** 32 - 1)))
+    .addOption(
+      new Option('--fault-seed <n>', 'replayable fault choices').argParser(intOption(0, 2 ** 32 - 1)),
+    )
     .addOption(
       new Option('--slow-ms <ms>', 'delay of the slow fault (default 2000)').argParser(intOption(0, 600_000)),
     )
@@ -169,7 +190,7 @@ Examples:
 Prints the base URL on stdout, then one line per key (key, workspace). Serves until Ctrl-C.
 Examples:
   $ agents emulator
-  $ agents emulator --port 0 --time-scale 0.1 --key ci-key:ci
+  $ agents emulator --dialect live --port 0 --time-scale 0.1 --key ci-key:ci
   $ agents emulator --fault-rate 0.2 --fault 503 reset truncate`,
     )
     .action((opts: EmulatorFlags, cmd: Command) =>
@@ -241,10 +262,15 @@ Examples:
     .option('--thread <uuid>', 'only this thread', uuidOption)
     .option('--tools', 'include tool calls')
     .addOption(
-      new Option('--limit <n>', 'the newest N messages (default 50)').argParser(intOption(1, 100_000)).conflicts('all'),
+      new Option('--limit <n>', 'the newest N messages (default 50)')
+        .argParser(intOption(1, 100_000))
+        .conflicts('all'),
     )
     .option('--all', 'every message')
-    .addHelpText('after', `\nExamples:\n  $ agents show last\n  $ agents show "$SESSION" --all --json > session.json`)
+    .addHelpText(
+      'after',
+      `\nExamples:\n  $ agents show last\n  $ agents show "$SESSION" --all --json > session.json`,
+    )
     .action((ref: SessionRef, opts: ShowFlags, cmd: Command) =>
       run(cmd, async (ctx) => (await import('../commands/show.js')).show(ctx, ref, opts)),
     );
@@ -257,13 +283,52 @@ Examples:
     .option('--thread <uuid>', 'only this thread', uuidOption)
     .option('--tools', 'include tool calls')
     .option('--until-final', "exit 0 after the latest turn's final message")
-    .option('--timeout <duration>', 'stop after this long: 90s, 20m, 1h or seconds (exit 124)', durationOption)
+    .option(
+      '--timeout <duration>',
+      'stop after this long: 90s, 20m, 1h or seconds (exit 124)',
+      durationOption,
+    )
     .addHelpText(
       'after',
       `\nExamples:\n  $ agents tail last\n  $ agents tail "$SESSION" --until-final --json | jq -r .message`,
     )
     .action((ref: SessionRef, opts: TailFlags, cmd: Command) =>
       run(cmd, async (ctx) => (await import('../commands/tail.js')).tail(ctx, ref, opts)),
+    );
+
+  // ── plans and artifacts ──
+  program
+    .command('plan')
+    .description('print the latest plan the agent wrote (markdown)')
+    .argument('<session>', SESSION_ARG, sessionArgument)
+    .option('-o, --output <file>', 'write it to FILE instead of stdout')
+    .addHelpText(
+      'after',
+      `
+With --json: {"artifact": {…}, "text": "…markdown…"}. Exit 4 when the session has no plan.
+Examples:
+  $ agents plan last
+  $ agents plan "$SESSION" -o plan.md`,
+    )
+    .action((ref: SessionRef, opts: ArtifactFlags, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('../commands/plan.js')).plan(ctx, ref, opts)),
+    );
+  program
+    .command('artifact')
+    .description('download one artifact of a session (a plan iteration or a file)')
+    .argument('<session>', SESSION_ARG, sessionArgument)
+    .argument('<artifact-id>', "the artifact's id (a UUID)", uuidOption)
+    .option('-o, --output <file>', 'write it to FILE instead of stdout')
+    .addHelpText(
+      'after',
+      `
+The download link is presigned and on another host: it is fetched without the API key.
+With --json: the artifact's record (name, size, type, link).
+Examples:
+  $ agents artifact "$SESSION" "$ARTIFACT" -o report.pdf`,
+    )
+    .action((ref: SessionRef, artifactId: string, opts: ArtifactFlags, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('../commands/artifact.js')).artifact(ctx, ref, artifactId, opts)),
     );
 
   return program;

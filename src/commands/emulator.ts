@@ -24,6 +24,10 @@ export interface EmulatorFlags {
   fault?: FaultMode[];
   faultSeed?: number;
   slowMs?: number;
+  /** The document to the letter, or the live service as it answers today. */
+  dialect: 'spec' | 'live';
+  /** Live dialect: whether `role` may be repeated (newer deployments) or not (older ones). */
+  roles: 'repeatable' | 'single';
 }
 
 /** `KEY[:WORKSPACE]` (split at the first colon; the workspace defaults to the dev key's). */
@@ -53,6 +57,8 @@ export function emulatorOptions(flags: EmulatorFlags): EmulatorOptions {
     keys,
     rateLimit: flags.rateLimit > 0 ? { limit: flags.rateLimit, windowMs: 60_000 } : false,
     timeScale: flags.timeScale,
+    dialect: flags.dialect,
+    roles: flags.roles,
   };
   if (flags.faultRate !== undefined && flags.fault !== undefined) {
     opts.faults = { rate: flags.faultRate, modes: flags.fault, seed: flags.faultSeed, slowMs: flags.slowMs };
@@ -98,9 +104,16 @@ export async function* emulator(ctx: Context, flags: EmulatorFlags): AsyncGenera
       };
     }
     const usable = em.keys.find((k) => !k.forbidden);
-    yield { kind: 'note', text: `Agent Sessions API emulator on ${em.url} (Ctrl-C to stop). Point agents at it:` };
-    if (usable) yield { kind: 'note', text: `  export AGENTS_BASE_URL=${em.url} AGENTS_API_KEY=${usable.key}` };
-    yield { kind: 'note', text: 'Script the agents with directives in a message, e.g. "[[think:2000]] [[steps:5]] hi".' };
+    yield {
+      kind: 'note',
+      text: `Agent Sessions API emulator on ${em.url} (Ctrl-C to stop). Point agents at it:`,
+    };
+    if (usable)
+      yield { kind: 'note', text: `  export AGENTS_BASE_URL=${em.url} AGENTS_API_KEY=${usable.key}` };
+    yield {
+      kind: 'note',
+      text: 'Script the agents with directives in a message, e.g. "[[think:2000]] [[steps:5]] hi".',
+    };
     await new Promise<void>((resolve) => {
       if (ctx.signal.aborted) resolve();
       else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
@@ -109,5 +122,8 @@ export async function* emulator(ctx: Context, flags: EmulatorFlags): AsyncGenera
     await em.close();
   }
   const stats = em.stats();
-  yield { kind: 'note', text: `Emulator stopped after ${stats.requests} request${stats.requests === 1 ? '' : 's'}.` };
+  yield {
+    kind: 'note',
+    text: `Emulator stopped after ${stats.requests} request${stats.requests === 1 ? '' : 's'}.`,
+  };
 }

@@ -68,7 +68,13 @@ export async function show(ctx: Context, ref: SessionRef, flags: ShowFlags): Pro
   try {
     // One more than the limit, to know whether older messages were left out.
     const target = { sessionId: session.id, threadId: flags.thread };
-    assistant = await assistantMessages(client, target, types, limit === undefined ? undefined : limit + 1, signal);
+    assistant = await assistantMessages(
+      client,
+      target,
+      types,
+      limit === undefined ? undefined : limit + 1,
+      signal,
+    );
   } catch (err) {
     if (err instanceof ApiError && err.kind === 'not_found' && flags.thread !== undefined) {
       throw new CliError(`session ${session.id} has no thread ${flags.thread}`, {

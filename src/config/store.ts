@@ -123,10 +123,12 @@ function explain(path: string, err: unknown): CliError {
 
 /** The profiles out of what conf read; anything but an object of objects is a broken file. */
 function profilesOf(path: string, store: unknown): Profiles {
-  if (!isObject(store)) throw brokenFile(path, 'does not have the expected shape: the top level must be an object');
+  if (!isObject(store))
+    throw brokenFile(path, 'does not have the expected shape: the top level must be an object');
   const profiles = store.profiles;
   if (profiles === undefined) return {};
-  if (!isObject(profiles)) throw brokenFile(path, 'does not have the expected shape: `profiles` must be an object');
+  if (!isObject(profiles))
+    throw brokenFile(path, 'does not have the expected shape: `profiles` must be an object');
   const out: Profiles = {};
   for (const [name, values] of Object.entries(profiles)) {
     if (!isObject(values)) {

@@ -3,6 +3,7 @@
 // echo a base URL or a key back, because either may hold a secret pasted in the wrong place.
 import { CORE_AGENTS, type CoreAgent } from '../api/types.js';
 import { UsageError } from '../errors.js';
+import { isLoopbackHost } from '../util/loopback.js';
 
 /** The keys a profile holds. */
 export const CONFIG_KEYS = ['api-key', 'base-url', 'agent'] as const;
@@ -30,15 +31,7 @@ export function validateConfigKey(key: string): ConfigKey {
   throw new UsageError(`unknown config key ${shown(key)}: use one of ${CONFIG_KEYS.join(', ')}`);
 }
 
-/** True for localhost, *.localhost, 127.0.0.0/8 and ::1: traffic that never leaves the machine. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (host === '::1' || host === '0:0:0:0:0:0:0:1') return true;
-  // An IPv4-mapped IPv6 loopback, as the URL parser writes it: ::ffff:7f00:1.
-  if (/^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host)) return true;
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
+export { isLoopbackHost } from '../util/loopback.js';
 
 /**
  * An absolute http(s) URL with no credentials, query or fragment, and without the API's own `/rest/v1`

@@ -19,6 +19,12 @@ export interface TurnScript {
   reply: string | undefined;
   /** Create only: the first message is never stored and no turn runs. */
   orphan: boolean;
+  /** A plan the turn writes (markdown), attached as an artifact when the final lands. */
+  plan: string | undefined;
+  /** A pull request the turn opens (its address), added to the session when the final lands. */
+  pr: string | undefined;
+  /** A system notice (`chat_thread_id: null`) stored after the final. */
+  notice: string | undefined;
 }
 
 export const DEFAULT_SCRIPT: Readonly<TurnScript> = {
@@ -35,6 +41,9 @@ export const DEFAULT_SCRIPT: Readonly<TurnScript> = {
   echo: false,
   reply: undefined,
   orphan: false,
+  plan: undefined,
+  pr: undefined,
+  notice: undefined,
 };
 
 // Caps keep a hostile message from scheduling a million timers or allocating gigabytes.
@@ -114,6 +123,15 @@ export function parseDirectives(text: string): TurnScript {
         break;
       case 'orphan':
         s.orphan = true;
+        break;
+      case 'plan':
+        if (value !== undefined) s.plan = decode(value);
+        break;
+      case 'pr':
+        if (value !== undefined) s.pr = decode(value);
+        break;
+      case 'notice':
+        if (value !== undefined) s.notice = decode(value);
         break;
       default:
         break; // unknown directives are ignored on purpose

@@ -16,6 +16,13 @@ export class RateLimiter {
     readonly windowMs: number,
   ) {}
 
+  /** Seconds until a request of `key` would be allowed again (at least 1). */
+  retryAfter(key: string, now = Date.now()): number {
+    const times = this.log.get(key) ?? [];
+    const oldest = times[times.length - this.limit];
+    return Math.max(1, Math.ceil(((oldest ?? now) + this.windowMs - now) / 1000));
+  }
+
   /**
    * Counts this request and says whether it may pass. Refused requests count too, so a client that
    * hammers while limited stays limited; the log is capped so a flood cannot grow it without bound.
@@ -35,12 +42,21 @@ export class RateLimiter {
 
 const SCHEME = /^ApiKey[ \t]+(\S+)[ \t]*$/i;
 
+/** Where the two services' gateways differ. */
+export interface GatewayRules {
+  /** A well-formed header with a key nobody knows: 401 like a missing one (spec emulator), or 403 (live). */
+  wrongKeyStatus: 401 | 403;
+  /** A 429 carries Retry-After (live). */
+  retryAfter: boolean;
+}
+
 export class Gateway {
   private readonly byKey: Map<string, EmulatorKey>;
 
   constructor(
     keys: EmulatorKey[],
     private readonly limiter: RateLimiter | undefined,
+    private readonly rules: GatewayRules = { wrongKeyStatus: 401, retryAfter: false },
   ) {
     this.byKey = new Map(keys.map((k) => [k.key, k]));
   }
@@ -49,15 +65,20 @@ export class Gateway {
     const match = SCHEME.exec(headers.authorization ?? '');
     const key = match?.[1] === undefined ? undefined : this.byKey.get(match[1]);
     if (!key) {
+      if (match !== null && this.rules.wrongKeyStatus === 403) {
+        return { ok: false, reply: htmlPage(403, 'Forbidden'), rateLimited: false };
+      }
       const reply = htmlPage(401, 'Authorization Required');
       reply.headers['www-authenticate'] = 'ApiKey';
       return { ok: false, reply, rateLimited: false };
     }
     if (key.forbidden) return { ok: false, reply: htmlPage(403, 'Forbidden'), rateLimited: false };
     if (this.limiter && !this.limiter.take(key.key)) {
-      // No Retry-After and no rate-limit headers: the spec says none are returned.
+      // The spec says no rate-limit headers are returned; the live service may say when to come back.
       const error = `Rate limit exceeded: ${this.limiter.limit} requests per ${this.limiter.windowMs} ms per API key`;
-      return { ok: false, reply: json(429, { error, code: 'RATE_LIMITED' }), rateLimited: true };
+      const reply = json(429, { error, code: 'RATE_LIMITED' });
+      if (this.rules.retryAfter) reply.headers['retry-after'] = String(this.limiter.retryAfter(key.key));
+      return { ok: false, reply, rateLimited: true };
     }
     return { ok: true, key };
   }

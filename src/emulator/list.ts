@@ -5,17 +5,27 @@ import { notFound, type Call, type Service } from './sessions.js';
 import type { StoredMessage } from './store.js';
 import { parseListQuery, type ParsedListQuery } from './validate.js';
 
-/** Filters and sorts; pure apart from reading the stored messages. */
-export function selectMessages(stored: StoredMessage[], q: ParsedListQuery): StoredMessage[] {
+/**
+ * Filters and sorts; pure apart from reading the stored messages. The spec sorts by created_at (storage
+ * order); the live service by `ts`, which the agent's provider sets and which need not follow storage.
+ */
+export function selectMessages(
+  stored: StoredMessage[],
+  q: ParsedListQuery,
+  sortBy: 'created_at' | 'ts' = 'created_at',
+): StoredMessage[] {
   const picked = stored.filter(
     ({ msg }) =>
-      msg.role === q.role &&
+      q.role.includes(msg.role) &&
       q.type.includes(msg.type) &&
       (q.thread_id === undefined || msg.chat_thread_id === q.thread_id) &&
       // A null ts never passes a gts filter: user messages cannot be polled by cursor.
       (q.gts === undefined || (msg.ts !== null && msg.ts > q.gts)),
   );
-  picked.sort((a, b) => a.createdMs - b.createdMs || a.seq - b.seq);
+  const byStorage = (a: StoredMessage, b: StoredMessage) => a.createdMs - b.createdMs || a.seq - b.seq;
+  const byTs = (a: StoredMessage, b: StoredMessage) =>
+    (a.msg.ts ?? Number.NEGATIVE_INFINITY) - (b.msg.ts ?? Number.NEGATIVE_INFINITY) || byStorage(a, b);
+  picked.sort(sortBy === 'ts' ? byTs : byStorage);
   if (q.direction === 'desc') picked.reverse();
   return picked;
 }
@@ -41,8 +51,12 @@ export function cursorOf(page: StoredMessage[], nowMs = Date.now()): number {
 }
 
 export function listMessages(svc: Service, call: Call): Reply {
+  const d = call.dialect;
   const threaded = call.params.length > 1;
-  const q = parseListQuery(call.url.searchParams, threaded);
+  const q = parseListQuery(call.url.searchParams, threaded, {
+    rolesRepeatable: d.name === 'live' && svc.roles === 'repeatable',
+    defaultDirection: d.defaultDirection,
+  });
   if (!q.ok) return apiError(422, 'UNPROCESSABLE_ENTITY', q.error);
   const record = svc.store.find(call.workspace, call.params[0] ?? '');
   if (!record) return notFound('Session');
@@ -52,13 +66,20 @@ export function listMessages(svc: Service, call: Call): Reply {
     if (!record.threads.has(tid)) return notFound('Thread');
     query.thread_id = tid;
   }
-  const all = selectMessages(record.messages, query);
+  const all = selectMessages(record.messages, query, d.sortBy);
   const start = (query.page - 1) * query.limit;
   const page = all.slice(start, start + query.limit);
 
-  const here = `${call.base}${call.url.pathname}`;
-  const next = new URLSearchParams(call.url.searchParams);
-  next.set('gts', String(cursorOf(page))); // replaces an existing gts in place, else appends
+  const here = `${d.linkBase(call.base)}${call.url.pathname}`;
+  const cursor = String(cursorOf(page));
+  let next: URLSearchParams;
+  if (d.newMessagesKeepsQuery) {
+    next = new URLSearchParams(call.url.searchParams);
+    next.set('gts', cursor); // replaces an existing gts in place, else appends
+  } else {
+    // The live service's link carries the cursor alone: a client must rebuild its own filters.
+    next = new URLSearchParams({ gts: cursor });
+  }
   const body: MessagePage = {
     items: page.map((m) => m.msg),
     meta: {
@@ -68,7 +89,7 @@ export function listMessages(svc: Service, call: Call): Reply {
       total_pages: Math.ceil(all.length / query.limit),
     },
     _links: {
-      self: { href: `${here}${call.url.search}` },
+      self: { href: d.selfKeepsQuery ? `${here}${call.url.search}` : here },
       new_messages: { href: `${here}?${next.toString()}` },
     },
   };

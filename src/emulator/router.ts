@@ -1,6 +1,6 @@
 // Which handler a method and path go to. Path ids must be UUIDs; anything else is a 404 like an unknown id.
 import { listMessages } from './list.js';
-import { createSession, getSession, sendMessage, type Call, type Service } from './sessions.js';
+import { createSession, getArtifact, getSession, sendMessage, type Call, type Service } from './sessions.js';
 import type { Reply } from './http.js';
 import { UUID } from './validate.js';
 
@@ -25,6 +25,12 @@ const ROUTES: Route[] = [
     name: '/sessions/:id/threads/:tid/messages',
     pattern: /^\/rest\/v1\/sessions\/([^/]+)\/threads\/([^/]+)\/messages$/,
     methods: { GET: listMessages },
+  },
+  // The live service's; the spec has no artifact endpoint (the server answers it as an unknown path).
+  {
+    name: '/sessions/:id/artifacts/:aid',
+    pattern: /^\/rest\/v1\/sessions\/([^/]+)\/artifacts\/([^/]+)$/,
+    methods: { GET: getArtifact },
   },
 ];
 

@@ -11,8 +11,11 @@ import { matchRoute } from './router.js';
 import type { Call, Service } from './sessions.js';
 import { Store } from './store.js';
 import { Timers } from './turns.js';
+import { dialect as dialectOf } from './dialect.js';
+import { startArtifactHost } from './artifact-host.js';
 import { FAULT_MODES } from './types.js';
 import type {
+  AddArtifactInput,
   AddMessageInput,
   EmulatorKey,
   EmulatorOptions,
@@ -65,15 +68,23 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   checkOptions(opts);
   const keys = (opts.keys ?? [DEV_KEY]).map((k) => ({ ...k }));
   const limit = opts.rateLimit ?? { limit: 100, windowMs: 60_000 };
-  const gateway = new Gateway(keys, limit ? new RateLimiter(limit.limit, limit.windowMs) : undefined);
+  const dialect = dialectOf(opts.dialect);
+  const gateway = new Gateway(keys, limit ? new RateLimiter(limit.limit, limit.windowMs) : undefined, {
+    wrongKeyStatus: dialect.wrongKeyStatus,
+    retryAfter: dialect.retryAfter,
+  });
   const maxBodyBytes = opts.maxBodyBytes ?? 2 * 1024 * 1024;
   const store = new Store();
   const timers = new Timers();
   const svc: Service = {
     store,
     stats: emptyStats(),
-    turns: { store, timers, timeScale: opts.timeScale ?? 1, random: Math.random },
+    turns: { store, timers, timeScale: opts.timeScale ?? 1, random: Math.random, dialect },
+    roles: opts.roles ?? 'repeatable',
   };
+  const artifactTtlMs = opts.artifactTtlMs ?? 6 * 86_400_000;
+  // Presigned downloads come from another origin, as the service's come from its storage provider.
+  const artifactHost = await startArtifactHost(store, opts.host ?? '127.0.0.1');
   let faults = opts.faults ? new FaultPicker(opts.faults) : undefined;
   let listening = '';
 
@@ -91,7 +102,14 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       reply.headers.allow = match.allow.join(', ');
       return reply;
     }
-    if (!match.idsValid) return apiError(404, 'NOT_FOUND', 'Session not found');
+    if (!match.idsValid) {
+      return dialect.badIdStatus === 404
+        ? apiError(404, 'NOT_FOUND', 'Session not found')
+        : apiError(dialect.badIdStatus, 'VALIDATION', 'Path ids must be UUIDs');
+    }
+    if (match.route?.name === '/sessions/:id/artifacts/:aid' && !dialect.artifacts) {
+      return apiError(404, 'NOT_FOUND', `No route for ${method} ${url.pathname}`);
+    }
     if (method === 'POST') {
       const type = (req.headers['content-type'] ?? '').toLowerCase();
       const ok = /^application\/json\s*(;\s*charset="?utf-8"?\s*)?$/.test(type);
@@ -101,11 +119,14 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     const base = host && HOST.test(host) ? `http://${host}` : listening;
     const call: Call = {
       base,
-      appUrl: opts.appUrl?.replace(/\/+$/, '') ?? base,
+      appUrl: opts.appUrl?.replace(/\/+$/, '') ?? (dialect.name === 'live' ? 'https://blocks.team' : base),
       workspace: gate.key.workspace,
       url,
       body,
       params: match.params,
+      dialect,
+      artifactsBase: artifactHost.url,
+      artifactTtlMs,
     };
     return match.handler(svc, call);
   }
@@ -182,6 +203,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       closing ??= new Promise<void>((resolve) => {
         store.cancelAllTurns();
         timers.cancelAll();
+        void artifactHost.close();
         server.close(() => resolve());
         server.closeAllConnections();
       });
@@ -224,5 +246,33 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     messages(sessionId: string): Message[] {
       return (store.get(sessionId)?.messages ?? []).map((s) => structuredClone(s.msg));
     },
+    addArtifact(sessionId: string, a: AddArtifactInput) {
+      const record = store.get(sessionId);
+      if (!record) throw new Error(`addArtifact: no session ${sessionId}`);
+      const stored = store.attach(record, {
+        kind: a.kind,
+        content: typeof a.content === 'string' ? Buffer.from(a.content) : a.content,
+        fileName: a.fileName ?? (a.kind === 'plan' ? 'plan.md' : 'file.txt'),
+        mimeType: a.mimeType ?? (a.kind === 'plan' ? 'text/markdown' : 'text/plain'),
+        planId: a.planId,
+        newPlan: a.newPlan,
+      });
+      return {
+        id: stored.id,
+        url: `${artifactHost.url}/${stored.token}/${encodeURIComponent(stored.fileName)}`,
+        file_name: stored.fileName,
+        mime_type: stored.mimeType,
+        kind: stored.kind,
+        plan_id: stored.planId,
+        created_at: stored.createdAt,
+      };
+    },
+    addPullRequest(sessionId: string, prUrl: string, status = 'open') {
+      const record = store.get(sessionId);
+      if (!record) throw new Error(`addPullRequest: no session ${sessionId}`);
+      record.pullRequests.push({ url: prUrl, status });
+    },
+    artifactsUrl: artifactHost.url,
+    artifactRequests: () => artifactHost.requests(),
   };
 }

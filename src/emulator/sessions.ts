@@ -1,10 +1,11 @@
 // Create session, Get session and Send message, and the Session / SentMessage views they answer with.
-import type { Session, SentMessage } from '../api/types.js';
+import type { Artifact, Session, SentMessage } from '../api/types.js';
 import { oneLine, parseDirectives, stripDirectives } from './directives.js';
 import { apiError, json, type Reply } from './http.js';
 import type { SessionRecord, Store } from './store.js';
 import { startTurn, type TurnEnv } from './turns.js';
 import type { EmulatorStats } from './types.js';
+import type { Dialect } from './dialect.js';
 import { checkCreate, checkSend, parseJsonObject } from './validate.js';
 
 /** One authenticated request, as the handlers see it. */
@@ -17,6 +18,11 @@ export interface Call {
   body: Buffer;
   /** Path ids, lower-cased, already checked to be UUIDs. */
   params: string[];
+  dialect: Dialect;
+  /** Base URL of the presigned download host. */
+  artifactsBase: string;
+  /** How long a download link stays valid, in ms. */
+  artifactTtlMs: number;
 }
 
 /** What the handlers share: the store, the turn player and the counters. */
@@ -24,6 +30,8 @@ export interface Service {
   store: Store;
   turns: TurnEnv;
   stats: EmulatorStats;
+  /** Live dialect: whether `role` may be repeated. */
+  roles: 'repeatable' | 'single';
 }
 
 export const notFound = (what: string): Reply => apiError(404, 'NOT_FOUND', `${what} not found`);
@@ -35,26 +43,33 @@ const finalPath = (base: string, sid: string, tid: string) =>
   `${threadPath(base, sid, tid)}?type=final_message&role=assistant`;
 
 /** The Session view; thread_id and the thread links only in the create response. */
-export function sessionView(r: SessionRecord, call: Call, created: boolean): Session {
+export function sessionView(svc: Service, r: SessionRecord, call: Call, created: boolean): Session {
   const tid = created ? r.firstThreadId : null;
-  return {
+  const d = call.dialect;
+  const base = d.linkBase(call.base);
+  const view: Session = {
     id: r.id,
     title: r.title,
-    pull_requests: [],
+    pull_requests: r.pullRequests.map((pr) => d.pullRequest(pr.url, pr.status)),
     source_url: null,
     is_archived: false,
     is_private: r.isPrivate,
     created_at: r.createdAt,
     updated_at: r.updatedAt,
     thread_id: tid,
-    session_html_url: `${call.appUrl}/app/sessions/${r.id}`,
+    session_html_url: d.htmlUrl(call.appUrl, r.workspace, r.id),
     _links: {
-      self: { href: sessionPath(call.base, r.id) },
-      messages: { href: `${sessionPath(call.base, r.id)}/messages` },
-      thread: tid ? { href: threadPath(call.base, r.id, tid) } : null,
-      final_message: tid ? { href: finalPath(call.base, r.id, tid) } : null,
+      self: { href: sessionPath(base, r.id) },
+      messages: { href: `${sessionPath(base, r.id)}/messages` },
+      thread: tid ? { href: threadPath(base, r.id, tid) } : null,
+      final_message: tid ? { href: finalPath(base, r.id, tid) } : null,
     },
   };
+  if (d.sessionExtras) {
+    view.plan_artifact_ids = svc.store.planArtifactIds(r);
+    view.session_group_id = null;
+  }
+  return view;
 }
 
 /** A title from the first words of the message, directives and control characters left out. */
@@ -66,8 +81,8 @@ export function titleFrom(message: string): string {
 export function createSession(svc: Service, call: Call): Reply {
   const parsed = parseJsonObject(call.body);
   if (!parsed.ok) return apiError(400, 'BAD_REQUEST', parsed.error);
-  const checked = checkCreate(parsed.value);
-  if (!checked.ok) return apiError(400, 'VALIDATION', checked.error);
+  const checked = checkCreate(parsed.value, call.dialect.sisyphus);
+  if (!checked.ok) return apiError(call.dialect.validationStatus, 'VALIDATION', checked.error);
   const body = checked.value;
   const label = body.agent_name ?? (body.agent_id ? `agent ${body.agent_id.slice(0, 8)}` : 'profile agent');
   const record = svc.store.createSession(
@@ -86,15 +101,21 @@ export function createSession(svc: Service, call: Call): Reply {
       role: 'user',
       type: 'message',
       message: body.message,
+      ts: userTs(call.dialect),
     });
     startTurn(svc.turns, record, thread, body.message);
   }
-  return json(201, sessionView(record, call, true));
+  return json(call.dialect.createdStatus, sessionView(svc, record, call, true));
+}
+
+/** The live service stamps user messages too (fractional seconds); the spec's are typically null. */
+function userTs(d: Dialect): ((createdMs: number) => number) | undefined {
+  return d.fractionalTs ? (ms) => ms / 1000 : undefined;
 }
 
 export function getSession(svc: Service, call: Call): Reply {
   const record = svc.store.find(call.workspace, call.params[0] ?? '');
-  return record ? json(200, sessionView(record, call, false)) : notFound('Session');
+  return record ? json(200, sessionView(svc, record, call, false)) : notFound('Session');
 }
 
 export function sendMessage(svc: Service, call: Call): Reply {
@@ -103,7 +124,7 @@ export function sendMessage(svc: Service, call: Call): Reply {
   const record = svc.store.find(call.workspace, call.params[0] ?? '');
   if (!record) return notFound('Session');
   const checked = checkSend(parsed.value);
-  if (!checked.ok) return apiError(400, 'VALIDATION', checked.error);
+  if (!checked.ok) return apiError(call.dialect.validationStatus, 'VALIDATION', checked.error);
   if (record.messages.length === 0) {
     return apiError(400, 'BAD_REQUEST', 'Session has no messages, so no task can be resolved');
   }
@@ -115,16 +136,39 @@ export function sendMessage(svc: Service, call: Call): Reply {
     role: 'user',
     type: 'message',
     message: text,
+    ts: userTs(call.dialect),
   });
   startTurn(svc.turns, record, thread, text);
   svc.stats.followUps += 1;
+  const base = call.dialect.linkBase(call.base);
   const sent: SentMessage = {
     ...msg,
     _links: {
-      self: { href: `${sessionPath(call.base, record.id)}/messages` },
-      thread: { href: threadPath(call.base, record.id, thread.id) },
-      final_message: { href: finalPath(call.base, record.id, thread.id) },
+      self: { href: `${sessionPath(base, record.id)}/messages` },
+      thread: { href: threadPath(base, record.id, thread.id) },
+      final_message: { href: finalPath(base, record.id, thread.id) },
     },
   };
-  return json(201, sent);
+  return json(call.dialect.createdStatus, sent);
+}
+
+/** Get artifact (live service): its record with a presigned download link on another host. */
+export function getArtifact(svc: Service, call: Call): Reply {
+  const record = svc.store.find(call.workspace, call.params[0] ?? '');
+  if (!record) return notFound('Session');
+  const a = record.artifacts.find((x) => x.id === call.params[1]);
+  if (!a) return notFound('Artifact');
+  const expires = Math.floor((Date.now() + call.artifactTtlMs) / 1000);
+  const view: Artifact = {
+    id: a.id,
+    url: `${call.artifactsBase}/${a.token}/${encodeURIComponent(a.fileName)}?X-Amz-Expires=${expires}&X-Amz-Signature=${a.token.slice(0, 16)}`,
+    file_name: a.fileName,
+    file_path: `/workspace/${a.fileName}`,
+    file_size_in_kb: Math.ceil(a.content.length / 1024),
+    mime_type: a.mimeType,
+    kind: a.kind,
+    plan_id: a.planId,
+    created_at: a.createdAt,
+  };
+  return json(200, view);
 }

@@ -21,6 +21,19 @@ export interface TurnHandle {
   cancel(): void;
 }
 
+/** An artifact attached to a session: a plan iteration or a file, with its bytes. */
+export interface ArtifactRecord {
+  id: string;
+  kind: 'plan' | 'file';
+  planId: string | null;
+  fileName: string;
+  mimeType: string;
+  content: Buffer;
+  createdAt: string;
+  /** The secret in its presigned download link. */
+  token: string;
+}
+
 /** A session as the emulator keeps it; the API's Session view is built from it per request. */
 export interface SessionRecord {
   id: string;
@@ -35,11 +48,16 @@ export interface SessionRecord {
   threads: Map<string, ThreadRecord>;
   messages: StoredMessage[];
   turn: TurnHandle | undefined;
+  /** Pull requests the agent opened: address and status. */
+  pullRequests: { url: string; status: string }[];
+  /** Artifacts in the order attached. */
+  artifacts: ArtifactRecord[];
 }
 
 /** What a caller gives to store a message; the store fills ids, times and chat_id. */
 export interface NewMessage {
-  threadId: string;
+  /** Null for a system notice, outside any thread. */
+  threadId: string | null;
   taskId: string;
   role: Role;
   type: MessageType;
@@ -75,6 +93,8 @@ export class Store {
       threads: new Map([[thread.id, thread]]),
       messages: [],
       turn: undefined,
+      pullRequests: [],
+      artifacts: [],
     };
     this.sessions.set(record.id, record);
     return record;
@@ -121,6 +141,53 @@ export class Store {
     this.seq += 1;
     record.messages.push({ seq: this.seq, createdMs, msg });
     if (msg.updated_at > record.updatedAt) record.updatedAt = msg.updated_at;
+  }
+
+  /** Attaches an artifact; a plan joins `planId`, else the latest plan, else starts one. */
+  attach(
+    record: SessionRecord,
+    a: {
+      kind: 'plan' | 'file';
+      content: Buffer;
+      fileName: string;
+      mimeType: string;
+      planId?: string;
+      newPlan?: boolean;
+    },
+  ): ArtifactRecord {
+    let planId: string | null = null;
+    if (a.kind === 'plan') {
+      const latest = [...record.artifacts].reverse().find((x) => x.kind === 'plan');
+      planId = a.planId ?? (a.newPlan || !latest ? randomUUID() : latest.planId);
+    }
+    const artifact: ArtifactRecord = {
+      id: randomUUID(),
+      kind: a.kind,
+      planId,
+      fileName: a.fileName,
+      mimeType: a.mimeType,
+      content: a.content,
+      createdAt: new Date(this.tick()).toISOString(),
+      token: randomUUID().replace(/-/g, ''),
+    };
+    record.artifacts.push(artifact);
+    return artifact;
+  }
+
+  /** The latest artifact of each plan, oldest plan first (the live service's `plan_artifact_ids`). */
+  planArtifactIds(record: SessionRecord): string[] {
+    const latest = new Map<string, string>();
+    for (const a of record.artifacts) if (a.planId !== null) latest.set(a.planId, a.id);
+    return [...latest.values()];
+  }
+
+  /** An artifact by the token of its download link, in any session. */
+  byToken(token: string): ArtifactRecord | undefined {
+    for (const r of this.sessions.values()) {
+      const found = r.artifacts.find((a) => a.token === token);
+      if (found) return found;
+    }
+    return undefined;
   }
 
   /** Cancels every turn still running (on close). */

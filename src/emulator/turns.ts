@@ -1,6 +1,7 @@
 // Plays a scripted agent turn: stores the assistant's messages on timers, as planned by planTurn.
 import { oneLine, parseDirectives, planTurn, stripDirectives, type TurnScript } from './directives.js';
 import type { SessionRecord, Store, ThreadRecord, TurnHandle } from './store.js';
+import type { Dialect } from './dialect.js';
 
 /** Owns every timer the emulator starts, so close() can stop them all. */
 export class Timers {
@@ -33,15 +34,28 @@ export interface TurnEnv {
   timeScale: number;
   /** 0 <= x < 1; only ts-shuffle uses it. */
   random: () => number;
+  dialect: Dialect;
 }
 
-const TOOLS = ['read_file', 'run_tests', 'search_code', 'edit_file'];
+const TOOLS: [string, (step: number) => string][] = [
+  ['Read', (step) => `src/module-${step}.ts`],
+  ['Bash', (step) => `npm test -- --run step-${step}`],
+  ['Grep', (step) => `TODO step ${step}`],
+  ['Edit', (step) => `src/module-${step}.ts`],
+];
 
-function intermediate(agent: string, i: number): { type: 'message' | 'tool_call'; text: string } {
+function intermediate(
+  dialect: Dialect,
+  agent: string,
+  i: number,
+): { type: 'message' | 'tool_call'; text: string } {
   if (i % 2 === 0) return { type: 'message', text: `${agent} is working on it (step ${i + 1}).` };
-  const tool = TOOLS[Math.floor(i / 2) % TOOLS.length] ?? 'read_file';
-  return { type: 'tool_call', text: JSON.stringify({ tool, input: { step: i + 1 } }) };
+  const [tool, input] = TOOLS[Math.floor(i / 2) % TOOLS.length] ?? TOOLS[0]!;
+  return { type: 'tool_call', text: dialect.toolCall(tool, input(i + 1)) };
 }
+
+/** The sandbox warning the live service stores after a turn, outside any thread. */
+export const SANDBOX_NOTICE = 'Sandbox will be paused after 15 minutes of inactivity.';
 
 function filler(size: number): string {
   const unit = 'lorem ipsum dolor sit amet ';
@@ -69,7 +83,9 @@ export function startTurn(env: TurnEnv, record: SessionRecord, thread: ThreadRec
   let firstTs: number | undefined;
 
   const tsFor = (createdMs: number): number => {
-    let ts = Math.floor(createdMs / 1000) - script.tsLagS;
+    // The live service's ts is fractional; the spec's example values are whole seconds.
+    const seconds = env.dialect.fractionalTs ? createdMs / 1000 : Math.floor(createdMs / 1000);
+    let ts = seconds - script.tsLagS;
     if (script.tsShuffle) ts -= Math.floor(env.random() * 4);
     if (script.sameTs) firstTs ??= ts;
     return script.sameTs && firstTs !== undefined ? firstTs : ts;
@@ -87,13 +103,12 @@ export function startTurn(env: TurnEnv, record: SessionRecord, thread: ThreadRec
     const t = env.timers.after(ev.atMs * env.timeScale, () => {
       pending.delete(t);
       if (ev.kind === 'final') {
-        const text = finalText(script, userText, record.agentLabel);
-        env.store.store(record, { ...base(thread), type: 'final_message', message: text, ts: tsFor });
+        finishTurn(env, record, thread, script, finalText(script, userText, record.agentLabel), tsFor);
       } else {
         // A burst shares one ts second even if the 1 ms storage bumps cross into the next second.
         let burstTs: number | undefined;
         for (let i = ev.first; i < ev.first + ev.count; i += 1) {
-          const { type, text } = intermediate(record.agentLabel, i);
+          const { type, text } = intermediate(env.dialect, record.agentLabel, i);
           const ts = (ms: number) => (burstTs ??= tsFor(ms));
           env.store.store(record, { ...base(thread), type, message: text, ts });
         }
@@ -103,6 +118,45 @@ export function startTurn(env: TurnEnv, record: SessionRecord, thread: ThreadRec
     pending.add(t);
   }
   if (pending.size > 0) record.turn = handle;
+}
+
+/**
+ * The end of a turn: the final reply (after the live service's copy of it as a `message`), what the turn
+ * produced (a plan, a pull request), and any notice, which arrives after the final outside the thread.
+ */
+function finishTurn(
+  env: TurnEnv,
+  record: SessionRecord,
+  thread: ThreadRecord,
+  script: TurnScript,
+  text: string,
+  tsFor: (createdMs: number) => number,
+): void {
+  if (env.dialect.duplicateFinal) {
+    env.store.store(record, { ...base(thread), type: 'message', message: text, ts: tsFor });
+  }
+  if (script.plan !== undefined) {
+    env.store.attach(record, {
+      kind: 'plan',
+      content: Buffer.from(script.plan),
+      fileName: 'plan.md',
+      mimeType: 'text/markdown',
+    });
+  }
+  if (script.pr !== undefined) record.pullRequests.push({ url: script.pr, status: 'open' });
+  env.store.store(record, { ...base(thread), type: 'final_message', message: text, ts: tsFor });
+  const notices = [script.notice, env.dialect.notices ? SANDBOX_NOTICE : undefined];
+  for (const notice of notices) {
+    if (notice === undefined) continue;
+    env.store.store(record, {
+      threadId: null,
+      taskId: thread.taskId,
+      role: 'assistant',
+      type: 'message',
+      message: notice,
+      ts: tsFor,
+    });
+  }
 }
 
 function base(thread: ThreadRecord) {

@@ -1,5 +1,6 @@
 // The emulator's public surface (re-exported by index.ts). Tests and the demo depend on these names.
-import type { Message, MessageType, Role } from '../api/types.js';
+import type { Artifact, Message, MessageType, Role } from '../api/types.js';
+import type { DialectName } from './dialect.js';
 
 /** An API key the emulator's gateway knows; keys of one workspace see the same sessions. */
 export interface EmulatorKey {
@@ -56,8 +57,29 @@ export interface EmulatorOptions {
   timeScale?: number;
   /** Default 2 MiB request body; larger is 413. */
   maxBodyBytes?: number;
-  /** For session_html_url; default the base URL the request came in on. */
+  /** For session_html_url; default the base URL the request came in on (live: https://blocks.team). */
   appUrl?: string;
+  /** The document to the letter ('spec', default), or the live service as it answers today ('live'). */
+  dialect?: DialectName;
+  /**
+   * Live dialect: whether `role` may be repeated (`role=user&role=assistant`, newer deployments) or is
+   * refused with 422 when repeated (older ones). Default 'repeatable'.
+   */
+  roles?: 'repeatable' | 'single';
+  /** How long a presigned artifact link stays valid, in ms (default 6 days, as the service's). */
+  artifactTtlMs?: number;
+}
+
+/** An artifact to attach with the addArtifact test hook. */
+export interface AddArtifactInput {
+  kind: 'plan' | 'file';
+  content: string | Buffer;
+  fileName?: string;
+  mimeType?: string;
+  /** For a plan: the plan it is an iteration of (default: the session's latest plan, or a new one). */
+  planId?: string;
+  /** For a plan: start a new plan instead of adding an iteration. */
+  newPlan?: boolean;
 }
 
 /** Counters since start (or the last resetStats). */
@@ -95,4 +117,12 @@ export interface RunningEmulator {
   addMessage(sessionId: string, m: AddMessageInput): Message;
   /** Test hook: the stored messages of a session (including user messages), in storage order. */
   messages(sessionId: string): Message[];
+  /** Test hook: attach an artifact to a session (as an agent's turn would); returns its record. */
+  addArtifact(sessionId: string, a: AddArtifactInput): Artifact;
+  /** Test hook: add a pull request to a session. */
+  addPullRequest(sessionId: string, url: string, status?: string): void;
+  /** Base URL of the host that serves presigned artifact downloads (another origin than `url`). */
+  artifactsUrl: string;
+  /** Requests the artifact host received, with whether they carried an Authorization header. */
+  artifactRequests(): { path: string; authorization: boolean }[];
 }

@@ -10,16 +10,17 @@ import {
   type SendMessageBody,
 } from '../api/types.js';
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export { UUID_PATTERN as UUID } from '../util/uuid.js';
+import { UUID_PATTERN as UUID } from '../util/uuid.js';
+import { isObject } from '../util/json.js';
+
+/** The spec's agents; the live service also takes `sisyphus` (CORE_AGENTS, the client's list, has all). */
+const SPEC_AGENTS: readonly string[] = CORE_AGENTS.filter((a) => a !== 'sisyphus');
 
 /** Either the value or the reason it was refused (one line for the `error` field). */
 export type Checked<T> = { ok: true; value: T } | { ok: false; error: string };
 
 const fail = (error: string): { ok: false; error: string } => ({ ok: false, error });
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** Parses a JSON request body; the body must be an object. */
 export function parseJsonObject(body: Buffer): Checked<Record<string, unknown>> {
@@ -67,14 +68,18 @@ function checkProfile(p: unknown): string | undefined {
   return undefined;
 }
 
-/** Create session: exactly one of agent_id / agent_name / profile (a key present with null counts as given). */
-export function checkCreate(body: Record<string, unknown>): Checked<CreateSessionBody> {
+/**
+ * Create session: exactly one of agent_id / agent_name / profile (a key present with null counts as
+ * given). `sisyphus`: whether that agent is taken (the live service's).
+ */
+export function checkCreate(body: Record<string, unknown>, sisyphus = false): Checked<CreateSessionBody> {
   const given = (['agent_id', 'agent_name', 'profile'] as const).filter((k) => body[k] !== undefined);
   if (given.length !== 1) {
     return fail(`Exactly one of agent_id, agent_name, profile is required (got ${given.length})`);
   }
-  if (body.agent_name !== undefined && !CORE_AGENTS.includes(body.agent_name as never)) {
-    return fail(`agent_name must be one of ${CORE_AGENTS.join(', ')}`);
+  const agents: readonly string[] = sisyphus ? CORE_AGENTS : SPEC_AGENTS;
+  if (body.agent_name !== undefined && !agents.includes(body.agent_name as string)) {
+    return fail(`agent_name must be one of ${agents.join(', ')}`);
   }
   if (body.agent_id !== undefined && !(typeof body.agent_id === 'string' && UUID.test(body.agent_id))) {
     return fail('agent_id must be a UUID');
@@ -98,9 +103,19 @@ export function checkSend(body: Record<string, unknown>): Checked<SendMessageBod
   return problem ? fail(problem) : { ok: true, value: body as unknown as SendMessageBody };
 }
 
-/** A list query with its defaults filled in. */
-export type ParsedListQuery = Required<Omit<ListQuery, 'thread_id' | 'gts'>> &
-  Pick<ListQuery, 'thread_id' | 'gts'>;
+/** A list query with its defaults filled in; `role` always a list. */
+export type ParsedListQuery = Required<Omit<ListQuery, 'thread_id' | 'gts' | 'role'>> &
+  Pick<ListQuery, 'thread_id' | 'gts'> & { role: Role[] };
+
+/** How a deployment reads the list query where they differ. */
+export interface ListQueryRules {
+  /** `role` may be repeated (newer live deployments). */
+  rolesRepeatable: boolean;
+  /** When `direction` is omitted. */
+  defaultDirection: 'asc' | 'desc';
+}
+
+const SPEC_RULES: ListQueryRules = { rolesRepeatable: false, defaultDirection: 'desc' };
 
 const SINGLE = ['role', 'thread_id', 'gts', 'page', 'limit', 'direction'] as const;
 
@@ -112,9 +127,14 @@ function positiveInt(raw: string): number | undefined {
  * The query of List session messages. `type` repeats to combine values; a comma-separated list is an
  * unknown type (422), as is every other invalid value. `thread_id` is validated only when it applies.
  */
-export function parseListQuery(q: URLSearchParams, threaded: boolean): Checked<ParsedListQuery> {
+export function parseListQuery(
+  q: URLSearchParams,
+  threaded: boolean,
+  rules: ListQueryRules = SPEC_RULES,
+): Checked<ParsedListQuery> {
   for (const name of SINGLE) {
     if (threaded && name === 'thread_id') continue;
+    if (name === 'role' && rules.rolesRepeatable) continue;
     if (q.getAll(name).length > 1) return fail(`${name} must be given at most once`);
   }
   const types = q.getAll('type');
@@ -123,9 +143,12 @@ export function parseListQuery(q: URLSearchParams, threaded: boolean): Checked<P
       return fail(`type must be one of ${MESSAGE_TYPES.join(', ')} (repeat the parameter to combine)`);
     }
   }
-  const role = q.get('role') ?? 'assistant';
-  if (!ROLES.includes(role as Role)) return fail(`role must be one of ${ROLES.join(', ')}`);
-  const direction = q.get('direction') ?? 'desc';
+  const roles = q.getAll('role');
+  if (roles.length === 0) roles.push('assistant');
+  for (const role of roles) {
+    if (!ROLES.includes(role as Role)) return fail(`role must be one of ${ROLES.join(', ')}`);
+  }
+  const direction = q.get('direction') ?? rules.defaultDirection;
   if (direction !== 'asc' && direction !== 'desc') return fail('direction must be asc or desc');
   const page = positiveInt(q.get('page') ?? '1');
   if (page === undefined || page < 1) return fail('page must be an integer >= 1');
@@ -140,7 +163,7 @@ export function parseListQuery(q: URLSearchParams, threaded: boolean): Checked<P
     ok: true,
     value: {
       type: types.length > 0 ? [...new Set(types as MessageType[])] : ['message', 'final_message'],
-      role: role as Role,
+      role: [...new Set(roles as Role[])],
       direction,
       page,
       limit,

@@ -20,20 +20,25 @@ export async function checkReplyFlags(flags: ReplyFlags): Promise<void> {
   if (flags.timeout !== undefined && !flags.wait && !flags.follow) {
     throw new UsageError('--timeout needs --wait or --follow');
   }
-  if (flags.output !== undefined) {
-    // A path that can only be a directory is found now, not after the session was created.
-    const isDir = await stat(flags.output).then(
-      (st) => st.isDirectory(),
-      () => false,
-    );
-    if (flags.output === '' || /[/\\]$/.test(flags.output) || isDir) {
-      throw new UsageError(`--output needs a file name, not a directory: ${JSON.stringify(flags.output)}`);
-    }
-    const dir = dirname(resolve(flags.output));
-    try {
-      await access(dir, constants.W_OK);
-    } catch {
-      throw new UsageError(`cannot write --output ${flags.output}: ${dir} is missing or not writable`);
-    }
+  if (flags.output !== undefined) await checkOutputPath(flags.output, '--output');
+}
+
+/**
+ * A file an option will write (--output, -o): a path that can only be a directory, or a directory that is
+ * missing or read-only, is found now, before anything is sent or downloaded.
+ */
+export async function checkOutputPath(path: string, flag: string): Promise<void> {
+  const isDir = await stat(path).then(
+    (st) => st.isDirectory(),
+    () => false,
+  );
+  if (path === '' || /[/\\]$/.test(path) || isDir) {
+    throw new UsageError(`${flag} needs a file name, not a directory: ${JSON.stringify(path)}`);
+  }
+  const dir = dirname(resolve(path));
+  try {
+    await access(dir, constants.W_OK);
+  } catch {
+    throw new UsageError(`cannot write ${flag} ${path}: ${dir} is missing or not writable`);
   }
 }

@@ -1,6 +1,6 @@
 // What commands return for the presenter to print: data, never text. Each kind is printed one way per
 // output mode (JSON, terminal, plain) by presenter.ts.
-import type { Message, SentMessage, Session } from '../api/types.js';
+import type { Artifact, Message, SentMessage, Session } from '../api/types.js';
 import type { ConfigEntry, ConfigListing } from './render-config.js';
 
 /** One thing a command produced. */
@@ -21,6 +21,16 @@ export type Item =
       threads: string[];
       /** Set when older messages were left out: how many are shown. */
       truncatedTo?: number;
+    }
+  /** A downloaded artifact (plan or artifact): its record and bytes, or the file they went to. */
+  | {
+      kind: 'artifact';
+      what: 'plan' | 'artifact';
+      artifact: Artifact;
+      bytes: Buffer;
+      contentType: string | undefined;
+      /** Set when the bytes were written to this file instead of stdout. */
+      written?: string;
     }
   /** What to type next, on a terminal: after work left running, or after a reply arrived. */
   | { kind: 'next-steps'; sessionId: string; finished: boolean }

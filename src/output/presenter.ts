@@ -98,6 +98,19 @@ class Presenter {
         }
         return;
       }
+      case 'artifact': {
+        const { artifact, bytes, written } = item;
+        if (this.json) {
+          // The record; a plan also with its text (markdown), which a script most likely wants.
+          this.out(json(item.what === 'plan' ? { artifact, text: bytes.toString('utf8') } : artifact));
+        } else if (written === undefined) {
+          // A pipe gets the bytes as stored; a terminal the text made harmless.
+          if (this.text.tty) this.out(line(serviceText(bytes.toString('utf8'), this.text)));
+          else ctx.io.stdout.write(bytes);
+        }
+        if (written !== undefined) ctx.log.info(`Wrote ${written} (${bytes.length} bytes)`);
+        return;
+      }
       case 'next-steps': {
         if (ctx.caps.stderrIsTTY) ctx.log.hint(renderNextSteps(item.sessionId, item.finished, ctx.styleErr));
         return;

@@ -5,7 +5,10 @@ import { CliError, ExitCode } from '../errors.js';
 const WHY: Record<string, [string, string]> = {
   EACCES: ['permission denied', 'check the owner and mode of the file and its directory'],
   EPERM: ['operation not permitted', 'check the owner and mode of the file and its directory, and chattr +i'],
-  EROFS: ['the file system is read-only', 'point AGENTS_CONFIG_DIR / AGENTS_STATE_DIR at a writable directory'],
+  EROFS: [
+    'the file system is read-only',
+    'point AGENTS_CONFIG_DIR / AGENTS_STATE_DIR at a writable directory',
+  ],
   ENOSPC: ['no space left on the device', 'free some space, then try again'],
   EDQUOT: ['the disk quota is exceeded', 'free some space, then try again'],
   EISDIR: ['it is a directory', 'remove or rename the directory'],

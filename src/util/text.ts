@@ -21,10 +21,7 @@ const JSON_NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\
 
 /** Pure: one harmless line for an error message that may echo the user's own input. */
 export function escapeForLine(text: string): string {
-  return text.replace(
-    UNSAFE,
-    (c) => JSON_NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return text.replace(UNSAFE, (c) => JSON_NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function caret(c: string): string {

@@ -21,10 +21,17 @@ export function resumeCommand(sessionId: string, threadId: string | undefined): 
  * Maps an error thrown while waiting: the run stopped (130, or a silent 0 for a closed pipe), the
  * deadline (124), or a service that kept failing (1), each naming the session and how to resume.
  */
-export function waitError(err: unknown, deadline: Deadline, stop: AbortSignal, sessionId: string, threadId?: string): unknown {
+export function waitError(
+  err: unknown,
+  deadline: Deadline,
+  stop: AbortSignal,
+  sessionId: string,
+  threadId?: string,
+): unknown {
   const hint = `the session goes on; resume with: ${resumeCommand(sessionId, threadId)}`;
   if (stop.aborted) {
-    if (stop.reason === 'EPIPE') return new CliError('stdout closed', { exitCode: ExitCode.OK, silent: true });
+    if (stop.reason === 'EPIPE')
+      return new CliError('stdout closed', { exitCode: ExitCode.OK, silent: true });
     return new CliError(`interrupted while waiting on session ${sessionId}`, {
       exitCode: ExitCode.INTERRUPTED,
       hint,

@@ -1,0 +1,161 @@
+// The conversation a person reads, from the raw message items of the service. Pure: messages in, entries
+// out. It is where the live service's ways are absorbed once for every output:
+// - each finished thread's last `message` repeats the `final_message` word for word: shown once;
+// - items with `chat_thread_id: null` are system notices (a sandbox warning), not replies;
+// - a `tool_call`'s text is a JSON-encoded invocation `{"__name__": tool, "input": args}`.
+import type { Message } from '../api/types.js';
+import { isObject } from '../util/json.js';
+
+/** What a message is in the conversation. */
+export type EntryKind = 'user' | 'reply' | 'final' | 'tool' | 'notice';
+
+/** A decoded tool call: the tool's name and its arguments as one text. */
+export interface ToolCall {
+  name: string;
+  input: string;
+}
+
+/** One message, classified. */
+export interface Entry {
+  kind: EntryKind;
+  message: Message;
+  /** For kind 'tool': the call, when its text could be decoded. */
+  tool?: ToolCall;
+}
+
+/** Pure: the tool call a `tool_call` text encodes, or undefined when it is not one we can read. */
+export function decodeToolCall(text: string): ToolCall | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(value)) return undefined;
+  // The live service says `__name__`; other shapes (`name`, `tool`) are read too.
+  const name = [value.__name__, value.name, value.tool].find((v) => typeof v === 'string' && v !== '');
+  if (typeof name !== 'string') return undefined;
+  const raw = 'input' in value ? value.input : 'arguments' in value ? value.arguments : undefined;
+  const input = raw === undefined ? '' : typeof raw === 'string' ? raw : (JSON.stringify(raw) ?? '');
+  return { name, input };
+}
+
+/** Pure: what one message is. */
+export function classify(m: Message): Entry {
+  if (m.chat_thread_id === null) return { kind: 'notice', message: m };
+  if (m.role === 'user') return { kind: 'user', message: m };
+  if (m.type === 'final_message') return { kind: 'final', message: m };
+  if (m.type === 'tool_call') {
+    const tool = decodeToolCall(m.message);
+    return tool ? { kind: 'tool', message: m, tool } : { kind: 'tool', message: m };
+  }
+  return { kind: 'reply', message: m };
+}
+
+/** A conversation read whole (show). */
+export interface Conversation {
+  /** The entries to show, in order: notices and the duplicate finals left out. */
+  entries: Entry[];
+  /** System notices, in order. */
+  notices: Entry[];
+  /** The `message` copies of a final reply that were left out. */
+  duplicates: Message[];
+}
+
+/**
+ * Pure: a complete list of messages (in storage order) as the conversation to show. In each thread the
+ * assistant `message` that repeats the thread's final reply word for word is left out (the service's copy;
+ * the final is kept, it is what scripts look for), and notices are set apart.
+ */
+export function readConversation(messages: readonly Message[]): Conversation {
+  const finals = new Map<string, string>();
+  for (const m of messages) {
+    if (m.chat_thread_id !== null && m.role === 'assistant' && m.type === 'final_message') {
+      finals.set(m.chat_thread_id, m.message);
+    }
+  }
+  // Only one copy per thread is the service's; a second identical message would be the agent's own.
+  const copied = new Set<string>();
+  const entries: Entry[] = [];
+  const notices: Entry[] = [];
+  const duplicates: Message[] = [];
+  for (const m of messages) {
+    const entry = classify(m);
+    if (entry.kind === 'notice') {
+      notices.push(entry);
+      continue;
+    }
+    const thread = m.chat_thread_id ?? '';
+    if (entry.kind === 'reply' && finals.get(thread) === m.message && !copied.has(thread)) {
+      copied.add(thread);
+      duplicates.push(m);
+      continue;
+    }
+    entries.push(entry);
+  }
+  return { entries, notices, duplicates };
+}
+
+/**
+ * The same rules for messages that arrive a few at a time (a follow, a tail): feed each poll's new
+ * messages to `push`, and it returns the entries to show now. Two policies for the service's copy of a
+ * final reply, which can arrive before or after the final itself:
+ * - `hold` (JSON for scripts): an assistant `message` that ends a batch is held until the next batch, so
+ *   that a final arriving then with the same text drops it; output is then the conversation exactly, at
+ *   the cost of one poll's delay for the latest message;
+ * - `show` (text for people): every message shows at once, and a final whose text was just shown as a
+ *   message is marked `repeats` so that its text is not printed again.
+ */
+export class ConversationStream {
+  private held: Message | undefined;
+  /** Per thread: the text of the last assistant message shown. */
+  private readonly lastShown = new Map<string, string>();
+  /** Per thread: the final's text, once seen. */
+  private readonly finals = new Map<string, string>();
+
+  constructor(private readonly policy: 'hold' | 'show') {}
+
+  /** Entries to show now for a batch of new messages (storage order; an empty batch is a poll with none). */
+  push(batch: readonly Message[]): (Entry & { repeats?: boolean })[] {
+    const out: (Entry & { repeats?: boolean })[] = [];
+    if (this.held !== undefined) {
+      const held = this.held;
+      this.held = undefined;
+      const final = batch.find(
+        (m) =>
+          m.type === 'final_message' && m.role === 'assistant' && m.chat_thread_id === held.chat_thread_id,
+      );
+      if (final?.message !== held.message) out.push(...this.emit(held));
+    }
+    batch.forEach((m, i) => {
+      const entry = classify(m);
+      const thread = m.chat_thread_id ?? '';
+      // The copy, arriving after its final: already shown.
+      if (entry.kind === 'reply' && this.finals.get(thread) === m.message) return;
+      if (entry.kind === 'reply' && this.policy === 'hold' && i === batch.length - 1) {
+        this.held = m;
+        return;
+      }
+      out.push(...this.emit(m));
+    });
+    return out;
+  }
+
+  /** Whatever is held back, when no more messages will come. */
+  flush(): Entry[] {
+    const held = this.held;
+    this.held = undefined;
+    return held ? this.emit(held) : [];
+  }
+
+  private emit(m: Message): (Entry & { repeats?: boolean })[] {
+    const entry = classify(m);
+    const thread = m.chat_thread_id ?? '';
+    if (entry.kind === 'final') {
+      this.finals.set(thread, m.message);
+      return [this.lastShown.get(thread) === m.message ? { ...entry, repeats: true } : entry];
+    }
+    if (entry.kind === 'reply') this.lastShown.set(thread, m.message);
+    return [entry];
+  }
+}

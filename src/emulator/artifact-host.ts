@@ -1,0 +1,63 @@
+// The other origin that serves presigned artifact downloads, as the live service's storage provider does:
+// no API key expected, and a request that carries an Authorization header is refused (presigned links
+// authenticate by their query; S3 answers a second auth mechanism with 400). An expired link is 403.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Store } from './store.js';
+
+/** The download host of one emulator. */
+export interface ArtifactHost {
+  url: string;
+  requests(): { path: string; authorization: boolean }[];
+  close(): Promise<void>;
+}
+
+function xml(status: number, code: string, message: string): [number, Record<string, string>, string] {
+  const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`;
+  return [status, { 'content-type': 'application/xml' }, body];
+}
+
+export async function startArtifactHost(store: Store, host: string): Promise<ArtifactHost> {
+  const seen: { path: string; authorization: boolean }[] = [];
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://artifacts.invalid');
+    const authorization = req.headers.authorization !== undefined;
+    seen.push({ path: url.pathname, authorization });
+    let reply: [number, Record<string, string>, string | Buffer];
+    const token = url.pathname.split('/')[1] ?? '';
+    const artifact = store.byToken(token);
+    const expires = Number(url.searchParams.get('X-Amz-Expires') ?? Number.NaN);
+    if (req.method !== 'GET') reply = xml(405, 'MethodNotAllowed', 'The specified method is not allowed');
+    else if (authorization) {
+      reply = xml(
+        400,
+        'InvalidArgument',
+        'Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter',
+      );
+    } else if (!artifact || !url.searchParams.has('X-Amz-Signature')) {
+      reply = xml(403, 'AccessDenied', 'Access Denied');
+    } else if (!(expires * 1000 > Date.now())) {
+      reply = xml(403, 'AccessDenied', 'Request has expired');
+    } else {
+      reply = [200, { 'content-type': artifact.mimeType }, artifact.content];
+    }
+    const [status, headers, body] = reply;
+    res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(body)) });
+    res.end(body);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${hostPart}:${address.port}`,
+    requests: () => seen.map((r) => ({ ...r })),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

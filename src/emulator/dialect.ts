@@ -1,0 +1,101 @@
+// The two ways the emulator can answer: `spec`, the document (agent-sessions-api.md) to the letter, and
+// `live`, the way Blocks' service answers today (live-service.md, from its maintainers' verified notes).
+// Every difference is one field here, so the handlers read as the spec and ask the dialect where they differ.
+
+/** Which service the emulator plays. */
+export type DialectName = 'spec' | 'live';
+
+/** The ways the two services differ, as the handlers need them. */
+export interface Dialect {
+  name: DialectName;
+  /** Status of a create or a follow-up. */
+  createdStatus: number;
+  /** Status of a refused body (no agent given, a bad field): 400 VALIDATION, or 422. */
+  validationStatus: number;
+  /** Status of an id in the path that is no UUID: 404 like an unknown id, or 422 like other bad input. */
+  badIdStatus: number;
+  /** The gateway: an unknown (wrong) key is 401 like a missing one, or 403. */
+  wrongKeyStatus: 401 | 403;
+  /** A 429 says when to come back. */
+  retryAfter: boolean;
+  /** `agent_name` may be `sisyphus`. */
+  sisyphus: boolean;
+  /** `pull_requests` items: strings, or `{url, status}` objects. */
+  pullRequest: (url: string, status: string) => string | { url: string; status: string };
+  /** `plan_artifact_ids` and `session_group_id` on sessions. */
+  sessionExtras: boolean;
+  /** `session_html_url`: …/app/sessions/<id>, or …/app/<workspace>/sessions/<id>. */
+  htmlUrl: (appUrl: string, workspace: string, id: string) => string;
+  /** The origin `_links` hrefs name: the request's own, or the service's (another host). */
+  linkBase: (requestBase: string) => string;
+  /** The list order when `direction` is omitted, and what it sorts by. */
+  defaultDirection: 'asc' | 'desc';
+  sortBy: 'created_at' | 'ts';
+  /** `_links.self` keeps the query, or drops it. */
+  selfKeepsQuery: boolean;
+  /** `_links.new_messages` keeps the query and adds `gts`, or carries `gts` alone. */
+  newMessagesKeepsQuery: boolean;
+  /** `ts` of stored messages: whole seconds, or fractional. */
+  fractionalTs: boolean;
+  /** Each finished thread's last `message` repeats the final's text. */
+  duplicateFinal: boolean;
+  /** A sandbox notice (`chat_thread_id: null`) after each final. */
+  notices: boolean;
+  /** A tool call's `message` text. */
+  toolCall: (tool: string, input: string) => string;
+  /** The artifacts endpoint and plans. */
+  artifacts: boolean;
+}
+
+/** The live service's hosts: `_links` name one that is not the address the client called. */
+export const LIVE_LINK_BASE = 'https://api.blocks.invalid';
+
+const SPEC: Dialect = {
+  name: 'spec',
+  createdStatus: 201,
+  validationStatus: 400,
+  badIdStatus: 404,
+  wrongKeyStatus: 401,
+  retryAfter: false,
+  sisyphus: false,
+  pullRequest: (url) => url,
+  sessionExtras: false,
+  htmlUrl: (appUrl, _workspace, id) => `${appUrl}/app/sessions/${id}`,
+  linkBase: (base) => base,
+  defaultDirection: 'desc',
+  sortBy: 'created_at',
+  selfKeepsQuery: true,
+  newMessagesKeepsQuery: true,
+  fractionalTs: false,
+  duplicateFinal: false,
+  notices: false,
+  toolCall: (tool, input) => JSON.stringify({ tool, input }),
+  artifacts: false,
+};
+
+const LIVE: Dialect = {
+  name: 'live',
+  createdStatus: 200,
+  validationStatus: 422,
+  badIdStatus: 422,
+  wrongKeyStatus: 403,
+  retryAfter: true,
+  sisyphus: true,
+  pullRequest: (url, status) => ({ url, status }),
+  sessionExtras: true,
+  htmlUrl: (appUrl, workspace, id) => `${appUrl}/app/${workspace}/sessions/${id}`,
+  linkBase: () => LIVE_LINK_BASE,
+  defaultDirection: 'asc',
+  sortBy: 'ts',
+  selfKeepsQuery: false,
+  newMessagesKeepsQuery: false,
+  fractionalTs: true,
+  duplicateFinal: true,
+  notices: true,
+  toolCall: (tool, input) => JSON.stringify({ __name__: tool, input }),
+  artifacts: true,
+};
+
+export function dialect(name: DialectName = 'spec'): Dialect {
+  return name === 'live' ? LIVE : SPEC;
+}
