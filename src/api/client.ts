@@ -126,6 +126,8 @@ function created<T>(parse: () => T, creates: Creates): T {
 export class ApiClient {
   private readonly urls: ApiUrls;
   private readonly transport: Transport;
+  /** Whether the service takes `role` repeated; unknown until asked. */
+  private rolesRepeatable: boolean | undefined;
 
   constructor(options: ClientOptions) {
     this.urls = new ApiUrls(options.baseUrl);
@@ -209,6 +211,35 @@ export class ApiClient {
       o.signal,
     );
     return asMessagePage(json);
+  }
+
+  /**
+   * Up to `max` messages of both roles in one list, where the service takes `role` repeated (newer
+   * deployments); undefined where it does not (older ones answer 422), which is remembered for the life
+   * of this client so that the question costs one request per run.
+   */
+  async listBothRoles(
+    target: ThreadTarget,
+    query: Omit<ListQuery, 'role' | 'page' | 'limit'>,
+    max: number,
+    o: CallOptions = {},
+  ): Promise<Message[] | undefined> {
+    if (this.rolesRepeatable === false) return undefined;
+    const out: Message[] = [];
+    try {
+      for await (const m of this.iterateMessages(target, { ...query, role: ['user', 'assistant'] }, o)) {
+        out.push(m);
+        if (out.length >= max) break;
+      }
+    } catch (err) {
+      if (err instanceof ApiError && err.kind === 'validation' && this.rolesRepeatable === undefined) {
+        this.rolesRepeatable = false;
+        return undefined;
+      }
+      throw err;
+    }
+    this.rolesRepeatable = true;
+    return out;
   }
 
   /** Every message matching the query, page by page with limit=100 (page/limit of the query ignored). */

@@ -8,6 +8,7 @@ import { CliError, ExitCode } from '../errors.js';
 import type { SessionRef } from '../input/session-ref.js';
 import { resolveSession } from '../input/resolve-session.js';
 import { mergeOldestFirst } from '../conversation/merge.js';
+import { readConversation } from '../conversation/model.js';
 import type { Item } from '../output/items.js';
 
 export interface ShowFlags {
@@ -31,16 +32,33 @@ async function take(source: AsyncIterable<Message>, max = Number.POSITIVE_INFINI
   return out;
 }
 
-/** The assistant's side of the conversation: every message, or the newest `max`. */
-function assistantMessages(
+/** Every user message of the session, oldest first: one per turn, so they give the turns' order. */
+function userMessages(client: ApiClient, sessionId: string, signal: AbortSignal): Promise<Message[]> {
+  const query: ListQuery = { role: 'user', type: ['message', 'final_message'], direction: 'asc' };
+  return take(client.iterateMessages({ sessionId }, query, { signal }));
+}
+
+/**
+ * Up to `max` messages of both roles, oldest first when `max` is unbounded and newest first otherwise:
+ * one list where the service takes `role` repeated, else a user list and an assistant list merged.
+ */
+async function readMessages(
   client: ApiClient,
   target: { sessionId: string; threadId?: string },
   types: MessageType[],
-  max: number | undefined,
+  max: number,
   signal: AbortSignal,
-): Promise<Message[]> {
-  const query: ListQuery = { role: 'assistant', type: types, direction: max === undefined ? 'asc' : 'desc' };
-  return take(client.iterateMessages(target, query, { signal }), max);
+): Promise<{ messages: Message[]; users?: Message[] }> {
+  const direction = max === Number.POSITIVE_INFINITY ? 'asc' : 'desc';
+  const both = await client.listBothRoles(target, { type: types, direction }, max, { signal });
+  if (both !== undefined) return { messages: mergeOldestFirst(both) };
+  // Older deployments: one role a request. Every user message (one per turn), the assistant's side up to max.
+  const users = await userMessages(client, target.sessionId, signal);
+  const query: ListQuery = { role: 'assistant', type: types, direction };
+  const assistant = await take(client.iterateMessages(target, query, { signal }), max);
+  const mine =
+    target.threadId === undefined ? users : users.filter((m) => m.chat_thread_id === target.threadId);
+  return { messages: mergeOldestFirst(mine, assistant), users };
 }
 
 export async function show(ctx: Context, ref: SessionRef, flags: ShowFlags): Promise<Item> {
@@ -50,31 +68,16 @@ export async function show(ctx: Context, ref: SessionRef, flags: ShowFlags): Pro
   const { signal } = ctx;
   const session = await client.getSession(id, { signal });
 
-  // One user message per turn: all of them give the turn numbers, and the person's side of every turn.
-  const users = await take(
-    client.iterateMessages(
-      { sessionId: session.id },
-      { role: 'user', type: ['message', 'final_message'], direction: 'asc' },
-      { signal },
-    ),
-  );
-  const threads = [...new Set(users.map((m) => m.chat_thread_id).filter((t): t is string => t !== null))];
-
   const types: MessageType[] = flags.tools
     ? ['message', 'final_message', 'tool_call']
     : ['message', 'final_message'];
   const limit = flags.all ? undefined : (flags.limit ?? DEFAULT_SHOW_LIMIT);
-  let assistant: Message[];
+  let read: { messages: Message[]; users?: Message[] };
   try {
-    // One more than the limit, to know whether older messages were left out.
-    const target = { sessionId: session.id, threadId: flags.thread };
-    assistant = await assistantMessages(
-      client,
-      target,
-      types,
-      limit === undefined ? undefined : limit + 1,
-      signal,
-    );
+    // The limit counts what is shown: read twice as many (the service's copies of final replies and its
+    // notices are not shown), and one more, to know whether older messages were left out.
+    const max = limit === undefined ? Number.POSITIVE_INFINITY : limit * 2 + 1;
+    read = await readMessages(client, { sessionId: session.id, threadId: flags.thread }, types, max, signal);
   } catch (err) {
     if (err instanceof ApiError && err.kind === 'not_found' && flags.thread !== undefined) {
       throw new CliError(`session ${session.id} has no thread ${flags.thread}`, {
@@ -85,12 +88,19 @@ export async function show(ctx: Context, ref: SessionRef, flags: ShowFlags): Pro
     }
     throw err;
   }
-  const mine = flags.thread === undefined ? users : users.filter((m) => m.chat_thread_id === flags.thread);
-  let messages = mergeOldestFirst(mine, assistant);
+  const conversation = readConversation(read.messages);
   let truncatedTo: number | undefined;
-  if (limit !== undefined && messages.length > limit) {
-    messages = messages.slice(messages.length - limit);
+  if (limit !== undefined && conversation.entries.length > limit) {
+    conversation.entries = conversation.entries.slice(conversation.entries.length - limit);
+    const oldest = Date.parse(conversation.entries[0]?.message.created_at ?? '');
+    conversation.notices = conversation.notices.filter((n) => !(Date.parse(n.message.created_at) < oldest));
     truncatedTo = limit;
   }
-  return { kind: 'conversation', session, messages, threads, truncatedTo };
+  // Turn numbers belong to the session: when what is shown is not all of it, ask for every turn.
+  const whole = truncatedTo === undefined && flags.thread === undefined;
+  const users =
+    read.users ??
+    (whole ? read.messages.filter((m) => m.role === 'user') : await userMessages(client, session.id, signal));
+  const threads = [...new Set(users.map((m) => m.chat_thread_id).filter((t): t is string => t !== null))];
+  return { kind: 'conversation', session, conversation, threads, truncatedTo };
 }

@@ -6,6 +6,7 @@ import { CliError, ExitCode, isStop } from '../errors.js';
 import type { SessionRef } from '../input/session-ref.js';
 import { resolveSession } from '../input/resolve-session.js';
 import { Follower } from '../poll/follow.js';
+import { readConversation, streamConversation } from '../conversation/model.js';
 import type { Item } from '../output/items.js';
 import { startDeadline } from '../wait/deadline.js';
 import { outagePolicy, waitError } from '../wait/reply.js';
@@ -28,20 +29,25 @@ export async function* tail(ctx: Context, ref: SessionRef, flags: TailFlags): As
     : ['message', 'final_message'];
   const deadline = startDeadline(ctx.signal, flags.timeout);
   try {
-    // The backlog, newest first from the service, shown oldest first. At least one is read even with
+    // The backlog, newest first from the service, shown oldest first, as the conversation: twice as many
+    // messages as asked for are read (one request up to 50), so that the service's copies of final
+    // replies and its notices, which are not shown, do not eat into -n. At least one is read even with
     // -n 0, to know where "new" starts.
     const backlog: Message[] = [];
+    const wanted = Math.max(1, flags.lines * 2);
     for await (const m of client.iterateMessages(
       target,
       { type: types, role: 'assistant', direction: 'desc' },
       { signal: deadline.signal },
     )) {
       backlog.push(m);
-      if (backlog.length >= Math.max(1, flags.lines)) break;
+      if (backlog.length >= wanted) break;
     }
-    for (const m of backlog.slice(0, flags.lines).reverse()) yield { kind: 'message', message: m };
+    const shown = readConversation([...backlog].reverse()).entries;
+    for (const entry of shown.slice(Math.max(0, shown.length - flags.lines))) yield { kind: 'entry', entry };
 
-    const newest = backlog[0];
+    // A notice is never the end of a turn: the newest message that belongs to one decides.
+    const newest = backlog.find((m) => m.chat_thread_id !== null);
     if (flags.untilFinal && newest?.type === 'final_message') {
       // Done already if no user message came after that final one.
       const lastUser = await client.listMessages(
@@ -63,7 +69,12 @@ export async function* tail(ctx: Context, ref: SessionRef, flags: TailFlags): As
       after: backlog,
       ...outagePolicy(ctx, flags.timeout),
     });
-    for await (const m of follower) yield { kind: 'message', message: m };
+    const policy = ctx.globals.json ? 'hold' : 'show';
+    // The stream starts from the backlog, so a copy of a final reply shown there is not shown again.
+    const known = [...backlog].reverse();
+    for await (const e of streamConversation(follower.batches(), policy, known)) {
+      yield { kind: 'entry', entry: e, repeats: e.repeats };
+    }
   } catch (err) {
     // Ctrl-C is how a plain tail is meant to end: quietly, with the contract's 130.
     const plain = !flags.untilFinal && flags.timeout === undefined;

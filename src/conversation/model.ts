@@ -130,15 +130,29 @@ export class ConversationStream {
     batch.forEach((m, i) => {
       const entry = classify(m);
       const thread = m.chat_thread_id ?? '';
-      // The copy, arriving after its final: already shown.
-      if (entry.kind === 'reply' && this.finals.get(thread) === m.message) return;
-      if (entry.kind === 'reply' && this.policy === 'hold' && i === batch.length - 1) {
-        this.held = m;
-        return;
+      if (entry.kind === 'reply') {
+        // The copy, arriving after its final (already shown), or before it in this same batch.
+        if (this.finals.get(thread) === m.message) return;
+        const final = batch
+          .slice(i + 1)
+          .find(
+            (x) =>
+              x.type === 'final_message' && x.role === 'assistant' && x.chat_thread_id === m.chat_thread_id,
+          );
+        if (final?.message === m.message) return;
+        if (this.policy === 'hold' && i === batch.length - 1) {
+          this.held = m;
+          return;
+        }
       }
       out.push(...this.emit(m));
     });
     return out;
+  }
+
+  /** Takes messages already shown (a tail's backlog, oldest first) as the state to go on from. */
+  prime(shown: readonly Message[]): void {
+    for (const m of shown) this.emit(m);
   }
 
   /** Whatever is held back, when no more messages will come. */
@@ -158,4 +172,20 @@ export class ConversationStream {
     if (entry.kind === 'reply') this.lastShown.set(thread, m.message);
     return [entry];
   }
+}
+
+/**
+ * The entries to show for messages that arrive a poll at a time (a follow, a tail): each batch through a
+ * ConversationStream, and whatever it holds back once the batches end. `shown`: what was shown before
+ * (oldest first), so that a copy of a final reply shown then is not shown again.
+ */
+export async function* streamConversation(
+  batches: AsyncIterable<readonly Message[]>,
+  policy: 'hold' | 'show',
+  shown: readonly Message[] = [],
+): AsyncGenerator<Entry & { repeats?: boolean }> {
+  const stream = new ConversationStream(policy);
+  stream.prime(shown);
+  for await (const batch of batches) yield* stream.push(batch);
+  yield* stream.flush();
 }

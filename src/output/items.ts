@@ -1,6 +1,7 @@
 // What commands return for the presenter to print: data, never text. Each kind is printed one way per
 // output mode (JSON, terminal, plain) by presenter.ts.
 import type { Artifact, Message, SentMessage, Session } from '../api/types.js';
+import type { Conversation, Entry } from '../conversation/model.js';
 import type { ConfigEntry, ConfigListing } from './render-config.js';
 
 /** One thing a command produced. */
@@ -9,15 +10,21 @@ export type Item =
   | { kind: 'session-created'; session: Session; waiting: boolean }
   /** A follow-up posted; `waiting` as above. */
   | { kind: 'message-sent'; sessionId: string; sent: SentMessage; waiting: boolean }
-  /** One message of a follow or a tail, as it lands. */
-  | { kind: 'message'; message: Message }
+  /**
+   * One entry of a follow or a tail, as it lands. `repeats`: a final reply whose text was just shown as
+   * a message (the live service's copy came first).
+   */
+  | { kind: 'entry'; entry: Entry; repeats?: boolean }
   /** The final reply a --wait waited for. */
   | { kind: 'reply'; message: Message }
-  /** A session and its messages (show). `threads`: every thread of the session in order, for turn numbers. */
+  /**
+   * A session and its conversation (show): the entries shown (the service's copy of each final left
+   * out) and the notices among them. `threads`: the session's threads in order, for turn numbers.
+   */
   | {
       kind: 'conversation';
       session: Session;
-      messages: Message[];
+      conversation: Conversation;
       threads: string[];
       /** Set when older messages were left out: how many are shown. */
       truncatedTo?: number;

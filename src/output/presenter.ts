@@ -3,18 +3,16 @@
 // (labels, colour, service text neutralised); a pipe (the service's text byte for byte).
 import type { Context } from '../context.js';
 import type { Item, Result } from './items.js';
-import { groupTurns } from '../conversation/turns.js';
 import { renderConfigList } from './render-config.js';
+import { renderCreated, renderNextSteps, renderSession } from './render.js';
 import {
   line,
-  renderCreated,
-  renderMessage,
-  renderNextSteps,
-  renderSession,
-  renderTurnHeading,
+  renderConversation,
+  renderEntry,
+  renderNotice,
   serviceText,
   type TextMode,
-} from './render.js';
+} from './render-conversation.js';
 
 function isItem(result: Result): result is Item {
   return typeof result === 'object' && result !== null && 'kind' in result;
@@ -36,7 +34,7 @@ class Presenter {
 
   constructor(private readonly ctx: Context) {
     this.json = ctx.globals.json === true;
-    this.text = { tty: ctx.caps.stdoutIsTTY, style: ctx.styleOut };
+    this.text = { tty: ctx.caps.stdoutIsTTY, style: ctx.styleOut, columns: ctx.caps.columns };
   }
 
   /** Data on stdout; a spinner on the same terminal is put back under it. */
@@ -44,9 +42,9 @@ class Presenter {
     this.ctx.stderr.around(() => this.ctx.io.stdout.write(text));
   }
 
-  /** A message's text as a follow or tail prints it. */
-  private streamed(text: string): string {
-    return this.text.tty ? text : line(text);
+  /** A system notice: never data, so never on stdout; a line on stderr (silenced by --quiet). */
+  private notice(m: Parameters<typeof renderNotice>[0]): void {
+    this.ctx.log.info(renderNotice(m, { tty: this.ctx.caps.stderrIsTTY, style: this.ctx.styleErr }));
   }
 
   write(item: Item): void {
@@ -61,10 +59,14 @@ class Presenter {
         if (!item.waiting) this.out(this.json ? json(item.sent) : `${item.sent.chat_thread_id ?? ''}\n`);
         return;
       }
-      case 'message': {
-        const m = item.message;
-        if (this.json) this.out(json(m));
-        else this.out(this.streamed(this.text.tty ? renderMessage(m, this.text) : m.message));
+      case 'entry': {
+        const { entry } = item;
+        if (entry.kind === 'notice') this.notice(entry.message);
+        else if (this.json) this.out(json(entry.message));
+        else {
+          const text = renderEntry({ ...entry, repeats: item.repeats }, this.text);
+          if (text !== '') this.out(text);
+        }
         return;
       }
       case 'reply': {
@@ -77,19 +79,24 @@ class Presenter {
       }
       case 'conversation': {
         if (this.json) {
-          // One write, once everything is known: stdout never holds half a document.
-          const messages = item.messages.map((m) => `\n${JSON.stringify(m)}`).join(',');
-          const end = item.messages.length ? '\n' : '';
-          this.out(`{"session":${JSON.stringify(item.session)},"messages":[${messages}${end}]}\n`);
+          // The conversation (the service's copy of each final left out), notices apart; one write, once
+          // everything is known: stdout never holds half a document.
+          const c = item.conversation;
+          const list = (ms: readonly { message: object }[]) =>
+            ms.map((e) => `\n${JSON.stringify(e.message)}`).join(',') + (ms.length ? '\n' : '');
+          this.out(
+            `{"session":${JSON.stringify(item.session)},"messages":[${list(c.entries)}],"notices":[${list(c.notices)}]}\n`,
+          );
         } else {
-          const style = this.text.style;
-          let text = `${renderSession(item.session, style)}\n`;
-          for (const turn of groupTurns(item.messages, item.threads)) {
-            text += `${renderTurnHeading(turn.threadId, turn.number, style)}\n`;
-            for (const m of turn.messages) text += renderMessage(m, this.text);
+          const segments = renderConversation(item.conversation, item.threads, this.text, {
+            tty: ctx.caps.stderrIsTTY,
+            style: ctx.styleErr,
+          });
+          this.out(`${renderSession(item.session, this.text.style)}\n`);
+          for (const s of segments) {
+            if (s.to === 'out') this.out(s.text);
+            else if (!ctx.globals.quiet) ctx.stderr.write(s.text);
           }
-          if (item.messages.length === 0) text += `\n${style.dim('(no messages)')}\n`;
-          this.out(text);
         }
         if (item.truncatedTo !== undefined) {
           const n = item.truncatedTo;

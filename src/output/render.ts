@@ -1,23 +1,7 @@
 // Pure renderers: data in, text out. Where the text goes (stdout or stderr) is the presenter's choice.
-import type { Message, Session } from '../api/types.js';
+import type { Session } from '../api/types.js';
 import { neutralize } from '../util/text.js';
 import { PLAIN, type Style } from './style.js';
-
-/** How service text is to be shown: neutralised on a terminal, as sent elsewhere. */
-export interface TextMode {
-  tty: boolean;
-  style: Style;
-}
-
-/** Service text for this destination. */
-export function serviceText(text: string, mode: Pick<TextMode, 'tty'>): string {
-  return mode.tty ? neutralize(text) : text;
-}
-
-/** Ensures one trailing newline, so consecutive messages and the shell prompt do not run together. */
-export function line(text: string): string {
-  return text.endsWith('\n') ? text : `${text}\n`;
-}
 
 /** The human summary printed on stderr after a create in a terminal. */
 export function renderCreated(session: Session, style: Style = PLAIN): string {
@@ -68,23 +52,14 @@ export function renderSession(session: Session, style: Style = PLAIN): string {
     `  private        ${yesNo(session.is_private)}`,
     `  archived       ${yesNo(session.is_archived)}`,
     `  pull requests  ${prs}`,
+    ...plans(session),
   ].join('\n');
 }
 
-/** The heading of a turn (a thread) in `show`. */
-export function renderTurnHeading(threadId: string | null, index: number, style: Style = PLAIN): string {
-  return `\n${style.dim(`── turn ${index} · thread ${threadId ?? '(none)'} ──`)}`;
-}
-
-function label(m: Message, style: Style): string {
-  if (m.role === 'user') return style.cyan('you');
-  if (m.type === 'final_message') return style.green('assistant (final)');
-  if (m.type === 'tool_call') return style.yellow('tool call');
-  return style.bold('assistant');
-}
-
-/** One message of a conversation view: a label line, then the text. */
-export function renderMessage(m: Message, mode: TextMode): string {
-  const when = m.created_at ? mode.style.dim(` · ${m.created_at}`) : '';
-  return `${label(m, mode.style)}${when}\n${line(serviceText(m.message, mode))}`;
+/** The plans line of the header, when the service lists plans (the live service's plan_artifact_ids). */
+function plans(session: Session): string[] {
+  const ids = Array.isArray(session.plan_artifact_ids) ? session.plan_artifact_ids : [];
+  if (ids.length === 0) return [];
+  const n = ids.length === 1 ? '1 plan' : `${ids.length} plans`;
+  return [`  plans          ${n}: agents plan ${session.id}`];
 }

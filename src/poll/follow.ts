@@ -95,7 +95,16 @@ export class Follower implements AsyncIterable<Message> {
     this.immediate = newest !== undefined;
   }
 
+  /** The messages one at a time (see batches). */
   async *[Symbol.asyncIterator](): AsyncGenerator<Message> {
+    for await (const batch of this.batches()) yield* batch;
+  }
+
+  /**
+   * One array per poll: the messages that poll found (possibly none). The boundary matters to callers
+   * that decide about a message by what the next poll brings (the live service's copy of a final reply).
+   */
+  async *batches(): AsyncGenerator<Message[]> {
     let quietSince = Date.now();
     let errors = 0;
     let first = true;
@@ -107,25 +116,28 @@ export class Follower implements AsyncIterable<Message> {
         await sleep(gap, this.o.signal);
       }
       first = false;
+      const batch: Message[] = [];
       try {
-        let fresh = 0;
         const poll = this.primed ? this.pollOnce() : this.fullScan();
         for await (const m of poll) {
-          fresh += 1;
-          yield m;
-          if (this.finished) return;
+          batch.push(m);
+          if (this.finished) break;
         }
         this.primed = true;
         this.window.advance();
         errors = 0;
-        if (fresh > 0) quietSince = Date.now();
+        if (batch.length > 0) quietSince = Date.now();
       } catch (err) {
+        // What the poll found before it failed is in the window: it must be handed on now or never.
+        if (batch.length > 0) yield batch;
         if (this.o.signal?.aborted || !this.o.isTransient?.(err)) throw err;
-        // A poll that failed half-way is safe to repeat: what it yielded is in the window.
+        // A poll that failed half-way is safe to repeat.
         errors += 1;
         if (errors >= (this.o.maxFailedPolls ?? MAX_FAILED_POLLS)) throw err;
         this.o.onTransientError?.(err, errors);
+        continue;
       }
+      yield batch;
     }
   }
 
@@ -150,7 +162,8 @@ export class Follower implements AsyncIterable<Message> {
   /** Marks a message as yielded; true when the caller should stop after it. */
   private accept(m: Message): boolean {
     this.window.add(m);
-    if (this.o.untilFinal && m.type === 'final_message') this.finished = true;
+    // A system notice (no thread) is never the end of a turn, whatever its type.
+    if (this.o.untilFinal && m.type === 'final_message' && m.chat_thread_id !== null) this.finished = true;
     return this.finished;
   }
 

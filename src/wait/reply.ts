@@ -8,6 +8,7 @@ import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { CliError, ExitCode, fromApiError } from '../errors.js';
 import { Follower, MAX_FAILED_POLLS, type FollowOptions } from '../poll/follow.js';
+import { streamConversation } from '../conversation/model.js';
 import type { Item } from '../output/items.js';
 import { fileError } from '../util/fs-errors.js';
 import type { Deadline } from './deadline.js';
@@ -101,9 +102,15 @@ export async function* awaitReply(ctx: Context, w: ReplyWait): AsyncGenerator<It
   });
   let final: Message | undefined;
   try {
-    for await (const m of follower) {
-      if (m.type === 'final_message') final = m;
-      if (w.mode === 'follow') yield { kind: 'message', message: m };
+    if (w.mode === 'wait') {
+      for await (const m of follower) if (m.type === 'final_message' && m.chat_thread_id !== null) final = m;
+    } else {
+      // Scripts (--json) get the conversation exactly; people see each message at once.
+      const policy = ctx.globals.json ? 'hold' : 'show';
+      for await (const e of streamConversation(follower.batches(), policy)) {
+        if (e.kind === 'final') final = e.message;
+        yield { kind: 'entry', entry: e, repeats: e.repeats };
+      }
     }
   } catch (err) {
     throw waitError(err, w.deadline, ctx.signal, w.sessionId, w.threadId);

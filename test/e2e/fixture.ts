@@ -1,5 +1,6 @@
 // One emulator per test, and the program run in-process against it (as a script: pipes, no terminal).
 import { afterEach } from 'vitest';
+import type { Message } from '../../src/api/types.js';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
 import { cliEnv, type CliResult } from '../support/run-cli.js';
 import { runMain, type MainOptions, type RunHandle } from '../support/main.js';
@@ -26,6 +27,27 @@ export async function fixture(
   const env = cliEnv({ AGENTS_BASE_URL: em.url, AGENTS_API_KEY: KEY, ...extraEnv });
   return { em, env, run: (args, o = {}) => runMain(args, { env, ...o }) };
 }
+
+/**
+ * The assistant's side of a conversation as stored, the way a person should see it: without the live
+ * service's notices (no thread) and without its copy of a final reply (the `message` stored right before a
+ * final with the same text). Written out here, not taken from src/conversation, so the tests check it.
+ */
+export function conversationOf(stored: readonly Message[], thread?: string | null): Message[] {
+  const assistant = stored.filter(
+    (m) =>
+      m.role === 'assistant' &&
+      m.chat_thread_id !== null &&
+      (thread === undefined || m.chat_thread_id === thread),
+  );
+  return assistant.filter((m, i) => {
+    const next = assistant[i + 1];
+    return !(m.type === 'message' && next?.type === 'final_message' && next.message === m.message);
+  });
+}
+
+/** The two services the end-to-end suites run against: the document, and Blocks as it answers today. */
+export const DIALECTS = ['spec', 'live'] as const;
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

@@ -105,6 +105,19 @@ describe('ConversationStream', () => {
     expect(s.push([final])).toEqual([{ kind: 'final', message: final, repeats: true }]);
   });
 
+  it('both: a copy followed by its final in the same batch is left out, and the final shown as final', () => {
+    for (const policy of ['show', 'hold'] as const) {
+      const s = new ConversationStream(policy);
+      const step = msg({ message: 'working' });
+      const copy = msg({ message: 'Done.' });
+      const final = msg({ type: 'final_message', message: 'Done.' });
+      expect(s.push([step, copy, final]).map((e) => [e.message.id, e.kind, e.repeats])).toEqual([
+        [step.id, 'reply', undefined],
+        [final.id, 'final', undefined],
+      ]);
+    }
+  });
+
   it('show: a copy after its final is not shown again', () => {
     const s = new ConversationStream('show');
     const final = msg({ type: 'final_message', message: 'Done.' });

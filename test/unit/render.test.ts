@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { neutralize } from '../../src/util/text.js';
-import { renderMessage, serviceText } from '../../src/output/render.js';
+import { renderEntry, serviceText } from '../../src/output/render-conversation.js';
+import { classify } from '../../src/conversation/model.js';
 import { PLAIN } from '../../src/output/style.js';
 import type { Message } from '../../src/api/types.js';
 
@@ -42,14 +43,14 @@ describe('neutralize', () => {
   });
 });
 
-describe('serviceText and renderMessage', () => {
+describe('serviceText and renderEntry', () => {
   it('passes text through unchanged when not on a terminal', () => {
     const hostile = '\u001b[2Jhello\u0007';
     expect(serviceText(hostile, { tty: false })).toBe(hostile);
     expect(serviceText(hostile, { tty: true })).toBe('^[[2Jhello^G');
   });
   it('labels the final message and ends with a newline', () => {
-    expect(renderMessage(msg('done'), { tty: true, style: PLAIN })).toBe(
+    expect(renderEntry(classify(msg('done')), { tty: true, style: PLAIN })).toBe(
       'assistant (final) · 2026-11-23T09:00:00.000Z\ndone\n',
     );
   });
