@@ -1,4 +1,5 @@
-// npm run demo: the real `agents` binary against the bundled emulator, as a user would type it.
+// npm run demo: the real `agents` binary against the bundled emulator, playing the live service (its
+// duplicate final replies, notices, plans), as a user would type it.
 // Nothing leaves this machine and nothing touches your own config (a temporary config dir is used).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,7 +11,7 @@ const bin = new URL('../bin/agents.js', import.meta.url).pathname;
 const configDir = mkdtempSync(join(tmpdir(), 'agents-demo-'));
 
 // Its banner (on stderr) is for people starting it by hand; here it would land between the commands.
-const emulator = spawn(process.execPath, [bin, 'emulator', '--port', '0'], {
+const emulator = spawn(process.execPath, [bin, 'emulator', '--dialect', 'live', '--port', '0'], {
   stdio: ['ignore', 'pipe', 'ignore'],
 });
 const url = await new Promise((resolve, reject) => {
@@ -42,9 +43,20 @@ let failed = 0;
 try {
   process.stdout.write(`Emulator on ${url} (key agents-dev-key)\n`);
   failed +=
-    run(['create', '--agent', 'claude', '--wait'], 'Summarise what this repository does') === 0 ? 0 : 1;
-  failed += run(['send', 'last', '--wait', 'Now list three risks in it']) === 0 ? 0 : 1;
-  failed += run(['show', 'last']) === 0 ? 0 : 1;
+    run(['create', '--agent', 'claude', '--wait'], 'Summarise what this repository does [[steps:3]]') === 0
+      ? 0
+      : 1;
+  failed +=
+    run([
+      'send',
+      'last',
+      '--follow',
+      'Plan three fixes [[steps:4]] [[plan:%23%20Plan%0A1.%20Fix%20the%20tests%0A2.%20Add%20a%20flag]]',
+    ]) === 0
+      ? 0
+      : 1;
+  failed += run(['plan', 'last']) === 0 ? 0 : 1;
+  failed += run(['show', 'last', '--tools']) === 0 ? 0 : 1;
 } finally {
   emulator.kill('SIGINT');
   rmSync(configDir, { recursive: true, force: true });

@@ -10,6 +10,7 @@ import type { Context, GlobalOptions } from './context.js';
 import { buildProgram, type Runner } from './cli/program.js';
 import { debugFromEnv } from './config/env.js';
 import { escapeForLine } from './util/text.js';
+import { watchStdoutReader } from './util/pipe-watch.js';
 
 /** Anything thrown, as the CliError the run ends with. */
 function asCliError(err: unknown): CliError {
@@ -90,6 +91,11 @@ export async function run(): Promise<void> {
     if (err.code !== 'EPIPE') throw err;
     controller.abort('EPIPE');
   });
+  // …and also while nothing is being written (a tail waiting on a quiet turn): see pipe-watch.ts.
+  const unwatch =
+    process.platform === 'linux'
+      ? watchStdoutReader(process.pid, () => controller.abort('EPIPE'))
+      : () => undefined;
   const io: IO = {
     // Made on first use: a stdin nobody reads is never opened.
     get stdin() {
@@ -102,6 +108,7 @@ export async function run(): Promise<void> {
     runtime: { nodeVersion: process.version, platform: process.platform, homedir: homedir() },
   };
   const code = await main(process.argv.slice(2), io);
+  unwatch();
   process.exitCode = code;
   // Whatever the run left (a keep-alive socket, a pending write to a closed pipe) must not keep it alive.
   if (controller.signal.aborted) process.exit(code);

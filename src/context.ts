@@ -16,6 +16,7 @@ import { createProgress, type Progress } from './output/progress.js';
 import { createPrompts, type Prompts } from './prompts.js';
 import type { Profiles } from './config/store.js';
 import { DEFAULT_SCHEDULE, type ScheduleOptions } from './poll/schedule.js';
+import { formatDuration } from './util/duration.js';
 
 /** Global options declared on the program in cli.ts. */
 export interface GlobalOptions {
@@ -76,12 +77,17 @@ export async function createContext(io: IO, globals: GlobalOptions): Promise<Con
   const debug = globals.debug === true || debugFromEnv(env);
   const stderr = new Stderr(io.stderr);
   const log = createLogger({ quiet, debug, stderr, style: styleErr });
-  const progress = createProgress(caps, { stream: io.stderr, stderr, color: caps.colorErr });
+  const progress = createProgress(
+    caps,
+    quiet,
+    { stream: io.stderr, stderr, color: caps.colorErr },
+    { log, heartbeatMs: io.tuning?.heartbeatMs },
+  );
   const prompts = caps.interactive
     ? createPrompts({ input: io.stdin, output: io.stderr, signal: io.signal })
     : undefined;
   const config = openConfigFile(env);
-  const state = openStateFile(env, io.runtime.platform);
+  const state = openStateFile(env, io.runtime.platform, io.tuning?.lockWaitMs);
 
   let profiles: Promise<Profiles> | undefined;
   const readProfiles = () => (profiles ??= config.profiles());
@@ -94,6 +100,13 @@ export async function createContext(io: IO, globals: GlobalOptions): Promise<Con
       ...requestTimeouts(env),
       debug: debug ? (line: string) => log.debug(line) : undefined,
       env,
+      // A person at a terminal sees why nothing happens while a request is retried.
+      onRetry: caps.stderrIsTTY
+        ? (n) =>
+            log.warn(
+              `${n.reason}; retrying in ${formatDuration(n.delayMs)} (${n.attempt} of ${n.maxRetries})`,
+            )
+        : undefined,
       ...(io.tuning?.pacing !== undefined ? { pacing: io.tuning.pacing } : {}),
       ...options,
       retry: { ...io.tuning?.retry, ...options.retry },

@@ -26,6 +26,10 @@ export interface Tuning {
   schedule?: Partial<ScheduleOptions>;
   /** false: no pacing. */
   pacing?: PacingOptions | false;
+  /** Between the heartbeat lines of a wait off a terminal (default a minute). */
+  heartbeatMs?: number;
+  /** How long a write of the state file waits for another process's lock (default 10 s). */
+  lockWaitMs?: number;
 }
 
 /** Everything a run may touch. */

@@ -13,6 +13,11 @@ export interface RetryOptions {
   maxRetryAfterMs: number;
   /** No retry starts once this much time has passed since the first attempt (waits included). */
   totalBudgetMs: number;
+  /**
+   * The same, for an address that refuses connections or a name that does not resolve: a wrong port or a
+   * service that is down is reported in seconds, not after the whole budget.
+   */
+  unreachableBudgetMs: number;
 }
 
 export const DEFAULT_RETRY: RetryOptions = {
@@ -21,6 +26,7 @@ export const DEFAULT_RETRY: RetryOptions = {
   maxDelayMs: 8_000,
   maxRetryAfterMs: 60_000,
   totalBudgetMs: 90_000,
+  unreachableBudgetMs: 3_000,
 };
 
 /**
@@ -52,4 +58,14 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
   if (/^\d+(\.\d+)?$/.test(text.trim())) return Number(text.trim());
   const date = Date.parse(text);
   return Number.isNaN(date) ? undefined : Math.max(0, (date - now) / 1000);
+}
+
+/** Why a retry waits: shown to a person while it waits. */
+export interface RetryNotice {
+  /** 1 for the first retry. */
+  attempt: number;
+  maxRetries: number;
+  delayMs: number;
+  /** The failure being retried, one line. */
+  reason: string;
 }

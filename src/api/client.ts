@@ -3,7 +3,7 @@
 import type { Dispatcher } from 'undici';
 import { VERSION } from '../version.js';
 import { ApiError, type Creates } from './errors.js';
-import { DEFAULT_RETRY, type RetryOptions } from './backoff.js';
+import { DEFAULT_RETRY, type RetryNotice, type RetryOptions } from './backoff.js';
 import { defaultDispatcher, type ProxyEnv } from './dispatcher.js';
 import { DEFAULT_PACING, limiterFor } from './pacing.js';
 import { DOWNLOAD_CAP, postOutcome, Transport, type Download } from './transport.js';
@@ -42,6 +42,8 @@ export interface ClientOptions {
   dispatcher?: Dispatcher;
   /** Where the proxy variables come from; none are read from anywhere else. Default: no proxy. */
   env?: ProxyEnv;
+  /** Told before each retry's wait (for a "retrying in 2 s" line). */
+  onRetry?: (notice: RetryNotice) => void;
 }
 
 /** Per-call options. */
@@ -143,6 +145,7 @@ export class ApiClient {
       responseTimeoutMs,
       retry: { ...DEFAULT_RETRY, ...options.retry },
       limiter: pacing === false ? undefined : limiterFor(this.urls.origin, options.apiKey, pacing),
+      onRetry: options.onRetry,
       dispatcher: options.dispatcher
         ? () => Promise.resolve(options.dispatcher!)
         : () => defaultDispatcher(connectTimeoutMs, responseTimeoutMs, options.env ?? {}),

@@ -38,6 +38,8 @@ export interface ApiErrorInit {
   serverMessage?: string;
   /** The request certainly never reached the service (refused connection, DNS failure, 429). */
   neverSent?: boolean;
+  /** Nothing answers at the address (connection refused, unknown host): retried only briefly. */
+  unreachable?: boolean;
   /** A POST that may have been carried out: repeating it could create a duplicate. */
   outcomeUnknown?: boolean;
   /** What the failed POST creates, when it is one. */
@@ -73,6 +75,8 @@ export class ApiError extends Error {
   readonly outcomeUnknown: boolean;
   /** The request certainly never reached the service, so even a POST may be sent again. */
   readonly neverSent: boolean;
+  /** Nothing answers at the address (connection refused, unknown host). */
+  readonly unreachable: boolean;
   /** Seconds the service asked us to wait (Retry-After), if it said. */
   readonly retryAfterS: number | undefined;
   readonly creates: Creates | undefined;
@@ -88,6 +92,7 @@ export class ApiError extends Error {
     this.serverMessage = init.serverMessage;
     this.outcomeUnknown = init.outcomeUnknown === true;
     this.neverSent = init.neverSent === true;
+    this.unreachable = init.unreachable === true;
     this.retryAfterS = init.retryAfterS;
     this.creates = init.creates;
     this.advice = init.advice;

@@ -38,6 +38,7 @@ export function errorFromNetwork(err: unknown, origin: string, figures: TimeoutF
       return new ApiError({
         kind: 'connection',
         neverSent,
+        unreachable: true,
         cause: err,
         message: `cannot connect to ${origin}: connection refused${at}`,
       });
@@ -46,6 +47,7 @@ export function errorFromNetwork(err: unknown, origin: string, figures: TimeoutF
       return new ApiError({
         kind: 'connection',
         neverSent,
+        unreachable: code === 'ENOTFOUND',
         cause: err,
         message: `cannot resolve the host of ${origin}${at}`,
       });

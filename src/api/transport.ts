@@ -4,7 +4,7 @@
 import { request, type Dispatcher } from 'undici';
 import { ApiError, abortedError, errorFromStatus, type BadRequestDefault, type Creates } from './errors.js';
 import { errorFromNetwork } from './network-errors.js';
-import { backoffDelay, parseRetryAfter, type RetryOptions } from './backoff.js';
+import { backoffDelay, parseRetryAfter, type RetryNotice, type RetryOptions } from './backoff.js';
 import { sleep } from '../util/sleep.js';
 import { summariseBody } from './summary.js';
 import { flatten } from '../util/text.js';
@@ -32,6 +32,8 @@ export interface TransportConfig {
   limiter: SlidingWindowLimiter | undefined;
   /** The connection pool, made on the first request (loading undici's pieces only then). */
   dispatcher: () => Promise<Dispatcher>;
+  /** Told before each retry's wait, so a person sees why nothing happens. */
+  onRetry: ((notice: RetryNotice) => void) | undefined;
 }
 
 /** One API call. */
@@ -77,7 +79,6 @@ export class Transport {
    */
   async download(raw: string, signal: AbortSignal | undefined, maxBytes: number): Promise<Download> {
     const url = checkDownloadUrl(raw);
-    const { retry } = this.config;
     const started = performance.now();
     const config = { ...this.config, trace: (line: string) => this.trace(line) };
     for (let attempt = 1; ; attempt++) {
@@ -85,9 +86,9 @@ export class Transport {
         return await downloadOnce(config, url, signal, maxBytes);
       } catch (err) {
         if (signal?.aborted) throw abortedError(signal.reason);
-        if (!(err instanceof ApiError) || !err.transient || attempt > retry.maxRetries) throw err;
-        const delay = backoffDelay(attempt, retry);
-        if (performance.now() - started + delay > retry.totalBudgetMs) throw err;
+        if (!(err instanceof ApiError)) throw err;
+        const delay = this.retryDelay(err, err.transient, attempt, started);
+        if (delay === undefined) throw err;
         await sleep(delay, signal).catch(() => {
           throw abortedError(signal?.reason);
         });
@@ -95,9 +96,31 @@ export class Transport {
     }
   }
 
+  /**
+   * The wait before retrying `err` (attempt `attempt` failed), or undefined when it is not retried: not
+   * retryable, retries used up, or past the budget (a short one when nothing answers at the address).
+   */
+  private retryDelay(
+    err: ApiError,
+    retryable: boolean,
+    attempt: number,
+    started: number,
+  ): number | undefined {
+    const { retry } = this.config;
+    if (!retryable || attempt > retry.maxRetries) return undefined;
+    const delay = backoffDelay(attempt, retry, {
+      rateLimited: err.kind === 'rate_limited',
+      retryAfterS: err.retryAfterS,
+    });
+    const budget = err.unreachable ? retry.unreachableBudgetMs : retry.totalBudgetMs;
+    if (performance.now() - started + delay > budget) return undefined;
+    this.trace(`retry ${attempt}/${retry.maxRetries} in ${delay} ms after: ${err.message}`);
+    this.config.onRetry?.({ attempt, maxRetries: retry.maxRetries, delayMs: delay, reason: err.message });
+    return delay;
+  }
+
   /** Sends `spec`, retrying within the configured bounds; resolves with the parsed JSON body. */
   async send(spec: RequestSpec, signal?: AbortSignal): Promise<unknown> {
-    const { retry } = this.config;
     const started = performance.now();
     const bodyText = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     const state = { left: false };
@@ -114,20 +137,14 @@ export class Transport {
             ? caught
             : new ApiError({ kind: 'unexpected', message: String(caught), cause: caught });
         const retryable = spec.method === 'GET' ? err.transient : err.neverSent;
-        if (retryable && attempt <= retry.maxRetries) {
-          const delay = backoffDelay(attempt, retry, {
-            rateLimited: err.kind === 'rate_limited',
-            retryAfterS: err.retryAfterS,
-          });
-          if (performance.now() - started + delay <= retry.totalBudgetMs) {
-            this.trace(`retry ${attempt}/${retry.maxRetries} in ${delay} ms after: ${err.message}`);
-            try {
-              await sleep(delay, signal);
-            } catch {
-              throw cancelled();
-            }
-            continue;
+        const delay = this.retryDelay(err, retryable, attempt, started);
+        if (delay !== undefined) {
+          try {
+            await sleep(delay, signal);
+          } catch {
+            throw cancelled();
           }
+          continue;
         }
         throw spec.method === 'POST' ? postOutcome(err, spec.creates) : err;
       }

@@ -66,7 +66,10 @@ export function buildProgram(run: Runner, output: OutputConfiguration): Command 
     .option('--debug', 'trace each request and response on stderr, key redacted (env AGENTS_DEBUG=1)')
     .addHelpText('after', EXAMPLES)
     .configureHelp({ showGlobalOptions: true })
-    .showSuggestionAfterError(true);
+    .showSuggestionAfterError(true)
+    // Our own `help [command]`: commander's prints the whole help for a command it does not know.
+    .helpCommand(false);
+  suggestSynonyms(program);
 
   // ── configuration: config, login, logout ──
   const config = program
@@ -331,5 +334,59 @@ Examples:
       run(cmd, async (ctx) => (await import('../commands/artifact.js')).artifact(ctx, ref, artifactId, opts)),
     );
 
+  program
+    .command('help')
+    .description('display help for a command')
+    .argument('[command...]', 'the command, and a subcommand of it')
+    .action((names: string[]) => {
+      let target = program;
+      for (const name of names) {
+        const next = target.commands.find((c) => c.name() === name || c.aliases().includes(name));
+        if (next === undefined) {
+          // The same error as running the unknown command itself, with its suggestion.
+          target.args = [name];
+          (target as Unknowing).unknownCommand();
+        }
+        target = next!;
+      }
+      target.help();
+    });
+
   return program;
+}
+
+/**
+ * Words people type for our commands (kubectl's `logs`, gh's `view`): commander's suggestions go by
+ * spelling alone and would offer `login` for `logs`.
+ */
+const SYNONYMS: Record<string, string> = {
+  logs: 'tail',
+  log: 'tail',
+  follow: 'tail',
+  watch: 'tail',
+  new: 'create',
+  start: 'create',
+  run: 'create',
+  reply: 'send',
+  message: 'send',
+  view: 'show',
+  get: 'show',
+  cat: 'show',
+  status: 'show',
+};
+
+/** commander's method that reports `args[0]` as an unknown command (with its suggestion); not in its types. */
+type Unknowing = Command & { unknownCommand(): never };
+
+function suggestSynonyms(program: Command): void {
+  const cmd = program as Unknowing;
+  const builtIn = cmd.unknownCommand.bind(cmd);
+  cmd.unknownCommand = function unknownCommand(this: Command) {
+    const name = this.args[0] ?? '';
+    const synonym = Object.hasOwn(SYNONYMS, name) ? SYNONYMS[name] : undefined;
+    if (synonym === undefined || !this.commands.some((c) => c.name() === synonym)) return builtIn();
+    this.error(`error: unknown command '${name}'\n(Did you mean ${synonym}?)`, {
+      code: 'commander.unknownCommand',
+    });
+  };
 }

@@ -62,6 +62,7 @@ export async function* create(ctx: Context, words: string[], flags: CreateFlags)
       deadline,
       outputFile: flags.output,
       label: agent.agent_name ?? 'the agent',
+      url: session.session_html_url,
     });
     yield { kind: 'next-steps', sessionId: session.id, finished: true };
   } finally {

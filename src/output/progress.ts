@@ -1,15 +1,28 @@
-// Progress while a command waits: a spinner with the elapsed time on an interactive terminal (ora, loaded
-// only then); nothing anywhere else. Commands say what they wait for; this decides how it is shown.
+// Progress while a command waits. Commands say what they wait for; this decides how it is shown:
+// - on an interactive terminal, a spinner (ora, loaded only then) with the elapsed time and the latest
+//   activity, always one line cut to the terminal's width, so that a resize cannot make it erase lines
+//   above it;
+// - under CI, or wherever stderr is not a terminal: one line when the wait starts (the session and its
+//   dashboard address, so a job log shows them at once) and a short heartbeat line at a slow pace;
+// - with --quiet, nothing.
 import type { Ora } from 'ora';
 import type { OutStream } from '../io.js';
 import { formatDuration } from '../util/duration.js';
-import type { Stderr } from './stderr.js';
+import { cut } from '../util/width.js';
+import type { Logger, Stderr } from './stderr.js';
 import type { TerminalCaps } from './terminal.js';
+
+/** What the wait is about, for the lines that name it. */
+export interface WaitSubject {
+  sessionId: string;
+  /** The session in the dashboard, when known. */
+  url?: string;
+}
 
 /** What a waiting command reports. Every method is safe to call in any state, more than once. */
 export interface Progress {
   /** Starts showing that the command waits: `label` such as "Waiting for claude…". */
-  start(label: string): Promise<void>;
+  start(label: string, subject?: WaitSubject): Promise<void>;
   /** The latest thing the agent did, shown beside the label. */
   activity(text: string): void;
   stop(): void;
@@ -33,9 +46,21 @@ export function spinnerProgress(o: SpinnerOptions): Progress {
   let label = '';
   let latest = '';
   let started = 0;
+  // ora's frame and a space come before the text; the last column stays free so that no line wraps.
   const text = () => {
-    const elapsed = formatDuration(now() - started);
-    return `${label} ${elapsed}${latest ? ` · ${latest}` : ''}`;
+    const line = `${label} ${formatDuration(now() - started)}${latest ? ` · ${latest}` : ''}`;
+    return cut(line, Math.max(10, (o.stream.columns ?? 80) - 3));
+  };
+  const redraw = () => {
+    if (spinner?.isSpinning) spinner.text = text();
+  };
+  // After a resize, ora would clear as many lines as the old width made of its text: clear the one line
+  // it really is now, then draw the text cut to the new width.
+  const onResize = () => {
+    if (!spinner?.isSpinning) return;
+    o.stream.write('\r\u001b[2K');
+    spinner.text = text();
+    spinner.render();
   };
   return {
     async start(l) {
@@ -43,7 +68,7 @@ export function spinnerProgress(o: SpinnerOptions): Progress {
       latest = '';
       started = now();
       if (spinner?.isSpinning) {
-        spinner.text = text();
+        redraw();
         return;
       }
       const { default: ora } = await import('ora');
@@ -56,25 +81,77 @@ export function spinnerProgress(o: SpinnerOptions): Progress {
         isEnabled: true,
       }).start();
       o.stderr.attach(spinner);
-      tick = setInterval(() => {
-        if (spinner?.isSpinning) spinner.text = text();
-      }, 1000);
+      (o.stream as NodeJS.WritableStream & { on?: (e: string, f: () => void) => void }).on?.(
+        'resize',
+        onResize,
+      );
+      tick = setInterval(redraw, 1000);
       tick.unref();
     },
     activity(t) {
       latest = t;
-      if (spinner?.isSpinning) spinner.text = text();
+      redraw();
     },
     stop() {
       clearInterval(tick);
       tick = undefined;
+      (o.stream as NodeJS.WritableStream & { off?: (e: string, f: () => void) => void }).off?.(
+        'resize',
+        onResize,
+      );
       if (spinner?.isSpinning) spinner.stop();
       o.stderr.attach(undefined);
     },
   };
 }
 
-/** The progress this run shows. */
-export function createProgress(caps: TerminalCaps, o: SpinnerOptions): Progress {
-  return caps.spinner ? spinnerProgress(o) : NONE;
+/** Options of the line-by-line progress. */
+export interface LineOptions {
+  log: Logger;
+  /** Between heartbeat lines (default a minute). */
+  heartbeatMs?: number;
+  now?: () => number;
+}
+
+/** One line when the wait starts, then a heartbeat line every minute or so: for CI logs and files. */
+export function lineProgress(o: LineOptions): Progress {
+  const now = o.now ?? Date.now;
+  let timer: NodeJS.Timeout | undefined;
+  let latest = '';
+  return {
+    start(label, subject) {
+      clearInterval(timer);
+      latest = '';
+      const started = now();
+      const about = subject
+        ? ` on session ${subject.sessionId}${subject.url ? ` (${subject.url})` : ''}`
+        : '';
+      o.log.info(`${label.replace(/…$/, '')}${about}`);
+      // A long wait shows that it is alive, and what the agent last did.
+      timer = setInterval(() => {
+        const elapsed = formatDuration(now() - started);
+        o.log.info(`still waiting (${elapsed})${latest ? `; latest: ${latest}` : ''}`);
+      }, o.heartbeatMs ?? 60_000);
+      timer.unref();
+      return Promise.resolve();
+    },
+    activity(t) {
+      latest = t;
+    },
+    stop() {
+      clearInterval(timer);
+      timer = undefined;
+    },
+  };
+}
+
+/** The progress this run shows: a spinner on an interactive terminal, lines elsewhere, nothing when quiet. */
+export function createProgress(
+  caps: TerminalCaps,
+  quiet: boolean,
+  spinner: SpinnerOptions,
+  lines: LineOptions,
+): Progress {
+  if (quiet) return NONE;
+  return caps.spinner ? spinnerProgress(spinner) : lineProgress(lines);
 }

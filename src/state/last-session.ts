@@ -41,9 +41,10 @@ export async function writeLastSession(
 }
 
 /**
- * Records `last` after a create or send. A failure is not the command's failure (the session exists),
- * so it comes back as a warning; `last` is refused from then on while the file cannot be written (see
- * resolveSession), rather than left pointing at an older session.
+ * Records `last` after a create or send. A failure is not the command's failure (the session exists), so
+ * it comes back as a warning, and `last` must not be left naming an older session: the state file is
+ * removed if it can be (every profile's `last` is forgotten, a convenience lost), and while it cannot be
+ * written `last` is refused (see resolveSession).
  */
 export async function recordLast(
   state: StateFile,
@@ -55,6 +56,7 @@ export async function recordLast(
     return undefined;
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    return `${why}; "last" cannot be used until it can be written (give the session id instead: ${entry.id})`;
+    const cleared = state.remove() ? ' and was cleared' : '';
+    return `${why}; "last" cannot name this session${cleared}: give its id instead (${entry.id})`;
   }
 }

@@ -1,7 +1,7 @@
 // The state file: what this machine remembers between runs (the `last` session of each profile). conf
 // reads it and replaces it atomically; a lock serialises read-modify-write, so two profiles' commands at
 // once cannot drop each other's entry. Mode 0600 in a 0700 directory.
-import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type Conf from 'conf';
 import type { Env } from '../io.js';
@@ -21,6 +21,8 @@ export interface StateFile {
   update(edit: (data: StateData) => StateData): Promise<void>;
   /** Whether the file could be written now (false on a read-only or immutable file or directory). */
   writable(): boolean;
+  /** Removes the file, if it can; false when it could not be removed. */
+  remove(): boolean;
 }
 
 async function openConf(dir: string): Promise<Conf<StateData>> {
@@ -43,8 +45,11 @@ async function openConf(dir: string): Promise<Conf<StateData>> {
   });
 }
 
-/** The state file for this environment (AGENTS_STATE_DIR, else AGENTS_CONFIG_DIR, else the platform's). */
-export function openStateFile(env: Env, platform: NodeJS.Platform): StateFile {
+/**
+ * The state file for this environment (AGENTS_STATE_DIR, else AGENTS_CONFIG_DIR, else the platform's).
+ * `lockWaitMs`: how long a write waits for another process to let go of the file.
+ */
+export function openStateFile(env: Env, platform: NodeJS.Platform, lockWaitMs?: number): StateFile {
   const dir = stateDir(env, platform);
   const path = join(dir, 'state.json');
   return {
@@ -61,13 +66,25 @@ export function openStateFile(env: Env, platform: NodeJS.Platform): StateFile {
       try {
         mkdirSync(dirname(dir), { recursive: true });
         if (!existsSync(dir)) mkdirSync(dir, { mode: 0o700 });
-        await withLock(path, async () => {
-          const conf = await openConf(dir);
-          conf.store = edit(conf.store);
-        });
+        await withLock(
+          path,
+          async () => {
+            const conf = await openConf(dir);
+            conf.store = edit(conf.store);
+          },
+          lockWaitMs,
+        );
       } catch (err) {
         const cause = err instanceof LockError ? err.cause : err;
         throw fileError('the state file', path, 'write', fsCode(cause) ? cause : err);
+      }
+    },
+    remove() {
+      try {
+        rmSync(path, { force: true });
+        return true;
+      } catch {
+        return false;
       }
     },
     writable() {
@@ -76,8 +93,12 @@ export function openStateFile(env: Env, platform: NodeJS.Platform): StateFile {
         // an existing file must take writes too (a read-only or immutable one would keep an old `last`).
         let probe = dir;
         while (!existsSync(probe) && dirname(probe) !== probe) probe = dirname(probe);
+        if (!statSync(probe).isDirectory()) return false;
         accessSync(probe, constants.W_OK);
-        if (existsSync(path)) accessSync(path, constants.W_OK);
+        if (existsSync(path)) {
+          if (!statSync(path).isFile()) return false;
+          accessSync(path, constants.W_OK);
+        }
         return true;
       } catch {
         return false;

@@ -13,6 +13,8 @@ const WHY: Record<string, [string, string]> = {
   EDQUOT: ['the disk quota is exceeded', 'free some space, then try again'],
   EISDIR: ['it is a directory', 'remove or rename the directory'],
   ENOTDIR: ['a part of its path is not a directory', 'check the path'],
+  // mkdir of a directory on the way, where a file stands.
+  EEXIST: ['a part of its path is not a directory', 'check the path'],
   ELOOP: ['too many symbolic links', 'check the path'],
   EMFILE: ['too many open files', 'try again'],
 };

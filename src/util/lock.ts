@@ -14,8 +14,24 @@ export class LockError extends Error {
   }
 }
 
-/** Runs `fn` holding the lock of `path` (the file itself need not exist; its directory must). */
-export async function withLock<T>(path: string, fn: () => T | Promise<T>): Promise<T> {
+/** How many tries with waits of 5 ms growing by 1.3 up to 150 ms add up to about `waitMs`. */
+function triesFor(waitMs: number): number {
+  let total = 0;
+  let wait = 5;
+  let tries = 0;
+  while (total < waitMs) {
+    total += wait;
+    wait = Math.min(150, wait * 1.3);
+    tries += 1;
+  }
+  return tries;
+}
+
+/**
+ * Runs `fn` holding the lock of `path` (the file itself need not exist; its directory must), waiting up
+ * to `waitMs` (default 10 s) for another process to let go of it.
+ */
+export async function withLock<T>(path: string, fn: () => T | Promise<T>, waitMs = 10_000): Promise<T> {
   const { lock } = await import('proper-lockfile');
   const lockPath = `${path}.lock`;
   let release: () => Promise<void>;
@@ -26,8 +42,8 @@ export async function withLock<T>(path: string, fn: () => T | Promise<T>): Promi
       // Held for a read and a rename; a lock this old belongs to a process that died.
       stale: 10_000,
       update: 2_000,
-      // About 10 s of waiting, with jitter so that many writers do not retry in step.
-      retries: { retries: 100, factor: 1.3, minTimeout: 5, maxTimeout: 150, randomize: true },
+      // With jitter, so that many writers do not retry in step.
+      retries: { retries: triesFor(waitMs), factor: 1.3, minTimeout: 5, maxTimeout: 150, randomize: true },
       // Only a section slower than `stale` could lose the lock; the write that follows is atomic anyway.
       onCompromised: () => undefined,
     });

@@ -86,11 +86,13 @@ export interface ReplyWait {
   outputFile?: string;
   /** What the progress line says is awaited: "claude", "the reply". */
   label: string;
+  /** The session's dashboard address, when known, for the line that says where the wait is. */
+  url?: string;
 }
 
 /** Follows the thread to its final message; yields what the presenter prints. */
 export async function* awaitReply(ctx: Context, w: ReplyWait): AsyncGenerator<Item> {
-  await ctx.progress.start(`Waiting for ${w.label}…`);
+  await ctx.progress.start(`Waiting for ${w.label}…`, { sessionId: w.sessionId, url: w.url });
   const follower = new Follower({
     client: w.client,
     target: { sessionId: w.sessionId, threadId: w.threadId },

@@ -35,7 +35,8 @@ describe('a CI job', () => {
     );
     expect(sent.code).toBe(0);
     expect(sent.stdout).toBe('All green.');
-    expect(sent.stderr).toBe('');
+    // The job log shows where the wait is at once (and, on a long one, a heartbeat a minute).
+    expect(sent.stderr).toBe(`Waiting for the reply on session ${id}\n`);
     expect(readFileSync(artifact, 'utf8')).toBe('All green.');
     expect(f.em.stats().followUps).toBe(1);
   });
@@ -52,7 +53,9 @@ describe('a CI job', () => {
     const send = runInPty(['send', id, '--wait', '[[think:600]] stop that'], { ...f.env, NO_COLOR: '1' });
     expect(await send.exit).toBe(0);
     expect(send.screen).not.toContain('Interrupt it?');
-    expect(send.screen).not.toContain('Waiting for');
+    // No spinner (ora's frames), but the job log's line saying where the wait is.
+    expect(send.screen).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
+    expect(send.screen).toContain(`Waiting for the reply on session ${id}`);
     expect(send.screen).toContain('claude finished: "stop that"');
     expect(f.em.stats().followUps).toBe(1);
   });

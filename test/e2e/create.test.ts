@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Message, Session } from '../../src/api/types.js';
+import { withoutProgress } from '../support/main.js';
 import { DIALECTS, conversationOf, fixture as baseFixture, polled, stopWhen, UUID } from './fixture.js';
 import type { EmulatorOptions } from '../../src/emulator/index.js';
 
@@ -33,7 +34,9 @@ describe.each(DIALECTS)('against the %s dialect', (dialect) => {
       const r = await run(['create', '--agent', 'claude', '--wait'], { input: prompt });
       expect(r.code).toBe(0);
       expect(r.stdout).toBe('line one\nline two\n\n');
-      expect(r.stderr).toBe('');
+      // stderr (not a terminal) says where the wait is, and nothing else.
+      expect(withoutProgress(r.stderr)).toBe('');
+      expect(r.stderr).toMatch(/^Waiting for claude on session [0-9a-f-]{36} \(\S+\)\n$/);
       expect(em.stats().sessionsCreated).toBe(1);
     });
 
@@ -159,7 +162,7 @@ describe.each(DIALECTS)('against the %s dialect', (dialect) => {
       const r = await run(['create', '-a', 'claude', '--wait', '--timeout', '1s', '[[never]] go']);
       expect(r.code).toBe(124);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toMatch(
+      expect(withoutProgress(r.stderr)).toMatch(
         /^error: timed out after 1s waiting on session [0-9a-f-]{36}\nhint: .*agents tail [0-9a-f-]{36} --thread [0-9a-f-]{36} --until-final\n$/,
       );
     });

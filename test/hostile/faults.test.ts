@@ -3,6 +3,7 @@
 // still end with the exact output, every message once and in order, and never a second session; when the
 // faults never stop, with one clean `error:` line and exit 1 in bounded time.
 import { afterAll, describe, expect, it } from 'vitest';
+import { withoutProgress } from '../support/main.js';
 import type { Message } from '../../src/api/types.js';
 import { FAULT_MODES, type FaultMode, type FaultOptions } from '../../src/emulator/index.js';
 import { backoffDelay, DEFAULT_RETRY } from '../../src/api/backoff.js';
@@ -45,12 +46,13 @@ function faults(rate: number, seed: number, methods?: ('GET' | 'POST')[]): Fault
 /** The one-line error (plus an optional hint line) of the contract, without a stack trace. */
 /** stderr of a run that ended well: empty, but for warnings of polls that failed all their retries. */
 function expectOnlyRiddenOut(stderr: string) {
-  expect(stderr).toMatch(
+  expect(withoutProgress(stderr)).toMatch(
     /^(warning: the service is failing: [^\n]+; still waiting \(attempt [12] of 3\)\n)*$/,
   );
 }
 
-function expectCleanError(stderr: string) {
+function expectCleanError(raw: string) {
+  const stderr = withoutProgress(raw);
   // Warnings of the failures a wait rode out may come first.
   expect(stderr).toMatch(/^(warning: [^\n]+\n)*error: [^\n]+\n(hint: [^\n]+\n)?$/);
   expect(stderr).not.toMatch(STACK);
@@ -322,7 +324,7 @@ describe.concurrent('faults that never stop: one clean error, exit 1, in bounded
       const id = r.stderr.match(/session ([0-9a-f-]{36})\)/)?.[1] ?? '?';
       expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toMatch(
+      expect(withoutProgress(r.stderr)).toMatch(
         /^(?:warning: the service is failing: [^\n]+; still waiting \(attempt [12] of 3\)\n){2}error: [^\n]+ \(gave up waiting on session [0-9a-f-]{36}\)\nhint: the session goes on; resume with: agents tail [0-9a-f-]{36} --thread [0-9a-f-]{36} --until-final\n$/,
       );
       expect(em.messages(id).length).toBeGreaterThan(0);
@@ -346,7 +348,7 @@ describe.concurrent('faults that never stop: one clean error, exit 1, in bounded
       const id = r.stderr.match(/session ([0-9a-f-]{36})\n/)?.[1] ?? '?';
       expect(em.messages(id).length).toBeGreaterThan(0);
       const thread = em.messages(id)[0]?.chat_thread_id ?? '?';
-      expect(r.stderr).toMatch(
+      expect(withoutProgress(r.stderr)).toMatch(
         new RegExp(
           `^(?:warning: the service is failing: [^\\n]+; still waiting\\n){${MAX_FAILED_POLLS},}` +
             `error: timed out after 4s waiting on session ${id}\\n` +

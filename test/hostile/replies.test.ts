@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../src/api/types.js';
 import { cliEnv } from '../support/run-cli.js';
-import { runMain } from '../support/main.js';
+import { runMain, withoutProgress } from '../support/main.js';
 import { finished, hostile, STACK, until, type Hostile } from './helpers.js';
 
 const E = '\u001b';
@@ -153,7 +153,7 @@ describe.concurrent('replies that try to drive the terminal', () => {
   it.for(Object.entries(HOSTILE))('piped create --wait prints %s byte for byte', async ([, text]) => {
     await withEm(async ({ env }) => {
       const r = await runRaw(['create', '-a', 'claude', '--wait', `${reply(text)} go`], env);
-      expect(r.stderr).toBe('');
+      expect(withoutProgress(r.stderr)).toBe('');
       expect(r.code).toBe(0);
       expect(r.stdout.equals(Buffer.from(text, 'utf8'))).toBe(true);
     });
@@ -177,7 +177,7 @@ describe.concurrent('replies that try to drive the terminal', () => {
     await withEm(async ({ env }) => {
       const r = await runRaw(['create', '-a', 'claude', '--wait', '[[size:5242880]] big'], env);
       expect(r.code).toBe(0);
-      expect(r.stderr).toBe('');
+      expect(withoutProgress(r.stderr)).toBe('');
       expect(r.stdout.length).toBe(5_242_880);
       const j = await runRaw(['show', 'last', '--json', '--limit', '1'], env);
       expect(j.code).toBe(0);
@@ -306,7 +306,7 @@ function expectCalm(r: RawResult, codes: number[] = [0, 1, 124]) {
   expect(r.stderr).not.toMatch(STACK);
   expect(r.stderr).not.toMatch(/TypeError|ReferenceError|SyntaxError|undefined is not|Cannot read prop/);
   expect(r.stderr).not.toMatch(/is not a function|must be of type/);
-  if (r.code !== 0) expect(r.stderr).toMatch(/^error: [^\n]+\n(hint: [^\n]+\n)?$/);
+  if (r.code !== 0) expect(withoutProgress(r.stderr)).toMatch(/^error: [^\n]+\n(hint: [^\n]+\n)?$/);
 }
 
 const everyCommand = [

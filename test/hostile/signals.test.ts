@@ -13,7 +13,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runInPty } from '../support/pty.js';
 import { BIN, ROOT, runCli, type CliResult } from '../support/run-cli.js';
-import type { RunHandle } from '../support/main.js';
+import { withoutProgress, type RunHandle } from '../support/main.js';
 import { hostile, STACK, until, type Hostile } from './helpers.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
@@ -119,7 +119,7 @@ describe.concurrent('a signal while the create POST is in flight', () => {
       );
       expect(r.code).toBe(130);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toBe(CANCELLED);
+      expect(withoutProgress(r.stderr)).toBe(CANCELLED);
       expect(h.em.stats().sessionsCreated).toBe(1);
       expect(h.em.stats().byRoute['POST /sessions']).toBe(1);
     });
@@ -135,7 +135,7 @@ describe.concurrent('a signal while the create POST is in flight', () => {
       );
       expect(r.code).toBe(130);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toBe(CANCELLED);
+      expect(withoutProgress(r.stderr)).toBe(CANCELLED);
       expect(h.em.stats().sessionsCreated).toBe(1);
       expect(h.em.stats().byRoute['POST /sessions']).toBe(1);
     });
@@ -153,7 +153,7 @@ describe.concurrent('a signal while waiting', () => {
     const messages = h.em.messages(id!);
     expect(messages.length).toBeGreaterThan(0);
     const thread = messages[0]!.chat_thread_id;
-    expect(r.stderr).toBe(
+    expect(withoutProgress(r.stderr)).toBe(
       `error: interrupted while waiting on session ${id}\n` +
         `hint: the session goes on; resume with: agents tail ${id} --thread ${thread} --until-final\n`,
     );
@@ -193,7 +193,7 @@ describe.concurrent('a plain tail stopped', () => {
       // Stopped once the backlog (one line: the newest reply) is out and the tail is following.
       const r = await stoppedInProcess(h, ['tail', s.id, '-n', '1'], sig, (run) => run.stdout.endsWith('\n'));
       expect(r.code).toBe(130);
-      expect(r.stderr).toBe('');
+      expect(withoutProgress(r.stderr)).toBe('');
       const replies = h.em.messages(s.id).filter((m) => m.role === 'assistant');
       expect(replies.map((m) => `${m.message}\n`)).toContain(r.stdout);
     });
@@ -251,7 +251,7 @@ describe.concurrent('a reader that closes the pipe', () => {
       });
       expect(r.code).toBe(0);
       expect(r.stdout).not.toBe('');
-      expect(r.stderr).toBe('');
+      expect(withoutProgress(r.stderr)).toBe('');
     });
   });
 });

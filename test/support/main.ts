@@ -133,3 +133,19 @@ export async function runMain(
   }
   return { code: outcome, signal: null, stdout: stdout.text, stderr: stderr.text, stdoutBytes: stdout.bytes };
 }
+
+/**
+ * stderr without the lines a wait prints off a terminal (the start line naming the session, the heartbeats),
+ * for tests about everything else on stderr.
+ */
+export function withoutProgress(stderr: string): string {
+  return stderr
+    .split(/(?<=\n)/)
+    .filter(
+      (l) =>
+        !/^(Waiting for .+ on session [0-9a-f-]{36}( \(\S+\))?|still waiting \(.+\)(; latest: .*)?)\n$/.test(
+          l,
+        ),
+    )
+    .join('');
+}

@@ -1,0 +1,111 @@
+// Noticing that the reader of our stdout pipe went away while we are not writing (`agents tail … | head -1`
+// after the first line, during a long quiet turn). A write would fail with EPIPE at once, but nothing may be
+// written for an hour; GNU `tail -f | head` ends at once because it polls its output for an error. Node
+// cannot poll a write-only descriptor, and writing zero bytes to a pipe never fails, so on Linux this asks
+// /proc who holds the pipe open for reading:
+// - at start, cheaply, among the pipeline's processes (the children of our parent and grandparent, and
+//   theirs): the reader is there while the pipeline runs, even if it exits a moment later;
+// - then every second, whether those readers still hold it; when none does, every process is looked at
+//   once before concluding that the reader is gone.
+// A reader it cannot see (another user's process, another PID namespace) means it never concludes anything.
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+
+/** Whether a descriptor is open for reading (O_RDONLY or O_RDWR). */
+function readsFrom(pid: string, fd: string): boolean {
+  try {
+    const flags = /^flags:\s*(\d+)/m.exec(readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8'))?.[1];
+    const mode = flags === undefined ? -1 : Number.parseInt(flags, 8) & 3;
+    return mode === 0 || mode === 2;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `pid` holds `target` open for reading: true, false, or undefined when we may not look. */
+function holds(pid: string, target: string): boolean | undefined {
+  let fds: string[];
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? false : undefined;
+  }
+  for (const fd of fds) {
+    try {
+      if (readlinkSync(`/proc/${pid}/fd/${fd}`) === target && readsFrom(pid, fd)) return true;
+    } catch {
+      // The descriptor closed meanwhile.
+    }
+  }
+  return false;
+}
+
+/** The parent of `pid` (field 4 of /proc/<pid>/stat, after the command name in parentheses). */
+function parentOf(pid: string): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1];
+  } catch {
+    return undefined;
+  }
+}
+
+function childrenOf(pid: string): string[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
+      readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean),
+    );
+  } catch {
+    return [];
+  }
+}
+
+/** The pipeline's processes around `self`: the children of its parent and grandparent, and theirs. */
+function neighbours(self: string): string[] {
+  const parent = parentOf(self);
+  const grandparent = parent === undefined ? undefined : parentOf(parent);
+  const first = [parent, grandparent].flatMap((p) => (p === undefined ? [] : childrenOf(p)));
+  return [...new Set([...first, ...first.flatMap(childrenOf)])].filter((p) => p !== self);
+}
+
+/** Every process that holds `target` for reading; undefined when some could not be looked at. */
+function everyReader(target: string, self: string): string[] | undefined {
+  let blind = false;
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p) && p !== self)) {
+    const h = holds(pid, target);
+    if (h === undefined) blind = true;
+    else if (h) found.push(pid);
+  }
+  return blind && found.length === 0 ? undefined : found;
+}
+
+/**
+ * Calls `onClosed` once when the reader of our standard output pipe is gone. Returns a function that stops
+ * watching. Does nothing where there is no /proc, when stdout is not a pipe, or when no reader is seen.
+ */
+export function watchStdoutReader(pid: number, onClosed: () => void, intervalMs = 1000): () => void {
+  const self = String(pid);
+  let target: string;
+  try {
+    target = readlinkSync(`/proc/${self}/fd/1`);
+  } catch {
+    return () => undefined;
+  }
+  if (!target.startsWith('pipe:[')) return () => undefined;
+  let readers = neighbours(self).filter((p) => holds(p, target) === true);
+  if (readers.length === 0) return () => undefined;
+  const timer = setInterval(() => {
+    readers = readers.filter((p) => holds(p, target) === true);
+    if (readers.length > 0) return;
+    const all = everyReader(target, self);
+    if (all === undefined || all.length > 0) {
+      readers = all ?? [];
+      if (all === undefined) clearInterval(timer); // someone we may not look at could be reading
+      return;
+    }
+    clearInterval(timer);
+    onClosed();
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
