@@ -10,6 +10,7 @@ import type { Context, GlobalOptions } from './context.js';
 import { buildProgram, type Runner } from './cli/program.js';
 import { debugFromEnv } from './config/env.js';
 import { escapeForLine } from './util/text.js';
+import { processSpawner } from './spawner.js';
 
 /** Anything thrown, as the CliError the run ends with. */
 function asCliError(err: unknown): CliError {
@@ -100,6 +101,7 @@ export async function run(): Promise<void> {
     env: process.env,
     signal: controller.signal,
     runtime: { nodeVersion: process.version, platform: process.platform, homedir: homedir() },
+    spawner: processSpawner(),
   };
   const code = await main(process.argv.slice(2), io);
   process.exitCode = code;

@@ -3,6 +3,7 @@
 import type { Ora } from 'ora';
 import type { OutStream } from '../io.js';
 import { formatDuration } from '../util/duration.js';
+import { cut } from '../util/width.js';
 import type { Stderr } from './stderr.js';
 import type { TerminalCaps } from './terminal.js';
 
@@ -35,7 +36,10 @@ export function spinnerProgress(o: SpinnerOptions): Progress {
   let started = 0;
   const text = () => {
     const elapsed = formatDuration(now() - started);
-    return `${label} ${elapsed}${latest ? ` · ${latest}` : ''}`;
+    const full = `${label} ${elapsed}${latest ? ` · ${latest}` : ''}`;
+    // One line: the latest activity is cut to the width (the spinner's frame and a space come first).
+    const columns = o.stream.columns ?? 0;
+    return columns > 2 ? cut(full, columns - 3) : full;
   };
   return {
     async start(l) {
