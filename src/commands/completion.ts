@@ -247,9 +247,10 @@ function zsh(spec: Spec): string {
 _agents_sessions() {
   local bin=\${words[1]} line
   (( $+commands[$bin] )) || [[ -x $bin ]] || bin=agents
-  local -a sessions
+  local -a sessions profile
+  [[ -n $_agents_profile ]] && profile=(--profile "$_agents_profile")
   sessions=('last:the session this machine created or sent to last')
-  for line in \${(f)"$("$bin" \${_agents_profile:+--profile "$_agents_profile"} __complete sessions 2>/dev/null)"}; do
+  for line in \${(f)"$("$bin" $profile __complete sessions 2>/dev/null)"}; do
     sessions+=("\${line%%$'\\t'*}:\${line#*$'\\t'}")
   done
   _describe -t sessions 'session' sessions
@@ -409,7 +410,7 @@ function fish(spec: Spec): string {
       lines.push(fishOption(c.path, o));
     c.args.forEach((a, i) => {
       const when = `-n ${fishQuote(`__agents_at '${c.path}' ${i}`)}`;
-      if (a.kind === 'session') lines.push(`complete -c agents ${when} -a '(__agents_sessions)'`);
+      if (a.kind === 'session') lines.push(`complete -c agents ${when} -k -a '(__agents_sessions)'`);
       if (a.kind === 'words') lines.push(`complete -c agents ${when} -a ${fishQuote(a.words.join(' '))}`);
     });
     for (const s of c.subcommands) {
