@@ -115,10 +115,12 @@ export async function show(ctx: Context, given: SessionRef | undefined, flags: S
     read.users ??
     (whole ? read.messages.filter((m) => m.role === 'user') : await userMessages(client, session.id, signal));
   const threads = [...new Set(users.map((m) => m.chat_thread_id).filter((t): t is string => t !== null))];
-  // The agent: the service's, where it names one, else what this machine created the session with.
+  // The agent, for a terminal's header: the service's, where it names one, else what this machine
+  // created the session with (the state file is read for a person only: a script's show stays as fast).
   const named = typeof session.agent_name === 'string' ? session.agent_name : undefined;
-  const agent =
-    named ?? (await readKnownSessions(ctx.state, profile)).find((s) => s.id === session.id)?.agent;
+  const forPerson = ctx.caps.stdoutIsTTY && !ctx.globals.json;
+  const recorded = forPerson ? await readKnownSessions(ctx.state, profile) : [];
+  const agent = named ?? recorded.find((s) => s.id === session.id)?.agent;
   return {
     kind: 'conversation',
     session,
