@@ -26,7 +26,6 @@ const MD = [
   'vi.useFakeTimers();',
   '```',
 ].join('\n');
-const reply = (text: string) => `[[reply:${encodeURIComponent(text).replace(/\]/g, '%5D')}]]`;
 
 /** The lines a person reads: escape sequences out, carriage returns as line ends. */
 const lines = (screen: string) => screen.replace(CSI, '').split(/\r?\n|\r/);
@@ -49,20 +48,21 @@ describe.concurrent.each([
       TZ: 'UTC',
     };
 
-    // The spinner says what the agent does; the reply is rendered; the end rings and notifies.
+    // The spinner says what the agent does; the reply is rendered; the end rings and notifies. The turn
+    // never ends by itself: the test stores a tool call, and the final reply once the spinner showed it.
     const wait = runInPty(
-      [
-        'create',
-        '-a',
-        'claude',
-        '--wait',
-        '--notify',
-        `[[steps:4]] [[gap:5000]] ${reply(MD)} Fix the flaky test`,
-      ],
+      ['create', '-a', 'claude', '--wait', '--notify', '[[never]] [[steps:0]] Fix the flaky test'],
       env,
       cols,
     );
-    await wait.waitFor(/Waiting for claude… \S+ · ⚙ \w/);
+    await wait.waitFor('Waiting for claude');
+    const created = /id {3}([0-9a-f-]{36})/.exec(wait.screen)![1]!;
+    const thread = em.messages(created)[0]!.chat_thread_id!;
+    const add = (type: 'tool_call' | 'final_message', message: string) =>
+      em.addMessage(created, { chat_thread_id: thread, role: 'assistant', type, message });
+    add('tool_call', JSON.stringify({ tool: 'Bash', input: 'npm test' }));
+    await wait.waitFor(/Waiting for claude… \S+ · ⚙ Bash/);
+    add('final_message', MD);
     expect(await wait.exit).toBe(0);
     const screen = wait.screen;
     expect(screen).toContain('\u0007\u001b]9;agents: claude replied: Fix the flaky test\u0007');

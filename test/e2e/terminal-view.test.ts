@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Message, Session } from '../../src/api/types.js';
-import { fixture, THREAD_POLL, stopWhen, type Fixture } from './fixture.js';
-import { RecordingSpawner } from '../support/main.js';
+import { fixture, THREAD_POLL, stopWhen, until, type Fixture } from './fixture.js';
+import { RecordingSpawner, type RunHandle } from '../support/main.js';
 
 const MD = [
   '## Summary',
@@ -31,6 +31,14 @@ const SGR = /\u001b\[[0-9;]*m/g;
 const CSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
 const UUID_ANY = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 const ISO = /\d{4}-\d\d-\d\dT\d\d:\d\d/;
+
+/** The spinner's frames in what was written to stderr: ora draws each between cursor sequences. */
+function frames(stderr: string): string[] {
+  return stderr
+    .split(CSI)
+    .filter((p) => /^[⠀-⣿] Waiting for /.test(p))
+    .map((p) => p.slice(2));
+}
 
 /** Both streams a terminal 80 by 40 (stdin not: no prompt). */
 const TERMINAL = { tty: { stdout: true, stderr: true, columns: 80, rows: 40 } } as const;
@@ -229,19 +237,33 @@ describe('show on a terminal', () => {
 describe('the spinner says what the agent is doing', () => {
   it('the latest tool call or message, cut to the width', async () => {
     const f = await fixture();
-    // Each step stays 300 ms, several of the spinner's frames (80 ms).
-    const args = ['create', '-a', 'claude', '--wait', '[[steps:4]] [[gap:6000]] go'];
-    const r = await f.run(args, { tty: { stdout: true, stderr: true, columns: 40 } });
+    // The turn stores nothing by itself: the test stores each message once the spinner has shown the last.
+    const shown = (text: string) => (run: RunHandle) => frames(run.stderr).some((t) => t.includes(text));
+    const r = await f.run(['create', '-a', 'claude', '--wait', '[[never]] [[steps:0]] go'], {
+      tty: { stdout: true, stderr: true, columns: 40 },
+      onStart: (run) => {
+        void (async () => {
+          await until(() => shown('Waiting for claude')(run));
+          const id = /id {3}([0-9a-f-]{36})/.exec(run.stderr)![1]!;
+          const thread = f.em.messages(id)[0]!.chat_thread_id!;
+          const add = (type: 'tool_call' | 'message' | 'final_message', message: string) =>
+            f.em.addMessage(id, { chat_thread_id: thread, role: 'assistant', type, message });
+          add('tool_call', JSON.stringify({ tool: 'Bash', input: 'npm test' }));
+          await until(() => shown('· ⚙ Bash npm')(run));
+          add('message', 'Reading the parser first\nthen the tests');
+          await until(() => shown('· Reading the')(run));
+          add('final_message', 'done');
+        })().catch(() => undefined);
+      },
+    });
     expect(r.code, r.stderr).toBe(0);
-    // ora draws each frame between cursor and clearing sequences: "⠙ Waiting for claude… 2s · ⚙ Read…".
-    const frames = r.stderr
-      .split(CSI)
-      .filter((p) => /^[⠀-⣿] Waiting for claude…/.test(p))
-      .map((p) => p.slice(2));
-    expect(frames.some((t) => /· ⚙ (Read|Bash|Grep|Edit) /.test(t))).toBe(true);
-    expect(frames.some((t) => /· claude/.test(t))).toBe(true);
+    const all = frames(r.stderr);
+    expect(all.some((t) => /^Waiting for claude… \S+ · ⚙ Bash npm/.test(t))).toBe(true);
+    // A message: its first line only.
+    expect(all.some((t) => /^Waiting for claude… \S+ · Reading the/.test(t))).toBe(true);
+    expect(all.some((t) => t.includes('then the tests'))).toBe(false);
     // The frame and a space come first: the text keeps to 37 columns.
-    for (const t of frames) expect([...t.trimEnd()].length).toBeLessThanOrEqual(37);
+    for (const t of all) expect([...t.trimEnd()].length).toBeLessThanOrEqual(37);
   });
 
   it('reading the activity costs no extra polls: a terminal polls as a pipe does', async () => {
