@@ -262,8 +262,11 @@ class Presenter {
   /** A dashboard address: opened in the browser where one can start, else printed on stdout. */
   private async browse(url: string): Promise<void> {
     const { ctx } = this;
-    const why =
-      noBrowserReason(ctx.io.env, ctx.io.runtime.platform) ?? (ctx.io.spawner ? undefined : 'no browser');
+    // The address comes from the service (or the state file): only a web address is handed to an opener,
+    // which would run a file or another scheme's handler as readily.
+    const why = !/^https?:\/\/[^\s]+$/i.test(url)
+      ? 'not a web address'
+      : (noBrowserReason(ctx.io.env, ctx.io.runtime.platform) ?? (ctx.io.spawner ? undefined : 'no browser'));
     let opened = false;
     if (why === undefined && ctx.io.spawner) {
       try {

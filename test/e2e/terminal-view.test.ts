@@ -416,6 +416,21 @@ describe('agents open and show --web', () => {
     expect(JSON.parse(json.stdout)).toEqual({ url, opened: false });
   });
 
+  it('hands only a web address to the browser', async () => {
+    const f = await fixture({}, { DISPLAY: ':0' });
+    const id = (await f.run(['create', '-a', 'claude', 'x'])).stdout.trim();
+    // What the state file says the address is (a file, with a line break in it).
+    const state = join(f.env.AGENTS_CONFIG_DIR!, 'state.json');
+    const data = JSON.parse(readFileSync(state, 'utf8')) as { sessions: Record<string, { web?: string }[]> };
+    data.sessions.default![0]!.web = 'file:///etc/passwd\nx';
+    writeFileSync(state, JSON.stringify(data));
+    const spawner = new RecordingSpawner();
+    const r = await f.run(['open', id], { spawner, tty: { stdout: true, stderr: true } });
+    expect(spawner.opened).toEqual([]);
+    expect(r.stdout).toBe('file:///etc/passwd\nx\n');
+    expect(r.stderr).toContain('No browser opened here (not a web address)');
+  });
+
   it('a session not recorded here: its address is asked of the service', async () => {
     const f = await fixture();
     const id = (await f.run(['create', '-a', 'claude', 'x'])).stdout.trim();
