@@ -33,11 +33,11 @@ const VENDOR = {
 };
 
 // Libraries taken through their ES module build (`import` condition; marked-terminal's CommonJS build has
-// highlight.js, 1.7 MB, inlined), with the exports the sources use. module.exports is the namespace.
+// highlight.js, 1.7 MB, inlined). module.exports is the namespace: only their named exports are used (a
+// default export would not survive Node's interop, which takes module.exports itself as the default).
 const ESM_VENDOR = {
   marked: 'export * from "marked";',
   'marked-terminal': 'export * from "marked-terminal";',
-  open: 'export { default } from "open";',
 };
 
 // What marked-terminal imports but agents never uses, replaced by stubs: src/output/markdown.ts draws code

@@ -5,7 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { KEY, until } from './fixture.js';
 import { startEmulator } from '../../src/emulator/index.js';
-import { cliEnv } from '../support/run-cli.js';
+import { cliEnv, runCli } from '../support/run-cli.js';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runInPty } from '../support/pty.js';
 
 // eslint-disable-next-line no-control-regex -- escape sequences are what is looked for
@@ -108,5 +111,34 @@ describe.concurrent.each([
     pick.type('\r');
     expect(await pick.exit).toBe(0);
     expect(pick.screen).toContain('── turn 1 ──');
+  });
+});
+
+describe('the built binary opens a browser', () => {
+  it('through the bundled `open` package, which starts xdg-open with the address', async ({
+    onTestFinished,
+  }) => {
+    const em = await startEmulator({ port: 0, timeScale: 0.05, rateLimit: false });
+    onTestFinished(() => em.close());
+    // A stand-in xdg-open on PATH that notes what it was asked to open.
+    const bin = mkdtempSync(join(tmpdir(), 'agents-xdg-'));
+    const opened = join(bin, 'opened.txt');
+    writeFileSync(
+      join(bin, 'xdg-open'),
+      `#!/bin/sh\nprintf '%s' "$1" > '${opened}.tmp' && mv '${opened}.tmp' '${opened}'\n`,
+    );
+    chmodSync(join(bin, 'xdg-open'), 0o755);
+    const env = {
+      ...cliEnv({ AGENTS_BASE_URL: em.url, AGENTS_API_KEY: KEY }),
+      DISPLAY: ':0',
+      PATH: `${bin}:${process.env.PATH ?? ''}`,
+    };
+    const created = await runCli(['create', '-a', 'claude', 'x'], { env, closeStdin: true });
+    const id = created.stdout.trim();
+    const r = await runCli(['open', id], { env, closeStdin: true });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout, r.stderr).toBe('');
+    await until(() => existsSync(opened));
+    expect(readFileSync(opened, 'utf8')).toBe(`${em.url}/app/sessions/${id}`);
   });
 });
