@@ -1,8 +1,9 @@
 // Builds dist/ for bin/agents.js:
 //  - dist/agents.cjs: the program (src/cli.ts) and commander as one CommonJS file. Each command's module
 //    is in it but evaluated only when that command runs (esbuild wraps what `import()` reaches).
-//  - dist/vendor/*.cjs: the libraries only some runs need (conf, ora, chalk, the prompts), each bundled
-//    on its own and required on first use, so a run that does not need one never reads it.
+//  - dist/vendor/*.cjs: the libraries only some runs need (conf, ora, chalk, the prompts, the markdown
+//    renderer, the browser opener), each bundled on its own and required on first use, so a run that does
+//    not need one never reads it.
 // One CommonJS file, because bin/agents.js compiles it with a V8 code cache (see there): Node 20 has no
 // compile cache of its own, and ESM cannot take one.
 import { build } from 'esbuild';
@@ -21,7 +22,43 @@ const dist = pathToFileURL(`${resolve(out)}/`);
 rmSync(dist, { recursive: true, force: true });
 
 /** Libraries bundled apart, by the name the sources import. */
-const VENDOR = { conf: 'conf', ora: 'ora', chalk: 'chalk', '@inquirer/prompts': 'prompts' };
+const VENDOR = {
+  conf: 'conf',
+  ora: 'ora',
+  chalk: 'chalk',
+  '@inquirer/prompts': 'prompts',
+  marked: 'marked',
+  'marked-terminal': 'marked-terminal',
+  open: 'open',
+};
+
+// Libraries taken through their ES module build (`import` condition; marked-terminal's CommonJS build has
+// highlight.js, 1.7 MB, inlined). module.exports is the namespace: only their named exports are used (a
+// default export would not survive Node's interop, which takes module.exports itself as the default).
+const ESM_VENDOR = {
+  marked: 'export * from "marked";',
+  'marked-terminal': 'export * from "marked-terminal";',
+};
+
+// What marked-terminal imports but agents never uses, replaced by stubs: src/output/markdown.ts draws code
+// blocks (no syntax highlighting: highlight.js would cost over 100 ms on every reply) and links itself,
+// and turns emoji short codes off. The vendor file goes from 1.9 MB to under 80 kB.
+const STUBS = {
+  'cli-highlight': 'exports.highlight = (code) => code;',
+  'node-emoji': 'exports.get = () => undefined;',
+  'supports-hyperlinks': 'module.exports = { stdout: false, stderr: false };',
+};
+const stubs = {
+  name: 'stubs',
+  setup(b) {
+    const names = Object.keys(STUBS).map((n) => n.replace(/[-/]/g, (c) => `\\${c}`));
+    b.onResolve({ filter: new RegExp(`^(${names.join('|')})$`) }, (args) => ({
+      path: args.path,
+      namespace: 'stub',
+    }));
+    b.onLoad({ filter: /.*/, namespace: 'stub' }, (args) => ({ contents: STUBS[args.path], loader: 'js' }));
+  },
+};
 
 const common = {
   bundle: true,
@@ -40,9 +77,16 @@ const common = {
 // import of the library sees as its default export, with the named exports on it too (the program's
 // bundle imports them with Node's interop: default = module.exports).
 for (const [name, file] of Object.entries(VENDOR)) {
-  const contents = `const ns = require(${JSON.stringify(name)});
+  const contents =
+    ESM_VENDOR[name] ??
+    `const ns = require(${JSON.stringify(name)});
 module.exports = ns.default !== undefined ? Object.assign(ns.default, ns) : ns;`;
-  await build({ ...common, stdin: { contents, resolveDir: '.' }, outfile: `${out}/vendor/${file}.cjs` });
+  await build({
+    ...common,
+    stdin: { contents, resolveDir: '.', loader: 'js' },
+    outfile: `${out}/vendor/${file}.cjs`,
+    plugins: name === 'marked-terminal' ? [stubs] : [],
+  });
 }
 
 // commander requires node:child_process at load time (net, streams, dgram: about 3 ms on Node 20) for

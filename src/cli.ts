@@ -11,6 +11,7 @@ import { buildProgram, type Runner } from './cli/program.js';
 import { debugFromEnv } from './config/env.js';
 import { escapeForLine } from './util/text.js';
 import { watchStdoutReader } from './util/pipe-watch.js';
+import { processSpawner } from './spawner.js';
 
 /** Anything thrown, as the CliError the run ends with. */
 function asCliError(err: unknown): CliError {
@@ -106,6 +107,7 @@ export async function run(): Promise<void> {
     env: process.env,
     signal: controller.signal,
     runtime: { nodeVersion: process.version, platform: process.platform, homedir: homedir() },
+    spawner: processSpawner(),
   };
   const code = await main(process.argv.slice(2), io);
   unwatch();

@@ -32,6 +32,20 @@ export interface Tuning {
   lockWaitMs?: number;
 }
 
+/**
+ * Programs a run may start for the person at the terminal: the pager and the browser. bin/agents.js gets
+ * the real ones (src/spawner.ts); a test passes its own to see what would be paged or opened.
+ */
+export interface Spawner {
+  /**
+   * Runs the pager `command` (a shell command line, as PAGER is) with `text` on its standard input and
+   * the run's terminal as its output; resolves to its exit code once it ends (127: it was not found).
+   */
+  pager(command: string, text: string, env: Env): Promise<number | null>;
+  /** Opens `url` in the user's browser; rejects when none could be started. */
+  browser(url: string): Promise<void>;
+}
+
 /** Everything a run may touch. */
 export interface IO {
   stdin: InStream;
@@ -45,5 +59,7 @@ export interface IO {
   signal: AbortSignal;
   /** Facts the program reports or bases paths on. */
   runtime: { nodeVersion: string; platform: NodeJS.Platform; homedir: string };
+  /** Starts the pager and the browser; without it neither is started (the text is printed instead). */
+  spawner?: Spawner;
   tuning?: Tuning;
 }

@@ -16,6 +16,24 @@ export interface Prompts {
   baseUrl(current: string | undefined): Promise<string>;
   /** An API key, in a masked prompt whose mask cannot be toggled off. */
   apiKey(): Promise<string>;
+  /** A session picked from a list that typing filters (the sessions `agents ls` knows). */
+  session(choices: readonly SessionChoice[]): Promise<string>;
+}
+
+/** One session offered by the chooser. */
+export interface SessionChoice {
+  id: string;
+  /** One line: the title, agent, state and when (already made harmless). */
+  label: string;
+}
+
+/** Pure: the choices whose label or id hold every word typed (any case), in their order. */
+export function filterChoices(choices: readonly SessionChoice[], term: string | undefined): SessionChoice[] {
+  const words = (term ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+  return choices.filter((c) => {
+    const hay = `${c.label} ${c.id}`.toLowerCase();
+    return words.every((w) => hay.includes(w));
+  });
 }
 
 export interface PromptIo {
@@ -85,6 +103,22 @@ export function createPrompts(io: PromptIo): Prompts {
             context,
           ),
         NOT_STORED,
+      );
+    },
+    session: async (choices) => {
+      const { search } = await inquirer();
+      return asked(
+        () =>
+          search<string>(
+            {
+              message: 'Session (type to search):',
+              pageSize: 10,
+              source: (term) =>
+                filterChoices(choices, term).map((c) => ({ value: c.id, name: c.label, short: c.id })),
+            },
+            context,
+          ),
+        NOT_SENT,
       );
     },
     apiKey: async () => {

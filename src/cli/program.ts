@@ -1,11 +1,12 @@
 // The commander program: global flags, every command, and each command's module imported only when that
 // command runs, so --help and usage errors pay for commander alone. Option values are validated here
 // (Option#choices, argParsers) so bad input exits 2 before anything runs.
-import { Command, Option, type OutputConfiguration } from 'commander';
+import { Argument, Command, Option, type OutputConfiguration } from 'commander';
 import { VERSION } from '../version.js';
 import type { Context } from '../context.js';
 import type { Result } from '../output/items.js';
 import { CORE_AGENTS } from '../api/types.js';
+import { MAX_SESSIONS } from '../state/sessions.js';
 import type { CreateFlags } from '../commands/create.js';
 import type { SendFlags } from '../commands/send.js';
 import type { ShowFlags } from '../commands/show.js';
@@ -13,6 +14,7 @@ import type { TailFlags } from '../commands/tail.js';
 import type { EmulatorFlags } from '../commands/emulator.js';
 import type { LoginFlags } from '../commands/login.js';
 import type { ArtifactFlags } from '../commands/artifact.js';
+import type { LsFlags } from '../commands/ls.js';
 import type { SessionRef } from '../input/session-ref.js';
 import {
   decimalOption,
@@ -35,6 +37,7 @@ Examples:
   $ agents send "$id" --wait --timeout 20m "Fix the failing test"
   $ agents tail last --until-final
   $ agents show last --all --json
+  $ agents ls
   $ agents emulator --port 4010
 
 Exit codes: 0 ok, 1 request failed, 2 usage error, 3 auth failure, 4 not found,
@@ -42,6 +45,12 @@ Exit codes: 0 ok, 1 request failed, 2 usage error, 3 auth failure, 4 not found,
 Docs: the README in this package (README.md), and \`agents <command> --help\`.`;
 
 const SESSION_ARG = 'session id, address (…/sessions/<id>), or "last"';
+// Where a prompt can fill the session in, the argument is optional to commander: a terminal offers the
+// sessions of `agents ls` to choose from, a script still gets the usage error (src/input/pick-session.ts).
+const SESSION_ARG_OR_PICK = `${SESSION_ARG}; at a terminal, chosen from \`agents ls\` when left out`;
+
+/** The shells `agents completion` writes a script for. */
+export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
 // The emulator's fault modes, listed here so --help does not load the emulator (a test keeps them equal).
 const FAULT_MODES = ['500', '502', '503', '504', 'html-502', '429', 'reset'];
@@ -208,7 +217,8 @@ Examples:
       .option('-w, --wait', 'wait for the final reply and print its text')
       .option('-f, --follow', 'print each assistant message as it lands, ending at the final one')
       .option('--timeout <duration>', 'bound the command: 90s, 20m, 1h or seconds (exit 124)', durationOption)
-      .option('-o, --output <file>', 'with --wait: also write the final text to FILE');
+      .option('-o, --output <file>', 'with --wait: also write the final text to FILE')
+      .option('--notify', 'with --wait or --follow: ring the bell and notify the desktop when it ends');
 
   replyOptions(
     program
@@ -240,7 +250,7 @@ Examples:
     program
       .command('send')
       .description('post a follow-up: starts a new thread and interrupts the turn in progress')
-      .argument('<session>', SESSION_ARG, sessionArgument)
+      .argument('[session]', SESSION_ARG_OR_PICK, sessionArgument)
       .argument('[message...]', 'the message ("-" reads standard input)')
       .option('--agent-profile <uuid>', 'an existing agent profile for this turn', uuidOption)
       .option('--agent-profile-file <file>', 'a JSON Profile object for this turn')
@@ -254,14 +264,14 @@ Examples:
   $ agents send last "Now add tests"
   $ agents send "$SESSION" --wait --timeout 20m "Fix the failing test"`,
     )
-    .action((ref: SessionRef, words: string[], opts: SendFlags, cmd: Command) =>
+    .action((ref: SessionRef | undefined, words: string[], opts: SendFlags, cmd: Command) =>
       run(cmd, async (ctx) => (await import('../commands/send.js')).send(ctx, ref, words, opts)),
     );
 
   program
     .command('show')
     .description('print a session and its conversation, oldest first, grouped by turn')
-    .argument('<session>', SESSION_ARG, sessionArgument)
+    .argument('[session]', SESSION_ARG_OR_PICK, sessionArgument)
     .option('--thread <uuid>', 'only this thread', uuidOption)
     .option('--tools', 'include tool calls')
     .addOption(
@@ -270,18 +280,24 @@ Examples:
         .conflicts('all'),
     )
     .option('--all', 'every message')
+    .option('--verbose', 'on a terminal: the ids of the session, its turns and messages')
+    .option(
+      '--no-pager',
+      'on a terminal: never page (default: AGENTS_PAGER, PAGER, or less -FRX when taller than the screen)',
+    )
+    .option('--web', 'open the session in the browser instead (its address is printed where none opens)')
     .addHelpText(
       'after',
-      `\nExamples:\n  $ agents show last\n  $ agents show "$SESSION" --all --json > session.json`,
+      `\nExamples:\n  $ agents show last\n  $ agents show last --web\n  $ agents show "$SESSION" --all --json > session.json`,
     )
-    .action((ref: SessionRef, opts: ShowFlags, cmd: Command) =>
+    .action((ref: SessionRef | undefined, opts: ShowFlags, cmd: Command) =>
       run(cmd, async (ctx) => (await import('../commands/show.js')).show(ctx, ref, opts)),
     );
 
   program
     .command('tail')
     .description('print the last messages, then follow new ones as they land')
-    .argument('<session>', SESSION_ARG, sessionArgument)
+    .argument('[session]', SESSION_ARG_OR_PICK, sessionArgument)
     .option('-n, --lines <n>', 'how many existing messages to print first', intOption(0, 10_000), 10)
     .option('--thread <uuid>', 'only this thread', uuidOption)
     .option('--tools', 'include tool calls')
@@ -295,7 +311,7 @@ Examples:
       'after',
       `\nExamples:\n  $ agents tail last\n  $ agents tail "$SESSION" --until-final --json | jq -r .message`,
     )
-    .action((ref: SessionRef, opts: TailFlags, cmd: Command) =>
+    .action((ref: SessionRef | undefined, opts: TailFlags, cmd: Command) =>
       run(cmd, async (ctx) => (await import('../commands/tail.js')).tail(ctx, ref, opts)),
     );
 
@@ -303,7 +319,7 @@ Examples:
   program
     .command('plan')
     .description('print the latest plan the agent wrote (markdown)')
-    .argument('<session>', SESSION_ARG, sessionArgument)
+    .argument('[session]', SESSION_ARG_OR_PICK, sessionArgument)
     .option('-o, --output <file>', 'write it to FILE instead of stdout')
     .addHelpText(
       'after',
@@ -313,7 +329,7 @@ Examples:
   $ agents plan last
   $ agents plan "$SESSION" -o plan.md`,
     )
-    .action((ref: SessionRef, opts: ArtifactFlags, cmd: Command) =>
+    .action((ref: SessionRef | undefined, opts: ArtifactFlags, cmd: Command) =>
       run(cmd, async (ctx) => (await import('../commands/plan.js')).plan(ctx, ref, opts)),
     );
   program
@@ -332,6 +348,68 @@ Examples:
     )
     .action((ref: SessionRef, artifactId: string, opts: ArtifactFlags, cmd: Command) =>
       run(cmd, async (ctx) => (await import('../commands/artifact.js')).artifact(ctx, ref, artifactId, opts)),
+    );
+
+  // ── finding sessions again: ls, open, completion ──
+  program
+    .command('ls')
+    .description('list the sessions this machine created or sent to (this profile), latest first')
+    .addOption(
+      new Option('--limit <n>', 'at most N sessions (default 20)')
+        .argParser(intOption(1, MAX_SESSIONS))
+        .default(20),
+    )
+    .option('--refresh', 'ask the service for the title and state of each one listed (3 requests each)')
+    .addHelpText(
+      'after',
+      `
+The API cannot list sessions: agents keeps the last ${MAX_SESSIONS} this machine created or sent to, per profile.
+Piped: one line each, tab-separated (id, title, agent, state, created); --json: an array.
+Examples:
+  $ agents ls
+  $ agents ls --refresh --limit 5
+  $ agents ls --json | jq -r '.[0].id'`,
+    )
+    .action((opts: LsFlags, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('../commands/ls.js')).ls(ctx, opts)),
+    );
+  program
+    .command('open')
+    .description('open a session in the browser (its address is printed where no browser can start)')
+    .argument('[session]', SESSION_ARG_OR_PICK, sessionArgument)
+    .addHelpText(
+      'after',
+      `
+No browser is started under CI, over SSH or without a display: the address is printed on stdout instead.
+Examples:
+  $ agents open last
+  $ agents open "$SESSION"`,
+    )
+    .action((ref: SessionRef | undefined, _opts, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('../commands/open.js')).open(ctx, ref)),
+    );
+  program
+    .command('completion')
+    .description('print a completion script for bash, zsh or fish')
+    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(SHELLS))
+    .addHelpText(
+      'after',
+      `
+Commands, options, agent names, and session ids from \`agents ls\` complete with Tab.
+Examples:
+  $ source <(agents completion bash)          # in ~/.bashrc
+  $ source <(agents completion zsh)           # in ~/.zshrc (after compinit)
+  $ agents completion fish > ~/.config/fish/completions/agents.fish`,
+    )
+    .action((shell: (typeof SHELLS)[number], _opts, cmd: Command) =>
+      run(cmd, async () => (await import('../commands/completion.js')).completion(program, shell)),
+    );
+  // What the completion scripts call for session ids (the state file alone: no request, no key needed).
+  program
+    .command('__complete', { hidden: true })
+    .argument('<what>')
+    .action((what: string, _opts, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('../commands/completion.js')).completeWords(ctx, what)),
     );
 
   program

@@ -6,9 +6,10 @@ import { readMessage } from '../input/message.js';
 import { selectAgent, type AgentFlags } from '../input/agent.js';
 import { checkReplyFlags, type ReplyFlags } from '../input/reply-flags.js';
 import { recordLast } from '../state/last-session.js';
+import { noteSessionFacts } from '../state/sessions.js';
 import type { Item } from '../output/items.js';
 import { startDeadline } from '../wait/deadline.js';
-import { awaitReply, postError } from '../wait/reply.js';
+import { awaitReply, notifyEnd, postError } from '../wait/reply.js';
 
 export interface CreateFlags extends AgentFlags, ReplyFlags {
   private?: boolean;
@@ -42,7 +43,18 @@ export async function* create(ctx: Context, words: string[], flags: CreateFlags)
       .catch((err: unknown) => postError(err, deadline));
     const threadId = session.thread_id ?? undefined;
     const { profile } = await ctx.settings([]);
-    const warning = await recordLast(ctx.state, profile, { id: session.id, threadId });
+    const warning = await recordLast(
+      ctx.state,
+      profile,
+      { id: session.id, threadId },
+      {
+        title: session.title || undefined,
+        agent: agent.agent_name,
+        createdAt: session.created_at,
+        web: session.session_html_url,
+        state: 'working',
+      },
+    );
     if (warning) yield { kind: 'warning', text: warning };
     yield { kind: 'session-created', session, waiting };
     if (!waiting) {
@@ -54,16 +66,22 @@ export async function* create(ctx: Context, words: string[], flags: CreateFlags)
         hint: `follow it with: agents tail ${session.id}`,
       });
     }
-    yield* awaitReply(ctx, {
-      client,
-      sessionId: session.id,
-      threadId,
-      mode: flags.wait ? 'wait' : 'follow',
-      deadline,
-      outputFile: flags.output,
-      label: agent.agent_name ?? 'the agent',
-      url: session.session_html_url,
-    });
+    const who = agent.agent_name ?? 'the agent';
+    yield* notifyEnd(
+      flags.notify === true,
+      { who, title: session.title, signal: ctx.signal },
+      awaitReply(ctx, {
+        client,
+        sessionId: session.id,
+        threadId,
+        mode: flags.wait ? 'wait' : 'follow',
+        deadline,
+        outputFile: flags.output,
+        label: who,
+        url: session.session_html_url,
+      }),
+    );
+    await noteSessionFacts(ctx.state, profile, [{ id: session.id, state: 'finished' }]);
     yield { kind: 'next-steps', sessionId: session.id, finished: true };
   } finally {
     deadline.dispose();

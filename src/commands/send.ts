@@ -8,10 +8,12 @@ import { profileFromFlags } from '../input/agent.js';
 import { checkReplyFlags, type ReplyFlags } from '../input/reply-flags.js';
 import type { SessionRef } from '../input/session-ref.js';
 import { resolveSession } from '../input/resolve-session.js';
+import { sessionOrPick } from '../input/pick-session.js';
 import { recordLast } from '../state/last-session.js';
+import { noteSessionFacts, readKnownSessions } from '../state/sessions.js';
 import type { Item } from '../output/items.js';
 import { startDeadline } from '../wait/deadline.js';
-import { awaitReply, postError } from '../wait/reply.js';
+import { awaitReply, notifyEnd, postError } from '../wait/reply.js';
 
 export interface SendFlags extends ReplyFlags {
   agentProfile?: string;
@@ -38,11 +40,12 @@ async function turnInProgress(client: ApiClient, sessionId: string, signal: Abor
 
 export async function* send(
   ctx: Context,
-  ref: SessionRef,
+  given: SessionRef | undefined,
   words: string[],
   flags: SendFlags,
 ): AsyncGenerator<Item> {
   await checkReplyFlags(flags);
+  const ref = await sessionOrPick(ctx, given);
   const { profile } = await ctx.settings([]);
   const session = await resolveSession(ref, ctx.state, profile);
   const client = await ctx.client();
@@ -80,7 +83,7 @@ export async function* send(
       .sendMessage(session.id, body, { signal: deadline.signal })
       .catch((err: unknown) => postError(err, deadline));
     const threadId = sent.chat_thread_id ?? undefined;
-    const warning = await recordLast(ctx.state, profile, { id: session.id, threadId });
+    const warning = await recordLast(ctx.state, profile, { id: session.id, threadId }, { state: 'working' });
     if (warning) yield { kind: 'warning', text: warning };
     yield { kind: 'message-sent', sessionId: session.id, sent, waiting };
     if (!waiting) {
@@ -92,15 +95,22 @@ export async function* send(
         hint: `follow it with: agents tail ${session.id}`,
       });
     }
-    yield* awaitReply(ctx, {
-      client,
-      sessionId: session.id,
-      threadId,
-      mode: flags.wait ? 'wait' : 'follow',
-      deadline,
-      outputFile: flags.output,
-      label: 'the reply',
-    });
+    // What this machine knows of the session (its title, the agent it was created with), for --notify.
+    const known = (await readKnownSessions(ctx.state, profile)).find((s) => s.id === session.id);
+    yield* notifyEnd(
+      flags.notify === true,
+      { who: known?.agent ?? 'the agent', title: known?.title, signal: ctx.signal },
+      awaitReply(ctx, {
+        client,
+        sessionId: session.id,
+        threadId,
+        mode: flags.wait ? 'wait' : 'follow',
+        deadline,
+        outputFile: flags.output,
+        label: 'the reply',
+      }),
+    );
+    await noteSessionFacts(ctx.state, profile, [{ id: session.id, state: 'finished' }]);
     yield { kind: 'next-steps', sessionId: session.id, finished: true };
   } finally {
     deadline.dispose();

@@ -7,6 +7,8 @@ import type { ListQuery, Message, MessageType } from '../api/types.js';
 import { CliError, ExitCode } from '../errors.js';
 import type { SessionRef } from '../input/session-ref.js';
 import { resolveSession } from '../input/resolve-session.js';
+import { sessionOrPick } from '../input/pick-session.js';
+import { readKnownSessions } from '../state/sessions.js';
 import { mergeOldestFirst } from '../conversation/merge.js';
 import { readConversation } from '../conversation/model.js';
 import type { Item } from '../output/items.js';
@@ -16,6 +18,12 @@ export interface ShowFlags {
   tools?: boolean;
   limit?: number;
   all?: boolean;
+  /** Ids in the terminal's headings and labels. */
+  verbose?: boolean;
+  /** commander's negation of --no-pager: false when it was given. */
+  pager?: boolean;
+  /** Open the session in the browser instead. */
+  web?: boolean;
 }
 
 /** Default number of messages shown without --limit or --all. */
@@ -61,9 +69,14 @@ async function readMessages(
   return { messages: mergeOldestFirst(mine, assistant), users };
 }
 
-export async function show(ctx: Context, ref: SessionRef, flags: ShowFlags): Promise<Item> {
+export async function show(ctx: Context, given: SessionRef | undefined, flags: ShowFlags): Promise<Item> {
+  const ref = await sessionOrPick(ctx, given);
   const { profile } = await ctx.settings([]);
   const { id } = await resolveSession(ref, ctx.state, profile);
+  if (flags.web) {
+    const { webAddress } = await import('./open.js');
+    return { kind: 'browse', url: await webAddress(ctx, id, profile) };
+  }
   const client = await ctx.client();
   const { signal } = ctx;
   const session = await client.getSession(id, { signal });
@@ -102,5 +115,20 @@ export async function show(ctx: Context, ref: SessionRef, flags: ShowFlags): Pro
     read.users ??
     (whole ? read.messages.filter((m) => m.role === 'user') : await userMessages(client, session.id, signal));
   const threads = [...new Set(users.map((m) => m.chat_thread_id).filter((t): t is string => t !== null))];
-  return { kind: 'conversation', session, conversation, threads, truncatedTo };
+  // The agent, for a terminal's header: the service's, where it names one, else what this machine
+  // created the session with (the state file is read for a person only: a script's show stays as fast).
+  const named = typeof session.agent_name === 'string' ? session.agent_name : undefined;
+  const forPerson = ctx.caps.stdoutIsTTY && !ctx.globals.json;
+  const recorded = forPerson ? await readKnownSessions(ctx.state, profile) : [];
+  const agent = named ?? recorded.find((s) => s.id === session.id)?.agent;
+  return {
+    kind: 'conversation',
+    session,
+    conversation,
+    threads,
+    truncatedTo,
+    agent,
+    verbose: flags.verbose === true,
+    page: flags.pager !== false,
+  };
 }

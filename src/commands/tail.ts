@@ -5,6 +5,7 @@ import type { Message, MessageType } from '../api/types.js';
 import { CliError, ExitCode, isStop } from '../errors.js';
 import type { SessionRef } from '../input/session-ref.js';
 import { resolveSession } from '../input/resolve-session.js';
+import { sessionOrPick } from '../input/pick-session.js';
 import { Follower } from '../poll/follow.js';
 import { readConversation, streamConversation } from '../conversation/model.js';
 import type { Item } from '../output/items.js';
@@ -19,7 +20,12 @@ export interface TailFlags {
   timeout?: number;
 }
 
-export async function* tail(ctx: Context, ref: SessionRef, flags: TailFlags): AsyncGenerator<Item> {
+export async function* tail(
+  ctx: Context,
+  given: SessionRef | undefined,
+  flags: TailFlags,
+): AsyncGenerator<Item> {
+  const ref = await sessionOrPick(ctx, given);
   const { profile } = await ctx.settings([]);
   const { id } = await resolveSession(ref, ctx.state, profile);
   const client = await ctx.client();

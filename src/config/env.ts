@@ -1,8 +1,10 @@
-// The environment variables that are not settings of a profile: debugging and per-request time-outs. One
-// parser each, so a value means the same thing wherever it is read.
+// The environment variables that are not settings of a profile: debugging, per-request time-outs, the
+// pager, the time zone, and whether a browser can be started. One parser each, so a value means the same
+// thing wherever it is read.
 import { UsageError } from '../errors.js';
 import type { Env } from '../io.js';
 import { parseDuration } from '../util/duration.js';
+import { timeZoneFrom, type TimeFormat } from '../output/time.js';
 
 /** An environment switch: set, and not '', '0' or 'false'. */
 export function truthy(value: string | undefined): boolean {
@@ -36,4 +38,40 @@ export function requestTimeouts(env: Env): { connectTimeoutMs?: number; response
     connectTimeoutMs: read('AGENTS_CONNECT_TIMEOUT'),
     responseTimeoutMs: read('AGENTS_RESPONSE_TIMEOUT'),
   };
+}
+
+/** How a terminal shows times: local (TZ when Intl knows it, else the system's zone), relative to now. */
+export function timeFormat(env: Env, now = Date.now()): TimeFormat {
+  return { now, timeZone: timeZoneFrom(env.TZ) };
+}
+
+/** The pager when nothing is configured: quit if one screen, keep colours, leave the text on the screen. */
+export const DEFAULT_PAGER = 'less -FRX';
+
+/**
+ * The pager for long output on a terminal, as gh picks it: AGENTS_PAGER, then PAGER, then `less -FRX`.
+ * Set to '' or `cat`: no pager (undefined).
+ */
+export function pagerCommand(env: Env): string | undefined {
+  const command = (env.AGENTS_PAGER ?? env.PAGER ?? DEFAULT_PAGER).trim();
+  return command === '' || command === 'cat' ? undefined : command;
+}
+
+/** The pager's environment: less keeps colours and the screen unless the user set LESS (and lv likewise). */
+export function pagerEnv(env: Env): Env {
+  return { ...env, LESS: env.LESS ?? 'FRX', LV: env.LV ?? '-c' };
+}
+
+/**
+ * Why no browser can be started from here, or undefined when one may be: a CI job, an SSH session (the
+ * browser would open on the remote machine, if at all), a Linux or BSD desktop-less session (no DISPLAY
+ * or WAYLAND_DISPLAY; WSL opens the Windows browser).
+ */
+export function noBrowserReason(env: Env, platform: NodeJS.Platform): string | undefined {
+  if (truthy(env.CI)) return 'running under CI';
+  if (env.SSH_CONNECTION || env.SSH_CLIENT || env.SSH_TTY) return 'an SSH session';
+  const unixDesktop = platform !== 'darwin' && platform !== 'win32' && platform !== 'android';
+  const wsl = platform === 'linux' && (env.WSL_DISTRO_NAME !== undefined || env.WSL_INTEROP !== undefined);
+  if (unixDesktop && !wsl && !env.DISPLAY && !env.WAYLAND_DISPLAY) return 'no display';
+  return undefined;
 }

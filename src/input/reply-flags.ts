@@ -11,6 +11,8 @@ export interface ReplyFlags {
   timeout?: number;
   output?: string;
   file?: string;
+  /** Ring the bell and raise a desktop notification when the wait ends (src/output/notify.ts). */
+  notify?: boolean;
 }
 
 /** Checks the combinations of --wait, --follow, --timeout and --output, and that --output can be written. */
@@ -20,6 +22,7 @@ export async function checkReplyFlags(flags: ReplyFlags): Promise<void> {
   if (flags.timeout !== undefined && !flags.wait && !flags.follow) {
     throw new UsageError('--timeout needs --wait or --follow');
   }
+  if (flags.notify && !flags.wait && !flags.follow) throw new UsageError('--notify needs --wait or --follow');
   if (flags.output !== undefined) await checkOutputPath(flags.output, '--output');
 }
 

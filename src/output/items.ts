@@ -3,6 +3,8 @@
 import type { Artifact, Message, SentMessage, Session } from '../api/types.js';
 import type { Conversation, Entry } from '../conversation/model.js';
 import type { ConfigEntry, ConfigListing } from './render-config.js';
+import type { KnownSession } from '../state/sessions.js';
+import type { Notification } from './notify.js';
 
 /** One thing a command produced. */
 export type Item =
@@ -28,6 +30,12 @@ export type Item =
       threads: string[];
       /** Set when older messages were left out: how many are shown. */
       truncatedTo?: number;
+      /** The agent, when known (the service's agent_name, or this machine's record). */
+      agent?: string;
+      /** --verbose: ids in the terminal's headings. */
+      verbose?: boolean;
+      /** Whether a terminal may page it (false with --no-pager). */
+      page: boolean;
     }
   /** A downloaded artifact (plan or artifact): its record and bytes, or the file they went to. */
   | {
@@ -39,6 +47,12 @@ export type Item =
       /** Set when the bytes were written to this file instead of stdout. */
       written?: string;
     }
+  /** The sessions this machine created or sent to (ls), the most recently used first. */
+  | { kind: 'sessions'; profile: string; sessions: KnownSession[] }
+  /** A dashboard address for the browser (open, show --web): opened where one can be, else printed. */
+  | { kind: 'browse'; url: string }
+  /** The end of a wait asked to be announced (--notify): a bell and a desktop notification on a terminal. */
+  | { kind: 'notify'; notification: Notification }
   /** What to type next, on a terminal: after work left running, or after a reply arrived. */
   | { kind: 'next-steps'; sessionId: string; finished: boolean }
   /** The settings in effect (config list). */

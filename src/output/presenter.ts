@@ -1,11 +1,17 @@
 // The one presenter: what commands return becomes JSON, terminal text or plain text on stdout, and
 // summaries and hints on stderr. Modes: --json (one JSON document, or NDJSON for streams); a terminal
-// (labels, colour, service text neutralised); a pipe (the service's text byte for byte).
+// (labels, colour, local times, markdown, service text neutralised; `show` through the pager when taller
+// than the screen); a pipe (the service's text byte for byte).
 import type { Context } from '../context.js';
+import { latestTurnState } from '../conversation/model.js';
+import { noBrowserReason, pagerCommand, pagerEnv, timeFormat } from '../config/env.js';
 import type { Item, Result } from './items.js';
+import type { RenderMarkdown } from './markdown.js';
+import { notify } from './notify.js';
 import { renderConfigList } from './render-config.js';
-import { renderCreated, renderNextSteps, renderSession } from './render.js';
+import { renderCreated, renderNextSteps, renderSession, renderSessionCard } from './render.js';
 import {
+  bodyText,
   line,
   renderConversation,
   renderEntry,
@@ -13,6 +19,9 @@ import {
   serviceText,
   type TextMode,
 } from './render-conversation.js';
+import { renderSessions, renderSessionsPlain, sessionJson } from './render-sessions.js';
+import { supportsHyperlinks } from './terminal.js';
+import { screenLines } from './screen.js';
 
 function isItem(result: Result): result is Item {
   return typeof result === 'object' && result !== null && 'kind' in result;
@@ -24,17 +33,52 @@ const json = (value: unknown) => `${JSON.stringify(value)}\n`;
 export async function present(ctx: Context, result: Result): Promise<void> {
   if (result === undefined) return;
   const p = new Presenter(ctx);
-  if (isItem(result)) p.write(result);
-  else for await (const item of result) p.write(item);
+  if (isItem(result)) await p.write(result);
+  else for await (const item of result) await p.write(item);
+}
+
+/** Whether an item shows message text (markdown on a terminal). */
+function showsMessages(item: Item): boolean {
+  switch (item.kind) {
+    case 'reply':
+    case 'conversation':
+      return true;
+    case 'entry':
+      return ['user', 'reply', 'final'].includes(item.entry.kind);
+    case 'artifact':
+      return item.what === 'plan' && item.written === undefined;
+    default:
+      return false;
+  }
 }
 
 class Presenter {
   private readonly json: boolean;
   private readonly text: TextMode;
+  /** The markdown renderers, with and without hyperlinks (a pager gets none), loaded on first use. */
+  private readonly markdown = new Map<boolean, Promise<RenderMarkdown>>();
 
   constructor(private readonly ctx: Context) {
     this.json = ctx.globals.json === true;
-    this.text = { tty: ctx.caps.stdoutIsTTY, style: ctx.styleOut, columns: ctx.caps.columns };
+    const tty = ctx.caps.stdoutIsTTY;
+    this.text = {
+      tty,
+      style: ctx.styleOut,
+      columns: ctx.caps.columns,
+      ...(tty ? { time: timeFormat(ctx.io.env) } : {}),
+    };
+  }
+
+  /** The terminal's markdown renderer (loaded once; a run that shows no message never loads it). */
+  private renderer(hyperlinks: boolean): Promise<RenderMarkdown> {
+    let r = this.markdown.get(hyperlinks);
+    if (r === undefined) {
+      r = import('./markdown.js').then(({ loadMarkdown }) =>
+        loadMarkdown({ columns: this.ctx.caps.columns, color: this.ctx.caps.colorOut, hyperlinks }),
+      );
+      this.markdown.set(hyperlinks, r);
+    }
+    return r;
   }
 
   /** Data on stdout; a spinner on the same terminal is put back under it. */
@@ -47,8 +91,11 @@ class Presenter {
     this.ctx.log.info(renderNotice(m, { tty: this.ctx.caps.stderrIsTTY, style: this.ctx.styleErr }));
   }
 
-  write(item: Item): void {
+  async write(item: Item): Promise<void> {
     const { ctx } = this;
+    if (this.text.tty && !this.json && this.text.markdown === undefined && showsMessages(item)) {
+      this.text.markdown = await this.renderer(supportsHyperlinks(ctx.io.env));
+    }
     switch (item.kind) {
       case 'session-created': {
         if (ctx.caps.stderrIsTTY) ctx.log.info(renderCreated(item.session, ctx.styleErr));
@@ -74,7 +121,7 @@ class Presenter {
         const text = item.message.message;
         if (this.json) this.out(json(item.message));
         // Piped, the reply byte for byte (`> answer.md` holds exactly what the agent wrote).
-        else this.out(this.text.tty ? line(serviceText(text, this.text)) : text);
+        else this.out(this.text.tty ? bodyText(text, this.text) : text);
         return;
       }
       case 'conversation': {
@@ -87,6 +134,8 @@ class Presenter {
           this.out(
             `{"session":${JSON.stringify(item.session)},"messages":[${list(c.entries)}],"notices":[${list(c.notices)}]}\n`,
           );
+        } else if (this.text.tty) {
+          await this.showOnTerminal(item);
         } else {
           const segments = renderConversation(item.conversation, item.threads, this.text, {
             tty: ctx.caps.stderrIsTTY,
@@ -111,13 +160,35 @@ class Presenter {
           // The record; a plan also with its text (markdown), which a script most likely wants.
           this.out(json(item.what === 'plan' ? { artifact, text: bytes.toString('utf8') } : artifact));
         } else if (written === undefined) {
-          // A pipe gets the bytes as stored; a terminal the text made harmless.
-          if (this.text.tty) this.out(line(serviceText(bytes.toString('utf8'), this.text)));
-          else ctx.io.stdout.write(bytes);
+          // A pipe gets the bytes as stored; a terminal the text made harmless (a plan as markdown).
+          if (this.text.tty) {
+            const t = bytes.toString('utf8');
+            this.out(item.what === 'plan' ? bodyText(t, this.text) : line(serviceText(t, this.text)));
+          } else ctx.io.stdout.write(bytes);
         }
         if (written !== undefined) ctx.log.info(`Wrote ${written} (${bytes.length} bytes)`);
         return;
       }
+      case 'sessions': {
+        if (this.json) this.out(`${JSON.stringify(item.sessions.map(sessionJson), null, 2)}\n`);
+        else if (!this.text.tty) this.out(renderSessionsPlain(item.sessions));
+        else if (item.sessions.length === 0) {
+          ctx.log.info(`No sessions recorded for profile ${item.profile} yet.`);
+          ctx.log.hint('agents create and agents send record the sessions they start or continue here.');
+        } else {
+          const time = this.text.time ?? timeFormat(ctx.io.env);
+          this.out(
+            renderSessions(item.sessions, { style: this.text.style, time, columns: this.text.columns }),
+          );
+        }
+        return;
+      }
+      case 'browse':
+        await this.browse(item.url);
+        return;
+      case 'notify':
+        notify(ctx, item.notification);
+        return;
       case 'next-steps': {
         if (ctx.caps.stderrIsTTY) ctx.log.hint(renderNextSteps(item.sessionId, item.finished, ctx.styleErr));
         return;
@@ -143,5 +214,73 @@ class Presenter {
         ctx.log.warn(item.text);
         return;
     }
+  }
+
+  /**
+   * `show` on a terminal: the compact header and the conversation, through the pager when it is taller
+   * than the screen (notices then go with it, where they came: stderr would be drawn over the pager).
+   */
+  private async showOnTerminal(item: Extract<Item, { kind: 'conversation' }>): Promise<void> {
+    const { ctx } = this;
+    const quiet = ctx.globals.quiet === true;
+    const render = (mode: TextMode) => {
+      const header = renderSessionCard(item.session, {
+        agent: item.agent,
+        state: latestTurnState(item.conversation.entries),
+        style: mode.style,
+        time: mode.time ?? timeFormat(ctx.io.env),
+        verbose: item.verbose,
+      });
+      const noticeMode = { tty: ctx.caps.stderrIsTTY, style: ctx.styleErr };
+      return { header, segments: renderConversation(item.conversation, item.threads, mode, noticeMode) };
+    };
+    const mode: TextMode = { ...this.text, verbose: item.verbose };
+    const pager = item.page ? pagerCommand(ctx.io.env) : undefined;
+    const rows = ctx.io.stdout.rows ?? 0;
+    if (pager !== undefined && ctx.io.spawner !== undefined && rows > 0) {
+      const whole = (r: ReturnType<typeof render>) =>
+        `${r.header}\n${r.segments.map((s) => (s.to === 'out' || !quiet ? s.text : '')).join('')}`;
+      let text = whole(render(mode));
+      if (screenLines(text, this.text.columns ?? 80) > rows) {
+        // A pager may not pass hyperlinks through: the links are written out instead.
+        if (supportsHyperlinks(ctx.io.env))
+          text = whole(render({ ...mode, markdown: await this.renderer(false) }));
+        const code = await ctx.io.spawner.pager(pager, text, pagerEnv(ctx.io.env));
+        // 127: the shell found no such pager; the text is printed as it would have been without one.
+        if (code !== 127) return;
+        ctx.log.warn(`the pager "${pager}" was not found (AGENTS_PAGER, PAGER); printing instead`);
+      }
+    }
+    const { header, segments } = render(mode);
+    this.out(`${header}\n`);
+    for (const s of segments) {
+      if (s.to === 'out') this.out(s.text);
+      else if (!quiet) ctx.stderr.write(s.text);
+    }
+  }
+
+  /** A dashboard address: opened in the browser where one can start, else printed on stdout. */
+  private async browse(url: string): Promise<void> {
+    const { ctx } = this;
+    // The address comes from the service (or the state file): only a web address is handed to an opener,
+    // which would run a file or another scheme's handler as readily.
+    const why = !/^https?:\/\/[^\s]+$/i.test(url)
+      ? 'not a web address'
+      : (noBrowserReason(ctx.io.env, ctx.io.runtime.platform) ?? (ctx.io.spawner ? undefined : 'no browser'));
+    let opened = false;
+    if (why === undefined && ctx.io.spawner) {
+      try {
+        await ctx.io.spawner.browser(url);
+        opened = true;
+      } catch (err) {
+        ctx.log.warn(`could not start a browser: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    const shown = this.text.tty ? serviceText(url, this.text) : url;
+    if (this.json) this.out(json({ url, opened }));
+    else if (!opened) this.out(`${shown}\n`);
+    if (opened) ctx.log.info(`Opening ${shown} in your browser.`);
+    else if (why !== undefined && ctx.caps.stderrIsTTY)
+      ctx.log.hint(`No browser opened here (${why}): the address is above.`);
   }
 }

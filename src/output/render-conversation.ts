@@ -1,12 +1,14 @@
 // Pure renderers of the conversation: entries (as a follow or a tail prints them), a whole conversation
-// (show), tool calls as one line, notices. On a terminal: labels, colour, service text made harmless and
-// tool calls cut to the width; on a pipe: the text as sent, one tool call per line.
+// (show), tool calls as one line, notices. On a terminal: labels, local times, colour, markdown, service
+// text made harmless and tool calls cut to the width; on a pipe: the text as sent, one tool call per line.
 import type { Message } from '../api/types.js';
 import type { Conversation, Entry } from '../conversation/model.js';
 import { groupTurns } from '../conversation/turns.js';
 import { flatten, neutralize } from '../util/text.js';
 import { cut } from '../util/width.js';
+import type { RenderMarkdown } from './markdown.js';
 import type { Style } from './style.js';
+import { localTime, type TimeFormat } from './time.js';
 
 /** Where the text goes: a terminal (`tty`, its width) or a pipe. */
 export interface TextMode {
@@ -14,6 +16,17 @@ export interface TextMode {
   style: Style;
   /** The terminal's width; undefined on a pipe or when it reports none. */
   columns?: number;
+  /** A terminal's times, local and relative; undefined: the service's ISO text as sent. */
+  time?: TimeFormat;
+  /** A terminal's markdown renderer (loaded when a message is first shown); undefined: plain text. */
+  markdown?: RenderMarkdown;
+  /** Ids in headings and labels (show --verbose; pipes always have them). */
+  verbose?: boolean;
+}
+
+/** Whether a terminal gets the compact view: no raw ids unless --verbose. */
+function compact(mode: TextMode): boolean {
+  return mode.tty && mode.time !== undefined && mode.verbose !== true;
 }
 
 /** Service text for this destination. */
@@ -24,6 +37,11 @@ export function serviceText(text: string, mode: Pick<TextMode, 'tty'>): string {
 /** Ensures one trailing newline, so consecutive messages and the shell prompt do not run together. */
 export function line(text: string): string {
   return text.endsWith('\n') ? text : `${text}\n`;
+}
+
+/** A message's text for this destination, ending with a newline: markdown on a terminal that has it. */
+export function bodyText(text: string, mode: TextMode): string {
+  return mode.tty && mode.markdown ? mode.markdown(text) : line(serviceText(text, mode));
 }
 
 /** A tool call as one line: `⚙ Bash  npm test`, cut to the terminal's width. */
@@ -59,8 +77,26 @@ export function renderEntry(e: Entry & { repeats?: boolean }, mode: TextMode, la
     return mode.tty ? `${mode.style.green('✓')} ${mode.style.dim('that was the final reply')}\n` : '';
   }
   if (!labelled) return line(e.message.message);
-  const when = e.message.created_at ? mode.style.dim(` · ${e.message.created_at}`) : '';
-  return `${label(e, mode.style)}${when}\n${line(serviceText(e.message.message, mode))}`;
+  const m = e.message;
+  const at = m.created_at && mode.time ? localTime(m.created_at, mode.time) : m.created_at;
+  const facts = [at, ...(mode.tty && mode.verbose ? [m.id] : [])].filter(Boolean);
+  const when = facts.length ? mode.style.dim(` · ${facts.map((f) => serviceText(f, mode)).join(' · ')}`) : '';
+  // On a terminal a blank line sets each message apart (markdown has paragraphs of its own).
+  const gap = mode.tty && mode.markdown ? '\n' : '';
+  return `${label(e, mode.style)}${when}\n${bodyText(m.message, mode)}${gap}`;
+}
+
+/**
+ * Pure: what the agent is doing, for the spinner: a tool call as its line (`⚙ Bash npm test`), a message
+ * as its first line of text; one line, made harmless (the spinner cuts it to the terminal's width).
+ */
+export function activityLine(e: Entry): string {
+  if (e.kind === 'tool') {
+    const call = e.tool ? `${flatten(e.tool.name, 200)} ${flatten(e.tool.input, 1000)}` : e.message.message;
+    return neutralize(flatten(`⚙ ${call}`, 1000));
+  }
+  const first = e.message.message.split('\n').find((l) => l.trim() !== '') ?? '';
+  return neutralize(flatten(first, 1000));
 }
 
 /** A system notice as a line for stderr. */
@@ -69,9 +105,10 @@ export function renderNotice(m: Message, mode: Pick<TextMode, 'tty' | 'style'>):
   return mode.style.dim(`notice: ${text}`);
 }
 
-/** The heading of a turn (a thread) in `show`. */
-export function renderTurnHeading(threadId: string | null, index: number, style: Style): string {
-  return `\n${style.dim(`── turn ${index} · thread ${threadId ?? '(none)'} ──`)}`;
+/** The heading of a turn (a thread) in `show`; a terminal's leaves the thread id out unless --verbose. */
+export function renderTurnHeading(threadId: string | null, index: number, mode: TextMode): string {
+  const id = compact(mode) ? '' : ` · thread ${threadId ?? '(none)'}`;
+  return `\n${mode.style.dim(`── turn ${index}${id} ──`)}`;
 }
 
 /** Text for one stream: the conversation on stdout, notices on stderr, in the order they are written. */
@@ -117,7 +154,9 @@ export function renderConversation(
     entries.map((e) => e.message),
     threads,
   )) {
-    say('out', `${renderTurnHeading(turn.threadId, turn.number, mode.style)}\n`);
+    // After a message that ends with a blank line of its own (a terminal's), no second one.
+    const heading = renderTurnHeading(turn.threadId, turn.number, mode);
+    say('out', `${out.at(-1)?.text.endsWith('\n\n') ? heading.slice(1) : heading}\n`);
     for (const m of turn.messages) {
       const entry = byMessage.get(m);
       if (entry) say('out', renderEntry(entry, mode, true));

@@ -1,7 +1,8 @@
 // Pure renderers: data in, text out. Where the text goes (stdout or stderr) is the presenter's choice.
 import type { Session } from '../api/types.js';
-import { neutralize } from '../util/text.js';
+import { flatten, neutralize } from '../util/text.js';
 import { PLAIN, type Style } from './style.js';
+import { relativeTime, type TimeFormat } from './time.js';
 
 /** The human summary printed on stderr after a create in a terminal. */
 export function renderCreated(session: Session, style: Style = PLAIN): string {
@@ -9,7 +10,7 @@ export function renderCreated(session: Session, style: Style = PLAIN): string {
   return [
     `${style.green('✓')} Created ${style.bold(title)}`,
     `  id   ${session.id}`,
-    `  web  ${neutralize(session.session_html_url)}`,
+    `  web  ${neutralize(session.session_html_url ?? '')}`,
   ].join('\n');
 }
 
@@ -46,7 +47,7 @@ export function renderSession(session: Session, style: Style = PLAIN): string {
   return [
     style.bold(neutralize(session.title || '(untitled)')),
     `  id             ${session.id}`,
-    `  web            ${neutralize(session.session_html_url)}`,
+    `  web            ${neutralize(session.session_html_url ?? '')}`,
     `  created        ${session.created_at}`,
     `  updated        ${session.updated_at}`,
     `  private        ${yesNo(session.is_private)}`,
@@ -62,4 +63,68 @@ function plans(session: Session): string[] {
   if (ids.length === 0) return [];
   const n = ids.length === 1 ? '1 plan' : `${ids.length} plans`;
   return [`  plans          ${n}: agents plan ${session.id}`];
+}
+
+/** What a terminal's compact header of `show` says beside the session's own fields. */
+export interface SessionCard {
+  /** The agent, when known (the service's agent_name, or what this machine created it with). */
+  agent?: string;
+  /** The latest turn: 'working' (no final reply yet), 'finished', or undefined when nothing is shown. */
+  state?: string;
+  style: Style;
+  time: TimeFormat;
+  /** --verbose: the id and the web address too. */
+  verbose?: boolean;
+}
+
+/** The status of a pull request, coloured by what it means. */
+function prStatus(status: string, style: Style): string {
+  const s = neutralize(status);
+  if (/^(open|opened|draft)$/i.test(s)) return style.green(s);
+  if (/^merged$/i.test(s)) return style.cyan(s);
+  if (/^closed$/i.test(s)) return style.red(s);
+  return s;
+}
+
+/**
+ * The compact header of `show` on a terminal: the title; agent, state and times on one line; a line per
+ * pull request with its status; the plans. No raw ids unless `verbose`.
+ */
+export function renderSessionCard(session: Session, c: SessionCard): string {
+  const { style } = c;
+  const facts = [
+    c.agent !== undefined ? neutralize(flatten(c.agent, 40)) : undefined,
+    c.state,
+    session.is_archived ? 'archived' : undefined,
+    session.is_private ? 'private' : undefined,
+    session.created_at ? `created ${relativeTime(session.created_at, c.time)}` : undefined,
+    session.updated_at &&
+    relativeTime(session.updated_at, c.time) !== relativeTime(session.created_at ?? '', c.time)
+      ? `updated ${relativeTime(session.updated_at, c.time)}`
+      : undefined,
+  ].filter((f): f is string => f !== undefined && f !== '');
+  const list: unknown[] = Array.isArray(session.pull_requests) ? session.pull_requests : [];
+  const prs = list.map((pr) => {
+    if (typeof pr === 'object' && pr !== null) {
+      const { url, status } = pr as { url?: unknown; status?: unknown };
+      const address = typeof url === 'string' ? neutralize(url) : '(no address)';
+      const what = typeof status === 'string' && status !== '' ? ` ${prStatus(status, style)}` : '';
+      return `PR ${address}${what}`;
+    }
+    return `PR ${pullRequestText(pr)}`;
+  });
+  const ids = Array.isArray(session.plan_artifact_ids) ? session.plan_artifact_ids : [];
+  const plans = ids.length
+    ? [`${ids.length === 1 ? '1 plan' : `${ids.length} plans`}: ${style.dim(`agents plan ${session.id}`)}`]
+    : [];
+  const verbose = c.verbose
+    ? [`id  ${session.id}`, `web ${neutralize(session.session_html_url ?? '')}`].map((l) => style.dim(l))
+    : [];
+  return [
+    style.bold(neutralize(flatten(session.title || '(untitled)', 1000))),
+    style.dim(facts.join(' · ')),
+    ...prs,
+    ...plans,
+    ...verbose,
+  ].join('\n');
 }

@@ -61,3 +61,18 @@ export function detectTerminal(i: TerminalInputs): TerminalCaps {
     columns: i.stdoutIsTTY && (i.stdoutColumns ?? 0) > 0 ? i.stdoutColumns : undefined,
   };
 }
+
+/**
+ * Pure: whether the terminal shows OSC 8 hyperlinks (a link's text opens its address when clicked), from
+ * what it says of itself; FORCE_HYPERLINK=1 or 0 decides. Unknown terminals, CI and multiplexers get
+ * `text (address)` instead: a sequence a terminal does not know could show as garbage.
+ */
+export function supportsHyperlinks(env: Env): boolean {
+  const forced = env.FORCE_HYPERLINK;
+  if (forced !== undefined && forced !== '') return forced !== '0' && forced.toLowerCase() !== 'false';
+  if (truthy(env.CI) || env.TMUX || env.STY) return false;
+  if (['iTerm.app', 'WezTerm', 'vscode', 'ghostty'].includes(env.TERM_PROGRAM ?? '')) return true;
+  if (['xterm-kitty', 'alacritty', 'foot', 'xterm-ghostty'].includes(env.TERM ?? '')) return true;
+  if (Number(env.VTE_VERSION ?? 0) >= 5000) return true;
+  return env.WT_SESSION !== undefined || env.KONSOLE_VERSION !== undefined;
+}

@@ -52,6 +52,12 @@ export interface FollowOptions {
   maxFailedPolls?: number;
   /** Told of each poll that failed transiently and will be tried again (for a warning), with the count so far. */
   onTransientError?: (err: unknown, failedPolls: number) => void;
+  /**
+   * Which messages count as the turn moving for the schedule (a poll that finds one snaps the gap back to
+   * the shortest); default every message. A wait that reads tool calls only to show them in its spinner
+   * counts the messages it waits for alone, so that it polls exactly as often as it would without them.
+   */
+  flowing?: (m: Message) => boolean;
 }
 
 export const MAX_FAILED_POLLS = 3;
@@ -126,7 +132,7 @@ export class Follower implements AsyncIterable<Message> {
         this.primed = true;
         this.window.advance();
         errors = 0;
-        if (batch.length > 0) quietSince = Date.now();
+        if (this.o.flowing ? batch.some(this.o.flowing) : batch.length > 0) quietSince = Date.now();
       } catch (err) {
         // What the poll found before it failed is in the window: it must be handed on now or never.
         if (batch.length > 0) yield batch;

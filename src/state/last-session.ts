@@ -2,6 +2,7 @@
 import { isObject } from '../util/json.js';
 import { isUuid } from '../util/uuid.js';
 import type { StateFile } from './store.js';
+import { withUsedSession, type SessionFacts } from './sessions.js';
 
 /** What `last` resolves to. */
 export interface LastSession {
@@ -26,18 +27,32 @@ export async function readLastSession(state: StateFile, profile: string): Promis
   };
 }
 
-/** Records the last session of a profile. Throws a CliError naming the file when it cannot be written. */
+/** What a create or send knows of the session beyond its id and thread (for `agents ls`). */
+export type UsedSession = Omit<SessionFacts, 'id' | 'threadId'>;
+
+/**
+ * Records the last session of a profile, and the session at the head of the profile's known sessions
+ * (src/state/sessions.ts), in one update. Throws a CliError naming the file when it cannot be written.
+ */
 export async function writeLastSession(
   state: StateFile,
   profile: string,
   entry: Omit<LastSession, 'at'>,
   now = new Date(),
+  facts: UsedSession = {},
 ): Promise<void> {
-  await state.update((data) => ({
-    ...data,
-    version: 1,
-    last: { ...entries(data), [profile]: { ...entry, at: now.toISOString() } },
-  }));
+  await state.update((data) =>
+    withUsedSession(
+      {
+        ...data,
+        version: 1,
+        last: { ...entries(data), [profile]: { ...entry, at: now.toISOString() } },
+      },
+      profile,
+      { ...facts, id: entry.id, threadId: entry.threadId },
+      now,
+    ),
+  );
 }
 
 /**
@@ -50,9 +65,10 @@ export async function recordLast(
   state: StateFile,
   profile: string,
   entry: Omit<LastSession, 'at'>,
+  facts: UsedSession = {},
 ): Promise<string | undefined> {
   try {
-    await writeLastSession(state, profile, entry);
+    await writeLastSession(state, profile, entry, new Date(), facts);
     return undefined;
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);

@@ -3,13 +3,14 @@
 // with the session id and the command that resumes.
 import { writeFile } from 'node:fs/promises';
 import type { Context } from '../context.js';
-import type { Message } from '../api/types.js';
+import type { Message, MessageType } from '../api/types.js';
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { CliError, ExitCode, fromApiError } from '../errors.js';
 import { Follower, MAX_FAILED_POLLS, type FollowOptions } from '../poll/follow.js';
-import { streamConversation } from '../conversation/model.js';
+import { classify, streamConversation } from '../conversation/model.js';
 import type { Item } from '../output/items.js';
+import { activityLine } from '../output/render-conversation.js';
 import { fileError } from '../util/fs-errors.js';
 import type { Deadline } from './deadline.js';
 
@@ -93,23 +94,35 @@ export interface ReplyWait {
 /** Follows the thread to its final message; yields what the presenter prints. */
 export async function* awaitReply(ctx: Context, w: ReplyWait): AsyncGenerator<Item> {
   await ctx.progress.start(`Waiting for ${w.label}…`, { sessionId: w.sessionId, url: w.url });
+  const wanted: MessageType[] = w.mode === 'wait' ? ['final_message'] : ['message', 'final_message'];
+  // While a spinner shows, the same polls also bring the turn's messages and tool calls, for the spinner
+  // to say what the agent is doing. Only the messages waited for count as the turn moving, so the polls
+  // come exactly as often as without them (no extra request); nothing else changes on a pipe or in CI.
+  const watch = ctx.caps.spinner;
   const follower = new Follower({
     client: w.client,
     target: { sessionId: w.sessionId, threadId: w.threadId },
-    types: w.mode === 'wait' ? ['final_message'] : ['message', 'final_message'],
+    types: watch ? ['message', 'final_message', 'tool_call'] : wanted,
     untilFinal: true,
     signal: w.deadline.signal,
     schedule: ctx.schedule,
+    ...(watch ? { flowing: (m: Message) => wanted.includes(m.type) } : {}),
     ...outagePolicy(ctx, w.deadline.timeoutMs),
   });
   let final: Message | undefined;
   try {
     if (w.mode === 'wait') {
-      for await (const m of follower) if (m.type === 'final_message' && m.chat_thread_id !== null) final = m;
+      for await (const m of follower) {
+        if (m.type === 'final_message' && m.chat_thread_id !== null) final = m;
+        else ctx.progress.activity(activityLine(classify(m)));
+      }
     } else {
       // Scripts (--json) get the conversation exactly; people see each message at once.
       const policy = ctx.globals.json ? 'hold' : 'show';
       for await (const e of streamConversation(follower.batches(), policy)) {
+        if (e.kind !== 'final') ctx.progress.activity(activityLine(e));
+        // Tool calls were read for the spinner alone.
+        if (e.kind === 'tool' || e.kind === 'notice') continue;
         if (e.kind === 'final') final = e.message;
         yield { kind: 'entry', entry: e, repeats: e.repeats };
       }
@@ -128,6 +141,43 @@ export async function* awaitReply(ctx: Context, w: ReplyWait): AsyncGenerator<It
     }
   }
   if (w.mode === 'wait') yield { kind: 'reply', message: final };
+}
+
+/** Who is waited on and for what, as a notification says it. */
+export interface NotifyAbout {
+  /** "claude", "the agent". */
+  who: string;
+  /** The session's title, when known. */
+  title?: string;
+  /** The run's stop signal: a wait the user stopped is not announced (they are right there). */
+  signal: AbortSignal;
+}
+
+/**
+ * --notify: the items of a wait, then a notification that it ended: the reply arrived, or the wait timed
+ * out or failed (not when the user stopped it). Without `on`, the items alone.
+ */
+export async function* notifyEnd(
+  on: boolean,
+  about: NotifyAbout,
+  items: AsyncIterable<Item>,
+): AsyncGenerator<Item> {
+  if (!on) {
+    yield* items;
+    return;
+  }
+  const what = about.title ? `: ${about.title}` : '';
+  try {
+    yield* items;
+  } catch (err) {
+    if (!about.signal.aborted) {
+      const timedOut = err instanceof CliError && err.exitCode === ExitCode.TIMEOUT;
+      const body = `${timedOut ? 'timed out waiting for' : 'stopped waiting for'} ${about.who}${what}`;
+      yield { kind: 'notify', notification: { title: 'agents', body } };
+    }
+    throw err;
+  }
+  yield { kind: 'notify', notification: { title: 'agents', body: `${about.who} replied${what}` } };
 }
 
 /**

@@ -5,7 +5,7 @@ import { clearLine, cursorTo, moveCursor } from 'node:readline';
 import { PassThrough, Writable } from 'node:stream';
 import { homedir } from 'node:os';
 import { main } from '../../src/cli.js';
-import type { IO, Tuning } from '../../src/io.js';
+import type { IO, Spawner, Tuning } from '../../src/io.js';
 import { cliEnv, type CliResult } from './run-cli.js';
 
 /** Retries and polls in milliseconds, and no pacing: what most tests want. */
@@ -31,8 +31,10 @@ export interface MainOptions {
   input?: string | Buffer;
   /** Leave stdin open and idle, like a CI runner's. Default: closed with nothing in it. */
   idleStdin?: boolean;
-  /** Which streams claim to be terminals, and their width. */
-  tty?: { stdin?: boolean; stdout?: boolean; stderr?: boolean; columns?: number };
+  /** Which streams claim to be terminals, their width and height (default 80 by 40). */
+  tty?: { stdin?: boolean; stdout?: boolean; stderr?: boolean; columns?: number; rows?: number };
+  /** What starts the pager and the browser (default none: the program prints instead). */
+  spawner?: Spawner;
   tuning?: Tuning;
   /** Called once the run has started. */
   onStart?: (run: RunHandle) => void;
@@ -45,12 +47,12 @@ class Capture extends Writable {
   isTTY?: boolean;
   columns?: number;
   rows?: number;
-  constructor(tty: boolean, columns: number | undefined) {
+  constructor(tty: boolean, columns: number | undefined, rows: number | undefined) {
     super();
     if (tty) {
       this.isTTY = true;
       this.columns = columns ?? 80;
-      this.rows = 40;
+      this.rows = rows ?? 40;
     }
   }
   override _write(chunk: Buffer | string, _enc: BufferEncoding, done: () => void): void {
@@ -89,8 +91,8 @@ export async function runMain(
 ): Promise<CliResult & { stdoutBytes: Buffer }> {
   const stdin = new PassThrough() as PassThrough & { isTTY?: boolean };
   if (o.tty?.stdin) stdin.isTTY = true;
-  const stdout = new Capture(o.tty?.stdout === true, o.tty?.columns);
-  const stderr = new Capture(o.tty?.stderr === true, o.tty?.columns);
+  const stdout = new Capture(o.tty?.stdout === true, o.tty?.columns, o.tty?.rows);
+  const stderr = new Capture(o.tty?.stderr === true, o.tty?.columns, o.tty?.rows);
   const controller = new AbortController();
   const io: IO = {
     stdin,
@@ -100,6 +102,7 @@ export async function runMain(
     signal: controller.signal,
     runtime: { nodeVersion: process.version, platform: process.platform, homedir: homedir() },
     tuning: o.tuning ?? FAST_TUNING,
+    ...(o.spawner ? { spawner: o.spawner } : {}),
   };
   if (o.input !== undefined) stdin.end(o.input);
   else if (!o.idleStdin) stdin.end();
@@ -148,4 +151,19 @@ export function withoutProgress(stderr: string): string {
         ),
     )
     .join('');
+}
+
+/** A Spawner that starts nothing and records what would have been paged or opened. */
+export class RecordingSpawner implements Spawner {
+  readonly paged: { command: string; text: string; env: Record<string, string | undefined> }[] = [];
+  readonly opened: string[] = [];
+  constructor(private readonly o: { pagerExit?: number | null; browserError?: Error } = {}) {}
+  pager(command: string, text: string, env: Record<string, string | undefined>): Promise<number | null> {
+    this.paged.push({ command, text, env });
+    return Promise.resolve(this.o.pagerExit === undefined ? 0 : this.o.pagerExit);
+  }
+  browser(url: string): Promise<void> {
+    this.opened.push(url);
+    return this.o.browserError ? Promise.reject(this.o.browserError) : Promise.resolve();
+  }
 }

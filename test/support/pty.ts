@@ -17,8 +17,8 @@ function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-export function runInPty(args: string[], env: NodeJS.ProcessEnv, cols = 100): PtyRun {
-  const command = `stty cols ${cols} rows 40; exec ${shellQuote(process.execPath)} ${shellQuote(BIN)} ${args.map(shellQuote).join(' ')}`;
+export function runInPty(args: string[], env: NodeJS.ProcessEnv, cols = 100, rows = 40): PtyRun {
+  const command = `stty cols ${cols} rows ${rows}; exec ${shellQuote(process.execPath)} ${shellQuote(BIN)} ${args.map(shellQuote).join(' ')}`;
   const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { TERM: 'xterm-256color', ...env } });
   let screen = '';
   const waiters: Array<() => void> = [];

@@ -1,0 +1,112 @@
+// agents ls: the sessions this machine created or sent to, for the profile, the most recently used first
+// (the API has no way to list sessions). --refresh asks the service about each one shown.
+import type { Context } from '../context.js';
+import type { ApiClient } from '../api/client.js';
+import { ApiError } from '../api/errors.js';
+import type { Item } from '../output/items.js';
+import {
+  noteSessionFacts,
+  readKnownSessions,
+  type KnownSession,
+  type KnownState,
+  type SessionFacts,
+} from '../state/sessions.js';
+
+export interface LsFlags {
+  limit: number;
+  refresh?: boolean;
+}
+
+/** Sessions refreshed at once; the client's pacing keeps the whole within the key's budget. */
+const REFRESH_CONCURRENCY = 4;
+
+/**
+ * The state of a session's latest turn, as the service has it: 'working' while the newest user message's
+ * thread has no final reply, 'finished' once it has; undefined for a session with no message. Two requests.
+ */
+async function latestTurn(
+  client: ApiClient,
+  sessionId: string,
+  signal: AbortSignal,
+): Promise<KnownState | undefined> {
+  const latest = await client.listMessages(
+    { sessionId },
+    { role: 'user', type: ['message'], direction: 'desc', limit: 1 },
+    { signal },
+  );
+  const thread = latest.items[0]?.chat_thread_id;
+  if (!thread) return undefined;
+  const final = await client.listMessages(
+    { sessionId, threadId: thread },
+    { role: 'assistant', type: ['final_message'], direction: 'desc', limit: 1 },
+    { signal },
+  );
+  return final.items.length === 0 ? 'working' : 'finished';
+}
+
+/**
+ * What the service says of one session now (one GET, and two lists for the latest turn unless it is
+ * archived): 'gone' when it answers 404. Failures other than authentication leave what was known, with a
+ * warning; an authentication failure ends the command (every other session would fail the same way).
+ */
+async function refreshOne(
+  client: ApiClient,
+  s: KnownSession,
+  signal: AbortSignal,
+  warn: (text: string) => void,
+): Promise<SessionFacts | undefined> {
+  try {
+    const session = await client.getSession(s.id, { signal });
+    const state = session.is_archived ? 'archived' : await latestTurn(client, s.id, signal);
+    return {
+      id: s.id,
+      title: session.title || undefined,
+      createdAt: session.created_at,
+      web: session.session_html_url,
+      state,
+    };
+  } catch (err) {
+    if (err instanceof ApiError && err.kind === 'not_found') return { id: s.id, state: 'gone' };
+    if (
+      err instanceof ApiError &&
+      err.kind !== 'auth' &&
+      err.kind !== 'forbidden' &&
+      err.kind !== 'aborted'
+    ) {
+      warn(`could not refresh session ${s.id}: ${err.message}`);
+      return undefined;
+    }
+    throw err;
+  }
+}
+
+export async function ls(ctx: Context, flags: LsFlags): Promise<Item[]> {
+  const { profile } = await ctx.settings([]);
+  let sessions = (await readKnownSessions(ctx.state, profile)).slice(0, flags.limit);
+  const items: Item[] = [];
+  if (flags.refresh && sessions.length > 0) {
+    const client = await ctx.client();
+    const warn = (text: string) => items.push({ kind: 'warning', text });
+    const facts: (SessionFacts | undefined)[] = sessions.map(() => undefined);
+    let next = 0;
+    const worker = async () => {
+      while (next < sessions.length) {
+        const i = next++;
+        facts[i] = await refreshOne(client, sessions[i]!, ctx.signal, warn);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(REFRESH_CONCURRENCY, sessions.length) }, worker));
+    const found = facts.filter((f): f is SessionFacts => f !== undefined);
+    const failed = await noteSessionFacts(ctx.state, profile, found);
+    if (failed) warn(`${failed}; the refreshed states are shown but not kept`);
+    sessions = sessions.map((s, i) => {
+      const f = facts[i];
+      if (f === undefined) return s;
+      const merged: KnownSession = { ...s };
+      for (const [k, v] of Object.entries(f)) if (v !== undefined) Object.assign(merged, { [k]: v });
+      return merged;
+    });
+  }
+  items.push({ kind: 'sessions', profile, sessions });
+  return items;
+}

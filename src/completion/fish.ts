@@ -1,0 +1,112 @@
+// The fish completion script: `complete` rules per command and option, with helper functions that find
+// the command on the line and how many arguments it has.
+import { allCommands, HELP, oneLine, type OptSpec, type Spec } from './spec.js';
+
+const fishQuote = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+/** Pure: the fish script for the program. */
+export function fish(spec: Spec): string {
+  const lines: string[] = [
+    '# fish completion for agents. Install it with:',
+    '#   agents completion fish > ~/.config/fish/completions/agents.fish',
+    '',
+    '# The command (and subcommand) the line holds so far, and how many arguments it has.',
+    'function __agents_state',
+    '    set -l words (commandline -opc)',
+    '    set -l cmd',
+    '    set -l npos 0',
+    '    set -l i 2',
+    '    while test $i -le (count $words)',
+    '        set -l w $words[$i]',
+    '        if string match -q -- "-*" $w',
+    `            if contains -- "$cmd:$w" ${[
+      ...spec.globals.filter((o) => o.value).flatMap((o) => o.flags.map((f) => `:${f}`)),
+    ]
+      .map((p) => fishQuote(p))
+      .join(' ')}; or contains -- "*:$w" ${spec.globals
+      .filter((o) => o.value)
+      .flatMap((o) => o.flags.map((f) => fishQuote(`*:${f}`)))
+      .join(' ')}; or contains -- "$cmd:$w" ${allCommands(spec)
+      .flatMap((c) =>
+        c.options.filter((o) => o.value).flatMap((o) => o.flags.map((f) => fishQuote(`${c.path}:${f}`))),
+      )
+      .join(' ')}`,
+    '                set i (math $i + 1)',
+    '            end',
+    '        else if test -z "$cmd"',
+    '            set cmd $w',
+    `        else if test $npos -eq 0; and contains -- $cmd ${spec.commands
+      .filter((c) => c.subcommands.length > 0)
+      .map((c) => fishQuote(c.path))
+      .join(' ')}`,
+    '            set cmd "$cmd $w"',
+    '        else',
+    '            set npos (math $npos + 1)',
+    '        end',
+    '        set i (math $i + 1)',
+    '    end',
+    '    echo $cmd',
+    '    echo $npos',
+    'end',
+    '',
+    '# true when the line is at argument N of command CMD',
+    'function __agents_at',
+    '    set -l s (__agents_state)',
+    '    test "$s[1]" = "$argv[1]"; and test "$s[2]" = "$argv[2]"',
+    'end',
+    '',
+    'function __agents_command',
+    '    set -l s (__agents_state)',
+    '    test "$s[1]" = "$argv[1]"',
+    'end',
+    '',
+    'function __agents_no_command',
+    '    set -l s (__agents_state)',
+    '    test -z "$s[1]"',
+    'end',
+    '',
+    'function __agents_sessions',
+    '    set -l words (commandline -opc)',
+    '    set -l bin $words[1]',
+    '    command -q $bin; or set bin agents',
+    '    set -l profile',
+    '    set -l i (contains -i -- --profile $words)',
+    '    and set profile --profile $words[(math $i + 1)]',
+    "    printf '%s\\t%s\\n' last 'the session this machine created or sent to last'",
+    '    $bin $profile __complete sessions 2>/dev/null',
+    'end',
+    '',
+    'complete -c agents -f',
+  ];
+  for (const o of spec.globals) lines.push(fishOption('', o));
+  for (const c of spec.commands) {
+    lines.push(
+      `complete -c agents -n __agents_no_command -a ${fishQuote(c.name)} -d ${fishQuote(oneLine(c.description))}`,
+    );
+  }
+  for (const c of allCommands(spec)) {
+    for (const o of c.options.filter((x) => !spec.globals.includes(x) && x !== HELP))
+      lines.push(fishOption(c.path, o));
+    c.args.forEach((a, i) => {
+      const when = `-n ${fishQuote(`__agents_at '${c.path}' ${i}`)}`;
+      if (a.kind === 'session') lines.push(`complete -c agents ${when} -k -a '(__agents_sessions)'`);
+      if (a.kind === 'words') lines.push(`complete -c agents ${when} -a ${fishQuote(a.words.join(' '))}`);
+    });
+    for (const s of c.subcommands) {
+      lines.push(
+        `complete -c agents -n ${fishQuote(`__agents_at '${c.path}' 0`)} -a ${fishQuote(s.name)} -d ${fishQuote(oneLine(s.description))}`,
+      );
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function fishOption(path: string, o: OptSpec): string {
+  const parts = ['complete -c agents'];
+  if (path !== '') parts.push(`-n ${fishQuote(`__agents_command '${path}'`)}`);
+  for (const f of o.flags) parts.push(f.startsWith('--') ? `-l ${f.slice(2)}` : `-s ${f.slice(1)}`);
+  if (o.value) parts.push(o.file ? '-r -F' : '-x');
+  if (o.choices.length > 0) parts.push(`-a ${fishQuote(o.choices.join(' '))}`);
+  parts.push(`-d ${fishQuote(oneLine(o.description))}`);
+  return parts.join(' ');
+}

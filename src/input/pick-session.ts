@@ -1,0 +1,32 @@
+// A `<session>` argument left out: at a terminal, a searchable choice of the sessions this machine knows
+// (`agents ls`); in a script, the usage error commander gave before the argument became optional (one
+// line, exit 2, nothing sent).
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { readKnownSessions } from '../state/sessions.js';
+import { sessionChoiceLabel } from '../output/render-sessions.js';
+import { timeFormat } from '../config/env.js';
+import type { SessionRef } from './session-ref.js';
+
+/** The usage error of a missing `<session>` (commander's own words, so scripts see what they saw). */
+export const MISSING_SESSION = "missing required argument 'session'";
+
+/** The reference given, or one the person at the terminal picks; a usage error when neither can be had. */
+export async function sessionOrPick(ctx: Context, ref: SessionRef | undefined): Promise<SessionRef> {
+  if (ref !== undefined) return ref;
+  if (ctx.prompts === undefined) throw new UsageError(MISSING_SESSION);
+  const { profile } = await ctx.settings([]);
+  const known = await readKnownSessions(ctx.state, profile);
+  if (known.length === 0) {
+    throw new UsageError(
+      MISSING_SESSION,
+      `no session recorded on this machine for profile ${profile} yet: give a session id or "last"`,
+    );
+  }
+  const time = timeFormat(ctx.io.env);
+  const columns = ctx.io.stderr.columns;
+  const id = await ctx.prompts.session(
+    known.map((s) => ({ id: s.id, label: sessionChoiceLabel(s, time, columns) })),
+  );
+  return { kind: 'id', id };
+}

@@ -1,0 +1,79 @@
+// Times for a person at a terminal: local and relative ("2 min ago", "14:34"). Pipes and --json keep the
+// service's ISO text as sent; these functions are only called for a terminal.
+
+/** How a terminal shows times: relative to `now`, in `timeZone` (undefined: the system's). */
+export interface TimeFormat {
+  now: number;
+  timeZone?: string;
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** The time zone named by TZ when Intl knows it (TZ=":/etc/localtime" and the like fall back to the system's). */
+export function timeZoneFrom(tz: string | undefined): string | undefined {
+  if (tz === undefined || tz === '') return undefined;
+  try {
+    new Intl.DateTimeFormat('en-GB', { timeZone: tz });
+    return tz;
+  } catch {
+    return undefined;
+  }
+}
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+function format(timeZone: string | undefined): Intl.DateTimeFormat {
+  const key = timeZone ?? '';
+  let f = formats.get(key);
+  if (f === undefined) {
+    f = new Intl.DateTimeFormat('en-GB', {
+      year: 'numeric',
+      month: 'short',
+      day: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+      ...(timeZone !== undefined ? { timeZone } : {}),
+    });
+    formats.set(key, f);
+  }
+  return f;
+}
+
+function parts(ms: number, timeZone: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const p of format(timeZone).formatToParts(ms)) out[p.type] = p.value;
+  return out;
+}
+
+/**
+ * Pure: a clock time in the local zone: "14:34" today, "23 Nov 14:34" this year, "23 Nov 2025 14:34"
+ * before. Text that is no time is returned as it is.
+ */
+export function localTime(iso: string, f: TimeFormat): string {
+  const ms = Date.parse(iso);
+  if (!Number.isFinite(ms)) return iso;
+  const at = parts(ms, f.timeZone);
+  const today = parts(f.now, f.timeZone);
+  const clock = `${at.hour}:${at.minute}`;
+  if (at.year === today.year && at.month === today.month && at.day === today.day) return clock;
+  if (at.year === today.year) return `${at.day} ${at.month} ${clock}`;
+  return `${at.day} ${at.month} ${at.year} ${clock}`;
+}
+
+/**
+ * Pure: how long ago: "just now", "5 min ago", "3 h ago", "2 days ago"; a week or more (or a time ahead
+ * of the clock by more than a minute), the local date and time instead.
+ */
+export function relativeTime(iso: string, f: TimeFormat): string {
+  const ms = Date.parse(iso);
+  if (!Number.isFinite(ms)) return iso;
+  const ago = f.now - ms;
+  if (ago < -MINUTE || ago >= 7 * DAY) return localTime(iso, f);
+  if (ago < 45_000) return 'just now';
+  if (ago < HOUR) return `${Math.max(1, Math.round(ago / MINUTE))} min ago`;
+  if (ago < DAY) return `${Math.floor(ago / HOUR)} h ago`;
+  const days = Math.floor(ago / DAY);
+  return days === 1 ? 'yesterday' : `${days} days ago`;
+}

@@ -1,0 +1,28 @@
+// The real Spawner (src/io.ts) of a process: the pager through the shell, as git and gh start it, and the
+// browser through the `open` package (loaded only then). Used by run() alone; tests pass their own.
+import type { Env, Spawner } from './io.js';
+
+/** Starts programs on this process's terminal and desktop. */
+export function processSpawner(): Spawner {
+  return {
+    async pager(command: string, text: string, env: Env): Promise<number | null> {
+      const { spawn } = await import('node:child_process');
+      return new Promise((resolve, reject) => {
+        const child = spawn(command, {
+          shell: true,
+          stdio: ['pipe', 'inherit', 'inherit'],
+          env,
+        });
+        child.once('error', reject);
+        child.once('close', (code) => resolve(code));
+        // The person may quit the pager before it has read everything: that is not an error.
+        child.stdin.on('error', () => undefined);
+        child.stdin.end(text);
+      });
+    },
+    async browser(url: string): Promise<void> {
+      const { default: open } = await import('open');
+      await open(url);
+    },
+  };
+}
