@@ -4,7 +4,7 @@
 import type { Context } from '../context.js';
 import type { Item, Result } from './items.js';
 import { renderConfigList } from './render-config.js';
-import { renderCreated, renderNextSteps, renderSession } from './render.js';
+import { renderChatEnd, renderCreated, renderNextSteps, renderSession } from './render.js';
 import {
   line,
   renderConversation,
@@ -122,6 +122,9 @@ class Presenter {
         if (ctx.caps.stderrIsTTY) ctx.log.hint(renderNextSteps(item.sessionId, item.finished, ctx.styleErr));
         return;
       }
+      case 'chat-ended':
+        ctx.log.info(renderChatEnd(item.sessionId, ctx.styleErr));
+        return;
       case 'config-list':
         this.out(this.json ? JSON.stringify(item.listing, null, 2) + '\n' : renderConfigList(item.listing));
         return;

@@ -1,0 +1,420 @@
+// The conversation behind `agents chat`: creating the session with the first message, following the
+// whole session as the agent works (one poller, the same conversation model as `tail`), sending what is
+// typed as a follow-up (after a confirmation when it interrupts a turn), and the slash commands. It draws
+// nothing itself: it prints through the ChatTerminal and keeps the status line's state.
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Context } from '../context.js';
+import type { ApiClient } from '../api/client.js';
+import { ApiError } from '../api/errors.js';
+import type { CoreAgent, Message, Session } from '../api/types.js';
+import { CliError, fromApiError } from '../errors.js';
+import type { AgentSelection } from '../input/agent.js';
+import { ConversationStream, type Entry } from '../conversation/model.js';
+import { Follower } from '../poll/follow.js';
+import { renderCreated, renderSession } from '../output/render.js';
+import { renderConversation, renderEntry, renderNotice, type TextMode } from '../output/render-conversation.js';
+import { recordLast } from '../state/last-session.js';
+import { fileError } from '../util/fs-errors.js';
+import { show } from '../commands/show.js';
+import { plan } from '../commands/plan.js';
+import type { Backlog } from './backlog.js';
+import { clipboardSupport, copyReport, osc52 } from './clipboard.js';
+import { renderHelp, renderNote, renderPlan, renderResumed, renderSent } from './render.js';
+import { messageText, parseSlash, type Slash } from './slash.js';
+import { activityOf, statusLine, type StatusInfo } from './status-line.js';
+import type { ChatTerminal } from './terminal.js';
+
+export interface ChatOptions {
+  ctx: Context;
+  client: ApiClient;
+  /** The client the follow polls with (fewer retries of its own: see the chat command). */
+  poller: ApiClient;
+  /** The agent new sessions go to (/new, or the first message); undefined when not known. */
+  agent: AgentSelection | undefined;
+  /** --private: new sessions are hidden from the workspace. */
+  private?: boolean;
+  /** --yes: a follow-up interrupts a running turn without asking. */
+  yes?: boolean;
+  /** --notify: tell the person when a turn ends. */
+  notify?: boolean;
+  /** The config profile, for `last`. */
+  profile: string;
+}
+
+/** How a chat ended. */
+export type ChatEnd = { how: 'quit' } | { how: 'error'; error: unknown };
+
+/** Every message type: a chat shows tool calls as they happen. */
+const TYPES = ['message', 'final_message', 'tool_call'] as const;
+
+function agentLabel(agent: AgentSelection | undefined): string {
+  if (agent?.agent_name) return agent.agent_name;
+  if (agent?.agent_id) return 'agent';
+  if (agent?.profile) return 'agent profile';
+  return 'agent';
+}
+
+/** A one-line reason for an error shown in the chat (which carries on). */
+function reason(err: unknown): { text: string; hint?: string } {
+  if (err instanceof ApiError) {
+    const mapped = fromApiError(err);
+    return { text: mapped.message, hint: mapped.hint };
+  }
+  if (err instanceof CliError) return { text: err.message, hint: err.hint };
+  return { text: err instanceof Error ? err.message : String(err) };
+}
+
+export class Chat {
+  readonly status: StatusInfo;
+  sessionId: string | undefined;
+  /** The session before a /new, so that leaving can still name it. */
+  previousSessionId: string | undefined;
+  private session: Session | undefined;
+  private agent: AgentSelection | undefined;
+  /** The thread of the turn the status line follows. */
+  private turnThread: string | undefined;
+  private lastFinal: Message | undefined;
+  private lastAny: Message | undefined;
+  private stream = new ConversationStream('show');
+  private follow: AbortController | undefined;
+  private follower: Follower | undefined;
+  private busy = false;
+  private finish!: (end: ChatEnd) => void;
+  /** Settles when the chat is over. */
+  readonly ended: Promise<ChatEnd>;
+  private terminal!: ChatTerminal;
+
+  constructor(private readonly o: ChatOptions) {
+    this.agent = o.agent;
+    this.status = { label: agentLabel(o.agent), phase: 'new' };
+    this.ended = new Promise((resolve) => (this.finish = resolve));
+  }
+
+  /** The terminal it prints to (made after the Chat, since it reports to it). */
+  attach(terminal: ChatTerminal): void {
+    this.terminal = terminal;
+  }
+
+  /** The status line for the terminal. */
+  statusLine(columns: number | undefined, frame: number): string {
+    return statusLine(this.status, Date.now(), frame, columns, this.o.ctx.styleErr);
+  }
+
+  private mode(): TextMode {
+    const { ctx } = this.o;
+    const columns = ctx.io.stdout.columns;
+    return { tty: true, style: ctx.styleOut, columns: columns && columns > 0 ? columns : undefined };
+  }
+
+  private note(text: string): void {
+    this.terminal.print(renderNote(text, this.o.ctx.styleErr), 'err');
+  }
+
+  private warn(err: unknown, lead: string): void {
+    const { text, hint } = reason(err);
+    const style = this.o.ctx.styleErr;
+    this.terminal.print(`${style.yellow(`${lead}:`)} ${renderNote(text, style)}`, 'err');
+    if (hint) this.note(`hint: ${hint}`);
+  }
+
+  private setPhase(phase: StatusInfo['phase']): void {
+    this.status.phase = phase;
+    this.terminal.ticking(phase === 'running' || phase === 'sending');
+    this.terminal.draw();
+  }
+
+  /** Carries on a session read by loadBacklog: prints its last turns and follows it from there. */
+  resume(b: Backlog): void {
+    const { ctx } = this.o;
+    this.session = b.session;
+    this.sessionId = b.session.id;
+    const named = typeof b.session.agent_name === 'string' ? b.session.agent_name : undefined;
+    this.status.label = named ?? (this.agent ? agentLabel(this.agent) : b.session.title || 'agent');
+    this.terminal.print(`${renderResumed(b.session, ctx.styleErr)}\n`, 'err');
+    if (b.truncated) this.note(`earlier messages: /show, or agents show ${b.session.id} --all`);
+    const segments = renderConversation(b.conversation, b.threads, this.mode(), {
+      tty: true,
+      style: ctx.styleErr,
+    });
+    for (const s of segments) this.terminal.print(s.text, s.to);
+    this.lastFinal = b.lastReply?.type === 'final_message' ? b.lastReply : undefined;
+    this.lastAny = b.lastReply;
+    this.stream.prime(b.seen);
+    if (b.running) {
+      this.turnThread = b.running.thread;
+      this.status.since = b.running.since;
+      this.status.activity = 'working';
+      this.setPhase('running');
+    } else this.setPhase('idle');
+    this.startFollowing(b.seen);
+  }
+
+  /** A line typed at the prompt: a slash command or a message. */
+  line(text: string): void {
+    const slash = parseSlash(text);
+    const run = slash ? this.command(slash) : this.send(messageText(text));
+    run.catch((err: unknown) => this.finish({ how: 'error', error: err }));
+  }
+
+  /** Leaves the chat (Ctrl-C on an empty line, Ctrl-D, /quit). */
+  quit(): void {
+    this.finish({ how: 'quit' });
+  }
+
+  /** Stops following; the chat is over. */
+  close(): void {
+    this.follow?.abort('closed');
+    this.follow = undefined;
+  }
+
+  private startFollowing(after: readonly Message[]): void {
+    const { ctx } = this.o;
+    const sessionId = this.sessionId!;
+    const stop = new AbortController();
+    this.follow = stop;
+    const signal = AbortSignal.any([ctx.signal, stop.signal]);
+    const follower = new Follower({
+      client: this.o.poller,
+      target: { sessionId },
+      types: [...TYPES],
+      signal,
+      schedule: ctx.schedule,
+      after,
+      // Like a --wait with --timeout: an outage is ridden out, with the warning in the status line.
+      maxFailedPolls: Number.POSITIVE_INFINITY,
+      onTransientError: (err) => {
+        this.status.warning = `${reason(err).text}; still trying`;
+        this.terminal.draw();
+      },
+    });
+    this.follower = follower;
+    const stream = this.stream;
+    void (async () => {
+      try {
+        for await (const batch of follower.batches()) {
+          if (stop.signal.aborted) return;
+          this.status.warning = undefined;
+          for (const e of stream.push(batch)) this.entry(e);
+          this.terminal.draw();
+        }
+      } catch (err) {
+        if (signal.aborted) return;
+        this.finish({ how: 'error', error: this.followError(err, sessionId) });
+      }
+    })();
+  }
+
+  /** A failure the follow cannot ride out (a revoked key, a deleted session): the chat ends with it. */
+  private followError(err: unknown, sessionId: string): unknown {
+    if (!(err instanceof ApiError)) return err;
+    const mapped = fromApiError(err);
+    return new CliError(`${mapped.message} (while following session ${sessionId})`, {
+      exitCode: mapped.exitCode,
+      hint: mapped.hint,
+      cause: err,
+    });
+  }
+
+  /** One entry of the conversation as it lands. */
+  private entry(e: Entry & { repeats?: boolean }): void {
+    const { ctx } = this.o;
+    if (e.kind === 'notice') {
+      this.terminal.print(`${renderNotice(e.message, { tty: true, style: ctx.styleErr })}\n`, 'err');
+      return;
+    }
+    this.terminal.print(renderEntry(e, this.mode()), 'out');
+    if (e.kind === 'final') this.lastFinal = e.message;
+    if (e.kind === 'final' || e.kind === 'reply') this.lastAny = e.message;
+    const activity = activityOf(e);
+    if (activity !== undefined) this.status.activity = activity;
+    if (e.kind === 'final' && e.message.chat_thread_id === this.turnThread && this.status.phase === 'running') {
+      this.turnEnded();
+    }
+  }
+
+  private turnEnded(): void {
+    this.status.tookMs = Date.now() - (this.status.since ?? Date.now());
+    this.setPhase('idle');
+    if (this.o.notify) this.notifyTurnEnd();
+    // The question was whether to interrupt: there is nothing to interrupt any more.
+    if (this.status.confirming) this.terminal.resolve(true);
+  }
+
+  /** --notify. The one place a finished turn is announced (a bell until src/output/notify.ts lands). */
+  private notifyTurnEnd(): void {
+    this.terminal.control('\u0007');
+  }
+
+  /** The session's page in a browser: the one place that opens it (the address, until an opener lands). */
+  private open(url: string): void {
+    this.note(`open in a browser: ${url}`);
+  }
+
+  /** Sends a message: the first one creates the session. */
+  private async send(text: string): Promise<void> {
+    const { ctx, client } = this.o;
+    const editor = this.terminal.editor;
+    if (this.busy) {
+      if (editor.empty) editor.set(text);
+      this.note('still sending the previous message');
+      return;
+    }
+    this.busy = true;
+    try {
+      if (this.status.phase === 'running' && !this.o.yes) {
+        // The text stays in view while the question waits for its key.
+        const typed = editor.text;
+        editor.set(text);
+        this.status.confirming = true;
+        const go = await this.terminal.confirm();
+        this.status.confirming = false;
+        if (!go) {
+          this.note('not sent; the agent carries on');
+          return;
+        }
+        editor.set(typed);
+      }
+      if (this.sessionId === undefined && this.agent === undefined) {
+        if (editor.empty) editor.set(text);
+        this.note('which agent? /new claude (or codex, gemini, …) starts a session with one');
+        return;
+      }
+      const before = this.status.phase;
+      this.setPhase('sending');
+      this.terminal.print(renderSent(text, this.sessionId ?? '', null, this.mode()), 'out');
+      let threadId: string | undefined;
+      try {
+        if (this.sessionId === undefined) {
+          const session = await client.createSession(
+            { message: text, ...this.agent, ...(this.o.private ? { is_private: true } : {}) },
+            { signal: ctx.signal },
+          );
+          this.session = session;
+          this.sessionId = session.id;
+          threadId = session.thread_id ?? undefined;
+          this.terminal.print(`${renderCreated(session, ctx.styleErr)}\n`, 'err');
+        } else {
+          const sent = await client.sendMessage(this.sessionId, { message: text }, { signal: ctx.signal });
+          threadId = sent.chat_thread_id ?? undefined;
+        }
+      } catch (err) {
+        if (ctx.signal.aborted) return;
+        if (editor.empty) editor.set(text);
+        this.warn(err, 'not sent');
+        if (err instanceof ApiError && err.outcomeUnknown) this.note('it may have reached the service: /show');
+        this.setPhase(before);
+        return;
+      }
+      editor.remember(text);
+      const warning = await recordLast(ctx.state, this.o.profile, { id: this.sessionId, threadId });
+      if (warning) this.note(`warning: ${warning}`);
+      this.turnThread = threadId;
+      Object.assign(this.status, { since: Date.now(), activity: 'working', tookMs: undefined });
+      this.setPhase('running');
+      if (this.follower === undefined || this.follow?.signal.aborted) this.startFollowing([]);
+      else this.follower.wake();
+    } finally {
+      this.busy = false;
+      this.terminal.draw();
+    }
+  }
+
+  private async command(c: Slash): Promise<void> {
+    const { ctx } = this.o;
+    switch (c.name) {
+      case 'help':
+        this.terminal.print(renderHelp(ctx.styleErr), 'err');
+        return;
+      case 'quit':
+        this.quit();
+        return;
+      case 'error':
+        this.note(c.text);
+        return;
+      case 'new':
+        this.startOver(c.agent);
+        return;
+      case 'copy':
+      case 'save':
+        await this.keepReply(c);
+        return;
+      default:
+        break;
+    }
+    if (this.sessionId === undefined) {
+      this.note('no session yet: the first message starts it');
+      return;
+    }
+    const ref = { kind: 'id', id: this.sessionId } as const;
+    try {
+      if (c.name === 'open') {
+        const session = this.session ?? (await this.o.client.getSession(this.sessionId, { signal: ctx.signal }));
+        this.open(session.session_html_url);
+      } else if (c.name === 'show') {
+        const item = await show(ctx, ref, {});
+        if (item.kind !== 'conversation') return;
+        const mode = this.mode();
+        this.terminal.print(`${renderSession(item.session, mode.style)}\n`, 'out');
+        const noticeMode = { tty: true, style: ctx.styleErr };
+        for (const s of renderConversation(item.conversation, item.threads, mode, noticeMode)) {
+          this.terminal.print(s.text, s.to);
+        }
+        if (item.truncatedTo !== undefined) this.note(`older messages: agents show ${this.sessionId} --all`);
+      } else if (c.name === 'plan') {
+        const item = await plan(ctx, ref, {});
+        if (item.kind === 'artifact') {
+          this.terminal.print(renderPlan(item.bytes.toString('utf8'), item.artifact.created_at, this.mode()), 'out');
+        }
+      }
+    } catch (err) {
+      if (ctx.signal.aborted) return;
+      this.warn(err, `/${c.name}`);
+    }
+  }
+
+  /** /new: the next message starts a new session, with the same agent or the one named. */
+  private startOver(agent: CoreAgent | undefined): void {
+    if (agent !== undefined) this.agent = { agent_name: agent };
+    if (this.agent === undefined) {
+      this.note('which agent? /new claude (or codex, gemini, …)');
+      return;
+    }
+    this.close();
+    this.follower = undefined;
+    if (this.sessionId !== undefined) this.previousSessionId = this.sessionId;
+    this.sessionId = undefined;
+    this.session = undefined;
+    this.turnThread = undefined;
+    this.lastFinal = this.lastAny = undefined;
+    this.stream = new ConversationStream('show');
+    Object.assign(this.status, { label: agentLabel(this.agent), since: undefined, tookMs: undefined, warning: undefined });
+    this.setPhase('new');
+    const previous = this.previousSessionId ? ` (the last one: agents chat ${this.previousSessionId})` : '';
+    this.note(`your next message starts a new session with ${agentLabel(this.agent)}${previous}`);
+  }
+
+  /** /copy and /save FILE: the last reply. */
+  private async keepReply(c: Slash & { name: 'copy' | 'save' }): Promise<void> {
+    const { ctx } = this.o;
+    const reply = this.lastFinal ?? this.lastAny;
+    if (reply === undefined) {
+      this.note('no reply yet');
+      return;
+    }
+    const bytes = Buffer.byteLength(reply.message, 'utf8');
+    if (c.name === 'copy') {
+      const report = copyReport(clipboardSupport(ctx.io.env), bytes);
+      if (report.send) this.terminal.control(osc52(reply.message));
+      this.note(report.text);
+      return;
+    }
+    const path = resolve(c.file.replace(/^~(?=$|[\\/])/, ctx.io.runtime.homedir));
+    try {
+      await writeFile(path, reply.message);
+      this.note(`wrote ${c.file} (${bytes} bytes)`);
+    } catch (err) {
+      this.warn(fileError('/save', c.file, 'write', err), 'not saved');
+    }
+  }
+}
