@@ -90,7 +90,8 @@ export function layoutFooter(i: FooterInput): FooterLayout {
 export function reflowedCursorRow(layout: FooterLayout, columns: number): number {
   if (columns <= 0) return layout.cursorRow;
   let row = 0;
-  for (let r = 0; r < layout.cursorRow; r += 1) row += Math.max(1, Math.ceil((layout.widths[r] ?? 0) / columns));
+  for (let r = 0; r < layout.cursorRow; r += 1)
+    row += Math.max(1, Math.ceil((layout.widths[r] ?? 0) / columns));
   return row + Math.floor(layout.cursorCol / columns);
 }
 

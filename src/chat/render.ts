@@ -42,7 +42,9 @@ export function renderHelp(style: Style): string {
     const w = Math.max(...list.map(([k]) => k.length));
     return list.map(([k, v]) => `  ${style.cyan(k.padEnd(w))}  ${v}`);
   };
-  return [style.bold('Commands'), ...rows(SLASH_HELP), style.bold('Keys'), ...rows(KEY_HELP)].join('\n') + '\n';
+  return (
+    [style.bold('Commands'), ...rows(SLASH_HELP), style.bold('Keys'), ...rows(KEY_HELP)].join('\n') + '\n'
+  );
 }
 
 /** A note of the chat's own (dim), one line per line given; text the person typed is escaped. */

@@ -13,7 +13,12 @@ import type { AgentSelection } from '../input/agent.js';
 import { ConversationStream, type Entry } from '../conversation/model.js';
 import { Follower } from '../poll/follow.js';
 import { renderCreated, renderSession } from '../output/render.js';
-import { renderConversation, renderEntry, renderNotice, type TextMode } from '../output/render-conversation.js';
+import {
+  renderConversation,
+  renderEntry,
+  renderNotice,
+  type TextMode,
+} from '../output/render-conversation.js';
 import { recordLast } from '../state/last-session.js';
 import { fileError } from '../util/fs-errors.js';
 import { show } from '../commands/show.js';
@@ -194,9 +199,11 @@ export class Chat {
       try {
         for await (const batch of follower.batches()) {
           if (stop.signal.aborted) return;
+          // The service answers again: the warning goes (entries redraw the footer as they print).
+          const recovered = this.status.warning !== undefined;
           this.status.warning = undefined;
           for (const e of stream.push(batch)) this.entry(e);
-          this.terminal.draw();
+          if (recovered) this.terminal.draw();
         }
       } catch (err) {
         if (signal.aborted) return;
@@ -228,7 +235,11 @@ export class Chat {
     if (e.kind === 'final' || e.kind === 'reply') this.lastAny = e.message;
     const activity = activityOf(e);
     if (activity !== undefined) this.status.activity = activity;
-    if (e.kind === 'final' && e.message.chat_thread_id === this.turnThread && this.status.phase === 'running') {
+    if (
+      e.kind === 'final' &&
+      e.message.chat_thread_id === this.turnThread &&
+      this.status.phase === 'running'
+    ) {
       this.turnEnded();
     }
   }
@@ -302,7 +313,8 @@ export class Chat {
         if (ctx.signal.aborted) return;
         if (editor.empty) editor.set(text);
         this.warn(err, 'not sent');
-        if (err instanceof ApiError && err.outcomeUnknown) this.note('it may have reached the service: /show');
+        if (err instanceof ApiError && err.outcomeUnknown)
+          this.note('it may have reached the service: /show');
         this.setPhase(before);
         return;
       }
@@ -349,7 +361,8 @@ export class Chat {
     const ref = { kind: 'id', id: this.sessionId } as const;
     try {
       if (c.name === 'open') {
-        const session = this.session ?? (await this.o.client.getSession(this.sessionId, { signal: ctx.signal }));
+        const session =
+          this.session ?? (await this.o.client.getSession(this.sessionId, { signal: ctx.signal }));
         this.open(session.session_html_url);
       } else if (c.name === 'show') {
         const item = await show(ctx, ref, {});
@@ -364,7 +377,10 @@ export class Chat {
       } else if (c.name === 'plan') {
         const item = await plan(ctx, ref, {});
         if (item.kind === 'artifact') {
-          this.terminal.print(renderPlan(item.bytes.toString('utf8'), item.artifact.created_at, this.mode()), 'out');
+          this.terminal.print(
+            renderPlan(item.bytes.toString('utf8'), item.artifact.created_at, this.mode()),
+            'out',
+          );
         }
       }
     } catch (err) {
@@ -388,7 +404,12 @@ export class Chat {
     this.turnThread = undefined;
     this.lastFinal = this.lastAny = undefined;
     this.stream = new ConversationStream('show');
-    Object.assign(this.status, { label: agentLabel(this.agent), since: undefined, tookMs: undefined, warning: undefined });
+    Object.assign(this.status, {
+      label: agentLabel(this.agent),
+      since: undefined,
+      tookMs: undefined,
+      warning: undefined,
+    });
     this.setPhase('new');
     const previous = this.previousSessionId ? ` (the last one: agents chat ${this.previousSessionId})` : '';
     this.note(`your next message starts a new session with ${agentLabel(this.agent)}${previous}`);

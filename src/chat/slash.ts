@@ -72,7 +72,10 @@ export function parseSlash(line: string): Slash | undefined {
     case 'exit':
       return { name: 'quit' };
     default:
-      return { name: 'error', text: `no command /${head}; /help lists them (//${head} sends it as a message)` };
+      return {
+        name: 'error',
+        text: `no command /${head}; /help lists them (//${head} sends it as a message)`,
+      };
   }
 }
 

@@ -29,8 +29,7 @@ export interface ChatFlags extends AgentFlags {
  */
 const POLL_RETRY = { maxRetries: 1, totalBudgetMs: 5_000 };
 
-const SCRIPT_HINT =
-  'in scripts and CI use: agents create --wait "…", then agents send <session> --wait "…"';
+const SCRIPT_HINT = 'in scripts and CI use: agents create --wait "…", then agents send <session> --wait "…"';
 
 /** Exit 2 unless a person is at a terminal that can take the chat's input and status lines. */
 function requireTerminal(ctx: Context): void {
@@ -51,7 +50,8 @@ function requireTerminal(ctx: Context): void {
 /** For a continued session: the agent /new would use, from the flags or the config; never asked. */
 async function knownAgent(ctx: Context, flags: ChatFlags): Promise<AgentSelection | undefined> {
   const given = [flags.agent, flags.agentId, flags.agentProfile, flags.agentProfileFile];
-  if (given.some((v) => v !== undefined)) return selectAgent(flags, () => Promise.resolve(undefined), undefined);
+  if (given.some((v) => v !== undefined))
+    return selectAgent(flags, () => Promise.resolve(undefined), undefined);
   const configured = (await ctx.settings(['agent'])).agent;
   return configured === undefined ? undefined : { agent_name: configured };
 }
@@ -117,7 +117,10 @@ export async function chat(ctx: Context, ref: SessionRef | undefined, flags: Cha
   const sessionId = chat.sessionId ?? chat.previousSessionId;
   const resume = sessionId === undefined ? undefined : `resume with: agents chat ${sessionId}`;
   if (end === 'stopped') {
-    throw new CliError('interrupted', { exitCode: ExitCode.INTERRUPTED, ...(resume ? { hint: resume } : {}) });
+    throw new CliError('interrupted', {
+      exitCode: ExitCode.INTERRUPTED,
+      ...(resume ? { hint: resume } : {}),
+    });
   }
   if (end.how === 'error') throw end.error;
   return { kind: 'chat-ended', sessionId };

@@ -156,9 +156,12 @@ describe.concurrent('agents chat in a terminal', () => {
     expect(await t.screen({ escapes: true })).not.toMatch(SGR);
   });
 
-  it('rides out a network outage mid-turn with a warning in the status line, then carries on', async (test) => {
+  it('asks for the agent, then rides out a network outage mid-turn with a warning in the status line, and carries on', async (test) => {
     const { em, start } = await setup(test);
-    const t = await start(['chat', '-a', 'claude']);
+    // No agent given or configured: it is asked for first (claude is the first choice).
+    const t = await start(['chat']);
+    await t.waitFor('Agent:');
+    await t.press('Enter');
     await t.waitFor('claude · new session');
     await t.type('[[turn:80000]] [[steps:1]] slow job');
     await t.press('Enter');

@@ -52,7 +52,19 @@ export async function runInTmux(
     (await exec('tmux', ['-S', socket, ...a], { env, encoding: 'utf8' })).stdout;
   // The pane starts idle and gets the program once its size is final: a program that draws at start
   // must not see the pane resized under it.
-  await tmux('-f', config, 'new-session', '-d', '-x', `${size.columns}`, '-y', `${size.rows}`, '-s', 't', 'cat');
+  await tmux(
+    '-f',
+    config,
+    'new-session',
+    '-d',
+    '-x',
+    `${size.columns}`,
+    '-y',
+    `${size.rows}`,
+    '-s',
+    't',
+    'cat',
+  );
   const command = [process.execPath, BIN, ...args].map(quote).join(' ');
   await tmux('respawn-pane', '-k', '-t', 't', `${command}; echo "[exit $?]"; exec sleep 3600`);
 

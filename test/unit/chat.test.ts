@@ -239,9 +239,13 @@ describe('slash commands', () => {
   });
 
   it('reports a command that is not one, or lacks its argument', () => {
-    expect(parseSlash('/nope')).toMatchObject({ name: 'error', text: expect.stringContaining('/help') });
-    expect(parseSlash('/save')).toMatchObject({ name: 'error' });
-    expect(parseSlash('/new robot')).toMatchObject({ name: 'error', text: expect.stringContaining('claude') });
+    const error = (line: string) => {
+      const c = parseSlash(line);
+      return c?.name === 'error' ? c.text : undefined;
+    };
+    expect(error('/nope')).toBe('no command /nope; /help lists them (//nope sends it as a message)');
+    expect(error('/save')).toBe('which file? /save FILE');
+    expect(error('/new robot')).toContain('claude');
   });
 
   it('leaves messages alone; // sends a message that starts with /', () => {
@@ -279,9 +283,11 @@ describe('the clipboard', () => {
   it('says what happened, and refuses what terminals would cut', () => {
     expect(copyReport('yes', 10)).toEqual({ send: true, text: 'copied the last reply (10 bytes)' });
     expect(copyReport('no', 10).send).toBe(false);
-    expect(copyReport('unknown', 10)).toMatchObject({ send: true, text: expect.stringContaining('/save') });
+    expect(copyReport('unknown', 10).send).toBe(true);
+    expect(copyReport('unknown', 10).text).toContain('/save');
     expect(copyReport('tmux', 10).text).toContain('set-clipboard on');
-    expect(copyReport('yes', 1_000_000)).toMatchObject({ send: false, text: expect.stringContaining('/save') });
+    expect(copyReport('yes', 1_000_000).send).toBe(false);
+    expect(copyReport('yes', 1_000_000).text).toContain('/save');
   });
 });
 
