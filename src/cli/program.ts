@@ -35,6 +35,7 @@ Examples:
   $ id=$(agents create -a codex "Add a --verbose flag")
   $ agents send "$id" --wait --timeout 20m "Fix the failing test"
   $ agents tail last --until-final
+  $ agents chat -a claude
   $ agents show last --all --json
   $ agents emulator --port 4010
 

@@ -171,3 +171,47 @@ describe('agents chat, in-process', () => {
     expect(f.em.stats().requests).toBe(0);
   });
 });
+
+describe('agents chat on a session whose turn is still running', () => {
+  it('shows it running, asks before the follow-up interrupts it, and rings the bell (--notify) when the new turn ends', async () => {
+    const f = await fixture();
+    expect((await f.run(['create', '-a', 'claude', '[[never]] [[steps:1]] long job'])).code).toBe(0);
+    const r = await f.run(['chat', 'last', '--notify'], {
+      tty: TTY,
+      idleStdin: true,
+      onStart: session([
+        waitFor('claude is working on it (step 1).'),
+        waitFor('long job · '),
+        type('stop'),
+        type('\r'),
+        waitFor('Interrupt the running turn and send? [y/N]'),
+        type('y'),
+        waitFor('claude finished: "stop". Done.'),
+        waitFor('done in'),
+        type('\u0004'),
+      ]),
+    });
+    expect(r.code).toBe(0);
+    expect(f.em.stats().followUps).toBe(1);
+    expect(r.stderr).toContain('\u0007');
+  });
+
+  it('--yes sends without asking', async () => {
+    const f = await fixture();
+    expect((await f.run(['create', '-a', 'claude', '[[never]] long job'])).code).toBe(0);
+    const r = await f.run(['chat', 'last', '--yes'], {
+      tty: TTY,
+      idleStdin: true,
+      onStart: session([
+        waitFor('long job · '),
+        type('stop'),
+        type('\r'),
+        waitFor('claude finished: "stop". Done.'),
+        type('\u0004'),
+      ]),
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain('Interrupt the running turn');
+    expect(r.stderr).not.toContain('\u0007');
+  });
+});
