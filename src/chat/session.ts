@@ -135,7 +135,8 @@ export class Chat {
     this.session = b.session;
     this.sessionId = b.session.id;
     const named = typeof b.session.agent_name === 'string' ? b.session.agent_name : undefined;
-    this.status.label = named ?? (this.agent ? agentLabel(this.agent) : b.session.title || 'agent');
+    // The API does not say which agent a session has (--agent is for /new): its title names it.
+    this.status.label = named ?? (b.session.title || 'agent');
     this.terminal.print(`${renderResumed(b.session, ctx.styleErr)}\n`, 'err');
     if (b.truncated) this.note(`earlier messages: /show, or agents show ${b.session.id} --all`);
     const segments = renderConversation(b.conversation, b.threads, this.mode(), {

@@ -173,6 +173,8 @@ export class ChatTerminal {
     // An Enter followed, in the same chunk of input, by more keys was pasted by a terminal without
     // bracketed paste: it is a line break, not "send".
     if (this.pendingEnter) {
+      // CR LF is one Enter, still to be decided.
+      if (key?.name === 'enter' && !key.ctrl && !key.meta) return;
       this.pendingEnter = false;
       this.editor.insert('\n');
     }

@@ -66,8 +66,9 @@ describe.concurrent('agents chat in a terminal', () => {
     await t.type('[[never]] [[steps:1]] long job');
     await t.press('Enter');
     await t.waitFor('claude is working on it (step 1).');
-    await t.paste('stop that\nand do this');
-    await t.type('\\');
+    // The paste ends with a line break: bracketed, it is part of the text, not Enter.
+    await t.paste('stop that\n');
+    await t.type('and do this\\');
     await t.press('Enter');
     await t.type('last line');
     await t.press('Enter');

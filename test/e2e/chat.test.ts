@@ -141,6 +141,24 @@ describe('agents chat, in-process', () => {
     expect(r.stderr).toContain('it may have reached the service: /show');
   });
 
+  it('several lines arriving in one read (a paste without bracketed paste) are one message', async () => {
+    const f = await fixture();
+    const r = await f.run(['chat', '-a', 'claude'], {
+      tty: TTY,
+      idleStdin: true,
+      onStart: session([
+        waitFor('claude · new session'),
+        type('one\rtwo\r\nthree'),
+        type('\r'),
+        waitFor('claude finished: "one two three". Done.'),
+        type('\u0004'),
+      ]),
+    });
+    expect(r.code).toBe(0);
+    const id = /Session ([0-9a-f-]{36})/.exec(r.stderr)?.[1] ?? '';
+    expect(f.em.messages(id)[0]?.message).toBe('one\ntwo\nthree');
+  });
+
   it('SIGTERM ends it with 130 and the command that resumes', async () => {
     const f = await fixture();
     const r = await f.run(['chat', '-a', 'claude'], {
