@@ -2,17 +2,13 @@
 // whole session as the agent works (one poller, the same conversation model as `tail`), sending what is
 // typed as a follow-up (after a confirmation when it interrupts a turn), and the slash commands. It draws
 // nothing itself: it prints through the ChatTerminal and keeps the status line's state.
-import { writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import type { Context } from '../context.js';
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type { CoreAgent, Message, Session } from '../api/types.js';
-import { CliError, fromApiError } from '../errors.js';
 import type { AgentSelection } from '../input/agent.js';
 import { ConversationStream, type Entry } from '../conversation/model.js';
-import { Follower } from '../poll/follow.js';
-import { renderCreated, renderSession } from '../output/render.js';
+import { renderCreated } from '../output/render.js';
 import {
   renderConversation,
   renderEntry,
@@ -20,12 +16,10 @@ import {
   type TextMode,
 } from '../output/render-conversation.js';
 import { recordLast } from '../state/last-session.js';
-import { fileError } from '../util/fs-errors.js';
-import { show } from '../commands/show.js';
-import { plan } from '../commands/plan.js';
 import type { Backlog } from './backlog.js';
-import { clipboardSupport, copyReport, osc52 } from './clipboard.js';
-import { renderHelp, renderNote, renderPlan, renderResumed, renderSent } from './render.js';
+import { followSession, type SessionFollow } from './follow.js';
+import { keepReply, reason, sessionCommand, type CommandHost } from './commands.js';
+import { renderHelp, renderNote, renderResumed, renderSent } from './render.js';
 import { messageText, parseSlash, type Slash } from './slash.js';
 import { activityOf, statusLine, type StatusInfo } from './status-line.js';
 import type { ChatTerminal } from './terminal.js';
@@ -50,9 +44,6 @@ export interface ChatOptions {
 /** How a chat ended. */
 export type ChatEnd = { how: 'quit' } | { how: 'error'; error: unknown };
 
-/** Every message type: a chat shows tool calls as they happen. */
-const TYPES = ['message', 'final_message', 'tool_call'] as const;
-
 function agentLabel(agent: AgentSelection | undefined): string {
   if (agent?.agent_name) return agent.agent_name;
   if (agent?.agent_id) return 'agent';
@@ -60,35 +51,24 @@ function agentLabel(agent: AgentSelection | undefined): string {
   return 'agent';
 }
 
-/** A one-line reason for an error shown in the chat (which carries on). */
-function reason(err: unknown): { text: string; hint?: string } {
-  if (err instanceof ApiError) {
-    const mapped = fromApiError(err);
-    return { text: mapped.message, hint: mapped.hint };
-  }
-  if (err instanceof CliError) return { text: err.message, hint: err.hint };
-  return { text: err instanceof Error ? err.message : String(err) };
-}
-
-export class Chat {
+export class Chat implements CommandHost {
   readonly status: StatusInfo;
   sessionId: string | undefined;
   /** The session before a /new, so that leaving can still name it. */
   previousSessionId: string | undefined;
-  private session: Session | undefined;
+  session: Session | undefined;
   private agent: AgentSelection | undefined;
   /** The thread of the turn the status line follows. */
   private turnThread: string | undefined;
   private lastFinal: Message | undefined;
   private lastAny: Message | undefined;
   private stream = new ConversationStream('show');
-  private follow: AbortController | undefined;
-  private follower: Follower | undefined;
+  private follow: SessionFollow | undefined;
   private busy = false;
   private finish!: (end: ChatEnd) => void;
   /** Settles when the chat is over. */
   readonly ended: Promise<ChatEnd>;
-  private terminal!: ChatTerminal;
+  terminal!: ChatTerminal;
 
   constructor(private readonly o: ChatOptions) {
     this.agent = o.agent;
@@ -106,17 +86,30 @@ export class Chat {
     return statusLine(this.status, Date.now(), frame, columns, this.o.ctx.styleErr);
   }
 
-  private mode(): TextMode {
+  get ctx(): Context {
+    return this.o.ctx;
+  }
+
+  get client(): ApiClient {
+    return this.o.client;
+  }
+
+  /** The reply /copy and /save take: the newest final, else the newest reply. */
+  get lastReply(): Message | undefined {
+    return this.lastFinal ?? this.lastAny;
+  }
+
+  mode(): TextMode {
     const { ctx } = this.o;
     const columns = ctx.io.stdout.columns;
     return { tty: true, style: ctx.styleOut, columns: columns && columns > 0 ? columns : undefined };
   }
 
-  private note(text: string): void {
+  note(text: string): void {
     this.terminal.print(renderNote(text, this.o.ctx.styleErr), 'err');
   }
 
-  private warn(err: unknown, lead: string): void {
+  warn(err: unknown, lead: string): void {
     const { text, hint } = reason(err);
     const style = this.o.ctx.styleErr;
     this.terminal.print(`${style.yellow(`${lead}:`)} ${renderNote(text, style)}`, 'err');
@@ -170,57 +163,25 @@ export class Chat {
 
   /** Stops following; the chat is over. */
   close(): void {
-    this.follow?.abort('closed');
+    this.follow?.stop();
     this.follow = undefined;
   }
 
   private startFollowing(after: readonly Message[]): void {
     const { ctx } = this.o;
-    const sessionId = this.sessionId!;
-    const stop = new AbortController();
-    this.follow = stop;
-    const signal = AbortSignal.any([ctx.signal, stop.signal]);
-    const follower = new Follower({
+    this.follow = followSession({
+      ctx,
       client: this.o.poller,
-      target: { sessionId },
-      types: [...TYPES],
-      signal,
-      schedule: ctx.schedule,
+      sessionId: this.sessionId!,
       after,
-      // Like a --wait with --timeout: an outage is ridden out, with the warning in the status line.
-      maxFailedPolls: Number.POSITIVE_INFINITY,
-      onTransientError: (err) => {
-        this.status.warning = `${reason(err).text}; still trying`;
+      stream: this.stream,
+      onEntry: (e) => this.entry(e),
+      onWarning: (warning) => {
+        if (warning === this.status.warning) return;
+        this.status.warning = warning;
         this.terminal.draw();
       },
-    });
-    this.follower = follower;
-    const stream = this.stream;
-    void (async () => {
-      try {
-        for await (const batch of follower.batches()) {
-          if (stop.signal.aborted) return;
-          // The service answers again: the warning goes (entries redraw the footer as they print).
-          const recovered = this.status.warning !== undefined;
-          this.status.warning = undefined;
-          for (const e of stream.push(batch)) this.entry(e);
-          if (recovered) this.terminal.draw();
-        }
-      } catch (err) {
-        if (signal.aborted) return;
-        this.finish({ how: 'error', error: this.followError(err, sessionId) });
-      }
-    })();
-  }
-
-  /** A failure the follow cannot ride out (a revoked key, a deleted session): the chat ends with it. */
-  private followError(err: unknown, sessionId: string): unknown {
-    if (!(err instanceof ApiError)) return err;
-    const mapped = fromApiError(err);
-    return new CliError(`${mapped.message} (while following session ${sessionId})`, {
-      exitCode: mapped.exitCode,
-      hint: mapped.hint,
-      cause: err,
+      onFailure: (error) => this.finish({ how: 'error', error }),
     });
   }
 
@@ -256,11 +217,6 @@ export class Chat {
   /** --notify. The one place a finished turn is announced (a bell until src/output/notify.ts lands). */
   private notifyTurnEnd(): void {
     this.terminal.control('\u0007');
-  }
-
-  /** The session's page in a browser: the one place that opens it (the address, until an opener lands). */
-  private open(url: string): void {
-    this.note(`open in a browser: ${url}`);
   }
 
   /** Sends a message: the first one creates the session. */
@@ -325,8 +281,8 @@ export class Chat {
       this.turnThread = threadId;
       Object.assign(this.status, { since: Date.now(), activity: 'working', tookMs: undefined });
       this.setPhase('running');
-      if (this.follower === undefined || this.follow?.signal.aborted) this.startFollowing([]);
-      else this.follower.wake();
+      if (this.follow === undefined) this.startFollowing([]);
+      else this.follow.wake();
     } finally {
       this.busy = false;
       this.terminal.draw();
@@ -334,10 +290,9 @@ export class Chat {
   }
 
   private async command(c: Slash): Promise<void> {
-    const { ctx } = this.o;
     switch (c.name) {
       case 'help':
-        this.terminal.print(renderHelp(ctx.styleErr), 'err');
+        this.terminal.print(renderHelp(this.o.ctx.styleErr), 'err');
         return;
       case 'quit':
         this.quit();
@@ -350,43 +305,10 @@ export class Chat {
         return;
       case 'copy':
       case 'save':
-        await this.keepReply(c);
+        await keepReply(this, c);
         return;
       default:
-        break;
-    }
-    if (this.sessionId === undefined) {
-      this.note('no session yet: the first message starts it');
-      return;
-    }
-    const ref = { kind: 'id', id: this.sessionId } as const;
-    try {
-      if (c.name === 'open') {
-        const session =
-          this.session ?? (await this.o.client.getSession(this.sessionId, { signal: ctx.signal }));
-        this.open(session.session_html_url);
-      } else if (c.name === 'show') {
-        const item = await show(ctx, ref, {});
-        if (item.kind !== 'conversation') return;
-        const mode = this.mode();
-        this.terminal.print(`${renderSession(item.session, mode.style)}\n`, 'out');
-        const noticeMode = { tty: true, style: ctx.styleErr };
-        for (const s of renderConversation(item.conversation, item.threads, mode, noticeMode)) {
-          this.terminal.print(s.text, s.to);
-        }
-        if (item.truncatedTo !== undefined) this.note(`older messages: agents show ${this.sessionId} --all`);
-      } else if (c.name === 'plan') {
-        const item = await plan(ctx, ref, {});
-        if (item.kind === 'artifact') {
-          this.terminal.print(
-            renderPlan(item.bytes.toString('utf8'), item.artifact.created_at, this.mode()),
-            'out',
-          );
-        }
-      }
-    } catch (err) {
-      if (ctx.signal.aborted) return;
-      this.warn(err, `/${c.name}`);
+        await sessionCommand(this, c);
     }
   }
 
@@ -398,7 +320,6 @@ export class Chat {
       return;
     }
     this.close();
-    this.follower = undefined;
     if (this.sessionId !== undefined) this.previousSessionId = this.sessionId;
     this.sessionId = undefined;
     this.session = undefined;
@@ -414,29 +335,5 @@ export class Chat {
     this.setPhase('new');
     const previous = this.previousSessionId ? ` (the last one: agents chat ${this.previousSessionId})` : '';
     this.note(`your next message starts a new session with ${agentLabel(this.agent)}${previous}`);
-  }
-
-  /** /copy and /save FILE: the last reply. */
-  private async keepReply(c: Slash & { name: 'copy' | 'save' }): Promise<void> {
-    const { ctx } = this.o;
-    const reply = this.lastFinal ?? this.lastAny;
-    if (reply === undefined) {
-      this.note('no reply yet');
-      return;
-    }
-    const bytes = Buffer.byteLength(reply.message, 'utf8');
-    if (c.name === 'copy') {
-      const report = copyReport(clipboardSupport(ctx.io.env), bytes);
-      if (report.send) this.terminal.control(osc52(reply.message));
-      this.note(report.text);
-      return;
-    }
-    const path = resolve(c.file.replace(/^~(?=$|[\\/])/, ctx.io.runtime.homedir));
-    try {
-      await writeFile(path, reply.message);
-      this.note(`wrote ${c.file} (${bytes} bytes)`);
-    } catch (err) {
-      this.warn(fileError('/save', c.file, 'write', err), 'not saved');
-    }
   }
 }

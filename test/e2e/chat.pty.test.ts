@@ -70,6 +70,9 @@ describe.concurrent('agents chat in a terminal', () => {
     await t.paste('stop that\n');
     await t.type('and do this\\');
     await t.press('Enter');
+    // The backslash became a line break (keys sent faster than anyone types could otherwise arrive in
+    // one read with the Enter, which is how a paste without brackets looks).
+    await t.waitFor(/ {2}and do this\n/);
     await t.type('last line');
     await t.press('Enter');
     await t.waitFor('Interrupt the running turn and send? [y/N]');
