@@ -8,7 +8,7 @@ import { describe, expect, it, type TestContext } from 'vitest';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
 import { cliEnv } from '../support/run-cli.js';
 import { runMain } from '../support/main.js';
-import { runInTmux, type TmuxRun } from '../support/tmux.js';
+import { runInTmux, type TmuxRun } from '../support/tmux-run.js';
 import { width } from '../../src/util/width.js';
 
 const KEY = 'agents-dev-key';
