@@ -60,11 +60,15 @@ export class Chat implements CommandHost {
   private agent: AgentSelection | undefined;
   /** The thread of the turn the status line follows. */
   private turnThread: string | undefined;
+  /** Threads whose final reply has been shown. */
+  private readonly threadsDone = new Set<string>();
   private lastFinal: Message | undefined;
   private lastAny: Message | undefined;
   private stream = new ConversationStream('show');
   private follow: SessionFollow | undefined;
   private busy = false;
+  /** The writes of `last`, one after the other. */
+  private recording: Promise<unknown> = Promise.resolve();
   private finish!: (end: ChatEnd) => void;
   /** Settles when the chat is over. */
   readonly ended: Promise<ChatEnd>;
@@ -161,6 +165,11 @@ export class Chat implements CommandHost {
     this.finish({ how: 'quit' });
   }
 
+  /** Resolves once `last` records the latest message sent. */
+  async settled(): Promise<void> {
+    await this.recording;
+  }
+
   /** Stops following; the chat is over. */
   close(): void {
     this.follow?.stop();
@@ -193,7 +202,10 @@ export class Chat implements CommandHost {
       return;
     }
     this.terminal.print(renderEntry(e, this.mode()), 'out');
-    if (e.kind === 'final') this.lastFinal = e.message;
+    if (e.kind === 'final') {
+      this.lastFinal = e.message;
+      if (e.message.chat_thread_id !== null) this.threadsDone.add(e.message.chat_thread_id);
+    }
     if (e.kind === 'final' || e.kind === 'reply') this.lastAny = e.message;
     const activity = activityOf(e);
     if (activity !== undefined) this.status.activity = activity;
@@ -249,6 +261,7 @@ export class Chat implements CommandHost {
         return;
       }
       const before = this.status.phase;
+      const sentAt = Date.now();
       this.setPhase('sending');
       this.terminal.print(renderSent(text, this.sessionId ?? '', null, this.mode()), 'out');
       let threadId: string | undefined;
@@ -276,13 +289,18 @@ export class Chat implements CommandHost {
         return;
       }
       editor.remember(text);
-      const warning = await recordLast(ctx.state, this.o.profile, { id: this.sessionId, threadId });
-      if (warning) this.note(`warning: ${warning}`);
       this.turnThread = threadId;
-      Object.assign(this.status, { since: Date.now(), activity: 'working', tookMs: undefined });
+      Object.assign(this.status, { since: sentAt, activity: 'working', tookMs: undefined });
       this.setPhase('running');
+      // A quick turn may have ended while the answer to the POST was on its way.
+      if (threadId !== undefined && this.threadsDone.has(threadId)) this.turnEnded();
       if (this.follow === undefined) this.startFollowing([]);
       else this.follow.wake();
+      // `last` is bookkeeping: the next message need not wait for it (see settled()).
+      const last = { id: this.sessionId, threadId };
+      this.recording = this.recording
+        .then(() => recordLast(ctx.state, this.o.profile, last))
+        .then((warning) => warning && this.note(`warning: ${warning}`));
     } finally {
       this.busy = false;
       this.terminal.draw();

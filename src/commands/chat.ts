@@ -112,6 +112,7 @@ export async function chat(ctx: Context, ref: SessionRef | undefined, flags: Cha
   } finally {
     chat.close();
     terminal.stop();
+    await chat.settled();
   }
 
   const sessionId = chat.sessionId ?? chat.previousSessionId;

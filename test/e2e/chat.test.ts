@@ -100,7 +100,7 @@ describe('agents chat, in-process', () => {
         type('\u0004'),
       ]),
     });
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr.slice(-1500)).toBe(0);
     expect(f.em.stats().sessionsCreated).toBe(2);
     const id = /Session ([0-9a-f-]{36})/.exec(r.stderr)?.[1] ?? '';
     expect(id).toMatch(UUID);
@@ -135,7 +135,7 @@ describe('agents chat, in-process', () => {
         type('\u0003'),
       ]),
     });
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr.slice(-1500)).toBe(0);
     expect(f.em.stats().followUps).toBe(1);
     // A 503 answer to a POST: the service may have taken it; it is not sent again without a person.
     expect(r.stderr).toContain('it may have reached the service: /show');
@@ -154,9 +154,37 @@ describe('agents chat, in-process', () => {
         type('\u0004'),
       ]),
     });
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr.slice(-1500)).toBe(0);
     const id = /Session ([0-9a-f-]{36})/.exec(r.stderr)?.[1] ?? '';
     expect(f.em.messages(id)[0]?.message).toBe('one\ntwo\nthree');
+  });
+
+  it('a turn that ends before the answer to its POST arrives is seen as ended', async () => {
+    const f = await fixture();
+    /** The status line drawn last says the turn is over. */
+    const idle = (run: RunHandle) => {
+      const err = plain(run.stderr);
+      return err.startsWith('claude · done in', err.lastIndexOf('claude · '));
+    };
+    const r = await f.run(['chat', '-a', 'claude'], {
+      tty: TTY,
+      idleStdin: true,
+      onStart: session([
+        waitFor('claude · new session'),
+        type('first'),
+        type('\r'),
+        waitFor('claude finished: "first". Done.'),
+        // The service takes the follow-up at once and answers a second later: the poll sees the whole turn
+        // before the chat knows the thread it started.
+        () => Promise.resolve(f.em.setFaults({ rate: 1, modes: ['slow'], methods: ['POST'], slowMs: 1000 })),
+        type('quick'),
+        type('\r'),
+        waitFor('claude finished: "quick". Done.'),
+        (run) => until(() => idle(run), 15_000),
+        type('\u0004'),
+      ]),
+    });
+    expect(r.code, r.stderr.slice(-1500)).toBe(0);
   });
 
   it('SIGTERM ends it with 130 and the command that resumes', async () => {
@@ -184,7 +212,7 @@ describe('agents chat, in-process', () => {
       idleStdin: true,
       onStart: session([waitFor('claude · new session'), type('\u0004')]),
     });
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr.slice(-1500)).toBe(0);
     expect(r.stderr).toContain('No session was started.');
     expect(f.em.stats().requests).toBe(0);
   });
@@ -209,7 +237,7 @@ describe('agents chat on a session whose turn is still running', () => {
         type('\u0004'),
       ]),
     });
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr.slice(-1500)).toBe(0);
     expect(f.em.stats().followUps).toBe(1);
     expect(r.stderr).toContain('\u0007');
   });
@@ -228,7 +256,7 @@ describe('agents chat on a session whose turn is still running', () => {
         type('\u0004'),
       ]),
     });
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr.slice(-1500)).toBe(0);
     expect(r.stderr).not.toContain('Interrupt the running turn');
     expect(r.stderr).not.toContain('\u0007');
   });
