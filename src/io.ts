@@ -8,6 +8,8 @@ import type { ScheduleOptions } from './poll/schedule.js';
 /** A readable the program may take a message or a key from. */
 export interface InStream extends NodeJS.ReadableStream {
   isTTY?: boolean;
+  /** A terminal's: keys one at a time, unechoed, Ctrl-C as a key (agents chat reads its own keys). */
+  setRawMode?(mode: boolean): unknown;
 }
 
 /** A writable the program prints to; a terminal reports its size. */

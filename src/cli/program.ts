@@ -15,6 +15,7 @@ import type { EmulatorFlags } from '../commands/emulator.js';
 import type { LoginFlags } from '../commands/login.js';
 import type { ArtifactFlags } from '../commands/artifact.js';
 import type { LsFlags } from '../commands/ls.js';
+import type { ChatFlags } from '../commands/chat.js';
 import type { SessionRef } from '../input/session-ref.js';
 import {
   decimalOption,
@@ -36,6 +37,7 @@ Examples:
   $ id=$(agents create -a codex "Add a --verbose flag")
   $ agents send "$id" --wait --timeout 20m "Fix the failing test"
   $ agents tail last --until-final
+  $ agents chat -a claude
   $ agents show last --all --json
   $ agents ls
   $ agents emulator --port 4010
@@ -313,6 +315,37 @@ Examples:
     )
     .action((ref: SessionRef | undefined, opts: TailFlags, cmd: Command) =>
       run(cmd, async (ctx) => (await import('../commands/tail.js')).tail(ctx, ref, opts)),
+    );
+
+  program
+    .command('chat')
+    .description('a conversation with an agent at the terminal: type, watch it work, reply')
+    .argument('[session]', `continue this session (${SESSION_ARG})`, sessionArgument)
+    .addOption(
+      new Option('-a, --agent <name>', 'agent of a new session (env AGENTS_AGENT, config "agent")').choices(
+        CORE_AGENTS,
+      ),
+    )
+    .option('--agent-id <uuid>', 'a specific agent of the workspace', uuidOption)
+    .option('--agent-profile <uuid>', 'an existing agent profile', uuidOption)
+    .option('--agent-profile-file <file>', 'a JSON Profile object')
+    .option('--private', 'hide new sessions from other workspace members')
+    .option('-y, --yes', 'send a follow-up that interrupts a running turn without asking')
+    .option('--notify', 'ring the bell when a turn ends')
+    .option('-n, --turns <n>', 'turns of a continued session to show first', intOption(0, 1000), 3)
+    .addHelpText(
+      'after',
+      `
+Enter sends (a running turn is interrupted, after a y); \\ then Enter, or Alt-Enter, starts a new line;
+a paste is one message. /help lists the commands (/new, /show, /open, /plan, /copy, /save FILE, /quit).
+Ctrl-C clears the line, and on an empty line leaves (so does Ctrl-D), printing how to come back.
+Only on a terminal: scripts and CI use create/send --wait (exit 2 here).
+Examples:
+  $ agents chat -a claude
+  $ agents chat last`,
+    )
+    .action((ref: SessionRef | undefined, opts: ChatFlags, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('../commands/chat.js')).chat(ctx, ref, opts)),
     );
 
   // ── plans and artifacts ──

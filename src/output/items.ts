@@ -55,6 +55,8 @@ export type Item =
   | { kind: 'notify'; notification: Notification }
   /** What to type next, on a terminal: after work left running, or after a reply arrived. */
   | { kind: 'next-steps'; sessionId: string; finished: boolean }
+  /** A chat was left: the session it was on (if one was started) and how to come back to it. */
+  | { kind: 'chat-ended'; sessionId: string | undefined }
   /** The settings in effect (config list). */
   | { kind: 'config-list'; listing: ConfigListing }
   /** One setting (config get). */

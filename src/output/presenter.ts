@@ -4,12 +4,13 @@
 // than the screen); a pipe (the service's text byte for byte).
 import type { Context } from '../context.js';
 import { latestTurnState } from '../conversation/model.js';
-import { noBrowserReason, pagerCommand, pagerEnv, timeFormat } from '../config/env.js';
+import { pagerCommand, pagerEnv, timeFormat } from '../config/env.js';
+import { openInBrowser } from './browser.js';
 import type { Item, Result } from './items.js';
 import type { RenderMarkdown } from './markdown.js';
 import { notify } from './notify.js';
 import { renderConfigList } from './render-config.js';
-import { renderCreated, renderNextSteps, renderSession, renderSessionCard } from './render.js';
+import { renderChatEnd, renderCreated, renderNextSteps, renderSession, renderSessionCard } from './render.js';
 import {
   bodyText,
   line,
@@ -193,6 +194,9 @@ class Presenter {
         if (ctx.caps.stderrIsTTY) ctx.log.hint(renderNextSteps(item.sessionId, item.finished, ctx.styleErr));
         return;
       }
+      case 'chat-ended':
+        ctx.log.info(renderChatEnd(item.sessionId, ctx.styleErr));
+        return;
       case 'config-list':
         this.out(this.json ? JSON.stringify(item.listing, null, 2) + '\n' : renderConfigList(item.listing));
         return;
@@ -262,20 +266,8 @@ class Presenter {
   /** A dashboard address: opened in the browser where one can start, else printed on stdout. */
   private async browse(url: string): Promise<void> {
     const { ctx } = this;
-    // The address comes from the service (or the state file): only a web address is handed to an opener,
-    // which would run a file or another scheme's handler as readily.
-    const why = !/^https?:\/\/[^\s]+$/i.test(url)
-      ? 'not a web address'
-      : (noBrowserReason(ctx.io.env, ctx.io.runtime.platform) ?? (ctx.io.spawner ? undefined : 'no browser'));
-    let opened = false;
-    if (why === undefined && ctx.io.spawner) {
-      try {
-        await ctx.io.spawner.browser(url);
-        opened = true;
-      } catch (err) {
-        ctx.log.warn(`could not start a browser: ${err instanceof Error ? err.message : String(err)}`);
-      }
-    }
+    const { opened, why, error } = await openInBrowser(ctx.io, url);
+    if (error !== undefined) ctx.log.warn(`could not start a browser: ${error}`);
     const shown = this.text.tty ? serviceText(url, this.text) : url;
     if (this.json) this.out(json({ url, opened }));
     else if (!opened) this.out(`${shown}\n`);

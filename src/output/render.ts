@@ -25,6 +25,16 @@ export function renderNextSteps(sessionId: string, finished: boolean, style: Sty
   return steps.map((s) => style.dim(s)).join('\n');
 }
 
+/** What a chat leaves behind: the session's id and the commands that pick it up again. */
+export function renderChatEnd(sessionId: string | undefined, style: Style = PLAIN): string {
+  if (sessionId === undefined) return style.dim('No session was started.');
+  return [
+    `Session ${sessionId}`,
+    style.dim(`  Continue it:  agents chat ${sessionId}`),
+    style.dim(`  Follow it:    agents tail ${sessionId}`),
+  ].join('\n');
+}
+
 function yesNo(value: boolean): string {
   return value ? 'yes' : 'no';
 }

@@ -76,6 +76,9 @@ export class Follower implements AsyncIterable<Message> {
   private readonly immediate: boolean;
   /** Requests made, for benchmarks. */
   requests = 0;
+  /** Ends the gap being waited out, when a caller knows messages are coming (see wake). */
+  private waking: AbortController | undefined;
+  private woken = false;
 
   constructor(options: FollowOptions) {
     this.o = {
@@ -101,6 +104,15 @@ export class Follower implements AsyncIterable<Message> {
     this.immediate = newest !== undefined;
   }
 
+  /**
+   * Polls now and quickly from here on, as if messages had just arrived: for a caller that has just
+   * started a turn (a chat's follow-up), after a quiet spell stretched the gap to seconds.
+   */
+  wake(): void {
+    this.woken = true;
+    this.waking?.abort('wake');
+  }
+
   /** The messages one at a time (see batches). */
   async *[Symbol.asyncIterator](): AsyncGenerator<Message> {
     for await (const batch of this.batches()) yield* batch;
@@ -115,12 +127,14 @@ export class Follower implements AsyncIterable<Message> {
     let errors = 0;
     let first = true;
     while (!this.finished) {
-      if (!(first && this.immediate)) {
+      if (!(first && this.immediate) && !this.woken) {
         const gap = first
           ? this.o.schedule.minMs
           : nextDelay(Date.now() - quietSince, errors, this.o.schedule);
-        await sleep(gap, this.o.signal);
+        await this.gap(gap);
       }
+      if (this.woken) quietSince = Date.now();
+      this.woken = false;
       first = false;
       const batch: Message[] = [];
       try {
@@ -144,6 +158,19 @@ export class Follower implements AsyncIterable<Message> {
         continue;
       }
       yield batch;
+    }
+  }
+
+  /** Sleeps `ms`, cut short by wake(); the run's signal still ends it with its reason. */
+  private async gap(ms: number): Promise<void> {
+    const waking = new AbortController();
+    this.waking = waking;
+    try {
+      await sleep(ms, this.o.signal ? AbortSignal.any([this.o.signal, waking.signal]) : waking.signal);
+    } catch (err) {
+      if (!waking.signal.aborted || this.o.signal?.aborted) throw err;
+    } finally {
+      this.waking = undefined;
     }
   }
 

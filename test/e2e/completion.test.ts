@@ -100,6 +100,7 @@ const COMMANDS = [
   'send',
   'show',
   'tail',
+  'chat',
   'plan',
   'artifact',
 ];

@@ -349,6 +349,31 @@ describe('Follower: endings', () => {
     });
   });
 
+  it('wake() polls again at once, whether called between polls or during the gap', async () => {
+    const { em, client } = await setup();
+    const s = await client.createSession({ agent_name: 'claude', message: '[[never]] [[steps:0]] hold' });
+    const thread = s.thread_id ?? '';
+    // Every gap is a minute: without wake() the messages below would come after the test's time-out.
+    const minute = { ...FAST, minMs: 60_000, maxMs: 60_000, longMaxMs: 60_000, jitter: 0 };
+    const add = (message: string) =>
+      em.addMessage(s.id, { chat_thread_id: thread, role: 'assistant', type: 'message', message });
+    // A message shown already: the first poll goes at once.
+    const f = new Follower({ client, target: { sessionId: s.id }, schedule: minute, after: [add('shown')] });
+    const polls = f.batches();
+    const texts = (r: IteratorResult<Message[]>) => (r.done ? undefined : r.value.map((m) => m.message));
+    expect(texts(await polls.next())).toEqual([]);
+    // Between two polls: the next one skips its gap.
+    add('a');
+    f.wake();
+    expect(texts(await polls.next())).toEqual(['a']);
+    // During the gap (next() runs up to the sleep before it returns): the sleep is cut short.
+    const next = polls.next();
+    add('b');
+    f.wake();
+    expect(texts(await next)).toEqual(['b']);
+    await polls.return(undefined);
+  });
+
   it('with after, yields only what was stored after the newest message shown', async () => {
     const { em, client } = await setup();
     const s = await client.createSession({ agent_name: 'claude', message: '[[never]] [[steps:0]] hold' });

@@ -1,0 +1,73 @@
+// What `agents chat` polls: the whole session (every turn, tool calls included), from the messages
+// already shown, through the same conversation model as `tail`. An outage is ridden out with a warning,
+// as a --wait with --timeout does; a failure that polling again cannot cure ends the chat.
+import type { Context } from '../context.js';
+import type { ApiClient } from '../api/client.js';
+import { ApiError } from '../api/errors.js';
+import type { Message } from '../api/types.js';
+import { CliError, fromApiError } from '../errors.js';
+import type { ConversationStream, Entry } from '../conversation/model.js';
+import { Follower } from '../poll/follow.js';
+import { reason } from './commands.js';
+
+export interface FollowOptions {
+  ctx: Context;
+  client: ApiClient;
+  sessionId: string;
+  /** Messages shown already (a resumed chat's backlog). */
+  after: readonly Message[];
+  stream: ConversationStream;
+  onEntry(e: Entry & { repeats?: boolean }): void;
+  /** The service is failing (a line for the status line), or answers again (undefined). */
+  onWarning(warning: string | undefined): void;
+  onFailure(error: unknown): void;
+}
+
+/** A follow in progress. */
+export interface SessionFollow {
+  /** A turn has just started: poll now, and quickly. */
+  wake(): void;
+  stop(): void;
+}
+
+/** Every message type: a chat shows tool calls as they happen. */
+const TYPES = ['message', 'final_message', 'tool_call'] as const;
+
+/** A failure the follow cannot ride out (a revoked key, a deleted session), naming the session. */
+function followError(err: unknown, sessionId: string): unknown {
+  if (!(err instanceof ApiError)) return err;
+  const mapped = fromApiError(err);
+  return new CliError(`${mapped.message} (while following session ${sessionId})`, {
+    exitCode: mapped.exitCode,
+    hint: mapped.hint,
+    cause: err,
+  });
+}
+
+/** Starts following; entries, warnings and the failure are reported to the callbacks. */
+export function followSession(o: FollowOptions): SessionFollow {
+  const stop = new AbortController();
+  const signal = AbortSignal.any([o.ctx.signal, stop.signal]);
+  const follower = new Follower({
+    client: o.client,
+    target: { sessionId: o.sessionId },
+    types: [...TYPES],
+    signal,
+    schedule: o.ctx.schedule,
+    after: o.after,
+    maxFailedPolls: Number.POSITIVE_INFINITY,
+    onTransientError: (err) => o.onWarning(`${reason(err).text}; still trying`),
+  });
+  void (async () => {
+    try {
+      for await (const batch of follower.batches()) {
+        if (stop.signal.aborted) return;
+        o.onWarning(undefined);
+        for (const e of o.stream.push(batch)) o.onEntry(e);
+      }
+    } catch (err) {
+      if (!signal.aborted) o.onFailure(followError(err, o.sessionId));
+    }
+  })();
+  return { wake: () => follower.wake(), stop: () => stop.abort('closed') };
+}

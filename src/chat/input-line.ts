@@ -1,0 +1,293 @@
+// The input line of `agents chat`: the text being typed, its cursor and the history of what was sent, and
+// what each key does to them. Pure: keys in, state out; the terminal (terminal.ts) reads the keys and
+// draws the result. The text is kept as grapheme clusters, so the cursor never lands inside an emoji or
+// between a letter and its accent.
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** Pure: `text` as grapheme clusters. */
+export function graphemes(text: string): string[] {
+  return Array.from(segmenter.segment(text), (s) => s.segment);
+}
+
+/** A key as node:readline's emitKeypressEvents reports it. */
+export interface Key {
+  name?: string;
+  sequence?: string;
+  ctrl?: boolean;
+  meta?: boolean;
+  shift?: boolean;
+}
+
+/** What a key asks of the chat, beyond editing the line. */
+export type KeyResult =
+  /** The line or its cursor changed (or nothing did): draw it again. */
+  | 'edit'
+  /** Enter: send the line, or start a new line of it (see LineEditor#enter). */
+  | 'enter'
+  /** Ctrl-C on an empty line. */
+  | 'interrupt'
+  /** Ctrl-D on an empty line. */
+  | 'eof'
+  /** Ctrl-L: repaint. */
+  | 'repaint'
+  /** Tab: complete a slash command. */
+  | 'complete';
+
+const isWordChar = (g: string) => /[\p{L}\p{N}_]/u.test(g);
+// eslint-disable-next-line no-control-regex -- control characters are what a printable key must not hold
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Pure: whether a key inserts `str` as text. */
+export function isText(str: string | undefined, key: Key | undefined): str is string {
+  if (str === undefined || str === '' || key?.ctrl || key?.meta) return false;
+  return !CONTROL.test(str);
+}
+
+/** The line being typed. */
+export class LineEditor {
+  private chars: string[] = [];
+  /** Index into the graphemes: 0 is before the first. */
+  cursor = 0;
+  private readonly history: string[] = [];
+  /** While going through the history with Up/Down: the entry shown, and what was typed before. */
+  private browsing: number | undefined;
+  private draft = '';
+
+  get text(): string {
+    return this.chars.join('');
+  }
+
+  get graphemes(): readonly string[] {
+    return this.chars;
+  }
+
+  get empty(): boolean {
+    return this.chars.length === 0;
+  }
+
+  /** Replaces the whole text, the cursor at its end. */
+  set(text: string): void {
+    this.chars = graphemes(text);
+    this.cursor = this.chars.length;
+  }
+
+  clear(): void {
+    this.set('');
+    this.browsing = undefined;
+  }
+
+  insert(text: string): void {
+    const add = graphemes(text);
+    this.chars.splice(this.cursor, 0, ...add);
+    this.cursor += add.length;
+  }
+
+  /** Keeps a sent line for Up/Down (not twice in a row). */
+  remember(text: string): void {
+    if (this.history.at(-1) !== text) this.history.push(text);
+    this.browsing = undefined;
+  }
+
+  /**
+   * Enter. A line that ends in a backslash at the cursor is continued: the backslash becomes a line
+   * break, and the result is undefined. Otherwise the text to send (the line is then cleared).
+   */
+  enter(): string | undefined {
+    if (this.cursor === this.chars.length && this.chars.at(-1) === '\\') {
+      this.chars[this.chars.length - 1] = '\n';
+      return undefined;
+    }
+    const text = this.text;
+    this.clear();
+    return text;
+  }
+
+  /** Start and end (exclusive) of the logical line (between line breaks) the cursor is on. */
+  private lineBounds(at = this.cursor): [number, number] {
+    let start = at;
+    while (start > 0 && this.chars[start - 1] !== '\n') start -= 1;
+    let end = at;
+    while (end < this.chars.length && this.chars[end] !== '\n') end += 1;
+    return [start, end];
+  }
+
+  private wordLeft(): number {
+    let i = this.cursor;
+    while (i > 0 && !isWordChar(this.chars[i - 1]!)) i -= 1;
+    while (i > 0 && isWordChar(this.chars[i - 1]!)) i -= 1;
+    return i;
+  }
+
+  private wordRight(): number {
+    let i = this.cursor;
+    while (i < this.chars.length && !isWordChar(this.chars[i]!)) i += 1;
+    while (i < this.chars.length && isWordChar(this.chars[i]!)) i += 1;
+    return i;
+  }
+
+  private cut(from: number, to: number): void {
+    if (to > from) {
+      this.chars.splice(from, to - from);
+      this.cursor = from;
+    }
+  }
+
+  /** Up: the previous line of a multi-line text, else the previous entry of the history. */
+  private up(): void {
+    const [start] = this.lineBounds();
+    if (start > 0) {
+      const column = this.cursor - start;
+      const [prevStart, prevEnd] = this.lineBounds(start - 1);
+      this.cursor = Math.min(prevStart + column, prevEnd);
+      return;
+    }
+    if (this.history.length === 0 || this.browsing === 0) return;
+    if (this.browsing === undefined) {
+      this.draft = this.text;
+      this.browsing = this.history.length;
+    }
+    this.browsing -= 1;
+    this.set(this.history[this.browsing]!);
+  }
+
+  /** Down: the next line, else the next entry of the history, else back to what was being typed. */
+  private down(): void {
+    const [start, end] = this.lineBounds();
+    if (end < this.chars.length) {
+      const column = this.cursor - start;
+      const [, nextEnd] = this.lineBounds(end + 1);
+      this.cursor = Math.min(end + 1 + column, nextEnd);
+      return;
+    }
+    if (this.browsing === undefined) return;
+    this.browsing += 1;
+    if (this.browsing >= this.history.length) {
+      this.browsing = undefined;
+      this.set(this.draft);
+    } else this.set(this.history[this.browsing]!);
+  }
+
+  /** Applies an editing key. Keys that are not the editor's are reported for the chat to act on. */
+  press(str: string | undefined, key: Key | undefined): KeyResult {
+    const k = key ?? {};
+    const name = k.name;
+    if (k.ctrl) {
+      switch (name) {
+        case 'c':
+          if (this.empty) return 'interrupt';
+          this.clear();
+          return 'edit';
+        case 'd':
+          if (this.empty) return 'eof';
+          this.cut(this.cursor, this.cursor + 1);
+          return 'edit';
+        case 'a':
+          this.cursor = this.lineBounds()[0];
+          return 'edit';
+        case 'e':
+          this.cursor = this.lineBounds()[1];
+          return 'edit';
+        case 'b':
+          this.cursor = Math.max(0, this.cursor - 1);
+          return 'edit';
+        case 'f':
+          this.cursor = Math.min(this.chars.length, this.cursor + 1);
+          return 'edit';
+        case 'u':
+          this.cut(this.lineBounds()[0], this.cursor);
+          return 'edit';
+        case 'k':
+          this.cut(this.cursor, this.lineBounds()[1]);
+          return 'edit';
+        case 'w':
+        case 'backspace':
+          this.cut(this.wordLeft(), this.cursor);
+          return 'edit';
+        case 'h':
+          this.cut(Math.max(0, this.cursor - 1), this.cursor);
+          return 'edit';
+        case 'l':
+          return 'repaint';
+        case 'left':
+          this.cursor = this.wordLeft();
+          return 'edit';
+        case 'right':
+          this.cursor = this.wordRight();
+          return 'edit';
+        case 'p':
+          this.up();
+          return 'edit';
+        case 'n':
+          this.down();
+          return 'edit';
+        case 'delete':
+          this.cut(this.cursor, this.wordRight());
+          return 'edit';
+        default:
+          return 'edit';
+      }
+    }
+    if (k.meta) {
+      switch (name) {
+        case 'return':
+        case 'enter':
+          this.insert('\n');
+          return 'edit';
+        case 'b':
+        case 'left':
+          this.cursor = this.wordLeft();
+          return 'edit';
+        case 'f':
+        case 'right':
+          this.cursor = this.wordRight();
+          return 'edit';
+        case 'd':
+          this.cut(this.cursor, this.wordRight());
+          return 'edit';
+        case 'backspace':
+          this.cut(this.wordLeft(), this.cursor);
+          return 'edit';
+        default:
+          return 'edit';
+      }
+    }
+    switch (name) {
+      case 'return':
+        return 'enter';
+      case 'enter': // Ctrl-J, a line feed: a new line, as in many editors
+        this.insert('\n');
+        return 'edit';
+      case 'backspace':
+        this.cut(Math.max(0, this.cursor - 1), this.cursor);
+        return 'edit';
+      case 'delete':
+        this.cut(this.cursor, this.cursor + 1);
+        return 'edit';
+      case 'left':
+        this.cursor = Math.max(0, this.cursor - 1);
+        return 'edit';
+      case 'right':
+        this.cursor = Math.min(this.chars.length, this.cursor + 1);
+        return 'edit';
+      case 'home':
+        this.cursor = this.lineBounds()[0];
+        return 'edit';
+      case 'end':
+        this.cursor = this.lineBounds()[1];
+        return 'edit';
+      case 'up':
+        this.up();
+        return 'edit';
+      case 'down':
+        this.down();
+        return 'edit';
+      case 'tab':
+        return 'complete';
+      default:
+        break;
+    }
+    if (isText(str, k)) this.insert(str);
+    return 'edit';
+  }
+}

@@ -1,0 +1,186 @@
+// `agents chat` as a person uses it: the built binary in a tmux pane, keys typed into it, and the screen
+// read back as it is drawn (capture-pane), against the emulator in both dialects. Each test is a whole
+// conversation; they run side by side (each its own emulator, tmux server and config directory).
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, type TestContext } from 'vitest';
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
+import { cliEnv } from '../support/run-cli.js';
+import { runMain } from '../support/main.js';
+import { runInTmux, type TmuxRun } from '../support/tmux-run.js';
+import { width } from '../../src/util/width.js';
+
+const KEY = 'agents-dev-key';
+
+/** An emulator and a tmux server for one test, both closed when it ends (tests run side by side). */
+async function setup(test: TestContext, options: EmulatorOptions = {}, extraEnv: NodeJS.ProcessEnv = {}) {
+  const em = await startEmulator({ port: 0, timeScale: 0.05, rateLimit: false, ...options });
+  const slot: { em: RunningEmulator; tmux?: TmuxRun } = { em };
+  test.onTestFinished(async () => {
+    await Promise.all([em.close(), slot.tmux?.close()]);
+  });
+  const env = cliEnv({ AGENTS_BASE_URL: em.url, AGENTS_API_KEY: KEY, ...extraEnv });
+  const start = async (args: string[], size = { columns: 80, rows: 24 }) =>
+    (slot.tmux = await runInTmux(args, env, size));
+  return { em, env, start };
+}
+
+/** The user messages the emulator stored, in order. */
+function sent(em: RunningEmulator, sessionId: string): string[] {
+  return em
+    .messages(sessionId)
+    .filter((m) => m.role === 'user')
+    .map((m) => m.message);
+}
+
+const count = (text: string, part: string) => text.split(part).length - 1;
+const SESSION = /Session ([0-9a-f-]{36})/;
+// eslint-disable-next-line no-control-regex -- escape sequences are what is looked for
+const SGR = /\u001b\[[\d;]*m/;
+
+describe.concurrent('agents chat in a terminal', () => {
+  it('starts a session, shows a turn with its tool calls, asks before interrupting, sends a pasted and a continued message as one, keeps the reply, and leaves on Ctrl-C', async (test) => {
+    const { em, start } = await setup(test);
+    const t = await start(['chat', '-a', 'claude']);
+    await t.waitFor('claude · new session');
+
+    // A turn of about 1.5 s with four steps, two of them tool calls.
+    await t.type('[[turn:30000]] [[steps:4]] fix the tests');
+    await t.press('Enter');
+    await t.waitFor('✓ Created');
+    // While it runs: the status line with the agent, the time and the latest activity.
+    await t.waitFor(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] claude · \d+s · [⚙✎]/);
+    let screen = await t.waitFor('claude finished: "fix the tests". Done.');
+    expect(count(screen, '⚙ ')).toBe(2);
+    expect(screen).toContain('⚙ Read  src/module-2.ts');
+    await t.waitFor('claude · done in');
+    expect(await t.screen({ escapes: true })).toMatch(SGR);
+
+    // Ctrl-C while typing clears the line; nothing of it is sent.
+    await t.type('a draft never sent');
+    await t.waitFor('› a draft never sent');
+    await t.press('C-c');
+
+    // A turn that never ends, then a follow-up: a paste with a line break, a continued line.
+    await t.type('[[never]] [[steps:1]] long job');
+    await t.press('Enter');
+    await t.waitFor('claude is working on it (step 1).');
+    // The paste ends with a line break: bracketed, it is part of the text, not Enter.
+    await t.paste('stop that\n');
+    await t.type('and do this\\');
+    await t.press('Enter');
+    // The backslash became a line break (keys sent faster than anyone types could otherwise arrive in
+    // one read with the Enter, which is how a paste without brackets looks).
+    await t.waitFor(/ {2}and do this\n/);
+    await t.type('last line');
+    await t.press('Enter');
+    await t.waitFor('Interrupt the running turn and send? [y/N]');
+    // Not yet: any key but y keeps the message in the input line.
+    await t.type('n');
+    await t.waitFor('not sent; the agent carries on');
+    expect(em.stats().followUps).toBe(1);
+    await t.press('Enter');
+    await t.waitFor('Interrupt the running turn and send? [y/N]');
+    await t.type('y');
+    screen = await t.waitFor('claude finished: "stop that and do this last line". Done.');
+    const id = /id {3}([0-9a-f-]{36})/.exec(screen)?.[1] ?? '';
+    expect(sent(em, id)).toEqual([
+      '[[turn:30000]] [[steps:4]] fix the tests',
+      '[[never]] [[steps:1]] long job',
+      'stop that\nand do this\nlast line',
+    ]);
+    await t.waitFor(/claude · done in \d+m?s · \/help\s*\n› *\n/);
+
+    // The last reply, to a file and to the clipboard.
+    const dir = mkdtempSync(join(tmpdir(), 'agents-chat-'));
+    await t.type(`/save ${join(dir, 'reply.md')}`);
+    await t.press('Enter');
+    await t.waitFor('wrote ');
+    const reply = 'claude finished: "stop that and do this last line". Done.';
+    expect(readFileSync(join(dir, 'reply.md'), 'utf8')).toBe(reply);
+    await t.type('/copy');
+    await t.press('Enter');
+    await t.waitFor('sent the last reply to the clipboard');
+    expect(await t.clipboard()).toBe(reply);
+
+    // Ctrl-C on an empty line leaves, with the id and the commands that resume it.
+    await t.press('C-c');
+    expect(await t.exitCode()).toBe(0);
+    screen = await t.screen({ joined: true });
+    expect(screen).toContain(`agents chat ${id}`);
+    expect(screen).toContain(`agents tail ${id}`);
+    expect(SESSION.exec(screen)?.[1]).toBe(id);
+    expect(sent(em, id).join('\n')).not.toContain('draft');
+  });
+
+  it('continues a live session at 40 columns without colour: the final once, notices apart, status and input lines intact; /plan; leaves on Ctrl-D', async (test) => {
+    const { env, start } = await setup(test, { dialect: 'live' }, { NO_COLOR: '1' });
+    const first = await runMain(['create', '-a', 'claude', '--wait', '[[steps:2]] first task'], { env });
+    expect(first.code).toBe(0);
+    const t = await start(['chat', 'last'], { columns: 40, rows: 30 });
+
+    // The backlog: the earlier turn, its final once (the live service stores it twice), its notice. The
+    // agent of a session is not known to the API: the status line names it by its title.
+    let screen = await t.waitFor('first task · ready · /help');
+    expect(count(screen, 'claude finished: "first task". Done.')).toBe(1);
+    expect(count(screen, 'notice: ')).toBe(1);
+
+    await t.type('[[turn:20000]] [[steps:3]] [[plan:%23%20The%20plan%0A-%20one%20step]] second task');
+    await t.press('Enter');
+    // While the agent works, the status line fits the width and sits right above the input line.
+    const running = await t.waitFor(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] first task · \d+s ·/);
+    const rows = running.trimEnd().split('\n');
+    const status = rows.findLastIndex((r) => /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] first task/.test(r));
+    expect(width(rows[status]!)).toBeLessThanOrEqual(39);
+    expect(rows[status + 1]).toMatch(/^›/);
+    screen = await t.waitFor('claude finished: "second task". Done.');
+    await t.waitFor(/first task · done in \d+m?s/);
+    screen = await t.screen({ joined: true });
+    expect(count(screen, 'claude finished: "second task". Done.')).toBe(1);
+    expect(count(screen, 'notice: ')).toBe(2);
+    // Each tool call one line, cut to the width (a joined line longer than 40 would have wrapped).
+    const tools = screen.split('\n').filter((l) => l.startsWith('⚙ '));
+    expect(tools.length).toBeGreaterThan(0);
+    expect(tools.every((l) => width(l) <= 40)).toBe(true);
+    // Every line the chat drew is whole: no status line mixed into the conversation.
+    expect(screen).not.toMatch(/.first task · (done|ready|\d+s)/);
+    expect(count(screen, 'new session')).toBe(0);
+
+    await t.type('/plan');
+    await t.press('Enter');
+    await t.waitFor('# The plan');
+
+    await t.press('C-d');
+    expect(await t.exitCode()).toBe(0);
+    screen = await t.screen({ joined: true });
+    const id = SESSION.exec(screen)?.[1];
+    expect(id).toBeDefined();
+    expect(screen).toContain(`agents chat ${id}`);
+    expect(await t.screen({ escapes: true })).not.toMatch(SGR);
+  });
+
+  it('asks for the agent, then rides out a network outage mid-turn with a warning in the status line, and carries on', async (test) => {
+    const { em, start } = await setup(test);
+    // No agent given or configured: it is asked for first (claude is the first choice).
+    const t = await start(['chat']);
+    await t.waitFor('Agent:');
+    await t.press('Enter');
+    await t.waitFor('claude · new session');
+    await t.type('[[turn:80000]] [[steps:1]] slow job');
+    await t.press('Enter');
+    await t.waitFor(/claude · \d+s · working/);
+    em.setFaults({ rate: 1, modes: ['503'], methods: ['GET'] });
+    await t.waitFor(/claude · \d+s · ⚠/);
+    em.setFaults(undefined);
+    await t.waitFor('claude finished: "slow job". Done.', 30_000);
+    await t.waitFor('claude · done in');
+    // It carries on: a follow-up after the outage.
+    await t.type('and then?');
+    await t.press('Enter');
+    await t.waitFor('claude finished: "and then?". Done.');
+    await t.type('/quit');
+    await t.press('Enter');
+    expect(await t.exitCode()).toBe(0);
+  });
+});
