@@ -1,10 +1,12 @@
-// Builds dist/ for bin/agents.js:
+// Builds dist/ for bin/agents.js, in parts the launcher loads when a run first needs them, each compiled
+// under a V8 code cache of its own (see bin/agents.js):
 //  - dist/agents.cjs: the program (src/cli.ts) and commander as one CommonJS file. Each command's module
 //    is in it but evaluated only when that command runs (esbuild wraps what `import()` reaches).
+//  - dist/http.cjs: the parts of undici a request needs (src/api/http.ts), loaded on the first request.
 //  - dist/vendor/*.cjs: the libraries only some runs need (conf, ora, chalk, the prompts), each bundled
 //    on its own and required on first use, so a run that does not need one never reads it.
-// One CommonJS file, because bin/agents.js compiles it with a V8 code cache (see there): Node 20 has no
-// compile cache of its own, and ESM cannot take one.
+// CommonJS, because the launcher compiles these files with a V8 code cache: Node 20 has no compile cache
+// of its own, and ESM cannot take one.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { Buffer } from 'node:buffer';
@@ -30,11 +32,30 @@ const common = {
   format: 'cjs',
   // `import()` of a bundled or vendor module becomes a require (esbuild's interop keeps `default` right).
   supported: { 'dynamic-import': false },
+  // Non-ASCII characters escaped: the launcher reads the files as latin1.
+  charset: 'ascii',
   minifyWhitespace: true,
   minifySyntax: true,
   sourcemap: false,
   logLevel: 'warning',
 };
+
+/**
+ * Replaces `from` with `to` in one file of a package as esbuild loads it. The build fails if the text is
+ * not there (the package changed): a silent miss would quietly bring back what the patch keeps out.
+ */
+function patch(name, file, from, to) {
+  return {
+    name,
+    setup(b) {
+      b.onLoad({ filter: file }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        if (!source.includes(from)) throw new Error(`${name}: ${args.path} no longer contains ${from}`);
+        return { contents: source.replace(from, to), loader: 'js' };
+      });
+    },
+  };
+}
 
 // The vendor libraries: one file each, all of the library in it. Their module.exports is what an ES
 // import of the library sees as its default export, with the named exports on it too (the program's
@@ -44,6 +65,23 @@ for (const [name, file] of Object.entries(VENDOR)) {
 module.exports = ns.default !== undefined ? Object.assign(ns.default, ns) : ns;`;
   await build({ ...common, stdin: { contents, resolveDir: '.' }, outfile: `${out}/vendor/${file}.cjs` });
 }
+
+// undici's HTTP/1.1 client requires its HTTP/2 one at load time, and that requires node:http2 (with
+// node:tls and node:crypto: some 15 ms on Node 20). HTTP/2 is used only when a dispatcher allows it, which
+// ours never do: it is required on first use instead.
+const lazyHttp2 = patch(
+  'lazy-http2',
+  /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/,
+  "const connectH2 = require('./client-h2.js')",
+  "const connectH2 = (...args) => require('./client-h2.js')(...args)",
+);
+
+await build({
+  ...common,
+  entryPoints: ['src/api/http.ts'],
+  outfile: `${out}/http.cjs`,
+  plugins: [lazyHttp2],
+});
 
 // commander requires node:child_process at load time (net, streams, dgram: about 3 ms on Node 20) for
 // executable subcommands alone, which we do not have: it gets the module on first use instead.
@@ -62,13 +100,23 @@ const lazyChildProcess = {
   },
 };
 
-const vendorImports = {
-  name: 'vendor',
+/** The program's imports of the other parts become requires of their files. */
+const parts = {
+  name: 'parts',
   setup(b) {
     const names = Object.keys(VENDOR).map((n) => n.replace(/[/@]/g, (c) => `\\${c}`));
     b.onResolve({ filter: new RegExp(`^(${names.join('|')})$`) }, (args) => ({
       path: `./vendor/${VENDOR[args.path]}.cjs`,
       external: true,
+    }));
+    b.onResolve({ filter: /^\.\/http\.js$/ }, (args) =>
+      /[\\/]src[\\/]api$/.test(args.resolveDir) ? { path: './http.cjs', external: true } : undefined,
+    );
+    // undici belongs in dist/http.cjs alone; imported anywhere else it would come into the program whole.
+    b.onResolve({ filter: /^undici(\/|$)/ }, (args) => ({
+      errors: [
+        { text: `${args.importer} imports ${args.path}: import undici's parts in src/api/http.ts only` },
+      ],
     }));
   },
 };
@@ -78,12 +126,14 @@ await build({
   entryPoints: ['src/cli.ts'],
   outfile: `${out}/agents.cjs`,
   // What stays a package of its own in node_modules (CommonJS, required when first used).
-  external: ['undici', 'proper-lockfile'],
+  external: ['proper-lockfile'],
   define: { __AGENTS_VERSION__: JSON.stringify(pkg.version) },
-  plugins: [lazyChildProcess, vendorImports],
+  plugins: [lazyChildProcess, parts],
 });
 
-// The launcher keys its code cache on this: a cache made for other code must never be used.
-const bundle = readFileSync(new URL('agents.cjs', dist));
-const id = createHash('sha256').update(bundle).digest('hex').slice(0, 16);
-writeFileSync(new URL('agents.cjs', dist), Buffer.concat([Buffer.from(`// build ${id}\n`), bundle]));
+// The launcher keys each part's code cache on this: a cache made for other code must never be used.
+for (const file of ['agents.cjs', 'http.cjs', ...Object.values(VENDOR).map((f) => `vendor/${f}.cjs`)]) {
+  const bytes = readFileSync(new URL(file, dist));
+  const id = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+  writeFileSync(new URL(file, dist), Buffer.concat([Buffer.from(`// build ${id}\n`), bytes]));
+}

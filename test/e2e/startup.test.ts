@@ -1,8 +1,10 @@
-// Start-up of the built binary: bin/agents.js compiles dist/agents.cjs (the whole program) through node:vm
-// with a per-user V8 code cache under $XDG_CACHE_HOME/agents, keyed by the build id on the bundle's first
-// line, the Node version and the CPU, and written after a run that had none. These tests hold the launcher
-// to what main prints in-process, and check that the cache is written, used, and never needed: a corrupt,
-// truncated or unwritable cache only costs a compile. Each test has its own XDG_CACHE_HOME.
+// Start-up of the built binary: bin/agents.js compiles the parts of dist/ a run needs (agents.cjs, the
+// program; http.cjs, undici's parts, on the first request; the vendor files) through node:vm, each with a
+// per-user V8 code cache under $XDG_CACHE_HOME/agents, keyed by the part, its build id (first line), the
+// Node version and the CPU, and written after a run that had none. These tests hold the launcher to what
+// main prints in-process, check that the cache is written, used, and never needed (a corrupt, truncated or
+// unwritable cache only costs a compile), and that a run loads only what it uses: no HTTP code for a
+// command that sends no request, never Node's own copy of undici. Each test has its own XDG_CACHE_HOME.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,35 +12,60 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, ROOT, cliEnv } from '../support/run-cli.js';
 import { runMain } from '../support/main.js';
+import { startEmulator } from '../../src/emulator/index.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'agents-startup-'));
 
-/** The build id the launcher keys its cache on: the first line of the bundle next to BIN. */
-const BUNDLE = join(dirname(BIN), '..', 'dist', 'agents.cjs');
-const BUILD = /^\/\/ build (\w+)\n/.exec(readFileSync(BUNDLE, 'utf8'))?.[1];
+const DIST = join(dirname(BIN), '..', 'dist');
+/** The build id the launcher keys its cache on: the first line of the program's bundle next to BIN. */
+const BUILD = /^\/\/ build (\w+)\n/.exec(readFileSync(join(DIST, 'agents.cjs'), 'utf8'))?.[1];
 
-// Preloaded with --require: records what the launcher handed node:vm for the bundle (was a cache given,
-// did V8 reject it) and whether node:child_process was ever loaded, in a file (stdout and stderr stay
-// exactly the program's).
+// Preloaded with --require: records, in a file (stdout and stderr stay exactly the program's), what the
+// launcher handed node:vm for each part of dist/ (was a cache given, did V8 reject it), whether
+// node:child_process or Node's own copy of undici (what globalThis.fetch and Headers load) was ever
+// loaded, and every file required from node_modules/undici.
 const PROBE = join(scratch, 'probe.cjs');
 writeFileSync(
   PROBE,
   `'use strict';
 const fs = require('node:fs');
+const path = require('node:path');
 const vm = require('node:vm');
+const Module = require('node:module');
+const dist = ${JSON.stringify(DIST)};
 const Script = vm.Script;
-const seen = [];
+const scripts = [];
 vm.Script = class extends Script {
   constructor(code, options) {
     super(code, options);
-    if (String(options && options.filename).endsWith('agents.cjs')) {
-      seen.push({ given: options.cachedData !== undefined, rejected: this.cachedDataRejected === true });
+    const file = String(options && options.filename);
+    if (file.startsWith(dist + path.sep)) {
+      scripts.push({
+        part: path.relative(dist, file).replace(/\\.cjs$/, ''),
+        given: options.cachedData !== undefined,
+        rejected: this.cachedDataRejected === true,
+      });
     }
   }
 };
+const undiciFiles = [];
+const load = Module._load;
+Module._load = function (request, parent, isMain) {
+  const loaded = load.apply(this, arguments);
+  try {
+    const file = Module._resolveFilename(request, parent, isMain);
+    if (file.includes(path.join('node_modules', 'undici') + path.sep)) undiciFiles.push(file);
+  } catch {}
+  return loaded;
+};
 process.on('exit', () => {
-  const childProcess = process.moduleLoadList.includes('NativeModule child_process');
-  fs.writeFileSync(process.env.STARTUP_PROBE_OUT, JSON.stringify({ scripts: seen, childProcess }));
+  const list = process.moduleLoadList;
+  fs.writeFileSync(process.env.STARTUP_PROBE_OUT, JSON.stringify({
+    scripts,
+    childProcess: list.includes('NativeModule child_process'),
+    nodeUndici: list.includes('NativeModule internal/deps/undici/undici'),
+    undiciFiles,
+  }));
 });
 `,
 );
@@ -50,14 +77,20 @@ interface Out {
 }
 
 interface Probe {
-  scripts: { given: boolean; rejected: boolean }[];
+  scripts: { part: string; given: boolean; rejected: boolean }[];
   childProcess: boolean;
+  nodeUndici: boolean;
+  undiciFiles: string[];
 }
+
+/** The program's own entries of a probe (the other parts are checked where they matter). */
+const program = (p: Probe | null) =>
+  p?.scripts.filter((s) => s.part === 'agents').map(({ part: _, ...s }) => s);
 
 /** A fresh cache home and the environment that points the launcher at it. */
 function cacheHome(): { xdg: string; env: NodeJS.ProcessEnv; file: string } {
   const xdg = mkdtempSync(join(scratch, 'xdg-'));
-  const file = join(xdg, 'agents', `v8-${BUILD ?? 'dev'}-${process.version}-${process.arch}.bin`);
+  const file = join(xdg, 'agents', `v8-agents-${BUILD ?? 'dev'}-${process.version}-${process.arch}.bin`);
   return { xdg, env: cliEnv({ XDG_CACHE_HOME: xdg }), file };
 }
 
@@ -154,7 +187,7 @@ describe('the V8 code cache', () => {
     const { env, file } = cacheHome();
     const first = await runBin(['--version'], env);
     expect(first.code).toBe(0);
-    expect(first.probe?.scripts).toEqual([{ given: false, rejected: false }]);
+    expect(program(first.probe)).toEqual([{ given: false, rejected: false }]);
     const made = statSync(file);
     expect(made.mode & 0o777).toBe(0o600);
     expect(statSync(dirname(file)).mode & 0o777).toBe(0o700);
@@ -165,7 +198,7 @@ describe('the V8 code cache', () => {
     const [next, main] = await Promise.all([runBin(args, env), inProcess(args, env)]);
     expect(output(next)).toEqual(main);
     // V8 took the cache, so the launcher left the file alone.
-    expect(next.probe?.scripts).toEqual([{ given: true, rejected: false }]);
+    expect(program(next.probe)).toEqual([{ given: true, rejected: false }]);
     expect(statSync(file).ino).toBe(made.ino);
     expect(readFileSync(file).equals(bytes)).toBe(true);
     // Help needs no node:child_process (commander's, for executable subcommands: loaded lazily).
@@ -191,7 +224,7 @@ describe('the V8 code cache', () => {
       writeFileSync(file, bad, { mode: 0o600 });
       const r = await runBin(args, env);
       expect({ name, ...output(r) }).toEqual({ name, ...main });
-      expect({ name, scripts: r.probe?.scripts }).toEqual({
+      expect({ name, scripts: program(r.probe) }).toEqual({
         name,
         scripts: [{ given: true, rejected: true }],
       });
@@ -210,7 +243,43 @@ describe('the V8 code cache', () => {
     const [r, main] = await Promise.all([runBin(args, env), inProcess(args, env)]);
     expect(output(r)).toEqual(main);
     expect(r.code).toBe(0);
-    expect(r.probe?.scripts).toEqual([{ given: false, rejected: false }]);
+    expect(program(r.probe)).toEqual([{ given: false, rejected: false }]);
     expect(readFileSync(xdg, 'utf8')).toBe('in the way');
+  });
+});
+
+describe('what a run loads', () => {
+  // Commands that send no request run on the program alone: no part of undici, ours (dist/http.cjs, or
+  // anything from node_modules/undici) or Node's own (what touching globalThis.fetch or Headers loads).
+  it.each<[string, string[], number]>([
+    ['--help', ['--help'], 0],
+    ['a usage error found by a parser', ['show', 'not-a-session'], 2],
+    ['a usage error found by the checks', ['create', '-a', 'claude', '--file', join(scratch, 'none.md')], 2],
+    ['config path', ['config', 'path'], 0],
+  ])('%s: the program alone, no HTTP code', async (_name, args, code) => {
+    const { env } = cacheHome();
+    const r = await runBin(args, env);
+    expect(r.code, r.stderr).toBe(code);
+    expect(r.probe).toMatchObject({ scripts: [{ part: 'agents' }], nodeUndici: false, undiciFiles: [] });
+  });
+
+  it("show sends its requests with undici's parts from dist/http.cjs, never Node's own undici", async () => {
+    const em = await startEmulator({ port: 0, timeScale: 0.05, rateLimit: false });
+    try {
+      const { env } = cacheHome();
+      Object.assign(env, { AGENTS_BASE_URL: em.url, AGENTS_API_KEY: 'agents-dev-key' });
+      const created = await runMain(['create', '-a', 'claude', 'hello'], { env });
+      expect(created.code, created.stderr).toBe(0);
+      const r = await runBin(['show', created.stdout.trim(), '--json'], env);
+      expect(r.code, r.stderr).toBe(0);
+      expect(em.stats().byRoute['GET /sessions/:id']).toBe(1);
+      expect(r.probe).toMatchObject({
+        scripts: [{ part: 'agents' }, { part: 'http' }],
+        nodeUndici: false,
+        undiciFiles: [],
+      });
+    } finally {
+      await em.close();
+    }
   });
 });
