@@ -1,13 +1,13 @@
 // The commander program: global flags, every command, and each command's module imported only when that
 // command runs, so --help and usage errors pay for commander alone. Option values are validated here
-// (Option#choices, argParsers) so bad input exits 2 before anything runs.
+// (Option#choices, argParsers), and combinations of options and the files they name by checks.ts before a
+// command's module loads, so bad input exits 2 before anything runs.
 import { Command, Option, type OutputConfiguration } from 'commander';
 import { VERSION } from '../version.js';
 import type { Context } from '../context.js';
 import type { Result } from '../output/items.js';
 import { CORE_AGENTS } from '../api/types.js';
-import type { CreateFlags } from '../commands/create.js';
-import type { SendFlags } from '../commands/send.js';
+import type { CreateOptions, SendOptions } from './checks.js';
 import type { ShowFlags } from '../commands/show.js';
 import type { TailFlags } from '../commands/tail.js';
 import type { EmulatorFlags } from '../commands/emulator.js';
@@ -24,6 +24,12 @@ import {
   uuidListOption,
   uuidOption,
 } from './options.js';
+
+/**
+ * The checks of the parse step that need more than one option or a look at a file (checks.ts): loaded by
+ * the commands that have such options, before the command's own module.
+ */
+const checks = () => import('./checks.js');
 
 /** Runs a command's body with the run's Context and prints what it returns. */
 export type Runner = (cmd: Command, body: (ctx: Context) => Promise<Result> | Result) => Promise<void>;
@@ -229,9 +235,10 @@ Examples:
   $ printf '%s' "$prompt" | agents create --agent claude --wait > answer.md
   $ agents create -a codex --wait --timeout 20m --output reply.md --file task.md`,
     )
-    .action((words: string[], opts: CreateFlags, cmd: Command) =>
-      run(cmd, async (ctx) => (await import('../commands/create.js')).create(ctx, words, opts)),
-    );
+    .action(async (words: string[], opts: CreateOptions, cmd: Command) => {
+      const flags = (await checks()).checkCreate(words, opts);
+      return run(cmd, async (ctx) => (await import('../commands/create.js')).create(ctx, words, flags));
+    });
 
   replyOptions(
     program
@@ -251,9 +258,10 @@ Examples:
   $ agents send last "Now add tests"
   $ agents send "$SESSION" --wait --timeout 20m "Fix the failing test"`,
     )
-    .action((ref: SessionRef, words: string[], opts: SendFlags, cmd: Command) =>
-      run(cmd, async (ctx) => (await import('../commands/send.js')).send(ctx, ref, words, opts)),
-    );
+    .action(async (ref: SessionRef, words: string[], opts: SendOptions, cmd: Command) => {
+      const flags = (await checks()).checkSend(words, opts);
+      return run(cmd, async (ctx) => (await import('../commands/send.js')).send(ctx, ref, words, flags));
+    });
 
   program
     .command('show')
@@ -310,9 +318,10 @@ Examples:
   $ agents plan last
   $ agents plan "$SESSION" -o plan.md`,
     )
-    .action((ref: SessionRef, opts: ArtifactFlags, cmd: Command) =>
-      run(cmd, async (ctx) => (await import('../commands/plan.js')).plan(ctx, ref, opts)),
-    );
+    .action(async (ref: SessionRef, opts: ArtifactFlags, cmd: Command) => {
+      const flags = (await checks()).checkDownload(opts);
+      return run(cmd, async (ctx) => (await import('../commands/plan.js')).plan(ctx, ref, flags));
+    });
   program
     .command('artifact')
     .description('download one artifact of a session (a plan iteration or a file)')
@@ -327,9 +336,12 @@ With --json: the artifact's record (name, size, type, link).
 Examples:
   $ agents artifact "$SESSION" "$ARTIFACT" -o report.pdf`,
     )
-    .action((ref: SessionRef, artifactId: string, opts: ArtifactFlags, cmd: Command) =>
-      run(cmd, async (ctx) => (await import('../commands/artifact.js')).artifact(ctx, ref, artifactId, opts)),
-    );
+    .action(async (ref: SessionRef, artifactId: string, opts: ArtifactFlags, cmd: Command) => {
+      const flags = (await checks()).checkDownload(opts);
+      return run(cmd, async (ctx) =>
+        (await import('../commands/artifact.js')).artifact(ctx, ref, artifactId, flags),
+      );
+    });
 
   return program;
 }

@@ -5,11 +5,9 @@ import { CliError, ExitCode } from '../errors.js';
 import type { SessionRef } from '../input/session-ref.js';
 import { resolveSession } from '../input/resolve-session.js';
 import type { Item } from '../output/items.js';
-import { checkOutputPath } from '../input/reply-flags.js';
 import { artifactRecord, fetchArtifact, type ArtifactFlags } from './artifact.js';
 
 export async function plan(ctx: Context, ref: SessionRef, flags: ArtifactFlags): Promise<Item> {
-  if (flags.output !== undefined) await checkOutputPath(flags.output, '-o');
   const { profile } = await ctx.settings([]);
   const { id } = await resolveSession(ref, ctx.state, profile);
   const client = await ctx.client();
