@@ -2,10 +2,11 @@
 // stop signal it is given, and resolves to the exit code; it never touches `process`, so tests run it
 // in-process. run() is the only code that does: it builds the IO from the process, turns Ctrl-C, SIGTERM
 // and a closed stdout into the stop signal, and sets the exit code.
+import { writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { CommanderError } from 'commander';
 import { CliError, ExitCode, fromApiError } from './errors.js';
-import type { IO } from './io.js';
+import type { IO, OutStream } from './io.js';
 import type { Context, GlobalOptions } from './context.js';
 import { buildProgram, type Runner } from './cli/program.js';
 import { debugFromEnv } from './config/env.js';
@@ -73,6 +74,41 @@ export async function main(argv: readonly string[], io: IO): Promise<number> {
   }
 }
 
+/**
+ * process.stderr, made only when something needs more of it than writing (its width, a spinner, a prompt).
+ * Making it costs milliseconds when stderr is a pipe (node:net loads), and the error lines of a usage error
+ * are often all a run writes there: until then, writes go straight to descriptor 2, synchronously, as
+ * Node's own stream writes to files, pipes and terminals. A descriptor that would block (a non-blocking
+ * pipe) gets the rest through the stream, which waits for it. Once the stream is made, `current()` is it.
+ */
+function lazyStderr(): { current(): OutStream } {
+  let stream: NodeJS.WriteStream | undefined;
+  const made = () => (stream ??= process.stderr);
+  function write(chunk: string | Uint8Array, ...rest: unknown[]): boolean {
+    if (stream !== undefined) return (stream.write as (...a: unknown[]) => boolean)(chunk, ...rest);
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    let done = 0;
+    try {
+      while (done < bytes.length) done += writeSync(2, bytes, done);
+    } catch {
+      return made().write(bytes.subarray(done), ...(rest as [() => void]));
+    }
+    const callback = rest.find((r): r is () => void => typeof r === 'function');
+    if (callback) process.nextTick(callback);
+    return true;
+  }
+  const standIn = new Proxy({} as OutStream, {
+    get(_, key) {
+      if (key === 'write') return write;
+      const value: unknown = Reflect.get(made(), key);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(made()) : value;
+    },
+    set: (_, key, value) => Reflect.set(made(), key, value),
+    has: (_, key) => Reflect.has(made(), key),
+  });
+  return { current: () => stream ?? standIn };
+}
+
 /** The process's IO, its stop signal wired to signals and stdout. Called once, by bin/agents.js. */
 export async function run(): Promise<void> {
   const controller = new AbortController();
@@ -85,18 +121,29 @@ export async function run(): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  // `agents tail … | head -1`: a closed pipe ends the run quietly, not with a stack trace.
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EPIPE') throw err;
-    controller.abort('EPIPE');
-  });
+  let stdout: NodeJS.WriteStream | undefined;
+  const stderr = lazyStderr();
   const io: IO = {
-    // Made on first use: a stdin nobody reads is never opened.
+    // Each stream is made on first use: a stdin nobody reads is never opened, and making a stream costs
+    // milliseconds (a pipe's loads node:net), which --help need not pay for stderr nor a usage error for
+    // stdout (see lazyStderr).
     get stdin() {
       return process.stdin;
     },
-    stdout: process.stdout,
-    stderr: process.stderr,
+    get stdout() {
+      if (stdout === undefined) {
+        stdout = process.stdout;
+        // `agents tail … | head -1`: a closed pipe ends the run quietly, not with a stack trace.
+        stdout.on('error', (err: NodeJS.ErrnoException) => {
+          if (err.code !== 'EPIPE') throw err;
+          controller.abort('EPIPE');
+        });
+      }
+      return stdout;
+    },
+    get stderr() {
+      return stderr.current();
+    },
     env: process.env,
     signal: controller.signal,
     runtime: { nodeVersion: process.version, platform: process.platform, homedir: homedir() },

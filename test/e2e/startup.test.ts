@@ -64,6 +64,7 @@ process.on('exit', () => {
     scripts,
     childProcess: list.includes('NativeModule child_process'),
     nodeUndici: list.includes('NativeModule internal/deps/undici/undici'),
+    net: list.includes('NativeModule net'),
     undiciFiles,
   }));
 });
@@ -80,6 +81,7 @@ interface Probe {
   scripts: { part: string; given: boolean; rejected: boolean }[];
   childProcess: boolean;
   nodeUndici: boolean;
+  net: boolean;
   undiciFiles: string[];
 }
 
@@ -261,6 +263,15 @@ describe('what a run loads', () => {
     const r = await runBin(args, env);
     expect(r.code, r.stderr).toBe(code);
     expect(r.probe).toMatchObject({ scripts: [{ part: 'agents' }], nodeUndici: false, undiciFiles: [] });
+  });
+
+  it('a usage error writes its lines without making the stderr stream (a pipe: node:net)', async () => {
+    const { env } = cacheHome();
+    const args = ['show', 'not-a-session'];
+    const [r, main] = await Promise.all([runBin(args, env), inProcess(args, env)]);
+    expect(output(r)).toEqual(main);
+    expect(r.stderr).toMatch(/^error: not a session: "not-a-session"\nhint: \S/);
+    expect(r.probe?.net).toBe(false);
   });
 
   it("show sends its requests with undici's parts from dist/http.cjs, never Node's own undici", async () => {
