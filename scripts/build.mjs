@@ -3,8 +3,9 @@
 //  - dist/agents.cjs: the program (src/cli.ts) and commander as one CommonJS file. Each command's module
 //    is in it but evaluated only when that command runs (esbuild wraps what `import()` reaches).
 //  - dist/http.cjs: the parts of undici a request needs (src/api/http.ts), loaded on the first request.
-//  - dist/vendor/*.cjs: the libraries only some runs need (conf, ora, chalk, the prompts), each bundled
-//    on its own and required on first use, so a run that does not need one never reads it.
+//  - dist/vendor/*.cjs: the libraries only some runs need (conf, ora, chalk, the prompts, and ajv for conf
+//    when it writes), each bundled on its own and required on first use, so a run that does not need one
+//    never reads it.
 // CommonJS, because the launcher compiles these files with a V8 code cache: Node 20 has no compile cache
 // of its own, and ESM cannot take one.
 import { build } from 'esbuild';
@@ -57,14 +58,57 @@ function patch(name, file, from, to) {
   };
 }
 
+// conf imports at load time what only some of its uses need. We read the config and state files with
+// it on every run that needs a setting or `last`; these load on first use instead:
+//  - ajv and ajv-formats (the schema, compiled only when a schema is given: we give one to write the
+//    config file): in dist/vendor/ajv.cjs, not even read before then;
+//  - semver (migrations, which we do not use), node:crypto (encryption, likewise), atomically (writes).
+// Each stand-in is an ES module whose exports call through to the real one, so nothing is evaluated early.
+const CONF_LAZY = {
+  'ajv/dist/2020.js': `export function Ajv2020(options) { return new (require('./ajv.cjs').Ajv2020)(options); }`,
+  'ajv-formats': `export default { get default() { return require('./ajv.cjs').formats; } };`,
+  semver: `export default new Proxy({}, { get: (_, name) => require('semver')[name] });`,
+  'node:crypto': `export default new Proxy({}, { get: (_, name) => require('node:crypto')[name] });`,
+  atomically: `export function writeFileSync(...args) { return require('atomically').writeFileSync(...args); }`,
+};
+const lazyConfImports = {
+  name: 'lazy-conf-imports',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (args) =>
+      /[\\/]node_modules[\\/]conf[\\/]dist[\\/]/.test(args.importer) && Object.hasOwn(CONF_LAZY, args.path)
+        ? { path: args.path, namespace: 'lazy-conf' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-conf' }, (args) => ({
+      contents: CONF_LAZY[args.path],
+      loader: 'js',
+      resolveDir: resolve('node_modules/conf'),
+    }));
+    b.onResolve({ filter: /^\.\/ajv\.cjs$/ }, () => ({ path: './ajv.cjs', external: true }));
+  },
+};
+
 // The vendor libraries: one file each, all of the library in it. Their module.exports is what an ES
 // import of the library sees as its default export, with the named exports on it too (the program's
 // bundle imports them with Node's interop: default = module.exports).
 for (const [name, file] of Object.entries(VENDOR)) {
   const contents = `const ns = require(${JSON.stringify(name)});
 module.exports = ns.default !== undefined ? Object.assign(ns.default, ns) : ns;`;
-  await build({ ...common, stdin: { contents, resolveDir: '.' }, outfile: `${out}/vendor/${file}.cjs` });
+  await build({
+    ...common,
+    stdin: { contents, resolveDir: '.' },
+    outfile: `${out}/vendor/${file}.cjs`,
+    plugins: name === 'conf' ? [lazyConfImports] : [],
+  });
 }
+await build({
+  ...common,
+  stdin: {
+    contents: `module.exports = { Ajv2020: require('ajv/dist/2020.js').Ajv2020, formats: require('ajv-formats').default };`,
+    resolveDir: resolve('node_modules/conf'),
+  },
+  outfile: `${out}/vendor/ajv.cjs`,
+});
 
 // undici's HTTP/1.1 client requires its HTTP/2 one at load time, and that requires node:http2 (with
 // node:tls and node:crypto: some 15 ms on Node 20). HTTP/2 is used only when a dispatcher allows it, which
@@ -132,7 +176,8 @@ await build({
 });
 
 // The launcher keys each part's code cache on this: a cache made for other code must never be used.
-for (const file of ['agents.cjs', 'http.cjs', ...Object.values(VENDOR).map((f) => `vendor/${f}.cjs`)]) {
+const PARTS = ['agents', 'http', ...Object.values(VENDOR).map((f) => `vendor/${f}`), 'vendor/ajv'];
+for (const file of PARTS.map((p) => `${p}.cjs`)) {
   const bytes = readFileSync(new URL(file, dist));
   const id = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
   writeFileSync(new URL(file, dist), Buffer.concat([Buffer.from(`// build ${id}\n`), bytes]));

@@ -294,3 +294,26 @@ describe('what a run loads', () => {
     }
   });
 });
+
+describe('conf', () => {
+  it('reads the config file without ajv, which loads only to write it (conf compiles the schema then)', async () => {
+    const em = await startEmulator({ port: 0, timeScale: 0.05, rateLimit: false });
+    try {
+      const { env } = cacheHome();
+      const created = await runMain(['create', '-a', 'claude', 'hello'], {
+        env: { ...env, AGENTS_BASE_URL: em.url, AGENTS_API_KEY: 'agents-dev-key' },
+      });
+      expect(created.code, created.stderr).toBe(0);
+      const config = { profiles: { default: { 'api-key': 'agents-dev-key', 'base-url': em.url } } };
+      writeFileSync(join(env.AGENTS_CONFIG_DIR!, 'config.json'), JSON.stringify(config));
+      const shown = await runBin(['show', created.stdout.trim(), '--json'], env);
+      expect(shown.code, shown.stderr).toBe(0);
+      expect(shown.probe?.scripts.map((s) => s.part)).toEqual(['agents', 'vendor/conf', 'http']);
+      const set = await runBin(['config', 'set', 'agent', 'codex'], env);
+      expect(set.code, set.stderr).toBe(0);
+      expect(set.probe?.scripts.map((s) => s.part)).toEqual(['agents', 'vendor/conf', 'vendor/ajv']);
+    } finally {
+      await em.close();
+    }
+  });
+});
