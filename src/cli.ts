@@ -3,7 +3,6 @@
 // in-process. run() is the only code that does: it builds the IO from the process, turns Ctrl-C, SIGTERM
 // and a closed stdout into the stop signal, and sets the exit code.
 import { writeSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { CommanderError } from 'commander';
 import { CliError, ExitCode, fromApiError } from './errors.js';
 import type { IO, OutStream } from './io.js';
@@ -130,6 +129,9 @@ export async function run(): Promise<void> {
     get stdin() {
       return process.stdin;
     },
+    get stdinIsTTY() {
+      return process.getBuiltinModule('node:tty').isatty(0);
+    },
     get stdout() {
       if (stdout === undefined) {
         stdout = process.stdout;
@@ -146,7 +148,14 @@ export async function run(): Promise<void> {
     },
     env: process.env,
     signal: controller.signal,
-    runtime: { nodeVersion: process.version, platform: process.platform, homedir: homedir() },
+    runtime: {
+      nodeVersion: process.version,
+      platform: process.platform,
+      // node:os only when asked for (getBuiltinModule: a static import would load it on every run).
+      get homedir() {
+        return process.getBuiltinModule('node:os').homedir();
+      },
+    },
   };
   const code = await main(process.argv.slice(2), io);
   process.exitCode = code;

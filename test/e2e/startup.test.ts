@@ -48,6 +48,17 @@ vm.Script = class extends Script {
     }
   }
 };
+// process.stdin is made on first access: the run's IO asks the OS whether it is a terminal instead.
+let stdinMade = false;
+const stdin = Object.getOwnPropertyDescriptor(process, 'stdin');
+Object.defineProperty(process, 'stdin', {
+  configurable: true,
+  enumerable: stdin.enumerable,
+  get() {
+    stdinMade = true;
+    return stdin.get.call(process);
+  },
+});
 const undiciFiles = [];
 const load = Module._load;
 Module._load = function (request, parent, isMain) {
@@ -65,6 +76,7 @@ process.on('exit', () => {
     childProcess: list.includes('NativeModule child_process'),
     nodeUndici: list.includes('NativeModule internal/deps/undici/undici'),
     net: list.includes('NativeModule net'),
+    stdinMade,
     undiciFiles,
   }));
 });
@@ -82,6 +94,7 @@ interface Probe {
   childProcess: boolean;
   nodeUndici: boolean;
   net: boolean;
+  stdinMade: boolean;
   undiciFiles: string[];
 }
 
@@ -288,6 +301,8 @@ describe('what a run loads', () => {
         scripts: [{ part: 'agents' }, { part: 'http' }],
         nodeUndici: false,
         undiciFiles: [],
+        // Nothing reads a message: stdin is never made (that costs milliseconds, even for /dev/null).
+        stdinMade: false,
       });
     } finally {
       await em.close();
