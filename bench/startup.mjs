@@ -1,14 +1,17 @@
 // `npm run bench`: what one `agents` command costs, against baselines measured in the same run.
-//  - start-up: `--help`, `--version` and a usage error (`show not-a-uuid`) against a bare `node -e 0`;
+//  - start-up: `--help`, `--version` and a usage error (`show not-a-session`) against a bare `node -e 0`;
 //  - a request: `agents show <id> --json` against a bare Node script making the same GETs, once with
-//    node:http (keep-alive) and once with the built-in fetch; peak memory of each;
+//    node:http (keep-alive) and once with the built-in fetch; the same show with its settings in the
+//    config file instead of the environment; the peak memory of each;
 // all interleaved, so drift in machine load hits every command alike. It runs under the Node that runs it;
 // `--node 22` (repeatable) also runs it under that major through `npx node@22`, as CI does.
-// Options: --runs N (default 40), --warmup N (default 5).
+// Options: --runs N (default 40), --warmup N (default 5), --node MAJOR, and --compare BIN: another build's
+// bin/agents.js (say, of the commit before a change, built in a copy of the repository) measured in the
+// same rounds, so that before and after meet the same load.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -27,6 +30,9 @@ function option(name, fallback) {
 const runs = option('--runs', 40);
 const warmup = option('--warmup', 5);
 const majors = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--node' ? [a] : []));
+const compareArg = process.argv.indexOf('--compare');
+const before = compareArg === -1 ? undefined : resolve(process.argv[compareArg + 1]);
+if (before !== undefined && !existsSync(before)) throw new Error(`--compare: no ${before}`);
 
 const work = mkdtempSync(join(tmpdir(), 'agents-bench-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
@@ -53,12 +59,21 @@ const created = await fetch(`${baseUrl}/rest/v1/sessions`, {
 const session = await created.json();
 await new Promise((r) => setTimeout(r, 500));
 
-// The GETs `agents show <id> --json` makes (a test of the suite keeps them equal to what show sends).
-const gets = [
-  `/rest/v1/sessions/${session.id}`,
-  `/rest/v1/sessions/${session.id}/messages?type=message&type=final_message&role=user&direction=asc&page=1&limit=100`,
-  `/rest/v1/sessions/${session.id}/messages?type=message&type=final_message&role=assistant&direction=desc&page=1&limit=100`,
-];
+// The GETs `agents show <id> --json` makes, as its --debug trace lists them: the baselines make the same.
+const traced = spawnSync(process.execPath, [bin, 'show', session.id, '--json', '--debug'], {
+  env: {
+    PATH: process.env.PATH,
+    HOME: work,
+    AGENTS_CONFIG_DIR: work,
+    AGENTS_BASE_URL: baseUrl,
+    AGENTS_API_KEY: KEY,
+  },
+  encoding: 'utf8',
+});
+const gets = [...traced.stderr.matchAll(/→ GET (\S+)/g)].map(
+  (m) => new URL(m[1]).pathname + new URL(m[1]).search,
+);
+if (traced.status !== 0 || gets.length === 0) throw new Error(`show --debug traced no GET: ${traced.stderr}`);
 const bareHttp = join(work, 'bare-http.mjs');
 writeFileSync(
   bareHttp,
@@ -103,15 +118,31 @@ const env = {
   AGENTS_API_KEY: KEY,
   NO_COLOR: '1',
 };
+// The same settings from the config file: conf reads it (the file exists and a setting must come from it).
+const configDir = join(work, 'config');
+mkdirSync(configDir);
+writeFileSync(
+  join(configDir, 'config.json'),
+  JSON.stringify({ profiles: { default: { 'api-key': KEY, 'base-url': baseUrl } } }),
+);
+const fileEnv = { ...env, AGENTS_CONFIG_DIR: configDir };
+delete fileEnv.AGENTS_BASE_URL;
+delete fileEnv.AGENTS_API_KEY;
 
+/** The agents cases of one build; `tag` names it ('' for this checkout's). */
+const agentsCases = (file, tag) => [
+  { name: `${tag}agents --version`, args: [file, '--version'] },
+  { name: `${tag}agents --help`, args: [file, '--help'] },
+  { name: `${tag}agents show nope (usage error)`, args: [file, 'show', 'not-a-session'], status: 2 },
+  { name: `${tag}agents show --json`, args: [file, 'show', session.id, '--json'] },
+  { name: `${tag}agents show --json, config file`, args: [file, 'show', session.id, '--json'], env: fileEnv },
+];
 const cases = [
   { name: 'node -e 0', args: ['-e', '0'] },
-  { name: 'agents --version', args: [bin, '--version'] },
-  { name: 'agents --help', args: [bin, '--help'] },
-  { name: 'agents show nope (usage error)', args: [bin, 'show', 'not-a-session'], status: 2 },
+  ...agentsCases(bin, ''),
   { name: 'bare node:http GETs', args: [bareHttp] },
   { name: 'bare fetch GETs', args: [bareFetch] },
-  { name: 'agents show --json', args: [bin, 'show', session.id, '--json'] },
+  ...(before === undefined ? [] : agentsCases(before, 'before: ')),
 ];
 
 function quantile(sorted, q) {
@@ -126,12 +157,15 @@ const median = (xs) =>
     0.5,
   );
 
+/** What each run of bench() found, for the summary. */
+const summary = [];
+
 /** Runs every case under the Node in `prefix` (its executable, then any arguments) and prints the table. */
 function bench(label, prefix) {
   const time = (c) => {
     const start = process.hrtime.bigint();
     const r = spawnSync(prefix[0], [...prefix.slice(1), ...c.args], {
-      env,
+      env: c.env ?? env,
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
@@ -140,7 +174,7 @@ function bench(label, prefix) {
   };
   const rss = (c) => {
     const r = spawnSync(prefix[0], [...prefix.slice(1), '-r', rssPreload, ...c.args], {
-      env,
+      env: c.env ?? env,
       stdio: ['ignore', 'ignore', 'pipe'],
       encoding: 'utf8',
     });
@@ -160,30 +194,43 @@ function bench(label, prefix) {
   const base = med.get('node -e 0');
   console.log(`\n${label}: ${runs} runs each after ${warmup} warm-up rounds, interleaved (medians)\n`);
   console.log(
-    `${'command'.padEnd(34)}${'median'.padStart(10)}${'p90'.padStart(10)}${'× node -e 0'.padStart(13)}${'peak RSS'.padStart(11)}`,
+    `${'command'.padEnd(44)}${'median'.padStart(10)}${'p90'.padStart(10)}${'× node -e 0'.padStart(13)}${'peak RSS'.padStart(11)}`,
   );
   for (const c of cases) {
     const sorted = [...samples.get(c.name)].sort((a, b) => a - b);
     console.log(
-      `${c.name.padEnd(34)}${`${med.get(c.name).toFixed(1)} ms`.padStart(10)}${`${quantile(sorted, 0.9).toFixed(1)} ms`.padStart(10)}` +
+      `${c.name.padEnd(44)}${`${med.get(c.name).toFixed(1)} ms`.padStart(10)}${`${quantile(sorted, 0.9).toFixed(1)} ms`.padStart(10)}` +
         `${`${(med.get(c.name) / base).toFixed(2)}x`.padStart(13)}${`${mem.get(c.name).toFixed(1)} MB`.padStart(11)}`,
     );
   }
-  const show = med.get('agents show --json');
-  const ratio = (a, b) => (med.get(a) / med.get(b)).toFixed(2);
+  const ratios = (tag) => ({
+    help: med.get(`${tag}agents --help`) / base,
+    usage: med.get(`${tag}agents show nope (usage error)`) / base,
+    http: med.get(`${tag}agents show --json`) / med.get('bare node:http GETs'),
+    fetch: med.get(`${tag}agents show --json`) / med.get('bare fetch GETs'),
+    file: med.get(`${tag}agents show --json, config file`) / med.get('bare node:http GETs'),
+    rss: mem.get(`${tag}agents show --json`),
+  });
+  const now = ratios('');
+  const then = before === undefined ? undefined : ratios('before: ');
+  const row = (what, key, target, unit = 'x') => {
+    const f = (v) => `${v.toFixed(unit === 'x' ? 2 : 1)}${unit === 'x' ? 'x' : ' MB'}`;
+    const was = then === undefined ? '' : `   (before: ${f(then[key])})`;
+    console.log(`  ${what.padEnd(60)}${f(now[key]).padStart(9)}   ${target}${was}`);
+  };
   console.log(`\n${label} ratios:`);
-  console.log(
-    `  --help            ${ratio('agents --help', 'node -e 0')}x node -e 0          (target ≤ 1.30x)`,
+  row('--help against node -e 0', 'help', 'target ≤ 1.30x');
+  row('usage error against node -e 0', 'usage', 'target ≤ 1.30x');
+  row('show --json against bare node:http GETs', 'http', 'target ≤ 2.00x');
+  row('show --json against bare fetch GETs', 'fetch', 'target ≤ 1.30x');
+  row('show --json, settings in the config file, against node:http', 'file', 'target ≤ 2.00x');
+  row(
+    'peak RSS of show --json',
+    'rss',
+    `bare node:http ${mem.get('bare node:http GETs').toFixed(1)} MB`,
+    'MB',
   );
-  console.log(
-    `  usage error       ${ratio('agents show nope (usage error)', 'node -e 0')}x node -e 0          (target ≤ 1.30x)`,
-  );
-  console.log(
-    `  show --json       ${(show / med.get('bare node:http GETs')).toFixed(2)}x bare node:http GETs (target ≤ 2.00x)`,
-  );
-  console.log(
-    `  show --json       ${(show / med.get('bare fetch GETs')).toFixed(2)}x bare fetch GETs     (target ≤ 1.30x)`,
-  );
+  summary.push({ label, now, then });
 }
 
 bench(`node ${process.version}`, [process.execPath]);
@@ -200,3 +247,25 @@ for (const major of majors) {
   bench(`node ${version}`, [path]);
 }
 emulator.kill();
+
+if (summary.length > 1 || before !== undefined) {
+  console.log(
+    '\nsummary (targets: --help and usage error ≤ 1.30x node -e 0; show ≤ 2.00x node:http, ≤ 1.30x fetch)\n',
+  );
+  console.log(
+    `${'node'.padEnd(16)}${'--help'.padStart(9)}${'usage'.padStart(9)}${'show/http'.padStart(11)}${'show/fetch'.padStart(12)}${'file/http'.padStart(11)}${'show RSS'.padStart(11)}`,
+  );
+  for (const { label, now, then } of summary) {
+    for (const [tag, r] of [
+      ['', now],
+      ['  before', then],
+    ]) {
+      if (r === undefined) continue;
+      console.log(
+        `${(tag || label).padEnd(16)}${`${r.help.toFixed(2)}x`.padStart(9)}${`${r.usage.toFixed(2)}x`.padStart(9)}` +
+          `${`${r.http.toFixed(2)}x`.padStart(11)}${`${r.fetch.toFixed(2)}x`.padStart(12)}${`${r.file.toFixed(2)}x`.padStart(11)}` +
+          `${`${r.rss.toFixed(1)} MB`.padStart(11)}`,
+      );
+    }
+  }
+}
