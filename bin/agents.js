@@ -1,16 +1,15 @@
 #!/usr/bin/env node
 // The launcher. It compiles the parts of dist/ a run needs (dist/agents.cjs, the program; dist/http.cjs on
 // the first request; dist/vendor/*.cjs on first use) each with a V8 code cache kept per user, so a run skips
-// parsing and compiling what earlier runs compiled (the functions that ran, not only the top level: a
-// part's cache is made after the first run that used it on this Node). Node 20 has no compile cache of its
-// own; without a usable cache a part compiles as usual.
+// parsing and compiling what earlier runs compiled: the functions that ran, not only the top level, since a
+// part's cache is made at the end of a run that used it, and extended by the first run of each other kind
+// (see runKind). Node 20 has no compile cache of its own; without a usable cache a part compiles as usual.
 'use strict';
-/* global require, __dirname */
+/* global require, module, __dirname */
 /* eslint-disable @typescript-eslint/no-require-imports -- CommonJS on purpose, see above */
 const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');
-const Module = require('node:module');
 // V8 flags, set before anything is compiled: V8 accepts a code cache only under the flags it was made
 // with, and a cache is made at the end of a run, so a flag set during the run would get every saved cache
 // rejected by the next one.
@@ -21,11 +20,10 @@ const Module = require('node:module');
 //    waits for that compile before it can exit (some 60 ms on Node 20). Liftoff's code parses a CLI's few
 //    responses just as well.
 require('node:v8').setFlagsFromString('--verify-snapshot-checksum --liftoff-only');
-// Covers what is still required from node_modules (proper-lockfile) on Node 22+.
-Module.enableCompileCache?.();
 
+// Node's Module, without loading node:module.
+const Module = module.constructor;
 const dist = path.join(__dirname, '..', 'dist');
-const nodeRequire = Module.createRequire(path.join(dist, 'agents.cjs'));
 
 /** ~/.cache/agents (or the platform's cache directory), private to the user: a cache holds code. */
 function cacheDir() {
@@ -39,15 +37,37 @@ function cacheDir() {
 }
 const cache = cacheDir();
 
+/**
+ * What kind of run this is, for the caches: help, the version, or the command (and `config`'s
+ * subcommand), with --json, ending in a usage error or not. A part's cache holds what the runs of the
+ * kinds it lists compiled; a run of another kind adds what it compiled (say `show` after `--version`),
+ * so each command's code is compiled once per machine, not on every run.
+ */
+function runKind() {
+  const args = process.argv.slice(2);
+  let kind;
+  if (args.includes('-h') || args.includes('--help')) kind = 'help';
+  else if (args.includes('-V') || args.includes('--version')) kind = 'version';
+  else {
+    // Command names only: a mistyped command or an id must not make kinds of its own.
+    const words = args
+      .filter((a, i) => !a.startsWith('-') && !['--profile', '--base-url'].includes(args[i - 1]))
+      .map((w) => (/^[a-z]{2,12}$/.test(w) ? w : '?'));
+    kind = words[0] === 'config' ? words.slice(0, 2).join(' ') : (words[0] ?? '');
+    if (args.includes('--json')) kind += ' --json';
+  }
+  return process.exitCode === 2 ? `${kind} (usage)` : kind;
+}
+/** Kinds a part's cache may list; past that it is left as it is. */
+const MAX_KINDS = 32;
+
 /** The parts loaded so far, by file name under dist/. */
 const parts = new Map();
-/** Parts compiled without a usable cache: theirs is written after the run. */
-const uncached = [];
 
 /** Loads a part of dist/ (once) and returns its exports. */
 function load(name) {
   const loaded = parts.get(name);
-  if (loaded !== undefined) return loaded.exports;
+  if (loaded !== undefined) return loaded.module.exports;
   const file = path.join(dist, name);
   // esbuild writes ASCII, so latin1 reads it as it is, without decoding UTF-8.
   const source = fs.readFileSync(file, 'latin1');
@@ -57,33 +77,46 @@ function load(name) {
   const part = name.replace(/\.cjs$/, '').replace(/[\\/]/g, '-');
   const cacheFile = path.join(cache, `v8-${part}-${build}-${process.version}-${process.arch}.bin`);
   let cachedData;
+  let kinds = [];
   try {
     cachedData = fs.readFileSync(cacheFile);
+    kinds = fs.readFileSync(`${cacheFile}.kinds`, 'latin1').split('\n');
   } catch {
-    // No cache yet: compile, and write one after the run.
+    // No cache yet (compile, and write one after the run), or no list of kinds (one is written then).
   }
   const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
-  if (cachedData === undefined || script.cachedDataRejected) uncached.push({ script, cacheFile });
+  const usable = cachedData !== undefined && !script.cachedDataRejected;
   const module = { exports: {} };
-  parts.set(name, module);
+  parts.set(name, { module, script, cacheFile, kinds: usable ? kinds : undefined });
   const dir = path.dirname(file);
-  // A part requires the other parts by relative name, everything else (Node's modules) from node_modules.
+  // A part requires the other parts by relative name, and Node's modules as any module does.
   const requirePart = (id) =>
     id.startsWith('./') || id.startsWith('../')
       ? load(path.relative(dist, path.resolve(dir, id)))
-      : nodeRequire(id);
+      : require(id);
   script.runInThisContext().call(module.exports, module.exports, requirePart, module, file, dir);
   return module.exports;
 }
 
-/** After the run: saves what V8 compiled of each part that had no usable cache, atomically, user-only. */
+/**
+ * After the run: for each part without a usable cache, or whose cache has not seen a run of this kind,
+ * saves what V8 has compiled of it (atomically, readable by the user alone) and the kinds it covers. A
+ * cache is not extended after a long run: V8 drops the bytecode of functions unused for a while, and the
+ * cache would lose them.
+ */
 function saveCaches() {
-  for (const { script, cacheFile } of uncached) {
+  const kind = runKind();
+  const long = process.uptime() > 60;
+  for (const { script, cacheFile, kinds } of parts.values()) {
+    if (kinds !== undefined && (kinds.includes(kind) || kinds.length >= MAX_KINDS || long)) continue;
+    const covers = [...(kinds ?? []), kind];
     try {
       fs.mkdirSync(cache, { recursive: true, mode: 0o700 });
       const tmp = `${cacheFile}.${process.pid}.tmp`;
       fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
       fs.renameSync(tmp, cacheFile);
+      fs.writeFileSync(tmp, covers.join('\n'), { mode: 0o600 });
+      fs.renameSync(tmp, `${cacheFile}.kinds`);
     } catch {
       // A read-only home or a full disk: the next run compiles again.
     }

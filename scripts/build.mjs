@@ -3,9 +3,9 @@
 //  - dist/agents.cjs: the program (src/cli.ts) and commander as one CommonJS file. Each command's module
 //    is in it but evaluated only when that command runs (esbuild wraps what `import()` reaches).
 //  - dist/http.cjs: the parts of undici a request needs (src/api/http.ts), loaded on the first request.
-//  - dist/vendor/*.cjs: the libraries only some runs need (conf, ora, chalk, the prompts, and ajv for conf
-//    when it writes), each bundled on its own and required on first use, so a run that does not need one
-//    never reads it.
+//  - dist/vendor/*.cjs: the libraries only some runs need (conf, proper-lockfile, ora, chalk, the prompts,
+//    and ajv for conf when it writes), each bundled on its own and required on first use, so a run that
+//    does not need one never reads it. Nothing is left to require from node_modules at run time.
 // CommonJS, because the launcher compiles these files with a V8 code cache: Node 20 has no compile cache
 // of its own, and ESM cannot take one.
 import { build } from 'esbuild';
@@ -24,7 +24,13 @@ const dist = pathToFileURL(`${resolve(out)}/`);
 rmSync(dist, { recursive: true, force: true });
 
 /** Libraries bundled apart, by the name the sources import. */
-const VENDOR = { conf: 'conf', ora: 'ora', chalk: 'chalk', '@inquirer/prompts': 'prompts' };
+const VENDOR = {
+  conf: 'conf',
+  'proper-lockfile': 'lockfile',
+  ora: 'ora',
+  chalk: 'chalk',
+  '@inquirer/prompts': 'prompts',
+};
 
 const common = {
   bundle: true,
@@ -169,8 +175,6 @@ await build({
   ...common,
   entryPoints: ['src/cli.ts'],
   outfile: `${out}/agents.cjs`,
-  // What stays a package of its own in node_modules (CommonJS, required when first used).
-  external: ['proper-lockfile'],
   define: { __AGENTS_VERSION__: JSON.stringify(pkg.version) },
   plugins: [lazyChildProcess, parts],
 });

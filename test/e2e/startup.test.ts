@@ -1,10 +1,12 @@
 // Start-up of the built binary: bin/agents.js compiles the parts of dist/ a run needs (agents.cjs, the
 // program; http.cjs, undici's parts, on the first request; the vendor files) through node:vm, each with a
 // per-user V8 code cache under $XDG_CACHE_HOME/agents, keyed by the part, its build id (first line), the
-// Node version and the CPU, and written after a run that had none. These tests hold the launcher to what
-// main prints in-process, check that the cache is written, used, and never needed (a corrupt, truncated or
-// unwritable cache only costs a compile), and that a run loads only what it uses: no HTTP code for a
-// command that sends no request, never Node's own copy of undici. Each test has its own XDG_CACHE_HOME.
+// Node version and the CPU, written after a run that had none and extended by a run of a kind it has not
+// seen (help, the version, each command: the kinds are listed in a `.kinds` file beside it). These tests
+// hold the launcher to what main prints in-process, check that the cache is written, used, and never
+// needed (a corrupt, truncated or unwritable cache only costs a compile), and that a run loads only what
+// it uses: no HTTP code for a command that sends no request, never Node's own copy of undici. Each test
+// has its own XDG_CACHE_HOME.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -200,15 +202,17 @@ describe('the V8 code cache', () => {
   it('is written after the first run, private, keyed by build, Node and CPU; the next run uses it', async () => {
     expect(BUILD).toMatch(/^[0-9a-f]{16}$/);
     const { env, file } = cacheHome();
-    const first = await runBin(['--version'], env);
+    const first = await runBin(['--help'], env);
     expect(first.code).toBe(0);
     expect(program(first.probe)).toEqual([{ given: false, rejected: false }]);
     const made = statSync(file);
     expect(made.mode & 0o777).toBe(0o600);
     expect(statSync(dirname(file)).mode & 0o777).toBe(0o700);
     expect(made.size).toBeGreaterThan(1000);
+    expect(readFileSync(`${file}.kinds`, 'utf8')).toBe('help');
     const bytes = readFileSync(file);
 
+    // Another help: a run of a kind the cache has seen.
     const args = ['create', '--help'];
     const [next, main] = await Promise.all([runBin(args, env), inProcess(args, env)]);
     expect(output(next)).toEqual(main);
@@ -218,6 +222,31 @@ describe('the V8 code cache', () => {
     expect(readFileSync(file).equals(bytes)).toBe(true);
     // Help needs no node:child_process (commander's, for executable subcommands: loaded lazily).
     expect(next.probe?.childProcess).toBe(false);
+  });
+
+  it('a run of a new kind adds what it compiled to the cache, once', async () => {
+    const { env, file } = cacheHome();
+    expect((await runBin(['--version'], env)).code).toBe(0);
+    const versionOnly = statSync(file);
+    // help formats every command: functions the --version run never compiled.
+    const help = await runBin(['--help'], env);
+    expect(program(help.probe)).toEqual([{ given: true, rejected: false }]);
+    const extended = statSync(file);
+    expect(extended.ino).not.toBe(versionOnly.ino);
+    expect(extended.size).toBeGreaterThan(versionOnly.size);
+    expect(readFileSync(`${file}.kinds`, 'utf8')).toBe('version\nhelp');
+    // The extended cache is taken, and a run of a kind it has seen leaves it alone.
+    for (const args of [['--help'], ['--version'], ['show', '--help']]) {
+      const r = await runBin(args, env);
+      expect({ args, scripts: program(r.probe) }).toEqual({
+        args,
+        scripts: [{ given: true, rejected: false }],
+      });
+    }
+    expect(statSync(file).ino).toBe(extended.ino);
+    // A usage error is a kind of its own (the parse of show failed; its action never ran).
+    expect((await runBin(['show', 'nope'], env)).code).toBe(2);
+    expect(readFileSync(`${file}.kinds`, 'utf8')).toBe('version\nhelp\nshow (usage)');
   });
 
   it('a truncated or corrupt cache file is rejected, the run answers the same, and a good one replaces it', async () => {
@@ -326,7 +355,12 @@ describe('conf', () => {
       expect(shown.probe?.scripts.map((s) => s.part)).toEqual(['agents', 'vendor/conf', 'http']);
       const set = await runBin(['config', 'set', 'agent', 'codex'], env);
       expect(set.code, set.stderr).toBe(0);
-      expect(set.probe?.scripts.map((s) => s.part)).toEqual(['agents', 'vendor/conf', 'vendor/ajv']);
+      expect(set.probe?.scripts.map((s) => s.part)).toEqual([
+        'agents',
+        'vendor/lockfile',
+        'vendor/conf',
+        'vendor/ajv',
+      ]);
     } finally {
       await em.close();
     }
