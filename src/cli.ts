@@ -2,7 +2,7 @@
 // stop signal it is given, and resolves to the exit code; it never touches `process`, so tests run it
 // in-process. run() is the only code that does: it builds the IO from the process, turns Ctrl-C, SIGTERM
 // and a closed stdout into the stop signal, and sets the exit code.
-import { writeSync } from 'node:fs';
+import { fstatSync, writeSync } from 'node:fs';
 import { CommanderError } from 'commander';
 import { CliError, ExitCode, fromApiError } from './errors.js';
 import type { IO, OutStream } from './io.js';
@@ -74,21 +74,38 @@ export async function main(argv: readonly string[], io: IO): Promise<number> {
 }
 
 /**
- * process.stderr, made only when something needs more of it than writing (its width, a spinner, a prompt).
- * Making it costs milliseconds when stderr is a pipe (node:net loads), and the error lines of a usage error
- * are often all a run writes there: until then, writes go straight to descriptor 2, synchronously, as
- * Node's own stream writes to files, pipes and terminals. A descriptor that would block (a non-blocking
- * pipe) gets the rest through the stream, which waits for it. Once the stream is made, `current()` is it.
+ * Whether descriptor `fd` may be a terminal: a terminal is a character device, so anything else (a pipe, a
+ * file) is not, and that takes one fstat instead of node:tty (which loads node:net). /dev/null is a
+ * character device too, and gets asked properly.
  */
-function lazyStderr(): { current(): OutStream } {
+function maybeTerminalFd(fd: number): boolean {
+  try {
+    return fstatSync(fd).isCharacterDevice();
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * process.stdout or process.stderr (made by `make`), made only when something needs more of it than
+ * writing and whether it is a terminal: a spinner, a prompt, a terminal's width. Making one costs
+ * milliseconds (Node's streams load, and node:net for a pipe), and most runs write to a pipe or a file, or
+ * write only their help or the lines of a usage error: until then, writes go straight to the descriptor,
+ * synchronously, as Node's own streams write to files, pipes and terminals. A descriptor that fails (a
+ * closed pipe) or would block (a non-blocking pipe) gets the rest through the stream, which reports or
+ * waits. Once the stream is made, `current()` is it.
+ */
+function lazyOutput(fd: 1 | 2, make: () => NodeJS.WriteStream): { current(): OutStream } {
   let stream: NodeJS.WriteStream | undefined;
-  const made = () => (stream ??= process.stderr);
+  const made = () => (stream ??= make());
+  let device: boolean | undefined;
+  const maybeTerminal = () => (device ??= maybeTerminalFd(fd));
   function write(chunk: string | Uint8Array, ...rest: unknown[]): boolean {
     if (stream !== undefined) return (stream.write as (...a: unknown[]) => boolean)(chunk, ...rest);
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     let done = 0;
     try {
-      while (done < bytes.length) done += writeSync(2, bytes, done);
+      while (done < bytes.length) done += writeSync(fd, bytes, done);
     } catch {
       return made().write(bytes.subarray(done), ...(rest as [() => void]));
     }
@@ -99,6 +116,7 @@ function lazyStderr(): { current(): OutStream } {
   const standIn = new Proxy({} as OutStream, {
     get(_, key) {
       if (key === 'write') return write;
+      if ((key === 'isTTY' || key === 'columns' || key === 'rows') && !maybeTerminal()) return undefined;
       const value: unknown = Reflect.get(made(), key);
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(made()) : value;
     },
@@ -120,28 +138,24 @@ export async function run(): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  let stdout: NodeJS.WriteStream | undefined;
-  const stderr = lazyStderr();
+  const stdout = lazyOutput(1, () =>
+    // `agents tail … | head -1`: a closed pipe ends the run quietly, not with a stack trace.
+    process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') throw err;
+      controller.abort('EPIPE');
+    }),
+  );
+  const stderr = lazyOutput(2, () => process.stderr);
   const io: IO = {
-    // Each stream is made on first use: a stdin nobody reads is never opened, and making a stream costs
-    // milliseconds (a pipe's loads node:net), which --help need not pay for stderr nor a usage error for
-    // stdout (see lazyStderr).
+    // Each stream is made on first use (see lazyOutput): a stdin nobody reads is never opened.
     get stdin() {
       return process.stdin;
     },
     get stdinIsTTY() {
-      return process.getBuiltinModule('node:tty').isatty(0);
+      return maybeTerminalFd(0) && process.getBuiltinModule('node:tty').isatty(0);
     },
     get stdout() {
-      if (stdout === undefined) {
-        stdout = process.stdout;
-        // `agents tail … | head -1`: a closed pipe ends the run quietly, not with a stack trace.
-        stdout.on('error', (err: NodeJS.ErrnoException) => {
-          if (err.code !== 'EPIPE') throw err;
-          controller.abort('EPIPE');
-        });
-      }
-      return stdout;
+      return stdout.current();
     },
     get stderr() {
       return stderr.current();
