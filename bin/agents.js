@@ -5,22 +5,11 @@
 // part's cache is made at the end of a run that used it, and extended by the first run of each other kind
 // (see runKind). Node 20 has no compile cache of its own; without a usable cache a part compiles as usual.
 'use strict';
-/* global require, module, __dirname */
+/* global require, module, __dirname, Buffer */
 /* eslint-disable @typescript-eslint/no-require-imports -- CommonJS on purpose, see above */
 const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');
-// V8 flags, set before anything is compiled: V8 accepts a code cache only under the flags it was made
-// with, and a cache is made at the end of a run, so a flag set during the run would get every saved cache
-// rejected by the next one.
-//  --verify-snapshot-checksum: V8 checks a code cache's header, not its contents, unless told to: a cache
-//    damaged on disk would crash every run (a fatal error in the deserializer) instead of being rejected.
-//  --liftoff-only: undici parses HTTP with llhttp compiled to WebAssembly. Left to tier up, V8 compiles
-//    it again with TurboFan in the background, which costs about 35 MB of peak memory, and the process
-//    waits for that compile before it can exit (some 60 ms on Node 20). Liftoff's code parses a CLI's few
-//    responses just as well.
-require('node:v8').setFlagsFromString('--verify-snapshot-checksum --liftoff-only');
-
 // Node's Module, without loading node:module.
 const Module = module.constructor;
 const dist = path.join(__dirname, '..', 'dist');
@@ -61,25 +50,57 @@ function runKind() {
 /** Kinds a part's cache may list; past that it is left as it is. */
 const MAX_KINDS = 32;
 
+/**
+ * V8 flags are set when the first part that needs them loads, not at start: node:v8 costs a run that sends
+ * no request more than anything else it does (it loads Node's streams). V8 accepts a code cache only under
+ * the flags it was made with, and makes one under the flags in force when asked, so each part's cache is
+ * kept per flag state, and the parts compiled before the flags change have theirs made before they do.
+ *  --liftoff-only, before dist/http.cjs: undici parses HTTP with llhttp compiled to WebAssembly. Left to
+ *    tier up, V8 compiles it again with TurboFan in the background, which costs about 35 MB of peak memory,
+ *    and the process waits for that compile before it can exit (some 60 ms on Node 20). Liftoff's code
+ *    parses a CLI's few responses just as well.
+ */
+const FLAGS = { 'http.cjs': { flag: '--liftoff-only', tag: '-liftoff' } };
+/** The tags of the flags set so far: the caches made under them carry them in their names. */
+let flags = '';
+
 /** The parts loaded so far, by file name under dist/. */
 const parts = new Map();
+
+/**
+ * A cache file holds V8's cache twice: V8 checks a cache's header, not its contents (unless told to, with
+ * a flag that loads node:v8), so a cache damaged on disk would crash every run with a fatal error in its
+ * deserializer. Two copies that differ are not offered to V8.
+ */
+function readCache(file) {
+  const both = fs.readFileSync(file);
+  const half = both.length / 2;
+  if (!Number.isInteger(half) || !both.subarray(0, half).equals(both.subarray(half))) return undefined;
+  return both.subarray(0, half);
+}
 
 /** Loads a part of dist/ (once) and returns its exports. */
 function load(name) {
   const loaded = parts.get(name);
   if (loaded !== undefined) return loaded.module.exports;
+  const needs = FLAGS[name];
+  if (needs !== undefined && !flags.includes(needs.tag)) {
+    saveCaches();
+    require('node:v8').setFlagsFromString(needs.flag);
+    flags += needs.tag;
+  }
   const file = path.join(dist, name);
   // esbuild writes ASCII, so latin1 reads it as it is, without decoding UTF-8.
   const source = fs.readFileSync(file, 'latin1');
-  // Keyed by the part's build id (its first line), this Node and this CPU: V8 checks little more than the
-  // length of the source, so a cache made for other code must never be offered.
+  // Keyed by the part's build id (its first line), the flags, this Node and this CPU: V8 checks little
+  // more than the length of the source, so a cache made for other code must never be offered.
   const build = /^\/\/ build (\w+)/.exec(source)?.[1] ?? 'dev';
   const part = name.replace(/\.cjs$/, '').replace(/[\\/]/g, '-');
-  const cacheFile = path.join(cache, `v8-${part}-${build}-${process.version}-${process.arch}.bin`);
+  const cacheFile = path.join(cache, `v8-${part}-${build}${flags}-${process.version}-${process.arch}.bin`);
   let cachedData;
   let kinds = [];
   try {
-    cachedData = fs.readFileSync(cacheFile);
+    cachedData = readCache(cacheFile);
     kinds = fs.readFileSync(`${cacheFile}.kinds`, 'latin1').split('\n');
   } catch {
     // No cache yet (compile, and write one after the run), or no list of kinds (one is written then).
@@ -87,7 +108,7 @@ function load(name) {
   const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
   const usable = cachedData !== undefined && !script.cachedDataRejected;
   const module = { exports: {} };
-  parts.set(name, { module, script, cacheFile, kinds: usable ? kinds : undefined });
+  parts.set(name, { module, script, cacheFile, flags, kinds: usable ? kinds : undefined });
   const dir = path.dirname(file);
   // A part requires the other parts by relative name, and Node's modules as any module does.
   const requirePart = (id) =>
@@ -99,23 +120,26 @@ function load(name) {
 }
 
 /**
- * After the run: for each part without a usable cache, or whose cache has not seen a run of this kind,
- * saves what V8 has compiled of it (atomically, readable by the user alone) and the kinds it covers. A
- * cache is not extended after a long run: V8 drops the bytecode of functions unused for a while, and the
- * cache would lose them.
+ * At the end of the run (and before the flags change): for each part compiled under the flags in force
+ * that has no usable cache, or whose cache has not seen a run of this kind, saves what V8 has compiled of
+ * it (atomically, readable by the user alone) and the kinds it covers. A cache is not extended after a
+ * long run: V8 drops the bytecode of functions unused for a while, and the cache would lose them.
  */
 function saveCaches() {
   const kind = runKind();
   const long = process.uptime() > 60;
-  for (const { script, cacheFile, kinds } of parts.values()) {
+  for (const p of parts.values()) {
+    const { script, cacheFile, kinds } = p;
+    if (p.flags !== flags) continue;
     if (kinds !== undefined && (kinds.includes(kind) || kinds.length >= MAX_KINDS || long)) continue;
-    const covers = [...(kinds ?? []), kind];
+    p.kinds = [...(kinds ?? []), kind];
     try {
       fs.mkdirSync(cache, { recursive: true, mode: 0o700 });
       const tmp = `${cacheFile}.${process.pid}.tmp`;
-      fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+      const data = script.createCachedData();
+      fs.writeFileSync(tmp, Buffer.concat([data, data]), { mode: 0o600 });
       fs.renameSync(tmp, cacheFile);
-      fs.writeFileSync(tmp, covers.join('\n'), { mode: 0o600 });
+      fs.writeFileSync(tmp, p.kinds.join('\n'), { mode: 0o600 });
       fs.renameSync(tmp, `${cacheFile}.kinds`);
     } catch {
       // A read-only home or a full disk: the next run compiles again.
