@@ -3,7 +3,8 @@
 //  - a request: `agents show <id> --json` against a bare Node script making the same GETs, once with
 //    node:http (keep-alive) and once with the built-in fetch; the same show with its settings in the
 //    config file instead of the environment; the peak memory of each;
-// all interleaved, so drift in machine load hits every command alike. It runs under the Node that runs it;
+// all interleaved, so drift in machine load hits every command alike, and each run as a script makes it:
+// stdout and stderr are pipes the bench reads, stdin is /dev/null. It runs under the Node that runs it;
 // `--node 22` (repeatable) also runs it under that major through `npx node@22`, as CI does.
 // Options: --runs N (default 40), --warmup N (default 5), --node MAJOR, and --compare BIN: another build's
 // bin/agents.js (say, of the commit before a change, built in a copy of the repository) measured in the
@@ -162,11 +163,13 @@ const summary = [];
 
 /** Runs every case under the Node in `prefix` (its executable, then any arguments) and prints the table. */
 function bench(label, prefix) {
+  // As a script runs a command: stdout and stderr are pipes it reads (`id=$(agents create …)`), stdin is
+  // /dev/null.
   const time = (c) => {
     const start = process.hrtime.bigint();
     const r = spawnSync(prefix[0], [...prefix.slice(1), ...c.args], {
       env: c.env ?? env,
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
     if (r.status !== (c.status ?? 0)) throw new Error(`${c.name} exited ${r.status}: ${r.stderr}`);
@@ -175,7 +178,7 @@ function bench(label, prefix) {
   const rss = (c) => {
     const r = spawnSync(prefix[0], [...prefix.slice(1), '-r', rssPreload, ...c.args], {
       env: c.env ?? env,
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
       encoding: 'utf8',
     });
     return Number(/maxrss (\d+)/.exec(r.stderr)?.[1] ?? Number.NaN) / 1024;
