@@ -2,8 +2,9 @@
 // The launcher. It compiles the parts of dist/ a run needs (dist/agents.cjs, the program; dist/http.cjs on
 // the first request; dist/vendor/*.cjs on first use) each with a V8 code cache kept per user, so a run skips
 // parsing and compiling what earlier runs compiled: the functions that ran, not only the top level, since a
-// part's cache is made at the end of a run that used it, and extended by the first run of each other kind
-// (see runKind). Node 20 has no compile cache of its own; without a usable cache a part compiles as usual.
+// part's cache is made at the end of a run that used it (or just before a V8 flag is set, see FLAGS), and
+// extended by the first run of each other kind (see runKind). Node 20 has no compile cache of its own;
+// without a usable cache a part compiles as usual.
 'use strict';
 /* global require, module, __dirname, Buffer */
 /* eslint-disable @typescript-eslint/no-require-imports -- CommonJS on purpose, see above */
