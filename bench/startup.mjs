@@ -75,31 +75,36 @@ const gets = [...traced.stderr.matchAll(/→ GET (\S+)/g)].map(
   (m) => new URL(m[1]).pathname + new URL(m[1]).search,
 );
 if (traced.status !== 0 || gets.length === 0) throw new Error(`show --debug traced no GET: ${traced.stderr}`);
-const bareHttp = join(work, 'bare-http.mjs');
+// The baselines are CommonJS, as the launcher is: neither pays for Node's ESM loader.
+const bareHttp = join(work, 'bare-http.cjs');
 writeFileSync(
   bareHttp,
-  `import http from 'node:http';
+  `const http = require('node:http');
 const agent = new http.Agent({ keepAlive: true });
 const get = (path) => new Promise((resolve, reject) => {
   http.get(${JSON.stringify(baseUrl)} + path, { agent, headers: { authorization: 'ApiKey ${KEY}', accept: 'application/json' } }, (res) => {
     let body = ''; res.setEncoding('utf8'); res.on('data', (c) => (body += c)); res.on('end', () => resolve(JSON.parse(body)));
   }).on('error', reject);
 });
-const out = [];
-for (const path of ${JSON.stringify(gets)}) out.push(await get(path));
-process.stdout.write(JSON.stringify(out) + '\\n');
-agent.destroy();
+(async () => {
+  const out = [];
+  for (const path of ${JSON.stringify(gets)}) out.push(await get(path));
+  process.stdout.write(JSON.stringify(out) + '\\n');
+  agent.destroy();
+})();
 `,
 );
-const bareFetch = join(work, 'bare-fetch.mjs');
+const bareFetch = join(work, 'bare-fetch.cjs');
 writeFileSync(
   bareFetch,
-  `const out = [];
-for (const path of ${JSON.stringify(gets)}) {
-  const res = await fetch(${JSON.stringify(baseUrl)} + path, { headers: { authorization: 'ApiKey ${KEY}', accept: 'application/json' } });
-  out.push(await res.json());
-}
-process.stdout.write(JSON.stringify(out) + '\\n');
+  `(async () => {
+  const out = [];
+  for (const path of ${JSON.stringify(gets)}) {
+    const res = await fetch(${JSON.stringify(baseUrl)} + path, { headers: { authorization: 'ApiKey ${KEY}', accept: 'application/json' } });
+    out.push(await res.json());
+  }
+  process.stdout.write(JSON.stringify(out) + '\\n');
+})();
 `,
 );
 // Peak memory: a preload reports the process's maxRSS as it exits (only in the memory runs).
