@@ -107,11 +107,17 @@ writeFileSync(
 })();
 `,
 );
-// Peak memory: a preload reports the process's maxRSS as it exits (only in the memory runs).
+// Peak memory and CPU time: a preload reports the process's maxRSS and its CPU time (user and system, all
+// threads) as it exits, in runs of their own. CPU time says what a command costs whatever else the machine
+// does; wall time (the medians) is what a script waits for.
 const rssPreload = join(work, 'rss.cjs');
 writeFileSync(
   rssPreload,
-  "process.on('exit', () => require('node:fs').writeSync(2, `maxrss ${process.resourceUsage().maxRSS}\\n`));\n",
+  `process.on('exit', () => {
+  const { maxRSS, userCPUTime, systemCPUTime } = process.resourceUsage();
+  require('node:fs').writeSync(2, \`resources \${maxRSS} \${userCPUTime + systemCPUTime}\\n\`);
+});
+`,
 );
 
 // No colour, no CI quirks, no extra CA bundle (on Node 20 it alone costs every process about 75 ms).
@@ -180,13 +186,15 @@ function bench(label, prefix) {
     if (r.status !== (c.status ?? 0)) throw new Error(`${c.name} exited ${r.status}: ${r.stderr}`);
     return ms;
   };
-  const rss = (c) => {
+  /** Peak RSS in MB and CPU time in ms of one run. */
+  const resources = (c) => {
     const r = spawnSync(prefix[0], [...prefix.slice(1), '-r', rssPreload, ...c.args], {
       env: c.env ?? env,
       stdio: ['ignore', 'pipe', 'pipe'],
       encoding: 'utf8',
     });
-    return Number(/maxrss (\d+)/.exec(r.stderr)?.[1] ?? Number.NaN) / 1024;
+    const [, rss = 'NaN', cpu = 'NaN'] = /resources (\d+) (\d+)/.exec(r.stderr) ?? [];
+    return { rss: Number(rss) / 1024, cpu: Number(cpu) / 1000 };
   };
   for (let i = 0; i < warmup; i++) for (const c of cases) time(c);
   const samples = new Map(cases.map((c) => [c.name, []]));
@@ -198,33 +206,41 @@ function bench(label, prefix) {
     }
   }
   const med = new Map(cases.map((c) => [c.name, median(samples.get(c.name))]));
-  const mem = new Map(cases.map((c) => [c.name, median([rss(c), rss(c), rss(c)])]));
+  const used = new Map(cases.map((c) => [c.name, []]));
+  for (let i = 0; i < 7; i++) for (const c of cases) used.get(c.name).push(resources(c));
+  const mem = new Map(cases.map((c) => [c.name, median(used.get(c.name).map((u) => u.rss))]));
+  const cpu = new Map(cases.map((c) => [c.name, median(used.get(c.name).map((u) => u.cpu))]));
   const base = med.get('node -e 0');
   console.log(`\n${label}: ${runs} runs each after ${warmup} warm-up rounds, interleaved (medians)\n`);
   console.log(
-    `${'command'.padEnd(44)}${'median'.padStart(10)}${'p90'.padStart(10)}${'× node -e 0'.padStart(13)}${'peak RSS'.padStart(11)}`,
+    `${'command'.padEnd(44)}${'median'.padStart(10)}${'p90'.padStart(10)}${'× node -e 0'.padStart(13)}` +
+      `${'CPU'.padStart(10)}${'peak RSS'.padStart(11)}`,
   );
   for (const c of cases) {
     const sorted = [...samples.get(c.name)].sort((a, b) => a - b);
     console.log(
       `${c.name.padEnd(44)}${`${med.get(c.name).toFixed(1)} ms`.padStart(10)}${`${quantile(sorted, 0.9).toFixed(1)} ms`.padStart(10)}` +
-        `${`${(med.get(c.name) / base).toFixed(2)}x`.padStart(13)}${`${mem.get(c.name).toFixed(1)} MB`.padStart(11)}`,
+        `${`${(med.get(c.name) / base).toFixed(2)}x`.padStart(13)}${`${cpu.get(c.name).toFixed(1)} ms`.padStart(10)}` +
+        `${`${mem.get(c.name).toFixed(1)} MB`.padStart(11)}`,
     );
   }
-  const ratios = (tag) => ({
-    help: med.get(`${tag}agents --help`) / base,
-    usage: med.get(`${tag}agents show nope (usage error)`) / base,
-    http: med.get(`${tag}agents show --json`) / med.get('bare node:http GETs'),
-    fetch: med.get(`${tag}agents show --json`) / med.get('bare fetch GETs'),
-    file: med.get(`${tag}agents show --json, config file`) / med.get('bare node:http GETs'),
+  /** Wall-time ratios against the targets' baselines, and the same in CPU time. */
+  const ratios = (tag, m) => ({
+    help: m.get(`${tag}agents --help`) / m.get('node -e 0'),
+    usage: m.get(`${tag}agents show nope (usage error)`) / m.get('node -e 0'),
+    http: m.get(`${tag}agents show --json`) / m.get('bare node:http GETs'),
+    fetch: m.get(`${tag}agents show --json`) / m.get('bare fetch GETs'),
+    file: m.get(`${tag}agents show --json, config file`) / m.get('bare node:http GETs'),
     rss: mem.get(`${tag}agents show --json`),
   });
-  const now = ratios('');
-  const then = before === undefined ? undefined : ratios('before: ');
+  const now = ratios('', med);
+  const then = before === undefined ? undefined : ratios('before: ', med);
+  const nowCpu = ratios('', cpu);
   const row = (what, key, target, unit = 'x') => {
     const f = (v) => `${v.toFixed(unit === 'x' ? 2 : 1)}${unit === 'x' ? 'x' : ' MB'}`;
     const was = then === undefined ? '' : `   (before: ${f(then[key])})`;
-    console.log(`  ${what.padEnd(60)}${f(now[key]).padStart(9)}   ${target}${was}`);
+    const inCpu = unit === 'x' ? ` (CPU ${f(nowCpu[key])})` : '';
+    console.log(`  ${what.padEnd(60)}${f(now[key]).padStart(9)}${inCpu}   ${target}${was}`);
   };
   console.log(`\n${label} ratios:`);
   row('--help against node -e 0', 'help', 'target ≤ 1.30x');
