@@ -2,7 +2,7 @@
 // stop signal it is given, and resolves to the exit code; it never touches `process`, so tests run it
 // in-process. run() is the only code that does: it builds the IO from the process, turns Ctrl-C, SIGTERM
 // and a closed stdout into the stop signal, and sets the exit code.
-import { fstatSync, writeSync } from 'node:fs';
+import { fstatSync, statSync, writeSync } from 'node:fs';
 import { CommanderError } from 'commander';
 import { CliError, ExitCode, fromApiError } from './errors.js';
 import type { IO, OutStream } from './io.js';
@@ -75,12 +75,16 @@ export async function main(argv: readonly string[], io: IO): Promise<number> {
 
 /**
  * Whether descriptor `fd` may be a terminal: a terminal is a character device, so anything else (a pipe, a
- * file) is not, and that takes one fstat instead of node:tty (which loads node:net). /dev/null is a
- * character device too, and gets asked properly.
+ * file) is not, and neither is /dev/null (a CI job's stdin); that takes a stat or two instead of node:tty
+ * (which loads node:net) or making the stream.
  */
 function maybeTerminalFd(fd: number): boolean {
   try {
-    return fstatSync(fd).isCharacterDevice();
+    const st = fstatSync(fd);
+    if (!st.isCharacterDevice()) return false;
+    if (process.platform === 'win32') return true;
+    const devNull = statSync('/dev/null');
+    return st.rdev !== devNull.rdev || st.ino !== devNull.ino;
   } catch {
     return true;
   }
