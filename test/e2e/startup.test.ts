@@ -79,6 +79,7 @@ process.on('exit', () => {
     nodeUndici: list.includes('NativeModule internal/deps/undici/undici'),
     net: list.includes('NativeModule net'),
     v8: list.includes('NativeModule v8'),
+    tty: list.includes('NativeModule tty'),
     stdinMade,
     undiciFiles,
   }));
@@ -98,6 +99,7 @@ interface Probe {
   nodeUndici: boolean;
   net: boolean;
   v8: boolean;
+  tty: boolean;
   stdinMade: boolean;
   undiciFiles: string[];
 }
@@ -114,17 +116,23 @@ function cacheHome(): { xdg: string; env: NodeJS.ProcessEnv; file: string } {
 }
 
 /** Runs the binary with pipes and a closed stdin, under the probe; returns its output and what it saw. */
-function runBin(args: string[], env: NodeJS.ProcessEnv): Promise<Out & { probe: Probe | null }> {
+function runBin(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  stdin: 'pipe' | 'ignore' = 'pipe',
+): Promise<Out & { probe: Probe | null }> {
   const probeOut = join(mkdtempSync(join(scratch, 'probe-')), 'probe.json');
   return new Promise((resolve, reject) => {
+    // 'ignore': /dev/null, as a CI job's stdin.
     const child = spawn(process.execPath, ['--require', PROBE, BIN, ...args], {
       cwd: ROOT,
       env: { ...env, STARTUP_PROBE_OUT: probeOut },
+      stdio: [stdin, 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.stdout!.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr += c));
     const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
     child.on('error', reject);
     child.on('close', (code) => {
@@ -133,7 +141,7 @@ function runBin(args: string[], env: NodeJS.ProcessEnv): Promise<Out & { probe: 
       const probe = existsSync(probeOut) ? (JSON.parse(readFileSync(probeOut, 'utf8')) as Probe) : null;
       resolve({ code, stdout, stderr, probe });
     });
-    child.stdin.end();
+    child.stdin?.end();
   });
 }
 
@@ -318,6 +326,14 @@ describe('what a run loads', () => {
       v8: false,
       net: false,
     });
+  });
+
+  it('with stdin on /dev/null, as in a CI job, config path asks no terminal anything (no node:tty)', async () => {
+    const { env } = cacheHome();
+    const r = await runBin(['config', 'path'], env, 'ignore');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/config\.json\n$/);
+    expect(r.probe).toMatchObject({ tty: false, net: false, stdinMade: false });
   });
 
   it('a usage error writes its lines without making the stderr stream (a pipe: node:net)', async () => {
