@@ -91,8 +91,7 @@ function load(name) {
     flags += needs.tag;
   }
   const file = path.join(dist, name);
-  // esbuild writes ASCII, so latin1 reads it as it is, without decoding UTF-8.
-  const source = fs.readFileSync(file, 'latin1');
+  const source = fs.readFileSync(file, 'utf8');
   // Keyed by the part's build id (its first line), the flags, this Node and this CPU: V8 checks little
   // more than the length of the source, so a cache made for other code must never be offered.
   const build = /^\/\/ build (\w+)/.exec(source)?.[1] ?? 'dev';

@@ -39,8 +39,6 @@ const common = {
   format: 'cjs',
   // `import()` of a bundled or vendor module becomes a require (esbuild's interop keeps `default` right).
   supported: { 'dynamic-import': false },
-  // Non-ASCII characters escaped: the launcher reads the files as latin1.
-  charset: 'ascii',
   minifyWhitespace: true,
   minifySyntax: true,
   sourcemap: false,
