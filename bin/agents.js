@@ -69,15 +69,20 @@ let flags = '';
 const parts = new Map();
 
 /**
- * A cache file holds V8's cache twice: V8 checks a cache's header, not its contents (unless told to, with
- * a flag that loads node:v8), so a cache damaged on disk would crash every run with a fatal error in its
- * deserializer. Two copies that differ are not offered to V8.
+ * A cache file is a line naming the kinds of run it covers, then V8's cache twice: V8 checks a cache's
+ * header, not its contents (unless told to, with a flag that loads node:v8), so a cache damaged on disk
+ * would crash every run with a fatal error in its deserializer. Two copies that differ are not offered.
  */
+const MAGIC = 'agents-v8-cache ';
 function readCache(file) {
-  const both = fs.readFileSync(file);
+  const bytes = fs.readFileSync(file);
+  const eol = bytes.indexOf(10);
+  const head = eol === -1 ? '' : bytes.toString('latin1', 0, eol);
+  const both = bytes.subarray(eol + 1);
   const half = both.length / 2;
-  if (!Number.isInteger(half) || !both.subarray(0, half).equals(both.subarray(half))) return undefined;
-  return both.subarray(0, half);
+  if (!head.startsWith(MAGIC) || !Number.isInteger(half)) return undefined;
+  if (!both.subarray(0, half).equals(both.subarray(half))) return undefined;
+  return { data: both.subarray(0, half), kinds: head.slice(MAGIC.length).split(',') };
 }
 
 /** Loads a part of dist/ (once) and returns its exports. */
@@ -97,18 +102,16 @@ function load(name) {
   const build = /^\/\/ build (\w+)/.exec(source)?.[1] ?? 'dev';
   const part = name.replace(/\.cjs$/, '').replace(/[\\/]/g, '-');
   const cacheFile = path.join(cache, `v8-${part}-${build}${flags}-${process.version}-${process.arch}.bin`);
-  let cachedData;
-  let kinds = [];
+  let cached;
   try {
-    cachedData = readCache(cacheFile);
-    kinds = fs.readFileSync(`${cacheFile}.kinds`, 'latin1').split('\n');
+    cached = readCache(cacheFile);
   } catch {
-    // No cache yet (compile, and write one after the run), or no list of kinds (one is written then).
+    // No cache yet: compile, and write one after the run.
   }
-  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
-  const usable = cachedData !== undefined && !script.cachedDataRejected;
+  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData: cached?.data });
+  const usable = cached !== undefined && !script.cachedDataRejected;
   const module = { exports: {} };
-  parts.set(name, { module, script, cacheFile, flags, kinds: usable ? kinds : undefined });
+  parts.set(name, { module, script, cacheFile, flags, kinds: usable ? cached.kinds : undefined });
   const dir = path.dirname(file);
   // A part requires the other parts by relative name, and Node's modules as any module does.
   const requirePart = (id) =>
@@ -137,10 +140,9 @@ function saveCaches() {
       fs.mkdirSync(cache, { recursive: true, mode: 0o700 });
       const tmp = `${cacheFile}.${process.pid}.tmp`;
       const data = script.createCachedData();
-      fs.writeFileSync(tmp, Buffer.concat([data, data]), { mode: 0o600 });
+      const head = Buffer.from(`${MAGIC}${p.kinds.join(',')}\n`, 'latin1');
+      fs.writeFileSync(tmp, Buffer.concat([head, data, data]), { mode: 0o600 });
       fs.renameSync(tmp, cacheFile);
-      fs.writeFileSync(tmp, p.kinds.join('\n'), { mode: 0o600 });
-      fs.renameSync(tmp, `${cacheFile}.kinds`);
     } catch {
       // A read-only home or a full disk: the next run compiles again.
     }
