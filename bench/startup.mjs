@@ -4,11 +4,12 @@
 //    node:http (keep-alive) and once with the built-in fetch; the same show with its settings in the
 //    config file instead of the environment; the peak memory of each;
 // all interleaved, so drift in machine load hits every command alike, and each run as a script makes it:
-// stdout and stderr are pipes the bench reads, stdin is /dev/null. It runs under the Node that runs it;
-// `--node 22` (repeatable) also runs it under that major through `npx node@22`, as CI does.
-// Options: --runs N (default 40), --warmup N (default 5), --node MAJOR, and --compare BIN: another build's
-// bin/agents.js (say, of the commit before a change, built in a copy of the repository) measured in the
-// same rounds, so that before and after meet the same load.
+// stdout and stderr are pipes the bench reads, stdin is /dev/null. It runs under the Node that runs it,
+// then under each other supported major (20, 22, 24) it can reach through `npx node@N`, as CI does.
+// Options: --runs N (default 40), --warmup N (default 5), --node MAJOR (repeatable: these majors instead;
+// `--node none` for the running Node alone), and --compare BIN: another build's bin/agents.js (say, of the
+// commit before a change, built in a copy of the repository) measured in the same rounds, so that before
+// and after meet the same load.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,7 +31,11 @@ function option(name, fallback) {
 }
 const runs = option('--runs', 40);
 const warmup = option('--warmup', 5);
-const majors = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--node' ? [a] : []));
+const SUPPORTED = ['20', '22', '24'];
+const asked = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--node' ? [a] : []));
+const majors = (asked.length > 0 ? asked : SUPPORTED).filter(
+  (m) => m !== 'none' && m !== process.versions.node.split('.')[0],
+);
 const compareArg = process.argv.indexOf('--compare');
 const before = compareArg === -1 ? undefined : resolve(process.argv[compareArg + 1]);
 if (before !== undefined && !existsSync(before)) throw new Error(`--compare: no ${before}`);
