@@ -1,14 +1,19 @@
 // `npm run bench`: what one `agents` command costs, against baselines measured in the same run.
-//  - start-up: `--help`, `--version` and a usage error (`show not-a-uuid`) against a bare `node -e 0`;
+//  - start-up: `--help`, `--version` and a usage error (`show not-a-session`) against a bare `node -e 0`;
 //  - a request: `agents show <id> --json` against a bare Node script making the same GETs, once with
-//    node:http (keep-alive) and once with the built-in fetch; peak memory of each;
-// all interleaved, so drift in machine load hits every command alike. It runs under the Node that runs it;
-// `--node 22` (repeatable) also runs it under that major through `npx node@22`, as CI does.
-// Options: --runs N (default 40), --warmup N (default 5).
+//    node:http (keep-alive) and once with the built-in fetch; the same show with its settings in the
+//    config file instead of the environment; the peak memory of each;
+// all interleaved, so drift in machine load hits every command alike, and each run as a script makes it:
+// stdout and stderr are pipes the bench reads, stdin is /dev/null. It runs under the Node that runs it,
+// then under each other supported major (20, 22, 24) it can reach through `npx node@N`, as CI does.
+// Options: --runs N (default 40), --warmup N (default 5), --node MAJOR (repeatable: these majors instead;
+// `--node none` for the running Node alone), and --compare BIN: another build's bin/agents.js (say, of the
+// commit before a change, built in a copy of the repository) measured in the same rounds, so that before
+// and after meet the same load.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -26,7 +31,14 @@ function option(name, fallback) {
 }
 const runs = option('--runs', 40);
 const warmup = option('--warmup', 5);
-const majors = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--node' ? [a] : []));
+const SUPPORTED = ['20', '22', '24'];
+const asked = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--node' ? [a] : []));
+const majors = (asked.length > 0 ? asked : SUPPORTED).filter(
+  (m) => m !== 'none' && m !== process.versions.node.split('.')[0],
+);
+const compareArg = process.argv.indexOf('--compare');
+const before = compareArg === -1 ? undefined : resolve(process.argv[compareArg + 1]);
+if (before !== undefined && !existsSync(before)) throw new Error(`--compare: no ${before}`);
 
 const work = mkdtempSync(join(tmpdir(), 'agents-bench-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
@@ -53,44 +65,64 @@ const created = await fetch(`${baseUrl}/rest/v1/sessions`, {
 const session = await created.json();
 await new Promise((r) => setTimeout(r, 500));
 
-// The GETs `agents show <id> --json` makes (a test of the suite keeps them equal to what show sends).
-const gets = [
-  `/rest/v1/sessions/${session.id}`,
-  `/rest/v1/sessions/${session.id}/messages?type=message&type=final_message&role=user&direction=asc&page=1&limit=100`,
-  `/rest/v1/sessions/${session.id}/messages?type=message&type=final_message&role=assistant&direction=desc&page=1&limit=100`,
-];
-const bareHttp = join(work, 'bare-http.mjs');
+// The GETs `agents show <id> --json` makes, as its --debug trace lists them: the baselines make the same.
+const traced = spawnSync(process.execPath, [bin, 'show', session.id, '--json', '--debug'], {
+  env: {
+    PATH: process.env.PATH,
+    HOME: work,
+    AGENTS_CONFIG_DIR: work,
+    AGENTS_BASE_URL: baseUrl,
+    AGENTS_API_KEY: KEY,
+  },
+  encoding: 'utf8',
+});
+const gets = [...traced.stderr.matchAll(/→ GET (\S+)/g)].map(
+  (m) => new URL(m[1]).pathname + new URL(m[1]).search,
+);
+if (traced.status !== 0 || gets.length === 0) throw new Error(`show --debug traced no GET: ${traced.stderr}`);
+// The baselines are CommonJS, as the launcher is: neither pays for Node's ESM loader.
+const bareHttp = join(work, 'bare-http.cjs');
 writeFileSync(
   bareHttp,
-  `import http from 'node:http';
+  `const http = require('node:http');
 const agent = new http.Agent({ keepAlive: true });
 const get = (path) => new Promise((resolve, reject) => {
   http.get(${JSON.stringify(baseUrl)} + path, { agent, headers: { authorization: 'ApiKey ${KEY}', accept: 'application/json' } }, (res) => {
     let body = ''; res.setEncoding('utf8'); res.on('data', (c) => (body += c)); res.on('end', () => resolve(JSON.parse(body)));
   }).on('error', reject);
 });
-const out = [];
-for (const path of ${JSON.stringify(gets)}) out.push(await get(path));
-process.stdout.write(JSON.stringify(out) + '\\n');
-agent.destroy();
+(async () => {
+  const out = [];
+  for (const path of ${JSON.stringify(gets)}) out.push(await get(path));
+  process.stdout.write(JSON.stringify(out) + '\\n');
+  agent.destroy();
+})();
 `,
 );
-const bareFetch = join(work, 'bare-fetch.mjs');
+const bareFetch = join(work, 'bare-fetch.cjs');
 writeFileSync(
   bareFetch,
-  `const out = [];
-for (const path of ${JSON.stringify(gets)}) {
-  const res = await fetch(${JSON.stringify(baseUrl)} + path, { headers: { authorization: 'ApiKey ${KEY}', accept: 'application/json' } });
-  out.push(await res.json());
-}
-process.stdout.write(JSON.stringify(out) + '\\n');
+  `(async () => {
+  const out = [];
+  for (const path of ${JSON.stringify(gets)}) {
+    const res = await fetch(${JSON.stringify(baseUrl)} + path, { headers: { authorization: 'ApiKey ${KEY}', accept: 'application/json' } });
+    out.push(await res.json());
+  }
+  process.stdout.write(JSON.stringify(out) + '\\n');
+})();
 `,
 );
-// Peak memory: a preload reports the process's maxRSS as it exits (only in the memory runs).
+// Peak memory and CPU time: a preload reports the process's maxRSS and its CPU time (user and system, all
+// threads) as it exits, in runs of their own. CPU time says what a command costs whatever else the machine
+// does; wall time (the medians) is what a script waits for.
 const rssPreload = join(work, 'rss.cjs');
 writeFileSync(
   rssPreload,
-  "process.on('exit', () => require('node:fs').writeSync(2, `maxrss ${process.resourceUsage().maxRSS}\\n`));\n",
+  `process.on('exit', () => {
+  const { maxRSS, userCPUTime, systemCPUTime } = process.resourceUsage();
+  require('node:fs').writeSync(2, \`resources \${maxRSS} \${userCPUTime + systemCPUTime}\\n\`);
+});
+`,
 );
 
 // No colour, no CI quirks, no extra CA bundle (on Node 20 it alone costs every process about 75 ms).
@@ -103,15 +135,31 @@ const env = {
   AGENTS_API_KEY: KEY,
   NO_COLOR: '1',
 };
+// The same settings from the config file: conf reads it (the file exists and a setting must come from it).
+const configDir = join(work, 'config');
+mkdirSync(configDir);
+writeFileSync(
+  join(configDir, 'config.json'),
+  JSON.stringify({ profiles: { default: { 'api-key': KEY, 'base-url': baseUrl } } }),
+);
+const fileEnv = { ...env, AGENTS_CONFIG_DIR: configDir };
+delete fileEnv.AGENTS_BASE_URL;
+delete fileEnv.AGENTS_API_KEY;
 
+/** The agents cases of one build; `tag` names it ('' for this checkout's). */
+const agentsCases = (file, tag) => [
+  { name: `${tag}agents --version`, args: [file, '--version'] },
+  { name: `${tag}agents --help`, args: [file, '--help'] },
+  { name: `${tag}agents show nope (usage error)`, args: [file, 'show', 'not-a-session'], status: 2 },
+  { name: `${tag}agents show --json`, args: [file, 'show', session.id, '--json'] },
+  { name: `${tag}agents show --json, config file`, args: [file, 'show', session.id, '--json'], env: fileEnv },
+];
 const cases = [
   { name: 'node -e 0', args: ['-e', '0'] },
-  { name: 'agents --version', args: [bin, '--version'] },
-  { name: 'agents --help', args: [bin, '--help'] },
-  { name: 'agents show nope (usage error)', args: [bin, 'show', 'not-a-session'], status: 2 },
+  ...agentsCases(bin, ''),
   { name: 'bare node:http GETs', args: [bareHttp] },
   { name: 'bare fetch GETs', args: [bareFetch] },
-  { name: 'agents show --json', args: [bin, 'show', session.id, '--json'] },
+  ...(before === undefined ? [] : agentsCases(before, 'before: ')),
 ];
 
 function quantile(sorted, q) {
@@ -126,25 +174,32 @@ const median = (xs) =>
     0.5,
   );
 
+/** What each run of bench() found, for the summary. */
+const summary = [];
+
 /** Runs every case under the Node in `prefix` (its executable, then any arguments) and prints the table. */
 function bench(label, prefix) {
+  // As a script runs a command: stdout and stderr are pipes it reads (`id=$(agents create …)`), stdin is
+  // /dev/null.
   const time = (c) => {
     const start = process.hrtime.bigint();
     const r = spawnSync(prefix[0], [...prefix.slice(1), ...c.args], {
-      env,
-      stdio: ['ignore', 'ignore', 'pipe'],
+      env: c.env ?? env,
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
     if (r.status !== (c.status ?? 0)) throw new Error(`${c.name} exited ${r.status}: ${r.stderr}`);
     return ms;
   };
-  const rss = (c) => {
+  /** Peak RSS in MB and CPU time in ms of one run. */
+  const resources = (c) => {
     const r = spawnSync(prefix[0], [...prefix.slice(1), '-r', rssPreload, ...c.args], {
-      env,
-      stdio: ['ignore', 'ignore', 'pipe'],
+      env: c.env ?? env,
+      stdio: ['ignore', 'pipe', 'pipe'],
       encoding: 'utf8',
     });
-    return Number(/maxrss (\d+)/.exec(r.stderr)?.[1] ?? Number.NaN) / 1024;
+    const [, rss = 'NaN', cpu = 'NaN'] = /resources (\d+) (\d+)/.exec(r.stderr) ?? [];
+    return { rss: Number(rss) / 1024, cpu: Number(cpu) / 1000 };
   };
   for (let i = 0; i < warmup; i++) for (const c of cases) time(c);
   const samples = new Map(cases.map((c) => [c.name, []]));
@@ -156,34 +211,55 @@ function bench(label, prefix) {
     }
   }
   const med = new Map(cases.map((c) => [c.name, median(samples.get(c.name))]));
-  const mem = new Map(cases.map((c) => [c.name, median([rss(c), rss(c), rss(c)])]));
+  const used = new Map(cases.map((c) => [c.name, []]));
+  for (let i = 0; i < 7; i++) for (const c of cases) used.get(c.name).push(resources(c));
+  const mem = new Map(cases.map((c) => [c.name, median(used.get(c.name).map((u) => u.rss))]));
+  const cpu = new Map(cases.map((c) => [c.name, median(used.get(c.name).map((u) => u.cpu))]));
   const base = med.get('node -e 0');
   console.log(`\n${label}: ${runs} runs each after ${warmup} warm-up rounds, interleaved (medians)\n`);
   console.log(
-    `${'command'.padEnd(34)}${'median'.padStart(10)}${'p90'.padStart(10)}${'× node -e 0'.padStart(13)}${'peak RSS'.padStart(11)}`,
+    `${'command'.padEnd(44)}${'median'.padStart(10)}${'p90'.padStart(10)}${'× node -e 0'.padStart(13)}` +
+      `${'CPU'.padStart(10)}${'peak RSS'.padStart(11)}`,
   );
   for (const c of cases) {
     const sorted = [...samples.get(c.name)].sort((a, b) => a - b);
     console.log(
-      `${c.name.padEnd(34)}${`${med.get(c.name).toFixed(1)} ms`.padStart(10)}${`${quantile(sorted, 0.9).toFixed(1)} ms`.padStart(10)}` +
-        `${`${(med.get(c.name) / base).toFixed(2)}x`.padStart(13)}${`${mem.get(c.name).toFixed(1)} MB`.padStart(11)}`,
+      `${c.name.padEnd(44)}${`${med.get(c.name).toFixed(1)} ms`.padStart(10)}${`${quantile(sorted, 0.9).toFixed(1)} ms`.padStart(10)}` +
+        `${`${(med.get(c.name) / base).toFixed(2)}x`.padStart(13)}${`${cpu.get(c.name).toFixed(1)} ms`.padStart(10)}` +
+        `${`${mem.get(c.name).toFixed(1)} MB`.padStart(11)}`,
     );
   }
-  const show = med.get('agents show --json');
-  const ratio = (a, b) => (med.get(a) / med.get(b)).toFixed(2);
+  /** Wall-time ratios against the targets' baselines, and the same in CPU time. */
+  const ratios = (tag, m) => ({
+    help: m.get(`${tag}agents --help`) / m.get('node -e 0'),
+    usage: m.get(`${tag}agents show nope (usage error)`) / m.get('node -e 0'),
+    http: m.get(`${tag}agents show --json`) / m.get('bare node:http GETs'),
+    fetch: m.get(`${tag}agents show --json`) / m.get('bare fetch GETs'),
+    file: m.get(`${tag}agents show --json, config file`) / m.get('bare node:http GETs'),
+    rss: mem.get(`${tag}agents show --json`),
+  });
+  const now = ratios('', med);
+  const then = before === undefined ? undefined : ratios('before: ', med);
+  const nowCpu = ratios('', cpu);
+  const row = (what, key, target, unit = 'x') => {
+    const f = (v) => `${v.toFixed(unit === 'x' ? 2 : 1)}${unit === 'x' ? 'x' : ' MB'}`;
+    const was = then === undefined ? '' : `   (before: ${f(then[key])})`;
+    const inCpu = unit === 'x' ? ` (CPU ${f(nowCpu[key])})` : '';
+    console.log(`  ${what.padEnd(60)}${f(now[key]).padStart(9)}${inCpu}   ${target}${was}`);
+  };
   console.log(`\n${label} ratios:`);
-  console.log(
-    `  --help            ${ratio('agents --help', 'node -e 0')}x node -e 0          (target ≤ 1.30x)`,
+  row('--help against node -e 0', 'help', 'target ≤ 1.30x');
+  row('usage error against node -e 0', 'usage', 'target ≤ 1.30x');
+  row('show --json against bare node:http GETs', 'http', 'target ≤ 2.00x');
+  row('show --json against bare fetch GETs', 'fetch', 'target ≤ 1.30x');
+  row('show --json, settings in the config file, against node:http', 'file', 'target ≤ 2.00x');
+  row(
+    'peak RSS of show --json',
+    'rss',
+    `bare node:http ${mem.get('bare node:http GETs').toFixed(1)} MB`,
+    'MB',
   );
-  console.log(
-    `  usage error       ${ratio('agents show nope (usage error)', 'node -e 0')}x node -e 0          (target ≤ 1.30x)`,
-  );
-  console.log(
-    `  show --json       ${(show / med.get('bare node:http GETs')).toFixed(2)}x bare node:http GETs (target ≤ 2.00x)`,
-  );
-  console.log(
-    `  show --json       ${(show / med.get('bare fetch GETs')).toFixed(2)}x bare fetch GETs     (target ≤ 1.30x)`,
-  );
+  summary.push({ label, now, then });
 }
 
 bench(`node ${process.version}`, [process.execPath]);
@@ -200,3 +276,25 @@ for (const major of majors) {
   bench(`node ${version}`, [path]);
 }
 emulator.kill();
+
+if (summary.length > 1 || before !== undefined) {
+  console.log(
+    '\nsummary (targets: --help and usage error ≤ 1.30x node -e 0; show ≤ 2.00x node:http, ≤ 1.30x fetch)\n',
+  );
+  console.log(
+    `${'node'.padEnd(16)}${'--help'.padStart(9)}${'usage'.padStart(9)}${'show/http'.padStart(11)}${'show/fetch'.padStart(12)}${'file/http'.padStart(11)}${'show RSS'.padStart(11)}`,
+  );
+  for (const { label, now, then } of summary) {
+    for (const [tag, r] of [
+      ['', now],
+      ['  before', then],
+    ]) {
+      if (r === undefined) continue;
+      console.log(
+        `${(tag || label).padEnd(16)}${`${r.help.toFixed(2)}x`.padStart(9)}${`${r.usage.toFixed(2)}x`.padStart(9)}` +
+          `${`${r.http.toFixed(2)}x`.padStart(11)}${`${r.fetch.toFixed(2)}x`.padStart(12)}${`${r.file.toFixed(2)}x`.padStart(11)}` +
+          `${`${r.rss.toFixed(1)} MB`.padStart(11)}`,
+      );
+    }
+  }
+}

@@ -1,11 +1,13 @@
-// Builds dist/ for bin/agents.js:
+// Builds dist/ for bin/agents.js, in parts the launcher loads when a run first needs them, each compiled
+// under a V8 code cache of its own (see bin/agents.js):
 //  - dist/agents.cjs: the program (src/cli.ts) and commander as one CommonJS file. Each command's module
 //    is in it but evaluated only when that command runs (esbuild wraps what `import()` reaches).
-//  - dist/vendor/*.cjs: the libraries only some runs need (conf, ora, chalk, the prompts, the markdown
-//    renderer, the browser opener), each bundled on its own and required on first use, so a run that does
-//    not need one never reads it.
-// One CommonJS file, because bin/agents.js compiles it with a V8 code cache (see there): Node 20 has no
-// compile cache of its own, and ESM cannot take one.
+//  - dist/http.cjs: the parts of undici a request needs (src/api/http.ts), loaded on the first request.
+//  - dist/vendor/*.cjs: the libraries only some runs need (conf, proper-lockfile, ora, chalk, the prompts,
+//    the markdown renderer, the browser opener, and ajv for conf when it writes), each bundled on its own
+//    and required on first use, so a run that does not need one never reads it. Nothing is left to require from node_modules at run time.
+// CommonJS, because the launcher compiles these files with a V8 code cache: Node 20 has no compile cache
+// of its own, and ESM cannot take one.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { Buffer } from 'node:buffer';
@@ -24,6 +26,7 @@ rmSync(dist, { recursive: true, force: true });
 /** Libraries bundled apart, by the name the sources import. */
 const VENDOR = {
   conf: 'conf',
+  'proper-lockfile': 'lockfile',
   ora: 'ora',
   chalk: 'chalk',
   '@inquirer/prompts': 'prompts',
@@ -73,6 +76,53 @@ const common = {
   logLevel: 'warning',
 };
 
+/**
+ * Replaces `from` with `to` in one file of a package as esbuild loads it. The build fails if the text is
+ * not there (the package changed): a silent miss would quietly bring back what the patch keeps out.
+ */
+function patch(name, file, from, to) {
+  return {
+    name,
+    setup(b) {
+      b.onLoad({ filter: file }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        if (!source.includes(from)) throw new Error(`${name}: ${args.path} no longer contains ${from}`);
+        return { contents: source.replace(from, to), loader: 'js' };
+      });
+    },
+  };
+}
+
+// conf imports at load time what only some of its uses need. We read the config and state files with
+// it on every run that needs a setting or `last`; these load on first use instead:
+//  - ajv and ajv-formats (the schema, compiled only when a schema is given: we give one to write the
+//    config file): in dist/vendor/ajv.cjs, not even read before then;
+//  - semver (migrations, which we do not use), node:crypto (encryption, likewise), atomically (writes).
+// Each stand-in is an ES module whose exports call through to the real one, so nothing is evaluated early.
+const CONF_LAZY = {
+  'ajv/dist/2020.js': `export function Ajv2020(options) { return new (require('./ajv.cjs').Ajv2020)(options); }`,
+  'ajv-formats': `export default { get default() { return require('./ajv.cjs').formats; } };`,
+  semver: `export default new Proxy({}, { get: (_, name) => require('semver')[name] });`,
+  'node:crypto': `export default new Proxy({}, { get: (_, name) => require('node:crypto')[name] });`,
+  atomically: `export function writeFileSync(...args) { return require('atomically').writeFileSync(...args); }`,
+};
+const lazyConfImports = {
+  name: 'lazy-conf-imports',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (args) =>
+      /[\\/]node_modules[\\/]conf[\\/]dist[\\/]/.test(args.importer) && Object.hasOwn(CONF_LAZY, args.path)
+        ? { path: args.path, namespace: 'lazy-conf' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-conf' }, (args) => ({
+      contents: CONF_LAZY[args.path],
+      loader: 'js',
+      resolveDir: resolve('node_modules/conf'),
+    }));
+    b.onResolve({ filter: /^\.\/ajv\.cjs$/ }, () => ({ path: './ajv.cjs', external: true }));
+  },
+};
+
 // The vendor libraries: one file each, all of the library in it. Their module.exports is what an ES
 // import of the library sees as its default export, with the named exports on it too (the program's
 // bundle imports them with Node's interop: default = module.exports).
@@ -85,9 +135,34 @@ module.exports = ns.default !== undefined ? Object.assign(ns.default, ns) : ns;`
     ...common,
     stdin: { contents, resolveDir: '.', loader: 'js' },
     outfile: `${out}/vendor/${file}.cjs`,
-    plugins: name === 'marked-terminal' ? [stubs] : [],
+    plugins: name === 'marked-terminal' ? [stubs] : name === 'conf' ? [lazyConfImports] : [],
   });
 }
+await build({
+  ...common,
+  stdin: {
+    contents: `module.exports = { Ajv2020: require('ajv/dist/2020.js').Ajv2020, formats: require('ajv-formats').default };`,
+    resolveDir: resolve('node_modules/conf'),
+  },
+  outfile: `${out}/vendor/ajv.cjs`,
+});
+
+// undici's HTTP/1.1 client requires its HTTP/2 one at load time, and that requires node:http2 (with
+// node:tls and node:crypto: some 15 ms on Node 20). HTTP/2 is used only when a dispatcher allows it, which
+// ours never do: it is required on first use instead.
+const lazyHttp2 = patch(
+  'lazy-http2',
+  /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/,
+  "const connectH2 = require('./client-h2.js')",
+  "const connectH2 = (...args) => require('./client-h2.js')(...args)",
+);
+
+await build({
+  ...common,
+  entryPoints: ['src/api/http.ts'],
+  outfile: `${out}/http.cjs`,
+  plugins: [lazyHttp2],
+});
 
 // commander requires node:child_process at load time (net, streams, dgram: about 3 ms on Node 20) for
 // executable subcommands alone, which we do not have: it gets the module on first use instead.
@@ -106,13 +181,23 @@ const lazyChildProcess = {
   },
 };
 
-const vendorImports = {
-  name: 'vendor',
+/** The program's imports of the other parts become requires of their files. */
+const parts = {
+  name: 'parts',
   setup(b) {
     const names = Object.keys(VENDOR).map((n) => n.replace(/[/@]/g, (c) => `\\${c}`));
     b.onResolve({ filter: new RegExp(`^(${names.join('|')})$`) }, (args) => ({
       path: `./vendor/${VENDOR[args.path]}.cjs`,
       external: true,
+    }));
+    b.onResolve({ filter: /^\.\/http\.js$/ }, (args) =>
+      /[\\/]src[\\/]api$/.test(args.resolveDir) ? { path: './http.cjs', external: true } : undefined,
+    );
+    // undici belongs in dist/http.cjs alone; imported anywhere else it would come into the program whole.
+    b.onResolve({ filter: /^undici(\/|$)/ }, (args) => ({
+      errors: [
+        { text: `${args.importer} imports ${args.path}: import undici's parts in src/api/http.ts only` },
+      ],
     }));
   },
 };
@@ -121,13 +206,14 @@ await build({
   ...common,
   entryPoints: ['src/cli.ts'],
   outfile: `${out}/agents.cjs`,
-  // What stays a package of its own in node_modules (CommonJS, required when first used).
-  external: ['undici', 'proper-lockfile'],
   define: { __AGENTS_VERSION__: JSON.stringify(pkg.version) },
-  plugins: [lazyChildProcess, vendorImports],
+  plugins: [lazyChildProcess, parts],
 });
 
-// The launcher keys its code cache on this: a cache made for other code must never be used.
-const bundle = readFileSync(new URL('agents.cjs', dist));
-const id = createHash('sha256').update(bundle).digest('hex').slice(0, 16);
-writeFileSync(new URL('agents.cjs', dist), Buffer.concat([Buffer.from(`// build ${id}\n`), bundle]));
+// The launcher keys each part's code cache on this: a cache made for other code must never be used.
+const PARTS = ['agents', 'http', ...Object.values(VENDOR).map((f) => `vendor/${f}`), 'vendor/ajv'];
+for (const file of PARTS.map((p) => `${p}.cjs`)) {
+  const bytes = readFileSync(new URL(file, dist));
+  const id = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+  writeFileSync(new URL(file, dist), Buffer.concat([Buffer.from(`// build ${id}\n`), bytes]));
+}

@@ -65,7 +65,7 @@ export async function createContext(io: IO, globals: GlobalOptions): Promise<Con
   const quiet = globals.quiet === true;
   const caps = detectTerminal({
     env,
-    stdinIsTTY: io.stdin.isTTY === true,
+    stdinIsTTY: io.stdinIsTTY ?? io.stdin.isTTY === true,
     stdoutIsTTY: io.stdout.isTTY === true,
     stderrIsTTY: io.stderr.isTTY === true,
     stdoutColumns: io.stdout.columns,

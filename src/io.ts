@@ -51,6 +51,11 @@ export interface Spawner {
 /** Everything a run may touch. */
 export interface IO {
   stdin: InStream;
+  /**
+   * Whether stdin is a terminal, when it can be told without making the stdin stream (run() asks the
+   * OS: making process.stdin costs milliseconds even on /dev/null); otherwise `stdin.isTTY` says.
+   */
+  readonly stdinIsTTY?: boolean;
   stdout: OutStream;
   stderr: OutStream;
   env: Env;

@@ -96,8 +96,9 @@ async function follow(cfg: ChildConfig): Promise<ChildResult> {
 }
 
 /**
- * One list request, then a pause: V8 compiles undici's WebAssembly HTTP parser in the background after the
- * first request, a transient of some 30 MB that any process making a request pays, follower or not.
+ * One list request, then a pause: the memory any process making a request pays, follower or not (undici
+ * and its WebAssembly HTTP parser; without --liftoff-only, V8's TurboFan tier-up of that parser after the
+ * first request added a transient of some 30 MB).
  */
 async function oneRequest(cfg: ChildConfig): Promise<ChildResult> {
   const client = new ApiClient({ baseUrl: cfg.baseUrl, apiKey: cfg.apiKey });

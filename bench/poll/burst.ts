@@ -48,6 +48,9 @@ interface ChildHandle {
 
 function startChild(script: string, cfg: ChildConfig, guardMs: number): ChildHandle {
   const child = fork(script, [], {
+    // The V8 flag bin/agents.js sets for every run: undici's WebAssembly parser stays on Liftoff (its
+    // TurboFan tier-up alone costs some 35 MB), so the child's memory is the CLI's.
+    execArgv: ['--liftoff-only'],
     env: { ...process.env, [CHILD_ENV]: JSON.stringify(cfg) },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });

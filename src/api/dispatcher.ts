@@ -49,10 +49,11 @@ export async function defaultDispatcher(
     bodyTimeout: responseTimeoutMs,
   };
   if (proxy.httpProxy === undefined && proxy.httpsProxy === undefined) {
-    const { Agent } = await import('undici');
+    const { Agent } = await import('./http.js');
     dispatcher = new Agent(common);
   } else {
-    const { EnvHttpProxyAgent } = await import('undici');
+    // Only now: a run without a proxy variable never loads the proxy agent.
+    const EnvHttpProxyAgent = await (await import('./http.js')).envHttpProxyAgent();
     dispatcher = proxyAgent(
       () =>
         new EnvHttpProxyAgent({

@@ -2,7 +2,7 @@
 // the service's storage host). It authenticates by its query, so it carries no key and no header of ours
 // but User-Agent; it goes only to https (or to this machine, for tests); it never follows a redirect; and
 // what it reads is capped. Time-outs and retries of transient failures are the client's own.
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { ApiError } from './errors.js';
 import { errorFromNetwork } from './network-errors.js';
 import { summariseBody } from './summary.js';
@@ -66,6 +66,7 @@ export async function downloadOnce(
   config.trace(`→ GET ${where} (presigned link, no key)`);
   let res: Dispatcher.ResponseData;
   try {
+    const { request } = await import('./http.js');
     res = await request(url, {
       method: 'GET',
       headers: { 'user-agent': config.userAgent },

@@ -1,7 +1,7 @@
 // One request's trip: pacing slot, undici request with time-outs, body always read or discarded, status
 // mapped to an ApiError, and the retry loop around it. Reads are retried on transient failures; a POST only
 // when it certainly never left, since the API has no idempotency key.
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { ApiError, abortedError, errorFromStatus, type BadRequestDefault, type Creates } from './errors.js';
 import { errorFromNetwork } from './network-errors.js';
 import { backoffDelay, parseRetryAfter, type RetryNotice, type RetryOptions } from './backoff.js';
@@ -192,6 +192,8 @@ export class Transport {
 
     let res: Dispatcher.ResponseData;
     try {
+      // undici's parts (dist/http.cjs) load with the first request, not with the client.
+      const { request } = await import('./http.js');
       res = await request(spec.url, {
         method: spec.method,
         headers,
@@ -232,6 +234,10 @@ export class Transport {
     this.trace(
       `← ${status} in ${elapsed()}, ${Buffer.byteLength(text)} bytes: ${flatten(text.slice(0, 1000))}`,
     );
+    // undici hands a kept-alive socket back to its pool one turn of the event loop after the response
+    // ended (it watches for servers that close a connection they said they would keep). A request sent
+    // before then opens a second connection, with its own TCP and TLS handshakes: wait for that turn.
+    await new Promise((resolve) => setImmediate(resolve));
 
     const contentType = res.headers['content-type'];
     const type = Array.isArray(contentType) ? contentType[0] : contentType;

@@ -9,7 +9,6 @@ import type { SessionRef } from '../input/session-ref.js';
 import { resolveSession } from '../input/resolve-session.js';
 import type { Item } from '../output/items.js';
 import { fileError } from '../util/fs-errors.js';
-import { checkOutputPath } from '../input/reply-flags.js';
 
 export interface ArtifactFlags {
   output?: string;
@@ -79,7 +78,6 @@ export async function artifact(
   artifactId: string,
   flags: ArtifactFlags,
 ): Promise<Item> {
-  if (flags.output !== undefined) await checkOutputPath(flags.output, '-o');
   const { profile } = await ctx.settings([]);
   const { id } = await resolveSession(ref, ctx.state, profile);
   const record = await artifactRecord(ctx, id, artifactId);

@@ -4,7 +4,7 @@
 // terminal: a script or a CI job uses create/send --wait, and is told so before anything is sent.
 import type { Context } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
-import { selectAgent, type AgentFlags, type AgentSelection } from '../input/agent.js';
+import { selectAgent, type AgentSelection, type CheckedAgentFlags } from '../input/agent.js';
 import type { SessionRef } from '../input/session-ref.js';
 import { resolveSession } from '../input/resolve-session.js';
 import { requireConnection } from '../config/settings.js';
@@ -14,7 +14,8 @@ import { Chat, type ChatEnd } from '../chat/session.js';
 import { completeSlash } from '../chat/slash.js';
 import { ChatTerminal } from '../chat/terminal.js';
 
-export interface ChatFlags extends AgentFlags {
+/** The options of chat, as the parse step (src/cli/checks.ts) checked them. */
+export interface ChatFlags extends CheckedAgentFlags {
   private?: boolean;
   yes?: boolean;
   notify?: boolean;
@@ -49,7 +50,7 @@ function requireTerminal(ctx: Context): void {
 
 /** For a continued session: the agent /new would use, from the flags or the config; never asked. */
 async function knownAgent(ctx: Context, flags: ChatFlags): Promise<AgentSelection | undefined> {
-  const given = [flags.agent, flags.agentId, flags.agentProfile, flags.agentProfileFile];
+  const given = [flags.agent, flags.agentId, flags.profile];
   if (given.some((v) => v !== undefined))
     return selectAgent(flags, () => Promise.resolve(undefined), undefined);
   const configured = (await ctx.settings(['agent'])).agent;

@@ -3,20 +3,20 @@ import type { Context } from '../context.js';
 import type { CreateSessionBody } from '../api/types.js';
 import { CliError } from '../errors.js';
 import { readMessage } from '../input/message.js';
-import { selectAgent, type AgentFlags } from '../input/agent.js';
-import { checkReplyFlags, type ReplyFlags } from '../input/reply-flags.js';
+import { selectAgent, type CheckedAgentFlags } from '../input/agent.js';
+import type { ReplyFlags } from '../input/reply-flags.js';
 import { recordLast } from '../state/last-session.js';
 import { noteSessionFacts } from '../state/sessions.js';
 import type { Item } from '../output/items.js';
 import { startDeadline } from '../wait/deadline.js';
 import { awaitReply, notifyEnd, postError } from '../wait/reply.js';
 
-export interface CreateFlags extends AgentFlags, ReplyFlags {
+/** The options of create, as the parse step (src/cli/checks.ts) checked them. */
+export interface CreateFlags extends CheckedAgentFlags, ReplyFlags {
   private?: boolean;
 }
 
 export async function* create(ctx: Context, words: string[], flags: CreateFlags): AsyncGenerator<Item> {
-  await checkReplyFlags(flags);
   const client = await ctx.client();
   const agent = await selectAgent(
     flags,

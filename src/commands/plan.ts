@@ -6,11 +6,9 @@ import type { SessionRef } from '../input/session-ref.js';
 import { resolveSession } from '../input/resolve-session.js';
 import { sessionOrPick } from '../input/pick-session.js';
 import type { Item } from '../output/items.js';
-import { checkOutputPath } from '../input/reply-flags.js';
 import { artifactRecord, fetchArtifact, type ArtifactFlags } from './artifact.js';
 
 export async function plan(ctx: Context, given: SessionRef | undefined, flags: ArtifactFlags): Promise<Item> {
-  if (flags.output !== undefined) await checkOutputPath(flags.output, '-o');
   const ref = await sessionOrPick(ctx, given);
   const { profile } = await ctx.settings([]);
   const { id } = await resolveSession(ref, ctx.state, profile);

@@ -1,11 +1,10 @@
 // agents send: a follow-up that starts a new thread and interrupts the turn in progress.
 import type { Context } from '../context.js';
 import type { ApiClient } from '../api/client.js';
-import type { SendMessageBody } from '../api/types.js';
+import type { Profile, SendMessageBody } from '../api/types.js';
 import { CliError, ExitCode } from '../errors.js';
 import { readMessage } from '../input/message.js';
-import { profileFromFlags } from '../input/agent.js';
-import { checkReplyFlags, type ReplyFlags } from '../input/reply-flags.js';
+import type { ReplyFlags } from '../input/reply-flags.js';
 import type { SessionRef } from '../input/session-ref.js';
 import { resolveSession } from '../input/resolve-session.js';
 import { sessionOrPick } from '../input/pick-session.js';
@@ -15,9 +14,10 @@ import type { Item } from '../output/items.js';
 import { startDeadline } from '../wait/deadline.js';
 import { awaitReply, notifyEnd, postError } from '../wait/reply.js';
 
+/** The options of send, as the parse step (src/cli/checks.ts) checked them. */
 export interface SendFlags extends ReplyFlags {
-  agentProfile?: string;
-  agentProfileFile?: string;
+  /** From --agent-profile or --agent-profile-file. */
+  profile?: Profile;
   yes?: boolean;
 }
 
@@ -44,12 +44,10 @@ export async function* send(
   words: string[],
   flags: SendFlags,
 ): AsyncGenerator<Item> {
-  await checkReplyFlags(flags);
   const ref = await sessionOrPick(ctx, given);
   const { profile } = await ctx.settings([]);
   const session = await resolveSession(ref, ctx.state, profile);
   const client = await ctx.client();
-  const agentProfile = await profileFromFlags(flags);
   const message = await readMessage({
     args: words,
     file: flags.file,
@@ -75,7 +73,7 @@ export async function* send(
 
   const body: SendMessageBody = { message };
   if (flags.artifact?.length) body.artifact_ids = flags.artifact;
-  if (agentProfile !== undefined) body.profile = agentProfile;
+  if (flags.profile !== undefined) body.profile = flags.profile;
   const waiting = flags.wait === true || flags.follow === true;
   const deadline = startDeadline(ctx.signal, flags.timeout);
   try {

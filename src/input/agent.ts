@@ -1,17 +1,26 @@
 // Which agent a create goes to: exactly one of --agent, --agent-id, --agent-profile,
 // --agent-profile-file; else the configured default; else a choice prompt in a terminal; else exit 2.
-import { readFile } from 'node:fs/promises';
+// What the flags alone decide (one of them at most, the profile file read and checked) is settled in the
+// parse step (src/cli/checks.ts); the default and the prompt when the command runs.
+import { readFileSync } from 'node:fs';
 import { CORE_AGENTS, type CoreAgent, type CreateSessionBody, type Profile } from '../api/types.js';
 import { UsageError } from '../errors.js';
 import { isObject } from '../util/json.js';
 import { isUuid } from '../util/uuid.js';
 
-/** The agent options of create (and the profile options of send). */
+/** The agent options of create (and the profile options of send), as given. */
 export interface AgentFlags {
   agent?: string;
   agentId?: string;
   agentProfile?: string;
   agentProfileFile?: string;
+}
+
+/** The agent options after the parse step: --agent-profile or --agent-profile-file as one Profile. */
+export interface CheckedAgentFlags {
+  agent?: string;
+  agentId?: string;
+  profile?: Profile;
 }
 
 /** The part of a create body that names the agent. */
@@ -48,10 +57,10 @@ export function validateProfile(value: unknown, origin: string): Profile {
 }
 
 /** Reads and validates --agent-profile-file. */
-export async function readProfileFile(path: string): Promise<Profile> {
+export function readProfileFile(path: string): Profile {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = readFileSync(path, 'utf8');
   } catch (err) {
     throw new UsageError(
       `cannot read --agent-profile-file ${path}: ${(err as NodeJS.ErrnoException).code ?? 'unreadable'}`,
@@ -69,7 +78,7 @@ export async function readProfileFile(path: string): Promise<Profile> {
 }
 
 /** The profile given by --agent-profile / --agent-profile-file, if any (send takes only these two). */
-export async function profileFromFlags(flags: AgentFlags): Promise<Profile | undefined> {
+export function profileFromFlags(flags: AgentFlags): Profile | undefined {
   if (flags.agentProfile !== undefined && flags.agentProfileFile !== undefined) {
     throw new UsageError('give only one of --agent-profile and --agent-profile-file');
   }
@@ -78,25 +87,29 @@ export async function profileFromFlags(flags: AgentFlags): Promise<Profile | und
   return undefined;
 }
 
-/**
- * Resolves the agent of a create. `configured` (the default agent of the settings) is asked only when no
- * flag names one; `choose` is called only when prompting is allowed.
- */
-export async function selectAgent(
-  flags: AgentFlags,
-  configured: () => Promise<CoreAgent | undefined>,
-  choose: (() => Promise<CoreAgent>) | undefined,
-): Promise<AgentSelection> {
+/** The parse step for create: at most one agent flag, and the profile file read and checked. */
+export function checkAgentFlags(flags: AgentFlags): CheckedAgentFlags {
   const given = [flags.agent, flags.agentId, flags.agentProfile, flags.agentProfileFile].filter(
     (v) => v !== undefined,
   );
   if (given.length > 1) {
     throw new UsageError('give only one of --agent, --agent-id, --agent-profile and --agent-profile-file');
   }
+  return { agent: flags.agent, agentId: flags.agentId, profile: profileFromFlags(flags) };
+}
+
+/**
+ * Resolves the agent of a create. `configured` (the default agent of the settings) is asked only when no
+ * flag names one; `choose` is called only when prompting is allowed.
+ */
+export async function selectAgent(
+  flags: CheckedAgentFlags,
+  configured: () => Promise<CoreAgent | undefined>,
+  choose: (() => Promise<CoreAgent>) | undefined,
+): Promise<AgentSelection> {
   if (flags.agent !== undefined) return { agent_name: flags.agent as CoreAgent };
   if (flags.agentId !== undefined) return { agent_id: flags.agentId };
-  const profile = await profileFromFlags(flags);
-  if (profile !== undefined) return { profile };
+  if (flags.profile !== undefined) return { profile: flags.profile };
   const fallback = await configured();
   if (fallback !== undefined) return { agent_name: fallback };
   if (choose !== undefined) return { agent_name: await choose() };

@@ -1,6 +1,7 @@
 // Where a message comes from: the arguments, --file, standard input, or a prompt. Standard input is read
 // only when asked for (`-`) or when nothing else gives a message and it is not a terminal, so a script
 // with an idle, open stdin never hangs.
+import { accessSync, constants, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
 import type { InStream } from '../io.js';
@@ -33,12 +34,33 @@ function decode(bytes: Buffer, origin: string): string {
   }
 }
 
+const notBoth = () => new UsageError('give the message as arguments or with --file, not both');
+
+function unreadable(file: string, err: unknown): UsageError {
+  const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
+  return new UsageError(`cannot read --file ${file}: ${code}`);
+}
+
+/**
+ * The parse step's part (src/cli/checks.ts): the message from the arguments or --file, not both, and a
+ * --file that names a readable file. Nothing is opened (a FIFO would lose its writer): the file is read
+ * when the command runs.
+ */
+export function checkMessageSources(args: string[], file: string | undefined): void {
+  if (file !== undefined && args.length > 0) throw notBoth();
+  if (file === undefined || file === '-') return;
+  try {
+    if (statSync(file).isDirectory()) throw Object.assign(new Error(file), { code: 'EISDIR' });
+    accessSync(file, constants.R_OK);
+  } catch (err) {
+    throw unreadable(file, err);
+  }
+}
+
 /** The message text, or a UsageError (exit 2) before anything is sent. */
 export async function readMessage(src: MessageSources): Promise<string> {
   const fromStdinArg = src.args.length === 1 && src.args[0] === '-';
-  if (src.file !== undefined && src.args.length > 0) {
-    throw new UsageError('give the message as arguments or with --file, not both');
-  }
+  if (src.file !== undefined && src.args.length > 0) throw notBoth();
   let text: string;
   let origin: string;
   if (src.file !== undefined && src.file !== '-') {
@@ -46,8 +68,7 @@ export async function readMessage(src: MessageSources): Promise<string> {
     try {
       bytes = await readFile(src.file);
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
-      throw new UsageError(`cannot read --file ${src.file}: ${code}`);
+      throw unreadable(src.file, err);
     }
     origin = `--file ${src.file}`;
     text = decode(bytes, origin);

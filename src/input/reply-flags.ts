@@ -1,5 +1,6 @@
-// The options create and send share for waiting on the reply, checked before anything is read or sent.
-import { access, constants, stat } from 'node:fs/promises';
+// The options create and send share for waiting on the reply, checked in the parse step (src/cli/checks.ts),
+// before anything is loaded, read or sent.
+import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 
@@ -16,31 +17,33 @@ export interface ReplyFlags {
 }
 
 /** Checks the combinations of --wait, --follow, --timeout and --output, and that --output can be written. */
-export async function checkReplyFlags(flags: ReplyFlags): Promise<void> {
+export function checkReplyFlags(flags: ReplyFlags): void {
   if (flags.wait && flags.follow) throw new UsageError('choose one of --wait and --follow');
   if (flags.output !== undefined && !flags.wait) throw new UsageError('--output needs --wait');
   if (flags.timeout !== undefined && !flags.wait && !flags.follow) {
     throw new UsageError('--timeout needs --wait or --follow');
   }
   if (flags.notify && !flags.wait && !flags.follow) throw new UsageError('--notify needs --wait or --follow');
-  if (flags.output !== undefined) await checkOutputPath(flags.output, '--output');
+  if (flags.output !== undefined) checkOutputPath(flags.output, '--output');
 }
 
 /**
  * A file an option will write (--output, -o): a path that can only be a directory, or a directory that is
  * missing or read-only, is found now, before anything is sent or downloaded.
  */
-export async function checkOutputPath(path: string, flag: string): Promise<void> {
-  const isDir = await stat(path).then(
-    (st) => st.isDirectory(),
-    () => false,
-  );
+export function checkOutputPath(path: string, flag: string): void {
+  let isDir = false;
+  try {
+    isDir = statSync(path).isDirectory();
+  } catch {
+    // Not there yet (the usual case), or not reachable: the directory check below says which.
+  }
   if (path === '' || /[/\\]$/.test(path) || isDir) {
     throw new UsageError(`${flag} needs a file name, not a directory: ${JSON.stringify(path)}`);
   }
   const dir = dirname(resolve(path));
   try {
-    await access(dir, constants.W_OK);
+    accessSync(dir, constants.W_OK);
   } catch {
     throw new UsageError(`cannot write ${flag} ${path}: ${dir} is missing or not writable`);
   }

@@ -54,6 +54,20 @@ describe('requests', () => {
     }
   });
 
+  it('sends requests one after another over one kept-alive connection', async () => {
+    // undici hands a socket back to its pool a turn of the event loop after the response: a request sent
+    // at once would open a second connection (another TCP and TLS handshake), as show's second GET did.
+    const sockets = new Set<unknown>();
+    const s = await serve((req, res) => {
+      sockets.add(req.socket);
+      json(res, 200, session(s.url, id));
+    });
+    const client = new ApiClient({ ...FAST, baseUrl: s.url });
+    for (let i = 0; i < 4; i++) await client.getSession(id);
+    expect(s.seen.length).toBe(4);
+    expect(sockets.size).toBe(1);
+  });
+
   it('POSTs JSON with a Content-Type to the create and send addresses', async () => {
     const s = await serve((req, res) =>
       req.url === '/rest/v1/sessions'

@@ -789,6 +789,47 @@ describe('controls: the same setup with good values does reach the emulator', ()
   });
 });
 
+// Combinations of options and the files they name are checked in the parse step, with the argument
+// parsers: before any setting is read. With no key and no base URL anywhere (which would be exit 3 and
+// exit 2 with other lines), each of these still ends on its own usage error.
+describe('the parse step: bad files and combinations come before the settings', () => {
+  const NO_SETTINGS = { AGENTS_API_KEY: undefined, AGENTS_BASE_URL: undefined };
+  it.concurrent.each<[string, string[], RegExp]>([
+    [
+      'create --file missing',
+      ['create', '-a', 'claude', '--file', F.missing],
+      /cannot read --file .*: ENOENT$/,
+    ],
+    [
+      'create --file a directory',
+      ['create', '-a', 'claude', '--file', F.dir],
+      /cannot read --file .*: EISDIR$/,
+    ],
+    [
+      'create --agent-profile-file not JSON',
+      ['create', '--agent-profile-file', F.notJson, 'hi'],
+      /not valid JSON/,
+    ],
+    ['create --file with message args', ['create', '-a', 'claude', '--file', F.message, 'hi'], /not both/],
+    ['send --agent-profile-file missing', ['send', U, '--agent-profile-file', F.missing, 'hi'], /ENOENT/],
+    ['send last --file missing', ['send', 'last', '--file', F.missing], /cannot read --file .*: ENOENT$/],
+    ['artifact -o a directory', ['artifact', U, U, '-o', F.dir], /-o needs a file name/],
+  ])('%s', async (_name, args, error) => {
+    const { r, requests } = await runRow({ args, env: NO_SETTINGS });
+    expect({
+      code: r.code,
+      stdout: r.stdout,
+      requests,
+      line: error.test(r.stderr.split('\n')[0] ?? ''),
+    }).toEqual({
+      code: 2,
+      stdout: '',
+      requests: 0,
+      line: true,
+    });
+  });
+});
+
 describe('no subcommand: help on stderr, exit 2, nothing on stdout, nothing sent', () => {
   it.concurrent.each([[[]], [['config']]] as const)('agents %j', async (args) => {
     const { r, requests } = await runRow({ args: [...args] });
