@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Message } from '../../src/api/types.js';
 import { BIN, ROOT, cliEnv } from '../support/run-cli.js';
 import { runMain } from '../support/main.js';
-import { tmux } from '../support/tmux.js';
+import { runInTmux } from '../support/tmux-run.js';
 import { fixture, until } from './fixture.js';
 
 const scratch = () => mkdtempSync(join(tmpdir(), 'agents-new-user-'));
@@ -224,22 +224,24 @@ describe('the spinner survives a resize', () => {
     const f = await fixture();
     const env = { ...f.env, XDG_CACHE_HOME: scratch(), NO_COLOR: '1' };
     // A narrow terminal, two lines of output, then a spinner whose text is wider than the terminal.
-    const w = tmux(
-      `printf 'first line\\nsecond line\\n'; '${process.execPath}' '${BIN}' create -a claude --wait '[[think:6000]] go'`,
+    const w = await runInTmux(
+      ['create', '-a', 'claude', '--wait', '[[think:6000]] go'],
       env,
-      40,
-      12,
+      { columns: 40, rows: 12 },
+      "printf 'first line\\nsecond line\\n'",
     );
     try {
       await w.waitFor(/Waiting for claude/);
-      w.resize(120);
-      await w.waitFor('claude finished');
-      const screen = w.capture();
+      await w.resize(120);
+      const screen = await w.waitFor('claude finished');
+      // Every line written before the spinner is still there: ours (the session card, whose lines wrapped
+      // at 40 columns) and what the shell printed before.
+      expect(screen).toMatch(/^ {2}web +http\S+\/sessions\/[0-9a-f-]{36}$/m);
       expect(screen).toContain('first line');
       expect(screen).toContain('second line');
-      expect(await w.exited()).toBe(0);
+      expect(await w.exitCode()).toBe(0);
     } finally {
-      w.kill();
+      await w.close();
     }
   });
 });

@@ -31,6 +31,8 @@ export interface TmuxRun {
   paste(text: string): Promise<void>;
   /** What the program put on the clipboard (the tmux buffer an OSC 52 write makes). */
   clipboard(): Promise<string>;
+  /** Resizes the window, as a person dragging the terminal's edge. */
+  resize(columns: number, rows?: number): Promise<void>;
   /** The program's exit code, once it has exited. */
   exitCode(ms?: number): Promise<number>;
   close(): Promise<void>;
@@ -38,11 +40,15 @@ export interface TmuxRun {
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-/** Starts `agents ARGS` in a `columns`×`rows` pane with `env` (TERM is tmux's own). */
+/**
+ * Starts `agents ARGS` in a `columns`×`rows` pane with `env` (TERM is tmux's own); `before`, a shell
+ * command, runs first in the same pane (output already on the screen when the program starts).
+ */
 export async function runInTmux(
   args: string[],
   env: NodeJS.ProcessEnv,
   size: { columns: number; rows: number } = { columns: 80, rows: 24 },
+  before?: string,
 ): Promise<TmuxRun> {
   const dir = mkdtempSync(join(tmpdir(), 'agents-tmux-'));
   const socket = join(dir, 'sock');
@@ -66,7 +72,8 @@ export async function runInTmux(
     'cat',
   );
   const command = [process.execPath, BIN, ...args].map(quote).join(' ');
-  await tmux('respawn-pane', '-k', '-t', 't', `${command}; echo "[exit $?]"; exec sleep 3600`);
+  const prelude = before === undefined ? '' : `${before}; `;
+  await tmux('respawn-pane', '-k', '-t', 't', `${prelude}${command}; echo "[exit $?]"; exec sleep 3600`);
 
   const screen: TmuxRun['screen'] = async (o = {}) => {
     const flags = ['-p', '-t', 't', '-S', '-', ...(o.joined ? ['-J'] : []), ...(o.escapes ? ['-e'] : [])];
@@ -91,6 +98,8 @@ export async function runInTmux(
       await tmux('paste-buffer', '-p', '-d', '-b', 'paste', '-t', 't');
     },
     clipboard: async () => tmux('show-buffer'),
+    resize: async (columns, rows = size.rows) =>
+      void (await tmux('resize-window', '-t', 't', '-x', `${columns}`, '-y', `${rows}`)),
     exitCode: async (ms) => Number(/\[exit (\d+)\]/.exec(await waitFor(/\[exit \d+\]/, ms))?.[1]),
     close: async () => {
       await tmux('kill-server').catch(() => undefined);
