@@ -33,6 +33,7 @@ const VENDOR = {
   marked: 'marked',
   'marked-terminal': 'marked-terminal',
   open: 'open',
+  'string-width': 'string-width',
 };
 
 // Libraries taken through their ES module build (`import` condition; marked-terminal's CommonJS build has
@@ -181,6 +182,30 @@ const lazyChildProcess = {
   },
 };
 
+// Vendor libraries the program calls synchronously but needs only now and then: their import becomes a
+// function that requires the vendor file on its first call, rather than a require when the importing
+// module is evaluated. string-width sets up an Intl.Segmenter and emoji patterns (about 20 ms) as it loads,
+// and src/util/width.ts calls it only for text that is not plain ASCII.
+const LAZY_VENDOR = {
+  'string-width': `export default function stringWidth(...args) { return require('./vendor/string-width.cjs')(...args); }`,
+};
+const lazyVendor = {
+  name: 'lazy-vendor',
+  setup(b) {
+    const names = Object.keys(LAZY_VENDOR).map((n) => n.replace(/[-/@]/g, (c) => `\\${c}`));
+    b.onResolve({ filter: new RegExp(`^(${names.join('|')})$`) }, (args) =>
+      args.namespace === 'file' ? { path: args.path, namespace: 'lazy-vendor' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-vendor' }, (args) => ({
+      contents: LAZY_VENDOR[args.path],
+      loader: 'js',
+    }));
+    b.onResolve({ filter: /^\.\/vendor\// }, (args) =>
+      args.namespace === 'lazy-vendor' ? { path: args.path, external: true } : undefined,
+    );
+  },
+};
+
 /** The program's imports of the other parts become requires of their files. */
 const parts = {
   name: 'parts',
@@ -207,7 +232,7 @@ await build({
   entryPoints: ['src/cli.ts'],
   outfile: `${out}/agents.cjs`,
   define: { __AGENTS_VERSION__: JSON.stringify(pkg.version) },
-  plugins: [lazyChildProcess, parts],
+  plugins: [lazyChildProcess, lazyVendor, parts],
 });
 
 // The launcher keys each part's code cache on this: a cache made for other code must never be used.

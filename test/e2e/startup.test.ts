@@ -376,6 +376,11 @@ describe('what a run loads', () => {
         // Nothing reads a message: stdin is never made (that costs milliseconds, even for /dev/null).
         stdinMade: false,
       });
+      // The text of a conversation in plain ASCII needs no string-width (its set-up costs about 20 ms).
+      const text = await runBin(['show', created.stdout.trim()], env);
+      expect(text.code, text.stderr).toBe(0);
+      expect(text.stdout).toContain('hello');
+      expect(text.probe?.scripts.map((s) => s.part)).toEqual(['agents', 'http']);
     } finally {
       await em.close();
     }
