@@ -6,6 +6,7 @@ import { nextDelay, DEFAULT_SCHEDULE, type ScheduleOptions } from './schedule.js
 import { nextBulkPage, pickPage, SeenWindow } from './window.js';
 import { sleep } from '../util/sleep.js';
 import { ApiError } from '../api/errors.js';
+import type { PollShare } from '../api/pacing.js';
 
 /** Errors the loop rides out: the client's own retries gave up on a transient failure. */
 export function isTransient(err: unknown): boolean {
@@ -18,13 +19,15 @@ export interface PollTarget {
   threadId?: string;
 }
 
-/** The one client call the poller needs (ApiClient#listMessages). */
+/** The one client call the poller needs (ApiClient#listMessages), and the key's budget when it has one. */
 export interface MessageLister {
   listMessages(
     target: PollTarget,
     query: ListQuery,
     options?: { signal?: AbortSignal },
   ): Promise<MessagePage>;
+  /** Registers the follow as a waiter on the key's budget (ApiClient#pollShare). */
+  pollShare?(): PollShare | undefined;
 }
 
 export interface FollowOptions {
@@ -96,14 +99,27 @@ export class Follower implements AsyncIterable<Message> {
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<Message> {
-    let quietSince = Date.now();
+    // A waiter on the key's budget while it polls: its gaps stretch to its share when others wait too.
+    const share = this.o.client.pollShare?.();
+    try {
+      yield* this.poll(share);
+    } finally {
+      share?.close();
+    }
+  }
+
+  private async *poll(share: PollShare | undefined): AsyncGenerator<Message> {
+    const started = Date.now();
+    let quietSince = started;
     let errors = 0;
     let first = true;
     while (!this.finished) {
       if (!(first && this.immediate)) {
+        const now = Date.now();
+        const state = share && { gapMs: share.gapMs(), elapsedMs: now - started };
         const gap = first
           ? this.o.schedule.minMs
-          : nextDelay(Date.now() - quietSince, errors, this.o.schedule);
+          : nextDelay(now - quietSince, errors, this.o.schedule, Math.random, state);
         await sleep(gap, this.o.signal);
       }
       first = false;
