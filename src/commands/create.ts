@@ -42,7 +42,11 @@ export async function* create(ctx: Context, words: string[], flags: CreateFlags)
       .catch((err: unknown) => postError(err, deadline));
     const threadId = session.thread_id ?? undefined;
     const { profile } = await ctx.settings([]);
-    const warning = await recordLast(ctx.state, profile, { id: session.id, threadId });
+    const warning = await recordLast(ctx.state, profile, {
+      id: session.id,
+      threadId,
+      agent: agent.agent_name ?? (agent.agent_id !== undefined ? 'custom agent' : 'agent profile'),
+    });
     if (warning) yield { kind: 'warning', text: warning };
     yield { kind: 'session-created', session, waiting };
     if (!waiting) {

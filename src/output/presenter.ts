@@ -4,6 +4,8 @@
 import type { Context } from '../context.js';
 import type { Item, Result } from './items.js';
 import { groupTurns } from '../conversation/turns.js';
+import { escapeForLine } from '../util/text.js';
+import { renderReplyHeader } from './render-wait.js';
 import { renderConfigList } from './render-config.js';
 import {
   line,
@@ -58,7 +60,9 @@ class Presenter {
         return;
       }
       case 'message-sent': {
-        if (!item.waiting) this.out(this.json ? json(item.sent) : `${item.sent.chat_thread_id ?? ''}\n`);
+        // <session>/<thread>: what `agents wait` and --thread read.
+        const ref = `${item.sessionId}/${item.sent.chat_thread_id ?? ''}`;
+        if (!item.waiting) this.out(this.json ? json(item.sent) : `${ref}\n`);
         return;
       }
       case 'message': {
@@ -73,6 +77,15 @@ class Presenter {
         if (this.json) this.out(json(item.message));
         // Piped, the reply byte for byte (`> answer.md` holds exactly what the agent wrote).
         else this.out(this.text.tty ? line(serviceText(text, this.text)) : text);
+        return;
+      }
+      case 'wait-reply': {
+        const { sessionId, threadId, message } = item;
+        if (this.json) this.out(json({ session: sessionId, thread: threadId, message }));
+        else if (this.text.tty) {
+          const header = renderReplyHeader(sessionId, item.title, this.text.style, ctx.caps.columns);
+          this.out(`${header}\n${line(serviceText(message.message, this.text))}`);
+        } else this.out(`${message.message}\n`);
         return;
       }
       case 'conversation': {
@@ -134,6 +147,11 @@ class Presenter {
         return;
       case 'warning':
         ctx.log.warn(item.text);
+        return;
+      case 'error':
+        ctx.stderr.write(
+          `error: ${escapeForLine(item.text)}\n${item.hint ? `hint: ${escapeForLine(item.hint)}\n` : ''}`,
+        );
         return;
     }
   }

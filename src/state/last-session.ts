@@ -11,8 +11,29 @@ export interface LastSession {
   at: string;
 }
 
+/** What is recorded of a create or send. `agent`: the agent a create started (for wait's status lines). */
+export type Recorded = Omit<LastSession, 'at'> & { agent?: string };
+
+/** Sessions whose agent is remembered, per profile: the most recent ones. */
+const KEEP_AGENTS = 200;
+
 function entries(data: Record<string, unknown>): Record<string, unknown> {
   return isObject(data.last) ? data.last : {};
+}
+
+function agents(data: Record<string, unknown>, profile: string): Record<string, unknown> {
+  const all = isObject(data.agents) ? data.agents : {};
+  return isObject(all[profile]) ? all[profile] : {};
+}
+
+/** The agent this machine started the session with, if it did (the API does not say). */
+export async function readSessionAgent(
+  state: StateFile,
+  profile: string,
+  sessionId: string,
+): Promise<string | undefined> {
+  const agent = agents(await state.read(), profile)[sessionId];
+  return typeof agent === 'string' ? agent : undefined;
 }
 
 /** The last session of a profile, if one is recorded. */
@@ -30,14 +51,24 @@ export async function readLastSession(state: StateFile, profile: string): Promis
 export async function writeLastSession(
   state: StateFile,
   profile: string,
-  entry: Omit<LastSession, 'at'>,
+  recorded: Recorded,
   now = new Date(),
 ): Promise<void> {
-  await state.update((data) => ({
-    ...data,
-    version: 1,
-    last: { ...entries(data), [profile]: { ...entry, at: now.toISOString() } },
-  }));
+  const { agent, ...entry } = recorded;
+  await state.update((data) => {
+    const next: Record<string, unknown> = {
+      ...data,
+      version: 1,
+      last: { ...entries(data), [profile]: { ...entry, at: now.toISOString() } },
+    };
+    if (agent !== undefined) {
+      // Insertion order is age: the oldest go first.
+      const kept = Object.entries(agents(data, profile)).filter(([id]) => id !== entry.id);
+      const mine = Object.fromEntries([...kept.slice(-(KEEP_AGENTS - 1)), [entry.id, agent]]);
+      next.agents = { ...(isObject(data.agents) ? data.agents : {}), [profile]: mine };
+    }
+    return next;
+  });
 }
 
 /**
@@ -48,7 +79,7 @@ export async function writeLastSession(
 export async function recordLast(
   state: StateFile,
   profile: string,
-  entry: Omit<LastSession, 'at'>,
+  entry: Recorded,
 ): Promise<string | undefined> {
   try {
     await writeLastSession(state, profile, entry);
