@@ -54,6 +54,43 @@ export function shareGap(waiters: number, pacing: PacingOptions, margin = SHARE_
   return Math.round(((waiters * pacing.windowMs) / pacing.limit) * margin);
 }
 
+/** The window as a limiter last saw it, for budgetGap. */
+export interface WindowView {
+  /** Slots held: requests in flight and ended inside the window. */
+  held: number;
+  /** End times of the requests inside the window (any order), on the clock of `now`. */
+  ended: readonly number[];
+}
+
+/**
+ * Pure: each waiter's gap given what the window holds. At least its share (shareGap); more when the
+ * window is already spent by other requests (a burst of creates, the first polls of many waiters). For
+ * every horizon h up to one window, the slots free by then are those free now and those that free within
+ * h; the waiters together must not poll faster than that over h, or their polls would queue behind the
+ * limiter instead of spreading over what the budget can take. The tightest horizon gives the gap; at most
+ * one window.
+ */
+export function budgetGap(
+  waiters: number,
+  pacing: PacingOptions,
+  view: WindowView,
+  now: number,
+  margin = SHARE_MARGIN,
+): number {
+  if (waiters <= 0) return 0;
+  const { windowMs } = pacing;
+  const all = view.ended.map((end) => end + windowMs - now);
+  // The view may be older than now: what has freed since counts as free.
+  const free = Math.max(0, pacing.limit - view.held) + all.filter((h) => h <= 0).length;
+  const frees = all.filter((h) => h > 0 && h < windowMs).sort((a, b) => a - b);
+  let gap = shareGap(waiters, pacing, margin);
+  // Just before the k-th slot frees, `free + k` slots can have been taken since now.
+  frees.forEach((h, k) => {
+    gap = Math.max(gap, (waiters * h * margin) / Math.max(1, free + k));
+  });
+  return Math.round(Math.min(windowMs, gap));
+}
+
 /** A PollShare over a count kept by its limiter. */
 export class WaiterCount {
   /** Waiters registered in this process. */
@@ -130,7 +167,14 @@ export class SlidingWindowLimiter implements Limiter {
 
   /** A waiter of this process; alone on the key, its share is its part of this process's waiters. */
   register(): PollShare {
-    return this.waiting.register((n) => shareGap(n, this));
+    return this.waiting.register((n) => this.gapFor(n));
+  }
+
+  /** The gap of each of `waiters` pollers on this window (budgetGap). */
+  gapFor(waiters: number): number {
+    const now = this.now();
+    this.prune(now);
+    return budgetGap(waiters, this, { held: this.inFlight + this.ended.length, ended: this.ended }, now);
   }
 
   /** Requests that could leave right now without waiting. */

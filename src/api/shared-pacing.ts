@@ -20,6 +20,7 @@ import { isObject } from '../util/json.js';
 import { sleep } from '../util/sleep.js';
 import { withDirLock } from '../util/dir-lock.js';
 import {
+  budgetGap,
   shareGap,
   SlidingWindowLimiter,
   WaiterCount,
@@ -154,8 +155,9 @@ export class SharedLimiter implements Limiter {
   /** Requests of this process waiting for a slot in the file, first come first served. */
   private readonly pending: SlotWaiter[] = [];
   private pumping = false;
-  /** Waiters of other processes, as of the last read. */
+  /** Waiters of other processes, and the window, as of the last read. */
   private othersWaiting = 0;
+  private view: { held: number; ended: number[] } = { held: 0, ended: [] };
   private broken = false;
   private dirReady = false;
   private queue: Promise<unknown> = Promise.resolve();
@@ -211,7 +213,8 @@ export class SharedLimiter implements Limiter {
   register(): PollShare {
     // Written at once (and with every request after), so that the others' shares follow the count.
     return this.waiting.register(
-      (n) => shareGap(n + (this.broken ? 0 : this.othersWaiting), this),
+      (n) =>
+        this.broken ? this.local.gapFor(n) : budgetGap(n + this.othersWaiting, this, this.view, Date.now()),
       () => this.sync(),
     );
   }
@@ -346,6 +349,7 @@ export class SharedLimiter implements Limiter {
         this.applyLocal(s, now);
         const out = fn(s, now);
         this.noteOthers(s);
+        this.view = { held: slotsHeld(s), ended: [...s.ended] };
         writeFileSync(this.tmpPath, JSON.stringify(s), { mode: 0o600 });
         renameSync(this.tmpPath, this.path);
         this.lastApplied = now;

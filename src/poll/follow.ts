@@ -4,7 +4,7 @@
 import type { Message, MessagePage, MessageType, Role, ListQuery } from '../api/types.js';
 import { nextDelay, DEFAULT_SCHEDULE, type ScheduleOptions } from './schedule.js';
 import { nextBulkPage, pickPage, SeenWindow } from './window.js';
-import { sleep } from '../util/sleep.js';
+import { pause } from './pause.js';
 import { ApiError } from '../api/errors.js';
 import type { PollShare } from '../api/pacing.js';
 
@@ -58,6 +58,14 @@ export interface FollowOptions {
 }
 
 export const MAX_FAILED_POLLS = 3;
+
+/** How often a sleeping waiter looks at its share of the key's budget again. */
+const SHARE_RECHECK_MS = 1000;
+
+const shareState = (share: PollShare, started: number) => ({
+  gapMs: share.gapMs(),
+  elapsedMs: Date.now() - started,
+});
 
 const BULK_MIN_LIMIT = 50;
 
@@ -115,12 +123,15 @@ export class Follower implements AsyncIterable<Message> {
     let first = true;
     while (!this.finished) {
       if (!(first && this.immediate)) {
-        const now = Date.now();
-        const state = share && { gapMs: share.gapMs(), elapsedMs: now - started };
-        const gap = first
-          ? this.o.schedule.minMs
-          : nextDelay(now - quietSince, errors, this.o.schedule, Math.random, state);
-        await sleep(gap, this.o.signal);
+        const from = Date.now();
+        const quiet = first ? 0 : from - quietSince;
+        const jitter = Math.random();
+        // The first poll comes after the shortest gap, unless the key's budget is shared with other waiters.
+        const gap = () =>
+          first && !share
+            ? this.o.schedule.minMs
+            : nextDelay(quiet, errors, this.o.schedule, () => jitter, share && shareState(share, started));
+        await pause(from, gap, this.o.signal, share && SHARE_RECHECK_MS);
       }
       first = false;
       try {

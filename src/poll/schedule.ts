@@ -6,9 +6,10 @@
 // started together do not poll in lockstep.
 //
 // When several waiters share the key (in this process or others), each is given its share of the budget
-// as a least gap (N waiters → N × window / limit, with a margin: pacing.ts shareGap), so that together
-// they stay under the limit instead of queueing behind the limiter. A waiter's first seconds are exempt,
-// so that a short turn is still seen at once.
+// as a least gap (N waiters → N × window / limit, with a margin, more when the window is already spent:
+// pacing.ts budgetGap), so that together they stay under the limit instead of queueing behind the
+// limiter. In its first seconds a waiter may poll several times faster than its share, so that a short
+// turn is still seen quickly; that costs the key a few requests per waiter whatever their number.
 
 /** Tunables of the poll schedule, in milliseconds. */
 export interface ScheduleOptions {
@@ -26,8 +27,9 @@ export interface ScheduleOptions {
   jitter: number;
   /** Longest gap after repeated transient errors. */
   maxErrorMs: number;
-  /** For this long after a wait starts, its share of the key's budget does not stretch its gaps. */
+  /** For this long after a wait starts, it may poll `warmupSpeedup` times faster than its share. */
   warmupMs: number;
+  warmupSpeedup: number;
 }
 
 /** A waiter's share of the key's budget, as its poll loop knows it. */
@@ -47,6 +49,7 @@ export const DEFAULT_SCHEDULE: ScheduleOptions = {
   jitter: 0.15,
   maxErrorMs: 30_000,
   warmupMs: 2000,
+  warmupSpeedup: 2,
 };
 
 /**
@@ -68,7 +71,10 @@ export function nextDelay(
       options.maxMs + options.growth * (quiet - options.longQuietMs),
     );
   }
-  if (share !== undefined && share.elapsedMs >= options.warmupMs) base = Math.max(base, share.gapMs);
+  if (share !== undefined) {
+    const warm = share.elapsedMs < options.warmupMs;
+    base = Math.max(base, warm ? share.gapMs / Math.max(1, options.warmupSpeedup) : share.gapMs);
+  }
   if (errors > 0) base = Math.min(options.maxErrorMs, Math.max(base, 1000) * 2 ** Math.min(errors, 10));
   const spread = base * options.jitter;
   return Math.max(0, Math.round(base - spread + random() * 2 * spread));
