@@ -43,6 +43,8 @@ export interface SharedPacingOptions {
 const VERSION = 1;
 /** A waiter entry lives at least this long without a refresh (its process polls far more often). */
 const MIN_WAITER_TTL_MS = 30_000;
+/** How old the view of the window may be when a waiter asks for its share. */
+const VIEW_REFRESH_MS = 1000;
 /** The file never holds more than a few kilobytes; anything much larger is not ours. */
 const MAX_FILE_BYTES = 1 << 20;
 
@@ -158,6 +160,7 @@ export class SharedLimiter implements Limiter {
   /** Waiters of other processes, and the window, as of the last read. */
   private othersWaiting = 0;
   private view: { held: number; ended: number[] } = { held: 0, ended: [] };
+  private viewAt = 0;
   private broken = false;
   private dirReady = false;
   private queue: Promise<unknown> = Promise.resolve();
@@ -165,6 +168,8 @@ export class SharedLimiter implements Limiter {
   private unapplied = 0;
   private lastApplied = 0;
   private renewal: NodeJS.Timeout | undefined;
+  /** Told once, when the process gives up on the file. */
+  onFallback: ((message: string) => void) | undefined;
   /** Lock + read + write, for the figure the benchmark prints. */
   readonly cost = { transactions: 0, totalMs: 0 };
 
@@ -178,6 +183,7 @@ export class SharedLimiter implements Limiter {
     this.limit = this.local.limit;
     this.windowMs = this.local.windowMs;
     this.leaseMs = o.leaseMs ?? 5000;
+    this.onFallback = o.onFallback;
     this.path = join(o.dir, stateFileName(origin, apiKey));
     this.lockPath = `${this.path}.lock`;
     this.tmpPath = `${this.path}.${this.processId}.tmp`;
@@ -213,8 +219,11 @@ export class SharedLimiter implements Limiter {
   register(): PollShare {
     // Written at once (and with every request after), so that the others' shares follow the count.
     return this.waiting.register(
-      (n) =>
-        this.broken ? this.local.gapFor(n) : budgetGap(n + this.othersWaiting, this, this.view, Date.now()),
+      (n) => {
+        if (this.broken) return this.local.gapFor(n);
+        this.refreshView();
+        return budgetGap(n + this.othersWaiting, this, this.view, Date.now());
+      },
       () => this.sync(),
     );
   }
@@ -348,8 +357,7 @@ export class SharedLimiter implements Limiter {
         apply();
         this.applyLocal(s, now);
         const out = fn(s, now);
-        this.noteOthers(s);
-        this.view = { held: slotsHeld(s), ended: [...s.ended] };
+        this.noteView(s, now);
         writeFileSync(this.tmpPath, JSON.stringify(s), { mode: 0o600 });
         renameSync(this.tmpPath, this.path);
         this.lastApplied = now;
@@ -397,10 +405,30 @@ export class SharedLimiter implements Limiter {
     }
   }
 
-  private noteOthers(s: SharedState): void {
+  /** What the other waiters and the window look like, for the shares. */
+  private noteView(s: SharedState, now: number): void {
     let others = 0;
     for (const [id, [n]] of Object.entries(s.waiters)) if (id !== this.processId) others += n;
     this.othersWaiting = others;
+    this.view = { held: slotsHeld(s), ended: [...s.ended] };
+    this.viewAt = now;
+  }
+
+  /**
+   * A waiter that sleeps long makes no request to learn what the others did meanwhile: at most once a
+   * second it reads the file (no lock: it is always replaced whole), so its share follows the window.
+   */
+  private refreshView(): void {
+    const now = Date.now();
+    if (now - this.viewAt < VIEW_REFRESH_MS) return;
+    this.viewAt = now;
+    try {
+      const s = this.read();
+      prune(s, now, this.windowMs);
+      this.noteView(s, now);
+    } catch {
+      // The next transaction reports a broken file; until then the last view serves.
+    }
   }
 
   private fallBack(err: unknown): void {
@@ -410,7 +438,7 @@ export class SharedLimiter implements Limiter {
     this.ends.clear();
     clearInterval(this.renewal);
     this.renewal = undefined;
-    this.o.onFallback?.(
+    this.onFallback?.(
       `the request budget shared with other agents processes (${this.path}) cannot be used ` +
         `(${errText(err)}); this process paces itself alone`,
     );
@@ -433,5 +461,7 @@ export function sharedLimiterFor(
     limiter = new SharedLimiter(origin, apiKey, pacing, options);
     shared.set(id, limiter);
   }
+  // The latest run of the process hears of a fallback (tests run many in one process).
+  limiter.onFallback = options.onFallback;
   return limiter;
 }

@@ -23,6 +23,7 @@ const FAST: ScheduleOptions = {
   jitter: 0.2,
   maxErrorMs: 150,
   warmupMs: 0,
+  warmupSpeedup: 1,
 };
 const running: RunningEmulator[] = [];
 afterEach(async () => {
