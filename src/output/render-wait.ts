@@ -35,8 +35,10 @@ export function renderReplyHeader(
 ): string {
   const name = title === undefined ? '' : flatten(neutralize(title), 200);
   const tail = ` · ${sessionId} ──`;
-  const room = Math.max(8, columns - 1 - 3 - displayWidth(tail));
-  const head = name === '' ? `── ${sessionId} ──` : `── ${cutToWidth(name, room)}${tail}`;
+  const room = columns - 1 - 3 - displayWidth(tail);
+  // The whole id always (it is what a person copies); the title in what room is left, if any.
+  let head = name !== '' && room >= 8 ? `── ${cutToWidth(name, room)}${tail}` : `── ${sessionId} ──`;
+  if (displayWidth(head) > columns - 1) head = `── ${sessionId}`;
   return style.bold(head);
 }
 

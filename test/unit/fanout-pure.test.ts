@@ -12,6 +12,7 @@ import {
   type SharedState,
 } from '../../src/api/shared-pacing.js';
 import { DEFAULT_SCHEDULE, nextDelay } from '../../src/poll/schedule.js';
+import { pause } from '../../src/poll/pause.js';
 import { parseWaitRef, threadOptionArg, withThreadSession } from '../../src/input/wait-ref.js';
 import { renderReplyHeader, renderStatusLine, type StatusRow } from '../../src/output/render-wait.js';
 import { statusBlock } from '../../src/output/status-lines.js';
@@ -147,6 +148,27 @@ describe('the poll schedule with a share of the budget', () => {
     const share = { gapMs: 10_000, elapsedMs: 60_000 };
     expect(nextDelay(0, 0, DEFAULT_SCHEDULE, () => 0, share)).toBe(8500);
     expect(nextDelay(0, 0, DEFAULT_SCHEDULE, () => 1, share)).toBe(11_500);
+  });
+});
+
+describe('the pause between polls', () => {
+  it('a gap that shrinks while it sleeps ends it at the next look, not at the old end', async () => {
+    let gap = 600_000;
+    const from = Date.now();
+    const paused = pause(from, () => gap, undefined, 10);
+    // Ten minutes, until the budget frees up: then the pause is over at the next look.
+    setTimeout(() => (gap = 0), 30);
+    await paused;
+    expect(gap).toBe(0);
+  });
+
+  it('without re-checks the gap is read once; a signal ends it at once', async () => {
+    const controller = new AbortController();
+    let reads = 0;
+    const paused = pause(Date.now(), () => (reads += 1) && 600_000, controller.signal);
+    controller.abort('SIGINT');
+    await expect(paused).rejects.toBe('SIGINT');
+    expect(reads).toBe(1);
   });
 });
 
