@@ -7,7 +7,8 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SharedLimiter, stateFileName, type SharedState } from '../../src/api/shared-pacing.js';
+import { SharedLimiter } from '../../src/api/shared-pacing.js';
+import { stateFileName, type SharedState } from '../../src/api/pacing-state.js';
 import { json, KEY, POLL, session, startServer, type Seen, type TestServer } from './helpers.js';
 
 const servers: TestServer[] = [];

@@ -10,7 +10,7 @@ import {
   slotsHeld,
   stateFileName,
   type SharedState,
-} from '../../src/api/shared-pacing.js';
+} from '../../src/api/pacing-state.js';
 import { DEFAULT_SCHEDULE, nextDelay } from '../../src/poll/schedule.js';
 import { pause } from '../../src/poll/pause.js';
 import { parseWaitRef, threadOptionArg, withThreadSession } from '../../src/input/wait-ref.js';
