@@ -60,8 +60,9 @@ class Presenter {
         return;
       }
       case 'message-sent': {
-        // <session>/<thread>: what `agents wait` and --thread read.
-        const ref = `${item.sessionId}/${item.sent.chat_thread_id ?? ''}`;
+        // <session>/<thread>: what `agents wait` and --thread read (the session alone if no thread came back).
+        const thread = item.sent.chat_thread_id;
+        const ref = thread ? `${item.sessionId}/${thread}` : item.sessionId;
         if (!item.waiting) this.out(this.json ? json(item.sent) : `${ref}\n`);
         return;
       }

@@ -8,6 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SharedLimiter } from '../../src/api/shared-pacing.js';
+import { ApiClient } from '../../src/api/client.js';
+import { startEmulator } from '../../src/emulator/index.js';
+import { Follower } from '../../src/poll/follow.js';
+import { DEFAULT_SCHEDULE } from '../../src/poll/schedule.js';
 import { stateFileName, type SharedState } from '../../src/api/pacing-state.js';
 import { json, KEY, POLL, session, startServer, type Seen, type TestServer } from './helpers.js';
 
@@ -71,6 +75,7 @@ function expectShare(gap: number, waiters: number): void {
   expect(gap).toBeLessThanOrEqual(waiters * 600 * 1.1 * 1.05);
 }
 
+const readStateAt = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as SharedState;
 const readState = (l: SharedLimiter) => JSON.parse(readFileSync(l.path, 'utf8')) as SharedState;
 
 describe('a budget shared through the state file', () => {
@@ -269,5 +274,61 @@ describe('waiters registered in the shared state', () => {
     expect(ids).toHaveLength(2);
     expect(ids).toContain('live');
     mine.close();
+  });
+});
+
+describe('a follower on a shared key', () => {
+  it('registers while it polls, spaces its polls by its share, and leaves when it ends', async () => {
+    const em = await startEmulator({ port: 0, rateLimit: false, timeScale: 0.05 });
+    try {
+      const dir = tempDir();
+      const apiKey = 'agents-dev-key';
+      const pacing = { limit: 100, windowMs: 60_000 };
+      const client = new ApiClient({ baseUrl: em.url, apiKey, pacing, sharedPacing: { dir } });
+      const session = await client.createSession({ agent_name: 'claude', message: '[[never]] x' });
+      const target = { sessionId: session.id, threadId: session.thread_id ?? '' };
+      // 199 waiters elsewhere on the key: this one's share is a poll every 200 × 0.66 s (at most a minute).
+      const crowd = new SharedLimiter(new URL(em.url).origin, apiKey, pacing, { dir });
+      const others = Array.from({ length: 199 }, () => crowd.register());
+      (await crowd.acquire())();
+      const file = join(dir, stateFileName(new URL(em.url).origin, apiKey));
+      const waiting = () => Object.values(readStateAt(file).waiters).reduce((n, [count]) => n + count, 0);
+      await expect.poll(waiting, POLL).toBe(199);
+
+      const schedule = { ...DEFAULT_SCHEDULE, minMs: 10, maxMs: 20 };
+      const controller = new AbortController();
+      const follower = new Follower({
+        client,
+        target,
+        types: ['final_message'],
+        untilFinal: true,
+        signal: controller.signal,
+        schedule,
+      });
+      const following = (async () => {
+        for await (const m of follower) void m;
+      })().catch(() => undefined);
+      await expect.poll(waiting, POLL).toBe(200);
+      // The same follow without a budget to share polls five times; this one not once meanwhile.
+      const alone = new Follower({
+        client: new ApiClient({ baseUrl: em.url, apiKey, pacing: false }),
+        target,
+        types: ['final_message'],
+        untilFinal: true,
+        signal: controller.signal,
+        schedule,
+      });
+      const aloneRuns = (async () => {
+        for await (const m of alone) void m;
+      })().catch(() => undefined);
+      await expect.poll(() => alone.requests, POLL).toBeGreaterThanOrEqual(5);
+      expect(follower.requests).toBe(0);
+      controller.abort();
+      await Promise.all([following, aloneRuns]);
+      await expect.poll(waiting, POLL).toBe(199);
+      others.forEach((o) => o.close());
+    } finally {
+      await em.close();
+    }
   });
 });
