@@ -49,7 +49,7 @@ export const DEFAULT_SCHEDULE: ScheduleOptions = {
   jitter: 0.15,
   maxErrorMs: 30_000,
   warmupMs: 2000,
-  warmupSpeedup: 2,
+  warmupSpeedup: 2.5,
 };
 
 /**

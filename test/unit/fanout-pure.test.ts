@@ -137,10 +137,12 @@ describe('the poll schedule with a share of the budget', () => {
     expect(nextDelay(0, 0, DEFAULT_SCHEDULE, fixed)).toBe(300);
     expect(nextDelay(0, 0, DEFAULT_SCHEDULE, fixed, { gapMs: 0, elapsedMs: 10_000 })).toBe(300);
   });
-  it('at least the share once warmed up; half of it in the first seconds', () => {
+  it('at least the share once warmed up; 2.5 times faster in the first seconds (a lone waiter keeps the fast schedule)', () => {
     const share = { gapMs: 19_200, elapsedMs: 60_000 };
     expect(nextDelay(5000, 0, DEFAULT_SCHEDULE, fixed, share)).toBe(19_200);
-    expect(nextDelay(0, 0, DEFAULT_SCHEDULE, fixed, { ...share, elapsedMs: 0 })).toBe(9600);
+    expect(nextDelay(0, 0, DEFAULT_SCHEDULE, fixed, { ...share, elapsedMs: 0 })).toBe(7680);
+    // Alone on the key (a share of 0.66 s), the first polls come as fast as without a share.
+    expect(nextDelay(0, 0, DEFAULT_SCHEDULE, fixed, { gapMs: 660, elapsedMs: 0 })).toBe(300);
     // A share shorter than the schedule's own gap changes nothing.
     expect(nextDelay(20_000, 0, DEFAULT_SCHEDULE, fixed, { gapMs: 100, elapsedMs: 60_000 })).toBe(2000);
   });
