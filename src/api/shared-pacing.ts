@@ -89,6 +89,7 @@ export class SharedLimiter implements Limiter {
   /** Requests of this process waiting for a slot in the file, first come first served. */
   private readonly pending: SlotWaiter[] = [];
   private pumping = false;
+  private wakePump: (() => void) | undefined;
   /** Waiters of other processes, and the window, as of the last read. */
   private othersWaiting = 0;
   private view: { held: number; ended: number[] } = { held: 0, ended: [] };
@@ -177,6 +178,8 @@ export class SharedLimiter implements Limiter {
         onAbort: () => {
           const at = this.pending.indexOf(waiter);
           if (at >= 0) this.pending.splice(at, 1);
+          // Nobody left to wait for a slot: the pump's sleep must not keep the process alive.
+          if (this.pending.length === 0) this.wakePump?.();
           reject(signal?.reason as Error);
         },
       };
@@ -220,7 +223,12 @@ export class SharedLimiter implements Limiter {
         }
         if (this.pending.length > 0) {
           // Other processes compute the same moment: a little jitter keeps them off the lock together.
-          await sleep(Math.max(0, got.wakeAt - Date.now()) + 1 + Math.random() * 20);
+          const stop = new AbortController();
+          this.wakePump = () => stop.abort();
+          await sleep(Math.max(0, got.wakeAt - Date.now()) + 1 + Math.random() * 20, stop.signal).catch(
+            () => undefined,
+          );
+          this.wakePump = undefined;
         }
       }
     } finally {

@@ -1,14 +1,15 @@
 // `agents wait` end to end (in-process, against the emulator): many sessions in one process, from
 // arguments or standard input, each reply printed once as it lands; 404, 124 and success at once; files
 // per reply; the terminal's headers and status lines.
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../src/api/types.js';
-import { fixture, stopWhen, UUID, type Fixture } from './fixture.js';
+import { fixture, KEY, stopWhen, UUID, type Fixture } from './fixture.js';
 import { displayWidth } from '../../src/output/width.js';
 import { runCli } from '../support/run-cli.js';
+import { stateFileName } from '../../src/api/pacing-state.js';
 
 const MISSING = '00000000-0000-4000-8000-000000000404';
 
@@ -263,6 +264,27 @@ describe('--timeout bounds the whole command, the POST included', () => {
     expect(r.stderr).toMatch(
       /^error: timed out after 500ms before the service answered; the session may have been created\n/,
     );
+  });
+
+  it('the deadline also ends a wait for a slot of a spent shared budget, and the process with it', async () => {
+    const f = await fixture();
+    // Another process spent the key's minute just now.
+    const dir = join(f.env.AGENTS_CONFIG_DIR ?? '', 'pacing');
+    mkdirSync(dir, { recursive: true });
+    const now = Date.now();
+    const spent = { v: 1, ended: Array.from({ length: 100 }, () => now), flight: {}, waiters: {} };
+    writeFileSync(join(dir, stateFileName(new URL(f.em.url).origin, KEY)), JSON.stringify(spent), {
+      mode: 0o600,
+    });
+    const r = await runCli(['create', '-a', 'claude', '--wait', '--timeout', '0.5s', 'x'], {
+      env: f.env,
+      closeStdin: true,
+      killAfterMs: 15_000,
+    });
+    expect(r.signal).toBeNull();
+    expect(r.code).toBe(124);
+    expect(r.stderr).toMatch(/^error: timed out after 500ms before the request was sent\n/);
+    expect(f.em.stats().requests).toBe(0);
   });
 
   it('send --wait --timeout likewise, naming the session to check', async () => {
