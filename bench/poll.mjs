@@ -27,7 +27,7 @@ try {
     platform: 'node',
     target: 'node20.18',
     // As in scripts/build.mjs: runtime dependencies load from node_modules, so the child's memory is the CLI's.
-    external: Object.keys(pkg.dependencies),
+    external: Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }),
     define: { __AGENTS_VERSION__: JSON.stringify(pkg.version) },
     logLevel: 'warning',
   });

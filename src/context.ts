@@ -5,7 +5,9 @@
 import type { ApiClient, ClientOptions } from './api/client.js';
 import type { IO } from './io.js';
 import { VERSION } from './version.js';
-import { debugFromEnv, requestTimeouts } from './config/env.js';
+import { join } from 'node:path';
+import { debugFromEnv, requestTimeouts, sharedPacingFromEnv } from './config/env.js';
+import { stateDir } from './config/locations.js';
 import { openConfigFile, type ConfigFile } from './config/store.js';
 import { requireConnection, resolveSettings, type SettingName, type Settings } from './config/settings.js';
 import { openStateFile, type StateFile } from './state/store.js';
@@ -13,6 +15,7 @@ import { detectTerminal, type TerminalCaps } from './output/terminal.js';
 import { createStyle, type Style } from './output/style.js';
 import { createLogger, Stderr, type Logger } from './output/stderr.js';
 import { createProgress, type Progress } from './output/progress.js';
+import type { StatusLines } from './output/status-lines.js';
 import { createPrompts, type Prompts } from './prompts.js';
 import type { Profiles } from './config/store.js';
 import { DEFAULT_SCHEDULE, type ScheduleOptions } from './poll/schedule.js';
@@ -42,6 +45,8 @@ export interface Context {
   stderr: Stderr;
   log: Logger;
   progress: Progress;
+  /** One status line per item on stderr, redrawn in place (only on a terminal that can take them). */
+  statusLines(): Promise<StatusLines>;
   /** Questions for a person; undefined when nobody can answer (no terminal, CI). */
   prompts: Prompts | undefined;
   debug: boolean;
@@ -93,6 +98,15 @@ export async function createContext(io: IO, globals: GlobalOptions): Promise<Con
   const readProfiles = () => (profiles ??= config.profiles());
   const settings = (need?: readonly SettingName[]) => resolveSettings(globals, env, readProfiles, need);
 
+  // Every agents process on the machine that uses one key shares its budget through a file in the state
+  // directory; tests that turn pacing off, and the benchmark's uncoordinated runs, pace nothing / alone.
+  const sharedPacing =
+    io.tuning?.pacing === false || !sharedPacingFromEnv(env)
+      ? undefined
+      : {
+          dir: join(stateDir(env, io.runtime.platform), 'pacing'),
+          onFallback: (message: string) => log.warn(message),
+        };
   const clientFor: Context['clientFor'] = async (options) => {
     const { ApiClient } = await import('./api/client.js');
     return new ApiClient({
@@ -108,11 +122,13 @@ export async function createContext(io: IO, globals: GlobalOptions): Promise<Con
             )
         : undefined,
       ...(io.tuning?.pacing !== undefined ? { pacing: io.tuning.pacing } : {}),
+      sharedPacing,
       ...options,
       retry: { ...io.tuning?.retry, ...options.retry },
     });
   };
   let client: Promise<ApiClient> | undefined;
+  let status: StatusLines | undefined;
 
   return {
     io,
@@ -124,6 +140,10 @@ export async function createContext(io: IO, globals: GlobalOptions): Promise<Con
     stderr,
     log,
     progress,
+    async statusLines() {
+      const { createStatusLines } = await import('./output/status-lines.js');
+      return (status ??= createStatusLines(caps, { stream: io.stderr, stderr, style: styleErr }));
+    },
     prompts,
     debug,
     config,
@@ -137,6 +157,9 @@ export async function createContext(io: IO, globals: GlobalOptions): Promise<Con
         return clientFor(connection);
       })()),
     clientFor,
-    close: () => progress.stop(),
+    close: () => {
+      progress.stop();
+      status?.stop();
+    },
   };
 }

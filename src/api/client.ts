@@ -5,7 +5,8 @@ import { VERSION } from '../version.js';
 import { ApiError, type Creates } from './errors.js';
 import { DEFAULT_RETRY, type RetryNotice, type RetryOptions } from './backoff.js';
 import { defaultDispatcher, type ProxyEnv } from './dispatcher.js';
-import { DEFAULT_PACING, limiterFor } from './pacing.js';
+import { DEFAULT_PACING, limiterFor, type Limiter, type PollShare } from './pacing.js';
+import { sharedLimiterFor, type SharedPacingOptions } from './shared-pacing.js';
 import { DOWNLOAD_CAP, postOutcome, Transport, type Download } from './transport.js';
 import { ApiUrls, assertUuid, type ThreadTarget } from './urls.js';
 import { isObject } from '../util/json.js';
@@ -38,6 +39,11 @@ export interface ClientOptions {
   retry?: Partial<RetryOptions>;
   /** At most `limit` requests in any `windowMs` per (origin, key), for the whole process. Default 100 per minute. */
   pacing?: { limit: number; windowMs: number } | false;
+  /**
+   * Share that budget with every process on the machine that uses the same origin and key, through a
+   * state file in `shared.dir`. Without it, the process paces itself alone.
+   */
+  sharedPacing?: SharedPacingOptions;
   /** Default: one shared undici Agent with the time-outs above (a proxy agent when `env` names a proxy). */
   dispatcher?: Dispatcher;
   /** Where the proxy variables come from; none are read from anywhere else. Default: no proxy. */
@@ -130,12 +136,19 @@ export class ApiClient {
   private readonly transport: Transport;
   /** Whether the service takes `role` repeated; unknown until asked. */
   private rolesRepeatable: boolean | undefined;
+  private readonly limiter: Limiter | undefined;
 
   constructor(options: ClientOptions) {
     this.urls = new ApiUrls(options.baseUrl);
     const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
     const responseTimeoutMs = options.responseTimeoutMs ?? 30_000;
     const pacing = options.pacing === undefined ? DEFAULT_PACING : options.pacing;
+    const { origin } = this.urls;
+    if (pacing !== false) {
+      this.limiter = options.sharedPacing
+        ? sharedLimiterFor(origin, options.apiKey, pacing, options.sharedPacing)
+        : limiterFor(origin, options.apiKey, pacing);
+    }
     this.transport = new Transport({
       origin: this.urls.origin,
       apiKey: options.apiKey,
@@ -144,12 +157,21 @@ export class ApiClient {
       connectTimeoutMs,
       responseTimeoutMs,
       retry: { ...DEFAULT_RETRY, ...options.retry },
-      limiter: pacing === false ? undefined : limiterFor(this.urls.origin, options.apiKey, pacing),
+      limiter: this.limiter,
       onRetry: options.onRetry,
       dispatcher: options.dispatcher
         ? () => Promise.resolve(options.dispatcher!)
         : () => defaultDispatcher(connectTimeoutMs, responseTimeoutMs, options.env ?? {}),
     });
+  }
+
+  /**
+   * Registers a poller on the key's budget: its share() is the least gap between its polls that keeps
+   * all the waiters on the key (in every process, when the budget is shared) within the limit. Without
+   * pacing there is no budget to share: undefined.
+   */
+  pollShare(): PollShare | undefined {
+    return this.limiter?.register();
   }
 
   /** Requests sent so far by this client, retries included (for benchmarks and tests). */

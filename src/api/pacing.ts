@@ -18,8 +18,99 @@ export interface PacingOptions {
   windowMs: number;
 }
 
-/** Ends a request's time in flight; its slot is then held for one more window. Safe to call twice. */
-export type Release = () => void;
+/**
+ * Ends a request's time in flight; its slot is then held for one more window. `sent: false` gives back a
+ * slot whose request never left (nothing to hold). Safe to call twice.
+ */
+export type Release = (sent?: boolean) => void;
+
+/** A poller registered on a key's budget: the least gap between its polls that keeps it to its share. */
+export interface PollShare {
+  /** Its share of the budget as a gap in ms: N waiters on the key → N × windowMs / limit, with a margin. */
+  gapMs(): number;
+  /** The waiter is done; safe to call twice. */
+  close(): void;
+}
+
+/** What the transport asks before every request, and what pollers register with. */
+export interface Limiter {
+  readonly limit: number;
+  readonly windowMs: number;
+  /** Resolves when a request may be sent; rejects with the signal's reason the moment it aborts. */
+  acquire(signal?: AbortSignal): Promise<Release>;
+  /** Registers a waiter on this budget. */
+  register(): PollShare;
+}
+
+/**
+ * Headroom on each waiter's share: polls at exactly limit/window together would leave nothing for the
+ * creates, sends and reads around them, which would then queue behind the limiter.
+ */
+export const SHARE_MARGIN = 1.1;
+
+/** Pure: the least gap of each of `waiters` pollers sharing `limit` requests per `windowMs`. */
+export function shareGap(waiters: number, pacing: PacingOptions, margin = SHARE_MARGIN): number {
+  if (waiters <= 0) return 0;
+  return Math.round(((waiters * pacing.windowMs) / pacing.limit) * margin);
+}
+
+/** The window as a limiter last saw it, for budgetGap. */
+export interface WindowView {
+  /** Slots held: requests in flight and ended inside the window. */
+  held: number;
+  /** End times of the requests inside the window (any order), on the clock of `now`. */
+  ended: readonly number[];
+}
+
+/**
+ * Pure: each waiter's gap given what the window holds. At least its share (shareGap); more when the
+ * window is already spent by other requests (a burst of creates, the first polls of many waiters). For
+ * every horizon h up to one window, the slots free by then are those free now and those that free within
+ * h; the waiters together must not poll faster than that over h, or their polls would queue behind the
+ * limiter instead of spreading over what the budget can take. The tightest horizon gives the gap; at most
+ * one window.
+ */
+export function budgetGap(
+  waiters: number,
+  pacing: PacingOptions,
+  view: WindowView,
+  now: number,
+  margin = SHARE_MARGIN,
+): number {
+  if (waiters <= 0) return 0;
+  const { windowMs } = pacing;
+  const all = view.ended.map((end) => end + windowMs - now);
+  // The view may be older than now: what has freed since counts as free.
+  const free = Math.max(0, pacing.limit - view.held) + all.filter((h) => h <= 0).length;
+  const frees = all.filter((h) => h > 0 && h < windowMs).sort((a, b) => a - b);
+  let gap = shareGap(waiters, pacing, margin);
+  // Just before the k-th slot frees, `free + k` slots can have been taken since now.
+  frees.forEach((h, k) => {
+    gap = Math.max(gap, (waiters * h * margin) / Math.max(1, free + k));
+  });
+  return Math.round(Math.min(windowMs, gap));
+}
+
+/** A PollShare over a count kept by its limiter. */
+export class WaiterCount {
+  /** Waiters registered in this process. */
+  count = 0;
+
+  register(gap: (count: number) => number, onChange?: () => void): PollShare {
+    this.count += 1;
+    onChange?.();
+    let open = true;
+    return {
+      gapMs: () => gap(this.count),
+      close: () => {
+        if (!open) return;
+        open = false;
+        this.count -= 1;
+        onChange?.();
+      },
+    };
+  }
+}
 
 interface Waiter {
   resolve: (release: Release) => void;
@@ -29,7 +120,7 @@ interface Waiter {
 }
 
 /** A sliding-window limiter over request end times, counting requests in flight. */
-export class SlidingWindowLimiter {
+export class SlidingWindowLimiter implements Limiter {
   readonly limit: number;
   readonly windowMs: number;
   /** End times of requests still inside the window, oldest first. */
@@ -38,6 +129,7 @@ export class SlidingWindowLimiter {
   private readonly waiters: Waiter[] = [];
   private timer: NodeJS.Timeout | undefined;
   private readonly now: () => number;
+  private readonly waiting = new WaiterCount();
 
   constructor(options: PacingOptions & { now?: () => number }) {
     if (!(options.limit >= 1) || !(options.windowMs > 0)) {
@@ -73,6 +165,18 @@ export class SlidingWindowLimiter {
     });
   }
 
+  /** A waiter of this process; alone on the key, its share is its part of this process's waiters. */
+  register(): PollShare {
+    return this.waiting.register((n) => this.gapFor(n));
+  }
+
+  /** The gap of each of `waiters` pollers on this window (budgetGap). */
+  gapFor(waiters: number): number {
+    const now = this.now();
+    this.prune(now);
+    return budgetGap(waiters, this, { held: this.inFlight + this.ended.length, ended: this.ended }, now);
+  }
+
   /** Requests that could leave right now without waiting. */
   available(): number {
     this.prune(this.now());
@@ -81,12 +185,13 @@ export class SlidingWindowLimiter {
 
   private releaser(): Release {
     let done = false;
-    return () => {
+    return (sent = true) => {
       if (done) return;
       done = true;
       this.inFlight -= 1;
       // Now is later than every recorded end, so pushing keeps the list sorted.
-      this.ended.push(this.now());
+      if (sent) this.ended.push(this.now());
+      else this.drainSoon();
       this.schedule();
     };
   }
@@ -110,6 +215,13 @@ export class SlidingWindowLimiter {
       waiter.resolve(this.releaser());
     }
     this.schedule();
+  }
+
+  /** A slot given back unused may let a waiter go at once (no end was recorded to wake it). */
+  private drainSoon(): void {
+    if (this.waiters.length === 0) return;
+    this.clearTimer();
+    this.timer = setTimeout(() => this.drain(), 0);
   }
 
   private schedule(): void {

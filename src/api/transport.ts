@@ -10,7 +10,7 @@ import { summariseBody } from './summary.js';
 import { flatten } from '../util/text.js';
 import { redact } from './redact.js';
 import { checkDownloadUrl, downloadOnce, type Download } from './download.js';
-import type { SlidingWindowLimiter } from './pacing.js';
+import type { Limiter } from './pacing.js';
 
 export type { Download } from './download.js';
 
@@ -29,7 +29,7 @@ export interface TransportConfig {
   connectTimeoutMs: number;
   responseTimeoutMs: number;
   retry: RetryOptions;
-  limiter: SlidingWindowLimiter | undefined;
+  limiter: Limiter | undefined;
   /** The connection pool, made on the first request (loading undici's pieces only then). */
   dispatcher: () => Promise<Dispatcher>;
   /** Told before each retry's wait, so a person sees why nothing happens. */

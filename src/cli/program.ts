@@ -16,6 +16,14 @@ import type { LoginFlags } from '../commands/login.js';
 import type { ArtifactFlags } from '../commands/artifact.js';
 import type { LsFlags } from '../commands/ls.js';
 import type { SessionRef } from '../input/session-ref.js';
+import type { WaitFlags } from '../commands/wait.js';
+import {
+  threadOptionArg,
+  waitRefArg,
+  withThreadSession,
+  type ThreadOption,
+  type WaitRef,
+} from '../input/wait-ref.js';
 import {
   decimalOption,
   durationOption,
@@ -81,6 +89,7 @@ Examples:
   $ agents send "$id" --wait --timeout 20m "Fix the failing test"
   $ agents tail last --until-final
   $ agents chat -a claude
+  $ for t in tasks/*.md; do agents create -a claude --file "$t"; done | agents wait --output-dir replies/
   $ agents show last --all --json
   $ agents ls
   $ agents emulator --port 4010
@@ -96,6 +105,16 @@ const SESSION_ARG_OR_PICK = `${SESSION_ARG}; at a terminal, chosen from \`agents
 
 /** The shells `agents completion` writes a script for. */
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+
+const THREAD_OPT = 'only this thread: its id, or <session>/<thread> as send prints it';
+
+/** show and tail: the `--thread` option's id, its session part checked against `<session>`. */
+function threadFlags<F extends { thread?: string }>(
+  ref: SessionRef | undefined,
+  opts: Omit<F, 'thread'> & { thread?: ThreadOption },
+): [SessionRef | undefined, F] {
+  return [withThreadSession(ref, opts.thread), { ...opts, thread: opts.thread?.threadId } as F];
+}
 
 // The emulator's fault modes, listed here so --help does not load the emulator (a test keeps them equal).
 const FAULT_MODES = ['500', '502', '503', '504', 'html-502', '429', 'reset'];
@@ -296,7 +315,7 @@ Examples:
     .addHelpText(
       'after',
       `
-Without --wait or --follow the new session id is printed on stdout.
+Without --wait or --follow the new session id is printed on stdout (what \`agents wait\` reads).
 Examples:
   $ agents create -a claude "Explain this repository"
   $ printf '%s' "$prompt" | agents create --agent claude --wait > answer.md
@@ -324,9 +343,11 @@ Examples:
     .addHelpText(
       'after',
       `
-Without --wait or --follow the new thread id is printed on stdout.
+Without --wait or --follow, <session-id>/<thread-id> is printed on stdout: what \`agents wait\` and
+--thread read.
 Examples:
   $ agents send last "Now add tests"
+  $ ref=$(agents send "$SESSION" "Use the existing logger") && agents wait "$ref"
   $ agents send "$SESSION" --wait --timeout 20m "Fix the failing test"`,
     )
     .action(async (ref: SessionRef | undefined, words: string[], opts: SendOptions, cmd: Command) => {
@@ -341,7 +362,7 @@ Examples:
       .argument('[session]', SESSION_ARG_OR_PICK, sessionArgument),
     (c) =>
       c
-        .option('--thread <uuid>', 'only this thread', uuidOption)
+        .option('--thread <thread>', THREAD_OPT, threadOptionArg)
         .option('--tools', 'include tool calls')
         .addOption(
           new Option('--limit <n>', 'the newest N messages (default 50)')
@@ -360,8 +381,15 @@ Examples:
       'after',
       `\nExamples:\n  $ agents show last\n  $ agents show last --web\n  $ agents show "$SESSION" --all --json > session.json`,
     )
-    .action((ref: SessionRef | undefined, opts: ShowFlags, cmd: Command) =>
-      run(cmd, async (ctx) => (await import('../commands/show.js')).show(ctx, ref, opts)),
+    .action(
+      (
+        ref: SessionRef | undefined,
+        opts: Omit<ShowFlags, 'thread'> & { thread?: ThreadOption },
+        cmd: Command,
+      ) =>
+        run(cmd, async (ctx) =>
+          (await import('../commands/show.js')).show(ctx, ...threadFlags<ShowFlags>(ref, opts)),
+        ),
     );
 
   withOptions(
@@ -372,7 +400,7 @@ Examples:
     (c) =>
       c
         .option('-n, --lines <n>', 'how many existing messages to print first', intOption(0, 10_000), 10)
-        .option('--thread <uuid>', 'only this thread', uuidOption)
+        .option('--thread <thread>', THREAD_OPT, threadOptionArg)
         .option('--tools', 'include tool calls')
         .option('--until-final', "exit 0 after the latest turn's final message")
         .option(
@@ -385,8 +413,51 @@ Examples:
       'after',
       `\nExamples:\n  $ agents tail last\n  $ agents tail "$SESSION" --until-final --json | jq -r .message`,
     )
-    .action((ref: SessionRef | undefined, opts: TailFlags, cmd: Command) =>
-      run(cmd, async (ctx) => (await import('../commands/tail.js')).tail(ctx, ref, opts)),
+    .action(
+      (
+        ref: SessionRef | undefined,
+        opts: Omit<TailFlags, 'thread'> & { thread?: ThreadOption },
+        cmd: Command,
+      ) =>
+        run(cmd, async (ctx) =>
+          (await import('../commands/tail.js')).tail(ctx, ...threadFlags<TailFlags>(ref, opts)),
+        ),
+    );
+
+  withOptions(
+    program
+      .command('wait')
+      .description('wait for the final reply of each session or thread given, printing each as it lands')
+      .argument(
+        '[ref...]',
+        'session id, address, "last", or <session>/<thread> (default: one per line on standard input)',
+        waitRefArg,
+      ),
+    (c) =>
+      c
+        .option(
+          '--timeout <duration>',
+          'bound the whole wait: 90s, 20m, 1h or seconds (exit 124)',
+          durationOption,
+        )
+        .option('--output-dir <dir>', 'also write each reply to DIR/<session-id>.md'),
+  )
+    .addHelpText(
+      'after',
+      `
+A session alone waits for its latest turn (the one in progress, or the last one if it has ended).
+Piped, each reply is printed followed by a newline; on a terminal under a line naming its session, with
+a status line per session on stderr. --json: one {"session", "thread", "message"} per line.
+With --output-dir, DIR/<session-id>-<thread-id>.md when several threads of one session are waited on.
+Exit 0 when every reply has come; 124 when --timeout ran out first (the ones still pending and the
+command that resumes them on stderr); else the first failure's code, once the others are done.
+Examples:
+  $ for t in tasks/*.md; do agents create -a claude --file "$t"; done | agents wait --output-dir replies/
+  $ agents wait "$S1" "$S2" --timeout 30m --json
+  $ ref=$(agents send "$SESSION" "Now add tests") && agents wait "$ref"`,
+    )
+    .action((refs: WaitRef[] | undefined, opts: WaitFlags, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('../commands/wait.js')).wait(ctx, refs ?? [], opts)),
     );
 
   withOptions(

@@ -30,7 +30,7 @@ export function bash(spec: Spec): string {
   );
   const positional = cmds.flatMap((c) =>
     c.args.flatMap((a, i) => {
-      const at = `${shQuote(c.path)}:${i}`;
+      const at = `${shQuote(c.path)}:${a.rest ? '*' : i}`;
       if (a.kind === 'session')
         return [`    ${at}) COMPREPLY=($(compgen -W "last $(_agents_sessions)" -- "$cur")) ;;`];
       if (a.kind === 'words')

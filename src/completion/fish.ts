@@ -50,9 +50,15 @@ export function fish(spec: Spec): string {
     'end',
     '',
     '# true when the line is at argument N of command CMD',
+    // `N+`: position N or any later one (a variadic argument).
     'function __agents_at',
     '    set -l s (__agents_state)',
-    '    test "$s[1]" = "$argv[1]"; and test "$s[2]" = "$argv[2]"',
+    '    test "$s[1]" = "$argv[1]"; or return 1',
+    "    if string match -q -- '*+' $argv[2]",
+    '        test "$s[2]" -ge (string trim -r -c + -- $argv[2])',
+    '    else',
+    '        test "$s[2]" = "$argv[2]"',
+    '    end',
     'end',
     '',
     'function __agents_command',
@@ -88,7 +94,7 @@ export function fish(spec: Spec): string {
     for (const o of c.options.filter((x) => !spec.globals.includes(x) && x !== HELP))
       lines.push(fishOption(c.path, o));
     c.args.forEach((a, i) => {
-      const when = `-n ${fishQuote(`__agents_at '${c.path}' ${i}`)}`;
+      const when = `-n ${fishQuote(`__agents_at '${c.path}' ${i}${a.rest ? '+' : ''}`)}`;
       if (a.kind === 'session') lines.push(`complete -c agents ${when} -k -a '(__agents_sessions)'`);
       if (a.kind === 'words') lines.push(`complete -c agents ${when} -a ${fishQuote(a.words.join(' '))}`);
     });

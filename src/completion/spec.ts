@@ -16,8 +16,12 @@ export interface OptSpec {
   description: string;
 }
 
-/** What a positional argument completes to. */
-export type ArgKind = { kind: 'session' } | { kind: 'words'; words: readonly string[] } | { kind: 'none' };
+/** What a positional argument completes to; `rest`: it is variadic, so every later position too. */
+export type ArgKind = (
+  { kind: 'session' } | { kind: 'words'; words: readonly string[] } | { kind: 'none' }
+) & {
+  rest?: boolean;
+};
 
 export interface CmdSpec {
   /** `config get` is "config get". */
@@ -43,9 +47,11 @@ function optSpec(o: Option): OptSpec {
 }
 
 function argKind(a: Argument): ArgKind {
-  if (a.name() === 'session') return { kind: 'session' };
-  if (a.argChoices) return { kind: 'words', words: a.argChoices };
-  if (a.name() === 'key') return { kind: 'words', words: CONFIG_KEYS };
+  const rest = a.variadic ? { rest: true } : {};
+  // `wait`'s references: sessions, each one of them.
+  if (a.name() === 'session' || a.name() === 'ref') return { kind: 'session', ...rest };
+  if (a.argChoices) return { kind: 'words', words: a.argChoices, ...rest };
+  if (a.name() === 'key') return { kind: 'words', words: CONFIG_KEYS, ...rest };
   return { kind: 'none' };
 }
 

@@ -34,7 +34,7 @@ export function zsh(spec: Spec): string {
   );
   const positional = cmds.flatMap((c) =>
     c.args.flatMap((a, i) => {
-      const at = `${c.path.replace(/ /g, '\\ ')}:${i}`;
+      const at = `${c.path.replace(/ /g, '\\ ')}:${a.rest ? '*' : i}`;
       if (a.kind === 'session') return [`    ${at}) _agents_sessions ;;`];
       if (a.kind === 'words')
         return [`    ${at}) local -a v; v=(${a.words.map(shQuote).join(' ')}); compadd -a v ;;`];

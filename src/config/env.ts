@@ -75,3 +75,13 @@ export function noBrowserReason(env: Env, platform: NodeJS.Platform): string | u
   if (unixDesktop && !wsl && !env.DISPLAY && !env.WAYLAND_DISPLAY) return 'no display';
   return undefined;
 }
+
+/**
+ * AGENTS_SHARED_PACING: the request budget is shared with every agents process on the machine that uses
+ * the same key unless this is '0' or 'false'. Off, each process paces itself alone, as before the budget
+ * was shared: for benchmarks that measure what sharing gains, not for everyday use.
+ */
+export function sharedPacingFromEnv(env: Env): boolean {
+  const raw = env.AGENTS_SHARED_PACING;
+  return raw === undefined || raw === '' || truthy(raw);
+}

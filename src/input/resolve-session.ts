@@ -31,5 +31,11 @@ export async function resolveSession(
       'create one with agents create, or give a session id',
     );
   }
+  if (ref.mustBe !== undefined && ref.mustBe !== last.id) {
+    throw new UsageError(
+      `"last" is session ${last.id}, not ${ref.mustBe} as the thread reference says`,
+      'give the session id that the thread belongs to',
+    );
+  }
   return { id: last.id, last };
 }

@@ -4,8 +4,11 @@
 import { UsageError } from '../errors.js';
 import { isUuid } from '../util/uuid.js';
 
-/** A parsed `<session>` argument. */
-export type SessionRef = { kind: 'id'; id: string } | { kind: 'last' };
+/**
+ * A parsed `<session>` argument. `mustBe`: `last` combined with `--thread <session>/<thread>`, whose
+ * session part it must resolve to.
+ */
+export type SessionRef = { kind: 'id'; id: string } | { kind: 'last'; mustBe?: string };
 
 /** Pure: the reference, or undefined when the text is none of the accepted forms. */
 export function parseSessionRef(input: string): SessionRef | undefined {

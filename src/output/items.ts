@@ -19,6 +19,8 @@ export type Item =
   | { kind: 'entry'; entry: Entry; repeats?: boolean }
   /** The final reply a --wait waited for. */
   | { kind: 'reply'; message: Message }
+  /** A final reply `agents wait` waited for, among others: which session and thread, and its title when known. */
+  | { kind: 'wait-reply'; sessionId: string; threadId: string; title?: string; message: Message }
   /**
    * A session and its conversation (show): the entries shown (the service's copy of each final left
    * out) and the notices among them. `threads`: the session's threads in order, for turn numbers.
@@ -66,7 +68,9 @@ export type Item =
   /** A line for a person on stderr (silenced by --quiet). */
   | { kind: 'note'; text: string }
   /** A warning on stderr (silenced by --quiet). */
-  | { kind: 'warning'; text: string };
+  | { kind: 'warning'; text: string }
+  /** An error on stderr that does not end the run at once (one of several waits failed); never silenced. */
+  | { kind: 'error'; text: string; hint?: string };
 
 /** What a command returns: nothing, one item, or items as they come. */
 export type Result = void | Item | Iterable<Item> | AsyncIterable<Item>;

@@ -9,6 +9,8 @@ import { openInBrowser } from './browser.js';
 import type { Item, Result } from './items.js';
 import type { RenderMarkdown } from './markdown.js';
 import { notify } from './notify.js';
+import { escapeForLine } from '../util/text.js';
+import { renderReplyHeader } from './render-wait.js';
 import { renderConfigList } from './render-config.js';
 import { renderChatEnd, renderCreated, renderNextSteps, renderSession, renderSessionCard } from './render.js';
 import {
@@ -104,7 +106,10 @@ class Presenter {
         return;
       }
       case 'message-sent': {
-        if (!item.waiting) this.out(this.json ? json(item.sent) : `${item.sent.chat_thread_id ?? ''}\n`);
+        // <session>/<thread>: what `agents wait` and --thread read (the session alone if no thread came back).
+        const thread = item.sent.chat_thread_id;
+        const ref = thread ? `${item.sessionId}/${thread}` : item.sessionId;
+        if (!item.waiting) this.out(this.json ? json(item.sent) : `${ref}\n`);
         return;
       }
       case 'entry': {
@@ -123,6 +128,15 @@ class Presenter {
         if (this.json) this.out(json(item.message));
         // Piped, the reply byte for byte (`> answer.md` holds exactly what the agent wrote).
         else this.out(this.text.tty ? bodyText(text, this.text) : text);
+        return;
+      }
+      case 'wait-reply': {
+        const { sessionId, threadId, message } = item;
+        if (this.json) this.out(json({ session: sessionId, thread: threadId, message }));
+        else if (this.text.tty) {
+          const header = renderReplyHeader(sessionId, item.title, this.text.style, ctx.caps.columns);
+          this.out(`${header}\n${line(serviceText(message.message, this.text))}`);
+        } else this.out(`${message.message}\n`);
         return;
       }
       case 'conversation': {
@@ -216,6 +230,11 @@ class Presenter {
         return;
       case 'warning':
         ctx.log.warn(item.text);
+        return;
+      case 'error':
+        ctx.stderr.write(
+          `error: ${escapeForLine(item.text)}\n${item.hint ? `hint: ${escapeForLine(item.hint)}\n` : ''}`,
+        );
         return;
     }
   }

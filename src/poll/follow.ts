@@ -4,8 +4,9 @@
 import type { Message, MessagePage, MessageType, Role, ListQuery } from '../api/types.js';
 import { nextDelay, DEFAULT_SCHEDULE, type ScheduleOptions } from './schedule.js';
 import { nextBulkPage, pickPage, SeenWindow } from './window.js';
-import { sleep } from '../util/sleep.js';
+import { pause } from './pause.js';
 import { ApiError } from '../api/errors.js';
+import type { PollShare } from '../api/pacing.js';
 
 /** Errors the loop rides out: the client's own retries gave up on a transient failure. */
 export function isTransient(err: unknown): boolean {
@@ -18,13 +19,15 @@ export interface PollTarget {
   threadId?: string;
 }
 
-/** The one client call the poller needs (ApiClient#listMessages). */
+/** The one client call the poller needs (ApiClient#listMessages), and the key's budget when it has one. */
 export interface MessageLister {
   listMessages(
     target: PollTarget,
     query: ListQuery,
     options?: { signal?: AbortSignal },
   ): Promise<MessagePage>;
+  /** Registers the follow as a waiter on the key's budget (ApiClient#pollShare). */
+  pollShare?(): PollShare | undefined;
 }
 
 export interface FollowOptions {
@@ -61,6 +64,14 @@ export interface FollowOptions {
 }
 
 export const MAX_FAILED_POLLS = 3;
+
+/** How often a sleeping waiter looks at its share of the key's budget again. */
+const SHARE_RECHECK_MS = 1000;
+
+const shareState = (share: PollShare, started: number) => ({
+  gapMs: share.gapMs(),
+  elapsedMs: Date.now() - started,
+});
 
 const BULK_MIN_LIMIT = 50;
 
@@ -123,15 +134,31 @@ export class Follower implements AsyncIterable<Message> {
    * that decide about a message by what the next poll brings (the live service's copy of a final reply).
    */
   async *batches(): AsyncGenerator<Message[]> {
-    let quietSince = Date.now();
+    // A waiter on the key's budget while it polls: its gaps stretch to its share when others wait too.
+    const share = this.o.client.pollShare?.();
+    try {
+      yield* this.poll(share);
+    } finally {
+      share?.close();
+    }
+  }
+
+  private async *poll(share: PollShare | undefined): AsyncGenerator<Message[]> {
+    const started = Date.now();
+    let quietSince = started;
     let errors = 0;
     let first = true;
     while (!this.finished) {
       if (!(first && this.immediate) && !this.woken) {
-        const gap = first
-          ? this.o.schedule.minMs
-          : nextDelay(Date.now() - quietSince, errors, this.o.schedule);
-        await this.gap(gap);
+        const from = Date.now();
+        const quiet = first ? 0 : from - quietSince;
+        const jitter = Math.random();
+        // The first poll comes after the shortest gap, unless the key's budget is shared with other waiters.
+        const gap = () =>
+          first && !share
+            ? this.o.schedule.minMs
+            : nextDelay(quiet, errors, this.o.schedule, () => jitter, share && shareState(share, started));
+        await this.gap(from, gap, share && SHARE_RECHECK_MS);
       }
       if (this.woken) quietSince = Date.now();
       this.woken = false;
@@ -161,12 +188,17 @@ export class Follower implements AsyncIterable<Message> {
     }
   }
 
-  /** Sleeps `ms`, cut short by wake(); the run's signal still ends it with its reason. */
-  private async gap(ms: number): Promise<void> {
+  /** Waits out the gap (see pause), cut short by wake(); the run's signal still ends it with its reason. */
+  private async gap(from: number, gap: () => number, recheckMs: number | undefined): Promise<void> {
     const waking = new AbortController();
     this.waking = waking;
     try {
-      await sleep(ms, this.o.signal ? AbortSignal.any([this.o.signal, waking.signal]) : waking.signal);
+      await pause(
+        from,
+        gap,
+        this.o.signal ? AbortSignal.any([this.o.signal, waking.signal]) : waking.signal,
+        recheckMs,
+      );
     } catch (err) {
       if (!waking.signal.aborted || this.o.signal?.aborted) throw err;
     } finally {

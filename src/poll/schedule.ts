@@ -4,6 +4,12 @@
 // minutes) the gap stretches further, to about 12 requests a minute, leaving the key's budget to others.
 // As soon as messages flow again the gap snaps back. Every gap carries jitter so that many clients
 // started together do not poll in lockstep.
+//
+// When several waiters share the key (in this process or others), each is given its share of the budget
+// as a least gap (N waiters → N × window / limit, with a margin, more when the window is already spent:
+// pacing.ts budgetGap), so that together they stay under the limit instead of queueing behind the
+// limiter. In its first seconds a waiter may poll several times faster than its share, so that a short
+// turn is still seen quickly; that costs the key a few requests per waiter whatever their number.
 
 /** Tunables of the poll schedule, in milliseconds. */
 export interface ScheduleOptions {
@@ -21,6 +27,17 @@ export interface ScheduleOptions {
   jitter: number;
   /** Longest gap after repeated transient errors. */
   maxErrorMs: number;
+  /** For this long after a wait starts, it may poll `warmupSpeedup` times faster than its share. */
+  warmupMs: number;
+  warmupSpeedup: number;
+}
+
+/** A waiter's share of the key's budget, as its poll loop knows it. */
+export interface ShareState {
+  /** The least gap that keeps it to its share (0: no bound). */
+  gapMs: number;
+  /** How long it has been waiting. */
+  elapsedMs: number;
 }
 
 export const DEFAULT_SCHEDULE: ScheduleOptions = {
@@ -31,14 +48,20 @@ export const DEFAULT_SCHEDULE: ScheduleOptions = {
   longMaxMs: 5000,
   jitter: 0.15,
   maxErrorMs: 30_000,
+  warmupMs: 2000,
+  warmupSpeedup: 2.5,
 };
 
-/** Pure: the gap after `quietMs` without new messages and `errors` consecutive transient failures. */
+/**
+ * Pure: the gap after `quietMs` without new messages and `errors` consecutive transient failures, at least
+ * the waiter's `share` of the budget once its warm-up is over.
+ */
 export function nextDelay(
   quietMs: number,
   errors: number,
   options: ScheduleOptions = DEFAULT_SCHEDULE,
   random: () => number = Math.random,
+  share?: ShareState,
 ): number {
   const quiet = Math.max(0, quietMs);
   let base = Math.min(options.maxMs, options.minMs + options.growth * quiet);
@@ -47,6 +70,10 @@ export function nextDelay(
       Math.max(options.longMaxMs, options.maxMs),
       options.maxMs + options.growth * (quiet - options.longQuietMs),
     );
+  }
+  if (share !== undefined) {
+    const warm = share.elapsedMs < options.warmupMs;
+    base = Math.max(base, warm ? share.gapMs / Math.max(1, options.warmupSpeedup) : share.gapMs);
   }
   if (errors > 0) base = Math.min(options.maxErrorMs, Math.max(base, 1000) * 2 ** Math.min(errors, 10));
   const spread = base * options.jitter;

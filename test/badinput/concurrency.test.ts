@@ -115,7 +115,16 @@ describe('concurrent create (the `last` state) beside config writers', () => {
       created.set(p, [...(created.get(p) ?? []), id]);
     });
 
-    const state = checkFile(dir, 'state.json', ['config.json']) as {
+    // The request budget the creates shared: one file for the emulator's origin and key, 0600 in a 0700
+    // directory, no lock or temporary file left behind.
+    const pacing = join(dir, 'pacing');
+    expect(statSync(pacing).mode & 0o777).toBe(0o700);
+    const [budget, ...more] = readdirSync(pacing);
+    expect(more).toEqual([]);
+    expect(budget).toMatch(/^127\.0\.0\.1_\d+-[0-9a-f]{24}\.json$/);
+    checkFile(pacing, budget ?? '');
+
+    const state = checkFile(dir, 'state.json', ['config.json', 'pacing']) as {
       version: number;
       last: Record<string, { id: string; at: string }>;
     };
@@ -127,7 +136,7 @@ describe('concurrent create (the `last` state) beside config writers', () => {
       expect(created.get(p)).toContain(state.last[p]?.id);
       expect(Number.isNaN(Date.parse(state.last[p]?.at ?? ''))).toBe(false);
     }
-    const config = checkFile(dir, 'config.json', ['state.json']) as {
+    const config = checkFile(dir, 'config.json', ['state.json', 'pacing']) as {
       profiles: Record<string, Record<string, string>>;
     };
     expect(Object.fromEntries(Object.entries(config.profiles).map(([p, v]) => [p, v.agent]))).toEqual({

@@ -100,6 +100,7 @@ const COMMANDS = [
   'send',
   'show',
   'tail',
+  'wait',
   'chat',
   'plan',
   'artifact',
@@ -135,6 +136,11 @@ describe.concurrent('completion scripts', () => {
         ['last', ids.default],
       ],
       [['agents', 'send', ids.default, ''], []],
+      // wait takes any number of sessions: every position completes to one.
+      [
+        ['agents', 'wait', ids.default, ''],
+        ['last', ids.default],
+      ],
       [
         ['agents', 'config', ''],
         ['list', 'get', 'set', 'unset', 'path'],
@@ -158,6 +164,10 @@ describe.concurrent('completion scripts', () => {
       [['agents', 'create', '--agent', ''], [...CORE_AGENTS]],
       [
         ['agents', 'tail', ''],
+        ['last', ids.default],
+      ],
+      [
+        ['agents', 'wait', 'last', ''],
         ['last', ids.default],
       ],
       [
@@ -188,14 +198,16 @@ describe.concurrent('completion scripts', () => {
       'agents --profile work show ',
       'agents config get ',
       'agents ls --re',
+      'agents wait last ',
     ]);
-    expect(got.map((b, i) => (i === 2 || i === 3 ? b : sorted(b)))).toEqual([
+    expect(got.map((b, i) => (i === 2 || i === 3 || i === 6 ? b : sorted(b)))).toEqual([
       sorted(ALL),
       sorted([...CORE_AGENTS]),
       ['last', ids.default],
       ['last', ids.work],
       ['agent', 'api-key', 'base-url'],
       ['--refresh'],
+      ['last', ids.default],
     ]);
   });
 

@@ -16,15 +16,24 @@ describe.each(DIALECTS)('against the %s dialect', (dialect) => {
     baseFixture({ dialect, ...opts }, extraEnv);
 
   describe('agents send', () => {
-    it('prints the new thread id and makes it last', async () => {
+    it('prints <session>/<thread> of the new thread (what wait and --thread read) and makes it last', async () => {
       const f = await fixture();
       const id = await created(f);
       const r = await f.run(['send', id, 'again']);
       expect(r.code).toBe(0);
-      expect(r.stdout.trim()).toMatch(UUID);
-      const thread = r.stdout.trim();
+      const [session, thread = '', ...rest] = r.stdout.trim().split('/');
+      expect(r.stdout).toBe(`${session}/${thread}\n`);
+      expect(session).toBe(id);
+      expect(thread).toMatch(UUID);
+      expect(rest).toEqual([]);
       const user = f.em.messages(id).filter((m) => m.role === 'user');
       expect(user.at(-1)?.chat_thread_id).toBe(thread);
+      // `last` is that session, and the printed reference is one wait takes.
+      const waited = await f.run(['wait', r.stdout.trim()]);
+      expect(waited.code).toBe(0);
+      const again = await f.run(['show', 'last', '--thread', r.stdout.trim(), '--json']);
+      expect(again.code).toBe(0);
+      expect((JSON.parse(again.stdout) as { session: { id: string } }).session.id).toBe(id);
     });
 
     it('--wait waits for the final message of the new thread, never the older one', async () => {

@@ -22,6 +22,8 @@ const FAST: ScheduleOptions = {
   longMaxMs: 80,
   jitter: 0.2,
   maxErrorMs: 150,
+  warmupMs: 0,
+  warmupSpeedup: 1,
 };
 const running: RunningEmulator[] = [];
 afterEach(async () => {

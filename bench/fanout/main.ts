@@ -1,0 +1,302 @@
+// `npm run bench:fanout` (issue 12): N waiters on one key, each a real `agents create --wait` process (the
+// built binary) against the emulator with its rate limit on (100 requests a minute per key), 45 s turns,
+// start times spread over the first seconds. Each size runs twice in the same bench: as today's
+// uncoordinated processes (AGENTS_SHARED_PACING=0: each paces itself alone and polls on its own schedule)
+// and with the budget shared. Prints, per run: responses of 429, requests, p50/p95 lateness of the final
+// reply (printed − stored), whether every reply was printed exactly once, and p95 against the floor the
+// budget allows: N waiters sharing 100 a minute can each poll once every N × 0.6 s, so a reply waits
+// up to that and 95 % of them at most 0.57 × N s.
+// Options: --sizes 8,16,32 --modes alone,shared --turn 45 --spread 20 (seconds).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startEmulator } from '../../src/emulator/index.js';
+import type { Message } from '../../src/api/types.js';
+import { SharedLimiter } from '../../src/api/shared-pacing.js';
+
+export interface RunOptions {
+  /** bin/agents.js of the checkout (built by the npm script). */
+  bin: string;
+  argv: string[];
+}
+
+type Mode = 'alone' | 'shared';
+
+/** One waiter process, measured. */
+interface Waiter {
+  code: number | null;
+  /** Final replies printed (JSON lines of type final_message with the expected text). */
+  printed: number;
+  /** Printed − stored (ms); Infinity when it never printed its reply. */
+  latenessMs: number;
+  stderr: string;
+  /** With --timeline: when each request left (epoch ms), from the --debug trace. */
+  sent: number[];
+  /** When the process started and its final was stored (epoch ms). */
+  startedAt: number;
+  storedAt: number;
+}
+
+interface Result {
+  n: number;
+  mode: Mode;
+  waiters: Waiter[];
+  rejected429: number;
+  requests: number;
+  tookMs: number;
+  started: number;
+}
+
+/** --timeline: each waiter's requests on one line, and the requests of all in 5 s buckets. */
+function timelineOf(r: Result): string[] {
+  const t = (ms: number) => ((ms - r.started) / 1000).toFixed(1);
+  const lines = [`timeline, ${r.n} ${r.mode} (s from the start; * the final stored):`];
+  const buckets: number[] = [];
+  for (const w of r.waiters) {
+    for (const at of w.sent) {
+      const b = Math.floor((at - r.started) / 5000);
+      buckets[b] = (buckets[b] ?? 0) + 1;
+    }
+    lines.push(`  start ${t(w.startedAt)} *${t(w.storedAt)}: ${w.sent.map(t).join(' ')}`);
+  }
+  lines.push(`  requests per 5 s: ${Array.from(buckets, (v) => v ?? 0).join(' ')}`);
+  return lines;
+}
+
+function env(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const e: NodeJS.ProcessEnv = { ...process.env };
+  for (const k of Object.keys(e)) if (k.startsWith('AGENTS_') || k === 'CI') delete e[k];
+  return { ...e, ...extra };
+}
+
+/** One `agents create --wait --json` whose turn ends `turnMs` after it is created. */
+function waiter(bin: string, environment: NodeJS.ProcessEnv, text: string, turnMs: number): Promise<Waiter> {
+  return new Promise((resolve, reject) => {
+    const message = `[[turn:${turnMs}]] [[reply:${text}]] ${text}`;
+    const child = spawn(process.execPath, [bin, 'create', '-a', 'claude', '--wait', '--json', message], {
+      env: environment,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let printedAt = Number.POSITIVE_INFINITY;
+    const sent: number[] = [];
+    const startedAt = Date.now();
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      if (!Number.isFinite(printedAt) && stdout.includes('\n')) printedAt = Date.now();
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      for (const l of chunk.split('\n')) if (l.startsWith('debug: → ')) sent.push(Date.now());
+    });
+    // A wait that outlives its turn by minutes is broken; its reply counts as never printed.
+    const killer = setTimeout(() => child.kill('SIGKILL'), turnMs + 240_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(killer);
+      const finals = stdout
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => JSON.parse(l) as Message)
+        .filter((m) => m.type === 'final_message' && m.message === text);
+      const stored = finals[0] ? Date.parse(finals[0].created_at) : Number.NaN;
+      const latenessMs = finals.length > 0 ? printedAt - stored : Number.POSITIVE_INFINITY;
+      resolve({ code, printed: finals.length, latenessMs, stderr, sent, startedAt, storedAt: stored });
+    });
+  });
+}
+
+async function scenario(
+  bin: string,
+  n: number,
+  mode: Mode,
+  turnMs: number,
+  spreadMs: number,
+  progress: (line: string) => void,
+  timeline: boolean,
+): Promise<Result> {
+  const key = `bench-fanout-${mode}-${n}`;
+  const em = await startEmulator({
+    port: 0,
+    timeScale: 1,
+    rateLimit: { limit: 100, windowMs: 60_000 },
+    keys: [{ key, workspace: 'bench' }],
+  });
+  // One state directory for the run's processes: the shared budget's file lives there.
+  const dir = mkdtempSync(join(tmpdir(), 'agents-bench-fanout-'));
+  const environment = env({
+    AGENTS_BASE_URL: em.url,
+    AGENTS_API_KEY: key,
+    AGENTS_CONFIG_DIR: dir,
+    AGENTS_SHARED_PACING: mode === 'shared' ? '1' : '0',
+    ...(timeline ? { AGENTS_DEBUG: '1' } : {}),
+  });
+  const started = Date.now();
+  try {
+    // Stratified: waiter i starts at a random moment of the i-th n-th of the spread.
+    const runs = Array.from({ length: n }, async (_, i) => {
+      await new Promise((r) => setTimeout(r, (spreadMs * (i + Math.random())) / n));
+      return waiter(bin, environment, `bench-${mode}-${n}-${i}`, turnMs);
+    });
+    const waiters = await Promise.all(runs);
+    const stats = em.stats();
+    const tookMs = Date.now() - started;
+    progress(`${n} waiters, ${mode}: done in ${(tookMs / 1000).toFixed(0)} s`);
+    return { n, mode, waiters, rejected429: stats.rejected429, requests: stats.requests, tookMs, started };
+  } finally {
+    await em.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The value below which `share` of the values fall (nearest rank); Infinity counts as the slowest. */
+function percentile(values: number[], share: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil(share * sorted.length) - 1)] ?? Number.NaN;
+}
+
+const secs = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(1)} s` : 'never');
+
+/** What one shared-budget transaction (lock + read + write) costs here, uncontended. */
+async function transactionCost(): Promise<{ perTransactionMs: number; perRequestMs: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'agents-bench-cost-'));
+  try {
+    const limiter = new SharedLimiter('http://127.0.0.1:1', 'cost', { limit: 100, windowMs: 20 }, { dir });
+    const count = 2000;
+    const started = performance.now();
+    for (let i = 0; i < count; i += 1) (await limiter.acquire())();
+    await new Promise((r) => setTimeout(r, 50));
+    const perRequestMs = (performance.now() - started) / count;
+    return { perTransactionMs: limiter.cost.totalMs / limiter.cost.transactions, perRequestMs };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function list(raw: string | undefined, fallback: string): string[] {
+  return (raw ?? fallback).split(',').map((s) => s.trim());
+}
+
+export async function run(o: RunOptions): Promise<void> {
+  const { values } = parseArgs({
+    args: o.argv,
+    options: {
+      sizes: { type: 'string' },
+      modes: { type: 'string' },
+      turn: { type: 'string' },
+      spread: { type: 'string' },
+      timeline: { type: 'boolean' },
+      rounds: { type: 'string' },
+    },
+    strict: true,
+  });
+  const sizes = list(values.sizes, '8,16,32').map(Number);
+  const modes = list(values.modes, 'alone,shared') as Mode[];
+  if (sizes.some((s) => !Number.isInteger(s) || s < 1))
+    throw new Error(`--sizes: whole numbers, not ${values.sizes}`);
+  if (modes.some((m) => m !== 'alone' && m !== 'shared')) throw new Error(`--modes: alone, shared`);
+  const turnMs = Number(values.turn ?? 45) * 1000;
+  const spreadMs = Number(values.spread ?? 20) * 1000;
+  // Rounds pool their waiters: with 8 samples, p95 is the slowest one.
+  const rounds = Number(values.rounds ?? 1);
+  if (!Number.isInteger(rounds) || rounds < 1)
+    throw new Error(`--rounds: a whole number, not ${values.rounds}`);
+  const started = Date.now();
+  const progress = (line: string) =>
+    process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
+
+  const cost = await transactionCost();
+  const results: Result[] = [];
+  for (const n of sizes) {
+    for (const mode of modes) {
+      for (let round = 1; round <= rounds; round += 1) {
+        progress(
+          `${n} waiters, ${mode}, round ${round}/${rounds}: running (${turnMs / 1000} s turns, starts over ${spreadMs / 1000} s)`,
+        );
+        results.push(await scenario(o.bin, n, mode, turnMs, spreadMs, progress, values.timeline === true));
+      }
+    }
+  }
+
+  // One row per size and mode, its rounds pooled.
+  const pooled: Result[] = [];
+  for (const r of results) {
+    const same = pooled.find((p) => p.n === r.n && p.mode === r.mode);
+    if (same === undefined) pooled.push({ ...r, waiters: [...r.waiters] });
+    else {
+      same.waiters.push(...r.waiters);
+      same.rejected429 += r.rejected429;
+      same.requests += r.requests;
+    }
+  }
+  const head = [
+    'waiters',
+    'pacing',
+    '429s',
+    'requests',
+    'p50 late',
+    'p95 late',
+    'floor',
+    'p95/floor',
+    'printed once',
+    'exit 0',
+  ];
+  const rows = pooled.map((r) => {
+    const late = r.waiters.map((w) => w.latenessMs);
+    const floorMs = 570 * r.n;
+    const p95 = percentile(late, 0.95);
+    const once = r.waiters.filter((w) => w.printed === 1).length;
+    const ok = r.waiters.filter((w) => w.code === 0).length;
+    const all = r.waiters.length;
+    return [
+      String(r.n),
+      r.mode,
+      String(r.rejected429),
+      String(r.requests),
+      secs(percentile(late, 0.5)),
+      secs(p95),
+      secs(floorMs),
+      Number.isFinite(p95) ? `${(p95 / floorMs).toFixed(2)}x` : 'never',
+      `${once}/${all}`,
+      `${ok}/${all}`,
+    ];
+  });
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  const out = [
+    `bench:fanout, Node ${process.version}: ${turnMs / 1000} s turns, starts spread over ${spreadMs / 1000} s, ` +
+      `emulator limit 100 requests a minute per key, ${rounds} round(s) per row (429s and requests summed); took ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    `target (shared): 0 responses of 429, every reply printed exactly once, p95 lateness within 1.2x the floor (0.57 × N s)`,
+    `shared budget file: ${cost.perTransactionMs.toFixed(2)} ms a transaction (lock + read + write), ` +
+      `two a request (${cost.perRequestMs.toFixed(2)} ms a request with the in-process window)`,
+    '',
+    line(head),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...rows.map(line),
+    '',
+    'raw lateness (s), in start order:',
+    ...results.map(
+      (r) =>
+        `  ${String(r.n).padStart(2)} ${r.mode.padEnd(6)} ` +
+        r.waiters
+          .map((w) => (Number.isFinite(w.latenessMs) ? (w.latenessMs / 1000).toFixed(1) : 'never'))
+          .join(' '),
+    ),
+  ];
+  const failures = results.flatMap((r) =>
+    r.waiters
+      .filter((w) => w.code !== 0)
+      .slice(0, 2)
+      .map((w) => `  ${r.n} ${r.mode}: exit ${w.code}: ${w.stderr.trim().split('\n').slice(-2).join(' | ')}`),
+  );
+  if (failures.length > 0) out.push('', 'some failed waits (at most two per run):', ...failures);
+  if (values.timeline) for (const r of results) out.push('', ...timelineOf(r));
+  process.stdout.write(`${out.join('\n')}\n`);
+}

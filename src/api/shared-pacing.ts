@@ -1,0 +1,407 @@
+// The key's budget shared by every agents process on the machine that uses the same origin and key: the
+// sliding window of pacing.ts kept in a small state file, read, modified and written under a lock, so that
+// parallel jobs (a script that starts one session per task, a CI fan-out) together stay under the limit.
+//
+// The guarantee of pacing.ts holds across processes: a request holds its slot while in flight and for
+// `windowMs` after it ends, whichever process sent it. A process cannot say when it dies, so its entries
+// in flight carry a lease that it renews while the request lasts (every request it makes renews them, and
+// a timer does while one is in flight). An entry whose lease ran out counts as ended when the lease did:
+// its request reached the server by then if at all, so the slot is held one window past the lease and
+// no longer. A process killed mid-request therefore holds its slots for at most `leaseMs` + one window.
+//
+// Waiters (pollers) register in the same file with a count and a liveness deadline, so that each can
+// stretch its poll gap to its share of the budget (pacing.ts shareGap). Every process also paces itself
+// with its own in-process window; when the file is broken or cannot be written it falls back to that one,
+// with one warning.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sleep } from '../util/sleep.js';
+import { withDirLock } from '../util/dir-lock.js';
+import {
+  budgetGap,
+  shareGap,
+  SlidingWindowLimiter,
+  WaiterCount,
+  type Limiter,
+  type PacingOptions,
+  type PollShare,
+  type Release,
+} from './pacing.js';
+import {
+  BrokenState,
+  emptyState,
+  nextFree,
+  parseState,
+  prune,
+  slotsHeld,
+  stateFileName,
+  type SharedState,
+} from './pacing-state.js';
+
+/** Where the shared state lives, and who hears about a fallback. */
+export interface SharedPacingOptions {
+  /** Directory of the state files (the CLI passes `<state dir>/pacing`); made with mode 0700. */
+  dir: string;
+  /** Told once, when this process gives up on the shared file and paces itself alone. */
+  onFallback?: (message: string) => void;
+  /** How long an entry in flight is vouched for before its process must renew it. Default 5000. */
+  leaseMs?: number;
+}
+
+/** A waiter entry lives at least this long without a refresh (its process polls far more often). */
+const MIN_WAITER_TTL_MS = 30_000;
+/** How old the view of the window may be when a waiter asks for its share. */
+const VIEW_REFRESH_MS = 1000;
+/** The file never holds more than a few kilobytes; anything much larger is not ours. */
+const MAX_FILE_BYTES = 1 << 20;
+
+const BROKEN = Symbol('broken');
+
+/** A request of this process waiting for a slot in the file. */
+interface SlotWaiter {
+  resolve: (id: string | undefined) => void;
+  signal: AbortSignal | undefined;
+  onAbort: () => void;
+}
+
+const errText = (err: unknown) =>
+  err instanceof BrokenState
+    ? `${err.message}; delete it to share the budget again`
+    : ((err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err)));
+
+/** The budget of one origin and key, shared through a state file with every process that uses them. */
+export class SharedLimiter implements Limiter {
+  readonly limit: number;
+  readonly windowMs: number;
+  readonly path: string;
+  /** This process's own window: always applied, and all that is left after a fallback. */
+  private readonly local: SlidingWindowLimiter;
+  private readonly leaseMs: number;
+  private readonly lockPath: string;
+  private readonly tmpPath: string;
+  private readonly processId = randomBytes(6).toString('hex');
+  private seq = 0;
+  /** Our entries in flight, and the end times of ours not yet written (-1: given back unsent). */
+  private readonly flight = new Set<string>();
+  private readonly ends = new Map<string, number>();
+  private readonly waiting = new WaiterCount();
+  /** Requests of this process waiting for a slot in the file, first come first served. */
+  private readonly pending: SlotWaiter[] = [];
+  private pumping = false;
+  private wakePump: (() => void) | undefined;
+  /** Waiters of other processes, and the window, as of the last read. */
+  private othersWaiting = 0;
+  private view: { held: number; ended: number[] } = { held: 0, ended: [] };
+  private viewAt = 0;
+  private broken = false;
+  private dirReady = false;
+  private queue: Promise<unknown> = Promise.resolve();
+  /** Transactions queued that have not yet applied our local changes: no need to queue another. */
+  private unapplied = 0;
+  private lastApplied = 0;
+  private renewal: NodeJS.Timeout | undefined;
+  /** Told once, when the process gives up on the file. */
+  onFallback: ((message: string) => void) | undefined;
+  /** Lock + read + write, for the figure the benchmark prints. */
+  readonly cost = { transactions: 0, totalMs: 0 };
+
+  constructor(
+    origin: string,
+    apiKey: string,
+    pacing: PacingOptions,
+    private readonly o: SharedPacingOptions,
+  ) {
+    this.local = new SlidingWindowLimiter(pacing);
+    this.limit = this.local.limit;
+    this.windowMs = this.local.windowMs;
+    this.leaseMs = o.leaseMs ?? 5000;
+    this.onFallback = o.onFallback;
+    this.path = join(o.dir, stateFileName(origin, apiKey));
+    this.lockPath = `${this.path}.lock`;
+    this.tmpPath = `${this.path}.${this.processId}.tmp`;
+  }
+
+  /** Whether this process gave up on the file and paces itself alone. */
+  get fellBack(): boolean {
+    return this.broken;
+  }
+
+  async acquire(signal?: AbortSignal): Promise<Release> {
+    const own = await this.local.acquire(signal);
+    if (this.broken) return own;
+    let id: string | undefined;
+    try {
+      id = await this.takeSlot(signal);
+    } catch (err) {
+      own(false);
+      throw err;
+    }
+    // Fell back while waiting: the process's own window has counted this request from the start.
+    if (id === undefined) return own;
+    const entry = id;
+    let done = false;
+    return (sent = true) => {
+      if (done) return;
+      done = true;
+      own(sent);
+      this.giveBack(entry, sent ? Date.now() : -1);
+    };
+  }
+
+  register(): PollShare {
+    // Written at once (and with every request after), so that the others' shares follow the count.
+    return this.waiting.register(
+      (n) => {
+        if (this.broken) return this.local.gapFor(n);
+        this.refreshView();
+        return budgetGap(n + this.othersWaiting, this, this.view, Date.now());
+      },
+      () => this.sync(),
+    );
+  }
+
+  /** Ends our entry `id`: at `end`, or -1 for a slot given back unsent. */
+  private giveBack(id: string, end: number): void {
+    this.flight.delete(id);
+    this.ends.set(id, end);
+    this.sync();
+  }
+
+  /** A slot in the file: its entry id, or undefined after a fallback. First come, first served. */
+  private takeSlot(signal: AbortSignal | undefined): Promise<string | undefined> {
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
+    return new Promise((resolve, reject) => {
+      const waiter: SlotWaiter = {
+        resolve,
+        signal,
+        onAbort: () => {
+          const at = this.pending.indexOf(waiter);
+          if (at >= 0) this.pending.splice(at, 1);
+          // Nobody left to wait for a slot: the pump's sleep must not keep the process alive.
+          if (this.pending.length === 0) this.wakePump?.();
+          reject(signal?.reason as Error);
+        },
+      };
+      signal?.addEventListener('abort', waiter.onAbort, { once: true });
+      this.pending.push(waiter);
+      void this.pump();
+    });
+  }
+
+  /**
+   * The one loop of this process that takes slots from the file: each transaction grants as many as are
+   * free to the waiters in order, then sleeps until the first moment another can free. One process's many
+   * waiters (agents wait on many sessions) cost one read-modify-write per wake-up, not one each.
+   */
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.pending.length > 0) {
+        const got = await this.transact((s, now) => {
+          const n = Math.max(0, Math.min(this.limit - slotsHeld(s), this.pending.length));
+          const ids: string[] = [];
+          for (let i = 0; i < n; i += 1) {
+            const id = `${this.processId}.${(this.seq += 1)}`;
+            s.flight[id] = now + this.leaseMs;
+            this.flight.add(id);
+            ids.push(id);
+          }
+          if (ids.length > 0) this.startRenewal();
+          return { ids, wakeAt: n < this.pending.length ? nextFree(s, now, this.windowMs) : 0 };
+        });
+        if (got === BROKEN) {
+          for (const w of this.pending.splice(0)) this.handOut(w, undefined);
+          return;
+        }
+        for (const id of got.ids) {
+          const w = this.pending.shift();
+          // Its caller left while the file was read: the slot goes back unused.
+          if (w === undefined) this.giveBack(id, -1);
+          else this.handOut(w, id);
+        }
+        if (this.pending.length > 0) {
+          // Other processes compute the same moment: a little jitter keeps them off the lock together.
+          const stop = new AbortController();
+          this.wakePump = () => stop.abort();
+          await sleep(Math.max(0, got.wakeAt - Date.now()) + 1 + Math.random() * 20, stop.signal).catch(
+            () => undefined,
+          );
+          this.wakePump = undefined;
+        }
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private handOut(w: SlotWaiter, id: string | undefined): void {
+    w.signal?.removeEventListener('abort', w.onAbort);
+    w.resolve(id);
+  }
+
+  /** Writes our local changes (ends, leases, the waiter count) soon, unless a transaction queued will. */
+  private sync(): void {
+    if (this.broken || this.unapplied > 0) return;
+    void this.transact(() => undefined);
+  }
+
+  private startRenewal(): void {
+    if (this.renewal !== undefined) return;
+    const every = Math.max(10, Math.floor(this.leaseMs / 3));
+    this.renewal = setInterval(() => {
+      if (this.flight.size === 0 || this.broken) {
+        clearInterval(this.renewal);
+        this.renewal = undefined;
+        return;
+      }
+      if (Date.now() - this.lastApplied >= every) this.sync();
+    }, every);
+    this.renewal.unref();
+  }
+
+  /** Runs `fn` on the current state under the lock, one transaction of this process at a time. */
+  private transact<T>(fn: (s: SharedState, now: number) => T): Promise<T | typeof BROKEN> {
+    this.unapplied += 1;
+    let applied = false;
+    const apply = () => {
+      if (!applied) this.unapplied -= 1;
+      applied = true;
+    };
+    const run = this.queue.then(async () => {
+      if (this.broken) {
+        apply();
+        return BROKEN;
+      }
+      return this.locked(fn, apply);
+    });
+    this.queue = run.catch(() => undefined).finally(apply);
+    return run;
+  }
+
+  private async locked<T>(
+    fn: (s: SharedState, now: number) => T,
+    apply: () => void,
+  ): Promise<T | typeof BROKEN> {
+    const started = performance.now();
+    try {
+      if (!this.dirReady) {
+        mkdirSync(this.o.dir, { recursive: true, mode: 0o700 });
+        this.dirReady = true;
+      }
+      // Synchronous inside the lock: a fraction of a millisecond, never held across an await.
+      const result = await withDirLock(this.lockPath, () => {
+        const s = this.read();
+        const now = Date.now();
+        apply();
+        this.applyLocal(s, now);
+        const out = fn(s, now);
+        this.noteView(s, now);
+        writeFileSync(this.tmpPath, JSON.stringify(s), { mode: 0o600 });
+        renameSync(this.tmpPath, this.path);
+        this.lastApplied = now;
+        return out;
+      });
+      this.cost.transactions += 1;
+      this.cost.totalMs += performance.now() - started;
+      return result;
+    } catch (err) {
+      this.fallBack(err);
+      return BROKEN;
+    }
+  }
+
+  private read(): SharedState {
+    let text: string;
+    try {
+      text = readFileSync(this.path, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return emptyState();
+      throw err;
+    }
+    if (text.length > MAX_FILE_BYTES) throw new BrokenState('it is far larger than a budget file');
+    return parseState(text);
+  }
+
+  /** Our part of the state: ends of our requests, leases of those in flight, our waiter count. */
+  private applyLocal(s: SharedState, now: number): void {
+    for (const [id, end] of this.ends) {
+      // Not in flight any more: its lease lapsed and it was counted as ended then, later than the truth.
+      if (!(id in s.flight)) continue;
+      delete s.flight[id];
+      if (end >= 0) s.ended.push(end);
+    }
+    this.ends.clear();
+    for (const id of this.flight) s.flight[id] = now + this.leaseMs;
+    prune(s, now, this.windowMs);
+    const mine = this.waiting.count;
+    if (mine > 0) {
+      const others = this.othersWaiting;
+      const ttl = Math.max(MIN_WAITER_TTL_MS, 3 * shareGap(mine + others, this));
+      s.waiters[this.processId] = [mine, now + ttl];
+    } else {
+      delete s.waiters[this.processId];
+    }
+  }
+
+  /** What the other waiters and the window look like, for the shares. */
+  private noteView(s: SharedState, now: number): void {
+    let others = 0;
+    for (const [id, [n]] of Object.entries(s.waiters)) if (id !== this.processId) others += n;
+    this.othersWaiting = others;
+    this.view = { held: slotsHeld(s), ended: [...s.ended] };
+    this.viewAt = now;
+  }
+
+  /**
+   * A waiter that sleeps long makes no request to learn what the others did meanwhile: at most once a
+   * second it reads the file (no lock: it is always replaced whole), so its share follows the window.
+   */
+  private refreshView(): void {
+    const now = Date.now();
+    if (now - this.viewAt < VIEW_REFRESH_MS) return;
+    this.viewAt = now;
+    try {
+      const s = this.read();
+      prune(s, now, this.windowMs);
+      this.noteView(s, now);
+    } catch {
+      // The next transaction reports a broken file; until then the last view serves.
+    }
+  }
+
+  private fallBack(err: unknown): void {
+    if (this.broken) return;
+    this.broken = true;
+    this.flight.clear();
+    this.ends.clear();
+    clearInterval(this.renewal);
+    this.renewal = undefined;
+    this.onFallback?.(
+      `the request budget shared with other agents processes (${this.path}) cannot be used ` +
+        `(${errText(err)}); this process paces itself alone`,
+    );
+  }
+}
+
+/** One shared limiter per (origin, key, directory) for the whole process, like limiterFor. */
+const shared = new Map<string, SharedLimiter>();
+
+/** The process's limiter for this origin and key, sharing its budget through `options.dir`. */
+export function sharedLimiterFor(
+  origin: string,
+  apiKey: string,
+  pacing: PacingOptions,
+  options: SharedPacingOptions,
+): SharedLimiter {
+  const id = `${origin}\n${apiKey}\n${options.dir}`;
+  let limiter = shared.get(id);
+  if (limiter === undefined) {
+    limiter = new SharedLimiter(origin, apiKey, pacing, options);
+    shared.set(id, limiter);
+  }
+  // The latest run of the process hears of a fallback (tests run many in one process).
+  limiter.onFallback = options.onFallback;
+  return limiter;
+}

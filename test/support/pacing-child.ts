@@ -1,0 +1,34 @@
+// A process of its own for the cross-process pacing tests (bundled by the test with esbuild): an ApiClient
+// that shares its key's budget through a directory, making GET requests one after another. Each request's
+// session id names the child and the request (<child>-0000-4000-8000-<n>), so that the server can tell
+// them apart. Prints "done" when all are answered.
+import { ApiClient } from '../../src/api/client.js';
+
+const [
+  baseUrl = '',
+  apiKey = '',
+  dir = '',
+  child = '0',
+  count = '1',
+  limit = '5',
+  windowMs = '1000',
+  leaseMs = '300',
+] = process.argv.slice(2);
+
+const client = new ApiClient({
+  baseUrl,
+  apiKey,
+  pacing: { limit: Number(limit), windowMs: Number(windowMs) },
+  sharedPacing: {
+    dir,
+    leaseMs: Number(leaseMs),
+    onFallback: (m) => process.stderr.write(`fallback: ${m}\n`),
+  },
+  retry: { maxRetries: 0 },
+});
+
+const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
+for (let i = 0; i < Number(count); i += 1) {
+  await client.getSession(`${hex(Number(child), 8)}-0000-4000-8000-${hex(i, 12)}`);
+}
+process.stdout.write('done\n');
