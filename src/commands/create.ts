@@ -1,15 +1,13 @@
 // agents create: a new session with its first message; optionally wait for or follow the reply.
 import type { Context } from '../context.js';
 import type { CreateSessionBody } from '../api/types.js';
-import { CliError } from '../errors.js';
 import { readMessage } from '../input/message.js';
 import { selectAgent, type CheckedAgentFlags } from '../input/agent.js';
 import type { ReplyFlags } from '../input/reply-flags.js';
 import { recordLast } from '../state/last-session.js';
-import { noteSessionFacts } from '../state/sessions.js';
 import type { Item } from '../output/items.js';
 import { startDeadline } from '../wait/deadline.js';
-import { awaitReply, notifyEnd, postError } from '../wait/reply.js';
+import { afterPost, postError } from '../wait/reply.js';
 
 /** The options of create, as the parse step (src/cli/checks.ts) checked them. */
 export interface CreateFlags extends CheckedAgentFlags, ReplyFlags {
@@ -57,32 +55,20 @@ export async function* create(ctx: Context, words: string[], flags: CreateFlags)
     );
     if (warning) yield { kind: 'warning', text: warning };
     yield { kind: 'session-created', session, waiting };
-    if (!waiting) {
-      yield { kind: 'next-steps', sessionId: session.id, finished: false };
-      return;
-    }
-    if (threadId === undefined) {
-      throw new CliError(`the service returned no thread for session ${session.id}`, {
-        hint: `follow it with: agents tail ${session.id}`,
-      });
-    }
     const who = agent.agent_name ?? 'the agent';
-    yield* notifyEnd(
-      flags.notify === true,
-      { who, title: session.title, signal: ctx.signal },
-      awaitReply(ctx, {
-        client,
-        sessionId: session.id,
-        threadId,
-        mode: flags.wait ? 'wait' : 'follow',
-        deadline,
-        outputFile: flags.output,
-        label: who,
-        url: session.session_html_url,
-      }),
-    );
-    await noteSessionFacts(ctx.state, profile, [{ id: session.id, state: 'finished' }]);
-    yield { kind: 'next-steps', sessionId: session.id, finished: true };
+    yield* afterPost(ctx, {
+      client,
+      profile,
+      sessionId: session.id,
+      threadId,
+      flags,
+      deadline,
+      who,
+      title: session.title,
+      label: who,
+      url: session.session_html_url,
+      what: `session ${session.id}`,
+    });
   } finally {
     deadline.dispose();
   }

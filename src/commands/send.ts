@@ -9,10 +9,10 @@ import type { SessionRef } from '../input/session-ref.js';
 import { resolveSession } from '../input/resolve-session.js';
 import { sessionOrPick } from '../input/pick-session.js';
 import { recordLast } from '../state/last-session.js';
-import { noteSessionFacts, readKnownSessions } from '../state/sessions.js';
+import { readKnownSessions } from '../state/sessions.js';
 import type { Item } from '../output/items.js';
 import { startDeadline } from '../wait/deadline.js';
-import { awaitReply, notifyEnd, postError } from '../wait/reply.js';
+import { afterPost, postError } from '../wait/reply.js';
 
 /** The options of send, as the parse step (src/cli/checks.ts) checked them. */
 export interface SendFlags extends ReplyFlags {
@@ -84,32 +84,23 @@ export async function* send(
     const warning = await recordLast(ctx.state, profile, { id: session.id, threadId }, { state: 'working' });
     if (warning) yield { kind: 'warning', text: warning };
     yield { kind: 'message-sent', sessionId: session.id, sent, waiting };
-    if (!waiting) {
-      yield { kind: 'next-steps', sessionId: session.id, finished: false };
-      return;
-    }
-    if (threadId === undefined) {
-      throw new CliError(`the service returned no thread for the follow-up on session ${session.id}`, {
-        hint: `follow it with: agents tail ${session.id}`,
-      });
-    }
     // What this machine knows of the session (its title, the agent it was created with), for --notify.
-    const known = (await readKnownSessions(ctx.state, profile)).find((s) => s.id === session.id);
-    yield* notifyEnd(
-      flags.notify === true,
-      { who: known?.agent ?? 'the agent', title: known?.title, signal: ctx.signal },
-      awaitReply(ctx, {
-        client,
-        sessionId: session.id,
-        threadId,
-        mode: flags.wait ? 'wait' : 'follow',
-        deadline,
-        outputFile: flags.output,
-        label: 'the reply',
-      }),
-    );
-    await noteSessionFacts(ctx.state, profile, [{ id: session.id, state: 'finished' }]);
-    yield { kind: 'next-steps', sessionId: session.id, finished: true };
+    const known = waiting
+      ? (await readKnownSessions(ctx.state, profile)).find((s) => s.id === session.id)
+      : undefined;
+    yield* afterPost(ctx, {
+      client,
+      profile,
+      sessionId: session.id,
+      threadId,
+      flags,
+      deadline,
+      who: known?.agent ?? 'the agent',
+      title: known?.title,
+      label: 'the reply',
+      url: known?.web,
+      what: `the follow-up on session ${session.id}`,
+    });
   } finally {
     deadline.dispose();
   }

@@ -13,6 +13,8 @@ import type { Item } from '../output/items.js';
 import { activityLine } from '../output/render-conversation.js';
 import { fileError } from '../util/fs-errors.js';
 import type { Deadline } from './deadline.js';
+import type { ReplyFlags } from '../input/reply-flags.js';
+import { noteSessionFacts } from '../state/sessions.js';
 
 /** The command that picks the wait up again. */
 export function resumeCommand(sessionId: string, threadId: string | undefined): string {
@@ -194,4 +196,56 @@ export function postError(err: unknown, deadline: Deadline): never {
     throw new CliError(lead, { exitCode: ExitCode.TIMEOUT, hint: mapped.hint, cause: err });
   }
   throw err;
+}
+
+/** What create and send know once the service has taken their message. */
+export interface TurnStarted {
+  client: ApiClient;
+  profile: string;
+  sessionId: string;
+  /** The new turn's thread, when the answer named one. */
+  threadId: string | undefined;
+  flags: ReplyFlags;
+  deadline: Deadline;
+  /** For --notify: who replies, and the session's title when known. */
+  who: string;
+  title?: string;
+  /** What the progress line says is awaited, and the session's address (see ReplyWait). */
+  label: string;
+  url?: string;
+  /** What the answer was, for the error when it named no thread: "session <id>", "the follow-up on …". */
+  what: string;
+}
+
+/**
+ * The rest of a create or send, once the turn has started: without --wait/--follow the next steps; with
+ * them, the wait (and --notify), the session noted as finished, then the next steps.
+ */
+export async function* afterPost(ctx: Context, t: TurnStarted): AsyncGenerator<Item> {
+  const { flags, sessionId, threadId } = t;
+  if (flags.wait !== true && flags.follow !== true) {
+    yield { kind: 'next-steps', sessionId, finished: false };
+    return;
+  }
+  if (threadId === undefined) {
+    throw new CliError(`the service returned no thread for ${t.what}`, {
+      hint: `follow it with: agents tail ${sessionId}`,
+    });
+  }
+  yield* notifyEnd(
+    flags.notify === true,
+    { who: t.who, title: t.title, signal: ctx.signal },
+    awaitReply(ctx, {
+      client: t.client,
+      sessionId,
+      threadId,
+      mode: flags.wait ? 'wait' : 'follow',
+      deadline: t.deadline,
+      outputFile: flags.output,
+      label: t.label,
+      url: t.url,
+    }),
+  );
+  await noteSessionFacts(ctx.state, t.profile, [{ id: sessionId, state: 'finished' }]);
+  yield { kind: 'next-steps', sessionId, finished: true };
 }
