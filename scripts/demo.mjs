@@ -39,6 +39,27 @@ function run(args, input) {
   return r.status;
 }
 
+/** `for p in …; do agents create -a claude "$p"; done | agents wait`: several sessions, one waiter. */
+function fanOut(prompts) {
+  const quoted = prompts.map((p) => `'${p}'`).join(' ');
+  process.stdout.write(`\n$ for p in ${quoted}; do agents create -a claude "$p"; done | agents wait\n`);
+  const ids = prompts.map(
+    (p) =>
+      spawnSync(process.execPath, [bin, 'create', '-a', 'claude', p], {
+        env,
+        stdio: ['ignore', 'pipe', 'inherit'],
+        encoding: 'utf8',
+      }).stdout,
+  );
+  const r = spawnSync(process.execPath, [bin, 'wait'], {
+    env,
+    input: ids.join(''),
+    stdio: ['pipe', 'inherit', 'inherit'],
+  });
+  process.stdout.write(`\n(exit ${r.status})\n`);
+  return r.status;
+}
+
 let failed = 0;
 try {
   process.stdout.write(`Emulator on ${url} (key agents-dev-key)\n`);
@@ -57,6 +78,14 @@ try {
       : 1;
   failed += run(['plan', 'last']) === 0 ? 0 : 1;
   failed += run(['show', 'last', '--tools']) === 0 ? 0 : 1;
+  failed +=
+    fanOut([
+      'Review the parser [[think:5500]] [[reply:parser:%20fine]]',
+      'Review the CLI [[think:700]] [[reply:cli:%20one%20nit]]',
+      'Review the docs [[think:3000]] [[reply:docs:%20a%20typo]]',
+    ]) === 0
+      ? 0
+      : 1;
 } finally {
   emulator.kill('SIGINT');
   rmSync(configDir, { recursive: true, force: true });

@@ -6,7 +6,8 @@
 // reply (printed − stored), whether every reply was printed exactly once, and p95 against the floor the
 // budget allows: N waiters sharing 100 a minute can each poll once every N × 0.6 s, so a reply waits
 // up to that and 95 % of them at most 0.57 × N s.
-// Options: --sizes 8,16,32 --modes alone,shared --turn 45 --spread 20 (seconds).
+// Options: --sizes 8,16,32 --modes alone,shared --turn 45 --spread 20 (seconds), --rounds N, --bin PATH
+// (another build's bin/agents.js).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -190,6 +191,7 @@ export async function run(o: RunOptions): Promise<void> {
       spread: { type: 'string' },
       timeline: { type: 'boolean' },
       rounds: { type: 'string' },
+      bin: { type: 'string' },
     },
     strict: true,
   });
@@ -204,6 +206,8 @@ export async function run(o: RunOptions): Promise<void> {
   const rounds = Number(values.rounds ?? 1);
   if (!Number.isInteger(rounds) || rounds < 1)
     throw new Error(`--rounds: a whole number, not ${values.rounds}`);
+  // --bin: another build's bin/agents.js (an older commit's), measured the same way.
+  const bin = values.bin ?? o.bin;
   const started = Date.now();
   const progress = (line: string) =>
     process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
@@ -216,7 +220,7 @@ export async function run(o: RunOptions): Promise<void> {
         progress(
           `${n} waiters, ${mode}, round ${round}/${rounds}: running (${turnMs / 1000} s turns, starts over ${spreadMs / 1000} s)`,
         );
-        results.push(await scenario(o.bin, n, mode, turnMs, spreadMs, progress, values.timeline === true));
+        results.push(await scenario(bin, n, mode, turnMs, spreadMs, progress, values.timeline === true));
       }
     }
   }
