@@ -121,6 +121,12 @@ export async function createContext(io: IO, globals: GlobalOptions): Promise<Con
               `${n.reason}; retrying in ${formatDuration(n.delayMs)} (${n.attempt} of ${n.maxRetries})`,
             )
         : undefined,
+      onPaced: caps.stderrIsTTY
+        ? () =>
+            log.info(
+              'waiting for a request slot: the key allows 100 requests a minute, and the last minute has used them (this process and any other agents process on this machine)',
+            )
+        : undefined,
       ...(io.tuning?.pacing !== undefined ? { pacing: io.tuning.pacing } : {}),
       sharedPacing,
       ...options,

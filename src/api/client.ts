@@ -50,6 +50,8 @@ export interface ClientOptions {
   env?: ProxyEnv;
   /** Told before each retry's wait (for a "retrying in 2 s" line). */
   onRetry?: (notice: RetryNotice) => void;
+  /** Told when a request has waited a second for a slot of the key's budget (see Transport). */
+  onPaced?: () => void;
 }
 
 /** Per-call options. */
@@ -159,6 +161,7 @@ export class ApiClient {
       retry: { ...DEFAULT_RETRY, ...options.retry },
       limiter: this.limiter,
       onRetry: options.onRetry,
+      onPaced: options.onPaced,
       dispatcher: options.dispatcher
         ? () => Promise.resolve(options.dispatcher!)
         : () => defaultDispatcher(connectTimeoutMs, responseTimeoutMs, options.env ?? {}),

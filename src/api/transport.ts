@@ -10,7 +10,7 @@ import { summariseBody } from './summary.js';
 import { flatten } from '../util/text.js';
 import { redact } from './redact.js';
 import { checkDownloadUrl, downloadOnce, type Download } from './download.js';
-import type { Limiter } from './pacing.js';
+import type { Limiter, Release } from './pacing.js';
 
 export type { Download } from './download.js';
 
@@ -34,7 +34,12 @@ export interface TransportConfig {
   dispatcher: () => Promise<Dispatcher>;
   /** Told before each retry's wait, so a person sees why nothing happens. */
   onRetry: ((notice: RetryNotice) => void) | undefined;
+  /** Told when a request has waited PACED_NOTICE_MS for a slot of the key's budget, for the same reason. */
+  onPaced?: (() => void) | undefined;
 }
+
+/** How long a request waits for a pacing slot, silently, before onPaced is told. */
+export const PACED_NOTICE_MS = 1000;
 
 /** One API call. */
 export interface RequestSpec {
@@ -161,13 +166,25 @@ export class Transport {
     // Cancelled before it left (the limiter checks this too, but pacing may be off): nothing was sent.
     signal?.throwIfAborted();
     // Retries count against the limit too: each attempt is a request the service sees.
-    const release = await this.config.limiter?.acquire(signal);
+    const release = await this.paced(signal);
     this.requestCount += 1;
     state.left = true;
     try {
       return await this.exchange(spec, bodyText, attempt, signal);
     } finally {
       release?.();
+    }
+  }
+
+  /** A slot of the key's budget; a wait past PACED_NOTICE_MS is told (a full minute is possible). */
+  private async paced(signal: AbortSignal | undefined): Promise<Release | undefined> {
+    const { limiter, onPaced } = this.config;
+    if (limiter === undefined) return undefined;
+    const notice = onPaced && setTimeout(onPaced, PACED_NOTICE_MS);
+    try {
+      return await limiter.acquire(signal);
+    } finally {
+      clearTimeout(notice);
     }
   }
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Message, Session } from '../../src/api/types.js';
 import { DIALECTS, conversationOf, fixture as baseFixture, stopWhen, UUID } from './fixture.js';
 import type { EmulatorOptions } from '../../src/emulator/index.js';
+import { FAST_TUNING } from '../support/main.js';
 
 async function created(f: Awaited<ReturnType<typeof baseFixture>>, text = 'first') {
   const r = await f.run(['create', '-a', 'claude', '--wait', '--json', text]);
@@ -243,5 +244,23 @@ describe.each(DIALECTS)('against the %s dialect', (dialect) => {
       expect(r.code).toBe(4);
       expect(r.stderr).not.toContain('warning');
     });
+  });
+});
+
+describe('a request that waits for the key’s budget', () => {
+  // Two requests a window of 1.5 s: show's third GET waits about 1.5 s for a slot.
+  const tuning = { ...FAST_TUNING, pacing: { limit: 2, windowMs: 1500 } };
+
+  it('is told on a terminal (a wait can last a minute), and never on a pipe', async () => {
+    const f = await baseFixture();
+    const id = await created(f);
+    const NOTICE = 'waiting for a request slot';
+    const shown = await f.run(['show', id], { tuning, tty: { stderr: true, stdout: true } });
+    expect(shown.code).toBe(0);
+    expect(shown.stderr).toContain(NOTICE);
+    const piped = await f.run(['show', id, '--json'], { tuning });
+    expect(piped.code).toBe(0);
+    expect(piped.stderr).not.toContain(NOTICE);
+    expect((JSON.parse(piped.stdout) as { session: Session }).session.id).toBe(id);
   });
 });
