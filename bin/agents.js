@@ -147,8 +147,36 @@ function saveCaches() {
       const head = Buffer.from(`${MAGIC}${p.kinds.join(',')}\n`, 'latin1');
       fs.writeFileSync(tmp, Buffer.concat([head, data, data]), { mode: 0o600 });
       fs.renameSync(tmp, cacheFile);
+      pruneOthers(cacheFile);
     } catch {
       // A read-only home or a full disk: the next run compiles again.
+    }
+  }
+}
+
+/** A day: an older cache of another build of a part is taken for an upgrade's leftover. */
+const STALE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Removes the caches of other builds of the part `cacheFile` belongs to, once a day old: each upgrade
+ * would otherwise leave its caches (about 1 MB) behind for good. Another Node's cache of this build stays;
+ * a second install still in use only has its cache made again. Run only when a cache was written (rarely).
+ */
+function pruneOthers(cacheFile) {
+  const name = path.basename(cacheFile);
+  const part = /^v8-(.+?)-[0-9a-f]{16}(?:-|$)/.exec(name)?.[1];
+  const build = /-([0-9a-f]{16})(?:-|\.)/.exec(name)?.[1];
+  if (part === undefined || build === undefined) return;
+  const now = Date.now();
+  for (const other of fs.readdirSync(cache)) {
+    if (!other.startsWith(`v8-${part}-`) || other.includes(`-${build}`) || !other.endsWith('.bin')) continue;
+    // Another part whose name starts with this one's ("vendor-marked" and "vendor-marked-terminal").
+    if (!/^[0-9a-f]{16}(?:-|\.)/.test(other.slice(`v8-${part}-`.length))) continue;
+    const file = path.join(cache, other);
+    try {
+      if (now - fs.statSync(file).mtimeMs > STALE_MS) fs.unlinkSync(file);
+    } catch {
+      // Gone already, or not ours to remove.
     }
   }
 }

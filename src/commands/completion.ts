@@ -6,10 +6,7 @@ import type { Context } from '../context.js';
 import { readKnownSessions } from '../state/sessions.js';
 import type { Item } from '../output/items.js';
 import { flatten } from '../util/text.js';
-import { completionSpec } from '../completion/spec.js';
-import { bash } from '../completion/bash.js';
-import { zsh } from '../completion/zsh.js';
-import { fish } from '../completion/fish.js';
+import { bash, completionSpec, fish, zsh } from '../completion/index.js';
 
 /** The completion script for `shell`. */
 export function completion(program: Command, shell: 'bash' | 'zsh' | 'fish'): Item {

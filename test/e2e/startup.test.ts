@@ -8,9 +8,18 @@
 // it uses: no HTTP code for a command that sends no request, never Node's own copy of undici. Each test
 // has its own XDG_CACHE_HOME.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, ROOT, cliEnv } from '../support/run-cli.js';
 import { runMain } from '../support/main.js';
@@ -243,6 +252,24 @@ describe('the V8 code cache', () => {
     expect(next.probe?.childProcess).toBe(false);
   });
 
+  it("writing a cache removes other builds' caches of that part once a day old (an upgrade's leftovers)", async () => {
+    const { env, file } = cacheHome();
+    const dir = dirname(file);
+    mkdirSync(dir, { recursive: true });
+    const old = 'v8-agents-00000000000000aa-v20.0.0-x64.bin';
+    const recent = 'v8-agents-00000000000000bb-v20.0.0-x64.bin';
+    const otherNode = `v8-agents-${BUILD}-v99.0.0-x64.bin`;
+    const otherPart = 'v8-http-00000000000000aa-liftoff-v20.0.0-x64.bin';
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600 * 1000);
+    for (const name of [old, recent, otherNode, otherPart]) {
+      writeFileSync(join(dir, name), 'x');
+      if (name !== recent) utimesSync(join(dir, name), twoDaysAgo, twoDaysAgo);
+    }
+    const r = await runBin(['--help'], env);
+    expect(r.code).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual([otherPart, recent, basename(file), otherNode].sort());
+  });
+
   it('a run of a new kind adds what it compiled to the cache, once', async () => {
     const { env, file } = cacheHome();
     expect((await runBin(['--version'], env)).code).toBe(0);
@@ -337,6 +364,14 @@ describe('what a run loads', () => {
       v8: false,
       net: false,
     });
+  });
+
+  it('completion loads its own part beside the program (the emulator and the scripts are kept out of it)', async () => {
+    const { env } = cacheHome();
+    const r = await runBin(['completion', 'bash'], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('-F _agents agents');
+    expect(r.probe?.scripts.map((s) => s.part)).toEqual(['agents', 'completion']);
   });
 
   it('with stdin on /dev/null, as in a CI job, config path asks no terminal anything (no node:tty)', async () => {
