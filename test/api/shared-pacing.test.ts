@@ -216,6 +216,17 @@ describe('a budget shared through the state file', () => {
     expect(grantedAt).toBeGreaterThanOrEqual(slowEnded + pacing.windowMs - 2);
   });
 
+  it('sequential requests cost one transaction each: a request takes its slot with the last one’s end', async () => {
+    const s = await sessionServer();
+    const l = processLimiter(s.url, tempDir(), { limit: 10, windowMs: 60_000 });
+    const c = clientOn(s, l);
+    for (let i = 0; i < 3; i += 1) await c.getSession(randomUUID());
+    await expect.poll(() => readState(l).ended.length, POLL).toBe(3);
+    expect(Object.keys(readState(l).flight)).toEqual([]);
+    // Three slots, the first two ends taken along by the next slot, the last end written alone.
+    expect(l.cost.transactions).toBe(4);
+  });
+
   it('a call waiting for a shared slot is cancelled at once by its signal, and its place is not kept', async () => {
     const s = await sessionServer();
     const dir = tempDir();
@@ -228,8 +239,9 @@ describe('a budget shared through the state file', () => {
     controller.abort('SIGINT');
     expect(await pending).toBe('SIGINT');
     expect(s.seen).toHaveLength(1);
-    await expect.poll(() => readState(l), POLL).toMatchObject({ flight: {} });
-    expect(readState(l).ended).toHaveLength(1);
+    // The first request's end is written (soon after it ended), and nothing of the cancelled one.
+    await expect.poll(() => readState(l).ended.length, POLL).toBe(1);
+    expect(Object.keys(readState(l).flight)).toEqual([]);
   });
 });
 
