@@ -36,7 +36,8 @@ describe('a CI job', () => {
     expect(sent.code).toBe(0);
     expect(sent.stdout).toBe('All green.');
     // The job log shows where the wait is at once (and, on a long one, a heartbeat a minute).
-    expect(sent.stderr).toBe(`Waiting for the reply on session ${id}\n`);
+    // The session's address is the one its create recorded.
+    expect(sent.stderr).toBe(`Waiting for the reply on session ${id} (${f.em.url}/app/sessions/${id})\n`);
     expect(readFileSync(artifact, 'utf8')).toBe('All green.');
     expect(f.em.stats().followUps).toBe(1);
   });
