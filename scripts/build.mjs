@@ -235,12 +235,17 @@ const parts = {
 
 // Parts the program loads for one command each: the fewer functions dist/agents.cjs holds, the less every
 // run reads and deserialises from its code cache (about 50 µs a kB of program on Node 20).
+// Our own parts also get short identifiers (277 -> 208 kB for the program: about 1.3 ms off every run on
+// Node 20, half of what --help costs over a bare node). Nothing of ours or commander's depends on a function's
+// name (errors name themselves, commander's are told apart with instanceof); the vendor files and undici keep
+// theirs, since libraries do. A stack trace names minified functions: --debug's request trace is the tool.
+const ours = { ...common, minifyIdentifiers: true };
 for (const part of ['emulator', 'completion']) {
-  await build({ ...common, entryPoints: [`src/${part}/index.ts`], outfile: `${out}/${part}.cjs` });
+  await build({ ...ours, entryPoints: [`src/${part}/index.ts`], outfile: `${out}/${part}.cjs` });
 }
 
 await build({
-  ...common,
+  ...ours,
   entryPoints: ['src/cli.ts'],
   outfile: `${out}/agents.cjs`,
   define: { __AGENTS_VERSION__: JSON.stringify(pkg.version) },
