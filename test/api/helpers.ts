@@ -170,3 +170,28 @@ export const FAST = {
   retry: { baseDelayMs: 2, maxDelayMs: 10 },
   pacing: false as const,
 };
+
+/** The most of `times` (ms) that fall in any span of `windowMs`: what a rate limit would have seen. */
+export function busiestWindow(times: readonly number[], windowMs: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let most = 0;
+  let start = 0;
+  for (let end = 0; end < sorted.length; end++) {
+    while (sorted[end]! - sorted[start]! >= windowMs) start++;
+    most = Math.max(most, end - start + 1);
+  }
+  return most;
+}
+
+/** A server answering every request with a Session (or `status` with an error), after `delayMs`. */
+export async function sessionServer(o: { status?: number; delayMs?: number } = {}): Promise<TestServer> {
+  const s = await startServer((req, res) => {
+    const id: string = /\/sessions\/([^/?]+)/.exec(req.url ?? '')?.[1] ?? randomUUID();
+    const status = o.status ?? 200;
+    setTimeout(
+      () => json(res, status, status === 200 ? session(s.url, id) : { error: 'down' }),
+      o.delayMs ?? 0,
+    );
+  });
+  return s;
+}

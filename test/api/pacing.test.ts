@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
 import { SlidingWindowLimiter, limiterFor } from '../../src/api/pacing.js';
-import { KEY, json, session, startServer, type Seen, type TestServer } from './helpers.js';
+import { KEY, busiestWindow, sessionServer as serve, type Seen, type TestServer } from './helpers.js';
 
 const servers: TestServer[] = [];
 afterEach(async () => {
@@ -13,25 +13,17 @@ afterEach(async () => {
 });
 
 async function sessionServer(status = 200): Promise<TestServer> {
-  const s = await startServer((req, res) => {
-    const id: string = /\/sessions\/([^/?]+)/.exec(req.url ?? '')?.[1] ?? randomUUID();
-    json(res, status, status === 200 ? session(s.url, id) : { error: 'down' });
-  });
+  const s = await serve({ status });
   servers.push(s);
   return s;
 }
 
 /** The most requests the server saw in any span of `windowMs` (by its own arrival times). */
-function busiestWindow(seen: Seen[], windowMs: number): number {
-  const times = seen.map((r) => r.at).sort((a, b) => a - b);
-  let most = 0;
-  let start = 0;
-  for (let end = 0; end < times.length; end++) {
-    while (times[end]! - times[start]! >= windowMs) start++;
-    most = Math.max(most, end - start + 1);
-  }
-  return most;
-}
+const busiest = (seen: Seen[], windowMs: number) =>
+  busiestWindow(
+    seen.map((r) => r.at),
+    windowMs,
+  );
 
 describe('pacing', () => {
   it('a burst of 300 calls never exceeds the limit in any window, and every call succeeds', async () => {
@@ -42,7 +34,7 @@ describe('pacing', () => {
     const got = await Promise.all(ids.map((id) => c.getSession(id)));
     expect(got.map((g) => g.id)).toEqual(ids);
     expect(s.seen).toHaveLength(300);
-    expect(busiestWindow(s.seen, pacing.windowMs)).toBeLessThanOrEqual(pacing.limit);
+    expect(busiest(s.seen, pacing.windowMs)).toBeLessThanOrEqual(pacing.limit);
   });
 
   it('clients of one key share the limit; retries count against it', async () => {
@@ -59,7 +51,7 @@ describe('pacing', () => {
     const results = await Promise.allSettled([a.getSession(randomUUID()), b.getSession(randomUUID())]);
     expect(results.every((r) => r.status === 'rejected')).toBe(true);
     expect(s.seen).toHaveLength(20);
-    expect(busiestWindow(s.seen, pacing.windowMs)).toBeLessThanOrEqual(pacing.limit);
+    expect(busiest(s.seen, pacing.windowMs)).toBeLessThanOrEqual(pacing.limit);
   });
 
   it('keeps one limiter per origin and key', () => {

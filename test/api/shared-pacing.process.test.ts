@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/run-cli.js';
-import { json, KEY, POLL, session, startServer, type TestServer } from './helpers.js';
+import { busiestWindow, json, KEY, POLL, session, startServer, type TestServer } from './helpers.js';
 
 let out = '';
 let child = '';
@@ -39,16 +39,11 @@ interface Arrival {
 }
 
 /** The most arrivals in any span of `windowMs`. */
-function busiest(arrivals: Arrival[], windowMs: number): number {
-  const times = arrivals.map((a) => a.at).sort((a, b) => a - b);
-  let most = 0;
-  let start = 0;
-  for (let end = 0; end < times.length; end++) {
-    while (times[end]! - times[start]! >= windowMs) start++;
-    most = Math.max(most, end - start + 1);
-  }
-  return most;
-}
+const busiest = (arrivals: Arrival[], windowMs: number) =>
+  busiestWindow(
+    arrivals.map((a) => a.at),
+    windowMs,
+  );
 
 function run(args: string[]): { proc: ChildProcess; exit: Promise<number | null>; stderr: () => string } {
   const proc = spawn(process.execPath, [child, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
