@@ -131,9 +131,11 @@ async function main(): Promise<void> {
   await send(await (cfg.mode === 'one-request' ? oneRequest(cfg) : follow(cfg)));
 }
 
-// Exit at once: the client's keep-alive sockets would otherwise hold the process open for seconds.
+// Exit once stdout has drained (a pipe the parent reads more slowly than 10,000 lines are written keeps the
+// rest queued in this process, and exiting then lost it: the bench counted those messages as missed), but
+// not later: the client's keep-alive sockets would otherwise hold the process open for seconds.
 main().then(
-  () => process.exit(0),
+  () => process.stdout.write('', () => process.exit(0)),
   (err: unknown) => {
     console.error('bench/poll burst child failed:', err);
     process.exit(1);
