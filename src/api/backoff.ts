@@ -32,7 +32,8 @@ export const DEFAULT_RETRY: RetryOptions = {
 /**
  * The wait before retry number `retry` (1-based). Full jitter: uniform in [0, min(cap, base·2^(retry-1))].
  * A 429 waits at least half of that ceiling (it means the key is busy elsewhere, an instant retry would only
- * spend another request). A Retry-After is honoured as asked, up to `maxRetryAfterMs`.
+ * spend another request), its ceiling capped by `maxRetryAfterMs` rather than `maxDelayMs`. A Retry-After is
+ * honoured as asked, up to `maxRetryAfterMs`.
  */
 export function backoffDelay(
   retry: number,
@@ -40,10 +41,12 @@ export function backoffDelay(
   extra: { rateLimited?: boolean; retryAfterS?: number } = {},
   random: () => number = Math.random,
 ): number {
-  const ceiling = Math.min(
-    options.maxDelayMs,
-    options.baseDelayMs * 2 ** Math.min(Math.max(0, retry - 1), 30),
-  );
+  // A 429 says the key's window is full. Its waits keep doubling up to the window's length (the cap on what
+  // the service may ask), not our own cap: processes this client cannot coordinate with (on other machines,
+  // or pacing alone) then let the window drain, where retries every few seconds, each refused and counted
+  // against the key, kept it full for all of them.
+  const cap = extra.rateLimited ? Math.max(options.maxDelayMs, options.maxRetryAfterMs) : options.maxDelayMs;
+  const ceiling = Math.min(cap, options.baseDelayMs * 2 ** Math.min(Math.max(0, retry - 1), 30));
   let delay = extra.rateLimited ? ceiling / 2 + (random() * ceiling) / 2 : random() * ceiling;
   if (extra.retryAfterS !== undefined && extra.retryAfterS > 0) {
     delay = Math.max(delay, Math.min(options.maxRetryAfterMs, extra.retryAfterS * 1000));

@@ -13,6 +13,11 @@ export function isTransient(err: unknown): boolean {
   return err instanceof ApiError && err.transient;
 }
 
+/** A 429: the key's requests are spent for now. */
+export function isRateLimited(err: unknown): boolean {
+  return err instanceof ApiError && err.kind === 'rate_limited';
+}
+
 /** Where to poll: a session, or one thread of it. */
 export interface PollTarget {
   sessionId: string;
@@ -147,6 +152,8 @@ export class Follower implements AsyncIterable<Message> {
     const started = Date.now();
     let quietSince = started;
     let errors = 0;
+    /** Failed polls in a row that count towards giving up (errors less the 429s). */
+    let failed = 0;
     let first = true;
     while (!this.finished) {
       if (!(first && this.immediate) && !this.woken) {
@@ -173,6 +180,7 @@ export class Follower implements AsyncIterable<Message> {
         this.primed = true;
         this.window.advance();
         errors = 0;
+        failed = 0;
         if (this.o.flowing ? batch.some(this.o.flowing) : batch.length > 0) quietSince = Date.now();
       } catch (err) {
         // What the poll found before it failed is in the window: it must be handed on now or never.
@@ -180,8 +188,11 @@ export class Follower implements AsyncIterable<Message> {
         if (this.o.signal?.aborted || !this.o.isTransient?.(err)) throw err;
         // A poll that failed half-way is safe to repeat.
         errors += 1;
-        if (errors >= (this.o.maxFailedPolls ?? MAX_FAILED_POLLS)) throw err;
-        this.o.onTransientError?.(err, errors);
+        // A 429 is the key's budget spent by others, not a service that is down: it never ends the follow
+        // (the client's retries have waited up to a minute already; --timeout or Ctrl-C bound it).
+        if (!isRateLimited(err)) failed += 1;
+        if (failed >= (this.o.maxFailedPolls ?? MAX_FAILED_POLLS)) throw err;
+        this.o.onTransientError?.(err, failed);
         continue;
       }
       yield batch;

@@ -7,7 +7,7 @@ import type { Message, MessageType } from '../api/types.js';
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { CliError, ExitCode, fromApiError } from '../errors.js';
-import { Follower, MAX_FAILED_POLLS, type FollowOptions } from '../poll/follow.js';
+import { Follower, isRateLimited, MAX_FAILED_POLLS, type FollowOptions } from '../poll/follow.js';
 import { classify, streamConversation } from '../conversation/model.js';
 import type { Item } from '../output/items.js';
 import { activityLine } from '../output/render-conversation.js';
@@ -71,6 +71,12 @@ export function outagePolicy(
   return {
     maxFailedPolls: timeoutMs === undefined ? MAX_FAILED_POLLS : Number.POSITIVE_INFINITY,
     onTransientError: (err, n) => {
+      if (isRateLimited(err)) {
+        ctx.log.warn(
+          "the key's requests are spent for now (429, other processes or machines); still waiting",
+        );
+        return;
+      }
       const what = err instanceof Error ? err.message : String(err);
       const left = timeoutMs === undefined ? ` (attempt ${n} of ${MAX_FAILED_POLLS})` : '';
       ctx.log.warn(`the service is failing: ${what}; still waiting${left}`);

@@ -29,6 +29,13 @@ describe('backoffDelay', () => {
     expect(backoffDelay(2, options, { retryAfterS: 3 }, () => 0)).toBe(3000);
   });
 
+  it('a 429 without Retry-After keeps doubling past our own cap, up to the window a service may ask for', () => {
+    // maxDelayMs is 1 s here: a 5xx stops there, a 429 goes on to 12.8 s and stops at maxRetryAfterMs.
+    expect(backoffDelay(9, options, {}, () => 0.999999)).toBe(1000);
+    expect(backoffDelay(9, options, { rateLimited: true }, () => 0)).toBe(12_800);
+    expect(backoffDelay(20, options, { rateLimited: true }, () => 0.999999)).toBe(60_000);
+  });
+
   it('reads Retry-After as seconds or an HTTP date', () => {
     expect(parseRetryAfter('3')).toBe(3);
     expect(parseRetryAfter(new Date(10_000).toUTCString(), 4_000)).toBe(6);

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
 import { CliError, ExitCode } from '../../src/errors.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { startEmulator, type FaultMode, type RunningEmulator } from '../../src/emulator/index.js';
 import type { Message, MessageType, Session } from '../../src/api/types.js';
 import { Follower, MAX_FAILED_POLLS, firstMessage } from '../../src/poll/follow.js';
 import type { ScheduleOptions } from '../../src/poll/schedule.js';
@@ -308,12 +308,12 @@ describe('Follower: endings', () => {
   });
 
   describe('a service that keeps failing', () => {
-    async function failing() {
+    async function failing(modes: FaultMode[] = ['503']) {
       const { em } = await setup();
       // One attempt per poll, so each failed poll is one injected fault.
       const client = new ApiClient({ baseUrl: em.url, apiKey: KEY, pacing: false, retry: { maxRetries: 0 } });
       const s = await client.createSession({ agent_name: 'claude', message: '[[think:2000]] hi' });
-      em.setFaults({ rate: 1, modes: ['503'], methods: ['GET'] });
+      em.setFaults({ rate: 1, modes, methods: ['GET'] });
       const failures: number[] = [];
       const follow = (extra: { maxFailedPolls?: number }) =>
         new Follower({
@@ -334,6 +334,18 @@ describe('Follower: endings', () => {
       expect((err as ApiError).kind).toBe('server');
       expect(em.stats().faultsInjected).toBe(MAX_FAILED_POLLS);
       expect(failures).toEqual([1, 2]);
+    });
+
+    it('never gives up on 429s: the key is busy elsewhere, the service is up', async () => {
+      const { em, follow, failures } = await failing(['429']);
+      let ended = false;
+      const pending = collect(follow({})).finally(() => (ended = true));
+      // More refused polls than MAX_FAILED_POLLS, each told as a failure that does not count.
+      await expect.poll(() => ended || em.stats().faultsInjected > MAX_FAILED_POLLS + 1, POLL).toBe(true);
+      em.setFaults(undefined);
+      const got = await pending;
+      expect(got.map((m) => m.type)).toEqual(['final_message']);
+      expect(failures.every((n) => n === 0)).toBe(true);
     });
 
     it('rides out an outage of any length when allowed (a --timeout bounds it instead)', async () => {
