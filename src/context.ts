@@ -6,7 +6,7 @@ import type { ApiClient, ClientOptions } from './api/client.js';
 import type { IO } from './io.js';
 import { VERSION } from './version.js';
 import { join } from 'node:path';
-import { debugFromEnv, requestTimeouts, sharedPacingFromEnv } from './config/env.js';
+import { debugFromEnv, rateLimitFromEnv, requestTimeouts, sharedPacingFromEnv } from './config/env.js';
 import { stateDir } from './config/locations.js';
 import { openConfigFile, type ConfigFile } from './config/store.js';
 import { requireConnection, resolveSettings, type SettingName, type Settings } from './config/settings.js';
@@ -109,6 +109,9 @@ export async function createContext(io: IO, globals: GlobalOptions): Promise<Con
         };
   const clientFor: Context['clientFor'] = async (options) => {
     const { ApiClient } = await import('./api/client.js');
+    const rate = rateLimitFromEnv(env);
+    const pacing = io.tuning?.pacing ?? (rate === undefined ? undefined : { limit: rate, windowMs: 60_000 });
+    const perMinute = pacing ? pacing.limit : 100;
     return new ApiClient({
       userAgent: `agents/${VERSION} node/${io.runtime.nodeVersion}`,
       ...requestTimeouts(env),
@@ -124,10 +127,10 @@ export async function createContext(io: IO, globals: GlobalOptions): Promise<Con
       onPaced: caps.stderrIsTTY
         ? () =>
             log.info(
-              'waiting for a request slot: the key allows 100 requests a minute, and the last minute has used them (this process and any other agents process on this machine)',
+              `waiting for a request slot: ${perMinute} requests a minute for this key${rate === undefined ? '' : ' (AGENTS_RATE_LIMIT)'}, and the last minute has used them (this process and any other agents process on this machine)`,
             )
         : undefined,
-      ...(io.tuning?.pacing !== undefined ? { pacing: io.tuning.pacing } : {}),
+      ...(pacing !== undefined ? { pacing } : {}),
       sharedPacing,
       ...options,
       retry: { ...io.tuning?.retry, ...options.retry },

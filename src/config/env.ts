@@ -85,3 +85,25 @@ export function sharedPacingFromEnv(env: Env): boolean {
   const raw = env.AGENTS_SHARED_PACING;
   return raw === undefined || raw === '' || truthy(raw);
 }
+
+/** The key's documented limit, in requests a minute. */
+export const KEY_RATE_LIMIT = 100;
+
+/**
+ * AGENTS_RATE_LIMIT: the requests a minute this machine may spend on the key (1 to 100; default the key's
+ * whole 100), shared by its agents processes like the whole budget. For a key shared by several machines,
+ * which cannot see each other's requests: thirty CI runners set 3 and together stay under the 100. Unset or
+ * empty is the default; anything else is a usage error.
+ */
+export function rateLimitFromEnv(env: Env): number | undefined {
+  const raw = env.AGENTS_RATE_LIMIT;
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || !(n >= 1 && n <= KEY_RATE_LIMIT)) {
+    throw new UsageError(
+      `AGENTS_RATE_LIMIT=${JSON.stringify(raw.slice(0, 40))} is not a number of requests a minute from 1 to ${KEY_RATE_LIMIT}`,
+      "give this machine's share of the key's 100 requests a minute, e.g. 3 for one of thirty runners",
+    );
+  }
+  return n;
+}

@@ -263,4 +263,42 @@ describe('a request that waits for the key’s budget', () => {
     expect(piped.stderr).not.toContain(NOTICE);
     expect((JSON.parse(piped.stdout) as { session: Session }).session.id).toBe(id);
   });
+
+  it('AGENTS_RATE_LIMIT is the share of the key this machine may spend: 2 a minute, and show waits after 2', async () => {
+    const f = await baseFixture();
+    const id = await created(f);
+    f.em.resetStats();
+    let stop: (() => void) | undefined;
+    const r = await f.run(['show', id], {
+      env: { ...f.env, AGENTS_RATE_LIMIT: '2' },
+      // The program's own pacing, as a user's run has it (the suite's default turns pacing off).
+      tuning: { ...FAST_TUNING, pacing: undefined },
+      tty: { stderr: true, stdout: true },
+      onStart: (run) => {
+        const poll = setInterval(() => {
+          if (!run.stderr.includes('2 requests a minute for this key (AGENTS_RATE_LIMIT)')) return;
+          clearInterval(poll);
+          run.kill('SIGINT');
+        }, 20);
+        stop = () => clearInterval(poll);
+      },
+    });
+    stop?.();
+    expect(r.code).toBe(130);
+    expect(f.em.stats().requests).toBe(2);
+  });
+
+  it('a bad AGENTS_RATE_LIMIT is a usage error, and nothing is sent', async () => {
+    const f = await baseFixture();
+    for (const bad of ['0', '101', '2.5', 'lots']) {
+      const r = await f.run(['show', UUID_EXAMPLE], { env: { ...f.env, AGENTS_RATE_LIMIT: bad } });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(
+        /^error: AGENTS_RATE_LIMIT=".*" is not a number of requests a minute from 1 to 100\n/,
+      );
+    }
+    expect(f.em.stats().requests).toBe(0);
+  });
 });
+
+const UUID_EXAMPLE = '0b5e8f3c-1d2a-4c3b-9e8f-7a6b5c4d3e2f';
