@@ -6,7 +6,7 @@
 // reply (printed − stored), whether every reply was printed exactly once, and p95 against the floor the
 // budget allows: N waiters sharing 100 a minute can each poll once every N × 0.6 s, so a reply waits
 // up to that and 95 % of them at most 0.57 × N s.
-// Options: --sizes 8,16,32 --modes alone,shared --turn 45 --spread 20 (seconds), --rounds N, --bin PATH
+// Options: --sizes 8,16,32 --modes alone,shared (or machines) --turn 45 --spread 20 (seconds), --rounds N, --bin PATH
 // (another build's bin/agents.js).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -23,7 +23,12 @@ export interface RunOptions {
   argv: string[];
 }
 
-type Mode = 'alone' | 'shared';
+/**
+ * alone: every process paces itself (AGENTS_SHARED_PACING=0); shared: one budget file for all of them;
+ * machines: each process a machine of its own (its own state directory, so no file in common), given its
+ * share of the key with AGENTS_RATE_LIMIT (100 / N a minute, rounded down).
+ */
+type Mode = 'alone' | 'shared' | 'machines';
 
 /** One waiter process, measured. */
 interface Waiter {
@@ -132,7 +137,7 @@ async function scenario(
     AGENTS_BASE_URL: em.url,
     AGENTS_API_KEY: key,
     AGENTS_CONFIG_DIR: dir,
-    AGENTS_SHARED_PACING: mode === 'shared' ? '1' : '0',
+    AGENTS_SHARED_PACING: mode === 'alone' ? '0' : '1',
     ...(timeline ? { AGENTS_DEBUG: '1' } : {}),
   });
   const started = Date.now();
@@ -140,7 +145,15 @@ async function scenario(
     // Stratified: waiter i starts at a random moment of the i-th n-th of the spread.
     const runs = Array.from({ length: n }, async (_, i) => {
       await new Promise((r) => setTimeout(r, (spreadMs * (i + Math.random())) / n));
-      return waiter(bin, environment, `bench-${mode}-${n}-${i}`, turnMs);
+      const own =
+        mode === 'machines'
+          ? {
+              ...environment,
+              AGENTS_CONFIG_DIR: mkdtempSync(join(dir, 'machine-')),
+              AGENTS_RATE_LIMIT: String(Math.max(1, Math.floor(100 / n))),
+            }
+          : environment;
+      return waiter(bin, own, `bench-${mode}-${n}-${i}`, turnMs);
     });
     const waiters = await Promise.all(runs);
     const stats = em.stats();
@@ -199,7 +212,8 @@ export async function run(o: RunOptions): Promise<void> {
   const modes = list(values.modes, 'alone,shared') as Mode[];
   if (sizes.some((s) => !Number.isInteger(s) || s < 1))
     throw new Error(`--sizes: whole numbers, not ${values.sizes}`);
-  if (modes.some((m) => m !== 'alone' && m !== 'shared')) throw new Error(`--modes: alone, shared`);
+  if (modes.some((m) => !['alone', 'shared', 'machines'].includes(m)))
+    throw new Error(`--modes: alone, shared, machines`);
   const turnMs = Number(values.turn ?? 45) * 1000;
   const spreadMs = Number(values.spread ?? 20) * 1000;
   // Rounds pool their waiters: with 8 samples, p95 is the slowest one.
@@ -279,7 +293,7 @@ export async function run(o: RunOptions): Promise<void> {
       `emulator limit 100 requests a minute per key, ${rounds} round(s) per row (429s and requests summed); took ${((Date.now() - started) / 1000).toFixed(0)} s`,
     `target (shared): 0 responses of 429, every reply printed exactly once, p95 lateness within 1.2x the floor (0.57 × N s)`,
     `shared budget file: ${cost.perTransactionMs.toFixed(2)} ms a transaction (lock + read + write), ` +
-      `two a request (${cost.perRequestMs.toFixed(2)} ms a request with the in-process window)`,
+      `one a request in sequence (its slot and the last one's end): ${cost.perRequestMs.toFixed(2)} ms a request with the in-process window`,
     '',
     line(head),
     line(widths.map((w) => '-'.repeat(w))),
