@@ -47,7 +47,7 @@ function faults(rate: number, seed: number, methods?: ('GET' | 'POST')[]): Fault
 /** stderr of a run that ended well: empty, but for warnings of polls that failed all their retries. */
 function expectOnlyRiddenOut(stderr: string) {
   expect(withoutProgress(stderr)).toMatch(
-    /^(warning: the service is failing: [^\n]+; still waiting \(attempt [12] of 3\)\n)*$/,
+    /^(warning: (the service is failing: [^\n]+; still waiting \(attempt [12] of 3\)|the key's requests are spent for now \(429, other processes or machines\); still waiting)\n)*$/,
   );
 }
 
@@ -174,24 +174,25 @@ describe.concurrent('flaky service: every command still ends right', () => {
 
 // Bounded time without timing a run: the runs below use FAST_TUNING's millisecond waits, so what bounds
 // them is the number of attempts, which the tests count. Those counts, spent with the real schedule
-// (src/api/backoff.ts: 6 retries, waits of at most 0.5+1+2+4+8+8 s; src/poll/schedule.ts between failed
-// polls), every wait at its longest, stay within what a script can sit through.
+// (src/api/backoff.ts: 6 retries, waits of at most 0.5+1+2+4+8+8 s, or 16 s for the last after a 429;
+// src/poll/schedule.ts between failed polls), every wait at its longest, stay within what a script can sit
+// through.
 const BOUND_MS = 45_000;
 
 /** The longest one call takes with the real retry schedule when every attempt fails: each wait at its ceiling. */
-function worstCallMs(): number {
+function worstCallMs(rateLimited = true): number {
   let ms = 0;
   for (let retry = 1; retry <= DEFAULT_RETRY.maxRetries; retry++) {
-    ms += backoffDelay(retry, DEFAULT_RETRY, { rateLimited: true }, () => 1);
+    ms += backoffDelay(retry, DEFAULT_RETRY, { rateLimited }, () => 1);
   }
   return Math.min(ms, DEFAULT_RETRY.totalBudgetMs);
 }
 
 /** The longest a wait that gives up after `polls` failed polls takes with the real schedules. */
-function worstWaitMs(polls: number): number {
+function worstWaitMs(polls: number, rateLimited: boolean): number {
   let ms = DEFAULT_SCHEDULE.minMs;
   for (let failed = 1; failed <= polls; failed++) {
-    ms += worstCallMs();
+    ms += worstCallMs(rateLimited);
     if (failed < polls) ms += nextDelay(ms, failed, DEFAULT_SCHEDULE, () => 1);
   }
   return ms;
@@ -332,7 +333,8 @@ describe.concurrent('faults that never stop: one clean error, exit 1, in bounded
       // 3 polls of 7 attempts each, after the create, and nothing more: with the real waits, under 100 s.
       expect(em.stats().faultsInjected).toBe(21);
       expect(em.stats().requests).toBe(22);
-      expect(worstWaitMs(MAX_FAILED_POLLS)).toBeLessThan(100_000);
+      // No 429 among these faults: a 429 never counts towards giving up.
+      expect(worstWaitMs(MAX_FAILED_POLLS, false)).toBeLessThan(100_000);
       tally.correct += 1;
     });
   });
