@@ -171,9 +171,9 @@ export const FAST = {
   pacing: false as const,
 };
 
-/** The most of `times` (ms) that fall in any span of `windowMs`: what a rate limit would have seen. */
-export function busiestWindow(times: readonly number[], windowMs: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
+/** The most of `arrivals` (their `at`, ms) in any span of `windowMs`: what a rate limit would have seen. */
+export function busiestWindow(arrivals: readonly { at: number }[], windowMs: number): number {
+  const sorted = arrivals.map((a) => a.at).sort((a, b) => a - b);
   let most = 0;
   let start = 0;
   for (let end = 0; end < sorted.length; end++) {

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
 import { SlidingWindowLimiter, limiterFor } from '../../src/api/pacing.js';
-import { KEY, busiestWindow, sessionServer as serve, type Seen, type TestServer } from './helpers.js';
+import { KEY, busiestWindow, sessionServer as serve, type TestServer } from './helpers.js';
 
 const servers: TestServer[] = [];
 afterEach(async () => {
@@ -18,13 +18,6 @@ async function sessionServer(status = 200): Promise<TestServer> {
   return s;
 }
 
-/** The most requests the server saw in any span of `windowMs` (by its own arrival times). */
-const busiest = (seen: Seen[], windowMs: number) =>
-  busiestWindow(
-    seen.map((r) => r.at),
-    windowMs,
-  );
-
 describe('pacing', () => {
   it('a burst of 300 calls never exceeds the limit in any window, and every call succeeds', async () => {
     const s = await sessionServer();
@@ -34,7 +27,7 @@ describe('pacing', () => {
     const got = await Promise.all(ids.map((id) => c.getSession(id)));
     expect(got.map((g) => g.id)).toEqual(ids);
     expect(s.seen).toHaveLength(300);
-    expect(busiest(s.seen, pacing.windowMs)).toBeLessThanOrEqual(pacing.limit);
+    expect(busiestWindow(s.seen, pacing.windowMs)).toBeLessThanOrEqual(pacing.limit);
   });
 
   it('clients of one key share the limit; retries count against it', async () => {
@@ -51,7 +44,7 @@ describe('pacing', () => {
     const results = await Promise.allSettled([a.getSession(randomUUID()), b.getSession(randomUUID())]);
     expect(results.every((r) => r.status === 'rejected')).toBe(true);
     expect(s.seen).toHaveLength(20);
-    expect(busiest(s.seen, pacing.windowMs)).toBeLessThanOrEqual(pacing.limit);
+    expect(busiestWindow(s.seen, pacing.windowMs)).toBeLessThanOrEqual(pacing.limit);
   });
 
   it('keeps one limiter per origin and key', () => {

@@ -38,13 +38,6 @@ interface Arrival {
   at: number;
 }
 
-/** The most arrivals in any span of `windowMs`. */
-const busiest = (arrivals: Arrival[], windowMs: number) =>
-  busiestWindow(
-    arrivals.map((a) => a.at),
-    windowMs,
-  );
-
 function run(args: string[]): { proc: ChildProcess; exit: Promise<number | null>; stderr: () => string } {
   const proc = spawn(process.execPath, [child, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
@@ -92,7 +85,7 @@ describe('one budget across processes', () => {
       expect(survivors.map((r) => r.stderr())).toEqual(['', '', '']);
       // Every request the server saw, the victims' included, inside one window of the limit.
       expect(arrivals).toHaveLength(2 * 3 + 3 * 4);
-      expect(busiest(arrivals, windowMs)).toBeLessThanOrEqual(limit);
+      expect(busiestWindow(arrivals, windowMs)).toBeLessThanOrEqual(limit);
       // The shared file is all that is left: no lock, no temporary file of the killed ones matter.
       expect(readdirSync(dir).filter((f) => f.endsWith('.json'))).toHaveLength(1);
     } finally {
@@ -114,7 +107,7 @@ describe('one budget across processes', () => {
         return run([s.url, KEY, dir, String(who), '4', '5', '1000', '1000']);
       });
       expect(await Promise.all(runs.map((r) => r.exit))).toEqual([0, 0, 0]);
-      expect(busiest(arrivals, 1000)).toBeGreaterThan(5);
+      expect(busiestWindow(arrivals, 1000)).toBeGreaterThan(5);
     } finally {
       await s.close();
     }

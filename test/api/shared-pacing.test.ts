@@ -13,7 +13,7 @@ import { startEmulator } from '../../src/emulator/index.js';
 import { Follower } from '../../src/poll/follow.js';
 import { DEFAULT_SCHEDULE } from '../../src/poll/schedule.js';
 import { stateFileName, type SharedState } from '../../src/api/pacing-state.js';
-import { busiestWindow, KEY, POLL, sessionServer as serve, type Seen, type TestServer } from './helpers.js';
+import { busiestWindow, KEY, POLL, sessionServer as serve, type TestServer } from './helpers.js';
 
 const servers: TestServer[] = [];
 afterEach(async () => {
@@ -25,13 +25,6 @@ async function sessionServer(delayMs = 0): Promise<TestServer> {
   servers.push(s);
   return s;
 }
-
-/** The most requests the server saw in any span of `windowMs`. */
-const busiest = (seen: Seen[], windowMs: number) =>
-  busiestWindow(
-    seen.map((r) => r.at),
-    windowMs,
-  );
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'agents-pacing-'));
 
@@ -79,7 +72,7 @@ describe('a budget shared through the state file', () => {
     const clients = limiters.map((l) => clientOn(s, l));
     await Promise.all(clients.flatMap((c) => Array.from({ length: 6 }, () => c.getSession(randomUUID()))));
     expect(s.seen).toHaveLength(18);
-    expect(busiest(s.seen, pacing.windowMs)).toBeLessThanOrEqual(pacing.limit);
+    expect(busiestWindow(s.seen, pacing.windowMs)).toBeLessThanOrEqual(pacing.limit);
     // Each alone would have let its first 6 through at once: 18 in the first window.
     expect(limiters.every((l) => !l.fellBack)).toBe(true);
   });
@@ -125,7 +118,7 @@ describe('a budget shared through the state file', () => {
     const c = clientOn(s, l);
     await Promise.all(Array.from({ length: 10 }, () => c.getSession(randomUUID())));
     expect(s.seen).toHaveLength(10);
-    expect(busiest(s.seen, pacing.windowMs)).toBeLessThanOrEqual(pacing.limit);
+    expect(busiestWindow(s.seen, pacing.windowMs)).toBeLessThanOrEqual(pacing.limit);
     expect(l.fellBack).toBe(true);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain(l.path);
