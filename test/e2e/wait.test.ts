@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../src/api/types.js';
-import { fixture, KEY, stopWhen, UUID, type Fixture } from './fixture.js';
+import { DIALECTS, fixture, KEY, stopWhen, UUID, type Fixture } from './fixture.js';
 import { displayWidth } from '../../src/output/width.js';
 import { runCli } from '../support/run-cli.js';
 import { stateFileName } from '../../src/api/pacing-state.js';
@@ -32,9 +32,11 @@ function latestThread(f: Fixture, id: string): string {
 // eslint-disable-next-line no-control-regex -- escape sequences are what is stripped
 const ESCAPES = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
-describe('agents wait', () => {
+// Against both dialects: the live service's copy of each final reply, and its ordering, must not change
+// which reply is printed.
+describe.each(DIALECTS)('agents wait against the %s dialect', (dialect) => {
   it('waits on several sessions in one process, printing each reply as it lands', async () => {
-    const f = await fixture();
+    const f = await fixture({ dialect });
     const slow = await create(f, '[[turn:8000]] [[reply:slow]] a');
     const quick = await create(f, '[[turn:200]] [[reply:quick]] b');
     const r = await f.run(['wait', slow, quick]);
@@ -45,7 +47,7 @@ describe('agents wait', () => {
   });
 
   it('404, 124 and success at once: the reply printed, the 404 reported, 124 naming what is pending', async () => {
-    const f = await fixture();
+    const f = await fixture({ dialect });
     const ok = await create(f, '[[reply:done%20here]] ok');
     const never = await create(f, '[[never]] forever');
     const r = await f.run(['wait', ok, MISSING, never, '--timeout', '0.5s']);
@@ -61,7 +63,7 @@ describe('agents wait', () => {
   });
 
   it('without a time-out: the first permanent error’s code, once the others are done', async () => {
-    const f = await fixture();
+    const f = await fixture({ dialect });
     const late = await create(f, '[[turn:3000]] [[reply:late]] x');
     const r = await f.run(['wait', MISSING, late]);
     expect(r.code).toBe(4);
@@ -70,7 +72,7 @@ describe('agents wait', () => {
   });
 
   it('reads what create and send print on standard input, one per line, as they come', async () => {
-    const f = await fixture();
+    const f = await fixture({ dialect });
     const a = await create(f, '[[reply:first]] a');
     const b = await create(f, '[[reply:old]] b');
     const sent = await f.run(['send', b, '[[reply:second]] again']);
@@ -82,7 +84,7 @@ describe('agents wait', () => {
   });
 
   it('a bad line on standard input is a usage error (2) at the end; the others are still waited on', async () => {
-    const f = await fixture();
+    const f = await fixture({ dialect });
     const a = await create(f, '[[reply:fine]] a');
     const r = await f.run(['wait'], { input: `not-a-session\n${a}\n` });
     expect(r.code).toBe(2);
@@ -94,7 +96,7 @@ describe('agents wait', () => {
   });
 
   it('a bad argument is a usage error before anything is sent; no references at all too', async () => {
-    const f = await fixture();
+    const f = await fixture({ dialect });
     const bad = await f.run(['wait', 'nope']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^error: not a session or thread: "nope"/);
@@ -108,7 +110,7 @@ describe('agents wait', () => {
   });
 
   it('--json: one {session, thread, message} per line', async () => {
-    const f = await fixture();
+    const f = await fixture({ dialect });
     const a = await create(f, '[[reply:one]] a');
     const b = await create(f, '[[turn:5000]] [[reply:two]] b');
     const r = await f.run(['wait', '--json', a, b]);
@@ -124,7 +126,7 @@ describe('agents wait', () => {
   });
 
   it('a session alone: its latest turn (the last one when it has ended, else the one in progress)', async () => {
-    const f = await fixture();
+    const f = await fixture({ dialect });
     const id = await create(f, '[[reply:turn%20one]] a');
     const first = await f.run(['wait', id]);
     expect(first.stdout).toBe('turn one\n');
@@ -135,7 +137,7 @@ describe('agents wait', () => {
   });
 
   it('the same turn named twice (its session and <session>/<thread>) is waited on and printed once', async () => {
-    const f = await fixture();
+    const f = await fixture({ dialect });
     const id = await create(f, '[[turn:2000]] [[reply:once]] a');
     const r = await f.run(['wait', id, `${id}/${latestThread(f, id)}`, id]);
     expect(r.code).toBe(0);
@@ -143,7 +145,7 @@ describe('agents wait', () => {
   });
 
   it('--output-dir: DIR/<session>.md, exact bytes; DIR/<session>-<thread>.md for several threads of one', async () => {
-    const f = await fixture();
+    const f = await fixture({ dialect });
     const dir = join(mkdtempSync(join(tmpdir(), 'agents-wait-')), 'replies', 'new');
     const a = await create(f, '[[reply:exact%0A%0Abytes]] a');
     const b = await create(f, '[[reply:b%20one]] b');
@@ -162,7 +164,7 @@ describe('agents wait', () => {
   });
 
   it('--output-dir that cannot be a directory: usage error, nothing sent', async () => {
-    const f = await fixture();
+    const f = await fixture({ dialect });
     const file = join(mkdtempSync(join(tmpdir(), 'agents-wait-')), 'a-file');
     writeFileSync(file, 'x');
     const r = await f.run(['wait', '--output-dir', file, MISSING]);
@@ -172,7 +174,7 @@ describe('agents wait', () => {
   });
 
   it('Ctrl-C: 130, naming the pending ones and the command that resumes them', async () => {
-    const f = await fixture();
+    const f = await fixture({ dialect });
     const never = await create(f, '[[never]] a');
     const thread = latestThread(f, never);
     const r = await f.run(['wait', never], {
@@ -189,7 +191,7 @@ describe('agents wait', () => {
   });
 
   it('on a terminal: a header naming each session, and one status line per session that never wraps at 40 columns', async () => {
-    const f = await fixture();
+    const f = await fixture({ dialect });
     const a = await create(
       f,
       '[[turn:8000]] [[reply:alpha]] Fix the failing parser test in the tokenizer module',
