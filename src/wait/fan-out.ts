@@ -78,6 +78,8 @@ export class FanOut {
   private readonly threads = new Set<string>();
   /** The references given per session (thread id or "latest"): several → files named per thread. */
   private readonly perSession = new Map<string, Set<string>>();
+  /** The agents of the sessions this machine knows (the status lines name them), read on first need. */
+  private knownAgents: Promise<Map<string, string | undefined>> | undefined;
   private running = 0;
   private feeding = true;
 
@@ -129,6 +131,15 @@ export class FanOut {
     this.channel.push({ kind: 'error', text, hint: err.hint });
   }
 
+  /** The agent each session this machine created was created with, read once for every reference. */
+  private agents(): Promise<Map<string, string | undefined>> {
+    this.knownAgents ??= readKnownSessions(this.o.ctx.state, this.o.profile).then(
+      (known) => new Map(known.map((s) => [s.id, s.agent])),
+      () => new Map(),
+    );
+    return this.knownAgents;
+  }
+
   private row(key: string, patch: Partial<StatusRow>): void {
     const { status } = this.o;
     const current = status.get(key);
@@ -152,9 +163,7 @@ export class FanOut {
       const given = this.perSession.get(sessionId) ?? new Set<string>();
       given.add(entry.ref.threadId ?? 'latest');
       this.perSession.set(sessionId, given);
-      const agent = await readKnownSessions(ctx.state, this.o.profile)
-        .then((known) => known.find((s) => s.id === sessionId)?.agent)
-        .catch(() => undefined);
+      const agent = (await this.agents()).get(sessionId);
       this.row(key, { sessionId, agent, state: 'starting' });
 
       const [title, threadId] = await Promise.all([
