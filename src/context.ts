@@ -110,8 +110,6 @@ export async function createContext(io: IO, globals: GlobalOptions): Promise<Con
   const clientFor: Context['clientFor'] = async (options) => {
     const { ApiClient } = await import('./api/client.js');
     const rate = rateLimitFromEnv(env);
-    const pacing = io.tuning?.pacing ?? (rate === undefined ? undefined : { limit: rate, windowMs: 60_000 });
-    const perMinute = pacing ? pacing.limit : 100;
     return new ApiClient({
       userAgent: `agents/${VERSION} node/${io.runtime.nodeVersion}`,
       ...requestTimeouts(env),
@@ -125,12 +123,13 @@ export async function createContext(io: IO, globals: GlobalOptions): Promise<Con
             )
         : undefined,
       onPaced: caps.stderrIsTTY
-        ? () =>
+        ? ({ limit }) =>
             log.info(
-              `waiting for a request slot: ${perMinute} requests a minute for this key${rate === undefined ? '' : ' (AGENTS_RATE_LIMIT)'}, and the last minute has used them (this process and any other agents process on this machine)`,
+              `waiting for a request slot: ${limit} requests a minute for this key${rate === undefined ? '' : ' (AGENTS_RATE_LIMIT)'}, and the last minute has used them (this process and any other agents process on this machine)`,
             )
         : undefined,
-      ...(pacing !== undefined ? { pacing } : {}),
+      ratePerMinute: rate,
+      ...(io.tuning?.pacing !== undefined ? { pacing: io.tuning.pacing } : {}),
       sharedPacing,
       ...options,
       retry: { ...io.tuning?.retry, ...options.retry },

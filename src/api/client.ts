@@ -39,6 +39,8 @@ export interface ClientOptions {
   retry?: Partial<RetryOptions>;
   /** At most `limit` requests in any `windowMs` per (origin, key), for the whole process. Default 100 per minute. */
   pacing?: { limit: number; windowMs: number } | false;
+  /** Requests a minute this machine may send with the key (default DEFAULT_PACING's 100); `pacing` beats it. */
+  ratePerMinute?: number;
   /**
    * Share that budget with every process on the machine that uses the same origin and key, through a
    * state file in `shared.dir`. Without it, the process paces itself alone.
@@ -51,7 +53,7 @@ export interface ClientOptions {
   /** Told before each retry's wait (for a "retrying in 2 s" line). */
   onRetry?: (notice: RetryNotice) => void;
   /** Told when a request has waited a second for a slot of the key's budget (see Transport). */
-  onPaced?: () => void;
+  onPaced?: (pacing: { limit: number; windowMs: number }) => void;
 }
 
 /** Per-call options. */
@@ -144,7 +146,11 @@ export class ApiClient {
     this.urls = new ApiUrls(options.baseUrl);
     const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
     const responseTimeoutMs = options.responseTimeoutMs ?? 30_000;
-    const pacing = options.pacing === undefined ? DEFAULT_PACING : options.pacing;
+    const pacing =
+      options.pacing ??
+      (options.ratePerMinute === undefined
+        ? DEFAULT_PACING
+        : { ...DEFAULT_PACING, limit: options.ratePerMinute });
     const { origin } = this.urls;
     if (pacing !== false) {
       this.limiter = options.sharedPacing

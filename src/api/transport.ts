@@ -35,7 +35,7 @@ export interface TransportConfig {
   /** Told before each retry's wait, so a person sees why nothing happens. */
   onRetry: ((notice: RetryNotice) => void) | undefined;
   /** Told when a request has waited PACED_NOTICE_MS for a slot of the key's budget, for the same reason. */
-  onPaced?: (() => void) | undefined;
+  onPaced?: ((pacing: { limit: number; windowMs: number }) => void) | undefined;
 }
 
 /** How long a request waits for a pacing slot, silently, before onPaced is told. */
@@ -180,7 +180,7 @@ export class Transport {
   private async paced(signal: AbortSignal | undefined): Promise<Release | undefined> {
     const { limiter, onPaced } = this.config;
     if (limiter === undefined) return undefined;
-    const notice = onPaced && setTimeout(onPaced, PACED_NOTICE_MS);
+    const notice = onPaced && setTimeout(() => onPaced(limiter), PACED_NOTICE_MS);
     try {
       return await limiter.acquire(signal);
     } finally {
