@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../src/api/types.js';
-import { DIALECTS, fixture, KEY, stopWhen, UUID, type Fixture } from './fixture.js';
+import { DIALECTS, fixture, KEY, stopWhen, until, UUID, type Fixture } from './fixture.js';
 import { displayWidth } from '../../src/output/width.js';
 import { runCli } from '../support/run-cli.js';
 import { stateFileName } from '../../src/api/pacing-state.js';
@@ -37,9 +37,20 @@ const ESCAPES = /\u001b\[[0-9;?]*[A-Za-z]/g;
 describe.each(DIALECTS)('agents wait against the %s dialect', (dialect) => {
   it('waits on several sessions in one process, printing each reply as it lands', async () => {
     const f = await fixture({ dialect });
-    const slow = await create(f, '[[turn:8000]] [[reply:slow]] a');
+    // The slow turn ends only once the quick reply is out: the order cannot depend on the machine's load.
+    const slow = await create(f, '[[never]] a');
     const quick = await create(f, '[[turn:200]] [[reply:quick]] b');
-    const r = await f.run(['wait', slow, quick]);
+    const r = await f.run(['wait', slow, quick], {
+      onStart: (run) =>
+        void until(() => run.stdout.includes('quick\n')).then(() =>
+          f.em.addMessage(slow, {
+            chat_thread_id: latestThread(f, slow),
+            role: 'assistant',
+            type: 'final_message',
+            message: 'slow',
+          }),
+        ),
+    });
     expect(r.code).toBe(0);
     // Piped: each reply followed by a newline, in the order they landed.
     expect(r.stdout).toBe('quick\nslow\n');
