@@ -9,6 +9,7 @@ import type { Message } from '../../src/api/types.js';
 import { DIALECTS, fixture, KEY, stopWhen, until, UUID, type Fixture } from './fixture.js';
 import { displayWidth } from '../../src/output/width.js';
 import { runCli } from '../support/run-cli.js';
+import type { RunHandle } from '../support/main.js';
 import { stateFileName } from '../../src/api/pacing-state.js';
 
 const MISSING = '00000000-0000-4000-8000-000000000404';
@@ -29,6 +30,22 @@ function latestThread(f: Fixture, id: string): string {
   );
 }
 
+/**
+ * For `onStart`: once `printed` is on stdout, the never-ending turn of `session` ends with the final
+ * `reply`. Replies then land in the order a test names, whatever the machine's load.
+ */
+function endTurnAfter(f: Fixture, session: string, printed: string, reply: string) {
+  return (run: RunHandle) =>
+    void until(() => run.stdout.includes(printed)).then(() =>
+      f.em.addMessage(session, {
+        chat_thread_id: latestThread(f, session),
+        role: 'assistant',
+        type: 'final_message',
+        message: reply,
+      }),
+    );
+}
+
 // eslint-disable-next-line no-control-regex -- escape sequences are what is stripped
 const ESCAPES = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
@@ -37,20 +54,10 @@ const ESCAPES = /\u001b\[[0-9;?]*[A-Za-z]/g;
 describe.each(DIALECTS)('agents wait against the %s dialect', (dialect) => {
   it('waits on several sessions in one process, printing each reply as it lands', async () => {
     const f = await fixture({ dialect });
-    // The slow turn ends only once the quick reply is out: the order cannot depend on the machine's load.
+    // The slow turn ends only once the quick reply is out.
     const slow = await create(f, '[[never]] a');
     const quick = await create(f, '[[turn:200]] [[reply:quick]] b');
-    const r = await f.run(['wait', slow, quick], {
-      onStart: (run) =>
-        void until(() => run.stdout.includes('quick\n')).then(() =>
-          f.em.addMessage(slow, {
-            chat_thread_id: latestThread(f, slow),
-            role: 'assistant',
-            type: 'final_message',
-            message: 'slow',
-          }),
-        ),
-    });
+    const r = await f.run(['wait', slow, quick], { onStart: endTurnAfter(f, slow, 'quick\n', 'slow') });
     expect(r.code).toBe(0);
     // Piped: each reply followed by a newline, in the order they landed.
     expect(r.stdout).toBe('quick\nslow\n');
@@ -123,8 +130,8 @@ describe.each(DIALECTS)('agents wait against the %s dialect', (dialect) => {
   it('--json: one {session, thread, message} per line', async () => {
     const f = await fixture({ dialect });
     const a = await create(f, '[[reply:one]] a');
-    const b = await create(f, '[[turn:5000]] [[reply:two]] b');
-    const r = await f.run(['wait', '--json', a, b]);
+    const b = await create(f, '[[never]] b');
+    const r = await f.run(['wait', '--json', a, b], { onStart: endTurnAfter(f, b, '"one"', 'two') });
     expect(r.code).toBe(0);
     const lines = r.stdout
       .trim()
@@ -203,12 +210,12 @@ describe.each(DIALECTS)('agents wait against the %s dialect', (dialect) => {
 
   it('on a terminal: a header naming each session, and one status line per session that never wraps at 40 columns', async () => {
     const f = await fixture({ dialect });
-    const a = await create(
-      f,
-      '[[turn:8000]] [[reply:alpha]] Fix the failing parser test in the tokenizer module',
-    );
+    const a = await create(f, '[[never]] Fix the failing parser test in the tokenizer module');
     const b = await create(f, '[[turn:200]] [[reply:beta%0A]] b');
-    const r = await f.run(['wait', a, b], { tty: { stdout: true, stderr: true, columns: 40 } });
+    const r = await f.run(['wait', a, b], {
+      tty: { stdout: true, stderr: true, columns: 40 },
+      onStart: endTurnAfter(f, a, 'beta', 'alpha'),
+    });
     expect(r.code).toBe(0);
     // stdout: header, then the reply (neutralised, one newline), in landing order.
     const out = r.stdout.replace(ESCAPES, '').split('\n');
