@@ -6,7 +6,13 @@ import type { ApiClient, ClientOptions } from './api/client.js';
 import type { IO } from './io.js';
 import { VERSION } from './version.js';
 import { join } from 'node:path';
-import { debugFromEnv, rateLimitFromEnv, requestTimeouts, sharedPacingFromEnv } from './config/env.js';
+import {
+  debugFromEnv,
+  maxResponseFromEnv,
+  rateLimitFromEnv,
+  requestTimeouts,
+  sharedPacingFromEnv,
+} from './config/env.js';
 import { stateDir } from './config/locations.js';
 import { openConfigFile, type ConfigFile } from './config/store.js';
 import { requireConnection, resolveSettings, type SettingName, type Settings } from './config/settings.js';
@@ -107,12 +113,23 @@ export async function createContext(io: IO, globals: GlobalOptions): Promise<Con
           dir: join(stateDir(env, io.runtime.platform), 'pacing'),
           onFallback: (message: string) => log.warn(message),
         };
+  // A server whose filter let another session's or thread's message through: said once a run, on stderr
+  // (the message itself is dropped by the client).
+  let toldForeign = false;
+  const onForeign: ClientOptions['onForeign'] = ({ why, target }) => {
+    if (toldForeign) return;
+    toldForeign = true;
+    const asked = why === 'session' ? `session ${target.sessionId}` : `thread ${target.threadId}`;
+    log.warn(`the service listed messages of another ${why} than ${asked}; they were left out`);
+  };
   const clientFor: Context['clientFor'] = async (options) => {
     const { ApiClient } = await import('./api/client.js');
     const rate = rateLimitFromEnv(env);
     return new ApiClient({
       userAgent: `agents/${VERSION} node/${io.runtime.nodeVersion}`,
       ...requestTimeouts(env),
+      maxResponseBytes: maxResponseFromEnv(env),
+      onForeign,
       debug: debug ? (line: string) => log.debug(line) : undefined,
       env,
       // A person at a terminal sees why nothing happens while a request is retried.

@@ -9,7 +9,10 @@ import { DEFAULT_PACING, limiterFor, type Limiter, type PollShare } from './paci
 import { sharedLimiterFor, type SharedPacingOptions } from './shared-pacing.js';
 import { DOWNLOAD_CAP, postOutcome, Transport, type Download } from './transport.js';
 import { ApiUrls, assertUuid, type ThreadTarget } from './urls.js';
-import { isObject } from '../util/json.js';
+import { asArtifact, asMessagePage, asSentMessage, asSession } from './answers.js';
+import { foreignTo, type ForeignNotice } from './belongs.js';
+import { PageGuard } from './paging.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from './transport.js';
 import type {
   Artifact,
   CreateSessionBody,
@@ -36,6 +39,15 @@ export interface ClientOptions {
   connectTimeoutMs?: number;
   /** Waiting for the headers, and between body chunks. Default 30 000. */
   responseTimeoutMs?: number;
+  /** The whole exchange, headers and body. Default twice responseTimeoutMs. */
+  requestTimeoutMs?: number;
+  /** The largest answer read; default DEFAULT_MAX_RESPONSE_BYTES (32 MiB). */
+  maxResponseBytes?: number;
+  /**
+   * Told of each listed message that belongs to another session or thread than the one asked for (the
+   * server ignored its own filter); the message is dropped, never shown or waited on.
+   */
+  onForeign?: (notice: ForeignNotice) => void;
   retry?: Partial<RetryOptions>;
   /** At most `limit` requests in any `windowMs` per (origin, key), for the whole process. Default 100 per minute. */
   pacing?: { limit: number; windowMs: number } | false;
@@ -65,60 +77,6 @@ export interface CallOptions {
 /** Page size of iterateMessages: the largest the service allows. */
 const ITERATE_LIMIT = 100;
 
-function shapeError(what: string, missing: string): ApiError {
-  return new ApiError({
-    kind: 'unexpected',
-    status: 200,
-    message: `unexpected answer: a ${what} without ${missing}`,
-  });
-}
-
-// Light checks: enough that a wrong endpoint or a gateway's JSON is reported as such, not as a crash later.
-// Fields the commands print or build URLs from must have their type, or a reply of `message: 42` ends in
-// "text.replace is not a function".
-const isText = (v: unknown) => typeof v === 'string';
-const isTextOrNone = (v: unknown) => v === undefined || v === null || typeof v === 'string';
-
-function asSession(value: unknown): Session {
-  if (!isObject(value) || typeof value.id !== 'string') throw shapeError('session', 'an id');
-  if (!isTextOrNone(value.thread_id) || !isTextOrNone(value.title) || !isTextOrNone(value.session_html_url)) {
-    throw shapeError('session', 'text in thread_id, title and session_html_url');
-  }
-  return value as unknown as Session;
-}
-
-function asMessage(value: unknown, sent = false): Message {
-  if (!isObject(value) || !isText(value.id)) throw shapeError('message', 'an id');
-  // The answer to a send is only read for its ids; a listed message is printed.
-  const textOk = sent ? isTextOrNone(value.message) : isText(value.message);
-  if (!textOk || !isTextOrNone(value.chat_thread_id)) {
-    throw shapeError('message', 'text in message and chat_thread_id');
-  }
-  return value as unknown as Message;
-}
-
-function asArtifact(value: unknown): Artifact {
-  if (!isObject(value) || typeof value.id !== 'string') throw shapeError('artifact', 'an id');
-  if (typeof value.url !== 'string') throw shapeError('artifact', 'a download url');
-  return value as unknown as Artifact;
-}
-
-function asSentMessage(value: unknown): SentMessage {
-  return asMessage(value, true) as SentMessage;
-}
-
-function asMessagePage(value: unknown): MessagePage {
-  if (!isObject(value) || !Array.isArray(value.items)) throw shapeError('message list', 'items');
-  value.items.forEach((item) => asMessage(item));
-  if (!isObject(value.meta)) throw shapeError('message list', 'meta');
-  // Paging ends by these counts: a non-number would page (or poll) forever.
-  const { total, total_pages } = value.meta;
-  if (typeof total !== 'number' || typeof total_pages !== 'number' || Number.isNaN(total + total_pages)) {
-    throw shapeError('message list', 'numeric meta.total and meta.total_pages');
-  }
-  return value as unknown as MessagePage;
-}
-
 const CREATES_SESSION: Creates = { what: 'session' };
 
 function createsMessage(sessionId: string): Creates {
@@ -138,14 +96,19 @@ function created<T>(parse: () => T, creates: Creates): T {
 export class ApiClient {
   private readonly urls: ApiUrls;
   private readonly transport: Transport;
-  /** Whether the service takes `role` repeated; unknown until asked. */
-  private rolesRepeatable: boolean | undefined;
   private readonly limiter: Limiter | undefined;
+  private readonly onForeign: ((notice: ForeignNotice) => void) | undefined;
+  /**
+   * What this client has learnt of the server's reading of a repeated `role` (src/sessions): 'all' once an
+   * answer listed both roles, 'one' once it proved otherwise (422, or one role where two were there).
+   */
+  repeatedRole: 'all' | 'one' | undefined;
 
   constructor(options: ClientOptions) {
     this.urls = new ApiUrls(options.baseUrl);
     const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
     const responseTimeoutMs = options.responseTimeoutMs ?? 30_000;
+    this.onForeign = options.onForeign;
     const pacing =
       options.pacing ??
       (options.ratePerMinute === undefined
@@ -164,6 +127,8 @@ export class ApiClient {
       debug: options.debug,
       connectTimeoutMs,
       responseTimeoutMs,
+      requestTimeoutMs: options.requestTimeoutMs ?? 2 * responseTimeoutMs,
+      maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
       retry: { ...DEFAULT_RETRY, ...options.retry },
       limiter: this.limiter,
       onRetry: options.onRetry,
@@ -204,7 +169,7 @@ export class ApiClient {
 
   async getSession(sessionId: string, o: CallOptions = {}): Promise<Session> {
     const json = await this.transport.send({ method: 'GET', url: this.urls.session(sessionId) }, o.signal);
-    return asSession(json);
+    return asSession(json, sessionId);
   }
 
   /** One artifact of a session (the live service's endpoint): its record, with a presigned download link. */
@@ -213,7 +178,7 @@ export class ApiClient {
       { method: 'GET', url: this.urls.artifact(sessionId, artifactId) },
       o.signal,
     );
-    return asArtifact(json);
+    return asArtifact(json, artifactId);
   }
 
   /**
@@ -235,7 +200,7 @@ export class ApiClient {
       },
       o.signal,
     );
-    return created(() => asSentMessage(json), createsMessage(sessionId));
+    return created(() => asSentMessage(json, sessionId), createsMessage(sessionId));
   }
 
   /** One page of messages; the threaded form when `target.threadId` is set. */
@@ -248,35 +213,21 @@ export class ApiClient {
   }
 
   /**
-   * Up to `max` messages of both roles in one list, where the service takes `role` repeated (newer
-   * deployments); undefined where it does not (older ones answer 422), which is remembered for the life
-   * of this client so that the question costs one request per run.
+   * Whether a listed message is of `target`: false (and the owner told, unless it is a system notice on a
+   * thread's list) when the server's filter let another session's or thread's message through.
    */
-  async listBothRoles(
-    target: ThreadTarget,
-    query: Omit<ListQuery, 'role' | 'page' | 'limit'>,
-    max: number,
-    o: CallOptions = {},
-  ): Promise<Message[] | undefined> {
-    if (this.rolesRepeatable === false) return undefined;
-    const out: Message[] = [];
-    try {
-      for await (const m of this.iterateMessages(target, { ...query, role: ['user', 'assistant'] }, o)) {
-        out.push(m);
-        if (out.length >= max) break;
-      }
-    } catch (err) {
-      if (err instanceof ApiError && err.kind === 'validation' && this.rolesRepeatable === undefined) {
-        this.rolesRepeatable = false;
-        return undefined;
-      }
-      throw err;
-    }
-    this.rolesRepeatable = true;
-    return out;
+  belongs(target: ThreadTarget, m: Message): boolean {
+    const why = foreignTo(target, m);
+    if (why === undefined) return true;
+    if (why !== 'notice') this.onForeign?.({ why, target, message: m });
+    return false;
   }
 
-  /** Every message matching the query, page by page with limit=100 (page/limit of the query ignored). */
+  /**
+   * Every message of `target` matching the query, page by page with limit=100 (page/limit of the query
+   * ignored), each once, messages of other sessions or threads dropped; paging that makes no progress
+   * ends with an error (PageGuard).
+   */
   async *iterateMessages(
     target: ThreadTarget,
     query: ListQuery,
@@ -285,13 +236,18 @@ export class ApiClient {
     assertUuid(target.sessionId, 'session id');
     // Messages stored while we page shift a descending list; the ids seen keep each message to one yield.
     const seen = new Set<string>();
+    const guard = new PageGuard(`the messages of session ${target.sessionId}`);
     for (let page = 1; ; page++) {
+      if (page > 1) guard.allow(page);
       const result = await this.listMessages(target, { ...query, page, limit: ITERATE_LIMIT }, o);
+      let added = 0;
       for (const message of result.items) {
         if (seen.has(message.id)) continue;
         seen.add(message.id);
-        yield message;
+        added += 1;
+        if (this.belongs(target, message)) yield message;
       }
+      guard.check(page, result, added);
       if (result.items.length === 0 || page >= result.meta.total_pages) return;
     }
   }

@@ -11,6 +11,15 @@ import { flatten } from '../util/text.js';
 import { redact } from './redact.js';
 import { checkDownloadUrl, downloadOnce, type Download } from './download.js';
 import type { Limiter, Release } from './pacing.js';
+import { jsonDepthExceeds } from '../util/json.js';
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+function sizeText(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+}
 
 export type { Download } from './download.js';
 
@@ -20,6 +29,12 @@ export const DOWNLOAD_CAP = 100 * 1024 * 1024;
 /** Error bodies are only summarised, so only their start is read; the rest is discarded with the socket. */
 const ERROR_BODY_CAP = 64 * 1024;
 
+/** The largest answer read by default (AGENTS_MAX_RESPONSE): far above any page of 100 messages. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+
+/** Deepest JSON an answer may nest: the API's resources nest a few levels; a parser's stack is not ours to spend. */
+export const MAX_JSON_DEPTH = 100;
+
 /** Everything the transport needs, resolved from ClientOptions. */
 export interface TransportConfig {
   origin: string;
@@ -28,6 +43,10 @@ export interface TransportConfig {
   debug: ((line: string) => void) | undefined;
   connectTimeoutMs: number;
   responseTimeoutMs: number;
+  /** The whole exchange, headers and body: a body that trickles in ends here. */
+  requestTimeoutMs: number;
+  /** Past this, an answer's body is not read further (an answer without end must not take the memory). */
+  maxResponseBytes: number;
   retry: RetryOptions;
   limiter: Limiter | undefined;
   /** The connection pool, made on the first request (loading undici's pieces only then). */
@@ -51,14 +70,25 @@ export interface RequestSpec {
   badRequest?: BadRequestDefault;
 }
 
-async function readCapped(body: Dispatcher.ResponseData['body'], cap: number): Promise<string> {
+/**
+ * The body as text, at most `cap` bytes of it. Past the cap, `over` decides: undefined keeps the start
+ * (error bodies are only summarised), else its error is thrown without decoding what was read.
+ */
+async function readCapped(
+  body: Dispatcher.ResponseData['body'],
+  cap: number,
+  over?: () => ApiError,
+): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   // Leaving the loop early destroys the stream, which releases the socket.
   for await (const chunk of body as AsyncIterable<Buffer>) {
     chunks.push(chunk);
     size += chunk.length;
-    if (size >= cap) break;
+    if (size > cap) {
+      if (over) throw over();
+      break;
+    }
   }
   return Buffer.concat(chunks).subarray(0, cap).toString('utf8');
 }
@@ -207,46 +237,78 @@ export class Transport {
     };
     if (bodyText !== undefined) headers['content-type'] = 'application/json';
 
-    let res: Dispatcher.ResponseData;
-    try {
-      // undici's parts (dist/http.cjs) load with the first request, not with the client.
-      const { request } = await import('./http.js');
-      res = await request(spec.url, {
-        method: spec.method,
-        headers,
-        body: bodyText,
-        dispatcher: await config.dispatcher(),
-        signal,
-        // Per request as well as on the dispatcher: a caller's own dispatcher (or undici's proxy client,
-        // which does not pass them on) still gets our time-outs.
-        headersTimeout: config.responseTimeoutMs,
-        bodyTimeout: config.responseTimeoutMs,
+    // The whole exchange has a deadline of its own: undici's time-outs bound the wait for the headers and
+    // each gap between chunks, so a body that arrives a byte a second would otherwise never end.
+    const overall = new AbortController();
+    const timer = setTimeout(() => overall.abort(), config.requestTimeoutMs);
+    const both = signal ? AbortSignal.any([signal, overall.signal]) : overall.signal;
+    const timedOut = () =>
+      new ApiError({
+        kind: 'timeout',
+        message: `no whole answer from ${config.origin} within ${seconds(config.requestTimeoutMs)} (AGENTS_REQUEST_TIMEOUT)`,
       });
-    } catch (err) {
-      if (signal?.aborted) throw err;
-      const apiErr = errorFromNetwork(err, config.origin, config);
-      this.trace(`← failed in ${elapsed()}: ${apiErr.message}`);
-      throw apiErr;
-    }
-
-    const status = res.statusCode;
-    const ok = status >= 200 && status < 300;
+    let res: Dispatcher.ResponseData;
     let text: string;
+    let status: number;
+    let ok: boolean;
     try {
-      text = ok ? await res.body.text() : await readCapped(res.body, ERROR_BODY_CAP);
-    } catch (err) {
-      if (signal?.aborted) throw err;
-      const cause = errorFromNetwork(err, config.origin, config);
-      this.trace(`← ${status} in ${elapsed()}, body failed: ${cause.message}`);
-      if (!ok) text = '';
-      else {
-        throw new ApiError({
-          kind: cause.kind === 'timeout' ? 'timeout' : 'unreadable',
-          status,
-          cause: err,
-          message: `the answer (HTTP ${status}) could not be read: ${cause.message}`,
+      try {
+        // undici's parts (dist/http.cjs) load with the first request, not with the client.
+        const { request } = await import('./http.js');
+        res = await request(spec.url, {
+          method: spec.method,
+          headers,
+          body: bodyText,
+          dispatcher: await config.dispatcher(),
+          signal: both,
+          // Per request as well as on the dispatcher: a caller's own dispatcher (or undici's proxy client,
+          // which does not pass them on) still gets our time-outs.
+          headersTimeout: config.responseTimeoutMs,
+          bodyTimeout: config.responseTimeoutMs,
         });
+      } catch (err) {
+        if (signal?.aborted) throw err;
+        const apiErr = overall.signal.aborted ? timedOut() : errorFromNetwork(err, config.origin, config);
+        this.trace(`← failed in ${elapsed()}: ${apiErr.message}`);
+        throw apiErr;
       }
+
+      status = res.statusCode;
+      ok = status >= 200 && status < 300;
+      const tooLarge = () =>
+        new ApiError({
+          kind: 'unexpected',
+          status,
+          transient: false,
+          message: `the answer from ${config.origin} (HTTP ${status}) is larger than ${sizeText(config.maxResponseBytes)}; stopped reading it (AGENTS_MAX_RESPONSE raises the limit)`,
+        });
+      try {
+        const declared = Number(res.headers['content-length']);
+        if (ok && declared > config.maxResponseBytes) throw tooLarge();
+        text = ok
+          ? await readCapped(res.body, config.maxResponseBytes, tooLarge)
+          : await readCapped(res.body, ERROR_BODY_CAP);
+      } catch (err) {
+        if (signal?.aborted) throw err;
+        if (err instanceof ApiError) {
+          res.body.destroy();
+          this.trace(`← ${status} in ${elapsed()}: ${err.message}`);
+          throw err;
+        }
+        const cause = overall.signal.aborted ? timedOut() : errorFromNetwork(err, config.origin, config);
+        this.trace(`← ${status} in ${elapsed()}, body failed: ${cause.message}`);
+        if (!ok) text = '';
+        else {
+          throw new ApiError({
+            kind: cause.kind === 'timeout' ? 'timeout' : 'unreadable',
+            status,
+            cause: err,
+            message: `the answer (HTTP ${status}) could not be read: ${cause.message}`,
+          });
+        }
+      }
+    } finally {
+      clearTimeout(timer);
     }
     this.trace(
       `← ${status} in ${elapsed()}, ${Buffer.byteLength(text)} bytes: ${flatten(text.slice(0, 1000))}`,
@@ -264,6 +326,15 @@ export class Transport {
         retryAfterS:
           status === 429 || status === 503 ? parseRetryAfter(res.headers['retry-after']) : undefined,
         redact: (s) => redact(s, config.apiKey),
+      });
+    }
+    // A parser, or whatever walks the value after it, must not run out of stack on an answer that nests
+    // without end: refuse it in one line.
+    if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
+      throw new ApiError({
+        kind: 'unexpected',
+        status,
+        message: `unexpected answer from ${config.origin} (HTTP ${status}): JSON nested deeper than ${MAX_JSON_DEPTH} levels`,
       });
     }
     try {

@@ -6,7 +6,7 @@ import type { Message, Session } from '../api/types.js';
 import type { Conversation } from '../conversation/model.js';
 import { groupTurns } from '../conversation/turns.js';
 import { mergeOldestFirst } from '../conversation/merge.js';
-import { show } from '../commands/show.js';
+import { readSession } from '../sessions/read-session.js';
 
 /** Messages read for the backlog: one request (the limit counts what is shown; show reads twice as many). */
 const BACKLOG_LIMIT = 40;
@@ -59,8 +59,13 @@ export function latestReply(c: Conversation): Message | undefined {
 
 /** Reads the session and the end of its conversation. */
 export async function loadBacklog(ctx: Context, sessionId: string, turns: number): Promise<Backlog> {
-  const item = await show(ctx, { kind: 'id', id: sessionId }, { tools: true, limit: BACKLOG_LIMIT });
-  if (item.kind !== 'conversation') throw new Error('show returned no conversation');
+  const client = await ctx.client();
+  const item = await readSession(
+    client,
+    sessionId,
+    { tools: true, limit: BACKLOG_LIMIT },
+    { signal: ctx.signal },
+  );
   const whole = item.conversation;
   const { conversation, cut } = lastTurns(whole, turns);
   const seen = mergeOldestFirst(

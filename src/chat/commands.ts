@@ -11,8 +11,8 @@ import { CliError, fromApiError } from '../errors.js';
 import { renderSession } from '../output/render.js';
 import { renderConversation, type TextMode } from '../output/render-conversation.js';
 import { fileError } from '../util/fs-errors.js';
-import { show } from '../commands/show.js';
-import { plan } from '../commands/plan.js';
+import { DEFAULT_SHOW_LIMIT, readSession } from '../sessions/read-session.js';
+import { downloadArtifact, latestPlanRecord } from '../sessions/artifacts.js';
 import { clipboardSupport, copyReport, osc52 } from './clipboard.js';
 import { renderPlan } from './render.js';
 import type { Slash } from './slash.js';
@@ -66,14 +66,14 @@ export async function sessionCommand(
     host.note('no session yet: the first message starts it');
     return;
   }
-  const ref = { kind: 'id', id: sessionId } as const;
+  const { client } = host;
+  const o = { signal: ctx.signal };
   try {
     if (c.name === 'open') {
       const session = host.session ?? (await host.client.getSession(sessionId, { signal: ctx.signal }));
       await browse(host, session.session_html_url);
     } else if (c.name === 'show') {
-      const item = await show(ctx, ref, {});
-      if (item.kind !== 'conversation') return;
+      const item = await readSession(client, sessionId, { limit: DEFAULT_SHOW_LIMIT }, o);
       const mode = host.mode();
       terminal.print(`${renderSession(item.session, mode.style)}\n`, 'out');
       const noticeMode = { tty: true, style: ctx.styleErr };
@@ -82,11 +82,12 @@ export async function sessionCommand(
       }
       if (item.truncatedTo !== undefined) host.note(`older messages: agents show ${sessionId} --all`);
     } else {
-      const item = await plan(ctx, ref, {});
-      if (item.kind === 'artifact') {
-        const text = item.bytes.toString('utf8');
-        terminal.print(renderPlan(text, item.artifact.created_at, host.mode()), 'out');
-      }
+      const { artifact, download } = await downloadArtifact(
+        client,
+        await latestPlanRecord(client, sessionId, o),
+        o,
+      );
+      terminal.print(renderPlan(download.bytes.toString('utf8'), artifact.created_at, host.mode()), 'out');
     }
   } catch (err) {
     if (ctx.signal.aborted) return;

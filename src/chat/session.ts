@@ -16,7 +16,8 @@ import {
   renderNotice,
   type TextMode,
 } from '../output/render-conversation.js';
-import { recordLast } from '../state/last-session.js';
+import { postTurn } from '../sessions/post.js';
+import { startDeadline } from '../sessions/deadline.js';
 import type { Backlog } from './backlog.js';
 import { followSession, type SessionFollow } from './follow.js';
 import { keepReply, reason, sessionCommand, type CommandHost } from './commands.js';
@@ -68,7 +69,7 @@ export class Chat implements CommandHost {
   private stream = new ConversationStream('show');
   private follow: SessionFollow | undefined;
   private busy = false;
-  /** The writes of `last`, one after the other. */
+  /** The latest post with its record of `last`, which leaving the chat lets finish. */
   private recording: Promise<unknown> = Promise.resolve();
   private finish!: (end: ChatEnd) => void;
   /** Settles when the chat is over. */
@@ -166,7 +167,7 @@ export class Chat implements CommandHost {
     this.finish({ how: 'quit' });
   }
 
-  /** Resolves once `last` records the latest message sent. */
+  /** Resolves once the latest message sent is posted and recorded as `last`. */
   async settled(): Promise<void> {
     await this.recording;
   }
@@ -268,20 +269,31 @@ export class Chat implements CommandHost {
       this.setPhase('sending');
       this.terminal.print(renderSent(text, this.sessionId ?? '', null, this.mode()), 'out');
       let threadId: string | undefined;
-      try {
-        if (this.sessionId === undefined) {
-          const session = await client.createSession(
-            { message: text, ...this.agent, ...(this.o.private ? { is_private: true } : {}) },
-            { signal: ctx.signal },
-          );
-          this.session = session;
-          this.sessionId = session.id;
-          threadId = session.thread_id ?? undefined;
-          this.terminal.print(`${renderCreated(session, ctx.styleErr)}\n`, 'err');
-        } else {
-          const sent = await client.sendMessage(this.sessionId, { message: text }, { signal: ctx.signal });
-          threadId = sent.chat_thread_id ?? undefined;
+      // Posted as create and send post, with their handling of a POST cut short; `last` is recorded as
+      // they record it (with the agent, so that show names it), without holding up the next message.
+      const books = { state: ctx.state, profile: this.o.profile };
+      const posting = (async () => {
+        const deadline = startDeadline(ctx.signal, undefined);
+        try {
+          if (this.sessionId === undefined) {
+            const body = { message: text, ...this.agent, ...(this.o.private ? { is_private: true } : {}) };
+            const posted = await postTurn(client, { kind: 'create', body }, deadline, books);
+            this.session = posted.session;
+            this.sessionId = posted.sessionId;
+            this.terminal.print(`${renderCreated(posted.session, ctx.styleErr)}\n`, 'err');
+            return posted;
+          }
+          const turn = { kind: 'send', sessionId: this.sessionId, body: { message: text } } as const;
+          return await postTurn(client, turn, deadline, books);
+        } finally {
+          deadline.dispose();
         }
+      })();
+      this.recording = posting.catch(() => undefined);
+      try {
+        const posted = await posting;
+        threadId = posted.threadId;
+        if (posted.warning) this.note(`warning: ${posted.warning}`);
       } catch (err) {
         if (ctx.signal.aborted) return;
         if (editor.empty) editor.set(text);
@@ -299,11 +311,6 @@ export class Chat implements CommandHost {
       if (threadId !== undefined && this.threadsDone.has(threadId)) this.turnEnded();
       if (this.follow === undefined) this.startFollowing([]);
       else this.follow.wake();
-      // `last` is bookkeeping: the next message need not wait for it (see settled()).
-      const last = { id: this.sessionId, threadId };
-      this.recording = this.recording
-        .then(() => recordLast(ctx.state, this.o.profile, last))
-        .then((warning) => warning && this.note(`warning: ${warning}`));
     } finally {
       this.busy = false;
       this.terminal.draw();

@@ -107,6 +107,7 @@ const SESSION_ARG_OR_PICK = `${SESSION_ARG}; at a terminal, chosen from \`agents
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
 const THREAD_OPT = 'only this thread: its id, or <session>/<thread> as send prints it';
+const READ_TIMEOUT = 'bound the whole read, retries included: 90s, 20m, 1h or seconds (exit 124)';
 
 /** show and tail: the `--thread` option's id, its session part checked against `<session>`. */
 function threadFlags<F extends { thread?: string }>(
@@ -375,7 +376,8 @@ Examples:
           '--no-pager',
           'on a terminal: never page (default: AGENTS_PAGER, PAGER, or less -FRX when taller than the screen)',
         )
-        .option('--web', 'open the session in the browser instead (its address is printed where none opens)'),
+        .option('--web', 'open the session in the browser instead (its address is printed where none opens)')
+        .option('--timeout <duration>', READ_TIMEOUT, durationOption),
   )
     .addHelpText(
       'after',
@@ -503,7 +505,10 @@ Examples:
       .command('plan')
       .description('print the latest plan the agent wrote (markdown)')
       .argument('[session]', SESSION_ARG_OR_PICK, sessionArgument),
-    (c) => c.option('-o, --output <file>', 'write it to FILE instead of stdout'),
+    (c) =>
+      c
+        .option('-o, --output <file>', 'write it to FILE instead of stdout')
+        .option('--timeout <duration>', READ_TIMEOUT, durationOption),
   )
     .addHelpText(
       'after',
@@ -523,7 +528,10 @@ Examples:
       .description('download one artifact of a session (a plan iteration or a file)')
       .argument('<session>', SESSION_ARG, sessionArgument)
       .argument('<artifact-id>', "the artifact's id (a UUID)", uuidOption),
-    (c) => c.option('-o, --output <file>', 'write it to FILE instead of stdout'),
+    (c) =>
+      c
+        .option('-o, --output <file>', 'write it to FILE instead of stdout')
+        .option('--timeout <duration>', READ_TIMEOUT, durationOption),
   )
     .addHelpText(
       'after',

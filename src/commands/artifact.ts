@@ -1,17 +1,19 @@
 // agents artifact <session> <artifact-id> [-o FILE]: one artifact of a session (a plan iteration or a
-// file), downloaded from its presigned link. Also the download step of `agents plan`.
+// file), downloaded from its presigned link. Also the printing step of `agents plan`.
 import { writeFile } from 'node:fs/promises';
 import type { Context } from '../context.js';
-import type { Artifact } from '../api/types.js';
-import { ApiError } from '../api/errors.js';
 import { CliError, ExitCode } from '../errors.js';
 import type { SessionRef } from '../input/session-ref.js';
-import { resolveSession } from '../input/resolve-session.js';
+import { resolveSession } from '../sessions/resolve.js';
+import { artifactRecord, downloadArtifact, type FetchedArtifact } from '../sessions/artifacts.js';
+import { withDeadline } from '../sessions/deadline.js';
 import type { Item } from '../output/items.js';
 import { fileError } from '../util/fs-errors.js';
 
 export interface ArtifactFlags {
   output?: string;
+  /** --timeout: the record and the download, retries included (exit 124). */
+  timeout?: number;
 }
 
 /** Bytes that would garble a terminal: not UTF-8 text, or holding NUL. */
@@ -25,15 +27,15 @@ export function isBinary(bytes: Buffer): boolean {
   }
 }
 
-/** Downloads `artifact` and returns the item to print (or writes it to `output`). */
-export async function fetchArtifact(
+/** The item to print for a downloaded artifact (or it is written to `output`). */
+export async function artifactItem(
   ctx: Context,
-  artifact: Artifact,
+  fetched: FetchedArtifact,
   flags: ArtifactFlags,
   what: 'plan' | 'artifact',
 ): Promise<Item> {
-  const client = await ctx.client();
-  const { bytes, contentType } = await client.download(artifact.url, { signal: ctx.signal });
+  const { artifact } = fetched;
+  const { bytes, contentType } = fetched.download;
   if (flags.output !== undefined) {
     try {
       await writeFile(flags.output, bytes);
@@ -52,26 +54,6 @@ export async function fetchArtifact(
   return { kind: 'artifact', what, artifact, bytes, contentType };
 }
 
-/** The artifact's record, with a clear line for one the session does not have. */
-export async function artifactRecord(ctx: Context, sessionId: string, artifactId: string): Promise<Artifact> {
-  const client = await ctx.client();
-  try {
-    return await client.getArtifact(sessionId, artifactId, { signal: ctx.signal });
-  } catch (err) {
-    if (err instanceof ApiError && err.kind === 'not_found') {
-      throw new CliError(
-        `session ${sessionId} has no artifact ${artifactId} (or the session does not exist)`,
-        {
-          exitCode: ExitCode.NOT_FOUND,
-          hint: `its plans are listed by: agents show ${sessionId}`,
-          cause: err,
-        },
-      );
-    }
-    throw err;
-  }
-}
-
 export async function artifact(
   ctx: Context,
   ref: SessionRef,
@@ -80,6 +62,13 @@ export async function artifact(
 ): Promise<Item> {
   const { profile } = await ctx.settings([]);
   const { id } = await resolveSession(ref, ctx.state, profile);
-  const record = await artifactRecord(ctx, id, artifactId);
-  return fetchArtifact(ctx, record, flags, 'artifact');
+  const client = await ctx.client();
+  const fetched = await withDeadline(
+    ctx.signal,
+    flags.timeout,
+    `fetching artifact ${artifactId}`,
+    async (signal) =>
+      downloadArtifact(client, await artifactRecord(client, id, artifactId, { signal }), { signal }),
+  );
+  return artifactItem(ctx, fetched, flags, 'artifact');
 }

@@ -6,7 +6,7 @@ import type { Context } from '../context.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import { selectAgent, type AgentSelection, type CheckedAgentFlags } from '../input/agent.js';
 import type { SessionRef } from '../input/session-ref.js';
-import { resolveSession } from '../input/resolve-session.js';
+import { resolveSession } from '../sessions/resolve.js';
 import { requireConnection } from '../config/settings.js';
 import type { Item } from '../output/items.js';
 import { loadBacklog, type Backlog } from '../chat/backlog.js';

@@ -4,10 +4,10 @@ import type { CreateSessionBody } from '../api/types.js';
 import { readMessage } from '../input/message.js';
 import { selectAgent, type CheckedAgentFlags } from '../input/agent.js';
 import type { ReplyFlags } from '../input/reply-flags.js';
-import { recordLast } from '../state/last-session.js';
 import type { Item } from '../output/items.js';
-import { startDeadline } from '../wait/deadline.js';
-import { afterPost, postError } from '../wait/reply.js';
+import { startDeadline } from '../sessions/deadline.js';
+import { afterPost } from '../sessions/await-reply.js';
+import { postTurn } from '../sessions/post.js';
 
 /** The options of create, as the parse step (src/cli/checks.ts) checked them. */
 export interface CreateFlags extends CheckedAgentFlags, ReplyFlags {
@@ -36,24 +36,10 @@ export async function* create(ctx: Context, words: string[], flags: CreateFlags)
   // --timeout bounds the whole command from here on, the POST included.
   const deadline = startDeadline(ctx.signal, flags.timeout);
   try {
-    const session = await client
-      .createSession(body, { signal: deadline.signal })
-      .catch((err: unknown) => postError(err, deadline));
-    const threadId = session.thread_id ?? undefined;
     const { profile } = await ctx.settings([]);
-    const warning = await recordLast(
-      ctx.state,
-      profile,
-      { id: session.id, threadId },
-      {
-        title: session.title || undefined,
-        agent: agent.agent_name,
-        createdAt: session.created_at,
-        web: session.session_html_url,
-        state: 'working',
-      },
-    );
-    if (warning) yield { kind: 'warning', text: warning };
+    const posted = await postTurn(client, { kind: 'create', body }, deadline, { state: ctx.state, profile });
+    const { session, threadId } = posted;
+    if (posted.warning) yield { kind: 'warning', text: posted.warning };
     yield { kind: 'session-created', session, waiting };
     const who = agent.agent_name ?? 'the agent';
     yield* afterPost(ctx, {

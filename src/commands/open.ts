@@ -2,7 +2,7 @@
 // recorded when this machine created the session, else the service's (one GET).
 import type { Context } from '../context.js';
 import type { SessionRef } from '../input/session-ref.js';
-import { resolveSession } from '../input/resolve-session.js';
+import { resolveSession } from '../sessions/resolve.js';
 import { sessionOrPick } from '../input/pick-session.js';
 import { noteSessionFacts, readKnownSessions } from '../state/sessions.js';
 import type { Item } from '../output/items.js';

@@ -1,41 +1,24 @@
 // agents send: a follow-up that starts a new thread and interrupts the turn in progress.
 import type { Context } from '../context.js';
-import type { ApiClient } from '../api/client.js';
 import type { Profile, SendMessageBody } from '../api/types.js';
 import { CliError, ExitCode } from '../errors.js';
 import { readMessage } from '../input/message.js';
 import type { ReplyFlags } from '../input/reply-flags.js';
 import type { SessionRef } from '../input/session-ref.js';
-import { resolveSession } from '../input/resolve-session.js';
+import { resolveSession } from '../sessions/resolve.js';
 import { sessionOrPick } from '../input/pick-session.js';
-import { recordLast } from '../state/last-session.js';
 import { readKnownSessions } from '../state/sessions.js';
 import type { Item } from '../output/items.js';
-import { startDeadline } from '../wait/deadline.js';
-import { afterPost, postError } from '../wait/reply.js';
+import { startDeadline } from '../sessions/deadline.js';
+import { afterPost } from '../sessions/await-reply.js';
+import { postTurn } from '../sessions/post.js';
+import { turnInProgress } from '../sessions/latest.js';
 
 /** The options of send, as the parse step (src/cli/checks.ts) checked them. */
 export interface SendFlags extends ReplyFlags {
   /** From --agent-profile or --agent-profile-file. */
   profile?: Profile;
   yes?: boolean;
-}
-
-/** Whether the session's latest turn is still running: its thread has no final message yet. */
-async function turnInProgress(client: ApiClient, sessionId: string, signal: AbortSignal): Promise<boolean> {
-  const latest = await client.listMessages(
-    { sessionId },
-    { role: 'user', type: ['message'], direction: 'desc', limit: 1 },
-    { signal },
-  );
-  const thread = latest.items[0]?.chat_thread_id;
-  if (!thread) return false;
-  const final = await client.listMessages(
-    { sessionId, threadId: thread },
-    { role: 'assistant', type: ['final_message'], direction: 'desc', limit: 1 },
-    { signal },
-  );
-  return final.items.length === 0;
 }
 
 export async function* send(
@@ -61,7 +44,7 @@ export async function* send(
   }
 
   // A person at a terminal is told before their message cuts a running turn short; scripts never are.
-  if (ctx.prompts && !flags.yes && (await turnInProgress(client, session.id, ctx.signal))) {
+  if (ctx.prompts && !flags.yes && (await turnInProgress(client, session.id, { signal: ctx.signal }))) {
     const go = await ctx.prompts.confirm('The agent is still working on the previous message. Interrupt it?');
     if (!go) {
       throw new CliError('not sent', {
@@ -77,12 +60,12 @@ export async function* send(
   const waiting = flags.wait === true || flags.follow === true;
   const deadline = startDeadline(ctx.signal, flags.timeout);
   try {
-    const sent = await client
-      .sendMessage(session.id, body, { signal: deadline.signal })
-      .catch((err: unknown) => postError(err, deadline));
-    const threadId = sent.chat_thread_id ?? undefined;
-    const warning = await recordLast(ctx.state, profile, { id: session.id, threadId }, { state: 'working' });
-    if (warning) yield { kind: 'warning', text: warning };
+    const posted = await postTurn(client, { kind: 'send', sessionId: session.id, body }, deadline, {
+      state: ctx.state,
+      profile,
+    });
+    const { sent, threadId } = posted;
+    if (posted.warning) yield { kind: 'warning', text: posted.warning };
     yield { kind: 'message-sent', sessionId: session.id, sent, waiting };
     // What this machine knows of the session (its title, the agent it was created with), for --notify.
     const known = waiting

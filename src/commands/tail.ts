@@ -1,16 +1,17 @@
 // agents tail: the last messages already there, then new ones as they land, until interrupted (or, with
 // --until-final, until the latest turn's final message).
 import type { Context } from '../context.js';
-import type { Message, MessageType } from '../api/types.js';
+import type { MessageType } from '../api/types.js';
 import { CliError, ExitCode, isStop } from '../errors.js';
 import type { SessionRef } from '../input/session-ref.js';
-import { resolveSession } from '../input/resolve-session.js';
+import { resolveSession } from '../sessions/resolve.js';
 import { sessionOrPick } from '../input/pick-session.js';
-import { Follower } from '../poll/follow.js';
+import { Follower, isFinalReply } from '../poll/follow.js';
+import { readMessages } from '../sessions/read.js';
 import { readConversation, streamConversation } from '../conversation/model.js';
 import type { Item } from '../output/items.js';
-import { startDeadline } from '../wait/deadline.js';
-import { outagePolicy, waitError } from '../wait/reply.js';
+import { startDeadline } from '../sessions/deadline.js';
+import { outagePolicy, waitError } from '../sessions/await-reply.js';
 
 export interface TailFlags {
   lines: number;
@@ -35,35 +36,20 @@ export async function* tail(
     : ['message', 'final_message'];
   const deadline = startDeadline(ctx.signal, flags.timeout);
   try {
-    // The backlog, newest first from the service, shown oldest first, as the conversation: twice as many
-    // messages as asked for are read (one request up to 50), so that the service's copies of final
-    // replies and its notices, which are not shown, do not eat into -n. At least one is read even with
-    // -n 0, to know where "new" starts.
-    const backlog: Message[] = [];
-    const wanted = Math.max(1, flags.lines * 2);
-    for await (const m of client.iterateMessages(
-      target,
-      { type: types, role: 'assistant', direction: 'desc' },
-      { signal: deadline.signal },
-    )) {
-      backlog.push(m);
-      if (backlog.length >= wanted) break;
-    }
-    const shown = readConversation([...backlog].reverse()).entries;
+    // The backlog: the conversation's last messages, both roles, as show reads them. Twice as many
+    // messages as asked for are read, so that the service's copies of final replies and its notices,
+    // which are not shown, do not eat into -n. At least one is read even with -n 0, to know where "new"
+    // starts.
+    const { messages: backlog } = await readMessages(client, target, types, Math.max(1, flags.lines * 2), {
+      signal: deadline.signal,
+    });
+    const shown = readConversation(backlog).entries;
     for (const entry of shown.slice(Math.max(0, shown.length - flags.lines))) yield { kind: 'entry', entry };
 
-    // A notice is never the end of a turn: the newest message that belongs to one decides.
-    const newest = backlog.find((m) => m.chat_thread_id !== null);
-    if (flags.untilFinal && newest?.type === 'final_message') {
-      // Done already if no user message came after that final one.
-      const lastUser = await client.listMessages(
-        target,
-        { role: 'user', type: ['message'], direction: 'desc', limit: 1 },
-        { signal: deadline.signal },
-      );
-      const asked = lastUser.items[0];
-      if (!asked || Date.parse(asked.created_at) <= Date.parse(newest.created_at)) return;
-    }
+    // Done already when the newest message of a turn is a final reply: a later prompt would be newer
+    // still, and in the backlog (a notice is never the end of a turn).
+    const newest = backlog.findLast((m) => m.chat_thread_id !== null);
+    if (flags.untilFinal && newest !== undefined && isFinalReply(newest)) return;
 
     const follower = new Follower({
       client,
@@ -77,8 +63,7 @@ export async function* tail(
     });
     const policy = ctx.globals.json ? 'hold' : 'show';
     // The stream starts from the backlog, so a copy of a final reply shown there is not shown again.
-    const known = [...backlog].reverse();
-    for await (const e of streamConversation(follower.batches(), policy, known)) {
+    for await (const e of streamConversation(follower.batches(), policy, backlog)) {
       yield { kind: 'entry', entry: e, repeats: e.repeats };
     }
   } catch (err) {

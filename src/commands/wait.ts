@@ -9,8 +9,8 @@ import { CliError, ExitCode, UsageError } from '../errors.js';
 import { notAWaitRef, parseWaitRef, type WaitRef } from '../input/wait-ref.js';
 import type { Item } from '../output/items.js';
 import type { InStream } from '../io.js';
-import { startDeadline } from '../wait/deadline.js';
-import { FanOut, resumeWait } from '../wait/fan-out.js';
+import { startDeadline } from '../sessions/deadline.js';
+import { FanOut, resumeWait } from '../sessions/fan-out.js';
 
 export interface WaitFlags {
   timeout?: number;

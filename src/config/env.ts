@@ -4,6 +4,7 @@
 import { UsageError } from '../errors.js';
 import type { Env } from '../io.js';
 import { parseDuration } from '../util/duration.js';
+import { parseSize } from '../util/size.js';
 import { timeZoneFrom, type TimeFormat } from '../output/time.js';
 
 /** An environment switch: set, and not '', '0' or 'false'. */
@@ -17,11 +18,17 @@ export function debugFromEnv(env: Env): boolean {
 }
 
 /**
- * Per-request time-outs, for slow networks and proxies: AGENTS_CONNECT_TIMEOUT (default 10 s) and
- * AGENTS_RESPONSE_TIMEOUT (default 30 s), as durations (`15s`, `2m`, or seconds). Unset or empty keeps the
- * client's default; anything else that is not a duration is a usage error.
+ * Per-request time-outs, for slow networks and proxies: AGENTS_CONNECT_TIMEOUT (default 10 s),
+ * AGENTS_RESPONSE_TIMEOUT (the wait for the headers and between chunks, default 30 s) and
+ * AGENTS_REQUEST_TIMEOUT (the whole exchange, default twice the response time-out), as durations (`15s`,
+ * `2m`, or seconds). Unset or empty keeps the client's default; anything else that is not a duration is a
+ * usage error.
  */
-export function requestTimeouts(env: Env): { connectTimeoutMs?: number; responseTimeoutMs?: number } {
+export function requestTimeouts(env: Env): {
+  connectTimeoutMs?: number;
+  responseTimeoutMs?: number;
+  requestTimeoutMs?: number;
+} {
   const read = (name: string): number | undefined => {
     const raw = env[name];
     if (raw === undefined || raw === '') return undefined;
@@ -37,7 +44,25 @@ export function requestTimeouts(env: Env): { connectTimeoutMs?: number; response
   return {
     connectTimeoutMs: read('AGENTS_CONNECT_TIMEOUT'),
     responseTimeoutMs: read('AGENTS_RESPONSE_TIMEOUT'),
+    requestTimeoutMs: read('AGENTS_REQUEST_TIMEOUT'),
   };
+}
+
+/**
+ * AGENTS_MAX_RESPONSE: the largest answer from the API that is read (default 32 MiB), as a size (`64MiB`,
+ * `1GiB`, or bytes). Unset or empty keeps the default; anything else is a usage error.
+ */
+export function maxResponseFromEnv(env: Env): number | undefined {
+  const raw = env.AGENTS_MAX_RESPONSE;
+  if (raw === undefined || raw === '') return undefined;
+  const bytes = parseSize(raw);
+  if (bytes === undefined) {
+    throw new UsageError(
+      `AGENTS_MAX_RESPONSE=${JSON.stringify(raw.slice(0, 40))} is not a size`,
+      'use e.g. 64MiB, 1GiB or a number of bytes',
+    );
+  }
+  return bytes;
 }
 
 /** How a terminal shows times: local (TZ when Intl knows it, else the system's zone), relative to now. */

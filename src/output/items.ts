@@ -32,6 +32,8 @@ export type Item =
       threads: string[];
       /** Set when older messages were left out: how many are shown. */
       truncatedTo?: number;
+      /** The session's latest thread, when the agent is still on it (no final reply yet). */
+      running?: string;
       /** The agent, when known (the service's agent_name, or this machine's record). */
       agent?: string;
       /** --verbose: ids in the terminal's headings. */

@@ -7,6 +7,7 @@ import { nextBulkPage, pickPage, SeenWindow } from './window.js';
 import { pause } from './pause.js';
 import { ApiError } from '../api/errors.js';
 import type { PollShare } from '../api/pacing.js';
+import { PageGuard } from '../api/paging.js';
 
 /** Errors the loop rides out: the client's own retries gave up on a transient failure. */
 export function isTransient(err: unknown): boolean {
@@ -16,6 +17,11 @@ export function isTransient(err: unknown): boolean {
 /** A 429: the key's requests are spent for now. */
 export function isRateLimited(err: unknown): boolean {
   return err instanceof ApiError && err.kind === 'rate_limited';
+}
+
+/** A turn's end: the assistant's final message on a thread (a system notice never is, whatever its type). */
+export function isFinalReply(m: Message): boolean {
+  return m.type === 'final_message' && m.role === 'assistant' && m.chat_thread_id !== null;
 }
 
 /** Where to poll: a session, or one thread of it. */
@@ -33,6 +39,12 @@ export interface MessageLister {
   ): Promise<MessagePage>;
   /** Registers the follow as a waiter on the key's budget (ApiClient#pollShare). */
   pollShare?(): PollShare | undefined;
+  /**
+   * Whether a listed message is of the target (ApiClient#belongs): one the server's filter let through
+   * from another session or thread is kept in the window, so that the paging counts stay right, but
+   * never yielded, and never the end of the wait.
+   */
+  belongs?(target: PollTarget, m: Message): boolean;
 }
 
 export interface FollowOptions {
@@ -228,9 +240,13 @@ export class Follower implements AsyncIterable<Message> {
     return this.o.client.listMessages(this.o.target, this.query(page, limit), { signal: this.o.signal });
   }
 
-  /** A message from before the follow began (what the caller showed, and older): remembered, never yielded. */
+  /**
+   * A message not to yield: from before the follow began (what the caller showed, and older), or not of
+   * the target at all. Remembered in the window, never yielded.
+   */
   private isOld(m: Message): boolean {
-    if (!(Date.parse(m.created_at) <= this.seenUpToMs)) return false;
+    const foreign = this.o.client.belongs ? !this.o.client.belongs(this.o.target, m) : false;
+    if (!foreign && !(Date.parse(m.created_at) <= this.seenUpToMs)) return false;
     this.window.add(m);
     return true;
   }
@@ -239,7 +255,7 @@ export class Follower implements AsyncIterable<Message> {
   private accept(m: Message): boolean {
     this.window.add(m);
     // A system notice (no thread) is never the end of a turn, whatever its type.
-    if (this.o.untilFinal && m.type === 'final_message' && m.chat_thread_id !== null) this.finished = true;
+    if (this.o.untilFinal && isFinalReply(m)) this.finished = true;
     return this.finished;
   }
 
@@ -261,7 +277,8 @@ export class Follower implements AsyncIterable<Message> {
         else if (!isKnown) fresh.push(m);
       });
       const end = pick.offset + res.items.length;
-      if (!aligned || (res.items.length === 0 && end < res.meta.total)) {
+      // Short of the count with nothing new on the page: read the window whole (paging there is guarded).
+      if (!aligned || (fresh.length === 0 && end < res.meta.total)) {
         yield* this.fullScan();
         return;
       }
@@ -283,10 +300,14 @@ export class Follower implements AsyncIterable<Message> {
   /** Reads the whole window page by page, yields what is new, and forgets what was deleted. */
   private async *fullScan(): AsyncGenerator<Message> {
     const present = new Set<string>();
+    const guard = new PageGuard(`the messages of session ${this.o.target.sessionId}`);
     for (let page = 1; ; page += 1) {
+      if (page > 1) guard.allow(page);
       const res = await this.list(page, 100);
+      const before = present.size;
+      for (const m of res.items) present.add(m.id);
+      guard.check(page, res, present.size - before);
       for (const m of res.items) {
-        present.add(m.id);
         if (this.window.has(m.id)) continue;
         if (this.isOld(m)) continue;
         yield m;

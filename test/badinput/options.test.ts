@@ -377,7 +377,7 @@ const NOT_SESSION = /not a session/;
   s('--all with --limit', [U, '--all', '--limit', '5'], /cannot be used with/);
   s('--limit with --all', [U, '--limit', '5', '--all'], /cannot be used with/);
   s('--wait (not a show option)', [U, '--wait'], /unknown option '--wait'/);
-  s('--timeout (not a show option)', [U, '--timeout', '5m'], /unknown option '--timeout'/);
+  s('--timeout that is no duration', [U, '--timeout', 'soon'], /--timeout/);
   s('misspelt option', [U, '--tool'], /unknown option '--tool'/);
   for (const opt of ['--thread', '--limit']) s(`${opt} without its value`, [U, opt], /argument missing/);
 }

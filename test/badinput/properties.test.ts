@@ -15,7 +15,7 @@ import { UsageError } from '../../src/errors.js';
 import { MAX_DURATION_MS, formatDuration, parseDuration } from '../../src/util/duration.js';
 import { isUuid } from '../../src/util/uuid.js';
 import { parseSessionRef, sessionRefArg } from '../../src/input/session-ref.js';
-import { resolveSession } from '../../src/input/resolve-session.js';
+import { resolveSession } from '../../src/sessions/resolve.js';
 import { openStateFile } from '../../src/state/store.js';
 import { writeLastSession } from '../../src/state/last-session.js';
 import { durationOption, intOption, uuidListOption, uuidOption } from '../../src/cli/options.js';

@@ -9,8 +9,8 @@ import { startEmulator, type FaultMode, type RunningEmulator } from '../../src/e
 import type { Message, MessageType, Session } from '../../src/api/types.js';
 import { Follower, MAX_FAILED_POLLS, firstMessage } from '../../src/poll/follow.js';
 import type { ScheduleOptions } from '../../src/poll/schedule.js';
-import { startDeadline } from '../../src/wait/deadline.js';
-import { resumeCommand, waitError } from '../../src/wait/reply.js';
+import { startDeadline } from '../../src/sessions/deadline.js';
+import { resumeCommand, waitError } from '../../src/sessions/await-reply.js';
 import { POLL } from '../api/helpers.js';
 
 const KEY = 'agents-dev-key';

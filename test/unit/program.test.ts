@@ -39,6 +39,7 @@ describe('deferred options', () => {
       '--verbose',
       '--no-pager',
       '--web',
+      '--timeout',
     ]);
     // --no-pager's default (pager: true) is made with it.
     expect(p.commands.find((c) => c.name() === 'show')!.opts()).toEqual({

@@ -10,9 +10,10 @@ import type { ApiClient } from '../api/client.js';
 import type { Message } from '../api/types.js';
 import { ApiError } from '../api/errors.js';
 import { CliError, ExitCode, fromApiError, type ExitCodeValue } from '../errors.js';
-import { Follower, isTransient, MAX_FAILED_POLLS } from '../poll/follow.js';
+import { Follower, isFinalReply, isTransient, MAX_FAILED_POLLS } from '../poll/follow.js';
+import { latestUserMessage } from './latest.js';
 import type { WaitRef } from '../input/wait-ref.js';
-import { resolveSession } from '../input/resolve-session.js';
+import { resolveSession } from './resolve.js';
 import { readKnownSessions } from '../state/sessions.js';
 import type { Item } from '../output/items.js';
 import type { StatusLines } from '../output/status-lines.js';
@@ -55,12 +56,7 @@ export function resumeWait(entries: { ref: WaitRef; sessionId?: string; threadId
 
 /** The thread of the session's latest turn: that of its newest user message. */
 async function latestThread(client: ApiClient, sessionId: string, signal: AbortSignal): Promise<string> {
-  const page = await client.listMessages(
-    { sessionId },
-    { role: 'user', type: ['message'], direction: 'desc', limit: 1 },
-    { signal },
-  );
-  const thread = page.items[0]?.chat_thread_id;
+  const thread = (await latestUserMessage(client, { sessionId }, { signal }))?.chat_thread_id;
   if (!thread) {
     throw new CliError(`session ${sessionId} has no turn to wait on (no message was posted to it)`, {
       hint: `see it with: agents show ${sessionId}`,
@@ -241,7 +237,7 @@ export class FanOut {
     });
     let final: Message | undefined;
     for await (const m of follower) {
-      if (m.type === 'final_message') final = m;
+      if (isFinalReply(m)) final = m;
     }
     if (final === undefined) throw new CliError('the wait ended before the final message');
     return final;

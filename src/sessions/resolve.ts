@@ -2,7 +2,7 @@
 import { UsageError } from '../errors.js';
 import { readLastSession, type LastSession } from '../state/last-session.js';
 import type { StateFile } from '../state/store.js';
-import type { SessionRef } from './session-ref.js';
+import type { SessionRef } from '../input/session-ref.js';
 
 /** A resolved session: its id, and what `last` remembered with it. */
 export interface ResolvedSession {

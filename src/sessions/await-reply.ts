@@ -7,7 +7,13 @@ import type { Message, MessageType } from '../api/types.js';
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { CliError, ExitCode, fromApiError } from '../errors.js';
-import { Follower, isRateLimited, MAX_FAILED_POLLS, type FollowOptions } from '../poll/follow.js';
+import {
+  Follower,
+  isFinalReply,
+  isRateLimited,
+  MAX_FAILED_POLLS,
+  type FollowOptions,
+} from '../poll/follow.js';
 import { classify, streamConversation } from '../conversation/model.js';
 import type { Item } from '../output/items.js';
 import { activityLine } from '../output/render-conversation.js';
@@ -121,7 +127,7 @@ export async function* awaitReply(ctx: Context, w: ReplyWait): AsyncGenerator<It
   try {
     if (w.mode === 'wait') {
       for await (const m of follower) {
-        if (m.type === 'final_message' && m.chat_thread_id !== null) final = m;
+        if (isFinalReply(m)) final = m;
         else ctx.progress.activity(activityLine(classify(m)));
       }
     } else {
@@ -186,22 +192,6 @@ export async function* notifyEnd(
     throw err;
   }
   yield { kind: 'notify', notification: { title: 'agents', body: `${about.who} replied${what}` } };
-}
-
-/**
- * A create or send POST that failed: when the deadline cut it short, exit 124 and say that it may have
- * been carried out (the service may have received it); anything else goes to the one mapping.
- */
-export function postError(err: unknown, deadline: Deadline): never {
-  if (err instanceof ApiError && err.kind === 'aborted' && deadline.expired) {
-    const mapped = fromApiError(err);
-    const what = err.creates?.what ?? 'request';
-    const lead = err.outcomeUnknown
-      ? `timed out${deadline.after} before the service answered; the ${what} may have been created`
-      : `timed out${deadline.after} before the request was sent`;
-    throw new CliError(lead, { exitCode: ExitCode.TIMEOUT, hint: mapped.hint, cause: err });
-  }
-  throw err;
 }
 
 /** What create and send know once the service has taken their message. */

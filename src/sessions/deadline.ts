@@ -1,6 +1,7 @@
 // A command's deadline (--timeout) joined with the run's stop signal. It bounds the whole command, the
 // create or send POST included, so a service that never answers cannot outlast --timeout.
 import { formatDuration } from '../util/duration.js';
+import { CliError, ExitCode } from '../errors.js';
 
 /** The signal a timed command passes to every call, and why it fired. */
 export interface Deadline {
@@ -30,4 +31,31 @@ export function startDeadline(stop: AbortSignal, timeoutMs: number | undefined):
     after: timeoutMs === undefined ? '' : ` after ${formatDuration(timeoutMs)}`,
     dispose: () => clearTimeout(handle),
   };
+}
+
+/**
+ * Runs a read under --timeout: `run` gets a signal that ends with the deadline (or the run's stop), and a
+ * deadline that ran out is the contract's 124, naming what was being done.
+ */
+export async function withDeadline<T>(
+  stop: AbortSignal,
+  timeoutMs: number | undefined,
+  what: string,
+  run: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const deadline = startDeadline(stop, timeoutMs);
+  try {
+    return await run(deadline.signal);
+  } catch (err) {
+    if (deadline.expired) {
+      throw new CliError(`timed out${deadline.after} ${what}`, {
+        exitCode: ExitCode.TIMEOUT,
+        hint: 'the service or the network is slow; try again, or give a longer --timeout',
+        cause: err,
+      });
+    }
+    throw err;
+  } finally {
+    deadline.dispose();
+  }
 }

@@ -1,0 +1,113 @@
+// Posting a turn: a new session with its first message, or a follow-up. create, send and chat all post
+// here, so each gets the same deadline, the same account of a POST cut short (it may have been carried
+// out: say so, never send it again), and the same record of `last` with what is known of the session.
+import type { ApiClient } from '../api/client.js';
+import { ApiError } from '../api/errors.js';
+import type { CreateSessionBody, SendMessageBody, SentMessage, Session } from '../api/types.js';
+import { CliError, ExitCode, fromApiError } from '../errors.js';
+import { recordLast } from '../state/last-session.js';
+import type { StateFile } from '../state/store.js';
+import type { Deadline } from './deadline.js';
+
+/** A new session with its first message. */
+export interface CreateTurn {
+  kind: 'create';
+  body: CreateSessionBody;
+}
+
+/** A follow-up on a session. */
+export interface SendTurn {
+  kind: 'send';
+  sessionId: string;
+  body: SendMessageBody;
+}
+
+/** What to post. */
+export type Turn = CreateTurn | SendTurn;
+
+/** Where `last` is kept. */
+export interface Bookkeeping {
+  state: StateFile;
+  profile: string;
+}
+
+/** A turn the service took. */
+export interface Posted {
+  sessionId: string;
+  /** The new turn's thread, when the answer named one. */
+  threadId: string | undefined;
+  /** create: the new session. */
+  session?: Session;
+  /** send: the user message just posted. */
+  sent?: SentMessage;
+  /** `last` could not be recorded (the turn was posted all the same). */
+  warning?: string;
+}
+
+/**
+ * A create or send POST that failed: when the deadline cut it short, exit 124 and say that it may have
+ * been carried out (the service may have received it); anything else goes to the one mapping.
+ */
+export function postError(err: unknown, deadline: Deadline): never {
+  if (err instanceof ApiError && err.kind === 'aborted' && deadline.expired) {
+    const mapped = fromApiError(err);
+    const what = err.creates?.what ?? 'request';
+    const lead = err.outcomeUnknown
+      ? `timed out${deadline.after} before the service answered; the ${what} may have been created`
+      : `timed out${deadline.after} before the request was sent`;
+    throw new CliError(lead, { exitCode: ExitCode.TIMEOUT, hint: mapped.hint, cause: err });
+  }
+  throw err;
+}
+
+/** Posts `turn` within `deadline` and records it as `last` (ids are checked by the client first). */
+export async function postTurn(
+  client: ApiClient,
+  turn: CreateTurn,
+  deadline: Deadline,
+  books: Bookkeeping,
+): Promise<Posted & { session: Session }>;
+export async function postTurn(
+  client: ApiClient,
+  turn: SendTurn,
+  deadline: Deadline,
+  books: Bookkeeping,
+): Promise<Posted & { sent: SentMessage }>;
+export async function postTurn(
+  client: ApiClient,
+  turn: Turn,
+  deadline: Deadline,
+  books: Bookkeeping,
+): Promise<Posted> {
+  const o = { signal: deadline.signal };
+  if (turn.kind === 'create') {
+    const session = await client
+      .createSession(turn.body, o)
+      .catch((err: unknown) => postError(err, deadline));
+    const threadId = session.thread_id ?? undefined;
+    const warning = await recordLast(
+      books.state,
+      books.profile,
+      { id: session.id, threadId },
+      {
+        title: session.title || undefined,
+        agent: turn.body.agent_name,
+        createdAt: session.created_at,
+        web: session.session_html_url,
+        state: 'working',
+      },
+    );
+    return { sessionId: session.id, threadId, session, warning };
+  }
+  const sent = await client
+    .sendMessage(turn.sessionId, turn.body, o)
+    .catch((err: unknown) => postError(err, deadline));
+  const threadId = sent.chat_thread_id ?? undefined;
+  const warning = await recordLast(
+    books.state,
+    books.profile,
+    { id: turn.sessionId, threadId },
+    { state: 'working' },
+  );
+  return { sessionId: turn.sessionId, threadId, sent, warning };
+}
