@@ -3,7 +3,7 @@
 import { neutralize, flatten } from '../util/text.js';
 import { formatDuration } from '../util/duration.js';
 import { PLAIN, type Style } from './style.js';
-import { cutToWidth, displayWidth } from './width.js';
+import { cut as cutToWidth, width as displayWidth } from '../util/width.js';
 
 /** What a status line shows of one session. */
 export interface StatusRow {

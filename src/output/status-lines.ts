@@ -8,7 +8,7 @@ import type { Stderr, SpinnerFrame } from './stderr.js';
 import type { Style } from './style.js';
 import type { TerminalCaps } from './terminal.js';
 import { renderStatusLine, type StatusRow } from './render-wait.js';
-import { displayWidth } from './width.js';
+import { width } from '../util/width.js';
 
 /** The status lines of a run. Every method is safe to call in any state. */
 export interface StatusLines {
@@ -141,7 +141,7 @@ class Board implements SpinnerFrame {
   private drawText(): string {
     const max = Math.max(1, Math.min(30, (this.o.stream.rows || 24) - 2));
     const lines = statusBlock([...this.rows.values()], this.now(), this.columns, max, this.o.style);
-    this.drawn = lines.map((l) => displayWidth(l.replace(SGR, '')));
+    this.drawn = lines.map((l) => width(l.replace(SGR, '')));
     return lines.map((l) => `${l}\n`).join('');
   }
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../src/api/types.js';
 import { DIALECTS, fixture, KEY, stopWhen, until, UUID, type Fixture } from './fixture.js';
-import { displayWidth } from '../../src/output/width.js';
+import { width as displayWidth } from '../../src/util/width.js';
 import { runCli } from '../support/run-cli.js';
 import type { RunHandle } from '../support/main.js';
 import { stateFileName } from '../../src/api/pacing-state.js';

@@ -16,7 +16,7 @@ import { pause } from '../../src/poll/pause.js';
 import { parseWaitRef, threadOptionArg, withThreadSession } from '../../src/input/wait-ref.js';
 import { renderReplyHeader, renderStatusLine, type StatusRow } from '../../src/output/render-wait.js';
 import { statusBlock } from '../../src/output/status-lines.js';
-import { cutToWidth, displayWidth } from '../../src/output/width.js';
+import { cut as cutToWidth, width as displayWidth } from '../../src/util/width.js';
 import { PLAIN } from '../../src/output/style.js';
 import { UsageError } from '../../src/errors.js';
 
