@@ -17,7 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sleep } from '../util/sleep.js';
-import { withDirLock } from '../util/dir-lock.js';
+import { withBriefLock } from '../util/lock.js';
 import {
   budgetGap,
   shareGap,
@@ -307,7 +307,7 @@ export class SharedLimiter implements Limiter {
         this.dirReady = true;
       }
       // Synchronous inside the lock: a fraction of a millisecond, never held across an await.
-      const result = await withDirLock(this.lockPath, () => {
+      const result = await withBriefLock(this.lockPath, () => {
         const s = this.read();
         const now = Date.now();
         apply();

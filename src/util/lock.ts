@@ -1,13 +1,21 @@
-// A lock beside a file that several agents processes read, modify and write back (the config, the state).
-// proper-lockfile: an atomic mkdir of `<file>.lock`, refreshed while held, taken over when stale (a killed
-// process holds nothing for long). Loaded only when something is written.
+// The one file lock: a lock beside a file that several agents processes read, modify and write back, in two
+// weights over the same `<file>.lock` directory (an atomic mkdir, taken over when stale, so a killed process
+// holds nothing for long):
+// - withLock: proper-lockfile, refreshed while held, for sections that await (the config and state files,
+//   written now and then). Loaded only when something is written.
+// - withBriefLock: a bare mkdir and rmdir around a synchronous section of a few small file operations (the
+//   shared request budget, taken about twice per request by every process on a key): held for a fraction
+//   of a millisecond and never across an await, where proper-lockfile's six system calls and refresh timer
+//   would cost more than the section.
+import { mkdirSync, rmdirSync, statSync } from 'node:fs';
+import { sleep } from './sleep.js';
 
 /** Thrown when the lock stays taken: another process holds it, or the directory cannot take one. */
 export class LockError extends Error {
   constructor(
     readonly lockPath: string,
     readonly code: string | undefined,
-    cause: unknown,
+    cause?: unknown,
   ) {
     super(`cannot lock ${lockPath}${code ? ` (${code})` : ''}`, { cause });
     this.name = 'LockError';
@@ -54,5 +62,60 @@ export async function withLock<T>(path: string, fn: () => T | Promise<T>, waitMs
     return await fn();
   } finally {
     await release().catch(() => undefined);
+  }
+}
+
+export interface BriefLockOptions {
+  /** A lock older than this was left by a process that died holding it. Default 3000. */
+  staleMs?: number;
+  /** Give up after waiting this long. Default 10 000. */
+  maxWaitMs?: number;
+}
+
+const code = (err: unknown) => (err as NodeJS.ErrnoException | undefined)?.code;
+
+/** Tries once: true when the lock is now ours. */
+function tryTake(lockPath: string, staleMs: number): boolean {
+  try {
+    mkdirSync(lockPath);
+    return true;
+  } catch (err) {
+    if (code(err) !== 'EEXIST') throw new LockError(lockPath, code(err), err);
+  }
+  let mtimeMs: number;
+  try {
+    mtimeMs = statSync(lockPath).mtimeMs;
+  } catch {
+    return false; // released meanwhile: the next try may have it
+  }
+  if (Date.now() - mtimeMs > staleMs) {
+    // Left by a process that died inside the section (which lasts well under a millisecond).
+    try {
+      rmdirSync(lockPath);
+    } catch {
+      // Another waiter took it over first.
+    }
+  }
+  return false;
+}
+
+/** Runs the synchronous `fn` holding `lockPath` (a directory that must not exist; its parent must). */
+export async function withBriefLock<T>(lockPath: string, fn: () => T, o: BriefLockOptions = {}): Promise<T> {
+  const staleMs = o.staleMs ?? 3000;
+  const maxWaitMs = o.maxWaitMs ?? 10_000;
+  const started = Date.now();
+  for (let attempt = 0; !tryTake(lockPath, staleMs); attempt += 1) {
+    if (Date.now() - started > maxWaitMs) throw new LockError(lockPath, 'held too long');
+    // Short, growing, jittered: holders keep it well under a millisecond, and waiters must not retry in step.
+    await sleep(Math.random() * Math.min(2 ** attempt, 25));
+  }
+  try {
+    return fn();
+  } finally {
+    try {
+      rmdirSync(lockPath);
+    } catch {
+      // Taken over as stale while we held it (the process stalled for seconds): nothing left to remove.
+    }
   }
 }
