@@ -10,7 +10,7 @@ import type { Message, Session } from '../api/types.js';
 import { CliError, fromApiError } from '../errors.js';
 import { renderSession } from '../output/render.js';
 import { renderConversation, type TextMode } from '../output/render-conversation.js';
-import { fileError } from '../util/fs-errors.js';
+import { fileError } from '../file-errors.js';
 import { DEFAULT_SHOW_LIMIT, readSession } from '../sessions/read-session.js';
 import { downloadArtifact, latestPlanRecord } from '../sessions/artifacts.js';
 import { clipboardSupport, copyReport, osc52 } from './clipboard.js';

@@ -8,7 +8,7 @@ import { resolveSession } from '../sessions/resolve.js';
 import { artifactRecord, downloadArtifact, type FetchedArtifact } from '../sessions/artifacts.js';
 import { withDeadline } from '../sessions/deadline.js';
 import type { Item } from '../output/items.js';
-import { fileError } from '../util/fs-errors.js';
+import { fileError } from '../file-errors.js';
 
 export interface ArtifactFlags {
   output?: string;

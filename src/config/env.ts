@@ -5,7 +5,6 @@ import { UsageError } from '../errors.js';
 import type { Env } from '../io.js';
 import { parseDuration } from '../util/duration.js';
 import { parseSize } from '../util/size.js';
-import { timeZoneFrom, type TimeFormat } from '../output/time.js';
 
 /** An environment switch: set, and not '', '0' or 'false'. */
 export function truthy(value: string | undefined): boolean {
@@ -65,8 +64,25 @@ export function maxResponseFromEnv(env: Env): number | undefined {
   return bytes;
 }
 
+/** How times are shown: the moment they are relative to, and the time zone (the system's when undefined). */
+export interface TimeSettings {
+  now: number;
+  timeZone?: string;
+}
+
+/** The time zone named by TZ when Intl knows it (TZ=":/etc/localtime" and the like fall back to the system's). */
+export function timeZoneFrom(tz: string | undefined): string | undefined {
+  if (tz === undefined || tz === '') return undefined;
+  try {
+    new Intl.DateTimeFormat('en-GB', { timeZone: tz });
+    return tz;
+  } catch {
+    return undefined;
+  }
+}
+
 /** How a terminal shows times: local (TZ when Intl knows it, else the system's zone), relative to now. */
-export function timeFormat(env: Env, now = Date.now()): TimeFormat {
+export function timeFormat(env: Env, now = Date.now()): TimeSettings {
   return { now, timeZone: timeZoneFrom(env.TZ) };
 }
 

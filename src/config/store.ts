@@ -11,7 +11,7 @@ import { CliError, ExitCode } from '../errors.js';
 import type { Env } from '../io.js';
 import { isObject } from '../util/json.js';
 import { LockError, withLock } from '../util/lock.js';
-import { fileError, fsCode } from '../util/fs-errors.js';
+import { fileError, fsCode } from '../file-errors.js';
 import { configDir } from './locations.js';
 import { CONFIG_KEYS, validateConfigValue, validateProfileName, type ConfigKey } from './validate.js';
 

@@ -11,17 +11,6 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-/** The time zone named by TZ when Intl knows it (TZ=":/etc/localtime" and the like fall back to the system's). */
-export function timeZoneFrom(tz: string | undefined): string | undefined {
-  if (tz === undefined || tz === '') return undefined;
-  try {
-    new Intl.DateTimeFormat('en-GB', { timeZone: tz });
-    return tz;
-  } catch {
-    return undefined;
-  }
-}
-
 const formats = new Map<string, Intl.DateTimeFormat>();
 function format(timeZone: string | undefined): Intl.DateTimeFormat {
   const key = timeZone ?? '';

@@ -17,7 +17,7 @@ import {
 import { classify, streamConversation } from '../conversation/model.js';
 import type { Item } from '../output/items.js';
 import { activityLine } from '../output/render-conversation.js';
-import { fileError } from '../util/fs-errors.js';
+import { fileError } from '../file-errors.js';
 import type { Deadline } from './deadline.js';
 import type { ReplyFlags } from '../input/reply-flags.js';
 import { noteSessionFacts } from '../state/sessions.js';

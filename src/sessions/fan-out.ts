@@ -20,7 +20,7 @@ import type { StatusLines } from '../output/status-lines.js';
 import type { StatusRow } from '../output/render-wait.js';
 import { Channel } from '../util/channel.js';
 import { sleep } from '../util/sleep.js';
-import { fileError } from '../util/fs-errors.js';
+import { fileError } from '../file-errors.js';
 
 /** One reference given to wait, and how its wait went. */
 interface Entry {

@@ -8,7 +8,7 @@ import type { Env } from '../io.js';
 import { stateDir } from '../config/locations.js';
 import { isObject } from '../util/json.js';
 import { LockError, withLock } from '../util/lock.js';
-import { fileError, fsCode } from '../util/fs-errors.js';
+import { fileError, fsCode } from '../file-errors.js';
 
 /** The whole state file. Unknown or malformed parts are dropped on read, never fatal. */
 export type StateData = Record<string, unknown>;

@@ -1,7 +1,8 @@
 // Pure pieces of the terminal view (issue 14): times, markdown, the screen's height, hyperlink and
 // notification support, the pager and browser decisions, the known-sessions store and its renderers.
 import { describe, expect, it } from 'vitest';
-import { localTime, relativeTime, timeZoneFrom } from '../../src/output/time.js';
+import { localTime, relativeTime } from '../../src/output/time.js';
+import { timeZoneFrom } from '../../src/config/env.js';
 import { keepOwnSequences, loadMarkdown } from '../../src/output/markdown.js';
 import { screenLines } from '../../src/output/screen.js';
 import { supportsHyperlinks } from '../../src/output/terminal.js';
