@@ -16,7 +16,7 @@ import { downloadArtifact, latestPlanRecord } from '../sessions/artifacts.js';
 import { clipboardSupport, copyReport, osc52 } from './clipboard.js';
 import { renderPlan } from './render.js';
 import type { Slash } from './slash.js';
-import type { ChatTerminal } from './terminal.js';
+import type { ChatTerminal } from './chat-terminal.js';
 
 /** What the commands need of the chat. */
 export interface CommandHost {

@@ -12,7 +12,7 @@ import type { Item } from '../output/items.js';
 import { loadBacklog, type Backlog } from '../chat/backlog.js';
 import { Chat, type ChatEnd } from '../chat/session.js';
 import { completeSlash } from '../chat/slash.js';
-import { ChatTerminal } from '../chat/terminal.js';
+import { ChatTerminal } from '../chat/chat-terminal.js';
 
 /** The options of chat, as the parse step (src/cli/checks.ts) checked them. */
 export interface ChatFlags extends CheckedAgentFlags {
