@@ -136,7 +136,7 @@ export async function createContext(io: IO, globals: GlobalOptions): Promise<Con
       onRetry: caps.stderrIsTTY
         ? (n) =>
             log.warn(
-              `${n.reason}; retrying in ${formatDuration(n.delayMs)} (${n.attempt} of ${n.maxRetries})`,
+              `${n.reason}; retrying in ${formatDuration(n.delayMs)} (${n.rateLimited ? 'the key is busy: until it is not, or --timeout' : `${n.attempt} of ${n.maxRetries}`})`,
             )
         : undefined,
       onPaced: caps.stderrIsTTY

@@ -58,6 +58,8 @@ export function isStop(reason: unknown): reason is StopReason {
 export function exitCodeFor(kind: ApiErrorKind): ExitCodeValue {
   if (kind === 'auth' || kind === 'forbidden') return ExitCode.AUTH;
   if (kind === 'not_found') return ExitCode.NOT_FOUND;
+  // The key stayed busy past the time a command rides 429s out: a time-out, never a failure.
+  if (kind === 'rate_limited') return ExitCode.TIMEOUT;
   return ExitCode.FAILURE;
 }
 
@@ -73,7 +75,8 @@ export const HINTS: Record<ApiErrorKind, string> = {
     'the message is over the service’s size limit; shorten it, or attach the long part as an artifact',
   unsupported:
     'the service refused the request’s format; check the base URL points at the Agent Sessions API',
-  rate_limited: 'the key allows 100 requests a minute across every process using it; wait a minute and retry',
+  rate_limited:
+    'the key allows 100 requests a minute across every process and machine using it, and they kept it busy; try again later, or give each machine its share (AGENTS_RATE_LIMIT)',
   server: 'the service is failing; try again in a moment',
   connection:
     'check the base URL (--base-url, AGENTS_BASE_URL), the network and proxy settings (HTTPS_PROXY, NO_PROXY)',

@@ -14,6 +14,12 @@ export interface RetryOptions {
   /** No retry starts once this much time has passed since the first attempt (waits included). */
   totalBudgetMs: number;
   /**
+   * The same for 429s, which do not count against maxRetries: a 429 is the service saying "later" about a
+   * request it never acted on, so a command rides them out (within its own --timeout, which ends it first)
+   * for this long before it gives up with 124, never 1.
+   */
+  rateLimitedBudgetMs: number;
+  /**
    * The same, for an address that refuses connections or a name that does not resolve: a wrong port or a
    * service that is down is reported in seconds, not after the whole budget.
    */
@@ -26,6 +32,7 @@ export const DEFAULT_RETRY: RetryOptions = {
   maxDelayMs: 8_000,
   maxRetryAfterMs: 60_000,
   totalBudgetMs: 90_000,
+  rateLimitedBudgetMs: 15 * 60_000,
   unreachableBudgetMs: 3_000,
 };
 
@@ -71,4 +78,6 @@ export interface RetryNotice {
   delayMs: number;
   /** The failure being retried, one line. */
   reason: string;
+  /** A 429: retried until the command's deadline, not counted against maxRetries. */
+  rateLimited?: boolean;
 }

@@ -116,13 +116,14 @@ export class Transport {
     const url = checkDownloadUrl(raw);
     const started = performance.now();
     const config = { ...this.config, trace: (line: string) => this.trace(line) };
-    for (let attempt = 1; ; attempt++) {
+    for (let attempt = 1, counted = 0; ; attempt++) {
       try {
         return await downloadOnce(config, url, signal, maxBytes);
       } catch (err) {
         if (signal?.aborted) throw abortedError(signal.reason);
         if (!(err instanceof ApiError)) throw err;
-        const delay = this.retryDelay(err, err.transient, attempt, started);
+        if (err.kind !== 'rate_limited') counted += 1;
+        const delay = this.retryDelay(err, err.transient, attempt, counted, started);
         if (delay === undefined) throw err;
         await sleep(delay, signal).catch(() => {
           throw abortedError(signal?.reason);
@@ -132,25 +133,36 @@ export class Transport {
   }
 
   /**
-   * The wait before retrying `err` (attempt `attempt` failed), or undefined when it is not retried: not
-   * retryable, retries used up, or past the budget (a short one when nothing answers at the address).
+   * The wait before retrying `err` (attempt `attempt` failed, `counted` of the failures so far not 429s),
+   * or undefined when it is not retried: not retryable, retries used up, or past the budget (a short one
+   * when nothing answers at the address, a long one for 429s, which never count against the retries).
    */
   private retryDelay(
     err: ApiError,
     retryable: boolean,
     attempt: number,
+    counted: number,
     started: number,
   ): number | undefined {
     const { retry } = this.config;
-    if (!retryable || attempt > retry.maxRetries) return undefined;
-    const delay = backoffDelay(attempt, retry, {
-      rateLimited: err.kind === 'rate_limited',
-      retryAfterS: err.retryAfterS,
-    });
-    const budget = err.unreachable ? retry.unreachableBudgetMs : retry.totalBudgetMs;
+    const rateLimited = err.kind === 'rate_limited';
+    if (!retryable || (!rateLimited && counted > retry.maxRetries)) return undefined;
+    const delay = backoffDelay(attempt, retry, { rateLimited, retryAfterS: err.retryAfterS });
+    const budget = err.unreachable
+      ? retry.unreachableBudgetMs
+      : rateLimited
+        ? retry.rateLimitedBudgetMs
+        : retry.totalBudgetMs;
     if (performance.now() - started + delay > budget) return undefined;
-    this.trace(`retry ${attempt}/${retry.maxRetries} in ${delay} ms after: ${err.message}`);
-    this.config.onRetry?.({ attempt, maxRetries: retry.maxRetries, delayMs: delay, reason: err.message });
+    const shown = rateLimited ? `${attempt}` : `${counted}/${retry.maxRetries}`;
+    this.trace(`retry ${shown} in ${delay} ms after: ${err.message}`);
+    this.config.onRetry?.({
+      attempt: counted,
+      maxRetries: retry.maxRetries,
+      delayMs: delay,
+      reason: err.message,
+      rateLimited,
+    });
     return delay;
   }
 
@@ -162,7 +174,7 @@ export class Transport {
     // A POST cancelled after it left may still have been carried out.
     const cancelled = () =>
       abortedError(signal?.reason, spec.method === 'POST' && state.left ? spec.creates : undefined);
-    for (let attempt = 1; ; attempt++) {
+    for (let attempt = 1, counted = 0; ; attempt++) {
       try {
         return await this.attempt(spec, bodyText, attempt, state, signal);
       } catch (caught) {
@@ -171,8 +183,11 @@ export class Transport {
           caught instanceof ApiError
             ? caught
             : new ApiError({ kind: 'unexpected', message: String(caught), cause: caught });
+        // Refused before it was acted on (a 429, a refused connection): nothing is in flight, nothing done.
+        if (err.neverSent) state.left = false;
         const retryable = spec.method === 'GET' ? err.transient : err.neverSent;
-        const delay = this.retryDelay(err, retryable, attempt, started);
+        if (err.kind !== 'rate_limited') counted += 1;
+        const delay = this.retryDelay(err, retryable, attempt, counted, started);
         if (delay !== undefined) {
           try {
             await sleep(delay, signal);

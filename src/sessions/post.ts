@@ -48,14 +48,17 @@ export interface Posted {
  * A create or send POST that failed: when the deadline cut it short, exit 124 and say that it may have
  * been carried out (the service may have received it); anything else goes to the one mapping.
  */
-export function postError(err: unknown, deadline: Deadline): never {
+export function postError(err: unknown, deadline: Deadline, what: 'session' | 'message'): never {
   if (err instanceof ApiError && err.kind === 'aborted' && deadline.expired) {
     const mapped = fromApiError(err);
-    const what = err.creates?.what ?? 'request';
-    const lead = err.outcomeUnknown
-      ? `timed out${deadline.after} before the service answered; the ${what} may have been created`
-      : `timed out${deadline.after} before the request was sent`;
-    throw new CliError(lead, { exitCode: ExitCode.TIMEOUT, hint: mapped.hint, cause: err });
+    if (err.outcomeUnknown) {
+      const lead = `timed out${deadline.after} before the service answered; the ${what} may have been created`;
+      throw new CliError(lead, { exitCode: ExitCode.TIMEOUT, hint: mapped.hint, cause: err });
+    }
+    throw new CliError(
+      `timed out${deadline.after}; the ${what} was not created (nothing the service acted on was sent)`,
+      { exitCode: ExitCode.TIMEOUT, cause: err },
+    );
   }
   throw err;
 }
@@ -83,7 +86,7 @@ export async function postTurn(
   if (turn.kind === 'create') {
     const session = await client
       .createSession(turn.body, o)
-      .catch((err: unknown) => postError(err, deadline));
+      .catch((err: unknown) => postError(err, deadline, 'session'));
     const threadId = session.thread_id ?? undefined;
     const warning = await recordLast(
       books.state,
@@ -101,7 +104,7 @@ export async function postTurn(
   }
   const sent = await client
     .sendMessage(turn.sessionId, turn.body, o)
-    .catch((err: unknown) => postError(err, deadline));
+    .catch((err: unknown) => postError(err, deadline, 'message'));
   const threadId = sent.chat_thread_id ?? undefined;
   const warning = await recordLast(
     books.state,

@@ -61,7 +61,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 async function failWith(scenario: string, call: 'get' | 'create' | 'send' = 'get'): Promise<ApiError> {
-  const c = new ApiClient({ ...FAST, baseUrl: server.url, retry: { maxRetries: 0 } });
+  const c = new ApiClient({ ...FAST, baseUrl: server.url, retry: { maxRetries: 0, rateLimitedBudgetMs: 0 } });
   const promise =
     call === 'get'
       ? c.getSession(idFor(scenario))
@@ -89,7 +89,7 @@ describe('HTTP statuses', () => {
     ['status/415', 'create', 'unsupported', ExitCode.FAILURE],
     ['status/422', 'get', 'validation', ExitCode.FAILURE],
     ['status/422', 'create', 'validation', ExitCode.FAILURE],
-    ['status/429', 'get', 'rate_limited', ExitCode.FAILURE],
+    ['status/429', 'get', 'rate_limited', ExitCode.TIMEOUT],
     ['status/500', 'get', 'server', ExitCode.FAILURE],
     ['status/503', 'get', 'server', ExitCode.FAILURE],
     ['status/409', 'get', 'unexpected', ExitCode.FAILURE],

@@ -94,22 +94,58 @@ describe('GET retries', () => {
       });
       expect((await c.getSession(id)).id).toBe(id);
       expect(s.seen).toHaveLength(2);
+      // A 429 is not counted against the retries: its line has no "of 6".
+      const counted = status === 429 ? '1' : '1/6';
       expect(lines.filter((l) => l.startsWith('retry '))).toEqual([
-        expect.stringMatching(new RegExp(`^retry 1/6 in ${expected} ms after: `)) as string,
+        expect.stringMatching(new RegExp(`^retry ${counted} in ${expected} ms after: `)) as string,
       ]);
     }
   });
 
-  it('stops when the next wait would overrun the total budget', async () => {
+  it('stops when the next wait would overrun the budget (429s have a budget of their own)', async () => {
     // A 429 waits at least half the backoff ceiling (here 50 ms), more than the 10 ms budget.
     const s = await serve((_req, res) => json(res, 429, { error: 'busy' }));
     const c = new ApiClient({
       ...FAST,
       baseUrl: s.url,
-      retry: { maxRetries: 5, baseDelayMs: 100, maxDelayMs: 100, totalBudgetMs: 10 },
+      retry: {
+        maxRetries: 5,
+        baseDelayMs: 100,
+        maxDelayMs: 100,
+        totalBudgetMs: 60_000,
+        rateLimitedBudgetMs: 10,
+      },
     });
     await expect(c.getSession(id)).rejects.toMatchObject({ kind: 'rate_limited' });
     expect(s.seen).toHaveLength(1);
+    // Retry-After: 1 makes the wait a second, past the 10 ms budget, whatever the jitter.
+    const t = await serve((_req, res) => json(res, 503, { error: 'down' }, { 'retry-after': '1' }));
+    const d = new ApiClient({
+      ...FAST,
+      baseUrl: t.url,
+      retry: {
+        maxRetries: 5,
+        baseDelayMs: 100,
+        maxDelayMs: 100,
+        totalBudgetMs: 10,
+        rateLimitedBudgetMs: 60_000,
+      },
+    });
+    await expect(d.getSession(id)).rejects.toMatchObject({ kind: 'server' });
+    expect(t.seen).toHaveLength(1);
+  });
+
+  it('429s do not count against maxRetries: ten of them, then the answer', async () => {
+    const s = await serve((_req, res) =>
+      s.seen.length <= 10 ? json(res, 429, { error: 'busy' }) : json(res, 200, session(s.url, id)),
+    );
+    const c = new ApiClient({
+      ...FAST,
+      baseUrl: s.url,
+      retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 2 },
+    });
+    expect((await c.getSession(id)).id).toBe(id);
+    expect(s.seen).toHaveLength(11);
   });
 
   it('reads survive a 30% fault rate (502/503/reset/truncate/429) with correct results', async () => {

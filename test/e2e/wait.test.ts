@@ -303,7 +303,9 @@ describe('--timeout bounds the whole command, the POST included', () => {
     });
     expect(r.signal).toBeNull();
     expect(r.code).toBe(124);
-    expect(r.stderr).toMatch(/^error: timed out after 500ms before the request was sent\n/);
+    expect(r.stderr).toMatch(
+      /^error: timed out after 500ms; the session was not created \(nothing the service acted on was sent\)\n/,
+    );
     expect(f.em.stats().requests).toBe(0);
   });
 

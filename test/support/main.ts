@@ -10,7 +10,7 @@ import { cliEnv, type CliResult } from './run-cli.js';
 
 /** Retries and polls in milliseconds, and no pacing: what most tests want. */
 export const FAST_TUNING: Tuning = {
-  retry: { baseDelayMs: 5, maxDelayMs: 40, maxRetryAfterMs: 2_000 },
+  retry: { baseDelayMs: 5, maxDelayMs: 40, maxRetryAfterMs: 2_000, rateLimitedBudgetMs: 3_000 },
   schedule: { minMs: 20, maxMs: 150, growth: 0.12, longQuietMs: 60_000, longMaxMs: 300, maxErrorMs: 400 },
   pacing: false,
 };
