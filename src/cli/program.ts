@@ -120,6 +120,14 @@ function threadFlags<F extends { thread?: string }>(
 // The emulator's fault modes, listed here so --help does not load the emulator (a test keeps them equal).
 const FAULT_MODES = ['500', '502', '503', '504', 'html-502', '429', 'reset'];
 FAULT_MODES.push('reset-after-commit', 'truncate', 'slow');
+// Likewise the emulator's misbehaviours (src/emulator/misbehave.ts; the same test keeps them equal).
+export const MISBEHAVIOUR_NAMES = [
+  'ignore-thread-filter',
+  'ignore-session-filter',
+  'endless-body',
+  'trickle',
+];
+MISBEHAVIOUR_NAMES.push('endless-pages', 'bad-ids-session', 'bad-ids-thread', 'deep-json');
 
 /**
  * Builds the program. `run` gives each action its Context and prints what it returns; `output` is where
@@ -235,9 +243,15 @@ Examples:
             .default('spec'),
         )
         .addOption(
-          new Option('--roles <how>', 'live dialect: role repeatable (newer deployments) or single (older)')
-            .choices(['repeatable', 'single'])
-            .default('repeatable'),
+          new Option(
+            '--repeated-params <how>',
+            'a repeated role, page, … : keep the first value (spec default), the last, all (live default), or reject (422)',
+          ).choices(['first', 'last', 'all', 'reject']),
+        )
+        .addOption(
+          new Option('--misbehave <name...>', 'answer badly on purpose, for client tests').choices(
+            MISBEHAVIOUR_NAMES,
+          ),
         )
         .option(
           '--key <key[:workspace]>',
@@ -279,7 +293,8 @@ Prints the base URL on stdout, then one line per key (key, workspace). Serves un
 Examples:
   $ agents emulator
   $ agents emulator --dialect live --port 0 --time-scale 0.1 --key ci-key:ci
-  $ agents emulator --fault-rate 0.2 --fault 503 reset truncate`,
+  $ agents emulator --fault-rate 0.2 --fault 503 reset truncate
+  $ agents emulator --repeated-params last --misbehave ignore-thread-filter`,
     )
     .action((opts: EmulatorFlags, cmd: Command) =>
       run(cmd, async (ctx) => (await import('../commands/emulator.js')).emulator(ctx, opts)),

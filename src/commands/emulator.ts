@@ -8,6 +8,9 @@ import {
   type EmulatorKey,
   type EmulatorOptions,
   type FaultMode,
+  type MisbehaviourName,
+  type RepeatedParams,
+  misbehaviourOf,
 } from '../emulator/index.js';
 
 /** The command's options as commander parsed and validated them (see cli.ts). */
@@ -26,8 +29,10 @@ export interface EmulatorFlags {
   slowMs?: number;
   /** The document to the letter, or the live service as it answers today. */
   dialect: 'spec' | 'live';
-  /** Live dialect: whether `role` may be repeated (newer deployments) or not (older ones). */
-  roles: 'repeatable' | 'single';
+  /** How a repeated single-valued parameter is read; default the dialect's. */
+  repeatedParams?: RepeatedParams;
+  /** Broken answers on purpose. */
+  misbehave?: MisbehaviourName[];
 }
 
 /** `KEY[:WORKSPACE]` (split at the first colon; the workspace defaults to the dev key's). */
@@ -58,8 +63,9 @@ export function emulatorOptions(flags: EmulatorFlags): EmulatorOptions {
     rateLimit: flags.rateLimit > 0 ? { limit: flags.rateLimit, windowMs: 60_000 } : false,
     timeScale: flags.timeScale,
     dialect: flags.dialect,
-    roles: flags.roles,
   };
+  if (flags.repeatedParams !== undefined) opts.repeatedParams = flags.repeatedParams;
+  if (flags.misbehave !== undefined) opts.misbehave = misbehaviourOf(flags.misbehave);
   if (flags.faultRate !== undefined && flags.fault !== undefined) {
     opts.faults = { rate: flags.faultRate, modes: flags.fault, seed: flags.faultSeed, slowMs: flags.slowMs };
   }

@@ -3,6 +3,9 @@
 // `agents emulator` command, tests, demos and benchmarks. Directive grammar and decisions: README.md.
 export { startEmulator, DEV_KEY } from './server.js';
 export { FAULT_MODES } from './types.js';
+export { BAD_IDS, MISBEHAVIOURS, misbehaviourOf } from './misbehave.js';
+export type { Misbehaviour, MisbehaviourName } from './misbehave.js';
+export type { RepeatedParams } from './validate.js';
 export type {
   AddMessageInput,
   EmulatorKey,

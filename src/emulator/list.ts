@@ -54,7 +54,7 @@ export function listMessages(svc: Service, call: Call): Reply {
   const d = call.dialect;
   const threaded = call.params.length > 1;
   const q = parseListQuery(call.url.searchParams, threaded, {
-    rolesRepeatable: d.name === 'live' && svc.roles === 'repeatable',
+    repeated: svc.repeatedParams,
     defaultDirection: d.defaultDirection,
   });
   if (!q.ok) return apiError(422, 'UNPROCESSABLE_ENTITY', q.error);
@@ -66,7 +66,11 @@ export function listMessages(svc: Service, call: Call): Reply {
     if (!record.threads.has(tid)) return notFound('Thread');
     query.thread_id = tid;
   }
-  const all = selectMessages(record.messages, query, d.sortBy);
+  // Misbehaving: a filter by session the server forgets lists the whole workspace's messages.
+  const pool = svc.misbehave.ignoreSessionFilter
+    ? svc.store.inWorkspace(call.workspace).flatMap((r) => r.messages)
+    : record.messages;
+  const all = selectMessages(pool, query, d.sortBy);
   const start = (query.page - 1) * query.limit;
   const page = all.slice(start, start + query.limit);
 

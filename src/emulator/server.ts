@@ -13,6 +13,7 @@ import { Store } from './store.js';
 import { Timers } from './turns.js';
 import { dialect as dialectOf } from './dialect.js';
 import { startArtifactHost } from './artifact-host.js';
+import { aimsAt, deepJson, withBadIds, withEndlessPages, writeEndless, writeTrickle } from './misbehave.js';
 import { FAULT_MODES } from './types.js';
 import type {
   AddArtifactInput,
@@ -80,8 +81,11 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     store,
     stats: emptyStats(),
     turns: { store, timers, timeScale: opts.timeScale ?? 1, random: Math.random, dialect },
-    roles: opts.roles ?? 'repeatable',
+    repeatedParams: opts.repeatedParams ?? (dialect.name === 'live' ? 'all' : 'first'),
+    misbehave: { ...opts.misbehave },
   };
+  /** GETs that trickled so far (Misbehaviour.trickle.requests counts them). */
+  let trickled = 0;
   const artifactTtlMs = opts.artifactTtlMs ?? 6 * 86_400_000;
   // Presigned downloads come from another origin, as the service's come from its storage provider.
   const artifactHost = await startArtifactHost(store, opts.host ?? '127.0.0.1');
@@ -128,7 +132,23 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       artifactsBase: artifactHost.url,
       artifactTtlMs,
     };
-    return match.handler(svc, call);
+    const m = svc.misbehave;
+    const name = match.route?.name ?? '';
+    if (method === 'GET' && m.deepJson !== undefined && name === '/sessions/:id') return deepJson(m.deepJson);
+    const listing = method === 'GET' && aimsAt('list', name);
+    if (listing && m.ignoreThreadFilter) {
+      // The thread forgotten: the threaded form read as the session's, and thread_id dropped.
+      call.params = call.params.slice(0, 1);
+      call.url = new URL(url);
+      call.url.searchParams.delete('thread_id');
+    }
+    if (listing && m.endlessPages) {
+      call.url = new URL(call.url);
+      call.url.searchParams.set('page', '1');
+    }
+    let reply = match.handler(svc, call);
+    if (listing && m.endlessPages) reply = withEndlessPages(reply);
+    return withBadIds(reply, m.badIds, name);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -165,6 +185,20 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       return;
     }
     const reply = serve(req, url, read.body);
+    const routeName = matchRoute(method, url.pathname).route?.name;
+    const m = svc.misbehave;
+    if (method === 'GET' && reply.status === 200 && aimsAt(m.endlessBody, routeName)) {
+      writeEndless(res);
+      return;
+    }
+    const trickle = m.trickle;
+    if (method === 'GET' && trickle && aimsAt(trickle.route ?? 'any-get', routeName)) {
+      if (trickle.requests === undefined || trickled < trickle.requests) {
+        trickled += 1;
+        writeTrickle(res, reply, trickle.everyMs);
+        return;
+      }
+    }
     if (fault === 'slow') {
       // Processed first, answered late: a client that gives up cannot know that its POST took effect.
       const ms = faults?.slowMs ?? 2000;
@@ -212,6 +246,13 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     setFaults(f: FaultOptions | undefined) {
       checkFaults(f);
       faults = f ? new FaultPicker(f) : undefined;
+    },
+    setRepeatedParams(mode) {
+      svc.repeatedParams = mode;
+    },
+    setMisbehaviour(m) {
+      svc.misbehave = { ...m };
+      trickled = 0;
     },
     stats: () => structuredClone(svc.stats),
     resetStats() {

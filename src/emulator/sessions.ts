@@ -6,7 +6,8 @@ import type { SessionRecord, Store } from './store.js';
 import { startTurn, type TurnEnv } from './turns.js';
 import type { EmulatorStats } from './types.js';
 import type { Dialect } from './dialect.js';
-import { checkCreate, checkSend, parseJsonObject } from './validate.js';
+import { checkCreate, checkSend, parseJsonObject, type RepeatedParams } from './validate.js';
+import type { Misbehaviour } from './misbehave.js';
 
 /** One authenticated request, as the handlers see it. */
 export interface Call {
@@ -30,8 +31,10 @@ export interface Service {
   store: Store;
   turns: TurnEnv;
   stats: EmulatorStats;
-  /** Live dialect: whether `role` may be repeated. */
-  roles: 'repeatable' | 'single';
+  /** How a parameter typed as one string is read when repeated. */
+  repeatedParams: RepeatedParams;
+  /** The broken answers switched on (misbehave.ts). */
+  misbehave: Misbehaviour;
 }
 
 export const notFound = (what: string): Reply => apiError(404, 'NOT_FOUND', `${what} not found`);

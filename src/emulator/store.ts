@@ -106,6 +106,11 @@ export class Store {
     return record?.workspace === workspace ? record : undefined;
   }
 
+  /** Every session of a workspace (a misbehaving list that ignores its session filter reads them all). */
+  inWorkspace(workspace: string): SessionRecord[] {
+    return [...this.sessions.values()].filter((r) => r.workspace === workspace);
+  }
+
   /** Any workspace: for the test hooks, which act as the service itself. */
   get(id: string): SessionRecord | undefined {
     return this.sessions.get(id.toLowerCase());

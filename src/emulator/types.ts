@@ -1,6 +1,8 @@
 // The emulator's public surface (re-exported by index.ts). Tests and the demo depend on these names.
 import type { Artifact, Message, MessageType, Role } from '../api/types.js';
 import type { DialectName } from './dialect.js';
+import type { Misbehaviour } from './misbehave.js';
+import type { RepeatedParams } from './validate.js';
 
 /** An API key the emulator's gateway knows; keys of one workspace see the same sessions. */
 export interface EmulatorKey {
@@ -62,10 +64,14 @@ export interface EmulatorOptions {
   /** The document to the letter ('spec', default), or the live service as it answers today ('live'). */
   dialect?: DialectName;
   /**
-   * Live dialect: whether `role` may be repeated (`role=user&role=assistant`, newer deployments) or is
-   * refused with 422 when repeated (older ones). Default 'repeatable'.
+   * How a parameter the document types as one string (role, thread_id, gts, page, limit, direction) is
+   * read when repeated: 'first' or 'last' value kept (200), 'all' (role takes every value, as the live
+   * service's newer deployments; others 422), or 'reject' (422, the older ones). Default: 'first' in the
+   * spec dialect (Node's URLSearchParams.get), 'all' in the live one.
    */
-  roles?: 'repeatable' | 'single';
+  repeatedParams?: RepeatedParams;
+  /** Broken answers on purpose (misbehave.ts); default none. */
+  misbehave?: Misbehaviour;
   /** How long a presigned artifact link stays valid, in ms (default 6 days, as the service's). */
   artifactTtlMs?: number;
 }
@@ -111,6 +117,10 @@ export interface RunningEmulator {
   /** Stops timers, closes sockets, resolves when down. */
   close(): Promise<void>;
   setFaults(f: FaultOptions | undefined): void;
+  /** How a repeated single-valued parameter is read from now on (see EmulatorOptions.repeatedParams). */
+  setRepeatedParams(mode: RepeatedParams): void;
+  /** The broken answers given from now on; undefined for none. */
+  setMisbehaviour(m: Misbehaviour | undefined): void;
   stats(): EmulatorStats;
   resetStats(): void;
   /** Test hook: store a message directly (for exact-timing tests of pollers). Returns the stored message. */

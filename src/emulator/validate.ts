@@ -107,15 +107,21 @@ export function checkSend(body: Record<string, unknown>): Checked<SendMessageBod
 export type ParsedListQuery = Required<Omit<ListQuery, 'thread_id' | 'gts' | 'role'>> &
   Pick<ListQuery, 'thread_id' | 'gts'> & { role: Role[] };
 
+/**
+ * How a server reads a parameter the document types as one string when it comes more than once: refuses it
+ * (422), keeps the first value (Node's URLSearchParams.get), the last (Django's QueryDict, FastAPI), or, for
+ * `role`, takes every value (the live service's newer deployments; other parameters repeated are then 422).
+ */
+export type RepeatedParams = 'first' | 'last' | 'all' | 'reject';
+
 /** How a deployment reads the list query where they differ. */
 export interface ListQueryRules {
-  /** `role` may be repeated (newer live deployments). */
-  rolesRepeatable: boolean;
+  repeated: RepeatedParams;
   /** When `direction` is omitted. */
   defaultDirection: 'asc' | 'desc';
 }
 
-const SPEC_RULES: ListQueryRules = { rolesRepeatable: false, defaultDirection: 'desc' };
+const SPEC_RULES: ListQueryRules = { repeated: 'first', defaultDirection: 'desc' };
 
 const SINGLE = ['role', 'thread_id', 'gts', 'page', 'limit', 'direction'] as const;
 
@@ -132,32 +138,42 @@ export function parseListQuery(
   threaded: boolean,
   rules: ListQueryRules = SPEC_RULES,
 ): Checked<ParsedListQuery> {
+  // One value of each single parameter, as the rules read a repeated one.
+  const one = new Map<string, string | null>();
+  let roles: string[] | undefined;
   for (const name of SINGLE) {
-    if (threaded && name === 'thread_id') continue;
-    if (name === 'role' && rules.rolesRepeatable) continue;
-    if (q.getAll(name).length > 1) return fail(`${name} must be given at most once`);
+    const all = q.getAll(name);
+    if (all.length <= 1 || (threaded && name === 'thread_id')) {
+      one.set(name, all[0] ?? null);
+      continue;
+    }
+    if (rules.repeated === 'all' && name === 'role') roles = all;
+    else if (rules.repeated === 'first') one.set(name, all[0]!);
+    else if (rules.repeated === 'last') one.set(name, all.at(-1)!);
+    else return fail(`${name} must be given at most once`);
   }
+  const get = (name: (typeof SINGLE)[number]) => one.get(name) ?? null;
   const types = q.getAll('type');
   for (const t of types) {
     if (!MESSAGE_TYPES.includes(t as MessageType)) {
       return fail(`type must be one of ${MESSAGE_TYPES.join(', ')} (repeat the parameter to combine)`);
     }
   }
-  const roles = q.getAll('role');
+  roles ??= get('role') === null ? [] : [get('role')!];
   if (roles.length === 0) roles.push('assistant');
   for (const role of roles) {
     if (!ROLES.includes(role as Role)) return fail(`role must be one of ${ROLES.join(', ')}`);
   }
-  const direction = q.get('direction') ?? rules.defaultDirection;
+  const direction = get('direction') ?? rules.defaultDirection;
   if (direction !== 'asc' && direction !== 'desc') return fail('direction must be asc or desc');
-  const page = positiveInt(q.get('page') ?? '1');
+  const page = positiveInt(get('page') ?? '1');
   if (page === undefined || page < 1) return fail('page must be an integer >= 1');
-  const limit = positiveInt(q.get('limit') ?? '50');
+  const limit = positiveInt(get('limit') ?? '50');
   if (limit === undefined || limit < 1 || limit > 100) return fail('limit must be an integer from 1 to 100');
-  const rawGts = q.get('gts');
+  const rawGts = get('gts');
   if (rawGts !== null && !/^-?\d{1,15}(\.\d{1,9})?$/.test(rawGts))
     return fail('gts must be a number (epoch seconds)');
-  const threadId = threaded ? null : q.get('thread_id');
+  const threadId = threaded ? null : get('thread_id');
   if (threadId !== null && !UUID.test(threadId)) return fail('thread_id must be a UUID');
   return {
     ok: true,

@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { emulatorOptions, parseKeySpec, type EmulatorFlags } from '../../src/commands/emulator.js';
-import { FAULT_MODES } from '../../src/emulator/index.js';
+import { FAULT_MODES, MISBEHAVIOURS } from '../../src/emulator/index.js';
 import { UsageError } from '../../src/errors.js';
 import { BIN, ROOT, cliEnv } from '../support/run-cli.js';
 import { runMain } from '../support/main.js';
@@ -16,7 +16,6 @@ const base: EmulatorFlags = {
   rateLimit: 100,
   timeScale: 1,
   dialect: 'spec',
-  roles: 'repeatable',
 };
 
 describe('emulatorOptions', () => {
@@ -28,7 +27,6 @@ describe('emulatorOptions', () => {
       rateLimit: { limit: 100, windowMs: 60_000 },
       timeScale: 1,
       dialect: 'spec',
-      roles: 'repeatable',
     });
   });
 
@@ -179,5 +177,19 @@ describe('agents emulator (in-process)', () => {
     const listed =
       /--fault <mode\.\.\.> [^(]*\(choices: ([^)]*)\)/.exec(r.stdout.replace(/\s+/g, ' '))?.[1] ?? '';
     expect(listed.split(',').map((s) => s.trim().replace(/"/g, ''))).toEqual([...FAULT_MODES]);
+  });
+
+  it('offers every misbehaviour the emulator has in --help, and maps them to its options', async () => {
+    const r = await run(['emulator', '--help']);
+    const listed =
+      /--misbehave <name\.\.\.> [^(]*\(choices: ([^)]*)\)/.exec(r.stdout.replace(/\s+/g, ' '))?.[1] ?? '';
+    expect(listed.split(',').map((s) => s.trim().replace(/"/g, ''))).toEqual(Object.keys(MISBEHAVIOURS));
+    const o = emulatorOptions({
+      ...base,
+      repeatedParams: 'last',
+      misbehave: ['endless-pages', 'bad-ids-thread'],
+    });
+    expect(o.repeatedParams).toBe('last');
+    expect(o.misbehave).toEqual({ endlessPages: true, badIds: 'thread' });
   });
 });

@@ -153,7 +153,7 @@ describe('live dialect: message lists', () => {
     await finalOf(em, s.id, s.thread_id ?? '');
     const both = await page(em, `/rest/v1/sessions/${s.id}/messages?role=user&role=assistant&direction=asc`);
     expect(new Set(both.items.map((m) => m.role))).toEqual(new Set(['user', 'assistant']));
-    const old = await live({ roles: 'single' });
+    const old = await live({ repeatedParams: 'reject' });
     const s2 = await createLive(old, 'go');
     expect(
       (await call(old, 'GET', `/rest/v1/sessions/${s2.id}/messages?role=user&role=assistant`)).status,
