@@ -2,7 +2,7 @@
 // out. It is where the live service's ways are absorbed once for every output:
 // - each finished thread's last `message` repeats the `final_message` word for word: shown once;
 // - items with `chat_thread_id: null` are system notices (a sandbox warning), not replies;
-// - a `tool_call`'s text is a JSON-encoded invocation `{"__name__": tool, "input": args}`.
+// - a `tool_call`'s text is a JSON-encoded invocation `{"__name__": tool, ...args}` (or args under `input`).
 import type { Message } from '../api/types.js';
 import { isObject } from '../util/json.js';
 
@@ -23,7 +23,21 @@ export interface Entry {
   tool?: ToolCall;
 }
 
-/** Pure: the tool call a `tool_call` text encodes, or undefined when it is not one we can read. */
+const NAME_KEYS = ['__name__', 'name', 'tool'];
+
+/** One argument's value as text: a plain word as it is, anything else as JSON (quoted, escaped). */
+function argText(v: unknown): string {
+  if (typeof v === 'string') return /^[^\s"=]+$/.test(v) ? v : JSON.stringify(v);
+  return JSON.stringify(v) ?? String(v);
+}
+
+/**
+ * Pure: the tool call a `tool_call` text encodes, or undefined when it is not one we can read. The live
+ * service sends `{"__name__": tool, ...args}` (`{"__name__":"Bash","command":"ls -la"}`), some tools put
+ * their arguments under one `input` key, the spec dialect of our emulator `{"tool": name, "input": …}`.
+ * The arguments become one text: `input` as it is; top-level ones as `key=value` pairs (a lone one, its
+ * value alone), strings unquoted where that is unambiguous.
+ */
 export function decodeToolCall(text: string): ToolCall | undefined {
   let value: unknown;
   try {
@@ -32,11 +46,19 @@ export function decodeToolCall(text: string): ToolCall | undefined {
     return undefined;
   }
   if (!isObject(value)) return undefined;
-  // The live service says `__name__`; other shapes (`name`, `tool`) are read too.
-  const name = [value.__name__, value.name, value.tool].find((v) => typeof v === 'string' && v !== '');
+  const name = NAME_KEYS.map((k) => value[k]).find((v) => typeof v === 'string' && v !== '');
   if (typeof name !== 'string') return undefined;
   const raw = 'input' in value ? value.input : 'arguments' in value ? value.arguments : undefined;
-  const input = raw === undefined ? '' : typeof raw === 'string' ? raw : (JSON.stringify(raw) ?? '');
+  if (raw !== undefined) {
+    return { name, input: typeof raw === 'string' ? raw : (JSON.stringify(raw) ?? '') };
+  }
+  const args = Object.entries(value).filter(([k]) => !NAME_KEYS.includes(k));
+  const only = args.length === 1 ? args[0] : undefined;
+  const input = only
+    ? typeof only[1] === 'string'
+      ? only[1]
+      : argText(only[1])
+    : args.map(([k, v]) => `${k}=${argText(v)}`).join(' ');
   return { name, input };
 }
 

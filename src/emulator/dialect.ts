@@ -92,7 +92,13 @@ const LIVE: Dialect = {
   fractionalTs: true,
   duplicateFinal: true,
   notices: true,
-  toolCall: (tool, input) => JSON.stringify({ __name__: tool, input }),
+  // Both of the live service's shapes: a shell call with its arguments at the top, the others under `input`.
+  toolCall: (tool, input) =>
+    JSON.stringify(
+      tool === 'Bash'
+        ? { __name__: tool, command: input, description: 'Run the tests' }
+        : { __name__: tool, input },
+    ),
   artifacts: true,
 };
 

@@ -130,6 +130,24 @@ describe('the live service: notices', () => {
 });
 
 describe('the live service: tool calls', () => {
+  it('with their arguments at the top ({__name__, command, description}): shown with them, exact in --json', async () => {
+    const f = await live();
+    // Step 4 is a shell call, which the live dialect sends with its arguments beside __name__.
+    const id = await finished(f, '[[steps:4]] go');
+    const text = await f.run(['show', id, '--tools']);
+    expect(text.stdout).toContain('⚙ Bash  command="npm test -- --run step-4" description="Run the tests"\n');
+    const json = await f.run(['show', id, '--tools', '--json']);
+    const calls = (JSON.parse(json.stdout) as { messages: Message[] }).messages.filter(
+      (m) => m.type === 'tool_call',
+    );
+    expect(calls.map((m) => JSON.parse(m.message) as unknown)).toEqual([
+      { __name__: 'Read', input: 'src/module-2.ts' },
+      { __name__: 'Bash', command: 'npm test -- --run step-4', description: 'Run the tests' },
+    ]);
+    const stored = f.em.messages(id).filter((m) => m.type === 'tool_call');
+    expect(calls.map((m) => m.message)).toEqual(stored.map((m) => m.message));
+  });
+
   it('print as one readable line; --json carries the call as sent', async () => {
     const f = await live();
     const id = await finished(f, '[[steps:2]] go');

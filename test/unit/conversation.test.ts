@@ -37,6 +37,21 @@ describe('decodeToolCall', () => {
     ],
     ['no input', '{"__name__":"Think"}', { name: 'Think', input: '' }],
     ['a `tool` key', '{"tool":"read_file","input":{"step":1}}', { name: 'read_file', input: '{"step":1}' }],
+    [
+      'top-level arguments (the live service)',
+      '{"__name__":"Bash","command":"ls -la","description":"List files"}',
+      { name: 'Bash', input: 'command="ls -la" description="List files"' },
+    ],
+    [
+      'one top-level argument: its value',
+      '{"__name__":"Read","file_path":"src/a.ts"}',
+      { name: 'Read', input: 'src/a.ts' },
+    ],
+    [
+      'words unquoted, numbers and objects as JSON',
+      '{"__name__":"Grep","pattern":"TODO","limit":5,"opts":{"i":true}}',
+      { name: 'Grep', input: 'pattern=TODO limit=5 opts={"i":true}' },
+    ],
   ])('%s', (_name, text, expected) => {
     expect(decodeToolCall(text)).toEqual(expected);
   });
