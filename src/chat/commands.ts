@@ -77,7 +77,7 @@ export async function sessionCommand(
       const mode = host.mode();
       terminal.print(`${renderSession(item.session, mode.style)}\n`, 'out');
       const noticeMode = { tty: true, style: ctx.styleErr };
-      for (const s of renderConversation(item.conversation, item.threads, mode, noticeMode)) {
+      for (const s of renderConversation(item.conversation, item.threads, mode, noticeMode, item.running)) {
         terminal.print(s.text, s.to);
       }
       if (item.truncatedTo !== undefined) host.note(`older messages: agents show ${sessionId} --all`);

@@ -5,6 +5,7 @@ import type { Entry } from '../conversation/model.js';
 import type { Style } from '../output/style.js';
 import { line, renderEntry, serviceText, type TextMode } from '../output/render-conversation.js';
 import { escapeForLine, neutralize } from '../util/text.js';
+import { localTime } from '../output/time.js';
 import { KEY_HELP, SLASH_HELP } from './slash.js';
 
 /** The heading of a resumed session: title, id, web address. */
@@ -57,5 +58,6 @@ export function renderNote(text: string, style: Style): string {
 
 /** /plan: the latest plan (markdown), labelled like a message. */
 export function renderPlan(text: string, at: string, mode: TextMode): string {
-  return `${mode.style.bold('plan')}${mode.style.dim(` · ${at}`)}\n${line(serviceText(text, mode))}`;
+  const when = mode.time ? localTime(at, mode.time) : at;
+  return `${mode.style.bold('plan')}${mode.style.dim(` · ${when}`)}\n${line(serviceText(text, mode))}`;
 }

@@ -3,6 +3,7 @@
 // typed as a follow-up (after a confirmation when it interrupts a turn), and the slash commands. It draws
 // nothing itself: it prints through the ChatTerminal and keeps the status line's state.
 import type { Context } from '../context.js';
+import { timeFormat } from '../config/env.js';
 import { notificationBytes } from '../output/notify.js';
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
@@ -108,7 +109,13 @@ export class Chat implements CommandHost {
   mode(): TextMode {
     const { ctx } = this.o;
     const columns = ctx.io.stdout.columns;
-    return { tty: true, style: ctx.styleOut, columns: columns && columns > 0 ? columns : undefined };
+    // Times as show writes them on a terminal: local, relative to now.
+    return {
+      tty: true,
+      style: ctx.styleOut,
+      columns: columns && columns > 0 ? columns : undefined,
+      time: timeFormat(ctx.io.env),
+    };
   }
 
   note(text: string): void {

@@ -147,15 +147,18 @@ class Presenter {
           const list = (ms: readonly { message: object }[]) =>
             ms.map((e) => `\n${JSON.stringify(e.message)}`).join(',') + (ms.length ? '\n' : '');
           this.out(
-            `{"session":${JSON.stringify(item.session)},"messages":[${list(c.entries)}],"notices":[${list(c.notices)}]}\n`,
+            `{"session":${JSON.stringify(item.session)},"messages":[${list(c.entries)}],"notices":[${list(c.notices)}],"running_thread_id":${JSON.stringify(item.running ?? null)}}\n`,
           );
         } else if (this.text.tty) {
           await this.showOnTerminal(item);
         } else {
-          const segments = renderConversation(item.conversation, item.threads, this.text, {
-            tty: ctx.caps.stderrIsTTY,
-            style: ctx.styleErr,
-          });
+          const segments = renderConversation(
+            item.conversation,
+            item.threads,
+            this.text,
+            { tty: ctx.caps.stderrIsTTY, style: ctx.styleErr },
+            item.running,
+          );
           this.out(`${renderSession(item.session, this.text.style)}\n`);
           for (const s of segments) {
             if (s.to === 'out') this.out(s.text);
@@ -205,7 +208,8 @@ class Presenter {
         notify(ctx, item.notification);
         return;
       case 'next-steps': {
-        if (ctx.caps.stderrIsTTY) ctx.log.hint(renderNextSteps(item.sessionId, item.finished, ctx.styleErr));
+        // A hint is dimmed as a whole (each line once); the lines come plain.
+        if (ctx.caps.stderrIsTTY) ctx.log.hint(renderNextSteps(item.sessionId, item.finished));
         return;
       }
       case 'chat-ended':
@@ -255,7 +259,8 @@ class Presenter {
         verbose: item.verbose,
       });
       const noticeMode = { tty: ctx.caps.stderrIsTTY, style: ctx.styleErr };
-      return { header, segments: renderConversation(item.conversation, item.threads, mode, noticeMode) };
+      const segments = renderConversation(item.conversation, item.threads, mode, noticeMode, item.running);
+      return { header, segments };
     };
     const mode: TextMode = { ...this.text, verbose: item.verbose };
     const pager = item.page ? pagerCommand(ctx.io.env) : undefined;

@@ -127,6 +127,7 @@ export function renderConversation(
   threads: readonly string[],
   mode: TextMode,
   noticeMode: Pick<TextMode, 'tty' | 'style'>,
+  running?: string,
 ): Segment[] {
   // Each notice goes after the entry stored before it.
   const after = new Map<Message, Message[]>();
@@ -161,6 +162,15 @@ export function renderConversation(
       const entry = byMessage.get(m);
       if (entry) say('out', renderEntry(entry, mode, true));
       noticeLines(after.get(m));
+    }
+    // The latest turn without a final reply: the agent is still on it (nothing more to read yet).
+    if (running !== undefined && turn.threadId === running) {
+      say(
+        'out',
+        mode.tty
+          ? `${mode.style.dim('… still working: no final reply yet')}\n`
+          : '(still running: no final reply yet)\n',
+      );
     }
   }
   if (entries.length === 0) say('out', `\n${mode.style.dim('(no messages)')}\n`);

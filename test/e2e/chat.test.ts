@@ -268,3 +268,41 @@ describe('agents chat on a session whose turn is still running', () => {
     expect(r.stderr).not.toContain('\u0007');
   });
 });
+
+describe('one way of writing a time on a terminal', () => {
+  it('chat stamps messages in local time, as show does on a terminal, never in ISO UTC', async () => {
+    const f = await fixture({}, { TZ: 'Asia/Tokyo' });
+    const r = await f.run(['chat', '-a', 'claude'], {
+      tty: TTY,
+      idleStdin: true,
+      onStart: session([
+        waitFor('claude · new session'),
+        type('[[reply:the%20answer]] hello'),
+        type('\r'),
+        waitFor('the answer'),
+        type('\u0004'),
+      ]),
+    });
+    expect(r.code, r.stderr.slice(-500)).toBe(0);
+    const text = plain(r.stdout + r.stderr);
+    expect(text).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/);
+    // The label as show writes it: who, then the local clock time.
+    expect(text).toMatch(/you · \d\d:\d\d/);
+    // The session chat created is recorded with its agent, which show's header names.
+    const shown = await f.run(['show', 'last', '--no-pager'], { tty: { stdout: true } });
+    expect(plain(shown.stdout).split('\n')[1]).toMatch(/^claude · /);
+  });
+});
+
+describe('the hint lines after a command', () => {
+  it('are dimmed once each, not twice', async () => {
+    const f = await fixture({}, { FORCE_COLOR: '1' });
+    const r = await f.run(['create', '-a', 'claude', '[[never]] x'], { tty: { stdout: true, stderr: true } });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('Reply:');
+    expect(r.stderr).not.toContain('\u001b[2m\u001b[2m');
+    const reply = r.stderr.split('\n').find((l) => l.includes('Reply:')) ?? '';
+    // eslint-disable-next-line no-control-regex -- the dim escape is what is counted
+    expect(reply.match(/\u001b\[2m/g)).toHaveLength(1);
+  });
+});

@@ -271,3 +271,27 @@ describe('ids from the server are checked before they are printed or stored', ()
     expect(r.stderr + r.stdout).not.toContain('\u001b]52');
   });
 });
+
+describe('a thread still running', () => {
+  it('show says so in words and as running_thread_id in --json; a finished one is null', async () => {
+    const f = await fixture({ dialect: 'spec' });
+    const c = await f.run(['create', '-a', 'claude', '[[never]] [[steps:0]] long task']);
+    const id = c.stdout.trim();
+    const thread = f.em.messages(id)[0]!.chat_thread_id!;
+    const json = await f.run(['show', id, '--json']);
+    expect((JSON.parse(json.stdout) as { running_thread_id: string | null }).running_thread_id).toBe(thread);
+    const text = await f.run(['show', id]);
+    expect(text.stdout).toMatch(/long task\n\(still running: no final reply yet\)\n$/);
+    const tty = await f.run(['show', id, '--no-pager'], { tty: { stdout: true } });
+    expect(tty.stdout).toContain('… still working: no final reply yet');
+    f.em.addMessage(id, {
+      chat_thread_id: thread,
+      role: 'assistant',
+      type: 'final_message',
+      message: 'done',
+    });
+    const after = await f.run(['show', id, '--json']);
+    expect((JSON.parse(after.stdout) as { running_thread_id: string | null }).running_thread_id).toBeNull();
+    expect((await f.run(['show', id])).stdout).not.toContain('still running');
+  });
+});
