@@ -1,6 +1,7 @@
 // agents ls: the sessions this machine created or sent to, for the profile, the most recently used first
 // (the API has no way to list sessions). --refresh asks the service about each one shown.
 import type { Context } from '../context.js';
+import { latestTurnState } from '../sessions/latest.js';
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type { Item } from '../output/items.js';
@@ -8,7 +9,6 @@ import {
   noteSessionFacts,
   readKnownSessions,
   type KnownSession,
-  type KnownState,
   type SessionFacts,
 } from '../state/sessions.js';
 
@@ -19,30 +19,6 @@ export interface LsFlags {
 
 /** Sessions refreshed at once; the client's pacing keeps the whole within the key's budget. */
 const REFRESH_CONCURRENCY = 4;
-
-/**
- * The state of a session's latest turn, as the service has it: 'working' while the newest user message's
- * thread has no final reply, 'finished' once it has; undefined for a session with no message. Two requests.
- */
-async function latestTurn(
-  client: ApiClient,
-  sessionId: string,
-  signal: AbortSignal,
-): Promise<KnownState | undefined> {
-  const latest = await client.listMessages(
-    { sessionId },
-    { role: 'user', type: ['message'], direction: 'desc', limit: 1 },
-    { signal },
-  );
-  const thread = latest.items[0]?.chat_thread_id;
-  if (!thread) return undefined;
-  const final = await client.listMessages(
-    { sessionId, threadId: thread },
-    { role: 'assistant', type: ['final_message'], direction: 'desc', limit: 1 },
-    { signal },
-  );
-  return final.items.length === 0 ? 'working' : 'finished';
-}
 
 /**
  * What the service says of one session now (one GET, and two lists for the latest turn unless it is
@@ -57,7 +33,7 @@ async function refreshOne(
 ): Promise<SessionFacts | undefined> {
   try {
     const session = await client.getSession(s.id, { signal });
-    const state = session.is_archived ? 'archived' : await latestTurn(client, s.id, signal);
+    const state = session.is_archived ? 'archived' : await latestTurnState(client, s.id, { signal });
     return {
       id: s.id,
       title: session.title || undefined,

@@ -20,15 +20,28 @@ export async function latestUserMessage(
   return page.items.find((m) => m.role === 'user' && client.belongs(target, m));
 }
 
-/** Whether the session's latest turn is still running: its thread has no final reply yet. */
-export async function turnInProgress(client: ApiClient, sessionId: string, o: CallOptions): Promise<boolean> {
+/**
+ * The state of the session's latest turn as the service has it: 'working' while the newest user message's
+ * thread has no final reply, 'finished' once it has; undefined for a session with no message. Two requests.
+ */
+export async function latestTurnState(
+  client: ApiClient,
+  sessionId: string,
+  o: CallOptions,
+): Promise<'working' | 'finished' | undefined> {
   const thread = (await latestUserMessage(client, { sessionId }, o))?.chat_thread_id;
-  if (!thread) return false;
+  if (!thread) return undefined;
   const target = { sessionId, threadId: thread };
   const final = await client.listMessages(
     target,
     { role: 'assistant', type: ['final_message'], direction: 'desc', limit: 1 },
     o,
   );
-  return !final.items.some((m) => m.type === 'final_message' && client.belongs(target, m));
+  const done = final.items.some((m) => m.type === 'final_message' && client.belongs(target, m));
+  return done ? 'finished' : 'working';
+}
+
+/** Whether the session's latest turn is still running: its thread has no final reply yet. */
+export async function turnInProgress(client: ApiClient, sessionId: string, o: CallOptions): Promise<boolean> {
+  return (await latestTurnState(client, sessionId, o)) === 'working';
 }
