@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Message } from '../../src/api/types.js';
-import { SharedLimiter } from '../../src/api/shared-pacing.js';
+import { SharedLimiter } from '../../src/api/budget/shared.js';
 
 export interface RunOptions {
   /** bin/agents.js of the checkout (built by the npm script). */

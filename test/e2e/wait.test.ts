@@ -10,7 +10,7 @@ import { DIALECTS, fixture, KEY, stopWhen, until, UUID, type Fixture } from './f
 import { width as displayWidth } from '../../src/util/width.js';
 import { runCli } from '../support/run-cli.js';
 import type { RunHandle } from '../support/main.js';
-import { stateFileName } from '../../src/api/pacing-state.js';
+import { stateFileName } from '../../src/api/budget/state.js';
 
 const MISSING = '00000000-0000-4000-8000-000000000404';
 

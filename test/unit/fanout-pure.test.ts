@@ -2,7 +2,7 @@
 // poll schedule with a share, wait references, and the status lines at narrow widths.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { budgetGap, shareGap, SHARE_MARGIN } from '../../src/api/pacing.js';
+import { budgetGap, shareGap, SHARE_MARGIN } from '../../src/api/budget/window.js';
 import {
   nextFree,
   parseState,
@@ -10,7 +10,7 @@ import {
   slotsHeld,
   stateFileName,
   type SharedState,
-} from '../../src/api/pacing-state.js';
+} from '../../src/api/budget/state.js';
 import { DEFAULT_SCHEDULE, nextDelay } from '../../src/poll/schedule.js';
 import { pause } from '../../src/poll/pause.js';
 import { parseWaitRef, threadOptionArg, withThreadSession } from '../../src/input/wait-ref.js';

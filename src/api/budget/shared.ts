@@ -16,8 +16,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sleep } from '../util/sleep.js';
-import { withBriefLock } from '../util/lock.js';
+import { sleep } from '../../util/sleep.js';
+import { withBriefLock } from '../../util/lock.js';
 import {
   budgetGap,
   shareGap,
@@ -27,7 +27,7 @@ import {
   type PacingOptions,
   type PollShare,
   type Release,
-} from './pacing.js';
+} from './window.js';
 import {
   BrokenState,
   emptyState,
@@ -37,7 +37,7 @@ import {
   slotsHeld,
   stateFileName,
   type SharedState,
-} from './pacing-state.js';
+} from './state.js';
 
 /** Where the shared state lives, and who hears about a fallback. */
 export interface SharedPacingOptions {

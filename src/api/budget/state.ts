@@ -1,8 +1,8 @@
-// The shared budget's state file (shared-pacing.ts) and its rules, pure: what the file holds, what makes it
+// The shared budget's state file (shared.ts) and its rules, pure: what the file holds, what makes it
 // unusable, when entries leave the window (an entry in flight whose lease ran out counts as ended when it
 // did), and what it is called (the origin readable, the key only inside a hash).
 import { createHash } from 'node:crypto';
-import { isObject } from '../util/json.js';
+import { isObject } from '../../util/json.js';
 
 const VERSION = 1;
 

@@ -1,18 +1,18 @@
 // The budget shared through a state file, in-process: limiters made as separate processes make them
 // (one each, the same directory) keep one sliding window between them; a broken or unwritable file falls
 // back to the process's own window with one warning; keys do not share; entries of a process that died
-// hold nothing past their lease and one window. Real processes: shared-pacing.process.test.ts.
+// hold nothing past their lease and one window. Real processes: shared-budget.process.test.ts.
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SharedLimiter } from '../../src/api/shared-pacing.js';
+import { SharedLimiter } from '../../src/api/budget/shared.js';
 import { ApiClient } from '../../src/api/client.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import { Follower } from '../../src/poll/follow.js';
 import { DEFAULT_SCHEDULE } from '../../src/poll/schedule.js';
-import { stateFileName, type SharedState } from '../../src/api/pacing-state.js';
+import { stateFileName, type SharedState } from '../../src/api/budget/state.js';
 import { busiestWindow, KEY, POLL, sessionServer as serve, type TestServer } from './helpers.js';
 
 const servers: TestServer[] = [];
