@@ -34,6 +34,8 @@ const VENDOR = {
   'marked-terminal': 'marked-terminal',
   open: 'open',
   'string-width': 'string-width',
+  // Only with AGENTS_BUDGET_URL: the budget of a fleet kept in Redis (src/api/budget/redis-store.ts).
+  ioredis: 'ioredis',
 };
 
 // Libraries taken through their ES module build (`import` condition; marked-terminal's CommonJS build has
@@ -42,6 +44,9 @@ const VENDOR = {
 const ESM_VENDOR = {
   marked: 'export * from "marked";',
   'marked-terminal': 'export * from "marked-terminal";',
+  // CommonJS whose module.exports is the Redis class with its named exports on it already (getters that
+  // the usual Object.assign would fail to overwrite): taken as it is.
+  ioredis: 'module.exports = require("ioredis");',
 };
 
 // What marked-terminal imports but agents never uses, replaced by stubs: src/output/markdown.ts draws code

@@ -112,6 +112,7 @@ export async function createContext(io: IO, globals: GlobalOptions): Promise<Con
       : {
           dir: join(stateDir(env, io.runtime.platform), 'pacing'),
           onFallback: (message: string) => log.warn(message),
+          onRejoin: (message: string) => log.info(message),
         };
   // A server whose filter let another session's or thread's message through: said once a run, on stderr
   // (the message itself is dropped by the client).
@@ -178,8 +179,12 @@ export async function createContext(io: IO, globals: GlobalOptions): Promise<Con
     client: () =>
       (client ??= (async () => {
         // The warning: a key about to travel over plain http to a host that is not loopback.
-        const connection = requireConnection(await settings(['apiKey', 'baseUrl']), (w) => log.warn(w));
-        return clientFor(connection);
+        const s = await settings(['apiKey', 'baseUrl', 'budgetUrl']);
+        const connection = requireConnection(s, (w) => log.warn(w));
+        // A fleet's budget in Redis, where one is configured: shared by every machine on the key.
+        const budget =
+          sharedPacing && s.budgetUrl !== undefined ? { ...sharedPacing, url: s.budgetUrl } : sharedPacing;
+        return clientFor({ ...connection, sharedPacing: budget });
       })()),
     clientFor,
     close: () => {

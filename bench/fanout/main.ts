@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Message } from '../../src/api/types.js';
-import { SharedLimiter } from '../../src/api/budget/shared.js';
+import { fileLimiter } from '../../src/api/budget/shared.js';
 
 export interface RunOptions {
   /** bin/agents.js of the checkout (built by the npm script). */
@@ -178,7 +178,7 @@ const secs = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(1)} s
 async function transactionCost(): Promise<{ perTransactionMs: number; perRequestMs: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'agents-bench-cost-'));
   try {
-    const limiter = new SharedLimiter('http://127.0.0.1:1', 'cost', { limit: 100, windowMs: 20 }, { dir });
+    const limiter = fileLimiter('http://127.0.0.1:1', 'cost', { limit: 100, windowMs: 20 }, { dir });
     const count = 2000;
     const started = performance.now();
     for (let i = 0; i < count; i += 1) (await limiter.acquire())();

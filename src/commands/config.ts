@@ -2,7 +2,7 @@
 // (flag > env > profile) and where it comes from; `set` and `unset` change the active profile. A key is
 // only ever shown masked.
 import type { Context } from '../context.js';
-import { maskKey } from '../config/mask.js';
+import { maskKey, maskUrlPassword } from '../config/mask.js';
 import { ENV_VARS, type SettingName, type Settings } from '../config/settings.js';
 import { CONFIG_KEYS, validateConfigKey, validateConfigValue, type ConfigKey } from '../config/validate.js';
 import type { Item } from '../output/items.js';
@@ -12,6 +12,7 @@ const FIELD: Record<ConfigKey, SettingName> = {
   'api-key': 'apiKey',
   'base-url': 'baseUrl',
   agent: 'agent',
+  'budget-url': 'budgetUrl',
 };
 const FLAGS: Partial<Record<ConfigKey, string>> = { 'base-url': '--base-url' };
 
@@ -22,7 +23,8 @@ function entry(s: Settings, key: ConfigKey): ConfigEntry {
   if (raw === undefined || source === 'default') return { key, value: null, source: 'unset', origin: null };
   const origin =
     source === 'flag' ? (FLAGS[key] ?? 'flag') : source === 'env' ? ENV_VARS[field] : `profile ${s.profile}`;
-  return { key, value: key === 'api-key' ? maskKey(raw) : raw, source, origin };
+  const shown = key === 'api-key' ? maskKey(raw) : key === 'budget-url' ? maskUrlPassword(raw) : raw;
+  return { key, value: shown, source, origin };
 }
 
 /** The settings in effect for the active profile, each with its source. */

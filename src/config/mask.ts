@@ -14,3 +14,15 @@ export function maskKey(key: string): string {
   const prefix = Math.min(4, Math.floor(n / 4) - 1);
   return `${chars.slice(0, prefix).join('')}…${chars.slice(-4).join('')}`;
 }
+
+/** A Redis address with its password masked (`redis://user:****@host:6379/0`): the one way it is shown. */
+export function maskUrlPassword(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password === '') return url;
+    u.password = '****';
+    return u.href;
+  } catch {
+    return '****';
+  }
+}

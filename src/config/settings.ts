@@ -5,13 +5,19 @@ import type { CoreAgent } from '../api/types.js';
 import { CliError, ExitCode, UsageError } from '../errors.js';
 import type { Env } from '../io.js';
 import { profileOf, type Profiles } from './store.js';
-import { validateAgent, validateApiKey, validateBaseUrl, validateProfileName } from './validate.js';
+import {
+  validateAgent,
+  validateApiKey,
+  validateBaseUrl,
+  validateBudgetUrl,
+  validateProfileName,
+} from './validate.js';
 
 /** Where a setting's value came from. */
 export type SettingSource = 'flag' | 'env' | 'profile' | 'default';
 
 /** The settings a run can ask for. */
-export type SettingName = 'apiKey' | 'baseUrl' | 'agent';
+export type SettingName = 'apiKey' | 'baseUrl' | 'agent' | 'budgetUrl';
 
 /** The settings of this run, each with its source. Only those asked for are looked up. */
 export interface Settings {
@@ -23,6 +29,12 @@ export interface Settings {
   baseUrl: string | undefined;
   /** AGENTS_AGENT > profile 'agent' (the --agent flag belongs to `create`). */
   agent: CoreAgent | undefined;
+  /**
+   * AGENTS_BUDGET_URL > profile 'budget-url': a Redis where the key's budget is shared across machines. The
+   * profile's is read when the file is read for another setting, never on its own (a CI job configured by
+   * its environment does not depend on a config file).
+   */
+  budgetUrl: string | undefined;
   sources: Record<SettingName | 'profile', SettingSource>;
   /** The profiles in the file, when it was read (for messages about a profile that does not exist). */
   profiles: string[] | undefined;
@@ -33,10 +45,16 @@ export const ENV_VARS = {
   apiKey: 'AGENTS_API_KEY',
   baseUrl: 'AGENTS_BASE_URL',
   agent: 'AGENTS_AGENT',
+  budgetUrl: 'AGENTS_BUDGET_URL',
   profile: 'AGENTS_PROFILE',
 } as const;
 
-const FILE_KEYS = { apiKey: 'api-key', baseUrl: 'base-url', agent: 'agent' } as const;
+const FILE_KEYS = {
+  apiKey: 'api-key',
+  baseUrl: 'base-url',
+  agent: 'agent',
+  budgetUrl: 'budget-url',
+} as const;
 
 /** An environment variable's value; set-but-empty counts as unset, as most CLIs treat it. */
 export function fromEnv(env: Env, name: string): string | undefined {
@@ -65,7 +83,7 @@ export async function resolveSettings(
   globals: { profile?: string; baseUrl?: string },
   env: Env,
   readFile: () => Promise<Profiles>,
-  need: readonly SettingName[] = ['apiKey', 'baseUrl', 'agent'],
+  need: readonly SettingName[] = ['apiKey', 'baseUrl', 'agent', 'budgetUrl'],
 ): Promise<Settings> {
   const { profile, source: profileSource } = resolveProfile(globals, env);
   const given: Record<SettingName, [string | undefined, SettingSource]> = {
@@ -73,20 +91,30 @@ export async function resolveSettings(
     baseUrl:
       globals.baseUrl !== undefined ? [globals.baseUrl, 'flag'] : [fromEnv(env, ENV_VARS.baseUrl), 'env'],
     agent: [fromEnv(env, ENV_VARS.agent), 'env'],
+    budgetUrl: [fromEnv(env, ENV_VARS.budgetUrl), 'env'],
   };
   let profiles: Profiles | undefined;
-  if (need.some((name) => given[name][0] === undefined)) profiles = await readFile();
+  // The budget URL alone never makes the file be read (see Settings.budgetUrl).
+  if (need.some((name) => name !== 'budgetUrl' && given[name][0] === undefined)) profiles = await readFile();
   const stored = profiles === undefined ? {} : profileOf(profiles, profile);
 
   const value = (name: SettingName): [string | undefined, SettingSource] => {
     const [v, source] = given[name];
     if (v !== undefined) return [v, source];
-    const fromProfile = need.includes(name) ? stored[FILE_KEYS[name]] : undefined;
+    const fromProfile = need.includes(name) || name === 'budgetUrl' ? stored[FILE_KEYS[name]] : undefined;
     return fromProfile === undefined ? [undefined, 'default'] : [fromProfile, 'profile'];
   };
   const [apiKey, apiKeySource] = value('apiKey');
   const [baseUrl, baseUrlSource] = value('baseUrl');
   const [agentName, agentSource] = value('agent');
+  const [budgetRaw, budgetSource] = value('budgetUrl');
+  const budgetUrl =
+    budgetRaw === undefined
+      ? undefined
+      : validateBudgetUrl(
+          budgetRaw,
+          budgetSource === 'env' ? ENV_VARS.budgetUrl : 'budget-url in the config',
+        );
   const agent =
     agentName === undefined
       ? undefined
@@ -99,7 +127,14 @@ export async function resolveSettings(
     apiKey,
     baseUrl,
     agent,
-    sources: { profile: profileSource, apiKey: apiKeySource, baseUrl: baseUrlSource, agent: agentSource },
+    budgetUrl,
+    sources: {
+      profile: profileSource,
+      apiKey: apiKeySource,
+      baseUrl: baseUrlSource,
+      agent: agentSource,
+      budgetUrl: budgetSource,
+    },
     profiles: profiles === undefined ? undefined : Object.keys(profiles).sort(),
   };
 }

@@ -52,6 +52,7 @@ const SCHEMA = {
         'api-key': { type: 'string', minLength: 1 },
         'base-url': { type: 'string', minLength: 1 },
         agent: { type: 'string', enum: [...CORE_AGENTS] },
+        'budget-url': { type: 'string', pattern: '^rediss?://' },
       },
       additionalProperties: false,
     },

@@ -6,7 +6,7 @@ import { UsageError } from '../errors.js';
 import { isLoopbackHost } from '../util/loopback.js';
 
 /** The keys a profile holds. */
-export const CONFIG_KEYS = ['api-key', 'base-url', 'agent'] as const;
+export const CONFIG_KEYS = ['api-key', 'base-url', 'agent', 'budget-url'] as const;
 /** One of CONFIG_KEYS. */
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
@@ -115,5 +115,28 @@ export function validateConfigValue(key: ConfigKey, value: string): { value: str
     }
     case 'agent':
       return { value: validateAgent(value) };
+    case 'budget-url':
+      return { value: validateBudgetUrl(value) };
   }
+}
+
+/**
+ * A Redis to keep the key's budget in: `redis://[user:password@]host[:port][/db]` or `rediss://` (TLS). The
+ * message never echoes the value: it may hold a password.
+ */
+export function validateBudgetUrl(input: string, where = 'budget URL'): string {
+  let url: URL;
+  try {
+    url = new URL(input.trim());
+  } catch {
+    throw new UsageError(`${where} is not a URL`, 'use redis://[user:password@]host:port[/db] or rediss://…');
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
+    throw new UsageError(`${where} must be a redis:// or rediss:// address`, 'e.g. redis://localhost:6379');
+  }
+  if (url.hostname === '') throw new UsageError(`${where} names no host`, 'e.g. redis://localhost:6379');
+  if (!/^(\/\d{0,2})?$/.test(url.pathname)) {
+    throw new UsageError(`${where} has a path that is no database number`, 'e.g. redis://localhost:6379/0');
+  }
+  return input.trim();
 }

@@ -7,7 +7,8 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SharedLimiter } from '../../src/api/budget/shared.js';
+import type { SharedLimiter } from '../../src/api/budget/shared.js';
+import { fileLimiter } from '../../src/api/budget/shared.js';
 import { ApiClient } from '../../src/api/client.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import { Follower } from '../../src/poll/follow.js';
@@ -36,7 +37,7 @@ function processLimiter(
   warnings: string[] = [],
   key = KEY,
 ): SharedLimiter {
-  return new SharedLimiter(origin, key, pacing, { dir, onFallback: (m) => warnings.push(m), leaseMs: 200 });
+  return fileLimiter(origin, key, pacing, { dir, onFallback: (m) => warnings.push(m), leaseMs: 200 });
 }
 
 /** What the client's transport does around each request: a slot, the request, the slot given back. */
@@ -186,8 +187,8 @@ describe('a budget shared through the state file', () => {
     const s = await sessionServer(1200);
     const dir = tempDir();
     const pacing = { limit: 1, windowMs: 200 };
-    const l = new SharedLimiter(s.url, KEY, pacing, { dir, leaseMs: 500 }); // renewed about every 167 ms
-    const other = new SharedLimiter(s.url, KEY, pacing, { dir, leaseMs: 500 });
+    const l = fileLimiter(s.url, KEY, pacing, { dir, leaseMs: 500 }); // renewed about every 167 ms
+    const other = fileLimiter(s.url, KEY, pacing, { dir, leaseMs: 500 });
     let slowEnded = 0;
     const slow = clientOn(s, l)
       .getSession(randomUUID())
@@ -285,7 +286,7 @@ describe('a follower on a shared key', () => {
       const session = await client.createSession({ agent_name: 'claude', message: '[[never]] x' });
       const target = { sessionId: session.id, threadId: session.thread_id ?? '' };
       // 199 waiters elsewhere on the key: this one's share is a poll every 200 × 0.66 s (at most a minute).
-      const crowd = new SharedLimiter(new URL(em.url).origin, apiKey, pacing, { dir });
+      const crowd = fileLimiter(new URL(em.url).origin, apiKey, pacing, { dir });
       const others = Array.from({ length: 199 }, () => crowd.register());
       (await crowd.acquire())();
       const file = join(dir, stateFileName(new URL(em.url).origin, apiKey));

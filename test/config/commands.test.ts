@@ -190,8 +190,30 @@ describe('config list', () => {
           origin: '--base-url',
         },
         agent: { key: 'agent', value: null, source: 'unset', origin: null },
+        'budget-url': { key: 'budget-url', value: null, source: 'unset', origin: null },
       },
     });
+  });
+
+  it('budget-url is stored, shown with its password masked, and refused when it is no redis:// address', async () => {
+    const { env } = setup();
+    expect(
+      (await agents(['config', 'set', 'budget-url', 'redis://ci:s3cr3t-pw@redis.example:6379/2'], env)).code,
+    ).toBe(0);
+    const run = await agents(['--json', 'config', 'list'], env);
+    expect(run.stdout).not.toContain('s3cr3t-pw');
+    const listed = (JSON.parse(run.stdout) as { settings: Record<string, { value: string | null }> })
+      .settings;
+    expect(listed['budget-url']?.value).toBe('redis://ci:****@redis.example:6379/2');
+    const env2 = await agents(['config', 'get', 'budget-url'], {
+      ...env,
+      AGENTS_BUDGET_URL: 'redis://:other-pw@h:1',
+    });
+    expect(env2.stdout).not.toContain('other-pw');
+    expect(env2.stdout).toBe('redis://:****@h:1\n');
+    const bad = await agents(['config', 'set', 'budget-url', 'http://secret@host'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).not.toContain('secret');
   });
 
   it('masks a key that comes from AGENTS_API_KEY too', async () => {

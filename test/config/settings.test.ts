@@ -148,6 +148,7 @@ describe('resolveSettings: flag > env > profile > default', () => {
     expect(s).toMatchObject({ profile: 'default', apiKey: PROFILE_KEY, agent: 'claude' });
     expect(s.sources).toEqual({
       profile: 'default',
+      budgetUrl: 'default',
       apiKey: 'profile',
       baseUrl: 'profile',
       agent: 'profile',

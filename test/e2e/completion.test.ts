@@ -147,7 +147,7 @@ describe.concurrent('completion scripts', () => {
       ],
       [
         ['agents', 'config', 'get', ''],
-        ['api-key', 'base-url', 'agent'],
+        ['api-key', 'base-url', 'agent', 'budget-url'],
       ],
       [
         ['agents', 'completion', ''],
@@ -176,7 +176,7 @@ describe.concurrent('completion scripts', () => {
       ],
       [
         ['agents', 'config', 'set', ''],
-        ['api-key', 'base-url', 'agent'],
+        ['api-key', 'base-url', 'agent', 'budget-url'],
       ],
       [['agents', 'create', '--file', ''], ['<files>']],
       [
@@ -205,7 +205,7 @@ describe.concurrent('completion scripts', () => {
       sorted([...CORE_AGENTS]),
       ['last', ids.default],
       ['last', ids.work],
-      ['agent', 'api-key', 'base-url'],
+      ['agent', 'api-key', 'base-url', 'budget-url'],
       ['--refresh'],
       ['last', ids.default],
     ]);

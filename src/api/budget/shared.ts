@@ -14,10 +14,7 @@
 // with its own in-process window; when the file is broken or cannot be written it falls back to that one,
 // with one warning.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { sleep } from '../../util/sleep.js';
-import { withBriefLock } from '../../util/lock.js';
 import {
   budgetGap,
   shareGap,
@@ -28,33 +25,34 @@ import {
   type PollShare,
   type Release,
 } from './window.js';
-import {
-  BrokenState,
-  emptyState,
-  nextFree,
-  parseState,
-  prune,
-  slotsHeld,
-  stateFileName,
-  type SharedState,
-} from './state.js';
+import { BrokenState, nextFree, prune, slotsHeld, type SharedState } from './state.js';
+import { FileStore } from './file-store.js';
+import { RedisStore } from './redis-store.js';
+import type { BudgetStore } from './store.js';
 
 /** Where the shared state lives, and who hears about a fallback. */
 export interface SharedPacingOptions {
   /** Directory of the state files (the CLI passes `<state dir>/pacing`); made with mode 0700. */
   dir: string;
+  /**
+   * A Redis (`redis://…`, `rediss://…`) that every machine of a fleet reaches: the budget is kept there,
+   * and the file of `dir` is the machine's budget while Redis cannot be reached.
+   */
+  url?: string;
   /** Told once, when this process gives up on the shared file and paces itself alone. */
   onFallback?: (message: string) => void;
   /** How long an entry in flight is vouched for before its process must renew it. Default 5000. */
   leaseMs?: number;
+  /** Told when the Redis of `url` answers again after a fallback. */
+  onRejoin?: (message: string) => void;
 }
 
 /** A waiter entry lives at least this long without a refresh (its process polls far more often). */
 const MIN_WAITER_TTL_MS = 30_000;
 /** How old the view of the window may be when a waiter asks for its share. */
 const VIEW_REFRESH_MS = 1000;
-/** The file never holds more than a few kilobytes; anything much larger is not ours. */
-const MAX_FILE_BYTES = 1 << 20;
+/** A store that recovers (Redis) is tried again this long after it failed. */
+export const REJOIN_MS = 5000;
 
 const BROKEN = Symbol('broken');
 
@@ -70,17 +68,20 @@ const errText = (err: unknown) =>
     ? `${err.message}; delete it to share the budget again`
     : ((err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err)));
 
-/** The budget of one origin and key, shared through a state file with every process that uses them. */
+/** The budget of one origin and key, shared through a store with every process that uses them. */
 export class SharedLimiter implements Limiter {
   readonly limit: number;
   readonly windowMs: number;
+  /** Where the store is (a path, or a Redis address without its password). */
   readonly path: string;
   /** This process's own window: always applied, and all that is left after a fallback. */
   private readonly local: SlidingWindowLimiter;
   private readonly leaseMs: number;
-  private readonly lockPath: string;
-  private readonly tmpPath: string;
   private readonly processId = randomBytes(6).toString('hex');
+  /** While a store that recovers cannot be used: when to try it again. */
+  private retryAt = 0;
+  /** The fallback was told (once a run of failures). */
+  private told = false;
   private seq = 0;
   /** Our entries in flight, and the end times of ours not yet written (-1: given back unsent). */
   private readonly flight = new Set<string>();
@@ -97,39 +98,46 @@ export class SharedLimiter implements Limiter {
   private view: { held: number; ended: number[] } = { held: 0, ended: [] };
   private viewAt = 0;
   private broken = false;
-  private dirReady = false;
   private queue: Promise<unknown> = Promise.resolve();
   /** Transactions queued that have not yet applied our local changes: no need to queue another. */
   private unapplied = 0;
   private lastApplied = 0;
   private renewal: NodeJS.Timeout | undefined;
-  /** Told once, when the process gives up on the file. */
+  /** Told once, when the process gives up on the store. */
   onFallback: ((message: string) => void) | undefined;
+  /** Told when a store that recovers is used again after a fallback. */
+  onRejoin: ((message: string) => void) | undefined;
   /** Lock + read + write, for the figure the benchmark prints. */
   readonly cost = { transactions: 0, totalMs: 0 };
 
   constructor(
-    origin: string,
-    apiKey: string,
     pacing: PacingOptions,
-    private readonly o: SharedPacingOptions,
+    private readonly store: BudgetStore,
+    o: Pick<SharedPacingOptions, 'onFallback' | 'onRejoin' | 'leaseMs'>,
+    /** What paces the process while a store that recovers cannot be used (the machine's file). */
+    private readonly fallback?: Limiter,
   ) {
     this.local = new SlidingWindowLimiter(pacing);
     this.limit = this.local.limit;
     this.windowMs = this.local.windowMs;
     this.leaseMs = o.leaseMs ?? 5000;
     this.onFallback = o.onFallback;
-    this.path = join(o.dir, stateFileName(origin, apiKey));
-    this.lockPath = `${this.path}.lock`;
-    this.tmpPath = `${this.path}.${this.processId}.tmp`;
+    this.onRejoin = o.onRejoin;
+    this.path = store.where;
   }
 
-  /** Whether this process gave up on the file and paces itself alone. */
+  /** Whether this process gave up on the store and paces itself without it. */
   get fellBack(): boolean {
     return this.broken;
   }
 
   async acquire(signal?: AbortSignal): Promise<Release> {
+    if (this.broken) {
+      // A store that may come back is tried again now and then; meanwhile the fallback paces.
+      if (!this.store.recovers || Date.now() < this.retryAt)
+        return (this.fallback ?? this.local).acquire(signal);
+      this.broken = false;
+    }
     const own = await this.local.acquire(signal);
     if (this.broken) return own;
     let id: string | undefined;
@@ -302,42 +310,27 @@ export class SharedLimiter implements Limiter {
   ): Promise<T | typeof BROKEN> {
     const started = performance.now();
     try {
-      if (!this.dirReady) {
-        mkdirSync(this.o.dir, { recursive: true, mode: 0o700 });
-        this.dirReady = true;
-      }
-      // Synchronous inside the lock: a fraction of a millisecond, never held across an await.
-      const result = await withBriefLock(this.lockPath, () => {
-        const s = this.read();
-        const now = Date.now();
+      const result = await this.store.transact((s, now) => {
         apply();
         this.applyLocal(s, now);
         const out = fn(s, now);
         this.noteView(s, now);
-        writeFileSync(this.tmpPath, JSON.stringify(s), { mode: 0o600 });
-        renameSync(this.tmpPath, this.path);
         this.lastApplied = now;
         return out;
       });
       this.cost.transactions += 1;
       this.cost.totalMs += performance.now() - started;
+      if (this.told) {
+        this.told = false;
+        this.onRejoin?.(
+          `the request budget at ${this.store.where} answers again; this process shares it again`,
+        );
+      }
       return result;
     } catch (err) {
       this.fallBack(err);
       return BROKEN;
     }
-  }
-
-  private read(): SharedState {
-    let text: string;
-    try {
-      text = readFileSync(this.path, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return emptyState();
-      throw err;
-    }
-    if (text.length > MAX_FILE_BYTES) throw new BrokenState('it is far larger than a budget file');
-    return parseState(text);
   }
 
   /** Our part of the state: ends of our requests, leases of those in flight, our waiter count. */
@@ -372,52 +365,76 @@ export class SharedLimiter implements Limiter {
 
   /**
    * A waiter that sleeps long makes no request to learn what the others did meanwhile: at most once a
-   * second it reads the file (no lock: it is always replaced whole), so its share follows the window.
+   * second it reads the store (no lock), so its share follows the window.
    */
   private refreshView(): void {
     const now = Date.now();
     if (now - this.viewAt < VIEW_REFRESH_MS) return;
     this.viewAt = now;
-    try {
-      const s = this.read();
-      prune(s, now, this.windowMs);
-      this.noteView(s, now);
-    } catch {
-      // The next transaction reports a broken file; until then the last view serves.
-    }
+    this.store.peek().then(
+      (s) => {
+        prune(s, Date.now(), this.windowMs);
+        this.noteView(s, Date.now());
+      },
+      // The next transaction reports a broken store; until then the last view serves.
+      () => undefined,
+    );
   }
 
   private fallBack(err: unknown): void {
     if (this.broken) return;
     this.broken = true;
+    this.retryAt = Date.now() + REJOIN_MS;
     this.flight.clear();
     this.ends.clear();
     clearInterval(this.renewal);
     this.renewal = undefined;
+    if (this.told) return;
+    this.told = true;
+    const alone = this.fallback ? "paces itself with this machine's budget" : 'paces itself alone';
+    const again = this.store.recovers ? ` until it answers again` : '';
     this.onFallback?.(
-      `the request budget shared with other agents processes (${this.path}) cannot be used ` +
-        `(${errText(err)}); this process paces itself alone`,
+      `the request budget shared with other agents processes (${this.store.where}) cannot be used ` +
+        `(${errText(err)}); this process ${alone}${again}`,
     );
   }
 }
 
-/** One shared limiter per (origin, key, directory) for the whole process, like limiterFor. */
+/** A limiter sharing the budget of `origin` and `apiKey` through the file of `options.dir` (a new one each call). */
+export function fileLimiter(
+  origin: string,
+  apiKey: string,
+  pacing: PacingOptions,
+  options: SharedPacingOptions,
+): SharedLimiter {
+  return new SharedLimiter(pacing, new FileStore(options.dir, origin, apiKey), options);
+}
+
+/** One shared limiter per (origin, key, directory, store) for the whole process, like limiterFor. */
 const shared = new Map<string, SharedLimiter>();
 
-/** The process's limiter for this origin and key, sharing its budget through `options.dir`. */
+/**
+ * The process's limiter for this origin and key, sharing its budget through the file of `options.dir`,
+ * or through the Redis of `options.url` (with the file as the machine's budget while Redis cannot be used).
+ */
 export function sharedLimiterFor(
   origin: string,
   apiKey: string,
   pacing: PacingOptions,
   options: SharedPacingOptions,
 ): SharedLimiter {
-  const id = `${origin}\n${apiKey}\n${options.dir}`;
+  const id = `${origin}\n${apiKey}\n${options.dir}\n${options.url ?? ''}`;
   let limiter = shared.get(id);
   if (limiter === undefined) {
-    limiter = new SharedLimiter(origin, apiKey, pacing, options);
+    const file = fileLimiter(origin, apiKey, pacing, options);
+    limiter =
+      options.url === undefined
+        ? file
+        : new SharedLimiter(pacing, new RedisStore(options.url, origin, apiKey), options, file);
     shared.set(id, limiter);
   }
   // The latest run of the process hears of a fallback (tests run many in one process).
   limiter.onFallback = options.onFallback;
+  limiter.onRejoin = options.onRejoin;
   return limiter;
 }

@@ -1,0 +1,62 @@
+// The machine's budget: a small JSON file per origin and key under the state directory, read, modified and
+// written under the brief lock (util/lock.ts), mode 0600 in a 0700 directory. The key is only in a hash.
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { withBriefLock } from '../../util/lock.js';
+import { BrokenState, emptyState, parseState, stateFileName, type SharedState } from './state.js';
+import type { BudgetStore } from './store.js';
+
+/** The file never holds more than a few kilobytes; anything much larger is not ours. */
+const MAX_FILE_BYTES = 1 << 20;
+
+/** A budget kept in a file of `dir`. */
+export class FileStore implements BudgetStore {
+  readonly where: string;
+  readonly recovers = false;
+  private readonly lockPath: string;
+  private readonly tmpPath: string;
+  private dirReady = false;
+
+  constructor(
+    private readonly dir: string,
+    origin: string,
+    apiKey: string,
+  ) {
+    this.where = join(dir, stateFileName(origin, apiKey));
+    this.lockPath = `${this.where}.lock`;
+    this.tmpPath = `${this.where}.${randomBytes(6).toString('hex')}.tmp`;
+  }
+
+  async transact<T>(fn: (s: SharedState, now: number) => T): Promise<T> {
+    if (!this.dirReady) {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      this.dirReady = true;
+    }
+    // Synchronous inside the lock: a fraction of a millisecond, never held across an await.
+    return withBriefLock(this.lockPath, () => {
+      const s = this.read();
+      const out = fn(s, Date.now());
+      writeFileSync(this.tmpPath, JSON.stringify(s), { mode: 0o600 });
+      renameSync(this.tmpPath, this.where);
+      return out;
+    });
+  }
+
+  peek(): Promise<SharedState> {
+    // No lock: the file is always replaced whole.
+    return new Promise((resolve) => resolve(this.read()));
+  }
+
+  private read(): SharedState {
+    let text: string;
+    try {
+      text = readFileSync(this.where, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return emptyState();
+      throw err;
+    }
+    if (text.length > MAX_FILE_BYTES) throw new BrokenState('it is far larger than a budget file');
+    return parseState(text);
+  }
+}
