@@ -78,6 +78,27 @@ describe.skipIf(skip !== undefined)(`the key's budget in Redis${skip ? ` (skippe
     expect(machines.every((m) => !m.fellBack)).toBe(true);
   });
 
+  it('waiters on two machines each take their share of the key; alone, one takes the whole key', async () => {
+    const r = await redis();
+    const s = await sessionServer();
+    const pacing = { limit: 100, windowMs: 60_000 };
+    const a = machine(s.url, r.url, pacing);
+    const b = machine(s.url, r.url, pacing);
+    const mine = a.register();
+    const theirs = [b.register(), b.register(), b.register()];
+    // Each machine learns of the others' waiters at its next request.
+    await request(s, b);
+    await request(s, a);
+    const share = (n: number) => Math.round(n * 600 * 1.1);
+    expect(mine.gapMs()).toBeGreaterThanOrEqual(share(4));
+    expect(mine.gapMs()).toBeLessThanOrEqual(share(4) * 1.05);
+    theirs.forEach((w) => w.close());
+    await request(s, b);
+    await request(s, a);
+    expect(mine.gapMs()).toBeLessThanOrEqual(share(1) * 1.05);
+    mine.close();
+  });
+
   it('nothing in Redis carries the API key, and every key has a time to live', async () => {
     const r = await redis();
     const s = await sessionServer();
