@@ -6,8 +6,11 @@
 // reply (printed − stored), whether every reply was printed exactly once, and p95 against the floor the
 // budget allows: N waiters sharing 100 a minute can each poll once every N × 0.6 s, so a reply waits
 // up to that and 95 % of them at most 0.57 × N s.
-// Options: --sizes 8,16,32 --modes alone,shared (or machines) --turn 45 --spread 20 (seconds), --rounds N, --bin PATH
-// (another build's bin/agents.js).
+// Options: --sizes 8,16,32 --modes alone,shared (or machines, fleet, split, redis) --machines 4 --turn 45
+// --spread 20 (seconds), --rounds N, --bin PATH (another build's bin/agents.js).
+// fleet, split and redis run the N waiters over M machines (--machines, homes of their own): each machine
+// taking the whole key (fleet), its static part of it with AGENTS_RATE_LIMIT (split), or all sharing one
+// Redis started by the bench with AGENTS_BUDGET_URL (redis).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +19,7 @@ import { parseArgs } from 'node:util';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Message } from '../../src/api/types.js';
 import { fileLimiter } from '../../src/api/budget/shared.js';
+import { startRedis } from '../../test/support/redis.js';
 
 export interface RunOptions {
   /** bin/agents.js of the checkout (built by the npm script). */
@@ -28,7 +32,9 @@ export interface RunOptions {
  * machines: each process a machine of its own (its own state directory, so no file in common), given its
  * share of the key with AGENTS_RATE_LIMIT (100 / N a minute, rounded down).
  */
-type Mode = 'alone' | 'shared' | 'machines';
+type Mode = 'alone' | 'shared' | 'machines' | 'fleet' | 'split' | 'redis';
+
+const MODES: readonly Mode[] = ['alone', 'shared', 'machines', 'fleet', 'split', 'redis'];
 
 /** One waiter process, measured. */
 interface Waiter {
@@ -123,6 +129,7 @@ async function scenario(
   spreadMs: number,
   progress: (line: string) => void,
   timeline: boolean,
+  fleet: { machines: number; redisUrl?: string },
 ): Promise<Result> {
   const key = `bench-fanout-${mode}-${n}`;
   const em = await startEmulator({
@@ -141,10 +148,13 @@ async function scenario(
     ...(timeline ? { AGENTS_DEBUG: '1' } : {}),
   });
   const started = Date.now();
+  // fleet, split, redis: M machines, each a home of its own that its waiters share.
+  const homes = Array.from({ length: fleet.machines }, () => mkdtempSync(join(dir, 'machine-')));
   try {
     // Stratified: waiter i starts at a random moment of the i-th n-th of the spread.
     const runs = Array.from({ length: n }, async (_, i) => {
       await new Promise((r) => setTimeout(r, (spreadMs * (i + Math.random())) / n));
+      const home = homes[i % homes.length]!;
       const own =
         mode === 'machines'
           ? {
@@ -152,7 +162,17 @@ async function scenario(
               AGENTS_CONFIG_DIR: mkdtempSync(join(dir, 'machine-')),
               AGENTS_RATE_LIMIT: String(Math.max(1, Math.floor(100 / n))),
             }
-          : environment;
+          : mode === 'fleet'
+            ? { ...environment, AGENTS_CONFIG_DIR: home }
+            : mode === 'split'
+              ? {
+                  ...environment,
+                  AGENTS_CONFIG_DIR: home,
+                  AGENTS_RATE_LIMIT: String(Math.max(1, Math.floor(100 / fleet.machines))),
+                }
+              : mode === 'redis'
+                ? { ...environment, AGENTS_CONFIG_DIR: home, AGENTS_BUDGET_URL: fleet.redisUrl ?? '' }
+                : environment;
       return waiter(bin, own, `bench-${mode}-${n}-${i}`, turnMs);
     });
     const waiters = await Promise.all(runs);
@@ -205,15 +225,20 @@ export async function run(o: RunOptions): Promise<void> {
       timeline: { type: 'boolean' },
       rounds: { type: 'string' },
       bin: { type: 'string' },
+      machines: { type: 'string' },
     },
     strict: true,
   });
+  const machines = Number(values.machines ?? 4);
+  if (!Number.isInteger(machines) || machines < 1)
+    throw new Error(`--machines: a whole number, not ${values.machines}`);
   const sizes = list(values.sizes, '8,16,32').map(Number);
   const modes = list(values.modes, 'alone,shared') as Mode[];
   if (sizes.some((s) => !Number.isInteger(s) || s < 1))
     throw new Error(`--sizes: whole numbers, not ${values.sizes}`);
-  if (modes.some((m) => !['alone', 'shared', 'machines'].includes(m)))
-    throw new Error(`--modes: alone, shared, machines`);
+  if (modes.some((m) => !MODES.includes(m))) throw new Error(`--modes: ${MODES.join(', ')}`);
+  // redis: one real redis-server for the machines of the run (Debian's), no persistence.
+  const redis = modes.includes('redis') ? await startRedis() : undefined;
   const turnMs = Number(values.turn ?? 45) * 1000;
   const spreadMs = Number(values.spread ?? 20) * 1000;
   // Rounds pool their waiters: with 8 samples, p95 is the slowest one.
@@ -234,7 +259,12 @@ export async function run(o: RunOptions): Promise<void> {
         progress(
           `${n} waiters, ${mode}, round ${round}/${rounds}: running (${turnMs / 1000} s turns, starts over ${spreadMs / 1000} s)`,
         );
-        results.push(await scenario(bin, n, mode, turnMs, spreadMs, progress, values.timeline === true));
+        results.push(
+          await scenario(bin, n, mode, turnMs, spreadMs, progress, values.timeline === true, {
+            machines,
+            redisUrl: redis?.url,
+          }),
+        );
       }
     }
   }
@@ -302,7 +332,7 @@ export async function run(o: RunOptions): Promise<void> {
     'raw lateness (s), in start order:',
     ...results.map(
       (r) =>
-        `  ${String(r.n).padStart(2)} ${r.mode.padEnd(6)} ` +
+        `  ${String(r.n).padStart(2)} ${r.mode.padEnd(8)} ` +
         r.waiters
           .map((w) => (Number.isFinite(w.latenessMs) ? (w.latenessMs / 1000).toFixed(1) : 'never'))
           .join(' '),
@@ -316,5 +346,9 @@ export async function run(o: RunOptions): Promise<void> {
   );
   if (failures.length > 0) out.push('', 'some failed waits (at most two per run):', ...failures);
   if (values.timeline) for (const r of results) out.push('', ...timelineOf(r));
+  if (modes.some((m) => m === 'fleet' || m === 'split' || m === 'redis')) {
+    out.splice(2, 0, `fleet, split, redis: the waiters over ${machines} machines (homes of their own)`);
+  }
+  await redis?.stop();
   process.stdout.write(`${out.join('\n')}\n`);
 }
