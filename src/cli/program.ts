@@ -309,7 +309,15 @@ Examples:
       .option('-f, --follow', 'print each assistant message as it lands, ending at the final one')
       .option('--timeout <duration>', 'bound the command: 90s, 20m, 1h or seconds (exit 124)', durationOption)
       .option('-o, --output <file>', 'with --wait: also write the final text to FILE')
-      .option('--notify', 'with --wait or --follow: ring the bell and notify the desktop when it ends');
+      .option('--notify', 'with --wait or --follow: ring the bell and notify the desktop when it ends')
+      .option(
+        '--github-output',
+        'with --wait: write the result (ids, address, status, reply, pull requests) to $GITHUB_OUTPUT',
+      )
+      .option(
+        '--no-step-summary',
+        'under GitHub Actions: no summary in $GITHUB_STEP_SUMMARY (AGENTS_STEP_SUMMARY=0 too)',
+      );
 
   withOptions(
     program

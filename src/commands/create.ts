@@ -5,6 +5,7 @@ import { readMessage } from '../input/message.js';
 import { selectAgent, type CheckedAgentFlags } from '../input/agent.js';
 import type { ReplyFlags } from '../input/reply-flags.js';
 import type { Item } from '../output/items.js';
+import { githubFiles } from '../config/env.js';
 import { startDeadline } from '../sessions/deadline.js';
 import { afterPost } from '../sessions/await-reply.js';
 import { postTurn } from '../sessions/post.js';
@@ -29,6 +30,8 @@ export async function* create(ctx: Context, words: string[], flags: CreateFlags)
     prompt: () => ctx.prompts!.message(),
   });
 
+  // --github-output where the runner names no GITHUB_OUTPUT: a usage error before anything is sent.
+  if (flags.wait) githubFiles(ctx.io.env, flags);
   const body: CreateSessionBody = { message, ...agent };
   if (flags.private) body.is_private = true;
   if (flags.artifact?.length) body.artifact_ids = flags.artifact;

@@ -9,6 +9,7 @@ import { resolveSession } from '../sessions/resolve.js';
 import { sessionOrPick } from '../input/pick-session.js';
 import { readKnownSessions } from '../state/sessions.js';
 import type { Item } from '../output/items.js';
+import { githubFiles } from '../config/env.js';
 import { startDeadline } from '../sessions/deadline.js';
 import { afterPost } from '../sessions/await-reply.js';
 import { postTurn } from '../sessions/post.js';
@@ -54,6 +55,8 @@ export async function* send(
     }
   }
 
+  // --github-output where the runner names no GITHUB_OUTPUT: a usage error before anything is sent.
+  if (flags.wait) githubFiles(ctx.io.env, flags);
   const body: SendMessageBody = { message };
   if (flags.artifact?.length) body.artifact_ids = flags.artifact;
   if (flags.profile !== undefined) body.profile = flags.profile;

@@ -148,3 +148,24 @@ export function rateLimitFromEnv(env: Env): number | undefined {
   }
   return n;
 }
+
+/**
+ * The files GitHub Actions reads after a step, for a waiting command: the step summary (GITHUB_STEP_SUMMARY,
+ * on by default under GITHUB_ACTIONS=true; --no-step-summary or AGENTS_STEP_SUMMARY=0 turn it off), and the
+ * step outputs (GITHUB_OUTPUT, with --github-output, which is a usage error where the runner names none).
+ */
+export function githubFiles(
+  env: Env,
+  flags: { stepSummary?: boolean; githubOutput?: boolean },
+): { summary?: string; output?: string } {
+  const actions = env.GITHUB_ACTIONS === 'true';
+  const off =
+    flags.stepSummary === false ||
+    (env.AGENTS_STEP_SUMMARY !== undefined && !truthy(env.AGENTS_STEP_SUMMARY));
+  const summary = actions && !off && env.GITHUB_STEP_SUMMARY ? env.GITHUB_STEP_SUMMARY : undefined;
+  if (flags.githubOutput !== true) return { summary };
+  if (!env.GITHUB_OUTPUT) {
+    throw new UsageError('--github-output needs GITHUB_OUTPUT, which GitHub Actions sets for each step');
+  }
+  return { summary, output: env.GITHUB_OUTPUT };
+}

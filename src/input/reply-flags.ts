@@ -14,6 +14,10 @@ export interface ReplyFlags {
   file?: string;
   /** Ring the bell and raise a desktop notification when the wait ends (src/output/notify.ts). */
   notify?: boolean;
+  /** --github-output: the result's fields to $GITHUB_OUTPUT. */
+  githubOutput?: boolean;
+  /** commander's negation of --no-step-summary: false when it was given. */
+  stepSummary?: boolean;
 }
 
 /** Checks the combinations of --wait, --follow, --timeout and --output, and that --output can be written. */
@@ -24,6 +28,7 @@ export function checkReplyFlags(flags: ReplyFlags): void {
     throw new UsageError('--timeout needs --wait or --follow');
   }
   if (flags.notify && !flags.wait && !flags.follow) throw new UsageError('--notify needs --wait or --follow');
+  if (flags.githubOutput && !flags.wait) throw new UsageError('--github-output needs --wait');
   if (flags.output !== undefined) checkOutputPath(flags.output, '--output');
 }
 

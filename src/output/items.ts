@@ -5,6 +5,7 @@ import type { Conversation, Entry } from '../conversation/model.js';
 import type { ConfigEntry, ConfigListing } from './render-config.js';
 import type { KnownSession } from '../state/sessions.js';
 import type { Notification } from './notify.js';
+import type { WaitResult } from './github.js';
 
 /** One thing a command produced. */
 export type Item =
@@ -18,7 +19,12 @@ export type Item =
    */
   | { kind: 'entry'; entry: Entry; repeats?: boolean }
   /** The final reply a --wait waited for. */
-  | { kind: 'reply'; message: Message }
+  /** A final reply; with `result`, what --json prints for a CI job (the message's fields and the result's). */
+  | { kind: 'reply'; message: Message; result?: WaitResult }
+  /** A wait that timed out, for --json: where the session is, and that it timed out. */
+  | { kind: 'wait-result'; result: WaitResult }
+  /** Text appended to a file the CI runner reads ($GITHUB_STEP_SUMMARY, $GITHUB_OUTPUT). */
+  | { kind: 'github'; output: string; text: string }
   /** A final reply `agents wait` waited for, among others: which session and thread, and its title when known. */
   | { kind: 'wait-reply'; sessionId: string; threadId: string; title?: string; message: Message }
   /**

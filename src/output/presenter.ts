@@ -2,6 +2,7 @@
 // summaries and hints on stderr. Modes: --json (one JSON document, or NDJSON for streams); a terminal
 // (labels, colour, local times, markdown, service text neutralised; `show` through the pager when taller
 // than the screen); a pipe (the service's text byte for byte).
+import { appendFile } from 'node:fs/promises';
 import type { Context } from '../context.js';
 import { latestTurnState } from '../conversation/model.js';
 import { pagerCommand, pagerEnv, timeFormat } from '../config/env.js';
@@ -125,9 +126,23 @@ class Presenter {
       case 'reply': {
         ctx.progress.stop();
         const text = item.message.message;
-        if (this.json) this.out(json(item.message));
+        // With a result: the final Message's fields (as before) and the result's, one object.
+        if (this.json) this.out(json(item.result ? { ...item.message, ...item.result } : item.message));
         // Piped, the reply byte for byte (`> answer.md` holds exactly what the agent wrote).
         else this.out(this.text.tty ? bodyText(text, this.text) : text);
+        return;
+      }
+      case 'wait-result': {
+        ctx.progress.stop();
+        if (this.json) this.out(json(item.result));
+        return;
+      }
+      case 'github': {
+        try {
+          await appendFile(item.output, item.text);
+        } catch (err) {
+          ctx.log.warn(`could not write ${item.output}: ${err instanceof Error ? err.message : String(err)}`);
+        }
         return;
       }
       case 'wait-reply': {

@@ -21,6 +21,9 @@ import { fileError } from '../file-errors.js';
 import type { Deadline } from './deadline.js';
 import type { ReplyFlags } from '../input/reply-flags.js';
 import { noteSessionFacts } from '../state/sessions.js';
+import { githubFiles } from '../config/env.js';
+import { githubOutputs, resultOutputs, stepSummary, type WaitResult } from '../output/github.js';
+import { waitResult } from './wait-result.js';
 
 /** The command that picks the wait up again. */
 export function resumeCommand(sessionId: string, threadId: string | undefined): string {
@@ -228,7 +231,25 @@ export async function* afterPost(ctx: Context, t: TurnStarted): AsyncGenerator<I
       hint: `follow it with: agents tail ${sessionId}`,
     });
   }
-  yield* notifyEnd(
+  // A CI job's result: with --json, or under GitHub Actions (its step summary, and with --github-output
+  // its step outputs: the ids before the wait, the rest after it).
+  const github = flags.wait ? githubFiles(ctx.io.env, flags) : {};
+  const wantResult =
+    flags.wait === true &&
+    (ctx.globals.json === true || github.summary !== undefined || github.output !== undefined);
+  if (github.output !== undefined) {
+    const outputs = { session_id: sessionId, thread_id: threadId, session_html_url: t.url ?? '' };
+    yield { kind: 'github', output: github.output, text: githubOutputs(outputs) };
+  }
+  const result = (final: string | null) =>
+    waitResult(t.client, ctx.signal, { sessionId, threadId, url: t.url, final }, (l) => ctx.log.warn(l));
+  const report = function* (r: WaitResult): Generator<Item> {
+    if (github.summary !== undefined)
+      yield { kind: 'github', output: github.summary, text: stepSummary(r, t.title) };
+    if (github.output !== undefined)
+      yield { kind: 'github', output: github.output, text: githubOutputs(resultOutputs(r)) };
+  };
+  const items = notifyEnd(
     flags.notify === true,
     { who: t.who, title: t.title, signal: ctx.signal },
     awaitReply(ctx, {
@@ -242,6 +263,23 @@ export async function* afterPost(ctx: Context, t: TurnStarted): AsyncGenerator<I
       url: t.url,
     }),
   );
+  try {
+    for await (const item of items) {
+      if (item.kind === 'reply' && wantResult) {
+        const r = await result(item.message.message);
+        yield { ...item, result: r };
+        yield* report(r);
+      } else yield item;
+    }
+  } catch (err) {
+    // A wait that timed out still tells the job where the session is, and that it timed out.
+    if (wantResult && err instanceof CliError && err.exitCode === ExitCode.TIMEOUT) {
+      const r = await result(null);
+      yield { kind: 'wait-result', result: r };
+      yield* report(r);
+    }
+    throw err;
+  }
   await noteSessionFacts(ctx.state, t.profile, [{ id: sessionId, state: 'finished' }]);
   yield { kind: 'next-steps', sessionId, finished: true };
 }
