@@ -5,7 +5,7 @@
 //    config file instead of the environment; the peak memory of each;
 // all interleaved, so drift in machine load hits every command alike, and each run as a script makes it:
 // stdout and stderr are pipes the bench reads, stdin is /dev/null. It runs under the Node that runs it,
-// then under each other supported major (20, 22, 24) it can reach through `npx node@N`, as CI does.
+// then under each other supported major (22, 24, 26) it can reach through `npx node@N`, as CI does.
 // Options: --runs N (default 40), --warmup N (default 5), --node MAJOR (repeatable: these majors instead;
 // `--node none` for the running Node alone), and --compare BIN: another build's bin/agents.js (say, of the
 // commit before a change, built in a copy of the repository) measured in the same rounds, so that before
@@ -31,7 +31,7 @@ function option(name, fallback) {
 }
 const runs = option('--runs', 40);
 const warmup = option('--warmup', 5);
-const SUPPORTED = ['20', '22', '24'];
+const SUPPORTED = ['22', '24', '26'];
 const asked = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--node' ? [a] : []));
 const majors = (asked.length > 0 ? asked : SUPPORTED).filter(
   (m) => m !== 'none' && m !== process.versions.node.split('.')[0],
