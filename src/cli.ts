@@ -92,11 +92,13 @@ export async function run(): Promise<void> {
     controller.abort('EPIPE');
   });
   // …and a reader that goes away while nothing is being written (a tail waiting on a quiet turn): see
-  // pipe-watch.ts.
-  const unwatch =
+  // pipe-watch.ts. Looked for once the command is under way, on the event loop's first turn: a run that
+  // ends in help or a usage error is over before then, and never pays for the look (a few ms of /proc).
+  let unwatch: () => void = () => undefined;
+  const watching =
     process.platform === 'linux'
-      ? watchStdoutReader(process.pid, () => controller.abort('EPIPE'))
-      : () => undefined;
+      ? setImmediate(() => (unwatch = watchStdoutReader(process.pid, () => controller.abort('EPIPE'))))
+      : undefined;
   const io: IO = {
     // process.stdin is made when first read: a command that reads no message never opens it.
     get stdin() {
@@ -119,6 +121,7 @@ export async function run(): Promise<void> {
     spawner: processSpawner(),
   };
   const code = await main(process.argv.slice(2), io);
+  clearImmediate(watching);
   unwatch();
   process.exitCode = code;
   // Whatever the run left (a keep-alive socket, a pending write to a closed pipe) must not keep it alive.
