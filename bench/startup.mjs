@@ -5,7 +5,7 @@
 //    config file instead of the environment; the peak memory of each;
 // all interleaved, so drift in machine load hits every command alike, and each run as a script makes it:
 // stdout and stderr are pipes the bench reads, stdin is /dev/null. It runs under the Node that runs it,
-// then under each other supported major (20, 22, 24) it can reach through `npx node@N`, as CI does.
+// then under each other supported major (22, 24, 26) it can reach through `npx node@N`, as CI does.
 // Options: --runs N (default 40), --warmup N (default 5), --node MAJOR (repeatable: these majors instead;
 // `--node none` for the running Node alone), and --compare BIN: another build's bin/agents.js (say, of the
 // commit before a change, built in a copy of the repository) measured in the same rounds, so that before
@@ -18,8 +18,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const bin = fileURLToPath(new URL('../bin/agents.js', import.meta.url));
-if (!existsSync(fileURLToPath(new URL('../dist/agents.cjs', import.meta.url)))) {
-  console.error('dist/agents.cjs is missing: run `npm run bench` (it builds first) or `npm run build`');
+if (!existsSync(fileURLToPath(new URL('../dist/agents.js', import.meta.url)))) {
+  console.error('dist/agents.js is missing: run `npm run bench` (it builds first) or `npm run build`');
   process.exit(1);
 }
 
@@ -31,7 +31,7 @@ function option(name, fallback) {
 }
 const runs = option('--runs', 40);
 const warmup = option('--warmup', 5);
-const SUPPORTED = ['20', '22', '24'];
+const SUPPORTED = ['22', '24', '26'];
 const asked = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--node' ? [a] : []));
 const majors = (asked.length > 0 ? asked : SUPPORTED).filter(
   (m) => m !== 'none' && m !== process.versions.node.split('.')[0],
@@ -80,7 +80,8 @@ const gets = [...traced.stderr.matchAll(/→ GET (\S+)/g)].map(
   (m) => new URL(m[1]).pathname + new URL(m[1]).search,
 );
 if (traced.status !== 0 || gets.length === 0) throw new Error(`show --debug traced no GET: ${traced.stderr}`);
-// The baselines are CommonJS, as the launcher is: neither pays for Node's ESM loader.
+// The baselines are the plainest scripts that do the same: CommonJS, so they do not pay for Node's ESM
+// loader (agents does).
 const bareHttp = join(work, 'bare-http.cjs');
 writeFileSync(
   bareHttp,
@@ -125,11 +126,14 @@ writeFileSync(
 `,
 );
 
-// No colour, no CI quirks, no extra CA bundle (on Node 20 it alone costs every process about 75 ms).
+// No colour, no CI quirks, no extra CA bundle (on Node 20 it alone cost every process about 75 ms). Node's
+// compile cache (and an older build's own code cache, under XDG_CACHE_HOME) is the bench's own, filled by
+// the warm-up rounds as a user's first runs fill theirs.
 const env = {
   PATH: process.env.PATH,
   HOME: work,
   XDG_CACHE_HOME: join(work, 'cache'),
+  NODE_COMPILE_CACHE: join(work, 'compile-cache'),
   AGENTS_CONFIG_DIR: work,
   AGENTS_BASE_URL: baseUrl,
   AGENTS_API_KEY: KEY,
@@ -277,7 +281,9 @@ function bench(label, prefix) {
   summary.push({ label, now, then });
 }
 
-bench(`node ${process.version}`, [process.execPath]);
+if (SUPPORTED.includes(process.versions.node.split('.')[0]))
+  bench(`node ${process.version}`, [process.execPath]);
+else console.log(`\nnode ${process.version}: not a supported major (${SUPPORTED.join(', ')}), not measured`);
 for (const major of majors) {
   // npx fetches that Node once; its executable is then run directly (npx itself takes hundreds of ms).
   const probe = spawnSync('npx', ['-y', `node@${major}`, '-p', 'process.execPath + " " + process.version'], {

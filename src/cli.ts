@@ -1,11 +1,10 @@
 // The program's entry points. main(argv, io) runs one command line against the streams, environment and
 // stop signal it is given, and resolves to the exit code; it never touches `process`, so tests run it
 // in-process. run() is the only code that does: it builds the IO from the process, turns Ctrl-C, SIGTERM
-// and a closed stdout into the stop signal, and sets the exit code.
-import { fstatSync, statSync, writeSync } from 'node:fs';
+// and a closed stdout into the stop signal, and sets the exit code. bin/agents.js calls run().
 import { CommanderError } from 'commander';
 import { CliError, ExitCode, fromApiError } from './errors.js';
-import type { IO, OutStream } from './io.js';
+import type { IO } from './io.js';
 import type { Context, GlobalOptions } from './context.js';
 import { buildProgram, type Runner } from './cli/program.js';
 import { debugFromEnv } from './config/env.js';
@@ -75,63 +74,6 @@ export async function main(argv: readonly string[], io: IO): Promise<number> {
   }
 }
 
-/**
- * Whether descriptor `fd` may be a terminal: a terminal is a character device, so anything else (a pipe, a
- * file) is not, and neither is /dev/null (a CI job's stdin); that takes a stat or two instead of node:tty
- * (which loads node:net) or making the stream.
- */
-function maybeTerminalFd(fd: number): boolean {
-  try {
-    const st = fstatSync(fd);
-    if (!st.isCharacterDevice()) return false;
-    if (process.platform === 'win32') return true;
-    const devNull = statSync('/dev/null');
-    return st.rdev !== devNull.rdev || st.ino !== devNull.ino;
-  } catch {
-    return true;
-  }
-}
-
-/**
- * process.stdout or process.stderr (made by `make`), made only when something needs more of it than
- * writing and whether it is a terminal: a spinner, a prompt, a terminal's width. Making one costs
- * milliseconds (Node's streams load, and node:net for a pipe), and most runs write to a pipe or a file, or
- * write only their help or the lines of a usage error: until then, writes go straight to the descriptor,
- * synchronously, as Node's own streams write to files, pipes and terminals. A descriptor that fails (a
- * closed pipe) or would block (a non-blocking pipe) gets the rest through the stream, which reports or
- * waits. Once the stream is made, `current()` is it.
- */
-function lazyOutput(fd: 1 | 2, make: () => NodeJS.WriteStream): { current(): OutStream } {
-  let stream: NodeJS.WriteStream | undefined;
-  const made = () => (stream ??= make());
-  let device: boolean | undefined;
-  const maybeTerminal = () => (device ??= maybeTerminalFd(fd));
-  function write(chunk: string | Uint8Array, ...rest: unknown[]): boolean {
-    if (stream !== undefined) return (stream.write as (...a: unknown[]) => boolean)(chunk, ...rest);
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    let done = 0;
-    try {
-      while (done < bytes.length) done += writeSync(fd, bytes, done);
-    } catch {
-      return made().write(bytes.subarray(done), ...(rest as [() => void]));
-    }
-    const callback = rest.find((r): r is () => void => typeof r === 'function');
-    if (callback) process.nextTick(callback);
-    return true;
-  }
-  const standIn = new Proxy({} as OutStream, {
-    get(_, key) {
-      if (key === 'write') return write;
-      if ((key === 'isTTY' || key === 'columns' || key === 'rows') && !maybeTerminal()) return undefined;
-      const value: unknown = Reflect.get(made(), key);
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(made()) : value;
-    },
-    set: (_, key, value) => Reflect.set(made(), key, value),
-    has: (_, key) => Reflect.has(made(), key),
-  });
-  return { current: () => stream ?? standIn };
-}
-
 /** The process's IO, its stop signal wired to signals and stdout. Called once, by bin/agents.js. */
 export async function run(): Promise<void> {
   const controller = new AbortController();
@@ -144,34 +86,28 @@ export async function run(): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const stdout = lazyOutput(1, () =>
-    // `agents tail … | head -1`: a closed pipe ends the run quietly, not with a stack trace.
-    process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code !== 'EPIPE') throw err;
-      controller.abort('EPIPE');
-    }),
-  );
-  const stderr = lazyOutput(2, () => process.stderr);
+  // `agents tail … | head -1`: a closed pipe ends the run quietly, not with a stack trace.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    controller.abort('EPIPE');
+  });
   // …and a reader that goes away while nothing is being written (a tail waiting on a quiet turn): see
-  // pipe-watch.ts.
-  const unwatch =
+  // pipe-watch.ts. Looked for once the command is under way, on the event loop's first turn: a run that
+  // ends in help or a usage error is over before then, and never pays for the look (a few ms of /proc).
+  let unwatch: () => void = () => undefined;
+  const watching =
     process.platform === 'linux'
-      ? watchStdoutReader(process.pid, () => controller.abort('EPIPE'))
-      : () => undefined;
+      ? setImmediate(() => (unwatch = watchStdoutReader(process.pid, () => controller.abort('EPIPE'))))
+      : undefined;
   const io: IO = {
-    // Each stream is made on first use (see lazyOutput): a stdin nobody reads is never opened.
+    // process.stdin is made when first read: a command that reads no message never opens it.
     get stdin() {
       return process.stdin;
     },
-    get stdinIsTTY() {
-      return maybeTerminalFd(0) && process.getBuiltinModule('node:tty').isatty(0);
-    },
-    get stdout() {
-      return stdout.current();
-    },
-    get stderr() {
-      return stderr.current();
-    },
+    // Asked of the descriptor, so that making stdin (milliseconds, even on /dev/null) is not the price.
+    stdinIsTTY: process.getBuiltinModule('node:tty').isatty(0),
+    stdout: process.stdout,
+    stderr: process.stderr,
     env: process.env,
     signal: controller.signal,
     runtime: {
@@ -185,6 +121,7 @@ export async function run(): Promise<void> {
     spawner: processSpawner(),
   };
   const code = await main(process.argv.slice(2), io);
+  clearImmediate(watching);
   unwatch();
   process.exitCode = code;
   // Whatever the run left (a keep-alive socket, a pending write to a closed pipe) must not keep it alive.

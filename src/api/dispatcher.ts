@@ -52,8 +52,7 @@ export async function defaultDispatcher(
     const { Agent } = await import('./http.js');
     dispatcher = new Agent(common);
   } else {
-    // Only now: a run without a proxy variable never loads the proxy agent.
-    const EnvHttpProxyAgent = await (await import('./http.js')).envHttpProxyAgent();
+    const { EnvHttpProxyAgent } = await import('./http.js');
     dispatcher = proxyAgent(
       () =>
         new EnvHttpProxyAgent({

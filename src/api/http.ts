@@ -1,30 +1,23 @@
-// The parts of undici a request needs, and no more: its Agent (a connection pool per origin, with our
-// time-outs), its request API and, only when a proxy variable is set, its EnvHttpProxyAgent. Not
-// `import 'undici'`: its index loads all of undici (fetch, WebSocket, caches, mocks: 83 files), and its
-// cookie module touches globalThis.Headers, which loads Node's own copy of undici as well. The build turns
-// this file and what it imports into dist/http.cjs, which the client loads on its first request: a command
-// that sends none never reads it. Import nothing of ours here: it would be a second copy in that file.
-import type { Dispatcher, EnvHttpProxyAgent } from 'undici';
-import Agent from 'undici/lib/dispatcher/agent.js';
-import dispatchRequest from 'undici/lib/api/api-request.js';
+// undici, through its public entry point: the Agent (a connection pool per origin, with our time-outs),
+// its request API and, when a proxy variable is set, its EnvHttpProxyAgent. The client imports this module
+// with its first request, so a command that sends none never loads undici (in dist/ it is a chunk of its
+// own). Its index loads all of undici (fetch, WebSocket, caches, mocks, HTTP/2); the files behind it are
+// undici's to move in any release, so nothing of ours names them.
+import { Agent, EnvHttpProxyAgent, request as undiciRequest, type Dispatcher } from 'undici';
 
-export { Agent };
+export { Agent, EnvHttpProxyAgent };
 
-/** The options of one request; `dispatcher` is required (undici's global one would load all of undici). */
+// undici parses HTTP with llhttp compiled to WebAssembly, which V8 first compiles with its baseline
+// compiler and then, left to tier up, again with its optimising one in the background: for a command's few
+// responses that costs about 15 MB of peak memory and 50 ms of CPU, and the process waits for that compile
+// before it can exit. A tiering budget no CLI run spends keeps the baseline code (read when a WebAssembly
+// module is compiled: undici compiles llhttp on its first connection, after this).
+process.getBuiltinModule('node:v8').setFlagsFromString('--wasm-tiering-budget=2147483647');
+
+/** The options of one request; `dispatcher` is required (ours carry the time-outs and proxy settings). */
 export type RequestOptions = Omit<Dispatcher.RequestOptions, 'origin' | 'path'> & { dispatcher: Dispatcher };
 
-/** undici's `request(url, options)`, as its index defines it, without loading its index. */
+/** undici's `request(url, options)`, always through the dispatcher given. */
 export function request(url: string | URL, options: RequestOptions): Promise<Dispatcher.ResponseData> {
-  const { dispatcher, ...rest } = options;
-  const target = typeof url === 'string' ? new URL(url) : url;
-  return dispatchRequest.call(dispatcher, {
-    ...rest,
-    origin: target.origin,
-    path: `${target.pathname}${target.search}`,
-  });
-}
-
-/** undici's EnvHttpProxyAgent, loaded on first use (a proxy variable is set). */
-export async function envHttpProxyAgent(): Promise<typeof EnvHttpProxyAgent> {
-  return (await import('undici/lib/dispatcher/env-http-proxy-agent.js')).default;
+  return undiciRequest(url, options);
 }

@@ -2,7 +2,7 @@
 // command runs, so --help and usage errors pay for commander alone. Option values are validated here
 // (Option#choices, argParsers), and combinations of options and the files they name by checks.ts before a
 // command's module loads, so bad input exits 2 before anything runs.
-import { Argument, Command, Help, Option, type OutputConfiguration } from 'commander';
+import { Argument, Command, Option, type OutputConfiguration } from 'commander';
 import { VERSION } from '../version.js';
 import type { Context } from '../context.js';
 import type { Result } from '../output/items.js';
@@ -40,44 +40,6 @@ import {
  * the commands that have such options, before the command's own module.
  */
 const checks = () => import('./checks.js');
-
-/**
- * Defers a command's options to when it is used: dispatched (commander's preSubcommand hook, installed by
- * buildProgram) or its help shown (`help create`, which skips that hook). A run uses one command, and
- * commander parses every option's flags as it is added: the options of all commands cost a usage error
- * or --help about a millisecond.
- */
-const deferred = new WeakMap<Command, () => void>();
-function withOptions(cmd: Command, define: (cmd: Command) => unknown): Command {
-  let done = false;
-  const now = () => {
-    if (done) return;
-    done = true;
-    define(cmd);
-  };
-  deferred.set(cmd, now);
-  cmd.on('beforeHelp', now);
-  return cmd;
-}
-
-/**
- * Makes the deferred options of `program`'s commands now, for code that reads every command's options
- * (the completion scripts) rather than running one command.
- */
-export function defineAllOptions(program: Command): Command {
-  for (const cmd of program.commands) {
-    deferred.get(cmd)?.();
-    defineAllOptions(cmd);
-  }
-  return program;
-}
-
-/** commander's subcommand term in help, with " [options]" for a command whose options are not made yet. */
-function subcommandTerm(this: Help, cmd: Command): string {
-  const term = Help.prototype.subcommandTerm.call(this, cmd);
-  if (!deferred.has(cmd) || cmd.options.length > 0) return term;
-  return `${cmd.name()} [options]${term.slice(cmd.name().length)}`;
-}
 
 /** Runs a command's body with the run's Context and prints what it returns. */
 export type Runner = (cmd: Command, body: (ctx: Context) => Promise<Result> | Result) => Promise<void>;
@@ -147,9 +109,8 @@ export function buildProgram(run: Runner, output: OutputConfiguration): Command 
     .option('--no-color', 'no colour (NO_COLOR and FORCE_COLOR are honoured too)')
     .option('--debug', 'trace each request and response on stderr, key redacted (env AGENTS_DEBUG=1)')
     .addHelpText('after', EXAMPLES)
-    .configureHelp({ showGlobalOptions: true, subcommandTerm })
+    .configureHelp({ showGlobalOptions: true })
     .showSuggestionAfterError(true)
-    .hook('preSubcommand', (_program, command) => deferred.get(command)?.())
     // Our own `help [command]`: commander's prints the whole help for a command it does not know.
     .helpCommand(false);
   suggestSynonyms(program);
@@ -199,12 +160,10 @@ Examples:
     .command('path')
     .description('print where the config file is')
     .action((_opts, cmd: Command) => run(cmd, async (ctx) => (await configCommands()).configPath(ctx)));
-  withOptions(
-    program
-      .command('login')
-      .description('check an API key against the service and store it with the base URL in the profile'),
-    (c) => c.option('--with-key', 'read the key from standard input (for CI and scripts)'),
-  )
+  program
+    .command('login')
+    .description('check an API key against the service and store it with the base URL in the profile')
+    .option('--with-key', 'read the key from standard input (for CI and scripts)')
     .addHelpText(
       'after',
       `
@@ -225,67 +184,59 @@ Examples:
     );
 
   // ── emulator ──
-  withOptions(
-    program
-      .command('emulator')
-      .description('serve the whole API on loopback with scripted agents: no account, no network'),
-    (c) =>
-      c
-        .addOption(
-          new Option('--port <n>', 'port to listen on (0: any free port)')
-            .argParser(intOption(0, 65535))
-            .default(4010),
-        )
-        .option('--host <address>', 'address to listen on', hostOption, '127.0.0.1')
-        .addOption(
-          new Option('--dialect <name>', 'answer as the spec documents, or as the live service does today')
-            .choices(['spec', 'live'])
-            .default('spec'),
-        )
-        .addOption(
-          new Option(
-            '--repeated-params <how>',
-            'a repeated role, page, … : keep the first value (spec default), the last, all (live default), or reject (422)',
-          ).choices(['first', 'last', 'all', 'reject']),
-        )
-        .addOption(
-          new Option('--misbehave <name...>', 'answer badly on purpose, for client tests').choices(
-            MISBEHAVIOUR_NAMES,
-          ),
-        )
-        .option(
-          '--key <key[:workspace]>',
-          'accept this API key (repeatable; default agents-dev-key:dev)',
-          keySpecOption,
-        )
-        .option('--forbidden-key <key[:workspace]>', 'a known key answered 403 (repeatable)', keySpecOption)
-        .addOption(
-          new Option('--rate-limit <n>', 'requests per minute per key (0: no limit)')
-            .argParser(intOption(0, 1_000_000))
-            .default(100),
-        )
-        .addOption(
-          new Option('--time-scale <x>', 'multiply every scripted delay (0.1: ten times faster)')
-            .argParser(decimalOption(0, 1000))
-            .default(1),
-        )
-        .addOption(
-          new Option('--fault-rate <r>', 'share of requests that get a fault, 0 to 1').argParser(
-            decimalOption(0, 1),
-          ),
-        )
-        .addOption(
-          new Option('--fault <mode...>', 'faults to inject, with --fault-rate').choices(FAULT_MODES),
-        )
-        .addOption(
-          new Option('--fault-seed <n>', 'replayable fault choices').argParser(intOption(0, 2 ** 32 - 1)),
-        )
-        .addOption(
-          new Option('--slow-ms <ms>', 'delay of the slow fault (default 2000)').argParser(
-            intOption(0, 600_000),
-          ),
-        ),
-  )
+  program
+    .command('emulator')
+    .description('serve the whole API on loopback with scripted agents: no account, no network')
+    .addOption(
+      new Option('--port <n>', 'port to listen on (0: any free port)')
+        .argParser(intOption(0, 65535))
+        .default(4010),
+    )
+    .option('--host <address>', 'address to listen on', hostOption, '127.0.0.1')
+    .addOption(
+      new Option('--dialect <name>', 'answer as the spec documents, or as the live service does today')
+        .choices(['spec', 'live'])
+        .default('spec'),
+    )
+    .addOption(
+      new Option(
+        '--repeated-params <how>',
+        'a repeated role, page, … : keep the first value (spec default), the last, all (live default), or reject (422)',
+      ).choices(['first', 'last', 'all', 'reject']),
+    )
+    .addOption(
+      new Option('--misbehave <name...>', 'answer badly on purpose, for client tests').choices(
+        MISBEHAVIOUR_NAMES,
+      ),
+    )
+    .option(
+      '--key <key[:workspace]>',
+      'accept this API key (repeatable; default agents-dev-key:dev)',
+      keySpecOption,
+    )
+    .option('--forbidden-key <key[:workspace]>', 'a known key answered 403 (repeatable)', keySpecOption)
+    .addOption(
+      new Option('--rate-limit <n>', 'requests per minute per key (0: no limit)')
+        .argParser(intOption(0, 1_000_000))
+        .default(100),
+    )
+    .addOption(
+      new Option('--time-scale <x>', 'multiply every scripted delay (0.1: ten times faster)')
+        .argParser(decimalOption(0, 1000))
+        .default(1),
+    )
+    .addOption(
+      new Option('--fault-rate <r>', 'share of requests that get a fault, 0 to 1').argParser(
+        decimalOption(0, 1),
+      ),
+    )
+    .addOption(new Option('--fault <mode...>', 'faults to inject, with --fault-rate').choices(FAULT_MODES))
+    .addOption(
+      new Option('--fault-seed <n>', 'replayable fault choices').argParser(intOption(0, 2 ** 32 - 1)),
+    )
+    .addOption(
+      new Option('--slow-ms <ms>', 'delay of the slow fault (default 2000)').argParser(intOption(0, 600_000)),
+    )
     .addHelpText(
       'after',
       `
@@ -319,22 +270,18 @@ Examples:
         'under GitHub Actions: no summary in $GITHUB_STEP_SUMMARY (AGENTS_STEP_SUMMARY=0 too)',
       );
 
-  withOptions(
+  replyOptions(
     program
       .command('create')
       .description('create a session with a first message')
-      .argument('[message...]', 'the message ("-" reads standard input)'),
-    (c) =>
-      replyOptions(
-        c
-          .addOption(
-            new Option('-a, --agent <name>', 'agent (env AGENTS_AGENT, config "agent")').choices(CORE_AGENTS),
-          )
-          .option('--agent-id <uuid>', 'a specific agent of the workspace', uuidOption)
-          .option('--agent-profile <uuid>', 'an existing agent profile', uuidOption)
-          .option('--agent-profile-file <file>', 'a JSON Profile object')
-          .option('--private', 'hide the session from other workspace members'),
-      ),
+      .argument('[message...]', 'the message ("-" reads standard input)')
+      .addOption(
+        new Option('-a, --agent <name>', 'agent (env AGENTS_AGENT, config "agent")').choices(CORE_AGENTS),
+      )
+      .option('--agent-id <uuid>', 'a specific agent of the workspace', uuidOption)
+      .option('--agent-profile <uuid>', 'an existing agent profile', uuidOption)
+      .option('--agent-profile-file <file>', 'a JSON Profile object')
+      .option('--private', 'hide the session from other workspace members'),
   )
     .addHelpText(
       'after',
@@ -350,19 +297,15 @@ Examples:
       return run(cmd, async (ctx) => (await import('../commands/create.js')).create(ctx, words, flags));
     });
 
-  withOptions(
+  replyOptions(
     program
       .command('send')
       .description('post a follow-up: starts a new thread and interrupts the turn in progress')
       .argument('[session]', SESSION_ARG_OR_PICK, sessionArgument)
-      .argument('[message...]', 'the message ("-" reads standard input)'),
-    (c) =>
-      replyOptions(
-        c
-          .option('--agent-profile <uuid>', 'an existing agent profile for this turn', uuidOption)
-          .option('--agent-profile-file <file>', 'a JSON Profile object for this turn')
-          .option('-y, --yes', 'interrupt a running turn without asking'),
-      ),
+      .argument('[message...]', 'the message ("-" reads standard input)')
+      .option('--agent-profile <uuid>', 'an existing agent profile for this turn', uuidOption)
+      .option('--agent-profile-file <file>', 'a JSON Profile object for this turn')
+      .option('-y, --yes', 'interrupt a running turn without asking'),
   )
     .addHelpText(
       'after',
@@ -379,29 +322,25 @@ Examples:
       return run(cmd, async (ctx) => (await import('../commands/send.js')).send(ctx, ref, words, flags));
     });
 
-  withOptions(
-    program
-      .command('show')
-      .description('print a session and its conversation, oldest first, grouped by turn')
-      .argument('[session]', SESSION_ARG_OR_PICK, sessionArgument),
-    (c) =>
-      c
-        .option('--thread <thread>', THREAD_OPT, threadOptionArg)
-        .option('--tools', 'include tool calls')
-        .addOption(
-          new Option('--limit <n>', 'the newest N messages (default 50)')
-            .argParser(intOption(1, 100_000))
-            .conflicts('all'),
-        )
-        .option('--all', 'every message')
-        .option('--verbose', 'on a terminal: the ids of the session, its turns and messages')
-        .option(
-          '--no-pager',
-          'on a terminal: never page (default: AGENTS_PAGER, PAGER, or less -FRX when taller than the screen)',
-        )
-        .option('--web', 'open the session in the browser instead (its address is printed where none opens)')
-        .option('--timeout <duration>', READ_TIMEOUT, durationOption),
-  )
+  program
+    .command('show')
+    .description('print a session and its conversation, oldest first, grouped by turn')
+    .argument('[session]', SESSION_ARG_OR_PICK, sessionArgument)
+    .option('--thread <thread>', THREAD_OPT, threadOptionArg)
+    .option('--tools', 'include tool calls')
+    .addOption(
+      new Option('--limit <n>', 'the newest N messages (default 50)')
+        .argParser(intOption(1, 100_000))
+        .conflicts('all'),
+    )
+    .option('--all', 'every message')
+    .option('--verbose', 'on a terminal: the ids of the session, its turns and messages')
+    .option(
+      '--no-pager',
+      'on a terminal: never page (default: AGENTS_PAGER, PAGER, or less -FRX when taller than the screen)',
+    )
+    .option('--web', 'open the session in the browser instead (its address is printed where none opens)')
+    .option('--timeout <duration>', READ_TIMEOUT, durationOption)
     .addHelpText(
       'after',
       `\nExamples:\n  $ agents show last\n  $ agents show last --web\n  $ agents show "$SESSION" --all --json > session.json`,
@@ -417,23 +356,19 @@ Examples:
         ),
     );
 
-  withOptions(
-    program
-      .command('tail')
-      .description('print the last messages, then follow new ones as they land')
-      .argument('[session]', SESSION_ARG_OR_PICK, sessionArgument),
-    (c) =>
-      c
-        .option('-n, --lines <n>', 'how many existing messages to print first', intOption(0, 10_000), 10)
-        .option('--thread <thread>', THREAD_OPT, threadOptionArg)
-        .option('--tools', 'include tool calls')
-        .option('--until-final', "exit 0 after the latest turn's final message")
-        .option(
-          '--timeout <duration>',
-          'stop after this long: 90s, 20m, 1h or seconds (exit 124)',
-          durationOption,
-        ),
-  )
+  program
+    .command('tail')
+    .description('print the last messages, then follow new ones as they land')
+    .argument('[session]', SESSION_ARG_OR_PICK, sessionArgument)
+    .option('-n, --lines <n>', 'how many existing messages to print first', intOption(0, 10_000), 10)
+    .option('--thread <thread>', THREAD_OPT, threadOptionArg)
+    .option('--tools', 'include tool calls')
+    .option('--until-final', "exit 0 after the latest turn's final message")
+    .option(
+      '--timeout <duration>',
+      'stop after this long: 90s, 20m, 1h or seconds (exit 124)',
+      durationOption,
+    )
     .addHelpText(
       'after',
       `\nExamples:\n  $ agents tail last\n  $ agents tail "$SESSION" --until-final --json | jq -r .message`,
@@ -449,24 +384,20 @@ Examples:
         ),
     );
 
-  withOptions(
-    program
-      .command('wait')
-      .description('wait for the final reply of each session or thread given, printing each as it lands')
-      .argument(
-        '[ref...]',
-        'session id, address, "last", or <session>/<thread> (default: one per line on standard input)',
-        waitRefArg,
-      ),
-    (c) =>
-      c
-        .option(
-          '--timeout <duration>',
-          'bound the whole wait: 90s, 20m, 1h or seconds (exit 124)',
-          durationOption,
-        )
-        .option('--output-dir <dir>', 'also write each reply to DIR/<session-id>.md'),
-  )
+  program
+    .command('wait')
+    .description('wait for the final reply of each session or thread given, printing each as it lands')
+    .argument(
+      '[ref...]',
+      'session id, address, "last", or <session>/<thread> (default: one per line on standard input)',
+      waitRefArg,
+    )
+    .option(
+      '--timeout <duration>',
+      'bound the whole wait: 90s, 20m, 1h or seconds (exit 124)',
+      durationOption,
+    )
+    .option('--output-dir <dir>', 'also write each reply to DIR/<session-id>.md')
     .addHelpText(
       'after',
       `
@@ -485,27 +416,22 @@ Examples:
       run(cmd, async (ctx) => (await import('../commands/wait.js')).wait(ctx, refs ?? [], opts)),
     );
 
-  withOptions(
-    program
-      .command('chat')
-      .description('a conversation with an agent at the terminal: type, watch it work, reply')
-      .argument('[session]', `continue this session (${SESSION_ARG})`, sessionArgument),
-    (c) =>
-      c
-        .addOption(
-          new Option(
-            '-a, --agent <name>',
-            'agent of a new session (env AGENTS_AGENT, config "agent")',
-          ).choices(CORE_AGENTS),
-        )
-        .option('--agent-id <uuid>', 'a specific agent of the workspace', uuidOption)
-        .option('--agent-profile <uuid>', 'an existing agent profile', uuidOption)
-        .option('--agent-profile-file <file>', 'a JSON Profile object')
-        .option('--private', 'hide new sessions from other workspace members')
-        .option('-y, --yes', 'send a follow-up that interrupts a running turn without asking')
-        .option('--notify', 'ring the bell when a turn ends')
-        .option('-n, --turns <n>', 'turns of a continued session to show first', intOption(0, 1000), 3),
-  )
+  program
+    .command('chat')
+    .description('a conversation with an agent at the terminal: type, watch it work, reply')
+    .argument('[session]', `continue this session (${SESSION_ARG})`, sessionArgument)
+    .addOption(
+      new Option('-a, --agent <name>', 'agent of a new session (env AGENTS_AGENT, config "agent")').choices(
+        CORE_AGENTS,
+      ),
+    )
+    .option('--agent-id <uuid>', 'a specific agent of the workspace', uuidOption)
+    .option('--agent-profile <uuid>', 'an existing agent profile', uuidOption)
+    .option('--agent-profile-file <file>', 'a JSON Profile object')
+    .option('--private', 'hide new sessions from other workspace members')
+    .option('-y, --yes', 'send a follow-up that interrupts a running turn without asking')
+    .option('--notify', 'ring the bell when a turn ends')
+    .option('-n, --turns <n>', 'turns of a continued session to show first', intOption(0, 1000), 3)
     .addHelpText(
       'after',
       `
@@ -523,16 +449,12 @@ Examples:
     });
 
   // ── plans and artifacts ──
-  withOptions(
-    program
-      .command('plan')
-      .description('print the latest plan the agent wrote (markdown)')
-      .argument('[session]', SESSION_ARG_OR_PICK, sessionArgument),
-    (c) =>
-      c
-        .option('-o, --output <file>', 'write it to FILE instead of stdout')
-        .option('--timeout <duration>', READ_TIMEOUT, durationOption),
-  )
+  program
+    .command('plan')
+    .description('print the latest plan the agent wrote (markdown)')
+    .argument('[session]', SESSION_ARG_OR_PICK, sessionArgument)
+    .option('-o, --output <file>', 'write it to FILE instead of stdout')
+    .option('--timeout <duration>', READ_TIMEOUT, durationOption)
     .addHelpText(
       'after',
       `
@@ -545,17 +467,13 @@ Examples:
       const flags = (await checks()).checkDownload(opts);
       return run(cmd, async (ctx) => (await import('../commands/plan.js')).plan(ctx, ref, flags));
     });
-  withOptions(
-    program
-      .command('artifact')
-      .description('download one artifact of a session (a plan iteration or a file)')
-      .argument('<session>', SESSION_ARG, sessionArgument)
-      .argument('<artifact-id>', "the artifact's id (a UUID)", uuidOption),
-    (c) =>
-      c
-        .option('-o, --output <file>', 'write it to FILE instead of stdout')
-        .option('--timeout <duration>', READ_TIMEOUT, durationOption),
-  )
+  program
+    .command('artifact')
+    .description('download one artifact of a session (a plan iteration or a file)')
+    .argument('<session>', SESSION_ARG, sessionArgument)
+    .argument('<artifact-id>', "the artifact's id (a UUID)", uuidOption)
+    .option('-o, --output <file>', 'write it to FILE instead of stdout')
+    .option('--timeout <duration>', READ_TIMEOUT, durationOption)
     .addHelpText(
       'after',
       `
@@ -572,19 +490,15 @@ Examples:
     });
 
   // ── finding sessions again: ls, open, completion ──
-  withOptions(
-    program
-      .command('ls')
-      .description('list the sessions this machine created or sent to (this profile), latest first'),
-    (c) =>
-      c
-        .addOption(
-          new Option('--limit <n>', 'at most N sessions (default 20)')
-            .argParser(intOption(1, MAX_SESSIONS))
-            .default(20),
-        )
-        .option('--refresh', 'ask the service for the title and state of each one listed (3 requests each)'),
-  )
+  program
+    .command('ls')
+    .description('list the sessions this machine created or sent to (this profile), latest first')
+    .addOption(
+      new Option('--limit <n>', 'at most N sessions (default 20)')
+        .argParser(intOption(1, MAX_SESSIONS))
+        .default(20),
+    )
+    .option('--refresh', 'ask the service for the title and state of each one listed (3 requests each)')
     .addHelpText(
       'after',
       `
@@ -627,9 +541,7 @@ Examples:
   $ agents completion fish > ~/.config/fish/completions/agents.fish`,
     )
     .action((shell: (typeof SHELLS)[number], _opts, cmd: Command) =>
-      run(cmd, async () =>
-        (await import('../commands/completion.js')).completion(defineAllOptions(program), shell),
-      ),
+      run(cmd, async () => (await import('../commands/completion.js')).completion(program, shell)),
     );
   // What the completion scripts call for session ids (the state file alone: no request, no key needed).
   program

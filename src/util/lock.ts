@@ -40,11 +40,12 @@ function triesFor(waitMs: number): number {
  * to `waitMs` (default 10 s) for another process to let go of it.
  */
 export async function withLock<T>(path: string, fn: () => T | Promise<T>, waitMs = 10_000): Promise<T> {
-  const { lock } = await import('proper-lockfile');
+  // Its default export, module.exports: a bundle's import() of a CommonJS module has no named exports.
+  const { default: lockfile } = await import('proper-lockfile');
   const lockPath = `${path}.lock`;
   let release: () => Promise<void>;
   try {
-    release = await lock(path, {
+    release = await lockfile.lock(path, {
       realpath: false,
       lockfilePath: lockPath,
       // Held for a read and a rename; a lock this old belongs to a process that died.

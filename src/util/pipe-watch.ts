@@ -8,7 +8,9 @@
 // - then every second, whether those readers still hold it; when none does, every process is looked at
 //   once before concluding that the reader is gone.
 // A reader it cannot see (another user's process, another PID namespace) means it never concludes anything.
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+// node:fs as Node's own module, not through `import`: this module loads at every start, and an ES import of
+// node:fs makes Node build its ES facade, which loads fs's promises, streams and watchers and readline.
+const { readdirSync, readFileSync, readlinkSync } = process.getBuiltinModule('node:fs');
 
 /** Whether a descriptor is open for reading (O_RDONLY or O_RDWR). */
 function readsFrom(pid: string, fd: string): boolean {

@@ -141,7 +141,9 @@ export class RedisStore implements BudgetStore {
   }
 
   private async connect(): Promise<Redis> {
-    const { Redis } = await import('ioredis');
+    // ioredis is CommonJS: a bundle's import() of it may give its exports as the default export only.
+    const mod = await import('ioredis');
+    const Redis = mod.Redis ?? (mod.default as unknown as { Redis: typeof mod.Redis }).Redis;
     const redis = new Redis(this.url, {
       lazyConnect: true,
       connectTimeout: REDIS_TIMEOUT_MS,
