@@ -2,7 +2,7 @@
 // a signal that says stop, and a few facts about the runtime. main(argv, io) receives it; src/cli.ts builds
 // the real one from `process`, tests build their own.
 import type { RetryOptions } from './api/backoff.js';
-import type { PacingOptions } from './api/budget/window.js';
+import type { PacingOptions } from './api/budget/limiter.js';
 import type { ScheduleOptions } from './poll/schedule.js';
 
 /** A readable the program may take a message or a key from. */

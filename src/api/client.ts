@@ -5,7 +5,7 @@ import { VERSION } from '../version.js';
 import { ApiError, type Creates } from './errors.js';
 import { DEFAULT_RETRY, type RetryNotice, type RetryOptions } from './backoff.js';
 import { defaultDispatcher, type ProxyEnv } from './dispatcher.js';
-import { DEFAULT_PACING, limiterFor, type Limiter, type PollShare } from './budget/window.js';
+import { DEFAULT_PACING, limiterFor, type Limiter, type PollShare } from './budget/limiter.js';
 import { sharedLimiterFor, type SharedPacingOptions } from './budget/shared.js';
 import { DOWNLOAD_CAP, postOutcome, Transport, type Download } from './transport.js';
 import { ApiUrls, assertUuid, type ThreadTarget } from './urls.js';

@@ -10,7 +10,7 @@ import { summariseBody } from './summary.js';
 import { flatten } from '../util/text.js';
 import { redact } from './redact.js';
 import { checkDownloadUrl, downloadOnce, type Download } from './download.js';
-import type { Limiter, Release } from './budget/window.js';
+import type { Limiter, Release } from './budget/limiter.js';
 import { jsonDepthExceeds } from '../util/json.js';
 
 function seconds(ms: number): string {

@@ -14,7 +14,7 @@ import { fileError } from '../file-errors.js';
 import { DEFAULT_SHOW_LIMIT, readSession } from '../sessions/read-session.js';
 import { downloadArtifact, latestPlanRecord } from '../sessions/artifacts.js';
 import { clipboardSupport, copyReport, osc52 } from './clipboard.js';
-import { renderPlan } from './render.js';
+import { renderPlan } from './chat-render.js';
 import type { Slash } from './slash.js';
 import type { ChatTerminal } from './chat-terminal.js';
 

@@ -22,7 +22,7 @@ import { startDeadline } from '../sessions/deadline.js';
 import type { Backlog } from './backlog.js';
 import { followSession, type SessionFollow } from './session-feed.js';
 import { keepReply, reason, sessionCommand, type CommandHost } from './commands.js';
-import { renderHelp, renderNote, renderResumed, renderSent } from './render.js';
+import { renderHelp, renderNote, renderResumed, renderSent } from './chat-render.js';
 import { messageText, parseSlash, type Slash } from './slash.js';
 import { activityOf, statusLine, type StatusInfo } from './status-line.js';
 import type { ChatTerminal } from './chat-terminal.js';

@@ -6,7 +6,7 @@ import { nextDelay, DEFAULT_SCHEDULE, type ScheduleOptions } from './schedule.js
 import { nextBulkPage, pickPage, SeenWindow } from './window.js';
 import { pause } from './pause.js';
 import { ApiError } from '../api/errors.js';
-import type { PollShare } from '../api/budget/window.js';
+import type { PollShare } from '../api/budget/limiter.js';
 import { PageGuard } from '../api/paging.js';
 
 /** Errors the loop rides out: the client's own retries gave up on a transient failure. */

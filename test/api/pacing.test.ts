@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
-import { SlidingWindowLimiter, limiterFor } from '../../src/api/budget/window.js';
+import { SlidingWindowLimiter, limiterFor } from '../../src/api/budget/limiter.js';
 import { KEY, busiestWindow, sessionServer as serve, type TestServer } from './helpers.js';
 
 const servers: TestServer[] = [];

@@ -2,7 +2,7 @@
 // poll schedule with a share, wait references, and the status lines at narrow widths.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { budgetGap, shareGap, SHARE_MARGIN } from '../../src/api/budget/window.js';
+import { budgetGap, shareGap, SHARE_MARGIN } from '../../src/api/budget/limiter.js';
 import {
   nextFree,
   parseState,

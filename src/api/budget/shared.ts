@@ -24,7 +24,7 @@ import {
   type PacingOptions,
   type PollShare,
   type Release,
-} from './window.js';
+} from './limiter.js';
 import { BrokenState, nextFree, prune, slotsHeld, type SharedState } from './state.js';
 import { FileStore } from './file-store.js';
 import { RedisStore } from './redis-store.js';
