@@ -3,10 +3,10 @@
 // and -o can be written, --agent-profile-file holds a Profile). They read no setting and send nothing, and
 // run before the program's context, the command's module or any HTTP code loads, so a usage error costs
 // little more than commander. The error lines are the commands' own.
-import type { CreateFlags } from '../commands/create.js';
-import type { SendFlags } from '../commands/send.js';
-import type { ArtifactFlags } from '../commands/artifact.js';
-import type { ChatFlags } from '../commands/chat.js';
+import type { CreateFlags } from '../commands/create/run.js';
+import type { SendFlags } from '../commands/send/run.js';
+import type { ArtifactFlags } from '../commands/artifact/run.js';
+import type { ChatFlags } from '../commands/chat/run.js';
 import { checkAgentFlags, profileFromFlags, type AgentFlags } from '../input/agent.js';
 import { checkMessageSources } from '../input/message.js';
 import { checkOutputPath, checkReplyFlags, type ReplyFlags } from '../input/reply-flags.js';

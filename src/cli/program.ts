@@ -9,14 +9,14 @@ import type { Result } from '../output/items.js';
 import { CORE_AGENTS } from '../api/types.js';
 import { MAX_SESSIONS } from '../state/sessions.js';
 import type { ChatOptions, CreateOptions, SendOptions } from './checks.js';
-import type { ShowFlags } from '../commands/show.js';
-import type { TailFlags } from '../commands/tail.js';
-import type { EmulatorFlags } from '../commands/emulator.js';
-import type { LoginFlags } from '../commands/login.js';
-import type { ArtifactFlags } from '../commands/artifact.js';
-import type { LsFlags } from '../commands/ls.js';
+import type { ShowFlags } from '../commands/show/run.js';
+import type { TailFlags } from '../commands/tail/run.js';
+import type { EmulatorFlags } from '../commands/emulator/run.js';
+import type { LoginFlags } from '../commands/login/run.js';
+import type { ArtifactFlags } from '../commands/artifact/run.js';
+import type { LsFlags } from '../commands/ls/run.js';
 import type { SessionRef } from '../input/session-ref.js';
-import type { WaitFlags } from '../commands/wait.js';
+import type { WaitFlags } from '../commands/wait/run.js';
 import {
   threadOptionArg,
   waitRefArg,
@@ -129,7 +129,7 @@ Examples:
   $ agents --profile work config set agent codex
   $ agents config path`,
     );
-  const configCommands = () => import('../commands/config.js');
+  const configCommands = () => import('../commands/config/run.js');
   config
     .command('list')
     .description('the settings in effect and where each comes from (the key masked)')
@@ -174,13 +174,13 @@ Examples:
   $ agents login --profile work`,
     )
     .action((opts: LoginFlags, cmd: Command) =>
-      run(cmd, async (ctx) => (await import('../commands/login.js')).login(ctx, opts)),
+      run(cmd, async (ctx) => (await import('../commands/login/run.js')).login(ctx, opts)),
     );
   program
     .command('logout')
     .description('remove the API key of the profile')
     .action((_opts, cmd: Command) =>
-      run(cmd, async (ctx) => (await import('../commands/logout.js')).logout(ctx)),
+      run(cmd, async (ctx) => (await import('../commands/logout/run.js')).logout(ctx)),
     );
 
   // ── emulator ──
@@ -248,7 +248,7 @@ Examples:
   $ agents emulator --repeated-params last --misbehave ignore-thread-filter`,
     )
     .action((opts: EmulatorFlags, cmd: Command) =>
-      run(cmd, async (ctx) => (await import('../commands/emulator.js')).emulator(ctx, opts)),
+      run(cmd, async (ctx) => (await import('../commands/emulator/run.js')).emulator(ctx, opts)),
     );
 
   // ── conversation: create, send, show, tail ──
@@ -294,7 +294,7 @@ Examples:
     )
     .action(async (words: string[], opts: CreateOptions, cmd: Command) => {
       const flags = (await checks()).checkCreate(words, opts);
-      return run(cmd, async (ctx) => (await import('../commands/create.js')).create(ctx, words, flags));
+      return run(cmd, async (ctx) => (await import('../commands/create/run.js')).create(ctx, words, flags));
     });
 
   replyOptions(
@@ -319,7 +319,7 @@ Examples:
     )
     .action(async (ref: SessionRef | undefined, words: string[], opts: SendOptions, cmd: Command) => {
       const flags = (await checks()).checkSend(words, opts);
-      return run(cmd, async (ctx) => (await import('../commands/send.js')).send(ctx, ref, words, flags));
+      return run(cmd, async (ctx) => (await import('../commands/send/run.js')).send(ctx, ref, words, flags));
     });
 
   program
@@ -352,7 +352,7 @@ Examples:
         cmd: Command,
       ) =>
         run(cmd, async (ctx) =>
-          (await import('../commands/show.js')).show(ctx, ...threadFlags<ShowFlags>(ref, opts)),
+          (await import('../commands/show/run.js')).show(ctx, ...threadFlags<ShowFlags>(ref, opts)),
         ),
     );
 
@@ -380,7 +380,7 @@ Examples:
         cmd: Command,
       ) =>
         run(cmd, async (ctx) =>
-          (await import('../commands/tail.js')).tail(ctx, ...threadFlags<TailFlags>(ref, opts)),
+          (await import('../commands/tail/run.js')).tail(ctx, ...threadFlags<TailFlags>(ref, opts)),
         ),
     );
 
@@ -413,7 +413,7 @@ Examples:
   $ ref=$(agents send "$SESSION" "Now add tests") && agents wait "$ref"`,
     )
     .action((refs: WaitRef[] | undefined, opts: WaitFlags, cmd: Command) =>
-      run(cmd, async (ctx) => (await import('../commands/wait.js')).wait(ctx, refs ?? [], opts)),
+      run(cmd, async (ctx) => (await import('../commands/wait/run.js')).wait(ctx, refs ?? [], opts)),
     );
 
   program
@@ -445,7 +445,7 @@ Examples:
     )
     .action(async (ref: SessionRef | undefined, opts: ChatOptions, cmd: Command) => {
       const flags = (await checks()).checkChat(opts);
-      return run(cmd, async (ctx) => (await import('../commands/chat.js')).chat(ctx, ref, flags));
+      return run(cmd, async (ctx) => (await import('../commands/chat/run.js')).chat(ctx, ref, flags));
     });
 
   // ── plans and artifacts ──
@@ -465,7 +465,7 @@ Examples:
     )
     .action(async (ref: SessionRef | undefined, opts: ArtifactFlags, cmd: Command) => {
       const flags = (await checks()).checkDownload(opts);
-      return run(cmd, async (ctx) => (await import('../commands/plan.js')).plan(ctx, ref, flags));
+      return run(cmd, async (ctx) => (await import('../commands/plan/run.js')).plan(ctx, ref, flags));
     });
   program
     .command('artifact')
@@ -485,7 +485,7 @@ Examples:
     .action(async (ref: SessionRef, artifactId: string, opts: ArtifactFlags, cmd: Command) => {
       const flags = (await checks()).checkDownload(opts);
       return run(cmd, async (ctx) =>
-        (await import('../commands/artifact.js')).artifact(ctx, ref, artifactId, flags),
+        (await import('../commands/artifact/run.js')).artifact(ctx, ref, artifactId, flags),
       );
     });
 
@@ -510,7 +510,7 @@ Examples:
   $ agents ls --json | jq -r '.[0].id'`,
     )
     .action((opts: LsFlags, cmd: Command) =>
-      run(cmd, async (ctx) => (await import('../commands/ls.js')).ls(ctx, opts)),
+      run(cmd, async (ctx) => (await import('../commands/ls/run.js')).ls(ctx, opts)),
     );
   program
     .command('open')
@@ -525,7 +525,7 @@ Examples:
   $ agents open "$SESSION"`,
     )
     .action((ref: SessionRef | undefined, _opts, cmd: Command) =>
-      run(cmd, async (ctx) => (await import('../commands/open.js')).open(ctx, ref)),
+      run(cmd, async (ctx) => (await import('../commands/open/run.js')).open(ctx, ref)),
     );
   program
     .command('completion')
@@ -541,14 +541,14 @@ Examples:
   $ agents completion fish > ~/.config/fish/completions/agents.fish`,
     )
     .action((shell: (typeof SHELLS)[number], _opts, cmd: Command) =>
-      run(cmd, async () => (await import('../commands/completion.js')).completion(program, shell)),
+      run(cmd, async () => (await import('../commands/completion/run.js')).completion(program, shell)),
     );
   // What the completion scripts call for session ids (the state file alone: no request, no key needed).
   program
     .command('__complete', { hidden: true })
     .argument('<what>')
     .action((what: string, _opts, cmd: Command) =>
-      run(cmd, async (ctx) => (await import('../commands/completion.js')).completeWords(ctx, what)),
+      run(cmd, async (ctx) => (await import('../commands/completion/run.js')).completeWords(ctx, what)),
     );
 
   program

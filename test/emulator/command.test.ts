@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import { emulatorOptions, parseKeySpec, type EmulatorFlags } from '../../src/commands/emulator.js';
+import { emulatorOptions, parseKeySpec, type EmulatorFlags } from '../../src/commands/emulator/run.js';
 import { FAULT_MODES, MISBEHAVIOURS } from '../../src/emulator/index.js';
 import { UsageError } from '../../src/errors.js';
 import { BIN, ROOT, cliEnv } from '../support/run-cli.js';

@@ -1,19 +1,19 @@
 // agents send: a follow-up that starts a new thread and interrupts the turn in progress.
-import type { Context } from '../context.js';
-import type { Profile, SendMessageBody } from '../api/types.js';
-import { CliError, ExitCode } from '../errors.js';
-import { readMessage } from '../input/message.js';
-import type { ReplyFlags } from '../input/reply-flags.js';
-import type { SessionRef } from '../input/session-ref.js';
-import { resolveSession } from '../sessions/resolve.js';
-import { sessionOrPick } from '../input/pick-session.js';
-import { readKnownSessions } from '../state/sessions.js';
-import type { Item } from '../output/items.js';
-import { githubFiles } from '../config/env.js';
-import { startDeadline } from '../sessions/deadline.js';
-import { afterPost } from '../sessions/await-reply.js';
-import { postTurn } from '../sessions/post.js';
-import { turnInProgress } from '../sessions/latest.js';
+import type { Context } from '../../context.js';
+import type { Profile, SendMessageBody } from '../../api/types.js';
+import { CliError, ExitCode } from '../../errors.js';
+import { readMessage } from '../../input/message.js';
+import type { ReplyFlags } from '../../input/reply-flags.js';
+import type { SessionRef } from '../../input/session-ref.js';
+import { resolveSession } from '../../sessions/resolve.js';
+import { sessionOrPick } from '../../input/pick-session.js';
+import { readKnownSessions } from '../../state/sessions.js';
+import type { Item } from '../../output/items.js';
+import { githubFiles } from '../../config/env.js';
+import { startDeadline } from '../../sessions/deadline.js';
+import { afterPost } from '../../sessions/await-reply.js';
+import { postTurn } from '../../sessions/post.js';
+import { turnInProgress } from '../../sessions/latest.js';
 
 /** The options of send, as the parse step (src/cli/checks.ts) checked them. */
 export interface SendFlags extends ReplyFlags {

@@ -1,7 +1,7 @@
 // agents logout: forget the profile's key. The base URL and agent stay, so `agents login` can follow.
-import type { Context } from '../context.js';
-import { ENV_VARS, fromEnv } from '../config/settings.js';
-import type { Item } from '../output/items.js';
+import type { Context } from '../../context.js';
+import { ENV_VARS, fromEnv } from '../../config/settings.js';
+import type { Item } from '../../output/items.js';
 
 export async function* logout(ctx: Context): AsyncGenerator<Item> {
   const { profile } = await ctx.settings([]);

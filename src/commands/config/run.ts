@@ -1,12 +1,12 @@
 // agents config list | get | set | unset | path. `list` and `get` show the value in effect for this run
 // (flag > env > profile) and where it comes from; `set` and `unset` change the active profile. A key is
 // only ever shown masked.
-import type { Context } from '../context.js';
-import { maskKey, maskUrlPassword } from '../config/mask.js';
-import { ENV_VARS, type SettingName, type Settings } from '../config/settings.js';
-import { CONFIG_KEYS, validateConfigKey, validateConfigValue, type ConfigKey } from '../config/validate.js';
-import type { Item } from '../output/items.js';
-import type { ConfigEntry, ConfigListing } from '../output/render-config.js';
+import type { Context } from '../../context.js';
+import { maskKey, maskUrlPassword } from '../../config/mask.js';
+import { ENV_VARS, type SettingName, type Settings } from '../../config/settings.js';
+import { CONFIG_KEYS, validateConfigKey, validateConfigValue, type ConfigKey } from '../../config/validate.js';
+import type { Item } from '../../output/items.js';
+import type { ConfigEntry, ConfigListing } from '../../output/render-config.js';
 
 const FIELD: Record<ConfigKey, SettingName> = {
   'api-key': 'apiKey',

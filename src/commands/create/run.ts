@@ -1,14 +1,14 @@
 // agents create: a new session with its first message; optionally wait for or follow the reply.
-import type { Context } from '../context.js';
-import type { CreateSessionBody } from '../api/types.js';
-import { readMessage } from '../input/message.js';
-import { selectAgent, type CheckedAgentFlags } from '../input/agent.js';
-import type { ReplyFlags } from '../input/reply-flags.js';
-import type { Item } from '../output/items.js';
-import { githubFiles } from '../config/env.js';
-import { startDeadline } from '../sessions/deadline.js';
-import { afterPost } from '../sessions/await-reply.js';
-import { postTurn } from '../sessions/post.js';
+import type { Context } from '../../context.js';
+import type { CreateSessionBody } from '../../api/types.js';
+import { readMessage } from '../../input/message.js';
+import { selectAgent, type CheckedAgentFlags } from '../../input/agent.js';
+import type { ReplyFlags } from '../../input/reply-flags.js';
+import type { Item } from '../../output/items.js';
+import { githubFiles } from '../../config/env.js';
+import { startDeadline } from '../../sessions/deadline.js';
+import { afterPost } from '../../sessions/await-reply.js';
+import { postTurn } from '../../sessions/post.js';
 
 /** The options of create, as the parse step (src/cli/checks.ts) checked them. */
 export interface CreateFlags extends CheckedAgentFlags, ReplyFlags {

@@ -1,17 +1,17 @@
 // agents tail: the last messages already there, then new ones as they land, until interrupted (or, with
 // --until-final, until the latest turn's final message).
-import type { Context } from '../context.js';
-import type { MessageType } from '../api/types.js';
-import { CliError, ExitCode, isStop } from '../errors.js';
-import type { SessionRef } from '../input/session-ref.js';
-import { resolveSession } from '../sessions/resolve.js';
-import { sessionOrPick } from '../input/pick-session.js';
-import { Follower, isFinalReply } from '../poll/follow.js';
-import { readMessages } from '../sessions/read.js';
-import { readConversation, streamConversation } from '../conversation/model.js';
-import type { Item } from '../output/items.js';
-import { startDeadline } from '../sessions/deadline.js';
-import { outagePolicy, waitError } from '../sessions/await-reply.js';
+import type { Context } from '../../context.js';
+import type { MessageType } from '../../api/types.js';
+import { CliError, ExitCode, isStop } from '../../errors.js';
+import type { SessionRef } from '../../input/session-ref.js';
+import { resolveSession } from '../../sessions/resolve.js';
+import { sessionOrPick } from '../../input/pick-session.js';
+import { Follower, isFinalReply } from '../../poll/follow.js';
+import { readMessages } from '../../sessions/read.js';
+import { readConversation, streamConversation } from '../../conversation/model.js';
+import type { Item } from '../../output/items.js';
+import { startDeadline } from '../../sessions/deadline.js';
+import { outagePolicy, waitError } from '../../sessions/await-reply.js';
 
 export interface TailFlags {
   lines: number;

@@ -1,11 +1,11 @@
 // agents open (and show --web): the session's dashboard address, for the browser. The address is the one
 // recorded when this machine created the session, else the service's (one GET).
-import type { Context } from '../context.js';
-import type { SessionRef } from '../input/session-ref.js';
-import { resolveSession } from '../sessions/resolve.js';
-import { sessionOrPick } from '../input/pick-session.js';
-import { noteSessionFacts, readKnownSessions } from '../state/sessions.js';
-import type { Item } from '../output/items.js';
+import type { Context } from '../../context.js';
+import type { SessionRef } from '../../input/session-ref.js';
+import { resolveSession } from '../../sessions/resolve.js';
+import { sessionOrPick } from '../../input/pick-session.js';
+import { noteSessionFacts, readKnownSessions } from '../../state/sessions.js';
+import type { Item } from '../../output/items.js';
 
 /** The dashboard address of a session: recorded, or asked of the service (and then recorded). */
 export async function webAddress(ctx: Context, id: string, profile: string): Promise<string> {

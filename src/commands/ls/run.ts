@@ -1,16 +1,16 @@
 // agents ls: the sessions this machine created or sent to, for the profile, the most recently used first
 // (the API has no way to list sessions). --refresh asks the service about each one shown.
-import type { Context } from '../context.js';
-import { latestTurnState } from '../sessions/latest.js';
-import type { ApiClient } from '../api/client.js';
-import { ApiError } from '../api/errors.js';
-import type { Item } from '../output/items.js';
+import type { Context } from '../../context.js';
+import { latestTurnState } from '../../sessions/latest.js';
+import type { ApiClient } from '../../api/client.js';
+import { ApiError } from '../../api/errors.js';
+import type { Item } from '../../output/items.js';
 import {
   noteSessionFacts,
   readKnownSessions,
   type KnownSession,
   type SessionFacts,
-} from '../state/sessions.js';
+} from '../../state/sessions.js';
 
 export interface LsFlags {
   limit: number;

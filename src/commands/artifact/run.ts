@@ -1,14 +1,14 @@
 // agents artifact <session> <artifact-id> [-o FILE]: one artifact of a session (a plan iteration or a
 // file), downloaded from its presigned link. Also the printing step of `agents plan`.
 import { writeFile } from 'node:fs/promises';
-import type { Context } from '../context.js';
-import { CliError, ExitCode } from '../errors.js';
-import type { SessionRef } from '../input/session-ref.js';
-import { resolveSession } from '../sessions/resolve.js';
-import { artifactRecord, downloadArtifact, type FetchedArtifact } from '../sessions/artifacts.js';
-import { withDeadline } from '../sessions/deadline.js';
-import type { Item } from '../output/items.js';
-import { fileError } from '../file-errors.js';
+import type { Context } from '../../context.js';
+import { CliError, ExitCode } from '../../errors.js';
+import type { SessionRef } from '../../input/session-ref.js';
+import { resolveSession } from '../../sessions/resolve.js';
+import { artifactRecord, downloadArtifact, type FetchedArtifact } from '../../sessions/artifacts.js';
+import { withDeadline } from '../../sessions/deadline.js';
+import type { Item } from '../../output/items.js';
+import { fileError } from '../../file-errors.js';
 
 export interface ArtifactFlags {
   output?: string;

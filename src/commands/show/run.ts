@@ -1,13 +1,13 @@
 // agents show: a session and its conversation, oldest first, grouped by turn. Everything is read before
 // anything is printed, so a failure part-way (an unknown --thread) leaves stdout empty.
-import type { Context } from '../context.js';
-import type { SessionRef } from '../input/session-ref.js';
-import { resolveSession } from '../sessions/resolve.js';
-import { sessionOrPick } from '../input/pick-session.js';
-import { readKnownSessions } from '../state/sessions.js';
-import { DEFAULT_SHOW_LIMIT, readSession } from '../sessions/read-session.js';
-import { withDeadline } from '../sessions/deadline.js';
-import type { Item } from '../output/items.js';
+import type { Context } from '../../context.js';
+import type { SessionRef } from '../../input/session-ref.js';
+import { resolveSession } from '../../sessions/resolve.js';
+import { sessionOrPick } from '../../input/pick-session.js';
+import { readKnownSessions } from '../../state/sessions.js';
+import { DEFAULT_SHOW_LIMIT, readSession } from '../../sessions/read-session.js';
+import { withDeadline } from '../../sessions/deadline.js';
+import type { Item } from '../../output/items.js';
 
 export interface ShowFlags {
   thread?: string;
@@ -29,7 +29,7 @@ export async function show(ctx: Context, given: SessionRef | undefined, flags: S
   const { profile } = await ctx.settings([]);
   const { id } = await resolveSession(ref, ctx.state, profile);
   if (flags.web) {
-    const { webAddress } = await import('./open.js');
+    const { webAddress } = await import('../open/run.js');
     return { kind: 'browse', url: await webAddress(ctx, id, profile) };
   }
   const client = await ctx.client();

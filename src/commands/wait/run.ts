@@ -4,13 +4,13 @@
 // first permanent error's code, once the others are done.
 import { mkdir, access, constants, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import type { Context } from '../context.js';
-import { CliError, ExitCode, UsageError } from '../errors.js';
-import { notAWaitRef, parseWaitRef, type WaitRef } from '../input/wait-ref.js';
-import type { Item } from '../output/items.js';
-import type { InStream } from '../io.js';
-import { startDeadline } from '../sessions/deadline.js';
-import { FanOut, resumeWait } from '../sessions/fan-out.js';
+import type { Context } from '../../context.js';
+import { CliError, ExitCode, UsageError } from '../../errors.js';
+import { notAWaitRef, parseWaitRef, type WaitRef } from '../../input/wait-ref.js';
+import type { Item } from '../../output/items.js';
+import type { InStream } from '../../io.js';
+import { startDeadline } from '../../sessions/deadline.js';
+import { FanOut, resumeWait } from '../../sessions/fan-out.js';
 
 export interface WaitFlags {
   timeout?: number;

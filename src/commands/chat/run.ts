@@ -2,17 +2,17 @@
 // message typed (or continues one, showing its last turns first), shows the agent's messages as they
 // land, sends what is typed as a follow-up, and leaves with the commands that resume it. Only on a
 // terminal: a script or a CI job uses create/send --wait, and is told so before anything is sent.
-import type { Context } from '../context.js';
-import { CliError, ExitCode, UsageError } from '../errors.js';
-import { selectAgent, type AgentSelection, type CheckedAgentFlags } from '../input/agent.js';
-import type { SessionRef } from '../input/session-ref.js';
-import { resolveSession } from '../sessions/resolve.js';
-import { requireConnection } from '../config/settings.js';
-import type { Item } from '../output/items.js';
-import { loadBacklog, type Backlog } from '../chat/backlog.js';
-import { Chat, type ChatEnd } from '../chat/session.js';
-import { completeSlash } from '../chat/slash.js';
-import { ChatTerminal } from '../chat/chat-terminal.js';
+import type { Context } from '../../context.js';
+import { CliError, ExitCode, UsageError } from '../../errors.js';
+import { selectAgent, type AgentSelection, type CheckedAgentFlags } from '../../input/agent.js';
+import type { SessionRef } from '../../input/session-ref.js';
+import { resolveSession } from '../../sessions/resolve.js';
+import { requireConnection } from '../../config/settings.js';
+import type { Item } from '../../output/items.js';
+import { loadBacklog, type Backlog } from '../../chat/backlog.js';
+import { Chat, type ChatEnd } from '../../chat/session.js';
+import { completeSlash } from '../../chat/slash.js';
+import { ChatTerminal } from '../../chat/chat-terminal.js';
 
 /** The options of chat, as the parse step (src/cli/checks.ts) checked them. */
 export interface ChatFlags extends CheckedAgentFlags {

@@ -1,12 +1,12 @@
 // agents plan <session> [-o FILE]: the latest plan the agent wrote (markdown).
-import type { Context } from '../context.js';
-import type { SessionRef } from '../input/session-ref.js';
-import { resolveSession } from '../sessions/resolve.js';
-import { sessionOrPick } from '../input/pick-session.js';
-import { downloadArtifact, latestPlanRecord } from '../sessions/artifacts.js';
-import { withDeadline } from '../sessions/deadline.js';
-import type { Item } from '../output/items.js';
-import { artifactItem, type ArtifactFlags } from './artifact.js';
+import type { Context } from '../../context.js';
+import type { SessionRef } from '../../input/session-ref.js';
+import { resolveSession } from '../../sessions/resolve.js';
+import { sessionOrPick } from '../../input/pick-session.js';
+import { downloadArtifact, latestPlanRecord } from '../../sessions/artifacts.js';
+import { withDeadline } from '../../sessions/deadline.js';
+import type { Item } from '../../output/items.js';
+import { artifactItem, type ArtifactFlags } from '../artifact/run.js';
 
 export async function plan(ctx: Context, given: SessionRef | undefined, flags: ArtifactFlags): Promise<Item> {
   const ref = await sessionOrPick(ctx, given);
