@@ -6,9 +6,17 @@ import { sessionOrPick } from '../../input/pick-session.js';
 import { downloadArtifact, latestPlanRecord } from '../../sessions/artifacts.js';
 import { withDeadline } from '../../sessions/deadline.js';
 import type { Item } from '../../output/items.js';
-import { artifactItem, type ArtifactFlags } from '../artifact/run.js';
+import { artifactItem } from '../../output/artifact-item.js';
 
-export async function plan(ctx: Context, given: SessionRef | undefined, flags: ArtifactFlags): Promise<Item> {
+/** plan's options as its spec checked them. */
+export interface PlanFlags {
+  /** -o: write the plan to this file instead of stdout. */
+  output?: string;
+  /** --timeout: the record and the download, retries included (exit 124). */
+  timeout?: number;
+}
+
+export async function plan(ctx: Context, given: SessionRef | undefined, flags: PlanFlags): Promise<Item> {
   const ref = await sessionOrPick(ctx, given);
   const { profile } = await ctx.settings([]);
   const { id } = await resolveSession(ref, ctx.state, profile);

@@ -29,7 +29,7 @@ export async function show(ctx: Context, given: SessionRef | undefined, flags: S
   const { profile } = await ctx.settings([]);
   const { id } = await resolveSession(ref, ctx.state, profile);
   if (flags.web) {
-    const { webAddress } = await import('../open/run.js');
+    const { webAddress } = await import('../../sessions/web-address.js');
     return { kind: 'browse', url: await webAddress(ctx, id, profile) };
   }
   const client = await ctx.client();
