@@ -33,7 +33,7 @@ import {
   sessionArgument,
   uuidListOption,
   uuidOption,
-} from './options.js';
+} from '../input/option-values.js';
 
 /**
  * The checks of the parse step that need more than one option or a look at a file (checks.ts): loaded by

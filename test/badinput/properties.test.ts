@@ -18,7 +18,7 @@ import { parseSessionRef, sessionRefArg } from '../../src/input/session-ref.js';
 import { resolveSession } from '../../src/sessions/resolve.js';
 import { openStateFile } from '../../src/state/store.js';
 import { writeLastSession } from '../../src/state/last-session.js';
-import { durationOption, intOption, uuidListOption, uuidOption } from '../../src/cli/options.js';
+import { durationOption, intOption, uuidListOption, uuidOption } from '../../src/input/option-values.js';
 import {
   CONFIG_KEYS,
   isLoopbackHost,
