@@ -42,7 +42,7 @@ function unreadable(file: string, err: unknown): UsageError {
 }
 
 /**
- * The parse step's part (src/cli/checks.ts): the message from the arguments or --file, not both, and a
+ * The parse step's part (the spec of create and send): the message from the arguments or --file, not both, and a
  * --file that names a readable file. Nothing is opened (a FIFO would lose its writer): the file is read
  * when the command runs.
  */

@@ -1,4 +1,4 @@
-// The options create and send share for waiting on the reply, checked in the parse step (src/cli/checks.ts),
+// The options create and send share for waiting on the reply, checked in the parse step (their specs),
 // before anything is loaded, read or sent.
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';

@@ -14,7 +14,7 @@ import { Chat, type ChatEnd } from '../../chat/session.js';
 import { completeSlash } from '../../chat/slash.js';
 import { ChatTerminal } from '../../chat/chat-terminal.js';
 
-/** The options of chat, as the parse step (src/cli/checks.ts) checked them. */
+/** The options of chat, as its spec (spec.ts) checked them. */
 export interface ChatFlags extends CheckedAgentFlags {
   private?: boolean;
   yes?: boolean;

@@ -4,7 +4,12 @@
 import type { Context } from '../../context.js';
 import { maskKey, maskUrlPassword } from '../../config/mask.js';
 import { ENV_VARS, type SettingName, type Settings } from '../../config/settings.js';
-import { CONFIG_KEYS, validateConfigKey, validateConfigValue, type ConfigKey } from '../../config/validate.js';
+import {
+  CONFIG_KEYS,
+  validateConfigKey,
+  validateConfigValue,
+  type ConfigKey,
+} from '../../config/validate.js';
 import type { Item } from '../../output/items.js';
 import type { ConfigEntry, ConfigListing } from '../../output/render-config.js';
 

@@ -10,7 +10,7 @@ import { startDeadline } from '../../sessions/deadline.js';
 import { afterPost } from '../../sessions/await-reply.js';
 import { postTurn } from '../../sessions/post.js';
 
-/** The options of create, as the parse step (src/cli/checks.ts) checked them. */
+/** The options of create, as its spec (spec.ts) checked them. */
 export interface CreateFlags extends CheckedAgentFlags, ReplyFlags {
   private?: boolean;
 }

@@ -15,7 +15,7 @@ import { afterPost } from '../../sessions/await-reply.js';
 import { postTurn } from '../../sessions/post.js';
 import { turnInProgress } from '../../sessions/latest.js';
 
-/** The options of send, as the parse step (src/cli/checks.ts) checked them. */
+/** The options of send, as its spec (spec.ts) checked them. */
 export interface SendFlags extends ReplyFlags {
   /** From --agent-profile or --agent-profile-file. */
   profile?: Profile;

@@ -1,0 +1,53 @@
+// agents config list|get|set|unset|path: the subcommands and their help.
+import type { Command } from 'commander';
+import type { CommandSpec } from '../command.js';
+
+const KEY = 'api-key, base-url or agent';
+
+export const configSpec: CommandSpec = (program, run) => {
+  const config = program
+    .command('config')
+    .description('show and change the settings of a profile (--profile NAME; default "default")')
+    .addHelpText(
+      'after',
+      `
+Keys: api-key, base-url, agent. list and get show the value in effect (flag > env > profile), a key masked.
+Examples:
+  $ agents config list
+  $ agents config set base-url https://agents.example.com
+  $ agents --profile work config set agent codex
+  $ agents config path`,
+    );
+  const commands = () => import('./run.js');
+  config
+    .command('list')
+    .description('the settings in effect and where each comes from (the key masked)')
+    .action((_opts: object, cmd: Command) => run(cmd, async (ctx) => (await commands()).configList(ctx)));
+  config
+    .command('get')
+    .description('print the value in effect for KEY (api-key masked)')
+    .argument('<key>', KEY)
+    .action((key: string, _opts: object, cmd: Command) =>
+      run(cmd, async (ctx) => (await commands()).configGet(ctx, key)),
+    );
+  config
+    .command('set')
+    .description('store KEY in the profile (for api-key prefer `agents login --with-key`)')
+    .argument('<key>', KEY)
+    .argument('<value>')
+    .action((key: string, value: string, _opts: object, cmd: Command) =>
+      run(cmd, async (ctx) => (await commands()).configSet(ctx, key, value)),
+    );
+  config
+    .command('unset')
+    .description('remove KEY from the profile')
+    .argument('<key>', KEY)
+    .action((key: string, _opts: object, cmd: Command) =>
+      run(cmd, async (ctx) => (await commands()).configUnset(ctx, key)),
+    );
+  config
+    .command('path')
+    .description('print where the config file is')
+    .action((_opts: object, cmd: Command) => run(cmd, async (ctx) => (await commands()).configPath(ctx)));
+  return config;
+};

@@ -1,0 +1,60 @@
+// agents create [message...]: its options and help, and the checks the flags alone decide.
+import { Option, type Command } from 'commander';
+import { CORE_AGENTS } from '../../api/types.js';
+import type { AgentFlags } from '../../input/agent.js';
+import type { ReplyFlags } from '../../input/reply-flags.js';
+import { uuidOption } from '../../input/option-values.js';
+import type { CommandSpec } from '../command.js';
+import { addReplyOptions } from '../reply-options.js';
+import type { CreateFlags } from './run.js';
+
+/** create's options as commander parsed them. */
+interface CreateOptions extends AgentFlags, ReplyFlags {
+  private?: boolean;
+}
+
+export const createSpec: CommandSpec = (program, run) =>
+  addReplyOptions(
+    program
+      .command('create')
+      .description('create a session with a first message')
+      .argument('[message...]', 'the message ("-" reads standard input)')
+      .addOption(
+        new Option('-a, --agent <name>', 'agent (env AGENTS_AGENT, config "agent")').choices(CORE_AGENTS),
+      )
+      .option('--agent-id <uuid>', 'a specific agent of the workspace', uuidOption)
+      .option('--agent-profile <uuid>', 'an existing agent profile', uuidOption)
+      .option('--agent-profile-file <file>', 'a JSON Profile object')
+      .option('--private', 'hide the session from other workspace members'),
+  )
+    .addHelpText(
+      'after',
+      `
+Without --wait or --follow the new session id is printed on stdout (what \`agents wait\` reads).
+Examples:
+  $ agents create -a claude "Explain this repository"
+  $ printf '%s' "$prompt" | agents create --agent claude --wait > answer.md
+  $ agents create -a codex --wait --timeout 20m --output reply.md --file task.md`,
+    )
+    .action(async (words: string[], opts: CreateOptions, cmd: Command) => {
+      const flags = await check(words, opts);
+      return run(cmd, async (ctx) => (await import('./run.js')).create(ctx, words, flags));
+    });
+
+/**
+ * What the flags decide before anything is read or sent: --wait and its company, one way of naming the
+ * agent (a profile file read and checked), one source of the message. The checkers touch the file system,
+ * so they load here and not with the program.
+ */
+async function check(words: string[], opts: CreateOptions): Promise<CreateFlags> {
+  const [{ checkReplyFlags }, { checkAgentFlags }, { checkMessageSources }] = await Promise.all([
+    import('../../input/reply-flags.js'),
+    import('../../input/agent.js'),
+    import('../../input/message.js'),
+  ]);
+  checkReplyFlags(opts);
+  const { agentProfile: _id, agentProfileFile: _file, ...rest } = opts;
+  const agent = checkAgentFlags(opts);
+  checkMessageSources(words, opts.file);
+  return { ...rest, ...agent };
+}

@@ -1,0 +1,9 @@
+// agents logout.
+import type { Command } from 'commander';
+import type { CommandSpec } from '../command.js';
+
+export const logoutSpec: CommandSpec = (program, run) =>
+  program
+    .command('logout')
+    .description('remove the API key of the profile')
+    .action((_opts: object, cmd: Command) => run(cmd, async (ctx) => (await import('./run.js')).logout(ctx)));

@@ -1,0 +1,23 @@
+// The options of the commands that post a turn (create and send): where the message comes from, what is
+// attached, and how to wait for the reply. input/reply-flags.ts checks their combinations.
+import type { Command } from 'commander';
+import { durationOption, uuidListOption } from '../input/option-values.js';
+
+export function addReplyOptions(cmd: Command): Command {
+  return cmd
+    .option('--file <path>', 'read the message from a file ("-" for standard input)')
+    .option('--artifact <uuid>', 'attach an existing artifact (repeatable)', uuidListOption)
+    .option('-w, --wait', 'wait for the final reply and print its text')
+    .option('-f, --follow', 'print each assistant message as it lands, ending at the final one')
+    .option('--timeout <duration>', 'bound the command: 90s, 20m, 1h or seconds (exit 124)', durationOption)
+    .option('-o, --output <file>', 'with --wait: also write the final text to FILE')
+    .option('--notify', 'with --wait or --follow: ring the bell and notify the desktop when it ends')
+    .option(
+      '--github-output',
+      'with --wait: write the result (ids, address, status, reply, pull requests) to $GITHUB_OUTPUT',
+    )
+    .option(
+      '--no-step-summary',
+      'under GitHub Actions: no summary in $GITHUB_STEP_SUMMARY (AGENTS_STEP_SUMMARY=0 too)',
+    );
+}

@@ -1,0 +1,35 @@
+// agents tail [session]: its options and help.
+import type { Command } from 'commander';
+import type { SessionRef } from '../../input/session-ref.js';
+import { withThreadSession, type ThreadOption } from '../../input/wait-ref.js';
+import { durationOption, intOption } from '../../input/option-values.js';
+import type { CommandSpec } from '../command.js';
+import { sessionOrPickArg, threadOption } from '../session-args.js';
+import type { TailFlags } from './run.js';
+
+/** tail's options as commander parsed them: --thread still carries the session it may name. */
+type TailOptions = Omit<TailFlags, 'thread'> & { thread?: ThreadOption };
+
+export const tailSpec: CommandSpec = (program, run) =>
+  program
+    .command('tail')
+    .description('print the last messages, then follow new ones as they land')
+    .addArgument(sessionOrPickArg())
+    .option('-n, --lines <n>', 'how many existing messages to print first', intOption(0, 10_000), 10)
+    .addOption(threadOption())
+    .option('--tools', 'include tool calls')
+    .option('--until-final', "exit 0 after the latest turn's final message")
+    .option(
+      '--timeout <duration>',
+      'stop after this long: 90s, 20m, 1h or seconds (exit 124)',
+      durationOption,
+    )
+    .addHelpText(
+      'after',
+      `\nExamples:\n  $ agents tail last\n  $ agents tail "$SESSION" --until-final --json | jq -r .message`,
+    )
+    .action((given: SessionRef | undefined, opts: TailOptions, cmd: Command) => {
+      const ref = withThreadSession(given, opts.thread);
+      const flags: TailFlags = { ...opts, thread: opts.thread?.threadId };
+      return run(cmd, async (ctx) => (await import('./run.js')).tail(ctx, ref, flags));
+    });
