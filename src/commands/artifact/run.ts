@@ -6,7 +6,7 @@ import { resolveSession } from '../../sessions/resolve.js';
 import { artifactRecord, downloadArtifact } from '../../sessions/artifacts.js';
 import { withDeadline } from '../../sessions/deadline.js';
 import type { Item } from '../../output/items.js';
-import { artifactItem } from '../../output/artifact-item.js';
+import { artifactItem } from '../artifact-item.js';
 
 export interface ArtifactFlags {
   output?: string;

@@ -6,7 +6,7 @@ import { sessionOrPick } from '../../input/pick-session.js';
 import { downloadArtifact, latestPlanRecord } from '../../sessions/artifacts.js';
 import { withDeadline } from '../../sessions/deadline.js';
 import type { Item } from '../../output/items.js';
-import { artifactItem } from '../../output/artifact-item.js';
+import { artifactItem } from '../artifact-item.js';
 
 /** plan's options as its spec checked them. */
 export interface PlanFlags {

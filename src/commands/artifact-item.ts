@@ -1,10 +1,10 @@
-// A downloaded artifact as plan and artifact hand it over: written to -o, or an item to print, unless it is
-// binary and stdout is a terminal (raw bytes could drive it).
+// A downloaded artifact as plan and artifact hand it over (shared by the two): written to -o, or an item
+// to print, unless it is binary and stdout is a terminal (raw bytes could drive it).
 import { writeFile } from 'node:fs/promises';
 import type { Context } from '../context.js';
 import { CliError, ExitCode } from '../errors.js';
 import type { FetchedArtifact } from '../sessions/artifacts.js';
-import type { Item } from './items.js';
+import type { Item } from '../output/items.js';
 import { fileError } from '../file-errors.js';
 
 /** Bytes that would garble a terminal: not UTF-8 text, or holding NUL. */
