@@ -3,7 +3,11 @@
 // (labels, colour, local times, markdown, service text neutralised; `show` through the pager when taller
 // than the screen); a pipe (the service's text byte for byte).
 import { appendFile } from 'node:fs/promises';
-import type { Context } from '../context.js';
+import type { IO } from '../io.js';
+import type { TerminalCaps } from './terminal.js';
+import type { Style } from './style.js';
+import type { Logger, Stderr } from './stderr.js';
+import type { Progress } from './progress.js';
 import { latestTurnState } from '../conversation/model.js';
 import { pagerCommand, pagerEnv, timeFormat } from '../config/env.js';
 import { openInBrowser } from './browser.js';
@@ -33,8 +37,20 @@ function isItem(result: Result): result is Item {
 
 const json = (value: unknown) => `${JSON.stringify(value)}\n`;
 
+/** What the presenter needs of the run (the Context of context.ts, which is built above this layer). */
+export interface PresentContext {
+  io: IO;
+  globals: { json?: boolean; quiet?: boolean };
+  caps: TerminalCaps;
+  styleOut: Style;
+  styleErr: Style;
+  stderr: Stderr;
+  log: Logger;
+  progress: Progress;
+}
+
 /** Prints what a command returned, item by item, as it comes. */
-export async function present(ctx: Context, result: Result): Promise<void> {
+export async function present(ctx: PresentContext, result: Result): Promise<void> {
   if (result === undefined) return;
   const p = new Presenter(ctx);
   if (isItem(result)) await p.write(result);
@@ -62,7 +78,7 @@ class Presenter {
   /** The markdown renderers, with and without hyperlinks (a pager gets none), loaded on first use. */
   private readonly markdown = new Map<boolean, Promise<RenderMarkdown>>();
 
-  constructor(private readonly ctx: Context) {
+  constructor(private readonly ctx: PresentContext) {
     this.json = ctx.globals.json === true;
     const tty = ctx.caps.stdoutIsTTY;
     this.text = {
