@@ -3,7 +3,7 @@
 // in-process. run() is the only code that does: it builds the IO from the process, turns Ctrl-C, SIGTERM
 // and a closed stdout into the stop signal, and sets the exit code. bin/agents.js calls run().
 import { CommanderError } from 'commander';
-import { CliError, ExitCode, fromApiError } from './errors.js';
+import { CliError, ExitCode, fromApiError } from './cli-error.js';
 import type { IO } from './io.js';
 import type { Context, GlobalOptions } from './context.js';
 import { buildProgram, type Runner } from './cli/program.js';

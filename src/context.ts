@@ -14,16 +14,16 @@ import {
   sharedPacingFromEnv,
 } from './config/env.js';
 import { stateDir } from './config/locations.js';
-import { openConfigFile, type ConfigFile } from './config/store.js';
+import { openConfigFile, type ConfigFile } from './config/config-file.js';
 import { requireConnection, resolveSettings, type SettingName, type Settings } from './config/settings.js';
-import { openStateFile, type StateFile } from './state/store.js';
+import { openStateFile, type StateFile } from './state/state-file.js';
 import { detectTerminal, type TerminalCaps } from './output/terminal.js';
 import { createStyle, type Style } from './output/style.js';
 import { createLogger, Stderr, type Logger } from './output/stderr.js';
 import { createProgress, type Progress } from './output/progress.js';
 import type { StatusLines } from './output/status-lines.js';
 import { createPrompts, type Prompts } from './prompts.js';
-import type { Profiles } from './config/store.js';
+import type { Profiles } from './config/config-file.js';
 import { DEFAULT_SCHEDULE, type ScheduleOptions } from './poll/schedule.js';
 import { formatDuration } from './util/duration.js';
 

@@ -1,6 +1,6 @@
 // A file-system failure as one line that names the file and says what to do, instead of a raw
 // `EPERM: operation not permitted, rename '…config.json.tmp-…'`.
-import { CliError, ExitCode } from './errors.js';
+import { CliError, ExitCode } from './cli-error.js';
 
 const WHY: Record<string, [string, string]> = {
   EACCES: ['permission denied', 'check the owner and mode of the file and its directory'],

@@ -3,8 +3,8 @@
 // SIGINT sent with kill) ends a question as Ctrl-C does: exit 130, nothing sent or stored.
 import type { InStream, OutStream } from './io.js';
 import { CORE_AGENTS, type CoreAgent } from './api/types.js';
-import { CliError, ExitCode } from './errors.js';
-import { validateApiKey, validateBaseUrl } from './config/validate.js';
+import { CliError, ExitCode } from './cli-error.js';
+import { validateApiKey, validateBaseUrl } from './config/validators.js';
 
 /** The questions the commands may ask. */
 export interface Prompts {

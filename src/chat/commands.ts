@@ -7,7 +7,7 @@ import { openInBrowser } from '../output/browser.js';
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type { Message, Session } from '../api/types.js';
-import { CliError, fromApiError } from '../errors.js';
+import { CliError, fromApiError } from '../cli-error.js';
 import { renderSession } from '../output/render.js';
 import { renderConversation, type TextMode } from '../output/render-conversation.js';
 import { fileError } from '../file-errors.js';

@@ -5,7 +5,7 @@ import type { Context } from '../context.js';
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type { Message } from '../api/types.js';
-import { CliError, fromApiError } from '../errors.js';
+import { CliError, fromApiError } from '../cli-error.js';
 import type { ConversationStream, Entry } from '../conversation/model.js';
 import { Follower } from '../poll/follow.js';
 import { reason } from './commands.js';

@@ -2,7 +2,7 @@
 // to print, unless it is binary and stdout is a terminal (raw bytes could drive it).
 import { writeFile } from 'node:fs/promises';
 import type { Context } from '../context.js';
-import { CliError, ExitCode } from '../errors.js';
+import { CliError, ExitCode } from '../cli-error.js';
 import type { FetchedArtifact } from '../sessions/artifacts.js';
 import type { Item } from '../output/items.js';
 import { fileError } from '../file-errors.js';

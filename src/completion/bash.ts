@@ -1,6 +1,6 @@
 // The bash completion script (complete -F): scans the words typed so far for the command, skipping option
 // values, and offers commands, options, option values, session ids and subcommands.
-import { allCommands, shQuote, type Spec } from './spec.js';
+import { allCommands, shQuote, type Spec } from './command-tree.js';
 
 /** Pure: the bash script for the program. */
 export function bash(spec: Spec): string {

@@ -1,6 +1,6 @@
 // The fish completion script: `complete` rules per command and option, with helper functions that find
 // the command on the line and how many arguments it has.
-import { allCommands, HELP, oneLine, type OptSpec, type Spec } from './spec.js';
+import { allCommands, HELP, oneLine, type OptSpec, type Spec } from './command-tree.js';
 
 const fishQuote = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 

@@ -1,6 +1,6 @@
 // The zsh completion script: the same scan as bash's, offering words with descriptions through
 // _describe; loads as a function in $fpath or through `source <(agents completion zsh)`.
-import { allCommands, oneLine, shQuote, type Spec } from './spec.js';
+import { allCommands, oneLine, shQuote, type Spec } from './command-tree.js';
 
 /** A value for zsh's _describe: "word:description", the word's colons escaped. */
 const zshItem = (word: string, description: string) =>

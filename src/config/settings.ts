@@ -2,16 +2,16 @@
 // AGENTS_* variables themselves; they ask here. The config file is read only for a setting that neither a
 // flag nor the environment gives, so a broken file blocks only what needs it.
 import type { CoreAgent } from '../api/types.js';
-import { CliError, ExitCode, UsageError } from '../errors.js';
+import { CliError, ExitCode, UsageError } from '../cli-error.js';
 import type { Env } from '../io.js';
-import { profileOf, type Profiles } from './store.js';
+import { profileOf, type Profiles } from './config-file.js';
 import {
   validateAgent,
   validateApiKey,
   validateBaseUrl,
   validateBudgetUrl,
   validateProfileName,
-} from './validate.js';
+} from './validators.js';
 
 /** Where a setting's value came from. */
 export type SettingSource = 'flag' | 'env' | 'profile' | 'default';

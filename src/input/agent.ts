@@ -4,7 +4,7 @@
 // parse step (the spec of create, send and chat); the default and the prompt when the command runs.
 import { readFileSync } from 'node:fs';
 import { CORE_AGENTS, type CoreAgent, type CreateSessionBody, type Profile } from '../api/types.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../cli-error.js';
 import { isObject } from '../util/json.js';
 import { isUuid } from '../util/uuid.js';
 

@@ -3,7 +3,7 @@
 // with an idle, open stdin never hangs.
 import { accessSync, constants, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../cli-error.js';
 import type { InStream } from '../io.js';
 
 export interface MessageSources {

@@ -2,8 +2,8 @@
 // (`agents ls`); in a script, the usage error commander gave before the argument became optional (one
 // line, exit 2, nothing sent).
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import { readKnownSessions } from '../state/sessions.js';
+import { UsageError } from '../cli-error.js';
+import { readKnownSessions } from '../state/known-sessions.js';
 import { sessionChoiceLabel } from '../output/render-sessions.js';
 import { timeFormat } from '../config/env.js';
 import type { SessionRef } from './session-ref.js';

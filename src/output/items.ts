@@ -3,7 +3,7 @@
 import type { Artifact, Message, SentMessage, Session } from '../api/types.js';
 import type { Conversation, Entry } from '../conversation/model.js';
 import type { ConfigEntry, ConfigListing } from './render-config.js';
-import type { KnownSession } from '../state/sessions.js';
+import type { KnownSession } from '../state/known-sessions.js';
 import type { Notification } from './notify.js';
 import type { WaitResult } from './github.js';
 

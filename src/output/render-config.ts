@@ -1,5 +1,5 @@
 // The settings as `config list` and `config get` show them: data types and their text form.
-import type { ConfigKey } from '../config/validate.js';
+import type { ConfigKey } from '../config/validators.js';
 import type { SettingSource } from '../config/settings.js';
 
 /** One setting as `list` and `get` report it; `value` is masked for api-key, null when unset. */

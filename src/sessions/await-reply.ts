@@ -6,7 +6,7 @@ import type { Context } from '../context.js';
 import type { Message, MessageType } from '../api/types.js';
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
-import { CliError, ExitCode, fromApiError } from '../errors.js';
+import { CliError, ExitCode, fromApiError } from '../cli-error.js';
 import {
   Follower,
   isFinalReply,
@@ -20,7 +20,7 @@ import { activityLine } from '../output/render-conversation.js';
 import { fileError } from '../file-errors.js';
 import type { Deadline } from './deadline.js';
 import type { ReplyFlags } from '../input/reply-flags.js';
-import { noteSessionFacts } from '../state/sessions.js';
+import { noteSessionFacts } from '../state/known-sessions.js';
 import { githubFiles } from '../config/env.js';
 import { githubOutputs, resultOutputs, stepSummary, type WaitResult } from '../output/github.js';
 import { waitResult } from './wait-result.js';

@@ -1,7 +1,7 @@
 // A command's deadline (--timeout) joined with the run's stop signal. It bounds the whole command, the
 // create or send POST included, so a service that never answers cannot outlast --timeout.
 import { formatDuration } from '../util/duration.js';
-import { CliError, ExitCode } from '../errors.js';
+import { CliError, ExitCode } from '../cli-error.js';
 
 /** The signal a timed command passes to every call, and why it fired. */
 export interface Deadline {

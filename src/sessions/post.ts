@@ -4,9 +4,9 @@
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type { CreateSessionBody, SendMessageBody, SentMessage, Session } from '../api/types.js';
-import { CliError, ExitCode, fromApiError } from '../errors.js';
+import { CliError, ExitCode, fromApiError } from '../cli-error.js';
 import { recordLast } from '../state/last-session.js';
-import type { StateFile } from '../state/store.js';
+import type { StateFile } from '../state/state-file.js';
 import type { Deadline } from './deadline.js';
 
 /** A new session with its first message. */

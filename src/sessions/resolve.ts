@@ -1,7 +1,7 @@
 // A parsed `<session>` reference made into a session id: `last` is looked up in the state file.
-import { UsageError } from '../errors.js';
+import { UsageError } from '../cli-error.js';
 import { readLastSession, type LastSession } from '../state/last-session.js';
-import type { StateFile } from '../state/store.js';
+import type { StateFile } from '../state/state-file.js';
 import type { SessionRef } from '../input/session-ref.js';
 
 /** A resolved session: its id, and what `last` remembered with it. */

@@ -1,8 +1,8 @@
 // The `last` session reference: the most recent session this machine created or sent to, per profile.
 import { isObject } from '../util/json.js';
 import { isUuid } from '../util/uuid.js';
-import type { StateFile } from './store.js';
-import { withUsedSession, type SessionFacts } from './sessions.js';
+import type { StateFile } from './state-file.js';
+import { withUsedSession, type SessionFacts } from './known-sessions.js';
 
 /** What `last` resolves to. */
 export interface LastSession {
@@ -32,7 +32,7 @@ export type UsedSession = Omit<SessionFacts, 'id' | 'threadId'>;
 
 /**
  * Records the last session of a profile, and the session at the head of the profile's known sessions
- * (src/state/sessions.ts), in one update. Throws a CliError naming the file when it cannot be written.
+ * (src/state/known-sessions.ts), in one update. Throws a CliError naming the file when it cannot be written.
  */
 export async function writeLastSession(
   state: StateFile,

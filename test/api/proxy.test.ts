@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { defaultDispatcher } from '../../src/api/dispatcher.js';
 import { ApiError } from '../../src/api/errors.js';
-import { fromApiError } from '../../src/errors.js';
+import { fromApiError } from '../../src/cli-error.js';
 import { KEY, json, session, startServer, type TestServer } from './helpers.js';
 
 /** A forwarding proxy that records the request lines it receives and refuses CONNECT tunnels. */

@@ -5,7 +5,7 @@ import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/errors.js';
-import { ExitCode, fromApiError } from '../../src/errors.js';
+import { ExitCode, fromApiError } from '../../src/cli-error.js';
 import { FAST, POLL, html, json, session, startServer, type TestServer } from './helpers.js';
 
 const servers: TestServer[] = [];

@@ -3,7 +3,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openConfigFile } from '../../src/config/store.js';
+import { openConfigFile } from '../../src/config/config-file.js';
 import type { ConfigListing } from '../../src/output/render-config.js';
 import type { CliResult } from '../support/run-cli.js';
 import { agents, cleanEnv, freshDir, stored, storedProfiles } from './helpers.js';

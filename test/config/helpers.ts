@@ -3,7 +3,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openConfigFile, profileOf, type ProfileValues, type Profiles } from '../../src/config/store.js';
+import {
+  openConfigFile,
+  profileOf,
+  type ProfileValues,
+  type Profiles,
+} from '../../src/config/config-file.js';
 import { runMain, type MainOptions } from '../support/main.js';
 import type { CliResult } from '../support/run-cli.js';
 

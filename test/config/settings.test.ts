@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CliError, UsageError } from '../../src/errors.js';
-import { openConfigFile, type Profiles } from '../../src/config/store.js';
+import { CliError, UsageError } from '../../src/cli-error.js';
+import { openConfigFile, type Profiles } from '../../src/config/config-file.js';
 import { requireConnection, resolveSettings, type SettingName } from '../../src/config/settings.js';
 import { freshDir } from './helpers.js';
 

@@ -1,8 +1,8 @@
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CliError, UsageError } from '../../src/errors.js';
-import { openConfigFile, profileOf } from '../../src/config/store.js';
+import { CliError, UsageError } from '../../src/cli-error.js';
+import { openConfigFile, profileOf } from '../../src/config/config-file.js';
 import { configPath } from '../../src/config/locations.js';
 import { freshDir } from './helpers.js';
 

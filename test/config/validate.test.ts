@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/cli-error.js';
 import {
   isLoopbackHost,
   validateAgent,
@@ -8,7 +8,7 @@ import {
   validateConfigKey,
   validateConfigValue,
   validateProfileName,
-} from '../../src/config/validate.js';
+} from '../../src/config/validators.js';
 
 /** Runs `fn`, expects a UsageError (exit 2), returns its message. */
 function usage(fn: () => unknown): string {

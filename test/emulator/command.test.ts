@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { emulatorOptions, parseKeySpec, type EmulatorFlags } from '../../src/commands/emulator/run.js';
 import { FAULT_MODES, MISBEHAVIOURS } from '../../src/emulator/index.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/cli-error.js';
 import { BIN, ROOT, cliEnv } from '../support/run-cli.js';
 import { runMain } from '../support/main.js';
 

@@ -15,7 +15,7 @@ import {
   withSessionFacts,
   withUsedSession,
   type KnownSession,
-} from '../../src/state/sessions.js';
+} from '../../src/state/known-sessions.js';
 import { renderSessions, renderSessionsPlain, sessionChoiceLabel } from '../../src/output/render-sessions.js';
 import { latestTurnState, readConversation } from '../../src/conversation/model.js';
 import { renderEntry, renderTurnHeading } from '../../src/output/render-conversation.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { withBriefLock } from '../../util/lock.js';
 import { BrokenState, emptyState, parseState, stateFileName, type SharedState } from './state.js';
-import type { BudgetStore } from './store.js';
+import type { BudgetStore } from './budget-store.js';
 
 /** The file never holds more than a few kilobytes; anything much larger is not ours. */
 const MAX_FILE_BYTES = 1 << 20;

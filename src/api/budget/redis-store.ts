@@ -8,7 +8,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { BrokenState, emptyState, parseState, type SharedState } from './state.js';
-import type { BudgetStore } from './store.js';
+import type { BudgetStore } from './budget-store.js';
 import { sleep } from '../../util/sleep.js';
 
 /** Redis keys of agents budgets start so: `agents:budget:<hash>`. */

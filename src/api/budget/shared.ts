@@ -28,7 +28,7 @@ import {
 import { BrokenState, nextFree, prune, slotsHeld, type SharedState } from './state.js';
 import { FileStore } from './file-store.js';
 import { RedisStore } from './redis-store.js';
-import type { BudgetStore } from './store.js';
+import type { BudgetStore } from './budget-store.js';
 
 /** Where the shared state lives, and who hears about a fallback. */
 export interface SharedPacingOptions {

@@ -3,7 +3,7 @@
 // land, sends what is typed as a follow-up, and leaves with the commands that resume it. Only on a
 // terminal: a script or a CI job uses create/send --wait, and is told so before anything is sent.
 import type { Context } from '../../context.js';
-import { CliError, ExitCode, UsageError } from '../../errors.js';
+import { CliError, ExitCode, UsageError } from '../../cli-error.js';
 import { selectAgent, type AgentSelection, type CheckedAgentFlags } from '../../input/agent.js';
 import type { SessionRef } from '../../input/session-ref.js';
 import { resolveSession } from '../../sessions/resolve.js';

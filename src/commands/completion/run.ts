@@ -3,10 +3,10 @@
 // sessions`, which the scripts call for session ids (the state file alone: no request, no key).
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { readKnownSessions } from '../../state/sessions.js';
+import { readKnownSessions } from '../../state/known-sessions.js';
 import type { Item } from '../../output/items.js';
 import { flatten } from '../../util/text.js';
-import { bash, completionSpec, fish, zsh } from '../../completion/index.js';
+import { bash, completionSpec, fish, zsh } from '../../completion/generators.js';
 
 /** The completion script for `shell`. */
 export function completion(program: Command, shell: 'bash' | 'zsh' | 'fish'): Item {

@@ -9,7 +9,7 @@ import {
   validateConfigKey,
   validateConfigValue,
   type ConfigKey,
-} from '../../config/validate.js';
+} from '../../config/validators.js';
 import type { Item } from '../../output/items.js';
 import type { ConfigEntry, ConfigListing } from '../../output/render-config.js';
 

@@ -2,10 +2,10 @@
 // the key with one request, and only then store both in the profile. A rejected key stores nothing.
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../../context.js';
-import { CliError, ExitCode, UsageError, fromApiError } from '../../errors.js';
+import { CliError, ExitCode, UsageError, fromApiError } from '../../cli-error.js';
 import { ApiError } from '../../api/errors.js';
 import { ENV_VARS, describeSource } from '../../config/settings.js';
-import { validateApiKey, validateBaseUrl } from '../../config/validate.js';
+import { validateApiKey, validateBaseUrl } from '../../config/validators.js';
 import type { InStream } from '../../io.js';
 import type { Item } from '../../output/items.js';
 

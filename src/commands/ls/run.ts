@@ -10,7 +10,7 @@ import {
   readKnownSessions,
   type KnownSession,
   type SessionFacts,
-} from '../../state/sessions.js';
+} from '../../state/known-sessions.js';
 
 export interface LsFlags {
   limit: number;

@@ -1,6 +1,6 @@
 // agents ls: its options and help.
 import { Option, type Command } from 'commander';
-import { MAX_SESSIONS } from '../../state/sessions.js';
+import { MAX_SESSIONS } from '../../state/known-sessions.js';
 import { intOption } from '../../input/option-values.js';
 import type { CommandSpec } from '../command.js';
 import type { LsFlags } from './run.js';

@@ -1,13 +1,13 @@
 // agents send: a follow-up that starts a new thread and interrupts the turn in progress.
 import type { Context } from '../../context.js';
 import type { Profile, SendMessageBody } from '../../api/types.js';
-import { CliError, ExitCode } from '../../errors.js';
+import { CliError, ExitCode } from '../../cli-error.js';
 import { readMessage } from '../../input/message.js';
 import type { ReplyFlags } from '../../input/reply-flags.js';
 import type { SessionRef } from '../../input/session-ref.js';
 import { resolveSession } from '../../sessions/resolve.js';
 import { sessionOrPick } from '../../input/pick-session.js';
-import { readKnownSessions } from '../../state/sessions.js';
+import { readKnownSessions } from '../../state/known-sessions.js';
 import type { Item } from '../../output/items.js';
 import { githubFiles } from '../../config/env.js';
 import { startDeadline } from '../../sessions/deadline.js';

@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import type { SessionRef } from '../../input/session-ref.js';
 import { resolveSession } from '../../sessions/resolve.js';
 import { sessionOrPick } from '../../input/pick-session.js';
-import { readKnownSessions } from '../../state/sessions.js';
+import { readKnownSessions } from '../../state/known-sessions.js';
 import { DEFAULT_SHOW_LIMIT, readSession } from '../../sessions/read-session.js';
 import { withDeadline } from '../../sessions/deadline.js';
 import type { Item } from '../../output/items.js';

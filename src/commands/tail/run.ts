@@ -2,7 +2,7 @@
 // --until-final, until the latest turn's final message).
 import type { Context } from '../../context.js';
 import type { MessageType } from '../../api/types.js';
-import { CliError, ExitCode, isStop } from '../../errors.js';
+import { CliError, ExitCode, isStop } from '../../cli-error.js';
 import type { SessionRef } from '../../input/session-ref.js';
 import { resolveSession } from '../../sessions/resolve.js';
 import { sessionOrPick } from '../../input/pick-session.js';

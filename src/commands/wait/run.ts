@@ -5,7 +5,7 @@
 import { mkdir, access, constants, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Context } from '../../context.js';
-import { CliError, ExitCode, UsageError } from '../../errors.js';
+import { CliError, ExitCode, UsageError } from '../../cli-error.js';
 import { notAWaitRef, parseWaitRef, type WaitRef } from '../../input/wait-ref.js';
 import type { Item } from '../../output/items.js';
 import type { InStream } from '../../io.js';

@@ -4,7 +4,7 @@
 // profile (older ones drop off). Unknown or malformed entries are dropped on read, never fatal.
 import { isObject } from '../util/json.js';
 import { isUuid } from '../util/uuid.js';
-import type { StateData, StateFile } from './store.js';
+import type { StateData, StateFile } from './state-file.js';
 
 /** Sessions kept per profile. */
 export const MAX_SESSIONS = 100;

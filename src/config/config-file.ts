@@ -7,13 +7,13 @@ import { dirname, join } from 'node:path';
 import type Conf from 'conf';
 import type { Options as ConfOptions } from 'conf';
 import { CORE_AGENTS } from '../api/types.js';
-import { CliError, ExitCode } from '../errors.js';
+import { CliError, ExitCode } from '../cli-error.js';
 import type { Env } from '../io.js';
 import { isObject } from '../util/json.js';
 import { LockError, withLock } from '../util/lock.js';
 import { fileError, fsCode } from '../file-errors.js';
 import { configDir } from './locations.js';
-import { CONFIG_KEYS, validateConfigValue, validateProfileName, type ConfigKey } from './validate.js';
+import { CONFIG_KEYS, validateConfigValue, validateProfileName, type ConfigKey } from './validators.js';
 
 /** What one profile holds. */
 export type ProfileValues = Partial<Record<ConfigKey, string>>;
@@ -38,7 +38,7 @@ interface ConfigShape extends Record<string, unknown> {
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
 
-/** The pattern a stored profile name must match (validate.ts checks names the same way). */
+/** The pattern a stored profile name must match (validators.ts checks names the same way). */
 const PROFILE_NAME_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
 
 // conf validates the whole file against this (ajv) before each write.
