@@ -35,7 +35,7 @@ export function selectMessages(
  * with none, the server's current epoch second. Faithful to the spec, hazards included: a trailing or
  * repeated ts, or a message landing later in the same second, is skipped by a client that trusts it.
  */
-export function cursorOf(page: StoredMessage[], nowMs = Date.now()): number {
+export function cursorOf(page: StoredMessage[], nowMs: number): number {
   let latest: StoredMessage | undefined;
   for (const m of page) {
     if (m.msg.ts === null) continue;
@@ -75,7 +75,7 @@ export function listMessages(svc: Service, call: Call): Reply {
   const page = all.slice(start, start + query.limit);
 
   const here = `${d.linkBase(call.base)}${call.url.pathname}`;
-  const cursor = String(cursorOf(page));
+  const cursor = String(cursorOf(page, svc.store.now()));
   let next: URLSearchParams;
   if (d.newMessagesKeepsQuery) {
     next = new URLSearchParams(call.url.searchParams);
@@ -97,5 +97,7 @@ export function listMessages(svc: Service, call: Call): Reply {
       new_messages: { href: `${here}?${next.toString()}` },
     },
   };
-  return json(200, body);
+  const reply = json(200, body); // written out now: what follows does not change this answer
+  svc.afterRead?.(record.id);
+  return reply;
 }

@@ -10,7 +10,7 @@ import { apiError, readBody, writeReply, type Delivery, type Reply } from './htt
 import { matchRoute } from './router.js';
 import type { Call, Service } from './sessions.js';
 import { Store } from './store.js';
-import { Timers } from './turns.js';
+import { HeldClock, Timers } from './turn-clock.js';
 import { dialect as dialectOf } from './dialect.js';
 import { startArtifactHost } from './artifact-host.js';
 import { aimsAt, deepJson, withBadIds, withEndlessPages, writeEndless, writeTrickle } from './misbehave.js';
@@ -61,6 +61,9 @@ function checkOptions(o: EmulatorOptions): void {
   if (o.rateLimit && !(o.rateLimit.limit >= 1 && o.rateLimit.windowMs > 0)) {
     throw new RangeError('rateLimit needs limit >= 1 and windowMs > 0');
   }
+  if (o.turns !== undefined && !['timed', 'held', 'after-read'].includes(o.turns)) {
+    throw new RangeError("turns must be 'timed', 'held' or 'after-read'");
+  }
   checkFaults(o.faults);
 }
 
@@ -75,14 +78,26 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     retryAfter: dialect.retryAfter,
   });
   const maxBodyBytes = opts.maxBodyBytes ?? 2 * 1024 * 1024;
-  const store = new Store();
+  // Faults' delays are always real time; turns run on real timers or on a clock the test moves, and what
+  // the store stamps moves with it, so a turn held for a minute has the created_at and ts of one.
   const timers = new Timers();
+  const held = opts.turns === 'held' || opts.turns === 'after-read' ? new HeldClock() : undefined;
+  const store = new Store(held ? () => Date.now() + held.elapsed : Date.now);
   const svc: Service = {
     store,
     stats: emptyStats(),
-    turns: { store, timers, timeScale: opts.timeScale ?? 1, random: Math.random, dialect },
+    turns: {
+      store,
+      timers: held ?? timers,
+      timeScale: held ? 1 : (opts.timeScale ?? 1),
+      random: Math.random,
+      dialect,
+    },
     repeatedParams: opts.repeatedParams ?? (dialect.name === 'live' ? 'all' : 'first'),
     misbehave: { ...opts.misbehave },
+    // The turn in progress ends once its session's messages have been read: a client that polls sees it
+    // running first, then ended, and no test waits for a timer.
+    afterRead: opts.turns === 'after-read' ? (id) => void held?.finish(id) : undefined,
   };
   /** GETs that trickled so far (Misbehaviour.trickle.requests counts them). */
   let trickled = 0;
@@ -237,6 +252,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       closing ??= new Promise<void>((resolve) => {
         store.cancelAllTurns();
         timers.cancelAll();
+        held?.cancelAll();
         void artifactHost.close();
         server.close(() => resolve());
         server.closeAllConnections();
@@ -254,6 +270,16 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       svc.misbehave = { ...m };
       trickled = 0;
     },
+    advanceTurns(ms: number) {
+      if (!held) throw new Error("advanceTurns: this emulator's turns are timed (start it with turns: 'held')");
+      if (!(ms >= 0)) throw new RangeError('advanceTurns: ms must be >= 0');
+      return held.advance(ms);
+    },
+    endTurns(sessionId?: string) {
+      if (!held) throw new Error("endTurns: this emulator's turns are timed (start it with turns: 'held')");
+      return sessionId === undefined ? held.advance(Infinity) : held.finish(sessionId.toLowerCase());
+    },
+    heldTurnEvents: () => held?.pending ?? 0,
     stats: () => structuredClone(svc.stats),
     resetStats() {
       svc.stats = emptyStats();

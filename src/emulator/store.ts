@@ -71,9 +71,12 @@ export class Store {
   private lastMs = 0;
   private seq = 0;
 
+  /** `now`: the emulator's clock (real time, plus how far a test moved held turns on). */
+  constructor(readonly now: () => number = Date.now) {}
+
   /** The storage clock: strictly increasing ms, bumped by 1 ms on ties, so created_at never repeats. */
   tick(): number {
-    const now = Date.now();
+    const now = this.now();
     this.lastMs = now > this.lastMs ? now : this.lastMs + 1;
     return this.lastMs;
   }

@@ -1,36 +1,14 @@
-// Plays a scripted agent turn: stores the assistant's messages on timers, as planned by planTurn.
+// Plays a scripted agent turn: stores the assistant's messages on its clock, as planned by planTurn.
 import { oneLine, parseDirectives, planTurn, stripDirectives, type TurnScript } from './directives.js';
 import type { SessionRecord, Store, ThreadRecord, TurnHandle } from './store.js';
 import type { Dialect } from './dialect.js';
-
-/** Owns every timer the emulator starts, so close() can stop them all. */
-export class Timers {
-  private readonly live = new Set<NodeJS.Timeout>();
-
-  after(ms: number, fn: () => void): NodeJS.Timeout {
-    const t = setTimeout(() => {
-      this.live.delete(t);
-      fn();
-    }, ms);
-    this.live.add(t);
-    return t;
-  }
-
-  cancel(t: NodeJS.Timeout): void {
-    clearTimeout(t);
-    this.live.delete(t);
-  }
-
-  cancelAll(): void {
-    for (const t of this.live) clearTimeout(t);
-    this.live.clear();
-  }
-}
+import type { TurnClock, TurnTimer } from './turn-clock.js';
 
 /** What a turn needs from the emulator. */
 export interface TurnEnv {
   store: Store;
-  timers: Timers;
+  /** Real timers, or a clock the test moves (EmulatorOptions.turns 'held'). */
+  timers: TurnClock;
   timeScale: number;
   /** 0 <= x < 1; only ts-shuffle uses it. */
   random: () => number;
@@ -79,7 +57,7 @@ export function startTurn(env: TurnEnv, record: SessionRecord, thread: ThreadRec
   record.turn = undefined;
   const script = parseDirectives(userText);
   const events = planTurn(script);
-  const pending = new Set<NodeJS.Timeout>();
+  const pending = new Set<TurnTimer>();
   let firstTs: number | undefined;
 
   const tsFor = (createdMs: number): number => {
@@ -100,21 +78,25 @@ export function startTurn(env: TurnEnv, record: SessionRecord, thread: ThreadRec
   };
 
   for (const ev of events) {
-    const t = env.timers.after(ev.atMs * env.timeScale, () => {
-      pending.delete(t);
-      if (ev.kind === 'final') {
-        finishTurn(env, record, thread, script, finalText(script, userText, record.agentLabel), tsFor);
-      } else {
-        // A burst shares one ts second even if the 1 ms storage bumps cross into the next second.
-        let burstTs: number | undefined;
-        for (let i = ev.first; i < ev.first + ev.count; i += 1) {
-          const { type, text } = intermediate(env.dialect, record.agentLabel, i);
-          const ts = (ms: number) => (burstTs ??= tsFor(ms));
-          env.store.store(record, { ...base(thread), type, message: text, ts });
+    const t = env.timers.after(
+      ev.atMs * env.timeScale,
+      () => {
+        pending.delete(t);
+        if (ev.kind === 'final') {
+          finishTurn(env, record, thread, script, finalText(script, userText, record.agentLabel), tsFor);
+        } else {
+          // A burst shares one ts second even if the 1 ms storage bumps cross into the next second.
+          let burstTs: number | undefined;
+          for (let i = ev.first; i < ev.first + ev.count; i += 1) {
+            const { type, text } = intermediate(env.dialect, record.agentLabel, i);
+            const ts = (ms: number) => (burstTs ??= tsFor(ms));
+            env.store.store(record, { ...base(thread), type, message: text, ts });
+          }
         }
-      }
-      if (pending.size === 0 && record.turn === handle) record.turn = undefined;
-    });
+        if (pending.size === 0 && record.turn === handle) record.turn = undefined;
+      },
+      record.id,
+    );
     pending.add(t);
   }
   if (pending.size > 0) record.turn = handle;

@@ -55,8 +55,15 @@ export interface EmulatorOptions {
   rateLimit?: { limit: number; windowMs: number } | false;
   /** Default none. */
   faults?: FaultOptions;
-  /** Multiplies every scripted delay (0.1 = ten times faster); default 1. */
+  /** Multiplies every scripted delay (0.1 = ten times faster); default 1. Ignored when turns are held. */
   timeScale?: number;
+  /**
+   * 'timed' (default): a turn plays out on real timers. 'held': a turn stores its user message and then
+   * nothing until the test moves it on with advanceTurns or endTurns, so a test never waits for one.
+   * 'after-read': held, and a turn ends as soon as a list of its session's messages has been answered (the
+   * reader saw it running; its next read sees it ended).
+   */
+  turns?: 'timed' | 'held' | 'after-read';
   /** Default 2 MiB request body; larger is 413. */
   maxBodyBytes?: number;
   /** For session_html_url; default the base URL the request came in on (live: https://blocks.team). */
@@ -121,6 +128,18 @@ export interface RunningEmulator {
   setRepeatedParams(mode: RepeatedParams): void;
   /** The broken answers given from now on; undefined for none. */
   setMisbehaviour(m: Misbehaviour | undefined): void;
+  /**
+   * Held turns only: moves every turn in progress on by `ms` (unscaled, as its directives count), storing
+   * what falls due in order. Returns how many of its steps ran.
+   */
+  advanceTurns(ms: number): number;
+  /**
+   * Held turns only: plays every turn in progress (or the one of `sessionId`) to its end (its final, unless
+   * [[never]]). Returns how many of its steps ran.
+   */
+  endTurns(sessionId?: string): number;
+  /** Held turns: how many steps of turns in progress are waiting (0 when turns are timed). */
+  heldTurnEvents(): number;
   stats(): EmulatorStats;
   resetStats(): void;
   /** Test hook: store a message directly (for exact-timing tests of pollers). Returns the stored message. */

@@ -1,7 +1,7 @@
 // Send message (follow-up): new thread and task, interruption of the turn in progress, and its errors.
 import { describe, expect, it } from 'vitest';
 import type { SentMessage } from '../../src/api/types.js';
-import { call, create, finalOf, ofThread, sleep, start, until } from './helpers.js';
+import { call, create, finalOf, ofThread, start, until } from './helpers.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -37,18 +37,35 @@ describe('POST /rest/v1/sessions/{id}/messages', () => {
   });
 
   it('interrupts the turn in progress: the old thread never gets its final message', async () => {
-    const em = await start({ timeScale: 0.1 });
-    // The first turn would end 300 ms (scaled) after creation; the follow-up's ends after 10 ms.
+    const em = await start({ turns: 'held' });
     const s = await create(em, 'slow one [[turn:3000]] [[steps:4]]');
+    em.advanceTurns(1000); // the first turn is under way: one intermediate stored
+    expect(ofThread(em, s.id, s.thread_id ?? '')).toHaveLength(1);
     const res = await send(em, s.id, 'quick one [[turn:100]] [[steps:0]]');
     const m = res.json as SentMessage;
-    await finalOf(em, s.id, m.chat_thread_id ?? '');
-    const storedBefore = ofThread(em, s.id, s.thread_id ?? '').length;
-    await sleep(400); // past the moment the first turn would have ended
-    const old = ofThread(em, s.id, s.thread_id ?? '');
-    expect(old.some((x) => x.type === 'final_message')).toBe(false);
-    // Its pending intermediate messages were cancelled too.
-    expect(old.length).toBe(storedBefore);
+    em.advanceTurns(24 * 3_600_000); // past every moment the first turn would have stored anything
+    expect(ofThread(em, s.id, m.chat_thread_id ?? '').map((x) => x.type)).toEqual(['final_message']);
+    // Neither its final nor its pending intermediate messages were stored.
+    expect(ofThread(em, s.id, s.thread_id ?? '')).toHaveLength(1);
+    expect(em.heldTurnEvents()).toBe(0);
+  });
+
+  it("turns 'after-read' end once the session's messages have been read, and not before", async () => {
+    const em = await start({ turns: 'after-read' });
+    const a = await create(em, 'first [[turn:60000]]');
+    const b = await create(em, 'second');
+    const read = async (id: string) =>
+      (
+        (await call(em, 'GET', `/rest/v1/sessions/${id}/messages?role=assistant`)).json as {
+          items: { type: string }[];
+        }
+      ).items;
+    expect(await read(a.id)).toEqual([]); // the reader sees it running: no reply yet
+    expect((await read(a.id)).map((x) => x.type)).toContain('final_message');
+    // Only the session read moved on; the other's turn waits for its own reader (or endTurns).
+    expect(ofThread(em, b.id, b.thread_id ?? '')).toHaveLength(0);
+    expect(em.endTurns(b.id)).toBe(3);
+    expect(ofThread(em, b.id, b.thread_id ?? '').at(-1)?.type).toBe('final_message');
   });
 
   it('is 400 BAD_REQUEST for a session with no messages ([[orphan]])', async () => {

@@ -1,0 +1,108 @@
+// The clocks a scripted turn runs on. Timed: real timers, scaled by timeScale (the demo, `agents emulator`).
+// Held: a clock that moves only when the test says so (advanceTurns, endTurns, or a read of the session's
+// messages under 'after-read'), so no test waits a fixed time for a turn to end and none fails because a
+// loaded machine ran a timer late.
+
+/** A scheduled callback, as a turn sees it. */
+export type TurnTimer = object;
+
+/** What a turn schedules its messages on. */
+export interface TurnClock {
+  /** `owner`: the session whose turn this is (a held clock can end one session's turns). */
+  after(ms: number, fn: () => void, owner: string): TurnTimer;
+  cancel(t: TurnTimer): void;
+  cancelAll(): void;
+}
+
+/** Real timers; owns every one it starts, so close() can stop them all. */
+export class Timers implements TurnClock {
+  private readonly live = new Set<NodeJS.Timeout>();
+
+  after(ms: number, fn: () => void): NodeJS.Timeout {
+    const t = setTimeout(() => {
+      this.live.delete(t);
+      fn();
+    }, ms);
+    this.live.add(t);
+    return t;
+  }
+
+  cancel(t: TurnTimer): void {
+    clearTimeout(t as NodeJS.Timeout);
+    this.live.delete(t as NodeJS.Timeout);
+  }
+
+  cancelAll(): void {
+    for (const t of this.live) clearTimeout(t);
+    this.live.clear();
+  }
+}
+
+interface Due {
+  at: number;
+  seq: number;
+  fn: () => void;
+  owner: string;
+}
+
+/** A clock that stands still until advanced: every turn stays where it is until the test moves it on. */
+export class HeldClock implements TurnClock {
+  private now = 0;
+  private seq = 0;
+  private readonly due = new Set<Due>();
+
+  after(ms: number, fn: () => void, owner: string): Due {
+    const d = { at: this.now + Math.max(0, ms), seq: this.seq++, fn, owner };
+    this.due.add(d);
+    return d;
+  }
+
+  cancel(t: TurnTimer): void {
+    this.due.delete(t as Due);
+  }
+
+  cancelAll(): void {
+    this.due.clear();
+  }
+
+  /** How far the clock has been moved on, in ms. */
+  get elapsed(): number {
+    return this.now;
+  }
+
+  /** How many callbacks are waiting. */
+  get pending(): number {
+    return this.due.size;
+  }
+
+  /**
+   * Moves the clock on by `ms` (Infinity: until nothing is left), running what falls due in time order.
+   * A callback that schedules another within the span runs it too. Returns how many ran.
+   */
+  advance(ms: number): number {
+    const until = this.now + ms;
+    const ran = this.run((d) => d.at <= until, true);
+    if (Number.isFinite(until)) this.now = until;
+    return ran;
+  }
+
+  /** Plays one session's turn to its end at once, leaving the clock where it is. Returns how many ran. */
+  finish(owner: string): number {
+    return this.run((d) => d.owner === owner, false);
+  }
+
+  private run(pick: (d: Due) => boolean, move: boolean): number {
+    let ran = 0;
+    for (;;) {
+      let next: Due | undefined;
+      for (const d of this.due) {
+        if (pick(d) && (!next || d.at < next.at || (d.at === next.at && d.seq < next.seq))) next = d;
+      }
+      if (!next) return ran;
+      this.due.delete(next);
+      if (move) this.now = next.at;
+      next.fn();
+      ran += 1;
+    }
+  }
+}
