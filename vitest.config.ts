@@ -16,8 +16,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Every test gets its own config dir through AGENTS_CONFIG_DIR; never the user's real one.
-    setupFiles: ['test/setup.ts'],
+    setupFiles: ['test/support/setup.ts'],
     // Builds dist/ once for the end-to-end tests of the binary.
-    globalSetup: ['test/global-setup.ts'],
+    globalSetup: ['test/support/global-setup.ts'],
   },
 });

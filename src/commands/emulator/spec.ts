@@ -5,7 +5,7 @@ import type { CommandSpec } from '../command.js';
 import type { EmulatorFlags } from './run.js';
 
 // The emulator's fault modes and misbehaviours (src/emulator/types.ts, misbehave.ts), listed here so that
-// --help does not load the emulator; test/emulator/command.test.ts keeps the lists equal.
+// --help does not load the emulator; test/main/emulator/command.test.ts keeps the lists equal.
 const FAULT_MODES = ['500', '502', '503', '504', 'html-502', '429', 'reset'];
 FAULT_MODES.push('reset-after-commit', 'truncate', 'slow');
 export const MISBEHAVIOUR_NAMES = [

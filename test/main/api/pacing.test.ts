@@ -1,0 +1,105 @@
+// The sliding-window limiter: whatever the callers do, no window of `windowMs` sees more than `limit`
+// requests at the server, retries included, across every client of one key in the process.
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../../src/api/client.js';
+import { ApiError } from '../../../src/api/errors.js';
+import { SlidingWindowLimiter, limiterFor } from '../../../src/api/budget/limiter.js';
+import { KEY, busiestWindow, sessionServer as serve, type TestServer } from '../../support/test-server.js';
+
+const servers: TestServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function sessionServer(status = 200): Promise<TestServer> {
+  const s = await serve({ status });
+  servers.push(s);
+  return s;
+}
+
+describe('pacing', () => {
+  it('a burst of 300 calls never exceeds the limit in any window, and every call succeeds', async () => {
+    const s = await sessionServer();
+    const pacing = { limit: 20, windowMs: 100 };
+    const c = new ApiClient({ apiKey: `${KEY}-burst`, baseUrl: s.url, pacing });
+    const ids = Array.from({ length: 300 }, () => randomUUID());
+    const got = await Promise.all(ids.map((id) => c.getSession(id)));
+    expect(got.map((g) => g.id)).toEqual(ids);
+    expect(s.seen).toHaveLength(300);
+    expect(busiestWindow(s.seen, pacing.windowMs)).toBeLessThanOrEqual(pacing.limit);
+  });
+
+  it('clients of one key share the limit; retries count against it', async () => {
+    const s = await sessionServer(503);
+    const pacing = { limit: 5, windowMs: 150 };
+    const options = {
+      apiKey: `${KEY}-shared`,
+      baseUrl: s.url,
+      pacing,
+      retry: { maxRetries: 9, baseDelayMs: 0, maxDelayMs: 0 },
+    };
+    const a = new ApiClient(options);
+    const b = new ApiClient(options);
+    const results = await Promise.allSettled([a.getSession(randomUUID()), b.getSession(randomUUID())]);
+    expect(results.every((r) => r.status === 'rejected')).toBe(true);
+    expect(s.seen).toHaveLength(20);
+    expect(busiestWindow(s.seen, pacing.windowMs)).toBeLessThanOrEqual(pacing.limit);
+  });
+
+  it('keeps one limiter per origin and key', () => {
+    const pacing = { limit: 3, windowMs: 1000 };
+    const one = limiterFor('http://a.example', 'k1', pacing);
+    expect(limiterFor('http://a.example', 'k1', { limit: 50, windowMs: 10 })).toBe(one);
+    expect(limiterFor('http://a.example', 'k2', pacing)).not.toBe(one);
+    expect(limiterFor('http://b.example', 'k1', pacing)).not.toBe(one);
+  });
+
+  it('a call waiting for a slot is cancelled at once by its signal, and nothing is sent', async () => {
+    const s = await sessionServer();
+    const c = new ApiClient({
+      apiKey: `${KEY}-abort`,
+      baseUrl: s.url,
+      pacing: { limit: 1, windowMs: 60_000 },
+    });
+    await c.getSession(randomUUID());
+    // The one slot is held for a minute: the next call waits in the queue, which only its signal ends.
+    expect(
+      limiterFor(new URL(s.url).origin, `${KEY}-abort`, { limit: 1, windowMs: 60_000 }).available(),
+    ).toBe(0);
+    const controller = new AbortController();
+    const pending = c.getSession(randomUUID(), { signal: controller.signal }).catch((e: unknown) => e);
+    controller.abort('SIGINT');
+    const err = (await pending) as ApiError;
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.kind).toBe('aborted');
+    expect(err.cause).toBe('SIGINT');
+    expect(s.seen).toHaveLength(1);
+    expect(c.requestCount).toBe(1);
+  });
+
+  it('serves waiters first come, first served, and frees an aborted waiter’s turn', async () => {
+    const limiter = new SlidingWindowLimiter({ limit: 1, windowMs: 30 });
+    const order: string[] = [];
+    const release = await limiter.acquire();
+    const controller = new AbortController();
+    const first = limiter.acquire().then((done) => {
+      order.push('first');
+      done();
+    });
+    const aborted = limiter.acquire(controller.signal).then(
+      () => void order.push('aborted'),
+      () => void order.push('cancelled'),
+    );
+    const third = limiter.acquire().then((done) => {
+      order.push('third');
+      done();
+    });
+    controller.abort();
+    release();
+    await Promise.all([first, aborted, third]);
+    expect(order).toEqual(['cancelled', 'first', 'third']);
+    // The third request ended just now: its slot is held for one more window.
+    expect(limiter.available()).toBe(0);
+  });
+});
