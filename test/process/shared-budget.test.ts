@@ -8,7 +8,15 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/run-cli.js';
-import { busiestWindow, json, KEY, POLL, session, startServer, type TestServer } from '../support/test-server.js';
+import {
+  busiestWindow,
+  json,
+  KEY,
+  POLL,
+  session,
+  startServer,
+  type TestServer,
+} from '../support/test-server.js';
 
 let out = '';
 let child = '';

@@ -8,7 +8,16 @@ import { Follower, firstMessage } from '../../../src/poll/follow.js';
 import { DEFAULT_SCHEDULE } from '../../../src/poll/schedule.js';
 import { runMain } from '../../support/main.js';
 import { cliEnv } from '../../support/run-cli.js';
-import { FAST, KEY, json, listPage, makeMessages, session, startServer, type TestServer } from '../../support/test-server.js';
+import {
+  FAST,
+  KEY,
+  json,
+  listPage,
+  makeMessages,
+  session,
+  startServer,
+  type TestServer,
+} from '../../support/test-server.js';
 import type { Message } from '../../../src/api/types.js';
 
 const servers: TestServer[] = [];

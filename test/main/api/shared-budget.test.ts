@@ -14,7 +14,13 @@ import { startEmulator } from '../../../src/emulator/index.js';
 import { Follower } from '../../../src/poll/follow.js';
 import { DEFAULT_SCHEDULE } from '../../../src/poll/schedule.js';
 import { stateFileName, type SharedState } from '../../../src/api/budget/state.js';
-import { busiestWindow, KEY, POLL, sessionServer as serve, type TestServer } from '../../support/test-server.js';
+import {
+  busiestWindow,
+  KEY,
+  POLL,
+  sessionServer as serve,
+  type TestServer,
+} from '../../support/test-server.js';
 
 const servers: TestServer[] = [];
 afterEach(async () => {

@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Message, Session } from '../../../src/api/types.js';
 import { withoutProgress } from '../../support/main.js';
-import { DIALECTS, conversationOf, fixture as baseFixture, polled, stopWhen, UUID } from '../../support/fixture.js';
+import {
+  DIALECTS,
+  conversationOf,
+  fixture as baseFixture,
+  polled,
+  stopWhen,
+  UUID,
+} from '../../support/fixture.js';
 import type { EmulatorOptions } from '../../../src/emulator/index.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'agents-create-'));

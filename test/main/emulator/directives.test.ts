@@ -124,7 +124,14 @@ describe('timing directives', () => {
     expect(t.at(0)).toEqual(steps);
     expect(t.at(999)).toEqual(steps);
     expect(t.at(1000)).toEqual([...steps, 'final_message']);
-    expect(new Set(t.msgs().slice(0, 6).map((m) => m.ts)).size).toBe(1);
+    expect(
+      new Set(
+        t
+          .msgs()
+          .slice(0, 6)
+          .map((m) => m.ts),
+      ).size,
+    ).toBe(1);
   });
 });
 
