@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import { call, create, KEY, start } from '../../support/emulator.js';
+import { call, create, KEY, start } from '../../support/api-calls.js';
 
 const SID = '00000000-0000-4000-8000-000000000000';
 

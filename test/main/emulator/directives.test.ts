@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Message } from '../../../src/api/types.js';
 import { parseDirectives, planTurn, stripDirectives } from '../../../src/emulator/directives.js';
 import type { RunningEmulator } from '../../../src/emulator/index.js';
-import { create, finalOf, ms, ofThread, start } from '../../support/emulator.js';
+import { create, finalOf, ms, ofThread, start } from '../../support/api-calls.js';
 
 /** Creates a session on timed turns and waits for its first turn's final. */
 async function turn(em: RunningEmulator, text: string) {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Agent, request } from 'undici';
 import type { FaultMode } from '../../../src/emulator/index.js';
 import type { RunningEmulator } from '../../../src/emulator/index.js';
-import { call, create, KEY, start } from '../../support/emulator.js';
+import { call, create, KEY, start } from '../../support/api-calls.js';
 
 const SID = '00000000-0000-4000-8000-000000000000';
 const always = (mode: FaultMode, extra = {}) => ({ rate: 1, modes: [mode], ...extra });

@@ -1,6 +1,6 @@
 // The gateway: API keys, workspaces, and the per-key rate limit.
 import { describe, expect, it } from 'vitest';
-import { call, create, sleep, start } from '../../support/emulator.js';
+import { call, create, sleep, start } from '../../support/api-calls.js';
 
 const keys = [
   { key: 'alice-key', workspace: 'acme' },

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Message, Session } from '../../../src/api/types.js';
 import type { RunningEmulator } from '../../../src/emulator/index.js';
-import { call, create, list, start } from '../../support/emulator.js';
+import { call, create, list, start } from '../../support/api-calls.js';
 
 const OTHER = '00000000-0000-4000-8000-000000000000';
 

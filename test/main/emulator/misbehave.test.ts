@@ -4,7 +4,7 @@ import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import type { Message, MessagePage, Session } from '../../../src/api/types.js';
 import { BAD_IDS, type RepeatedParams, type RunningEmulator } from '../../../src/emulator/index.js';
-import { call, list, start } from '../../support/emulator.js';
+import { call, list, start } from '../../support/api-calls.js';
 
 const KEY = 'agents-dev-key';
 

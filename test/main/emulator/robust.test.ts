@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { startEmulator } from '../../../src/emulator/index.js';
-import { call, create, start } from '../../support/emulator.js';
+import { call, create, start } from '../../support/api-calls.js';
 
 const PARAMS = ['type', 'role', 'thread_id', 'gts', 'page', 'limit', 'direction', 'x'];
 const VALUES = fc.oneof(

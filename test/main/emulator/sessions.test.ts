@@ -1,7 +1,7 @@
 // Create session and Get session: validation, response shape, links, scripted first turn.
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../../../src/api/types.js';
-import { call, create, finalOf, start } from '../../support/emulator.js';
+import { call, create, finalOf, start } from '../../support/api-calls.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const AGENT_ID = '3f2a9c1e-7b4d-4e8a-9c2b-1d5e6f7a8b9c';
