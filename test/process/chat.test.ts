@@ -10,8 +10,7 @@ import { cliEnv } from '../support/run-cli.js';
 import { runMain } from '../support/main.js';
 import { runInTmux, type TmuxRun } from '../support/tmux-run.js';
 import { width } from '../../src/util/width.js';
-
-const KEY = 'agents-dev-key';
+import { KEY } from '../support/key.js';
 
 /** An emulator and a tmux server for one test, both closed when it ends (tests run side by side). */
 async function setup(test: TestContext, options: EmulatorOptions = {}, extraEnv: NodeJS.ProcessEnv = {}) {

@@ -9,8 +9,8 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { cliEnv, runCli, type CliResult } from '../support/run-cli.js';
+import { KEY } from '../support/key.js';
 
-const KEY = 'agents-dev-key';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const AGENTS = ['claude', 'codex', 'gemini', 'opencode', 'cursor', 'kimi'];
 

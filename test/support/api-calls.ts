@@ -1,22 +1,17 @@
 // Shared by the emulator's tests: start emulators that are closed after each test, and talk to them
 // over real HTTP with undici (no client code of ours).
-import { afterEach } from 'vitest';
 import { request } from 'undici';
 import type { Message, MessagePage, Session } from '../../src/api/types.js';
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
+import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/index.js';
+import { emulator } from './emulator.js';
+import { KEY } from './key.js';
+import { until } from './until.js';
 
-export const KEY = 'agents-dev-key';
-const running: RunningEmulator[] = [];
+export { KEY, until };
 
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((e) => e.close()));
-});
-
-/** An emulator on a free port, ten times faster than real time unless told otherwise. */
-export async function start(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const em = await startEmulator({ port: 0, timeScale: 0.1, rateLimit: false, ...opts });
-  running.push(em);
-  return em;
+/** An emulator closed after the test, its turns ten times faster than real time unless told otherwise. */
+export function start(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
+  return emulator({ timeScale: 0.1, ...opts });
 }
 
 /** One response, read whole. */
@@ -75,19 +70,6 @@ export async function list(em: RunningEmulator, path: string, key?: string) {
   const res = await call(em, 'GET', path, { key });
   if (res.status !== 200) throw new Error(`list failed: ${res.status} ${res.text}`);
   return res.json as MessagePage;
-}
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls `probe` until it returns a value (not undefined); fails after `ms` so a broken feature cannot hang. */
-export async function until<T>(probe: () => T | undefined | Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(5);
-  }
 }
 
 /** Waits for the final message of a thread in the emulator's store. */

@@ -1,15 +1,13 @@
 // One emulator per test, and the program run in-process against it (as a script: pipes, no terminal).
-import { afterEach } from 'vitest';
 import type { Message } from '../../src/api/types.js';
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
+import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/index.js';
+import { emulator } from './emulator.js';
+import { KEY } from './key.js';
 import { cliEnv, type CliResult } from './run-cli.js';
 import { runMain, type MainOptions, type RunHandle } from './main.js';
+import { until } from './until.js';
 
-export const KEY = 'agents-dev-key';
-const running: RunningEmulator[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((e) => e.close()));
-});
+export { KEY, until };
 
 export interface Fixture {
   em: RunningEmulator;
@@ -22,8 +20,7 @@ export async function fixture(
   opts: EmulatorOptions = {},
   extraEnv: NodeJS.ProcessEnv = {},
 ): Promise<Fixture> {
-  const em = await startEmulator({ port: 0, timeScale: 0.05, rateLimit: false, ...opts });
-  running.push(em);
+  const em = await emulator({ timeScale: 0.05, ...opts });
   const env = cliEnv({ AGENTS_BASE_URL: em.url, AGENTS_API_KEY: KEY, ...extraEnv });
   return { em, env, run: (args, o = {}) => runMain(args, { env, ...o }) };
 }
@@ -55,15 +52,6 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 export const THREAD_POLL = 'GET /sessions/:id/threads/:tid/messages';
 /** The stats key for a poll of a whole session (what tail makes). */
 export const SESSION_POLL = 'GET /sessions/:id/messages';
-
-/** Resolves once `probe` holds; rejects after `ms`, so that a broken feature cannot hang a test. */
-export async function until(probe: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 /**
  * An `onStart` that stops the run with `signal` once `probe` holds (the run has reached the point under

@@ -1,12 +1,15 @@
 // Helpers of the hostile suite: an emulator per test that the test itself closes (the suites here run
 // tests concurrently, so the shared afterEach of test/support/fixture.ts, which closes every emulator, cannot
 // be used), the program run in-process against it, and checks shared by the files.
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
+import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/index.js';
 import type { Message, Session } from '../../src/api/types.js';
+import { ownEmulator } from './emulator.js';
+import { KEY } from './key.js';
 import { cliEnv, type CliResult } from './run-cli.js';
 import { runMain, type MainOptions } from './main.js';
+import { until } from './until.js';
 
-export const KEY = 'agents-dev-key';
+export { KEY, until };
 
 export interface Hostile {
   em: RunningEmulator;
@@ -21,7 +24,7 @@ export async function hostile(
   opts: EmulatorOptions = {},
   extraEnv: NodeJS.ProcessEnv = {},
 ): Promise<Hostile> {
-  const em = await startEmulator({ port: 0, timeScale: 0.05, rateLimit: false, ...opts });
+  const em = await ownEmulator({ timeScale: 0.05, ...opts });
   const env = cliEnv({ AGENTS_BASE_URL: em.url, AGENTS_API_KEY: em.keys[0]?.key ?? KEY, ...extraEnv });
   return {
     em,
@@ -41,15 +44,6 @@ export async function hostile(
     },
     close: () => em.close(),
   };
-}
-
-/** Resolves once `check` holds (polling every 20 ms), or throws after `ms`. */
-export async function until(check: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('setup: condition not reached');
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 /** A session's first turn has its final message. */

@@ -4,14 +4,15 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Message } from '../../src/api/types.js';
+import { KEY } from './key.js';
 
-export const KEY = 'test-key-Secret-123';
+export { KEY };
 
 /**
  * For expect.poll: how a test waits for a condition (a request arrived, a retry began) instead of
  * sleeping; a condition never met fails the test after the timeout.
  */
-export const POLL = { interval: 2, timeout: 10_000 };
+export const POLL = { interval: 2, timeout: 20_000 };
 
 /** A request as the server saw it. */
 export interface Seen {

@@ -8,8 +8,8 @@ import { ExitCode, fromApiError } from '../../../src/cli-error.js';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../../src/emulator/index.js';
 import type { Message } from '../../../src/api/types.js';
 import { POLL } from '../../support/test-server.js';
+import { KEY } from '../../support/key.js';
 
-const DEV = 'agents-dev-key';
 const emulators: RunningEmulator[] = [];
 afterEach(async () => {
   await Promise.all(emulators.splice(0).map((e) => e.close()));
@@ -24,7 +24,7 @@ async function emulator(options: EmulatorOptions = {}): Promise<RunningEmulator>
 function client(e: RunningEmulator, options: Partial<ClientOptions> = {}): ApiClient {
   return new ApiClient({
     baseUrl: e.url,
-    apiKey: DEV,
+    apiKey: KEY,
     pacing: false,
     retry: { baseDelayMs: 2, maxDelayMs: 10 },
     ...options,
@@ -90,7 +90,7 @@ describe('against the emulator', () => {
   it('maps the gateway and service refusals to kinds and exit codes', async () => {
     const e = await emulator({
       keys: [
-        { key: DEV, workspace: 'dev' },
+        { key: KEY, workspace: 'dev' },
         { key: 'other-workspace-key', workspace: 'other' },
         { key: 'revoked-key-0000', workspace: 'dev', forbidden: true },
       ],
@@ -146,7 +146,7 @@ describe('against the emulator', () => {
   it('pacing keeps a burst under the emulator’s own rate limit: no 429 at all', async () => {
     const rate = { limit: 10, windowMs: 300 };
     const e = await emulator({ rateLimit: rate });
-    const c = client(e, { apiKey: DEV, pacing: rate, retry: { maxRetries: 0 } });
+    const c = client(e, { apiKey: KEY, pacing: rate, retry: { maxRetries: 0 } });
     const created = await c.createSession({ message: 'hi', agent_name: 'claude' });
     await Promise.all(Array.from({ length: 50 }, () => c.getSession(created.id)));
     expect(e.stats().rejected429).toBe(0);

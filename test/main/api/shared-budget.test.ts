@@ -286,7 +286,7 @@ describe('a follower on a shared key', () => {
     const em = await startEmulator({ port: 0, rateLimit: false, timeScale: 0.05 });
     try {
       const dir = tempDir();
-      const apiKey = 'agents-dev-key';
+      const apiKey = KEY;
       const pacing = { limit: 100, windowMs: 60_000 };
       const client = new ApiClient({ baseUrl: em.url, apiKey, pacing, sharedPacing: { dir } });
       const session = await client.createSession({ agent_name: 'claude', message: '[[never]] x' });

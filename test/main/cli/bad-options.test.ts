@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
 import { cliEnv, type CliResult } from '../../support/run-cli.js';
 import { runMain } from '../../support/main.js';
+import { KEY } from '../../support/key.js';
 
-const KEY = 'agents-dev-key';
 const U = '0b5e8f3c-1d2a-4c3b-9e8f-7a6b5c4d3e2f';
 
 // Files the rows point at, made once in beforeAll.

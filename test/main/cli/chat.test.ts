@@ -20,7 +20,9 @@ function session(steps: ((run: RunHandle) => Promise<void>)[]): (run: RunHandle)
 // eslint-disable-next-line no-control-regex -- colour is taken off to look for text
 const plain = (text: string) => text.replace(/\u001b\[[\d;]*m/g, '');
 const shown = (run: RunHandle) => plain(run.stdout + run.stderr);
-const waitFor = (text: string) => (run: RunHandle) => until(() => shown(run).includes(text), 15_000);
+const waitFor = (text: string) => async (run: RunHandle) => {
+  await until(() => shown(run).includes(text));
+};
 const type = (text: string) => (run: RunHandle) => {
   run.stdin.write(text);
   return Promise.resolve();
@@ -134,7 +136,7 @@ describe('agents chat, in-process', () => {
             const err = plain(run.stderr);
             return err.lastIndexOf('› lost for a while') > err.lastIndexOf('not sent:');
           };
-          await until(back, 15_000);
+          await until(back);
           f.em.setFaults(undefined);
         },
         type('\r'),
@@ -187,7 +189,9 @@ describe('agents chat, in-process', () => {
         type('quick'),
         type('\r'),
         waitFor('claude finished: "quick". Done.'),
-        (run) => until(() => idle(run), 15_000),
+        async (run) => {
+          await until(() => idle(run));
+        },
         type('\u0004'),
       ]),
     });

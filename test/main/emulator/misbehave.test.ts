@@ -5,8 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Message, MessagePage, Session } from '../../../src/api/types.js';
 import { BAD_IDS, type RepeatedParams, type RunningEmulator } from '../../../src/emulator/index.js';
 import { call, list, start } from '../../support/api-calls.js';
-
-const KEY = 'agents-dev-key';
+import { KEY } from '../../support/key.js';
 
 /** A session with a prompt, an assistant message and a final on its first thread, stored directly. */
 async function conversation(em: RunningEmulator) {

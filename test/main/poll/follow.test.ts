@@ -12,8 +12,8 @@ import type { ScheduleOptions } from '../../../src/poll/schedule.js';
 import { startDeadline } from '../../../src/sessions/deadline.js';
 import { resumeCommand, waitError } from '../../../src/sessions/await-reply.js';
 import { POLL } from '../../support/test-server.js';
+import { KEY } from '../../support/key.js';
 
-const KEY = 'agents-dev-key';
 const FAST: ScheduleOptions = {
   minMs: 15,
   maxMs: 80,
