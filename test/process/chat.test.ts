@@ -11,6 +11,9 @@ import { runMain } from '../support/main.js';
 import { runInTmux, type TmuxRun } from '../support/tmux-run.js';
 import { width } from '../../src/util/width.js';
 import { KEY } from '../support/key.js';
+import { missing, titled } from '../support/tools.js';
+
+const noTools = missing('tmux');
 
 /** An emulator and a tmux server for one test, both closed when it ends (tests run side by side). */
 async function setup(test: TestContext, options: EmulatorOptions = {}, extraEnv: NodeJS.ProcessEnv = {}) {
@@ -38,7 +41,7 @@ const SESSION = /Session ([0-9a-f-]{36})/;
 // eslint-disable-next-line no-control-regex -- escape sequences are what is looked for
 const SGR = /\u001b\[[\d;]*m/;
 
-describe.concurrent('agents chat in a terminal', () => {
+(noTools ? describe.skip : describe.concurrent)(titled('agents chat in a terminal', noTools), () => {
   it('starts a session, shows a turn with its tool calls, asks before interrupting, sends a pasted and a continued message as one, keeps the reply, and leaves on Ctrl-C', async (test) => {
     const { em, start } = await setup(test);
     const t = await start(['chat', '-a', 'claude']);

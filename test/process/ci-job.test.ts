@@ -8,6 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { fixture, UUID } from '../support/fixture.js';
 import { runInPty } from '../support/pty.js';
 import { runCli } from '../support/run-cli.js';
+import { missing, titled } from '../support/tools.js';
+
+const noTools = missing('script');
 
 describe('a CI job', () => {
   it('creates, sends with --wait --timeout --output, and gets the reply, with stdin open and idle', async () => {
@@ -42,22 +45,28 @@ describe('a CI job', () => {
     expect(f.em.stats().followUps).toBe(1);
   });
 
-  it('is never asked anything, even on a terminal: no agent prompt, no interrupt question, no spinner', async () => {
-    const f = await fixture({}, { CI: 'true' });
-    const noAgent = runInPty(['create', '--wait', 'hello'], { ...f.env, NO_COLOR: '1' });
-    expect(await noAgent.exit).toBe(2);
-    expect(noAgent.screen).not.toContain('Agent:');
-    expect(noAgent.screen).toMatch(/error: no agent/i);
+  it.skipIf(noTools)(
+    titled(
+      'is never asked anything, even on a terminal: no agent prompt, no interrupt question, no spinner',
+      noTools,
+    ),
+    async () => {
+      const f = await fixture({}, { CI: 'true' });
+      const noAgent = runInPty(['create', '--wait', 'hello'], { ...f.env, NO_COLOR: '1' });
+      expect(await noAgent.exit).toBe(2);
+      expect(noAgent.screen).not.toContain('Agent:');
+      expect(noAgent.screen).toMatch(/error: no agent/i);
 
-    const c = await f.run(['create', '-a', 'claude', '[[never]] long job']);
-    const id = c.stdout.trim();
-    const send = runInPty(['send', id, '--wait', '[[think:600]] stop that'], { ...f.env, NO_COLOR: '1' });
-    expect(await send.exit).toBe(0);
-    expect(send.screen).not.toContain('Interrupt it?');
-    // No spinner (ora's frames), but the job log's line saying where the wait is.
-    expect(send.screen).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
-    expect(send.screen).toContain(`Waiting for the reply on session ${id}`);
-    expect(send.screen).toContain('claude finished: "stop that"');
-    expect(f.em.stats().followUps).toBe(1);
-  });
+      const c = await f.run(['create', '-a', 'claude', '[[never]] long job']);
+      const id = c.stdout.trim();
+      const send = runInPty(['send', id, '--wait', '[[think:600]] stop that'], { ...f.env, NO_COLOR: '1' });
+      expect(await send.exit).toBe(0);
+      expect(send.screen).not.toContain('Interrupt it?');
+      // No spinner (ora's frames), but the job log's line saying where the wait is.
+      expect(send.screen).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
+      expect(send.screen).toContain(`Waiting for the reply on session ${id}`);
+      expect(send.screen).toContain('claude finished: "stop that"');
+      expect(f.em.stats().followUps).toBe(1);
+    },
+  );
 });

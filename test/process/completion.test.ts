@@ -10,6 +10,10 @@ import { join } from 'node:path';
 import { fixture } from '../support/fixture.js';
 import { BIN, cliEnv, runCli } from '../support/run-cli.js';
 import { CORE_AGENTS } from '../../src/api/types.js';
+import { missing, titled } from '../support/tools.js';
+
+/** Each shell is driven only where it is installed (a missing one fails under AGENTS_TEST_REQUIRE_TOOLS=1). */
+const no = { bash: missing('bash'), zsh: missing('zsh'), fish: missing('fish') };
 
 const dir = mkdtempSync(join(tmpdir(), 'agents-completion-'));
 const shim = join(dir, 'agents');
@@ -109,56 +113,59 @@ const COMMANDS = [
 const ALL = [...COMMANDS, 'ls', 'open', 'completion', 'help'];
 
 describe.concurrent('completion scripts', () => {
-  it('bash: commands, options, agent names, session ids, config keys, shells', async () => {
-    const cases: [string[], string[]][] = [
-      [['agents', ''], ALL],
-      [['agents', 'cr'], ['create']],
-      [['agents', 'create', '-a', ''], [...CORE_AGENTS]],
-      [
-        ['agents', 'create', '--ag'],
-        ['--agent', '--agent-id', '--agent-profile', '--agent-profile-file'],
-      ],
-      [
-        ['agents', 'show', '--no'],
-        ['--no-pager', '--no-color'],
-      ],
-      [
-        ['agents', 'send', ''],
-        ['last', ids.default],
-      ],
-      [
-        ['agents', '--profile', 'work', 'show', ''],
-        ['last', ids.work],
-      ],
-      // A session is the first argument only; an option's value is not an argument.
-      [
-        ['agents', 'show', '--thread', 'x', ''],
-        ['last', ids.default],
-      ],
-      [['agents', 'send', ids.default, ''], []],
-      // wait takes any number of sessions: every position completes to one.
-      [
-        ['agents', 'wait', ids.default, ''],
-        ['last', ids.default],
-      ],
-      [
-        ['agents', 'config', ''],
-        ['list', 'get', 'set', 'unset', 'path'],
-      ],
-      [
-        ['agents', 'config', 'get', ''],
-        ['api-key', 'base-url', 'agent', 'budget-url'],
-      ],
-      [
-        ['agents', 'completion', ''],
-        ['bash', 'zsh', 'fish'],
-      ],
-      [['agents', 'send', '--file', join(dir, 'agents.ba')], [files.bash]],
-    ];
-    expect(await bash(cases.map((c) => c[0]))).toEqual(cases.map((c) => c[1]));
-  });
+  it.skipIf(no.bash)(
+    titled('bash: commands, options, agent names, session ids, config keys, shells', no.bash),
+    async () => {
+      const cases: [string[], string[]][] = [
+        [['agents', ''], ALL],
+        [['agents', 'cr'], ['create']],
+        [['agents', 'create', '-a', ''], [...CORE_AGENTS]],
+        [
+          ['agents', 'create', '--ag'],
+          ['--agent', '--agent-id', '--agent-profile', '--agent-profile-file'],
+        ],
+        [
+          ['agents', 'show', '--no'],
+          ['--no-pager', '--no-color'],
+        ],
+        [
+          ['agents', 'send', ''],
+          ['last', ids.default],
+        ],
+        [
+          ['agents', '--profile', 'work', 'show', ''],
+          ['last', ids.work],
+        ],
+        // A session is the first argument only; an option's value is not an argument.
+        [
+          ['agents', 'show', '--thread', 'x', ''],
+          ['last', ids.default],
+        ],
+        [['agents', 'send', ids.default, ''], []],
+        // wait takes any number of sessions: every position completes to one.
+        [
+          ['agents', 'wait', ids.default, ''],
+          ['last', ids.default],
+        ],
+        [
+          ['agents', 'config', ''],
+          ['list', 'get', 'set', 'unset', 'path'],
+        ],
+        [
+          ['agents', 'config', 'get', ''],
+          ['api-key', 'base-url', 'agent', 'budget-url'],
+        ],
+        [
+          ['agents', 'completion', ''],
+          ['bash', 'zsh', 'fish'],
+        ],
+        [['agents', 'send', '--file', join(dir, 'agents.ba')], [files.bash]],
+      ];
+      expect(await bash(cases.map((c) => c[0]))).toEqual(cases.map((c) => c[1]));
+    },
+  );
 
-  it('zsh: the same, with descriptions for _describe', async () => {
+  it.skipIf(no.zsh)(titled('zsh: the same, with descriptions for _describe', no.zsh), async () => {
     const cases: [string[], string[]][] = [
       [['agents', ''], ALL],
       [['agents', 'create', '--agent', ''], [...CORE_AGENTS]],
@@ -189,7 +196,7 @@ describe.concurrent('completion scripts', () => {
     expect(ls).toContain('--refresh');
   });
 
-  it('fish: the same, through complete -C', async () => {
+  it.skipIf(no.fish)(titled('fish: the same, through complete -C', no.fish), async () => {
     const sorted = (xs: string[]) => [...xs].sort();
     const got = await fish([
       'agents ',

@@ -7,6 +7,9 @@ import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js
 import { openConfigFile } from '../../src/config/config-file.js';
 import { BIN } from '../support/run-cli.js';
 import { cleanEnv, freshDir, stored, storedProfiles } from '../support/config.js';
+import { missing, titled } from '../support/tools.js';
+
+const noTools = missing('script');
 
 const GOOD = 'sk-pty-0123456789abcdefghijk';
 let em: RunningEmulator;
@@ -69,7 +72,7 @@ function env(dir: string): NodeJS.ProcessEnv {
   return cleanEnv(dir, { TERM: 'xterm' });
 }
 
-describe('agents login in a terminal', () => {
+describe.skipIf(noTools)(titled('agents login in a terminal', noTools), () => {
   it('asks for the base URL and the key (masked), checks it, and stores both', async () => {
     const dir = freshDir();
     const run = new PtyRun(['login', '--profile', 'pty'], env(dir));

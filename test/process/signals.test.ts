@@ -15,6 +15,9 @@ import { runInPty } from '../support/pty.js';
 import { BIN, ROOT, runCli, type CliResult } from '../support/run-cli.js';
 import { withoutProgress, type RunHandle } from '../support/main.js';
 import { hostile, STACK, until, type Hostile } from '../support/hostile.js';
+import { missing, titled } from '../support/tools.js';
+
+const noScript = missing('script');
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 type Stop = (typeof SIGNALS)[number];
@@ -60,44 +63,47 @@ function stoppedInProcess(h: Hostile, args: string[], sig: Stop, ready: (run: Ru
   return h.run(args, { onStart: (run) => void until(() => ready(run)).then(() => run.kill(sig)) });
 }
 
-describe.concurrent('signals at a prompt (a pseudo-terminal)', () => {
-  it('Ctrl-C at the agent prompt: 130, nothing sent', async () => {
-    await withEm({}, async ({ em, env }) => {
-      const t = runInPty(['create', '--wait'], { ...env, NO_COLOR: '1' });
-      await t.waitFor('Agent:');
-      t.type('\u0003');
-      expect(await t.exit).toBe(130);
-      expect(em.stats().requests).toBe(0);
-      expect(t.screen).not.toMatch(STACK);
+(noScript ? describe.skip : describe.concurrent)(
+  titled('signals at a prompt (a pseudo-terminal)', noScript),
+  () => {
+    it('Ctrl-C at the agent prompt: 130, nothing sent', async () => {
+      await withEm({}, async ({ em, env }) => {
+        const t = runInPty(['create', '--wait'], { ...env, NO_COLOR: '1' });
+        await t.waitFor('Agent:');
+        t.type('\u0003');
+        expect(await t.exit).toBe(130);
+        expect(em.stats().requests).toBe(0);
+        expect(t.screen).not.toMatch(STACK);
+      });
     });
-  });
 
-  it('Ctrl-C at the message prompt: 130, nothing sent', async () => {
-    await withEm({}, async ({ em, env }) => {
-      const t = runInPty(['create', '-a', 'claude', '--wait'], { ...env, NO_COLOR: '1' });
-      await t.waitFor('Message:');
-      t.type('half a thought');
-      t.type('\u0003');
-      expect(await t.exit).toBe(130);
-      expect(em.stats().requests).toBe(0);
-      expect(t.screen).not.toMatch(STACK);
+    it('Ctrl-C at the message prompt: 130, nothing sent', async () => {
+      await withEm({}, async ({ em, env }) => {
+        const t = runInPty(['create', '-a', 'claude', '--wait'], { ...env, NO_COLOR: '1' });
+        await t.waitFor('Message:');
+        t.type('half a thought');
+        t.type('\u0003');
+        expect(await t.exit).toBe(130);
+        expect(em.stats().requests).toBe(0);
+        expect(t.screen).not.toMatch(STACK);
+      });
     });
-  });
 
-  // `kill <pid>` (SIGTERM, or SIGINT from another process: no Ctrl-C byte reaches the prompt).
-  it.for(SIGNALS)('%s sent to the process at a prompt: 130, nothing sent', async (sig) => {
-    await withEm({}, async ({ em, env }) => {
-      const t = runInPty(['create', '-a', 'claude', '--wait'], { ...env, NO_COLOR: '1' });
-      await t.waitFor('Message:');
-      const pid = agentsPid(env);
-      expect(pid).toBeDefined();
-      process.kill(pid!, sig);
-      expect(await t.exit).toBe(130);
-      expect(em.stats().requests).toBe(0);
-      expect(t.screen).not.toMatch(STACK);
+    // `kill <pid>` (SIGTERM, or SIGINT from another process: no Ctrl-C byte reaches the prompt).
+    it.for(SIGNALS)('%s sent to the process at a prompt: 130, nothing sent', async (sig) => {
+      await withEm({}, async ({ em, env }) => {
+        const t = runInPty(['create', '-a', 'claude', '--wait'], { ...env, NO_COLOR: '1' });
+        await t.waitFor('Message:');
+        const pid = agentsPid(env);
+        expect(pid).toBeDefined();
+        process.kill(pid!, sig);
+        expect(await t.exit).toBe(130);
+        expect(em.stats().requests).toBe(0);
+        expect(t.screen).not.toMatch(STACK);
+      });
     });
-  });
-});
+  },
+);
 
 describe.concurrent('a signal while the create POST is in flight', () => {
   // slow: the session is created at once, the answer held back a minute. A run that waited for it would

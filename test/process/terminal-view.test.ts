@@ -10,6 +10,9 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInPty } from '../support/pty.js';
+import { missing, titled } from '../support/tools.js';
+
+const noTools = missing('script', 'less');
 
 // eslint-disable-next-line no-control-regex -- escape sequences are what is looked for
 const COLOUR = /\u001b\[(?:\d+;)*3\dm/;
@@ -33,12 +36,12 @@ const MD = [
 /** The lines a person reads: escape sequences out, carriage returns as line ends. */
 const lines = (screen: string) => screen.replace(CSI, '').split(/\r?\n|\r/);
 
-describe.concurrent.each([
+(noTools ? describe.skip : describe.concurrent).each([
   [80, true],
   [80, false],
   [40, true],
   [40, false],
-])('a terminal %i columns wide, colour %s', (cols, colour) => {
+])(titled('a terminal %i columns wide, colour %s', noTools), (cols, colour) => {
   it('create --wait --notify, show in the pager, ls, open and the chooser', async ({ onTestFinished }) => {
     // An emulator of its own (the fixture's are closed after each test, and these run side by side).
     const em = await startEmulator({ port: 0, timeScale: 0.05, rateLimit: false });

@@ -2,11 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import { fixture } from '../support/fixture.js';
 import { runInPty } from '../support/pty.js';
+import { missing, titled } from '../support/tools.js';
+
+const noTools = missing('script');
 
 // eslint-disable-next-line no-control-regex
 const COLOUR = /\u001b\[(?:\d+;)*3\dm/;
 
-describe('in a terminal', () => {
+describe.skipIf(noTools)(titled('in a terminal', noTools), () => {
   it('create --wait shows a summary, the reply and what to type next', async () => {
     const f = await fixture();
     const t = runInPty(['create', '-a', 'claude', '--wait', '[[think:10000]] hello'], {
@@ -82,7 +85,7 @@ describe('in a terminal', () => {
   });
 });
 
-describe('in a terminal that reports no size', () => {
+describe.skipIf(noTools)(titled('in a terminal that reports no size', noTools), () => {
   it('create --wait ends instead of clearing lines forever', async () => {
     const f = await fixture();
     const t = runInPty(

@@ -5,8 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { fixture } from '../support/fixture.js';
 import { runInPty } from '../support/pty.js';
 import { render } from '../support/screen.js';
+import { missing, titled } from '../support/tools.js';
 
-describe('agents wait on a terminal', () => {
+const noTools = missing('script');
+
+describe.skipIf(noTools)(titled('agents wait on a terminal', noTools), () => {
   it('40 columns: replies under headers, status lines redrawn in place and never garbled with them', async () => {
     const f = await fixture();
     const made = async (message: string) => (await f.run(['create', '-a', 'claude', message])).stdout.trim();

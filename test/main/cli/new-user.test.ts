@@ -9,6 +9,9 @@ import { BIN, ROOT, cliEnv } from '../../support/run-cli.js';
 import { runMain } from '../../support/main.js';
 import { runInTmux } from '../../support/tmux-run.js';
 import { fixture, until } from '../../support/fixture.js';
+import { missing, titled } from '../../support/tools.js';
+
+const noTmux = missing('tmux');
 
 const scratch = () => mkdtempSync(join(tmpdir(), 'agents-new-user-'));
 
@@ -222,7 +225,7 @@ describe('the interface is documented here, and in every command’s help', () =
   });
 });
 
-describe('the spinner survives a resize', () => {
+describe.skipIf(noTmux)(titled('the spinner survives a resize', noTmux), () => {
   it('widening the terminal under a spinner erases none of the lines above it', async () => {
     const f = await fixture();
     const env = { ...f.env, XDG_CACHE_HOME: scratch(), NO_COLOR: '1' };
