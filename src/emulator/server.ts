@@ -64,6 +64,10 @@ function checkOptions(o: EmulatorOptions): void {
   if (o.turns !== undefined && !['timed', 'held', 'after-read'].includes(o.turns)) {
     throw new RangeError("turns must be 'timed', 'held' or 'after-read'");
   }
+  if (o.turnMsPerRequest !== undefined) {
+    if (!(o.turnMsPerRequest >= 0)) throw new RangeError('turnMsPerRequest must be >= 0');
+    if (o.turns !== 'held') throw new RangeError("turnMsPerRequest needs turns: 'held'");
+  }
   checkFaults(o.faults);
 }
 
@@ -82,7 +86,10 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   // the store stamps moves with it, so a turn held for a minute has the created_at and ts of one.
   const timers = new Timers();
   const held = opts.turns === 'held' || opts.turns === 'after-read' ? new HeldClock() : undefined;
-  const store = new Store(held ? () => Date.now() + held.elapsed : Date.now);
+  // What requests moved turns on by (turnMsPerRequest) is not stamped: those messages land when the request
+  // that moved them was answered, in real time; only a test's own advanceTurns moves the stamps on.
+  let unstamped = 0;
+  const store = new Store(held ? () => Date.now() + held.elapsed - unstamped : Date.now);
   const svc: Service = {
     store,
     stats: emptyStats(),
@@ -200,6 +207,11 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       return;
     }
     const reply = serve(req, url, read.body);
+    // A clock counted in requests: each one answered moves held turns on, after its answer was made.
+    if (held && opts.turnMsPerRequest) {
+      unstamped += opts.turnMsPerRequest;
+      held.advance(opts.turnMsPerRequest);
+    }
     const routeName = matchRoute(method, url.pathname).route?.name;
     const m = svc.misbehave;
     if (method === 'GET' && reply.status === 200 && aimsAt(m.endlessBody, routeName)) {
@@ -271,7 +283,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       trickled = 0;
     },
     advanceTurns(ms: number) {
-      if (!held) throw new Error("advanceTurns: this emulator's turns are timed (start it with turns: 'held')");
+      if (!held)
+        throw new Error("advanceTurns: this emulator's turns are timed (start it with turns: 'held')");
       if (!(ms >= 0)) throw new RangeError('advanceTurns: ms must be >= 0');
       return held.advance(ms);
     },

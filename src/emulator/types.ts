@@ -64,6 +64,11 @@ export interface EmulatorOptions {
    * reader saw it running; its next read sees it ended).
    */
   turns?: 'timed' | 'held' | 'after-read';
+  /**
+   * Held turns: every request the service answers (not a fault's) then moves them on by this many ms, a
+   * clock counted in requests: `[[think:5000]]` at 1000 lasts five requests, whatever the machine's speed.
+   */
+  turnMsPerRequest?: number;
   /** Default 2 MiB request body; larger is 413. */
   maxBodyBytes?: number;
   /** For session_html_url; default the base URL the request came in on (live: https://blocks.team). */

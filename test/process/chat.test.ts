@@ -5,19 +5,24 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, type TestContext } from 'vitest';
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
+import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/index.js';
 import { cliEnv } from '../support/run-cli.js';
 import { runMain } from '../support/main.js';
 import { runInTmux, type TmuxRun } from '../support/tmux-run.js';
 import { width } from '../../src/util/width.js';
 import { KEY } from '../support/key.js';
 import { missing, titled } from '../support/tools.js';
+import { ownEmulator } from '../support/emulator.js';
+import { until } from '../support/until.js';
 
 const noTools = missing('tmux');
 
-/** An emulator and a tmux server for one test, both closed when it ends (tests run side by side). */
+/**
+ * An emulator and a tmux server for one test, both closed when it ends (tests run side by side). Its turns
+ * are held: the test moves each on when the screen shows what it checks.
+ */
 async function setup(test: TestContext, options: EmulatorOptions = {}, extraEnv: NodeJS.ProcessEnv = {}) {
-  const em = await startEmulator({ port: 0, timeScale: 0.05, rateLimit: false, ...options });
+  const em = await ownEmulator({ turnMsPerRequest: 0, ...options });
   const slot: { em: RunningEmulator; tmux?: TmuxRun } = { em };
   test.onTestFinished(async () => {
     await Promise.all([em.close(), slot.tmux?.close()]);
@@ -36,6 +41,14 @@ function sent(em: RunningEmulator, sessionId: string): string[] {
     .map((m) => m.message);
 }
 
+/** Resolves once the `n`th prompt of the emulator's life (a create or a follow-up) has a turn held. */
+function posted(em: RunningEmulator, n: number) {
+  return until(() => {
+    const { sessionsCreated, followUps } = em.stats();
+    return sessionsCreated + followUps >= n && em.heldTurnEvents() > 0;
+  });
+}
+
 const count = (text: string, part: string) => text.split(part).length - 1;
 const SESSION = /Session ([0-9a-f-]{36})/;
 // eslint-disable-next-line no-control-regex -- escape sequences are what is looked for
@@ -47,12 +60,14 @@ const SGR = /\u001b\[[\d;]*m/;
     const t = await start(['chat', '-a', 'claude']);
     await t.waitFor('claude · new session');
 
-    // A turn of about 1.5 s with four steps, two of them tool calls.
+    // A turn with four steps, two of them tool calls, moved on to its second step.
     await t.type('[[turn:30000]] [[steps:4]] fix the tests');
     await t.press('Enter');
     await t.waitFor('✓ Created');
+    em.advanceTurns(12_000);
     // While it runs: the status line with the agent, the time and the latest activity.
     await t.waitFor(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] claude · \d+s · [⚙✎]/);
+    em.endTurns();
     let screen = await t.waitFor('claude finished: "fix the tests". Done.');
     expect(count(screen, '⚙ ')).toBe(2);
     expect(screen).toContain('⚙ Read  src/module-2.ts');
@@ -67,6 +82,8 @@ const SGR = /\u001b\[[\d;]*m/;
     // A turn that never ends, then a follow-up: a paste with a line break, a continued line.
     await t.type('[[never]] [[steps:1]] long job');
     await t.press('Enter');
+    await posted(em, 2);
+    em.endTurns(); // its one step: a turn that never ends has no more
     await t.waitFor('claude is working on it (step 1).');
     // The paste ends with a line break: bracketed, it is part of the text, not Enter.
     await t.paste('stop that\n');
@@ -85,6 +102,8 @@ const SGR = /\u001b\[[\d;]*m/;
     await t.press('Enter');
     await t.waitFor('Interrupt the running turn and send? [y/N]');
     await t.type('y');
+    await posted(em, 3);
+    em.endTurns();
     screen = await t.waitFor('claude finished: "stop that and do this last line". Done.');
     const id = /id {3}([0-9a-f-]{36})/.exec(screen)?.[1] ?? '';
     expect(sent(em, id)).toEqual([
@@ -117,8 +136,11 @@ const SGR = /\u001b\[[\d;]*m/;
   });
 
   it('continues a live session at 40 columns without colour: the final once, notices apart, status and input lines intact; /plan; leaves on Ctrl-D', async (test) => {
-    const { env, start } = await setup(test, { dialect: 'live' }, { NO_COLOR: '1' });
-    const first = await runMain(['create', '-a', 'claude', '--wait', '[[steps:2]] first task'], { env });
+    const { em, env, start } = await setup(test, { dialect: 'live' }, { NO_COLOR: '1' });
+    const first = await runMain(['create', '-a', 'claude', '--wait', '[[steps:2]] first task'], {
+      env,
+      onStart: () => void posted(em, 1).then(() => em.endTurns()),
+    });
     expect(first.code).toBe(0);
     const t = await start(['chat', 'last'], { columns: 40, rows: 30 });
 
@@ -130,12 +152,15 @@ const SGR = /\u001b\[[\d;]*m/;
 
     await t.type('[[turn:20000]] [[steps:3]] [[plan:%23%20The%20plan%0A-%20one%20step]] second task');
     await t.press('Enter');
+    await posted(em, 2);
+    em.advanceTurns(10_000); // two of its three steps
     // While the agent works, the status line fits the width and sits right above the input line.
     const running = await t.waitFor(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] first task · \d+s ·/);
     const rows = running.trimEnd().split('\n');
     const status = rows.findLastIndex((r) => /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] first task/.test(r));
     expect(width(rows[status]!)).toBeLessThanOrEqual(39);
     expect(rows[status + 1]).toMatch(/^›/);
+    em.endTurns();
     screen = await t.waitFor('claude finished: "second task". Done.');
     await t.waitFor(/first task · done in \d+m?s/);
     screen = await t.screen({ joined: true });
@@ -175,11 +200,14 @@ const SGR = /\u001b\[[\d;]*m/;
     em.setFaults({ rate: 1, modes: ['503'], methods: ['GET'] });
     await t.waitFor(/claude · \d+s · ⚠/);
     em.setFaults(undefined);
+    em.endTurns();
     await t.waitFor('claude finished: "slow job". Done.', 30_000);
     await t.waitFor('claude · done in');
     // It carries on: a follow-up after the outage.
     await t.type('and then?');
     await t.press('Enter');
+    await posted(em, 2);
+    em.endTurns();
     await t.waitFor('claude finished: "and then?". Done.');
     await t.type('/quit');
     await t.press('Enter');

@@ -7,9 +7,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
 import { cliEnv, runCli, type CliResult } from '../support/run-cli.js';
 import { KEY } from '../support/key.js';
+import { ownEmulator } from '../support/emulator.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const AGENTS = ['claude', 'codex', 'gemini', 'opencode', 'cursor', 'kimi'];
@@ -89,7 +90,7 @@ describe('concurrent config set on one profile', () => {
 
 describe('concurrent create (the `last` state) beside config writers', () => {
   it('16 creates in 4 profiles and 4 config writers at once: state and config valid, 0600, each `last` a session its profile created', async () => {
-    const em = await startEmulator({ port: 0, timeScale: 0.05, rateLimit: false });
+    const em = await ownEmulator();
     emulators.push(em);
     const dir = cliEnv().AGENTS_CONFIG_DIR ?? '';
     const env = { AGENTS_BASE_URL: em.url, AGENTS_API_KEY: KEY };

@@ -3,11 +3,12 @@
 // binary because the terminal itself (raw mode, masking, Ctrl-C from the keyboard) is what is under test.
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
 import { openConfigFile } from '../../src/config/config-file.js';
 import { BIN } from '../support/run-cli.js';
 import { cleanEnv, freshDir, stored, storedProfiles } from '../support/config.js';
 import { missing, titled } from '../support/tools.js';
+import { ownEmulator } from '../support/emulator.js';
 
 const noTools = missing('script');
 
@@ -15,7 +16,7 @@ const GOOD = 'sk-pty-0123456789abcdefghijk';
 let em: RunningEmulator;
 
 beforeAll(async () => {
-  em = await startEmulator({ port: 0, rateLimit: false, keys: [{ key: GOOD, workspace: 'ws' }] });
+  em = await ownEmulator({ keys: [{ key: GOOD, workspace: 'ws' }] });
 });
 afterAll(() => em.close());
 

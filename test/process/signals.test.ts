@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { runInPty } from '../support/pty.js';
 import { BIN, ROOT, runCli, type CliResult } from '../support/run-cli.js';
 import { withoutProgress, type RunHandle } from '../support/main.js';
-import { hostile, STACK, until, type Hostile } from '../support/hostile.js';
+import { finished, hostile, STACK, until, type Hostile } from '../support/hostile.js';
 import { missing, titled } from '../support/tools.js';
 
 const noScript = missing('script');
@@ -195,7 +195,7 @@ describe.concurrent('a plain tail stopped', () => {
   it.for(SIGNALS)('%s once the backlog is shown: 130, nothing on stderr (in-process)', async (sig) => {
     await withEm({}, async (h) => {
       const s = await h.createSession('[[reply:the%20backlog]] go');
-      await until(() => h.em.messages(s.id).some((m) => m.type === 'final_message'));
+      await until(() => finished(h.em, s.id));
       // Stopped once the backlog (one line: the newest reply) is out and the tail is following.
       const r = await stoppedInProcess(h, ['tail', s.id, '-n', '1'], sig, (run) => run.stdout.endsWith('\n'));
       expect(r.code).toBe(130);
@@ -227,7 +227,8 @@ describe.concurrent('a reader that closes the pipe', () => {
   it('tail (following) | head -n 1 ends quietly with 0', async () => {
     await withEm({}, async (h) => {
       const s = await h.createSession('[[steps:200]] [[gap:1000]] go');
-      await until(() => h.em.messages(s.id).length > 3);
+      h.em.advanceTurns(5000); // under way: four steps stored, and each request answered adds one
+      expect(h.em.messages(s.id).length).toBeGreaterThan(3);
       expect(await pipedToHead(['tail', s.id, '--tools'], h.env)).toBe('status 0\n');
     });
   });
@@ -251,7 +252,8 @@ describe.concurrent('a reader that closes the pipe', () => {
   it('a following tail whose stdout closes (in-process): 0, nothing on stderr', async () => {
     await withEm({}, async (h) => {
       const s = await h.createSession('[[steps:200]] [[gap:1000]] go');
-      await until(() => h.em.messages(s.id).length > 3);
+      h.em.advanceTurns(5000); // under way: four steps stored, and each request answered adds one
+      expect(h.em.messages(s.id).length).toBeGreaterThan(3);
       const r = await h.run(['tail', s.id, '--tools'], {
         onStart: (run) => void until(() => run.stdout.includes('\n')).then(() => run.kill('EPIPE')),
       });

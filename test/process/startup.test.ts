@@ -9,8 +9,9 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, cliEnv } from '../support/run-cli.js';
 import { runMain } from '../support/main.js';
-import { startEmulator } from '../../src/emulator/index.js';
+import type { startEmulator } from '../../src/emulator/index.js';
 import { KEY } from '../support/key.js';
+import { ownEmulator } from '../support/emulator.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'agents-startup-'));
 
@@ -68,7 +69,7 @@ let em: Awaited<ReturnType<typeof startEmulator>>;
 let sessionId: string;
 let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
-  em = await startEmulator({ port: 0, timeScale: 0.05, rateLimit: false });
+  em = await ownEmulator();
   env = cliEnv({ AGENTS_BASE_URL: em.url, AGENTS_API_KEY: KEY });
   const created = await runMain(['create', '-a', 'claude', 'hello'], { env });
   expect(created.code, created.stderr).toBe(0);

@@ -4,13 +4,13 @@
 // leave it), ls, open where no browser can start, and the session chooser.
 import { describe, expect, it } from 'vitest';
 import { KEY, until } from '../support/fixture.js';
-import { startEmulator } from '../../src/emulator/index.js';
 import { cliEnv, runCli } from '../support/run-cli.js';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInPty } from '../support/pty.js';
 import { missing, titled } from '../support/tools.js';
+import { ownEmulator } from '../support/emulator.js';
 
 const noTools = missing('script', 'less');
 
@@ -44,7 +44,7 @@ const lines = (screen: string) => screen.replace(CSI, '').split(/\r?\n|\r/);
 ])(titled('a terminal %i columns wide, colour %s', noTools), (cols, colour) => {
   it('create --wait --notify, show in the pager, ls, open and the chooser', async ({ onTestFinished }) => {
     // An emulator of its own (the fixture's are closed after each test, and these run side by side).
-    const em = await startEmulator({ port: 0, timeScale: 0.05, rateLimit: false });
+    const em = await ownEmulator();
     onTestFinished(() => em.close());
     const env = {
       ...cliEnv({ AGENTS_BASE_URL: em.url, AGENTS_API_KEY: KEY }),
@@ -121,7 +121,7 @@ describe('the built binary opens a browser', () => {
   it('through the bundled `open` package, which starts xdg-open with the address', async ({
     onTestFinished,
   }) => {
-    const em = await startEmulator({ port: 0, timeScale: 0.05, rateLimit: false });
+    const em = await ownEmulator();
     onTestFinished(() => em.close());
     // A stand-in xdg-open on PATH that notes what it was asked to open.
     const bin = mkdtempSync(join(tmpdir(), 'agents-xdg-'));

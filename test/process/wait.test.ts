@@ -11,7 +11,8 @@ const noTools = missing('script');
 
 describe.skipIf(noTools)(titled('agents wait on a terminal', noTools), () => {
   it('40 columns: replies under headers, status lines redrawn in place and never garbled with them', async () => {
-    const f = await fixture();
+    // Held turns, ended by the test: the quick one once the status lines are up, the slow one after.
+    const f = await fixture({ turnMsPerRequest: 0 });
     const made = async (message: string) => (await f.run(['create', '-a', 'claude', message])).stdout.trim();
     const slow = await made(
       '[[turn:30000]] [[reply:the%20slow%20one%20is%20done]] A long title for the slow task',
@@ -20,6 +21,9 @@ describe.skipIf(noTools)(titled('agents wait on a terminal', noTools), () => {
     const pty = runInPty(['wait', slow, quick], f.env, 40);
     // The status lines are up while the slow one waits.
     await pty.waitFor(/· claude · waiting/);
+    f.em.endTurns(quick);
+    await pty.waitFor('with two lines');
+    f.em.endTurns(slow);
     expect(await pty.exit).toBe(0);
     const { rows } = render(pty.screen, 40);
     const shown = rows.filter((l) => l !== '');

@@ -3,7 +3,7 @@
 import { request } from 'undici';
 import type { Message, MessagePage, Session } from '../../src/api/types.js';
 import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/index.js';
-import { emulator } from './emulator.js';
+import { emulator, endTurn } from './emulator.js';
 import { KEY } from './key.js';
 import { until } from './until.js';
 
@@ -72,8 +72,9 @@ export async function list(em: RunningEmulator, path: string, key?: string) {
   return res.json as MessagePage;
 }
 
-/** Waits for the final message of a thread in the emulator's store. */
+/** The final message of a thread in the emulator's store: a held turn is ended, a timed one waited for. */
 export function finalOf(em: RunningEmulator, sessionId: string, threadId: string): Promise<Message> {
+  endTurn(em, sessionId);
   return until(() =>
     em.messages(sessionId).find((m) => m.chat_thread_id === threadId && m.type === 'final_message'),
   );

@@ -3,7 +3,7 @@
 // be used), the program run in-process against it, and checks shared by the files.
 import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/index.js';
 import type { Message, Session } from '../../src/api/types.js';
-import { ownEmulator } from './emulator.js';
+import { endTurn, ownEmulator } from './emulator.js';
 import { KEY } from './key.js';
 import { cliEnv, type CliResult } from './run-cli.js';
 import { runMain, type MainOptions } from './main.js';
@@ -24,7 +24,7 @@ export async function hostile(
   opts: EmulatorOptions = {},
   extraEnv: NodeJS.ProcessEnv = {},
 ): Promise<Hostile> {
-  const em = await ownEmulator({ timeScale: 0.05, ...opts });
+  const em = await ownEmulator(opts);
   const env = cliEnv({ AGENTS_BASE_URL: em.url, AGENTS_API_KEY: em.keys[0]?.key ?? KEY, ...extraEnv });
   return {
     em,
@@ -46,8 +46,9 @@ export async function hostile(
   };
 }
 
-/** A session's first turn has its final message. */
+/** A session's first turn has its final message (a held turn is ended first: the test asks for its end). */
 export function finished(em: RunningEmulator, id: string): boolean {
+  endTurn(em, id);
   return em.messages(id).some((m) => m.type === 'final_message');
 }
 

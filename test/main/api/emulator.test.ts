@@ -5,10 +5,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient, type ClientOptions } from '../../../src/api/client.js';
 import { ApiError } from '../../../src/api/errors.js';
 import { ExitCode, fromApiError } from '../../../src/cli-error.js';
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../../src/emulator/index.js';
+import type { EmulatorOptions, RunningEmulator } from '../../../src/emulator/index.js';
 import type { Message } from '../../../src/api/types.js';
 import { POLL } from '../../support/test-server.js';
 import { KEY } from '../../support/key.js';
+import { ownEmulator } from '../../support/emulator.js';
 
 const emulators: RunningEmulator[] = [];
 afterEach(async () => {
@@ -16,7 +17,7 @@ afterEach(async () => {
 });
 
 async function emulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const e = await startEmulator({ port: 0, timeScale: 0.01, rateLimit: false, ...options });
+  const e = await ownEmulator(options);
   emulators.push(e);
   return e;
 }

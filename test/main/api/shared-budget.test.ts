@@ -10,7 +10,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SharedLimiter } from '../../../src/api/budget/shared.js';
 import { fileLimiter } from '../../../src/api/budget/shared.js';
 import { ApiClient } from '../../../src/api/client.js';
-import { startEmulator } from '../../../src/emulator/index.js';
 import { Follower } from '../../../src/poll/follow.js';
 import { DEFAULT_SCHEDULE } from '../../../src/poll/schedule.js';
 import { stateFileName, type SharedState } from '../../../src/api/budget/state.js';
@@ -21,6 +20,7 @@ import {
   sessionServer as serve,
   type TestServer,
 } from '../../support/test-server.js';
+import { ownEmulator } from '../../support/emulator.js';
 
 const servers: TestServer[] = [];
 afterEach(async () => {
@@ -283,7 +283,7 @@ describe('waiters registered in the shared state', () => {
 
 describe('a follower on a shared key', () => {
   it('registers while it polls, spaces its polls by its share, and leaves when it ends', async () => {
-    const em = await startEmulator({ port: 0, rateLimit: false, timeScale: 0.05 });
+    const em = await ownEmulator();
     try {
       const dir = tempDir();
       const apiKey = KEY;

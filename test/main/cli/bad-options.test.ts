@@ -8,10 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
+import type { RunningEmulator } from '../../../src/emulator/index.js';
 import { cliEnv, type CliResult } from '../../support/run-cli.js';
 import { runMain } from '../../support/main.js';
 import { KEY } from '../../support/key.js';
+import { ownEmulator } from '../../support/emulator.js';
 
 const U = '0b5e8f3c-1d2a-4c3b-9e8f-7a6b5c4d3e2f';
 
@@ -689,7 +690,7 @@ interface RowRun {
 
 /** Runs one row in-process against an emulator of its own, with its own config dir. */
 async function runRow(row: Pick<Row, 'args' | 'env' | 'input' | 'config'>): Promise<RowRun> {
-  const em = await startEmulator({ port: 0, timeScale: 0.05, rateLimit: false });
+  const em = await ownEmulator();
   try {
     const env = cliEnv({ AGENTS_BASE_URL: em.url, AGENTS_API_KEY: KEY, ...row.env });
     const configPath = join(env.AGENTS_CONFIG_DIR ?? '', 'config.json');
@@ -857,7 +858,7 @@ async function withSession(
   config: string | undefined,
   body: (s: SessionSetup) => Promise<void>,
 ): Promise<void> {
-  const em = await startEmulator({ port: 0, timeScale: 0.05, rateLimit: false });
+  const em = await ownEmulator();
   try {
     const env = cliEnv({ AGENTS_BASE_URL: em.url, AGENTS_API_KEY: KEY });
     const run = (args: string[]) => runMain(args, { env });

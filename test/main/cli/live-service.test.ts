@@ -14,6 +14,7 @@ import { SANDBOX_NOTICE } from '../../../src/emulator/turns.js';
 import { cliEnv } from '../../support/run-cli.js';
 import { runMain } from '../../support/main.js';
 import { DIALECTS, fixture, until } from '../../support/fixture.js';
+import { endTurn } from '../../support/emulator.js';
 
 const live = (o: Parameters<typeof fixture>[0] = {}) => fixture({ dialect: 'live', ...o });
 
@@ -22,6 +23,7 @@ async function finished(f: Awaited<ReturnType<typeof live>>, message: string): P
   const r = await f.run(['create', '-a', 'claude', message]);
   expect(r.code).toBe(0);
   const id = r.stdout.trim();
+  endTurn(f.em, id);
   await until(() => f.em.messages(id).some((m) => m.chat_thread_id === null));
   return id;
 }

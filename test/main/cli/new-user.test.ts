@@ -9,6 +9,7 @@ import { BIN, ROOT, cliEnv } from '../../support/run-cli.js';
 import { runMain } from '../../support/main.js';
 import { runInTmux } from '../../support/tmux-run.js';
 import { fixture, until } from '../../support/fixture.js';
+import { endTurn } from '../../support/emulator.js';
 import { missing, titled } from '../../support/tools.js';
 
 const noTmux = missing('tmux');
@@ -20,7 +21,8 @@ describe('a closed stdout ends the run at once, written to or not', () => {
     const f = await fixture();
     // Two messages at once, then nothing more for ever: tail prints the backlog, then only waits.
     const id = (await f.run(['create', '-a', 'claude', '[[steps:2]] [[never]] go'])).stdout.trim();
-    await until(() => f.em.messages(id).length >= 3);
+    endTurn(f.em, id);
+    expect(f.em.messages(id)).toHaveLength(3);
     const out = await new Promise<string>((resolve, reject) => {
       const script = `'${process.execPath}' '${BIN}' tail ${id} 2>/dev/null | head -n 1 >/dev/null; echo "status \${PIPESTATUS[0]}"`;
       const child = spawn('bash', ['-c', script], { env: f.env, cwd: ROOT });
@@ -182,9 +184,13 @@ describe('an address nobody answers', () => {
 
 describe('under CI a wait shows where it is and that it is alive', () => {
   it('a line with the session and its address when the wait starts, then heartbeats', async () => {
-    const f = await fixture({}, { CI: 'true' });
-    const r = await f.run(['create', '-a', 'claude', '--wait', '[[think:20000]] go'], {
+    // The turn is held until a heartbeat has been printed, then ended.
+    const f = await fixture({ turnMsPerRequest: 0 }, { CI: 'true' });
+    const r = await f.run(['create', '-a', 'claude', '--wait', 'go'], {
       tuning: { pacing: false, heartbeatMs: 300 },
+      onStart: (run) => {
+        void until(() => run.stderr.includes('still waiting')).then(() => f.em.endTurns());
+      },
     });
     expect(r.code).toBe(0);
     const id = /on session ([0-9a-f-]{36})/.exec(r.stderr)?.[1];
@@ -194,7 +200,9 @@ describe('under CI a wait shows where it is and that it is alive', () => {
     );
     expect(r.stderr).toMatch(/\nstill waiting \(\d+m?s\)/);
     // --quiet silences it.
-    const quiet = await f.run(['--quiet', 'create', '-a', 'claude', '--wait', 'go']);
+    const quiet = await f.run(['--quiet', 'create', '-a', 'claude', '--wait', 'go'], {
+      onStart: () => void until(() => f.em.heldTurnEvents() > 0).then(() => f.em.endTurns()),
+    });
     expect(quiet.stderr).toBe('');
   });
 });

@@ -21,7 +21,7 @@ async function turn(em: RunningEmulator, text: string) {
  * types stored so far, so each directive's schedule is checked exactly, with no timer to wait for.
  */
 async function heldTurn(text: string) {
-  const em = await start({ turns: 'held' });
+  const em = await start({ turns: 'held', turnMsPerRequest: 0 });
   const s = await create(em, text);
   const tid = s.thread_id ?? '';
   const user = em.messages(s.id)[0] as Message;
@@ -58,7 +58,7 @@ describe('default script', () => {
   });
 
   it('plays out on real timers when turns are timed (timeScale scales them)', async () => {
-    const em = await start({ timeScale: 0.05 });
+    const em = await start({ turns: 'timed', timeScale: 0.05 });
     const { user, msgs } = await turn(em, 'default');
     expect(msgs.map((m) => m.type)).toEqual(['message', 'tool_call', 'final_message']);
     // Lower bounds only: a loaded machine runs timers late, never early.

@@ -172,7 +172,7 @@ describe('GET …/messages links', () => {
   });
 
   it('uses the latest message that has a ts; with none (or no items), the current epoch second', async () => {
-    const em = await start();
+    const em = await start({ turnMsPerRequest: 0 }); // the emulator's clock is the real one here
     const { s, add } = await fixture(em);
     add({ message: 'with-ts', ts: 42, at: 1 });
     add({ message: 'no-ts', ts: null, at: 2 });

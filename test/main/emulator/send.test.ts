@@ -37,7 +37,7 @@ describe('POST /rest/v1/sessions/{id}/messages', () => {
   });
 
   it('interrupts the turn in progress: the old thread never gets its final message', async () => {
-    const em = await start({ turns: 'held' });
+    const em = await start({ turns: 'held', turnMsPerRequest: 0 });
     const s = await create(em, 'slow one [[turn:3000]] [[steps:4]]');
     em.advanceTurns(1000); // the first turn is under way: one intermediate stored
     expect(ofThread(em, s.id, s.thread_id ?? '')).toHaveLength(1);

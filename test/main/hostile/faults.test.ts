@@ -5,7 +5,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { withoutProgress } from '../../support/main.js';
 import type { Message } from '../../../src/api/types.js';
-import { FAULT_MODES, type FaultMode, type FaultOptions } from '../../../src/emulator/index.js';
+import {
+  FAULT_MODES,
+  type EmulatorOptions,
+  type FaultMode,
+  type FaultOptions,
+} from '../../../src/emulator/index.js';
 import { backoffDelay, DEFAULT_RETRY } from '../../../src/api/backoff.js';
 import { MAX_FAILED_POLLS } from '../../../src/poll/follow.js';
 import { DEFAULT_SCHEDULE, nextDelay } from '../../../src/poll/schedule.js';
@@ -28,8 +33,12 @@ afterAll(() => {
   );
 });
 
-async function withEm<T>(faults: FaultOptions | undefined, body: (h: Hostile) => Promise<T>): Promise<T> {
-  const h = await hostile(faults ? { faults } : {});
+async function withEm<T>(
+  faults: FaultOptions | undefined,
+  body: (h: Hostile) => Promise<T>,
+  opts: EmulatorOptions = {},
+): Promise<T> {
+  const h = await hostile(faults ? { faults, ...opts } : opts);
   try {
     return await body(h);
   } finally {
@@ -151,25 +160,33 @@ describe.concurrent('flaky service: every command still ends right', () => {
   });
 
   it.for(matrix)('tail --until-final at $rate (seed $seed)', async ({ rate, seed }) => {
-    await withEm(undefined, async ({ em, run, createSession }) => {
-      // A turn of 60 intermediates, 20 ms apart at this time scale (a few for each of FAST_TUNING's polls):
-      // tail joins it once it is under way.
-      const s = await createSession('[[steps:60]] [[gap:400]] [[reply:the%20end]] go');
-      await until(() => em.messages(s.id).length > 5);
-      em.setFaults(faults(rate, seed));
-      const r = await run(['tail', s.id, '--until-final', '--json', '-n', '10000'], { killAfterMs: 60_000 });
-      expectOnlyRiddenOut(r.stderr);
-      expect(r.code).toBe(0);
-      const got = ndjson(r.stdout);
-      // The backlog is the conversation (the prompt too); what follows, the assistant's messages.
-      const want = em.messages(s.id);
-      expect(
-        got.map((m) => m.id),
-        `stderr:\n${r.stderr}`,
-      ).toEqual(shown(want));
-      expect(got.at(-1)?.message).toBe('the end');
-      tally.correct += 1;
-    });
+    await withEm(
+      undefined,
+      async ({ em, run, createSession }) => {
+        // A turn of 60 intermediates on a clock counted in requests: tail joins it once it is under way,
+        // and each request the emulator answers moves it on by one or two of them, so they land between
+        // tail's polls.
+        const s = await createSession('[[steps:60]] [[gap:400]] [[reply:the%20end]] [[think:0]] go');
+        em.advanceTurns(2000);
+        expect(em.messages(s.id).length).toBeGreaterThan(5);
+        em.setFaults(faults(rate, seed));
+        const r = await run(['tail', s.id, '--until-final', '--json', '-n', '10000'], {
+          killAfterMs: 60_000,
+        });
+        expectOnlyRiddenOut(r.stderr);
+        expect(r.code).toBe(0);
+        const got = ndjson(r.stdout);
+        // The backlog is the conversation (the prompt too); what follows, the assistant's messages.
+        const want = em.messages(s.id);
+        expect(
+          got.map((m) => m.id),
+          `stderr:\n${r.stderr}`,
+        ).toEqual(shown(want));
+        expect(got.at(-1)?.message).toBe('the end');
+        tally.correct += 1;
+      },
+      { turnMsPerRequest: 600 },
+    );
   });
 });
 

@@ -7,10 +7,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { startEmulator, type EmulatorKey, type RunningEmulator } from '../../../src/emulator/index.js';
+import type { EmulatorKey, RunningEmulator } from '../../../src/emulator/index.js';
 import { cliEnv, tempConfigDir, type CliResult } from '../../support/run-cli.js';
 import { runMain } from '../../support/main.js';
 import { configPath } from '../../../src/config/locations.js';
+import { ownEmulator } from '../../support/emulator.js';
 
 const KEY = 'zq7Xk2Pw9LmN4vB8rT3yHs6JcD5f';
 const PIECES = Array.from({ length: KEY.length - 7 }, (_, i) => KEY.slice(i, i + 8));
@@ -71,7 +72,7 @@ const DEBUG_MODES: DebugMode[] = [
 ];
 
 async function emulator(keys: EmulatorKey[] = [{ key: KEY, workspace: 'dev' }]): Promise<RunningEmulator> {
-  return startEmulator({ port: 0, timeScale: 0.05, rateLimit: false, keys });
+  return ownEmulator({ keys });
 }
 
 /** A service that echoes the Authorization header back in every answer, with this status. */

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { ApiError } from '../../../src/api/errors.js';
 import { CliError, ExitCode } from '../../../src/cli-error.js';
-import { startEmulator, type FaultMode, type RunningEmulator } from '../../../src/emulator/index.js';
+import type { FaultMode, RunningEmulator } from '../../../src/emulator/index.js';
 import type { Message, MessageType, Session } from '../../../src/api/types.js';
 import { Follower, MAX_FAILED_POLLS, firstMessage } from '../../../src/poll/follow.js';
 import type { ScheduleOptions } from '../../../src/poll/schedule.js';
@@ -13,6 +13,7 @@ import { startDeadline } from '../../../src/sessions/deadline.js';
 import { resumeCommand, waitError } from '../../../src/sessions/await-reply.js';
 import { POLL } from '../../support/test-server.js';
 import { KEY } from '../../support/key.js';
+import { ownEmulator } from '../../support/emulator.js';
 
 const FAST: ScheduleOptions = {
   minMs: 15,
@@ -30,8 +31,8 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((e) => e.close()));
 });
 
-async function setup(timeScale = 0.05) {
-  const em = await startEmulator({ port: 0, timeScale, rateLimit: false });
+async function setup() {
+  const em = await ownEmulator();
   running.push(em);
   const client = new ApiClient({
     baseUrl: em.url,
@@ -58,8 +59,8 @@ async function collect(f: Follower): Promise<Message[]> {
 
 const ALL_TYPES: MessageType[] = ['message', 'final_message', 'tool_call'];
 
-async function createAndFollow(message: string, timeScale?: number) {
-  const { em, client } = await setup(timeScale);
+async function createAndFollow(message: string) {
+  const { em, client } = await setup();
   const s = await client.createSession({ agent_name: 'claude', message });
   const thread = s.thread_id ?? '';
   const f = new Follower({
@@ -100,7 +101,7 @@ describe('Follower: never skips, never repeats', () => {
   });
 
   it('handles ts out of storage order', async () => {
-    const { em, s, thread, got } = await createAndFollow('[[ts-shuffle]] [[steps:40]] [[gap:60]] go', 0.1);
+    const { em, s, thread, got } = await createAndFollow('[[ts-shuffle]] [[steps:40]] [[gap:60]] go');
     expectExactlyOnce(got, expected(em, s, thread));
   });
 
