@@ -9,9 +9,9 @@ import { until } from './until.js';
 
 export { KEY, until };
 
-/** An emulator closed after the test, its turns ten times faster than real time unless told otherwise. */
+/** An emulator closed after the test (test/support/emulator.ts: held turns on a clock of requests). */
 export function start(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
-  return emulator({ timeScale: 0.1, ...opts });
+  return emulator(opts);
 }
 
 /** One response, read whole. */

@@ -20,7 +20,7 @@ export async function fixture(
   opts: EmulatorOptions = {},
   extraEnv: NodeJS.ProcessEnv = {},
 ): Promise<Fixture> {
-  const em = await emulator({ timeScale: 0.05, ...opts });
+  const em = await emulator(opts);
   const env = cliEnv({ AGENTS_BASE_URL: em.url, AGENTS_API_KEY: KEY, ...extraEnv });
   return { em, env, run: (args, o = {}) => runMain(args, { env, ...o }) };
 }

@@ -104,7 +104,7 @@ describe('POST /rest/v1/sessions/{id}/messages', () => {
   });
 
   it('keeps every thread of the session listed on the unthreaded form', async () => {
-    const em = await start({ timeScale: 0.01 });
+    const em = await start();
     const s = await create(em, 'a');
     await finalOf(em, s.id, s.thread_id ?? '');
     const m = (await send(em, s.id, 'b')).json as SentMessage;
