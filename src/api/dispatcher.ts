@@ -49,10 +49,10 @@ export async function defaultDispatcher(
     bodyTimeout: responseTimeoutMs,
   };
   if (proxy.httpProxy === undefined && proxy.httpsProxy === undefined) {
-    const { Agent } = await import('./http.js');
+    const { Agent } = await import('./undici-http.js');
     dispatcher = new Agent(common);
   } else {
-    const { EnvHttpProxyAgent } = await import('./http.js');
+    const { EnvHttpProxyAgent } = await import('./undici-http.js');
     dispatcher = proxyAgent(
       () =>
         new EnvHttpProxyAgent({

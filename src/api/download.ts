@@ -66,7 +66,7 @@ export async function downloadOnce(
   config.trace(`→ GET ${where} (presigned link, no key)`);
   let res: Dispatcher.ResponseData;
   try {
-    const { request } = await import('./http.js');
+    const { request } = await import('./undici-http.js');
     res = await request(url, {
       method: 'GET',
       headers: { 'user-agent': config.userAgent },

@@ -269,7 +269,7 @@ export class Transport {
     try {
       try {
         // undici's parts (dist/http.cjs) load with the first request, not with the client.
-        const { request } = await import('./http.js');
+        const { request } = await import('./undici-http.js');
         res = await request(spec.url, {
           method: spec.method,
           headers,
