@@ -4,7 +4,8 @@ import type { Dispatcher } from 'undici';
 import { VERSION } from '../version.js';
 import { ApiError, type Creates } from './errors.js';
 import { DEFAULT_RETRY, type RetryNotice, type RetryOptions } from './backoff.js';
-import { defaultDispatcher, type ProxyEnv } from './dispatcher.js';
+import type { ProxyEnv } from './dispatcher.js';
+import { exchangeFor } from './exchange.js';
 import { DEFAULT_PACING, limiterFor, type Limiter, type PollShare } from './budget/limiter.js';
 import { sharedLimiterFor, type SharedPacingOptions } from './budget/shared.js';
 import { DOWNLOAD_CAP, postOutcome, Transport, type Download } from './transport.js';
@@ -58,7 +59,11 @@ export interface ClientOptions {
    * state file in `shared.dir`. Without it, the process paces itself alone.
    */
   sharedPacing?: SharedPacingOptions;
-  /** Default: one shared undici Agent with the time-outs above (a proxy agent when `env` names a proxy). */
+  /**
+   * An undici dispatcher of the caller's, for every request. Default: Node's own HTTP client with the
+   * time-outs above, one pool per scheme for the process (exchange.ts); undici's EnvHttpProxyAgent when
+   * `env` names a proxy.
+   */
   dispatcher?: Dispatcher;
   /** Where the proxy variables come from; none are read from anywhere else. Default: no proxy. */
   env?: ProxyEnv;
@@ -133,9 +138,12 @@ export class ApiClient {
       limiter: this.limiter,
       onRetry: options.onRetry,
       onPaced: options.onPaced,
-      dispatcher: options.dispatcher
-        ? () => Promise.resolve(options.dispatcher!)
-        : () => defaultDispatcher(connectTimeoutMs, responseTimeoutMs, options.env ?? {}),
+      exchange: exchangeFor({
+        connectTimeoutMs,
+        responseTimeoutMs,
+        env: options.env ?? {},
+        dispatcher: options.dispatcher,
+      }),
     });
   }
 

@@ -1,7 +1,8 @@
-// The connection pool every client shares by default: undici's Agent with our time-outs, or its
-// EnvHttpProxyAgent when a proxy is configured (HTTP_PROXY, HTTPS_PROXY, NO_PROXY; lower-case forms first,
-// as curl reads them). The proxy settings are handed over explicitly, so undici never reads the
-// environment itself and the caller decides which environment counts.
+// undici's connection pools with our time-outs, shared by the clients of a process: its EnvHttpProxyAgent
+// when a proxy is configured (HTTP_PROXY, HTTPS_PROXY, NO_PROXY; lower-case forms first, as curl reads
+// them), which is when the client sends through undici (exchange.ts), else its plain Agent. The proxy
+// settings are handed over explicitly, so undici never reads the environment itself and the caller
+// decides which environment counts.
 import type { Dispatcher } from 'undici';
 import { ApiError } from './errors.js';
 
@@ -49,10 +50,10 @@ export async function defaultDispatcher(
     bodyTimeout: responseTimeoutMs,
   };
   if (proxy.httpProxy === undefined && proxy.httpsProxy === undefined) {
-    const { Agent } = await import('./http.js');
+    const { Agent } = await import('./undici-http.js');
     dispatcher = new Agent(common);
   } else {
-    const { EnvHttpProxyAgent } = await import('./http.js');
+    const { EnvHttpProxyAgent } = await import('./undici-http.js');
     dispatcher = proxyAgent(
       () =>
         new EnvHttpProxyAgent({

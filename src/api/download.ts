@@ -2,11 +2,11 @@
 // the service's storage host). It authenticates by its query, so it carries no key and no header of ours
 // but User-Agent; it goes only to https (or to this machine, for tests); it never follows a redirect; and
 // what it reads is capped. Time-outs and retries of transient failures are the client's own.
-import type { Dispatcher } from 'undici';
 import { ApiError } from './errors.js';
 import { errorFromNetwork } from './network-errors.js';
 import { summariseBody } from './summary.js';
 import { isLoopbackHost } from '../util/loopback.js';
+import type { Answer, Exchange } from './exchange.js';
 
 /** Downloaded bytes and what the host said they are. */
 export interface Download {
@@ -19,7 +19,7 @@ export interface DownloadConfig {
   userAgent: string;
   connectTimeoutMs: number;
   responseTimeoutMs: number;
-  dispatcher: () => Promise<Dispatcher>;
+  exchange: Exchange;
   trace: (line: string) => void;
 }
 
@@ -64,17 +64,9 @@ export async function downloadOnce(
 ): Promise<Download> {
   const where = shownUrl(url);
   config.trace(`→ GET ${where} (presigned link, no key)`);
-  let res: Dispatcher.ResponseData;
+  let res: Answer;
   try {
-    const { request } = await import('./http.js');
-    res = await request(url, {
-      method: 'GET',
-      headers: { 'user-agent': config.userAgent },
-      dispatcher: await config.dispatcher(),
-      signal,
-      headersTimeout: config.responseTimeoutMs,
-      bodyTimeout: config.responseTimeoutMs,
-    });
+    res = await config.exchange(url, { method: 'GET', headers: { 'user-agent': config.userAgent }, signal });
   } catch (err) {
     if (signal?.aborted) throw err;
     throw errorFromNetwork(err, url.origin, config);
@@ -84,7 +76,7 @@ export async function downloadOnce(
   let size = 0;
   let tooLarge = false;
   try {
-    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+    for await (const chunk of res.body) {
       size += chunk.length;
       if (size > maxBytes) {
         tooLarge = true;

@@ -3,11 +3,20 @@
 import { ApiError } from './errors.js';
 
 /** Codes that mean the connection was never made, so the request never reached the service. */
-const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+const NEVER_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'CONNECT_TIMEOUT',
+]);
 
 const TLS_CODES = /^(CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_)/;
 
-/** The error code of a Node or undici error, looking through AggregateError (happy eyeballs) and `cause`. */
+/**
+ * The error code of a Node or undici error (or of plain-http.ts's time-outs), looking through AggregateError
+ * (happy eyeballs) and `cause`.
+ */
 export function errorCode(err: unknown): string | undefined {
   if (typeof err !== 'object' || err === null) return undefined;
   const e = err as { code?: unknown; errors?: unknown; cause?: unknown };
@@ -27,7 +36,10 @@ export interface TimeoutFigures {
   responseTimeoutMs: number;
 }
 
-/** Maps a failure without an HTTP status (thrown by undici's request or while reading a body). */
+/**
+ * Maps a failure without an HTTP status (thrown by the exchange, undici's or Node's, or while reading a
+ * body). The time-outs have the same meaning under both: connect, the wait for the headers, a gap in the body.
+ */
 export function errorFromNetwork(err: unknown, origin: string, figures: TimeoutFigures): ApiError {
   const code = errorCode(err) ?? 'unknown';
   const raw = err instanceof Error ? err.message : String(err);
@@ -52,6 +64,7 @@ export function errorFromNetwork(err: unknown, origin: string, figures: TimeoutF
         message: `cannot resolve the host of ${origin}${at}`,
       });
     case 'UND_ERR_CONNECT_TIMEOUT':
+    case 'CONNECT_TIMEOUT':
       return new ApiError({
         kind: 'timeout',
         neverSent,
@@ -59,12 +72,14 @@ export function errorFromNetwork(err: unknown, origin: string, figures: TimeoutF
         message: `no connection to ${origin} within ${seconds(figures.connectTimeoutMs)}`,
       });
     case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'HEADERS_TIMEOUT':
       return new ApiError({
         kind: 'timeout',
         cause: err,
         message: `no answer from ${origin} within ${seconds(figures.responseTimeoutMs)}`,
       });
     case 'UND_ERR_BODY_TIMEOUT':
+    case 'BODY_TIMEOUT':
       return new ApiError({
         kind: 'timeout',
         cause: err,

@@ -1,7 +1,6 @@
-// One request's trip: pacing slot, undici request with time-outs, body always read or discarded, status
+// One request's trip: pacing slot, the exchange (exchange.ts) with its time-outs, body always read or discarded, status
 // mapped to an ApiError, and the retry loop around it. Reads are retried on transient failures; a POST only
 // when it certainly never left, since the API has no idempotency key.
-import type { Dispatcher } from 'undici';
 import { ApiError, abortedError, errorFromStatus, type BadRequestDefault, type Creates } from './errors.js';
 import { errorFromNetwork } from './network-errors.js';
 import { backoffDelay, parseRetryAfter, type RetryNotice, type RetryOptions } from './backoff.js';
@@ -11,6 +10,7 @@ import { flatten } from '../util/text.js';
 import { redact } from './redact.js';
 import { checkDownloadUrl, downloadOnce, type Download } from './download.js';
 import type { Limiter, Release } from './budget/limiter.js';
+import type { Answer, Exchange } from './exchange.js';
 import { jsonDepthExceeds } from '../util/json.js';
 
 function seconds(ms: number): string {
@@ -49,8 +49,8 @@ export interface TransportConfig {
   maxResponseBytes: number;
   retry: RetryOptions;
   limiter: Limiter | undefined;
-  /** The connection pool, made on the first request (loading undici's pieces only then). */
-  dispatcher: () => Promise<Dispatcher>;
+  /** Puts a request on the wire (its module loads with the first request). */
+  exchange: Exchange;
   /** Told before each retry's wait, so a person sees why nothing happens. */
   onRetry: ((notice: RetryNotice) => void) | undefined;
   /** Told when a request has waited PACED_NOTICE_MS for a slot of the key's budget, for the same reason. */
@@ -74,15 +74,11 @@ export interface RequestSpec {
  * The body as text, at most `cap` bytes of it. Past the cap, `over` decides: undefined keeps the start
  * (error bodies are only summarised), else its error is thrown without decoding what was read.
  */
-async function readCapped(
-  body: Dispatcher.ResponseData['body'],
-  cap: number,
-  over?: () => ApiError,
-): Promise<string> {
+async function readCapped(body: Answer['body'], cap: number, over?: () => ApiError): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   // Leaving the loop early destroys the stream, which releases the socket.
-  for await (const chunk of body as AsyncIterable<Buffer>) {
+  for await (const chunk of body) {
     chunks.push(chunk);
     size += chunk.length;
     if (size > cap) {
@@ -252,7 +248,7 @@ export class Transport {
     };
     if (bodyText !== undefined) headers['content-type'] = 'application/json';
 
-    // The whole exchange has a deadline of its own: undici's time-outs bound the wait for the headers and
+    // The whole exchange has a deadline of its own: the response time-out bounds the wait for the headers and
     // each gap between chunks, so a body that arrives a byte a second would otherwise never end.
     const overall = new AbortController();
     const timer = setTimeout(() => overall.abort(), config.requestTimeoutMs);
@@ -262,24 +258,17 @@ export class Transport {
         kind: 'timeout',
         message: `no whole answer from ${config.origin} within ${seconds(config.requestTimeoutMs)} (AGENTS_REQUEST_TIMEOUT)`,
       });
-    let res: Dispatcher.ResponseData;
+    let res: Answer;
     let text: string;
     let status: number;
     let ok: boolean;
     try {
       try {
-        // undici's parts (dist/http.cjs) load with the first request, not with the client.
-        const { request } = await import('./http.js');
-        res = await request(spec.url, {
+        res = await config.exchange(new URL(spec.url), {
           method: spec.method,
           headers,
           body: bodyText,
-          dispatcher: await config.dispatcher(),
           signal: both,
-          // Per request as well as on the dispatcher: a caller's own dispatcher (or undici's proxy client,
-          // which does not pass them on) still gets our time-outs.
-          headersTimeout: config.responseTimeoutMs,
-          bodyTimeout: config.responseTimeoutMs,
         });
       } catch (err) {
         if (signal?.aborted) throw err;

@@ -1,6 +1,7 @@
 // Time-outs fire, an abort cancels at once wherever the call is (in flight, reading a body, waiting to
 // retry), and bodies are always consumed so that a pool of one connection never jams.
 import { randomUUID } from 'node:crypto';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
@@ -48,6 +49,31 @@ describe('time-outs', () => {
     expect(err.message).toBe(`no answer from ${s.url} within 50 ms`);
     expect(err.transient).toBe(true);
     expect(s.seen).toHaveLength(2);
+  });
+
+  it('a connection that is never made (a TLS handshake left unanswered) ends in a connect time-out; a POST goes again', async () => {
+    // A TCP listener that accepts and never speaks: the https client's handshake never completes.
+    const accepted: Socket[] = [];
+    const silent = createNetServer((socket) => accepted.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const c = new ApiClient({
+        ...FAST,
+        baseUrl: `https://127.0.0.1:${port}`,
+        connectTimeoutMs: 50,
+        retry: { ...FAST.retry, maxRetries: 1 },
+      });
+      const err = await failure(c.createSession({ message: 'hi', agent_name: 'claude' }));
+      expect(err.kind).toBe('timeout');
+      expect(err.message).toBe(`no connection to https://127.0.0.1:${port} within 50 ms`);
+      // Nothing reached a service: the POST was sent again, and its outcome is not in doubt.
+      expect(err.outcomeUnknown).toBe(false);
+      expect(accepted).toHaveLength(2);
+    } finally {
+      for (const socket of accepted) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it('a body that stalls half way ends in a timeout too', async () => {
