@@ -9,7 +9,13 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 export default defineConfig({
   define: { __AGENTS_VERSION__: JSON.stringify(pkg.version) },
   test: {
-    include: ['test/**/*.test.ts'],
+    // The tiers, as folders: `npx vitest run --project unit` runs one. unit: in-process, no socket and no
+    // child; main: in-process through main(argv, io) or the API, over loopback to the emulator, a test
+    // server or Redis; process: the built binary, terminals, shells, signals and the packed tarball.
+    projects: ['unit', 'main', 'process'].map((name) => ({
+      extends: true,
+      test: { name, include: [`test/${name}/**/*.test.ts`] },
+    })),
     // The suite mostly waits on sockets, timers and child processes (about 50 s of CPU in 120 s of tests),
     // so more files run at once than there are cores: 3 workers on 2 cores finish in about 50 s, not 130.
     maxWorkers: Math.max(3, availableParallelism()),

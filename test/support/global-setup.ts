@@ -5,7 +5,9 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
-export default function setup(): () => void {
+export default function setup(): (() => void) | undefined {
+  // Each project of vitest.config.ts runs the global setup of the config it extends: build once.
+  if (process.env.AGENTS_TEST_BIN !== undefined) return undefined;
   const root = join(import.meta.dirname, '..', '..');
   const dir = join(root, '.test-build', `${process.pid}-${Date.now().toString(36)}`);
   mkdirSync(dir, { recursive: true });
