@@ -1,6 +1,6 @@
 // Fault injection: which request gets which fault, and the replies of the faults that answer at once.
 import { apiError, htmlPage, plain, type Reply } from './http.js';
-import type { FaultMode, FaultOptions } from './types.js';
+import type { FaultMode, FaultOptions } from './surface.js';
 
 /** mulberry32: a tiny deterministic PRNG, so a seeded fault run can be replayed exactly. */
 export function seededRandom(seed: number): () => number {

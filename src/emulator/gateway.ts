@@ -2,7 +2,7 @@
 // Its refusals are not the service's JSON error shape, as with the real gateway.
 import type { IncomingHttpHeaders } from 'node:http';
 import { htmlPage, json, type Reply } from './http.js';
-import type { EmulatorKey } from './types.js';
+import type { EmulatorKey } from './surface.js';
 
 /** The gateway's verdict on one request. */
 export type GateResult = { ok: true; key: EmulatorKey } | { ok: false; reply: Reply; rateLimited: boolean };

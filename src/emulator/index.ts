@@ -2,7 +2,7 @@
 // loopback, with scripted agents and fault injection. Never imported by the client path; only by the
 // `agents emulator` command, tests, demos and benchmarks. Directive grammar and decisions: README.md.
 export { startEmulator, DEV_KEY } from './server.js';
-export { FAULT_MODES } from './types.js';
+export { FAULT_MODES } from './surface.js';
 export { BAD_IDS, MISBEHAVIOURS, misbehaviourOf } from './misbehave.js';
 export type { Misbehaviour, MisbehaviourName } from './misbehave.js';
 export type { RepeatedParams } from './validate.js';
@@ -14,4 +14,4 @@ export type {
   FaultMode,
   FaultOptions,
   RunningEmulator,
-} from './types.js';
+} from './surface.js';

@@ -14,7 +14,7 @@ import { HeldClock, Timers } from './turn-clock.js';
 import { dialect as dialectOf } from './dialect.js';
 import { startArtifactHost } from './artifact-host.js';
 import { aimsAt, deepJson, withBadIds, withEndlessPages, writeEndless, writeTrickle } from './misbehave.js';
-import { FAULT_MODES } from './types.js';
+import { FAULT_MODES } from './surface.js';
 import type {
   AddArtifactInput,
   AddMessageInput,
@@ -23,7 +23,7 @@ import type {
   EmulatorStats,
   FaultOptions,
   RunningEmulator,
-} from './types.js';
+} from './surface.js';
 
 /** The documented development key, accepted when no keys are given. */
 export const DEV_KEY: EmulatorKey = { key: 'agents-dev-key', workspace: 'dev' };

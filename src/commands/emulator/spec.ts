@@ -4,7 +4,7 @@ import { decimalOption, hostOption, intOption, keySpecOption } from '../../input
 import type { CommandSpec } from '../command.js';
 import type { EmulatorFlags } from './run.js';
 
-// The emulator's fault modes and misbehaviours (src/emulator/types.ts, misbehave.ts), listed here so that
+// The emulator's fault modes and misbehaviours (src/emulator/surface.ts, misbehave.ts), listed here so that
 // --help does not load the emulator; test/main/emulator/command.test.ts keeps the lists equal.
 const FAULT_MODES = ['500', '502', '503', '504', 'html-502', '429', 'reset'];
 FAULT_MODES.push('reset-after-commit', 'truncate', 'slow');

@@ -1,7 +1,7 @@
 // The budget shared through a state file, in-process: limiters made as separate processes make them
 // (one each, the same directory) keep one sliding window between them; a broken or unwritable file falls
 // back to the process's own window with one warning; keys do not share; entries of a process that died
-// hold nothing past their lease and one window. Real processes: shared-budget.process.test.ts.
+// hold nothing past their lease and one window. Real processes: test/process/shared-budget-processes.test.ts.
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Message, Session } from '../../../src/api/types.js';
 import { ApiClient } from '../../../src/api/client.js';
-import { SANDBOX_NOTICE } from '../../../src/emulator/turns.js';
+import { SANDBOX_NOTICE } from '../../../src/emulator/turn-player.js';
 import { cliEnv } from '../../support/run-cli.js';
 import { runMain } from '../../support/main.js';
 import { DIALECTS, fixture, until } from '../../support/fixture.js';

@@ -1,5 +1,5 @@
 // What a new user, a script and a CI job hit (issue 15), each case a test that fails without its fix.
-// (A pipe closed by its reader and a terminal resized: test/process/new-user.test.ts.)
+// (A pipe closed by its reader and a terminal resized: test/process/pipe-and-resize.test.ts.)
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import type { Artifact, Message, MessagePage, Session } from '../../../src/api/types.js';
 import { LIVE_LINK_BASE } from '../../../src/emulator/dialect.js';
-import { SANDBOX_NOTICE } from '../../../src/emulator/turns.js';
+import { SANDBOX_NOTICE } from '../../../src/emulator/turn-player.js';
 import { KEY, call, finalOf, start, until } from '../../support/api-calls.js';
 
 const live = (o: Parameters<typeof start>[0] = {}) => start({ dialect: 'live', ...o });

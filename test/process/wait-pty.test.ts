@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { fixture } from '../support/fixture.js';
 import { runInPty } from '../support/pty.js';
-import { render } from '../support/screen.js';
+import { render } from '../support/vt100.js';
 import { missing, titled } from '../support/tools.js';
 
 const noTools = missing('script');
