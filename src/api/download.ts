@@ -6,7 +6,7 @@ import { ApiError } from './errors.js';
 import { errorFromNetwork } from './network-errors.js';
 import { summariseBody } from './summary.js';
 import { isLoopbackHost } from '../util/loopback.js';
-import type { Answer, Exchange } from './exchange.js';
+import type { Answer, Exchange } from './wire.js';
 
 /** Downloaded bytes and what the host said they are. */
 export interface Download {

@@ -10,25 +10,7 @@
 // request, so a command that sends none loads no HTTP code.
 import type { Dispatcher } from 'undici';
 import { defaultDispatcher, proxySettings, type ProxyEnv } from './dispatcher.js';
-
-/** One request. */
-export interface ExchangeOptions {
-  method: 'GET' | 'POST';
-  headers: Record<string, string>;
-  body?: string;
-  signal?: AbortSignal;
-}
-
-/** The answer's head, and its body as it arrives (read it to the end, or destroy it). */
-export interface Answer {
-  statusCode: number;
-  /** Names in lower case; a repeated header is an array (or joined with commas, as Node's client does). */
-  headers: Record<string, string | string[] | undefined>;
-  body: AsyncIterable<Buffer> & { destroy(): void };
-}
-
-/** Sends one request. */
-export type Exchange = (url: URL, options: ExchangeOptions) => Promise<Answer>;
+import type { Exchange } from './wire.js';
 
 /** What the choice depends on. */
 export interface ExchangeSettings {

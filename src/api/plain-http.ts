@@ -11,7 +11,7 @@
 import type * as NodeHttp from 'node:http';
 import type { Agent, IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Answer, ExchangeOptions } from './exchange.js';
+import type { Answer, ExchangeOptions } from './wire.js';
 
 /** The bounds of one request besides the caller's signal. */
 export interface PlainBounds {

@@ -10,7 +10,7 @@ import { flatten } from '../util/text.js';
 import { redact } from './redact.js';
 import { checkDownloadUrl, downloadOnce, type Download } from './download.js';
 import type { Limiter, Release } from './budget/limiter.js';
-import type { Answer, Exchange } from './exchange.js';
+import type { Answer, Exchange } from './wire.js';
 import { jsonDepthExceeds } from '../util/json.js';
 
 function seconds(ms: number): string {
