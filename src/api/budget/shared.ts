@@ -45,6 +45,8 @@ export interface SharedPacingOptions {
   leaseMs?: number;
   /** Told when the Redis of `url` answers again after a fallback. */
   onRejoin?: (message: string) => void;
+  /** How long after it failed a store that recovers (Redis) is tried again. Default REJOIN_MS. */
+  rejoinMs?: number;
 }
 
 /** A waiter entry lives at least this long without a refresh (its process polls far more often). */
@@ -77,6 +79,7 @@ export class SharedLimiter implements Limiter {
   /** This process's own window: always applied, and all that is left after a fallback. */
   private readonly local: SlidingWindowLimiter;
   private readonly leaseMs: number;
+  private readonly rejoinMs: number;
   private readonly processId = randomBytes(6).toString('hex');
   /** While a store that recovers cannot be used: when to try it again. */
   private retryAt = 0;
@@ -113,7 +116,7 @@ export class SharedLimiter implements Limiter {
   constructor(
     pacing: PacingOptions,
     private readonly store: BudgetStore,
-    o: Pick<SharedPacingOptions, 'onFallback' | 'onRejoin' | 'leaseMs'>,
+    o: Pick<SharedPacingOptions, 'onFallback' | 'onRejoin' | 'leaseMs' | 'rejoinMs'>,
     /** What paces the process while a store that recovers cannot be used (the machine's file). */
     private readonly fallback?: Limiter,
   ) {
@@ -121,6 +124,7 @@ export class SharedLimiter implements Limiter {
     this.limit = this.local.limit;
     this.windowMs = this.local.windowMs;
     this.leaseMs = o.leaseMs ?? 5000;
+    this.rejoinMs = o.rejoinMs ?? REJOIN_MS;
     this.onFallback = o.onFallback;
     this.onRejoin = o.onRejoin;
     this.path = store.where;
@@ -384,7 +388,7 @@ export class SharedLimiter implements Limiter {
   private fallBack(err: unknown): void {
     if (this.broken) return;
     this.broken = true;
-    this.retryAt = Date.now() + REJOIN_MS;
+    this.retryAt = Date.now() + this.rejoinMs;
     this.flight.clear();
     this.ends.clear();
     clearInterval(this.renewal);
