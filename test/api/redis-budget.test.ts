@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fileLimiter, SharedLimiter } from '../../src/api/budget/shared.js';
-import { budgetKey, KEY_PREFIX, RedisStore } from '../../src/api/budget/redis-store.js';
+import { answer, budgetKey, KEY_PREFIX, RedisStore } from '../../src/api/budget/redis-store.js';
 import { busiestWindow, KEY, POLL, sessionServer as serve, type TestServer } from './helpers.js';
 import type { SharedState } from '../../src/api/budget/state.js';
 import {
@@ -165,6 +165,23 @@ for (const kind of REDIS_SERVERS) {
         expect(value).toContain('"ended"');
         expect(value).not.toContain(KEY);
         expect(Number(r.cli('pttl', keys[0]!))).toBeGreaterThan(0);
+      });
+
+      full?.('a reply that came while the process stalled is read, not taken for a time-out', async () => {
+        const r = await redis(kind);
+        const { Redis } = await import('ioredis');
+        const client = new Redis(r.url, { lazyConnect: true });
+        await client.connect();
+        try {
+          const reply = answer(client.ping(), 20);
+          // Busy past the time-out (a machine that did not run us): the answer arrives meanwhile, and the
+          // timer is due before it is read.
+          const until = performance.now() + 200;
+          while (performance.now() < until);
+          await expect(reply).resolves.toBe('PONG');
+        } finally {
+          client.disconnect();
+        }
       });
 
       full?.(
