@@ -249,14 +249,30 @@ export class SharedLimiter implements Limiter {
           if (w === undefined) this.giveBack(id, -1);
           else this.handOut(w, id);
         }
-        if (this.pending.length > 0) {
-          // Other processes compute the same moment: a little jitter keeps them off the lock together.
+        // Until a slot may be free: other processes compute the same moment, so a little jitter keeps them
+        // off the lock together, and one that wakes to a full window (another took the slot) reads it
+        // without the lock and sleeps again. With dozens of processes waiting on a spent window, each freed
+        // slot cost a transaction of each, in turn under the lock, and the lock waits grew past LOCK_WAIT_MS.
+        let wakeAt = got.wakeAt;
+        while (this.pending.length > 0) {
           const stop = new AbortController();
           this.wakePump = () => stop.abort();
-          await sleep(Math.max(0, got.wakeAt - Date.now()) + 1 + Math.random() * 20, stop.signal).catch(
+          await sleep(Math.max(0, wakeAt - Date.now()) + 1 + Math.random() * 20, stop.signal).catch(
             () => undefined,
           );
           this.wakePump = undefined;
+          if (this.pending.length === 0 || !this.store.recovers) break;
+          const full = await this.store.peek().then(
+            (seen) => {
+              const now = Date.now();
+              prune(seen, now, this.windowMs);
+              return slotsHeld(seen) >= this.limit ? nextFree(seen, now, this.windowMs) : 0;
+            },
+            // The transaction says what is wrong with the store.
+            () => 0,
+          );
+          if (full === 0) break;
+          wakeAt = full;
         }
       }
     } finally {
