@@ -14,7 +14,8 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fileLimiter, SharedLimiter } from '../../src/api/budget/shared.js';
+import { FLEET_RESERVE_PER_WAITER, fileLimiter, SharedLimiter } from '../../src/api/budget/shared.js';
+import { SHARE_MARGIN } from '../../src/api/budget/limiter.js';
 import { answer, budgetKey, KEY_PREFIX, RedisStore } from '../../src/api/budget/redis-store.js';
 import { busiestWindow, KEY, POLL, sessionServer as serve, type TestServer } from './helpers.js';
 import type { SharedState } from '../../src/api/budget/state.js';
@@ -51,8 +52,15 @@ async function redis(kind: RedisServerKind, password?: string): Promise<TestRedi
 const tempDir = () => mkdtempSync(join(tmpdir(), 'agents-redis-budget-'));
 
 /** A machine's limiter on `url`: its own state directory, its own warnings. */
-function machine(origin: string, url: string, pacing = { limit: 6, windowMs: 400 }, notes: string[] = []) {
+function machine(
+  origin: string,
+  url: string,
+  pacing = { limit: 6, windowMs: 400 },
+  notes: string[] = [],
+  reservePerWaiter = 0,
+) {
   const options = {
+    reservePerWaiter,
     dir: tempDir(),
     url,
     leaseMs: 300,
@@ -104,14 +112,17 @@ for (const kind of REDIS_SERVERS) {
         const r = await redis(kind);
         const s = await sessionServer();
         const pacing = { limit: 100, windowMs: 60_000 };
-        const a = machine(s.url, r.url, pacing);
-        const b = machine(s.url, r.url, pacing);
+        // As the CLI makes them: a slot of the window kept aside in part for each waiter of the fleet.
+        const a = machine(s.url, r.url, pacing, [], FLEET_RESERVE_PER_WAITER);
+        const b = machine(s.url, r.url, pacing, [], FLEET_RESERVE_PER_WAITER);
         const mine = a.register();
         const theirs = [b.register(), b.register(), b.register()];
         // Each machine learns of the others' waiters at its next request.
         await request(s, b);
         await request(s, a);
-        const share = (n: number) => Math.round(n * 600 * 1.1);
+        const kept = (n: number) => 100 / (100 - FLEET_RESERVE_PER_WAITER * n);
+        const share = (n: number) => Math.round(n * 600 * SHARE_MARGIN * kept(n));
+        expect(a.shareMargin(32)).toBeGreaterThan(1.25);
         expect(mine.gapMs()).toBeGreaterThanOrEqual(share(4));
         expect(mine.gapMs()).toBeLessThanOrEqual(share(4) * 1.05);
         theirs.forEach((w) => w.close());
