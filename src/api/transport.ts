@@ -57,6 +57,8 @@ export interface TransportConfig {
   onPaced?: ((pacing: { limit: number; windowMs: number }) => void) | undefined;
 }
 
+/** A wait for a pacing slot at least this long is in the --debug trace. */
+const PACED_TRACE_MS = 50;
 /** How long a request waits for a pacing slot, silently, before onPaced is told. */
 export const PACED_NOTICE_MS = 1000;
 
@@ -222,8 +224,14 @@ export class Transport {
     const { limiter, onPaced } = this.config;
     if (limiter === undefined) return undefined;
     const notice = onPaced && setTimeout(() => onPaced(limiter), PACED_NOTICE_MS);
+    const asked = performance.now();
     try {
-      return await limiter.acquire(signal);
+      const release = await limiter.acquire(signal);
+      // --debug: a request that waited for the key's budget says how long (a late poll's reason).
+      const waited = performance.now() - asked;
+      if (waited >= PACED_TRACE_MS)
+        this.trace(`waited ${Math.round(waited)} ms for a slot of the key's budget`);
+      return release;
     } finally {
       clearTimeout(notice);
     }

@@ -1,19 +1,53 @@
-// A real redis-server for the tests that share a key's budget across machines: started on a free port with
-// no persistence, stopped (or killed, to play a store lost mid-wait) by the test. Where the machine has no
-// redis-server those tests skip, naming it; with AGENTS_TEST_REQUIRE_TOOLS=1 (.ci/run) they fail instead.
+// A real Redis for the tests that share a key's budget across machines: redis-server or valkey-server (the
+// client must work against both), started on a free port with no persistence, stopped (or killed, to play
+// a store lost mid-wait) by the test. Where the machine lacks one of them the tests on it skip, naming it;
+// with AGENTS_TEST_REQUIRE_TOOLS=1 (.ci/run) they fail instead.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 
-/** Whether redis-server can be started here. */
-export const hasRedis = spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
+/** A server binary the Redis tests run against, and its command-line client. */
+export interface RedisServerKind {
+  /** `redis-server`, `valkey-server`. */
+  server: string;
+  cli: string;
+  /** How to get it on Debian, for the reason a test skips. */
+  install: string;
+}
 
-/** Why the Redis tests do not run here, or undefined when they do (a missing tool fails under CI). */
-export function redisSkipReason(): string | undefined {
-  if (hasRedis) return undefined;
-  if (process.env.AGENTS_TEST_REQUIRE_TOOLS === '1') {
-    throw new Error('redis-server is required (AGENTS_TEST_REQUIRE_TOOLS=1) but is not installed');
+export const REDIS_SERVER: RedisServerKind = {
+  server: 'redis-server',
+  cli: 'redis-cli',
+  install: 'apt-get install redis-server',
+};
+
+export const VALKEY_SERVER: RedisServerKind = {
+  server: 'valkey-server',
+  cli: 'valkey-cli',
+  install: 'apt-get install valkey-server; on Debian 12 from bookworm-backports',
+};
+
+/** Every server the Redis tests run against. */
+export const REDIS_SERVERS: readonly RedisServerKind[] = [REDIS_SERVER, VALKEY_SERVER];
+
+const found = new Map<string, boolean>();
+
+/** Whether `kind` can be started here. */
+export function hasServer(kind: RedisServerKind = REDIS_SERVER): boolean {
+  let ok = found.get(kind.server);
+  if (ok === undefined) {
+    ok = spawnSync(kind.server, ['--version'], { stdio: 'ignore' }).status === 0;
+    found.set(kind.server, ok);
   }
-  return 'redis-server is not installed (Debian: apt-get install redis-server)';
+  return ok;
+}
+
+/** Why the tests on `kind` do not run here, or undefined when they do (a missing server fails under CI). */
+export function redisSkipReason(kind: RedisServerKind = REDIS_SERVER): string | undefined {
+  if (hasServer(kind)) return undefined;
+  if (process.env.AGENTS_TEST_REQUIRE_TOOLS === '1') {
+    throw new Error(`${kind.server} is required (AGENTS_TEST_REQUIRE_TOOLS=1) but is not installed`);
+  }
+  return `${kind.server} is not installed (Debian: ${kind.install})`;
 }
 
 /** A port nobody listens on now. */
@@ -28,8 +62,10 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** A running redis-server. */
+/** A running redis-server or valkey-server. */
 export interface TestRedis {
+  /** Which server it is. */
+  kind: RedisServerKind;
   port: number;
   /** `redis://[:password@]127.0.0.1:port`. */
   url: string;
@@ -37,20 +73,25 @@ export interface TestRedis {
   kill(): Promise<void>;
   /** Starts it again on the same port, empty. */
   restart(): Promise<void>;
-  /** One command through redis-cli, its output. */
+  /** One command through the server's own command-line client, its output. */
   cli(...args: string[]): string;
   stop(): Promise<void>;
 }
 
-async function launch(port: number, password: string | undefined): Promise<ChildProcess> {
+async function launch(
+  kind: RedisServerKind,
+  port: number,
+  password: string | undefined,
+): Promise<ChildProcess> {
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
   if (password !== undefined) args.push('--requirepass', password);
-  const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(kind.server, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${out}`)), 10_000);
+    const timer = setTimeout(() => reject(new Error(`${kind.server} did not start: ${out}`)), 10_000);
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
+      // Both say so (Valkey kept Redis's log lines).
       if (out.includes('Ready to accept connections')) {
         clearTimeout(timer);
         resolve();
@@ -58,7 +99,7 @@ async function launch(port: number, password: string | undefined): Promise<Child
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`redis-server exited (${code}): ${out}`));
+      reject(new Error(`${kind.server} exited (${code}): ${out}`));
     });
   });
   return child;
@@ -69,12 +110,14 @@ const ended = (child: ChildProcess) =>
     ? Promise.resolve()
     : new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
-/** Starts a redis-server on a free port (with a password when given). */
-export async function startRedis(password?: string): Promise<TestRedis> {
+/** Starts `kind` (redis-server unless told) on a free port, with a password when given. */
+export async function startRedis(o: { password?: string; kind?: RedisServerKind } = {}): Promise<TestRedis> {
+  const { password, kind = REDIS_SERVER } = o;
   const port = await freePort();
-  let child = await launch(port, password);
+  let child = await launch(kind, port, password);
   const auth = password === undefined ? '' : `:${encodeURIComponent(password)}@`;
   return {
+    kind,
     port,
     url: `redis://${auth}127.0.0.1:${port}`,
     async kill() {
@@ -82,11 +125,11 @@ export async function startRedis(password?: string): Promise<TestRedis> {
       await ended(child);
     },
     async restart() {
-      child = await launch(port, password);
+      child = await launch(kind, port, password);
     },
     cli(...args) {
       const pass = password === undefined ? [] : ['-a', password, '--no-auth-warning'];
-      return spawnSync('redis-cli', ['-p', String(port), ...pass, ...args], { encoding: 'utf8' }).stdout;
+      return spawnSync(kind.cli, ['-p', String(port), ...pass, ...args], { encoding: 'utf8' }).stdout;
     },
     async stop() {
       child.kill('SIGTERM');

@@ -1,10 +1,11 @@
 // The fleet's budget: the same state as the machine's file (state.ts), kept in one Redis key per origin and
 // key, so that every process on every machine that uses them shares one sliding window, its leases and its
-// waiters. Each change is a read-modify-write under a lock in Redis (SET NX with an expiry, released by a
-// compare-and-delete script), as the file's is under its lock: the change runs once, so the rules stay in
-// TypeScript, in one place for both stores (an optimistic WATCH would run them again on a conflict, and
-// the limiter's bookkeeping must not run twice). The key holds no API key (a hash of origin and key names it) and lives a window and a lease
-// past the last change, so a fleet that stops leaves nothing behind. ioredis loads only when this is used.
+// waiters. Each change is a read-modify-write under a lock in Redis (a script takes it with SET NX and an
+// expiry and reads the budget; another writes the budget and frees the lock if it is still ours), as the
+// file's is under its lock: the change runs once, so the rules stay in TypeScript, in one place for both
+// stores (an optimistic WATCH would run them again on a conflict, and the limiter's bookkeeping must not run
+// twice). The key holds no API key (a hash of origin and key names it) and lives a window and a lease past
+// the last change, so a fleet that stops leaves nothing behind. ioredis loads only when this is used.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { BrokenState, emptyState, parseState, type SharedState } from './state.js';
@@ -13,18 +14,69 @@ import { sleep } from '../../util/sleep.js';
 
 /** Redis keys of agents budgets start so: `agents:budget:<hash>`. */
 export const KEY_PREFIX = 'agents:budget:';
-/** How long connecting and each command may take: a store that cannot answer costs about this, once. */
+/** How long connecting may take: a store that cannot be reached costs about this, once. */
 const REDIS_TIMEOUT_MS = 1000;
-/** How long the lock may be held before another process takes it over (its holder died in the section). */
-const LOCK_TTL_MS = 3000;
-/** Giving up on the lock after this long: the store is then as good as lost. */
-const LOCK_WAIT_MS = 5000;
+/**
+ * How long a command may go unanswered on a connection that was made. Longer than connecting: a server that
+ * answered once and is killed closes the connection (an error at once), while one starved of CPU with
+ * dozens of clients on a loaded machine took over a second, and a time-out sends the process to its
+ * machine's budget, the whole key: 429s for the fleet.
+ */
+const COMMAND_TIMEOUT_MS = 3000;
+/**
+ * How long the lock may be held before another process takes it over (its holder died in the section). A
+ * holder stalled longer writes nothing and falls back to its machine's budget: at 3 s, processes of 32 on a
+ * loaded 2-core machine did, and their machines' 429s followed.
+ */
+const LOCK_TTL_MS = 10_000;
+/** The longest pause between two tries of a taken lock. */
+const LOCK_RETRY_MAX_MS = 100;
+/**
+ * Giving up on the lock after this long: the store is then as good as lost. A dead holder's lock lapses in
+ * LOCK_TTL_MS; a longer wait is other processes ahead (32 waiters on a loaded machine waited past 5 s), and
+ * giving up sends this one to its machine's budget, the whole key: 429s for the fleet.
+ */
+const LOCK_WAIT_MS = 15_000;
+/**
+ * Takes the lock (KEYS[1], token ARGV[1], for ARGV[2] ms) and, if it was free, reads the budget (KEYS[2]) in
+ * the same round trip: {1, value} or {0}.
+ */
+const LOCK_AND_READ =
+  "if redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return {1, redis.call('get', KEYS[2])} end return {0}";
+/**
+ * Writes the budget (KEYS[2] := ARGV[2] for ARGV[3] ms) and frees the lock, only while the lock is still ours
+ * (KEYS[1] holds ARGV[1]): 1, or 0 when it lapsed and another may have written since.
+ */
+const WRITE_AND_UNLOCK =
+  "if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('set', KEYS[2], ARGV[2], 'PX', ARGV[3]) redis.call('del', KEYS[1]) return 1 end return 0";
 /** Deletes the lock only if it is still ours. */
 const UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
+const LOCKED = 'its budget stayed locked by other processes';
+const LAPSED = 'this process held the budget past its lock';
 /** The key lives this long past its last change: longer than any entry in it (window, lease, waiters). */
 const KEY_TTL_MS = 3 * 60_000;
 /** A budget is a few kilobytes; anything much larger under our key is not ours. */
 const MAX_VALUE_BYTES = 1 << 20;
+
+/**
+ * `reply`, or a failure "timed out" once `ms` passed without it. A process the machine did not
+ * run for a while (dozens of processes on two cores) finds, when it runs again, its timers due before the
+ * answers that came meanwhile are read: the time-out looks again after those are read (setImmediate runs
+ * after the poll for I/O), so it fires on a server that stayed silent, not on a stall of this process.
+ */
+export function answer<T>(reply: Promise<T>, ms = COMMAND_TIMEOUT_MS): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  let immediate: NodeJS.Immediate | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      immediate = setImmediate(() => reject(new Error('Command timed out')));
+    }, ms);
+  });
+  return Promise.race([reply, late]).finally(() => {
+    clearTimeout(timer);
+    if (immediate !== undefined) clearImmediate(immediate);
+  });
+}
 
 /** The address without user or password, for messages. */
 export function shownRedisUrl(url: string): string {
@@ -51,6 +103,7 @@ function storeError(where: string, err: unknown): Error {
   // Only the error's kind: its text can name the host with user and password.
   const what =
     code ??
+    ([LOCKED, LAPSED].includes(raw) ? raw : undefined) ??
     (/WRONGPASS|NOAUTH|NOPERM/.test(raw)
       ? 'authentication failed (check the user and password of the budget URL)'
       : /timed? ?out/i.test(raw)
@@ -61,7 +114,7 @@ function storeError(where: string, err: unknown): Error {
   return new Error(`${where}: ${what}`);
 }
 
-/** A budget kept in Redis (or Valkey: only GET, SET with NX and PX, and EVAL are used). */
+/** A budget kept in Redis (or Valkey: only GET, and EVAL of scripts using GET, SET with NX and PX, DEL). */
 export class RedisStore implements BudgetStore {
   readonly where: string;
   readonly recovers = true;
@@ -84,25 +137,42 @@ export class RedisStore implements BudgetStore {
       const lock = `${this.key}:lock`;
       const token = randomBytes(8).toString('hex');
       const started = Date.now();
+      // Two round trips in all, the lock held across one: a process the machine is slow to schedule (32
+      // of them on two cores) keeps the others waiting for one of its turns, not three.
+      let text: string | null;
       for (let attempt = 0; ; attempt += 1) {
-        if ((await redis.set(lock, token, 'PX', LOCK_TTL_MS, 'NX')) === 'OK') break;
-        if (Date.now() - started > LOCK_WAIT_MS) throw new Error('the budget stayed locked');
+        const [won, value] = (await answer(
+          redis.eval(LOCK_AND_READ, 2, lock, this.key, token, LOCK_TTL_MS),
+        )) as [number, string | null | undefined];
+        if (won === 1) {
+          text = value ?? null;
+          break;
+        }
+        if (Date.now() - started > LOCK_WAIT_MS) throw new Error(LOCKED);
         // Short, growing, jittered: holders keep it about a millisecond, and waiters must not retry in step.
-        await sleep(Math.random() * Math.min(2 ** attempt, 25));
+        // Up to 100 ms: dozens of processes retrying every few ms took the CPU a stalled holder needed.
+        await sleep(Math.random() * Math.min(2 ** attempt, LOCK_RETRY_MAX_MS));
       }
+      let written = false;
       try {
-        const s = this.parse(await redis.get(this.key));
+        const s = this.parse(text);
         const out = fn(s, Date.now());
-        await redis.set(this.key, JSON.stringify(s), 'PX', KEY_TTL_MS);
+        const ok = await answer(
+          redis.eval(WRITE_AND_UNLOCK, 2, lock, this.key, token, JSON.stringify(s), KEY_TTL_MS),
+        );
+        written = true;
+        // Held past its time to live (this process stalled), the lock may have passed to another process
+        // that wrote since: ours is not written, and what it granted must not count.
+        if (ok !== 1) throw new Error(LAPSED);
         return out;
       } finally {
-        await redis.eval(UNLOCK, 1, lock, token).catch(() => undefined);
+        if (!written) await answer(redis.eval(UNLOCK, 1, lock, token)).catch(() => undefined);
       }
     });
   }
 
   peek(): Promise<SharedState> {
-    return this.using(async (redis) => this.parse(await redis.get(this.key)));
+    return this.using(async (redis) => this.parse(await answer(redis.get(this.key))));
   }
 
   private parse(text: string | null): SharedState {
@@ -146,8 +216,8 @@ export class RedisStore implements BudgetStore {
     const Redis = mod.Redis ?? (mod.default as unknown as { Redis: typeof mod.Redis }).Redis;
     const redis = new Redis(this.url, {
       lazyConnect: true,
-      connectTimeout: REDIS_TIMEOUT_MS,
-      commandTimeout: REDIS_TIMEOUT_MS,
+      // The time-outs are answer()'s, which does not take a stall of this process for the server's silence.
+      connectTimeout: 10 * REDIS_TIMEOUT_MS,
       // One try: the limiter decides when to come back (every few seconds), not a reconnect loop.
       retryStrategy: () => null,
       maxRetriesPerRequest: 0,
@@ -158,8 +228,10 @@ export class RedisStore implements BudgetStore {
     // event's own text says why, where a command only hears that the connection closed.
     redis.on('error', (err: Error) => (this.lastEvent = err));
     try {
-      await redis.connect();
+      await answer(redis.connect(), REDIS_TIMEOUT_MS);
     } catch (err) {
+      // Given up on (answer()'s time-out), it must not connect later and keep the process alive.
+      redis.disconnect();
       // The 'error' event that says why (a wrong password) may come a turn after the refusal.
       await new Promise((resolve) => setImmediate(resolve));
       throw this.lastEvent ?? err;

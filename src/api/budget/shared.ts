@@ -17,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { sleep } from '../../util/sleep.js';
 import {
   budgetGap,
+  SHARE_MARGIN,
   shareGap,
   SlidingWindowLimiter,
   WaiterCount,
@@ -45,12 +46,27 @@ export interface SharedPacingOptions {
   leaseMs?: number;
   /** Told when the Redis of `url` answers again after a fallback. */
   onRejoin?: (message: string) => void;
+  /** How long after it failed a store that recovers (Redis) is tried again. Default REJOIN_MS. */
+  rejoinMs?: number;
+  /**
+   * Slots of the window kept aside per waiter on the key, beyond SHARE_MARGIN's headroom (0 by default;
+   * FLEET_RESERVE_PER_WAITER in Redis).
+   */
+  reservePerWaiter?: number;
 }
 
 /** A waiter entry lives at least this long without a refresh (its process polls far more often). */
 const MIN_WAITER_TTL_MS = 30_000;
 /** How old the view of the window may be when a waiter asks for its share. */
 const VIEW_REFRESH_MS = 1000;
+/**
+ * Slots of the window kept aside per waiter on a key shared in Redis. A fleet's waiters end together (a CI
+ * run's jobs), and each then reads its session for the result (--json, GitHub Actions): with SHARE_MARGIN's
+ * 9 % left over, 32 waiters' reads and last polls queued for seconds behind a spent window (bench:fanout,
+ * 32 over 4 machines). 0.4 a waiter is SHARE_MARGIN's 1.1 made about 1.26 for 32 waiters, 1.12 for 4, whose
+ * few reads fit in the 9 %.
+ */
+export const FLEET_RESERVE_PER_WAITER = 0.4;
 /** A store that recovers (Redis) is tried again this long after it failed. */
 export const REJOIN_MS = 5000;
 
@@ -77,6 +93,9 @@ export class SharedLimiter implements Limiter {
   /** This process's own window: always applied, and all that is left after a fallback. */
   private readonly local: SlidingWindowLimiter;
   private readonly leaseMs: number;
+  private readonly rejoinMs: number;
+  /** Slots kept aside per waiter (SharedPacingOptions.reservePerWaiter). */
+  readonly reservePerWaiter: number;
   private readonly processId = randomBytes(6).toString('hex');
   /** While a store that recovers cannot be used: when to try it again. */
   private retryAt = 0;
@@ -113,7 +132,7 @@ export class SharedLimiter implements Limiter {
   constructor(
     pacing: PacingOptions,
     private readonly store: BudgetStore,
-    o: Pick<SharedPacingOptions, 'onFallback' | 'onRejoin' | 'leaseMs'>,
+    o: Pick<SharedPacingOptions, 'onFallback' | 'onRejoin' | 'leaseMs' | 'rejoinMs' | 'reservePerWaiter'>,
     /** What paces the process while a store that recovers cannot be used (the machine's file). */
     private readonly fallback?: Limiter,
   ) {
@@ -121,6 +140,8 @@ export class SharedLimiter implements Limiter {
     this.limit = this.local.limit;
     this.windowMs = this.local.windowMs;
     this.leaseMs = o.leaseMs ?? 5000;
+    this.rejoinMs = o.rejoinMs ?? REJOIN_MS;
+    this.reservePerWaiter = o.reservePerWaiter ?? 0;
     this.onFallback = o.onFallback;
     this.onRejoin = o.onRejoin;
     this.path = store.where;
@@ -165,10 +186,17 @@ export class SharedLimiter implements Limiter {
       (n) => {
         if (this.broken) return this.local.gapFor(n);
         this.refreshView();
-        return budgetGap(n + this.othersWaiting, this, this.view, Date.now());
+        const all = n + this.othersWaiting;
+        return budgetGap(all, this, this.view, Date.now(), this.shareMargin(all));
       },
       () => this.sync(),
     );
+  }
+
+  /** The headroom on each of `waiters` shares: SHARE_MARGIN, and the slots kept aside for them. */
+  shareMargin(waiters: number): number {
+    const kept = Math.min(this.limit / 2, this.reservePerWaiter * waiters);
+    return (SHARE_MARGIN * this.limit) / (this.limit - kept);
   }
 
   /** Ends our entry `id`: at `end`, or -1 for a slot given back unsent. */
@@ -245,14 +273,30 @@ export class SharedLimiter implements Limiter {
           if (w === undefined) this.giveBack(id, -1);
           else this.handOut(w, id);
         }
-        if (this.pending.length > 0) {
-          // Other processes compute the same moment: a little jitter keeps them off the lock together.
+        // Until a slot may be free: other processes compute the same moment, so a little jitter keeps them
+        // off the lock together, and one that wakes to a full window (another took the slot) reads it
+        // without the lock and sleeps again. With dozens of processes waiting on a spent window, each freed
+        // slot cost a transaction of each, in turn under the lock, and the lock waits grew past LOCK_WAIT_MS.
+        let wakeAt = got.wakeAt;
+        while (this.pending.length > 0) {
           const stop = new AbortController();
           this.wakePump = () => stop.abort();
-          await sleep(Math.max(0, got.wakeAt - Date.now()) + 1 + Math.random() * 20, stop.signal).catch(
+          await sleep(Math.max(0, wakeAt - Date.now()) + 1 + Math.random() * 20, stop.signal).catch(
             () => undefined,
           );
           this.wakePump = undefined;
+          if (this.pending.length === 0 || !this.store.recovers) break;
+          const full = await this.store.peek().then(
+            (seen) => {
+              const now = Date.now();
+              prune(seen, now, this.windowMs);
+              return slotsHeld(seen) >= this.limit ? nextFree(seen, now, this.windowMs) : 0;
+            },
+            // The transaction says what is wrong with the store.
+            () => 0,
+          );
+          if (full === 0) break;
+          wakeAt = full;
         }
       }
     } finally {
@@ -384,7 +428,7 @@ export class SharedLimiter implements Limiter {
   private fallBack(err: unknown): void {
     if (this.broken) return;
     this.broken = true;
-    this.retryAt = Date.now() + REJOIN_MS;
+    this.retryAt = Date.now() + this.rejoinMs;
     this.flight.clear();
     this.ends.clear();
     clearInterval(this.renewal);
@@ -430,7 +474,12 @@ export function sharedLimiterFor(
     limiter =
       options.url === undefined
         ? file
-        : new SharedLimiter(pacing, new RedisStore(options.url, origin, apiKey), options, file);
+        : new SharedLimiter(
+            pacing,
+            new RedisStore(options.url, origin, apiKey),
+            { reservePerWaiter: FLEET_RESERVE_PER_WAITER, ...options },
+            file,
+          );
     shared.set(id, limiter);
   }
   // The latest run of the process hears of a fallback (tests run many in one process).
