@@ -35,6 +35,7 @@ import {
   type TestRedis,
 } from '../../support/redis.js';
 import { fixture } from '../../support/fixture.js';
+import { until } from '../../support/until.js';
 
 const servers: TestServer[] = [];
 const redises: TestRedis[] = [];
@@ -173,7 +174,8 @@ for (const kind of REDIS_SERVERS) {
         const m = machine(s.url, r.url);
         m.register();
         await request(s, m);
-        await new Promise((res) => setTimeout(res, 50));
+        // The request's end is written after its answer: wait for it to be there, not for a time.
+        await until(() => r.cli('get', budgetKey(new URL(s.url).origin, KEY)).includes('"ended"'));
         const keys = r.cli('--scan', '--pattern', '*').trim().split('\n').filter(Boolean);
         expect(keys).toEqual([budgetKey(new URL(s.url).origin, KEY)]);
         expect(keys[0]!.startsWith(KEY_PREFIX)).toBe(true);
