@@ -4,50 +4,31 @@
 // with AGENTS_TEST_REQUIRE_TOOLS=1 (.ci/run) they fail instead.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { missing } from './tools.js';
 
 /** A server binary the Redis tests run against, and its command-line client. */
 export interface RedisServerKind {
   /** `redis-server`, `valkey-server`. */
   server: string;
   cli: string;
-  /** How to get it on Debian, for the reason a test skips. */
-  install: string;
 }
 
 export const REDIS_SERVER: RedisServerKind = {
   server: 'redis-server',
   cli: 'redis-cli',
-  install: 'apt-get install redis-server',
 };
 
 export const VALKEY_SERVER: RedisServerKind = {
   server: 'valkey-server',
   cli: 'valkey-cli',
-  install: 'apt-get install valkey-server; on Debian 12 from bookworm-backports',
 };
 
 /** Every server the Redis tests run against. */
 export const REDIS_SERVERS: readonly RedisServerKind[] = [REDIS_SERVER, VALKEY_SERVER];
 
-const found = new Map<string, boolean>();
-
-/** Whether `kind` can be started here. */
-export function hasServer(kind: RedisServerKind = REDIS_SERVER): boolean {
-  let ok = found.get(kind.server);
-  if (ok === undefined) {
-    ok = spawnSync(kind.server, ['--version'], { stdio: 'ignore' }).status === 0;
-    found.set(kind.server, ok);
-  }
-  return ok;
-}
-
 /** Why the tests on `kind` do not run here, or undefined when they do (a missing server fails under CI). */
 export function redisSkipReason(kind: RedisServerKind = REDIS_SERVER): string | undefined {
-  if (hasServer(kind)) return undefined;
-  if (process.env.AGENTS_TEST_REQUIRE_TOOLS === '1') {
-    throw new Error(`${kind.server} is required (AGENTS_TEST_REQUIRE_TOOLS=1) but is not installed`);
-  }
-  return `${kind.server} is not installed (Debian: ${kind.install})`;
+  return missing(kind.server as 'redis-server' | 'valkey-server');
 }
 
 /** A port nobody listens on now. */

@@ -11,7 +11,7 @@ const INSTALL = {
   script: 'bsdutils',
   less: 'less',
   'redis-server': 'redis-server',
-  'valkey-server': 'valkey-server',
+  'valkey-server': 'valkey-server (Debian 12: from bookworm-backports)',
 } as const;
 
 export type Tool = keyof typeof INSTALL;
