@@ -40,11 +40,12 @@ describe('a closed stdout ends the run at once, written to or not', () => {
 });
 describe.skipIf(noTmux)(titled('the spinner survives a resize', noTmux), () => {
   it('widening the terminal under a spinner erases none of the lines above it', async () => {
-    const f = await fixture();
+    // The turn is held until the terminal has been widened under the spinner.
+    const f = await fixture({ turnMsPerRequest: 0 });
     const env = { ...f.env, XDG_CACHE_HOME: scratch(), NO_COLOR: '1' };
     // A narrow terminal, two lines of output, then a spinner whose text is wider than the terminal.
     const w = await runInTmux(
-      ['create', '-a', 'claude', '--wait', '[[think:6000]] go'],
+      ['create', '-a', 'claude', '--wait', 'go'],
       env,
       { columns: 40, rows: 12 },
       "printf 'first line\\nsecond line\\n'",
@@ -52,6 +53,7 @@ describe.skipIf(noTmux)(titled('the spinner survives a resize', noTmux), () => {
     try {
       await w.waitFor(/Waiting for claude/);
       await w.resize(120);
+      f.em.endTurns();
       const screen = await w.waitFor('claude finished');
       // Every line written before the spinner is still there: ours (the session card, whose lines wrapped
       // at 40 columns) and what the shell printed before.

@@ -11,12 +11,14 @@ const COLOUR = /\u001b\[(?:\d+;)*3\dm/;
 
 describe.skipIf(noTools)(titled('in a terminal', noTools), () => {
   it('create --wait shows a summary, the reply and what to type next', async () => {
-    const f = await fixture();
-    const t = runInPty(['create', '-a', 'claude', '--wait', '[[think:10000]] hello'], {
+    // The turn is held while the wait shows itself, then ended.
+    const f = await fixture({ turnMsPerRequest: 0 });
+    const t = runInPty(['create', '-a', 'claude', '--wait', 'hello'], {
       ...f.env,
       FORCE_COLOR: '1',
     });
     await t.waitFor('Waiting for claude');
+    f.em.endTurns();
     expect(await t.exit).toBe(0);
     expect(t.screen).toContain('Created');
     expect(t.screen).toContain('claude finished');
@@ -87,7 +89,8 @@ describe.skipIf(noTools)(titled('in a terminal', noTools), () => {
 
 describe.skipIf(noTools)(titled('in a terminal that reports no size', noTools), () => {
   it('create --wait ends instead of clearing lines forever', async () => {
-    const f = await fixture();
+    // A few polls go by with the turn in progress (each answered request moves it on 500 ms).
+    const f = await fixture({ turnMsPerRequest: 500 });
     const t = runInPty(
       ['create', '-a', 'claude', '--wait', '[[think:1500]] hello'],
       { ...f.env, NO_COLOR: '1' },
