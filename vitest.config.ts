@@ -19,8 +19,10 @@ export default defineConfig({
     // The suite mostly waits on sockets, timers and child processes (about 50 s of CPU in 120 s of tests),
     // so more files run at once than there are cores: 3 workers on 2 cores finish in about 50 s, not 130.
     maxWorkers: Math.max(3, availableParallelism()),
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Guards against a hang, never a speed limit: the suite must pass on a loaded machine at any speed (a
+    // process test starting twenty binaries on two busy cores has taken over 30 s).
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
     // Every test gets its own config dir through AGENTS_CONFIG_DIR; never the user's real one.
     setupFiles: ['test/support/setup.ts'],
     // Builds dist/ once for the end-to-end tests of the binary.

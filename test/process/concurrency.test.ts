@@ -20,10 +20,19 @@ afterEach(async () => {
   await Promise.all(emulators.splice(0).map((e) => e.close()));
 });
 
-/** Runs every command at once in one config dir; resolves when all have ended. */
+/**
+ * Runs every command at once in one config dir; resolves when all have ended. Twenty processes starting
+ * together on two busy cores may take a while: the kill is a safety net for a hang, never a time limit.
+ */
 function all(dir: string, runs: { args: string[]; env?: NodeJS.ProcessEnv }[]): Promise<CliResult[]> {
   return Promise.all(
-    runs.map((r) => runCli(r.args, { env: cliEnv({ AGENTS_CONFIG_DIR: dir, ...r.env }), closeStdin: true })),
+    runs.map((r) =>
+      runCli(r.args, {
+        env: cliEnv({ AGENTS_CONFIG_DIR: dir, ...r.env }),
+        closeStdin: true,
+        killAfterMs: 90_000,
+      }),
+    ),
   );
 }
 
