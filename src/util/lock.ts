@@ -37,9 +37,9 @@ function triesFor(waitMs: number): number {
 
 /**
  * Runs `fn` holding the lock of `path` (the file itself need not exist; its directory must), waiting up
- * to `waitMs` (default 10 s) for another process to let go of it.
+ * to `waitMs` (default 30 s: parallel CI steps on one busy runner queue for it) for another process to let go of it.
  */
-export async function withLock<T>(path: string, fn: () => T | Promise<T>, waitMs = 10_000): Promise<T> {
+export async function withLock<T>(path: string, fn: () => T | Promise<T>, waitMs = 30_000): Promise<T> {
   // Its default export, module.exports: a bundle's import() of a CommonJS module has no named exports.
   const { default: lockfile } = await import('proper-lockfile');
   const lockPath = `${path}.lock`;
