@@ -335,7 +335,7 @@ describe('agents ls', () => {
     const lost = '0b5e8f3c-1d2a-4c3b-9e8f-7a6b5c4d3e2f';
     data.sessions.default!.push({ id: lost, title: 'from long ago', usedAt: '2026-01-01T00:00:00Z' });
     writeFileSync(state, JSON.stringify(data));
-    await new Promise((r) => setTimeout(r, 400));
+    f.em.endTurns(id); // the turn has ended by the time ls asks (the test says so; no wait for it)
     f.em.resetStats();
     const r = await f.run(['ls', '--refresh']);
     expect(r.code, r.stderr).toBe(0);
