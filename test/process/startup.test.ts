@@ -49,7 +49,7 @@ function runBin(args: string[], env: NodeJS.ProcessEnv, bin = BIN): Promise<Run>
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
     child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const killer = setTimeout(() => child.kill('SIGKILL'), 90_000); // a hang guard only
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(killer);

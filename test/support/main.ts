@@ -120,7 +120,7 @@ export async function runMain(
   o.onStart?.(handle);
   let timer: NodeJS.Timeout | undefined;
   const killed = new Promise<'killed'>((resolve) => {
-    timer = setTimeout(() => resolve('killed'), o.killAfterMs ?? 20_000);
+    timer = setTimeout(() => resolve('killed'), o.killAfterMs ?? 90_000);
   });
   const outcome = await Promise.race([running, killed]);
   clearTimeout(timer);

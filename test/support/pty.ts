@@ -31,7 +31,7 @@ export function runInPty(args: string[], env: NodeJS.ProcessEnv, cols = 100, row
     get screen() {
       return screen;
     },
-    waitFor(text, timeoutMs = 15_000) {
+    waitFor(text, timeoutMs = 60_000) {
       const seen = () => (typeof text === 'string' ? screen.includes(text) : text.test(screen));
       return new Promise<void>((resolve, reject) => {
         const timer = setTimeout(

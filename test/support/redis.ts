@@ -69,7 +69,7 @@ async function launch(
   const child = spawn(kind.server, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`${kind.server} did not start: ${out}`)), 10_000);
+    const timer = setTimeout(() => reject(new Error(`${kind.server} did not start: ${out}`)), 30_000);
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       // Both say so (Valkey kept Redis's log lines).

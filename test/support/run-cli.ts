@@ -41,7 +41,7 @@ export interface RunOptions {
   input?: string | Buffer;
   /** Close stdin at once with nothing written. */
   closeStdin?: boolean;
-  /** Kill the process after this long (the test then sees signal SIGKILL). Default 20 s. */
+  /** Kill the process after this long (the test then sees signal SIGKILL): a hang guard. Default 90 s. */
   killAfterMs?: number;
   /** Called once the child has started, e.g. to send it a signal later. */
   onSpawn?: (child: ChildProcessWithoutNullStreams) => void;
@@ -54,7 +54,7 @@ export function runCli(args: string[], o: RunOptions = {}): Promise<CliResult> {
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
     child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    const killer = setTimeout(() => child.kill('SIGKILL'), o.killAfterMs ?? 20_000);
+    const killer = setTimeout(() => child.kill('SIGKILL'), o.killAfterMs ?? 90_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(killer);

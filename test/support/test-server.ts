@@ -12,7 +12,7 @@ export { KEY };
  * For expect.poll: how a test waits for a condition (a request arrived, a retry began) instead of
  * sleeping; a condition never met fails the test after the timeout.
  */
-export const POLL = { interval: 2, timeout: 20_000 };
+export const POLL = { interval: 2, timeout: 60_000 };
 
 /** A request as the server saw it. */
 export interface Seen {

@@ -79,7 +79,7 @@ export async function runInTmux(
     const flags = ['-p', '-t', 't', '-S', '-', ...(o.joined ? ['-J'] : []), ...(o.escapes ? ['-e'] : [])];
     return tmux('capture-pane', ...flags);
   };
-  const waitFor = async (text: string | RegExp, ms = 15_000) => {
+  const waitFor = async (text: string | RegExp, ms = 60_000) => {
     const deadline = Date.now() + ms;
     for (;;) {
       const s = await screen({ joined: true });

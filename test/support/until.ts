@@ -1,7 +1,7 @@
 // The one way a test waits: for a condition, never for a time. The deadline only keeps a broken feature
 // from hanging the suite; it is long, because a loaded machine is slow, never wrong.
 
-const DEFAULT_DEADLINE_MS = 20_000;
+const DEFAULT_DEADLINE_MS = 60_000;
 
 /** Resolves with `probe`'s first truthy value, checking every 5 ms; rejects after `ms`. */
 export async function until<T>(
