@@ -1,8 +1,7 @@
-// undici's connection pools with our time-outs, shared by the clients of a process: its EnvHttpProxyAgent
-// when a proxy is configured (HTTP_PROXY, HTTPS_PROXY, NO_PROXY; lower-case forms first, as curl reads
-// them), which is when the client sends through undici (exchange.ts), else its plain Agent. The proxy
-// settings are handed over explicitly, so undici never reads the environment itself and the caller
-// decides which environment counts.
+// The proxy settings (HTTP_PROXY, HTTPS_PROXY, NO_PROXY; lower-case forms first, as curl reads them) and,
+// when one is set, undici's EnvHttpProxyAgent with our time-outs, shared by the clients of a process (the
+// client sends through undici only then: exchange.ts). The settings are handed over explicitly, so undici
+// never reads the environment itself and the caller decides which environment counts.
 import type { Dispatcher } from 'undici';
 import { ApiError } from './errors.js';
 
@@ -17,7 +16,18 @@ export interface ProxyEnv {
 }
 
 /** The proxy settings in force: undefined values mean none. */
-export function proxySettings(env: ProxyEnv): { httpProxy?: string; httpsProxy?: string; noProxy?: string } {
+export interface ProxySettings {
+  httpProxy?: string;
+  httpsProxy?: string;
+  noProxy?: string;
+}
+
+/** Whether a proxy applies at all (NO_PROXY alone is none). */
+export function hasProxy(proxy: ProxySettings): boolean {
+  return proxy.httpProxy !== undefined || proxy.httpsProxy !== undefined;
+}
+
+export function proxySettings(env: ProxyEnv): ProxySettings {
   const pick = (lower: string | undefined, upper: string | undefined) => {
     const v = lower ?? upper;
     return v === undefined || v === '' ? undefined : v;
@@ -32,44 +42,35 @@ export function proxySettings(env: ProxyEnv): { httpProxy?: string; httpsProxy?:
 const shared = new Map<string, Dispatcher>();
 
 /**
- * One dispatcher per set of time-outs and proxy settings, for the whole process (connections are reused
- * across the clients of one run and, in tests, across runs).
+ * The proxy client for a set of time-outs and proxy settings (one with a proxy set), one for the whole
+ * process (connections are reused across the clients of one run and, in tests, across runs).
  */
-export async function defaultDispatcher(
+export async function proxyDispatcher(
   connectTimeoutMs: number,
   responseTimeoutMs: number,
-  env: ProxyEnv,
+  proxy: ProxySettings,
 ): Promise<Dispatcher> {
-  const proxy = proxySettings(env);
   const id = JSON.stringify([connectTimeoutMs, responseTimeoutMs, proxy]);
   let dispatcher = shared.get(id);
   if (dispatcher !== undefined) return dispatcher;
-  const common = {
-    connect: { timeout: connectTimeoutMs },
-    headersTimeout: responseTimeoutMs,
-    bodyTimeout: responseTimeoutMs,
-  };
-  if (proxy.httpProxy === undefined && proxy.httpsProxy === undefined) {
-    const { Agent } = await import('./undici-http.js');
-    dispatcher = new Agent(common);
-  } else {
-    const { EnvHttpProxyAgent } = await import('./undici-http.js');
-    dispatcher = proxyAgent(
-      () =>
-        new EnvHttpProxyAgent({
-          ...common,
-          // Explicit, so undici does not read process.env: '' means "no proxy for this scheme".
-          httpProxy: proxy.httpProxy ?? '',
-          httpsProxy: proxy.httpsProxy ?? '',
-          noProxy: proxy.noProxy ?? '',
-          // The connection to the proxy itself gets the same connect time-out.
-          proxyTls: { timeout: connectTimeoutMs },
-          // http:// targets go through the proxy as absolute-form requests, as curl does; plain proxies often
-          // refuse CONNECT to ports other than 443. https:// targets are always tunnelled with CONNECT.
-          proxyTunnel: false,
-        }),
-    );
-  }
+  const { EnvHttpProxyAgent } = await import('./undici-http.js');
+  dispatcher = proxyAgent(
+    () =>
+      new EnvHttpProxyAgent({
+        connect: { timeout: connectTimeoutMs },
+        headersTimeout: responseTimeoutMs,
+        bodyTimeout: responseTimeoutMs,
+        // Explicit, so undici does not read process.env: '' means "no proxy for this scheme".
+        httpProxy: proxy.httpProxy ?? '',
+        httpsProxy: proxy.httpsProxy ?? '',
+        noProxy: proxy.noProxy ?? '',
+        // The connection to the proxy itself gets the same connect time-out.
+        proxyTls: { timeout: connectTimeoutMs },
+        // http:// targets go through the proxy as absolute-form requests, as curl does; plain proxies often
+        // refuse CONNECT to ports other than 443. https:// targets are always tunnelled with CONNECT.
+        proxyTunnel: false,
+      }),
+  );
   shared.set(id, dispatcher);
   return dispatcher;
 }

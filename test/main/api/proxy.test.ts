@@ -1,14 +1,15 @@
 // HTTP_PROXY / HTTPS_PROXY / NO_PROXY from the environment the client is given (ClientOptions.env, the
 // run's IO.env) are honoured by the default dispatcher (undici's EnvHttpProxyAgent, which has no loopback
-// exception: only NO_PROXY excludes a host). process.env is never read; without a proxy the dispatcher is
-// a plain undici Agent.
+// exception: only NO_PROXY excludes a host). process.env is never read; without a proxy the client sends
+// through Node's own HTTP client.
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { Agent, EnvHttpProxyAgent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
-import { defaultDispatcher } from '../../../src/api/dispatcher.js';
+import { proxyDispatcher, proxySettings } from '../../../src/api/dispatcher.js';
+import { wireFor } from '../../../src/api/exchange.js';
 import { ApiError } from '../../../src/api/errors.js';
 import { fromApiError } from '../../../src/cli-error.js';
 import { KEY, json, session, startServer, type TestServer } from '../../support/test-server.js';
@@ -127,16 +128,14 @@ describe('proxies from the environment', () => {
     }
   });
 
-  it('is a plain undici Agent without a proxy (NO_PROXY alone is none), one per set of settings', async () => {
-    const plain = await defaultDispatcher(1_000, 2_000, {});
-    expect(plain).toBeInstanceOf(Agent);
-    expect(plain).not.toBeInstanceOf(EnvHttpProxyAgent);
-    expect(await defaultDispatcher(1_000, 2_000, {})).toBe(plain);
-    expect(
-      await defaultDispatcher(1_000, 2_000, { NO_PROXY: 'example.com', https_proxy: '' }),
-    ).toBeInstanceOf(Agent);
-    expect(await defaultDispatcher(1_000, 2_000, { HTTPS_PROXY: proxyUrl })).toBeInstanceOf(
-      EnvHttpProxyAgent,
-    );
+  it("sends through Node's own client without a proxy (NO_PROXY alone is none), else one proxy client per set of settings", async () => {
+    expect(wireFor({ env: {} })).toBe('node');
+    expect(wireFor({ env: { NO_PROXY: 'example.com', https_proxy: '' } })).toBe('node');
+    expect(wireFor({ env: { HTTPS_PROXY: proxyUrl } })).toBe('undici');
+    expect(wireFor({ env: {}, dispatcher: new Agent() })).toBe('undici');
+    const settings = proxySettings({ HTTPS_PROXY: proxyUrl });
+    const proxied = await proxyDispatcher(1_000, 2_000, settings);
+    expect(proxied).toBeInstanceOf(EnvHttpProxyAgent);
+    expect(await proxyDispatcher(1_000, 2_000, settings)).toBe(proxied);
   });
 });
