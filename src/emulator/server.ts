@@ -61,8 +61,8 @@ function checkOptions(o: EmulatorOptions): void {
   if (o.rateLimit && !(o.rateLimit.limit >= 1 && o.rateLimit.windowMs > 0)) {
     throw new RangeError('rateLimit needs limit >= 1 and windowMs > 0');
   }
-  if (o.turns !== undefined && !['timed', 'held', 'after-read'].includes(o.turns)) {
-    throw new RangeError("turns must be 'timed', 'held' or 'after-read'");
+  if (o.turns !== undefined && o.turns !== 'timed' && o.turns !== 'held') {
+    throw new RangeError("turns must be 'timed' or 'held'");
   }
   if (o.turnMsPerRequest !== undefined) {
     if (!(o.turnMsPerRequest >= 0)) throw new RangeError('turnMsPerRequest must be >= 0');
@@ -85,7 +85,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   // Faults' delays are always real time; turns run on real timers or on a clock the test moves, and what
   // the store stamps moves with it, so a turn held for a minute has the created_at and ts of one.
   const timers = new Timers();
-  const held = opts.turns === 'held' || opts.turns === 'after-read' ? new HeldClock() : undefined;
+  const held = opts.turns === 'held' ? new HeldClock() : undefined;
   // What requests moved turns on by (turnMsPerRequest) is not stamped: those messages land when the request
   // that moved them was answered, in real time; only a test's own advanceTurns moves the stamps on.
   let unstamped = 0;
@@ -102,9 +102,6 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     },
     repeatedParams: opts.repeatedParams ?? (dialect.name === 'live' ? 'all' : 'first'),
     misbehave: { ...opts.misbehave },
-    // The turn in progress ends once its session's messages have been read: a client that polls sees it
-    // running first, then ended, and no test waits for a timer.
-    afterRead: opts.turns === 'after-read' ? (id) => void held?.finish(id) : undefined,
   };
   /** GETs that trickled so far (Misbehaviour.trickle.requests counts them). */
   let trickled = 0;

@@ -35,8 +35,6 @@ export interface Service {
   repeatedParams: RepeatedParams;
   /** The broken answers switched on (misbehave.ts). */
   misbehave: Misbehaviour;
-  /** Turns 'after-read': called once a list of the session's messages has been answered. */
-  afterRead?: (sessionId: string) => void;
 }
 
 export const notFound = (what: string): Reply => apiError(404, 'NOT_FOUND', `${what} not found`);

@@ -60,10 +60,8 @@ export interface EmulatorOptions {
   /**
    * 'timed' (default): a turn plays out on real timers. 'held': a turn stores its user message and then
    * nothing until the test moves it on with advanceTurns or endTurns, so a test never waits for one.
-   * 'after-read': held, and a turn ends as soon as a list of its session's messages has been answered (the
-   * reader saw it running; its next read sees it ended).
    */
-  turns?: 'timed' | 'held' | 'after-read';
+  turns?: 'timed' | 'held';
   /**
    * Held turns: every request the service answers (not a fault's) then moves them on by this many ms, a
    * clock counted in requests: `[[think:5000]]` at 1000 lasts five requests, whatever the machine's speed.

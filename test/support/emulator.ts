@@ -3,7 +3,7 @@
 // client's requests however slow the machine, and no test waits for a timer), and closed after the test
 // (`emulator`) or by the test itself (`ownEmulator`, for tests that run concurrently in one file, where a
 // shared afterEach cannot tell whose emulator is whose). A test that moves turns on itself passes
-// `turnMsPerRequest: 0` (or turns: 'after-read', or turns: 'timed' to test real timers).
+// `turnMsPerRequest: 0` (or turns: 'timed' to test real timers).
 import { afterEach } from 'vitest';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
 

@@ -50,19 +50,26 @@ describe('POST /rest/v1/sessions/{id}/messages', () => {
     expect(em.heldTurnEvents()).toBe(0);
   });
 
-  it("turns 'after-read' end once the session's messages have been read, and not before", async () => {
-    const em = await start({ turns: 'after-read' });
-    const a = await create(em, 'first [[turn:60000]]');
-    const b = await create(em, 'second');
+  it('turnMsPerRequest: each answered request moves held turns on, after its answer; endTurns(id) ends one', async () => {
+    const em = await start({ turns: 'held', turnMsPerRequest: 1000 });
+    const a = await create(em, 'first [[think:0]] [[turn:3000]] [[steps:2]]');
+    expect(ofThread(em, a.id, a.thread_id ?? '')).toHaveLength(1); // its create moved it on 1 s: one step
+    const b = await create(em, 'second [[turn:60000]]'); // and b's create 1 s more: two
     const read = async (id: string) =>
       (
-        (await call(em, 'GET', `/rest/v1/sessions/${id}/messages?role=assistant`)).json as {
+        (await call(em, 'GET', `/rest/v1/sessions/${id}/messages?role=assistant&direction=asc`)).json as {
           items: { type: string }[];
         }
-      ).items;
-    expect(await read(a.id)).toEqual([]); // the reader sees it running: no reply yet
-    expect((await read(a.id)).map((x) => x.type)).toContain('final_message');
-    // Only the session read moved on; the other's turn waits for its own reader (or endTurns).
+      ).items.map((x) => x.type);
+    expect(ofThread(em, a.id, a.thread_id ?? '')).toHaveLength(2);
+    // A list (tool calls left out by default) is answered before it moves the turn on to its final.
+    expect(await read(a.id)).toEqual(['message']);
+    expect(await read(a.id)).toEqual(['message', 'final_message']);
+    // What requests move on is stamped when it landed, in real time: not minutes ahead.
+    expect(Date.parse(ofThread(em, a.id, a.thread_id ?? '').at(-1)!.created_at)).toBeLessThanOrEqual(
+      Date.now(),
+    );
+    // b has moved on 2 s of its 60: endTurns(id) ends it alone.
     expect(ofThread(em, b.id, b.thread_id ?? '')).toHaveLength(0);
     expect(em.endTurns(b.id)).toBe(3);
     expect(ofThread(em, b.id, b.thread_id ?? '').at(-1)?.type).toBe('final_message');
