@@ -77,6 +77,11 @@ export interface ClientOptions {
 export interface CallOptions {
   /** Cancels the call at once, also while it waits for a pacing slot or a retry. */
   signal?: AbortSignal;
+  /**
+   * A reply in hand waits on this answer: while the key's budget is spent, the call goes before the
+   * requests waiting without it (polls). Only getSession takes it.
+   */
+  urgent?: boolean;
 }
 
 /** Page size of iterateMessages: the largest the service allows. */
@@ -176,7 +181,10 @@ export class ApiClient {
   }
 
   async getSession(sessionId: string, o: CallOptions = {}): Promise<Session> {
-    const json = await this.transport.send({ method: 'GET', url: this.urls.session(sessionId) }, o.signal);
+    const json = await this.transport.send(
+      { method: 'GET', url: this.urls.session(sessionId), urgent: o.urgent },
+      o.signal,
+    );
     return asSession(json, sessionId);
   }
 

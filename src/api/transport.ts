@@ -70,6 +70,8 @@ export interface RequestSpec {
   creates?: Creates;
   /** The kind a 400 without a code maps to for this endpoint. */
   badRequest?: BadRequestDefault;
+  /** Served before other requests waiting for the key's budget (AcquireOptions.urgent). */
+  urgent?: boolean;
 }
 
 /**
@@ -209,7 +211,7 @@ export class Transport {
     // Cancelled before it left (the limiter checks this too, but pacing may be off): nothing was sent.
     signal?.throwIfAborted();
     // Retries count against the limit too: each attempt is a request the service sees.
-    const release = await this.paced(signal);
+    const release = await this.paced(signal, spec.urgent === true);
     this.requestCount += 1;
     state.left = true;
     try {
@@ -220,13 +222,13 @@ export class Transport {
   }
 
   /** A slot of the key's budget; a wait past PACED_NOTICE_MS is told (a full minute is possible). */
-  private async paced(signal: AbortSignal | undefined): Promise<Release | undefined> {
+  private async paced(signal: AbortSignal | undefined, urgent: boolean): Promise<Release | undefined> {
     const { limiter, onPaced } = this.config;
     if (limiter === undefined) return undefined;
     const notice = onPaced && setTimeout(() => onPaced(limiter), PACED_NOTICE_MS);
     const asked = performance.now();
     try {
-      const release = await limiter.acquire(signal);
+      const release = await limiter.acquire(signal, { urgent });
       // --debug: a request that waited for the key's budget says how long (a late poll's reason).
       const waited = performance.now() - asked;
       if (waited >= PACED_TRACE_MS)

@@ -19,7 +19,9 @@ export async function waitResult(
   let url = w.url ?? null;
   try {
     const signal = AbortSignal.any([stop, AbortSignal.timeout(RESULT_READ_MS)]);
-    const session = await client.getSession(w.sessionId, { signal });
+    // Urgent: the reply is in hand and waits on this read to be printed; when a fleet's jobs end together
+    // and the key's budget is spent, it goes before their polls.
+    const session = await client.getSession(w.sessionId, { signal, urgent: true });
     pullRequests = Array.isArray(session.pull_requests) ? session.pull_requests : [];
     url = session.session_html_url || url;
   } catch (err) {

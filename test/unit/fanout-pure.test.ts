@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { budgetGap, shareGap, SHARE_MARGIN } from '../../src/api/budget/limiter.js';
 import {
+  BrokenState,
+  grantable,
   nextFree,
   parseState,
   prune,
@@ -80,6 +82,7 @@ describe('the shared state file', () => {
     ended: [],
     flight: {},
     waiters: {},
+    queue: {},
     ...s,
   });
 
@@ -112,6 +115,38 @@ describe('the shared state file', () => {
     const s = state({ waiters: { a: [3, now + 1], b: [2, now - 1] } });
     prune(s, now, 60_000);
     expect(s.waiters).toEqual({ a: [3, now + 1] });
+  });
+
+  it('the queue: free slots go to the lowest ranks, ours in order, written yet or not; tickets lapse', () => {
+    const queue = {
+      'b.q1': [now - 5000, now + 1] as [number, number],
+      'c.q1': [now - 1000, now + 1] as [number, number],
+    };
+    const s = state({ ended: [now - 1000], queue });
+    const mine = [
+      { id: 'a.q1', rank: now - 60_000 },
+      { id: 'a.q2', rank: now - 2000 },
+      { id: 'a.q3', rank: now },
+    ];
+    // 3 free: a.q1 (urgent), then b.q1, then a.q2; a.q3 is behind c.q1 as well.
+    expect(grantable(s, 4, mine)).toBe(2);
+    // 2 free: a.q1 and b.q1.
+    expect(grantable(s, 3, mine)).toBe(1);
+    expect(grantable(s, 1, mine)).toBe(0);
+    // Ties go by id; our own tickets already in the queue are not counted twice.
+    const tie = state({ queue: { 'a.q1': [now, now + 1], 'z.q1': [now, now + 1] } });
+    expect(grantable(tie, 1, [{ id: 'a.q1', rank: now }])).toBe(1);
+    expect(grantable(tie, 1, [{ id: 'z.q1', rank: now }])).toBe(0);
+    prune(s, now + 2, 60_000);
+    expect(s.queue).toEqual({});
+    expect(grantable(s, 4, mine)).toBe(3);
+  });
+
+  it('a file of a version before the queue reads as an empty queue; a malformed queue is broken', () => {
+    const old = { v: 1, ended: [], flight: {}, waiters: {} };
+    expect(parseState(JSON.stringify(old)).queue).toEqual({});
+    expect(() => parseState(JSON.stringify({ ...old, queue: { x: [1] } }))).toThrow(BrokenState);
+    expect(() => parseState(JSON.stringify({ ...old, queue: [] }))).toThrow(BrokenState);
   });
 
   it('the next slot frees a window after the oldest end, or after the lease of an entry in flight', () => {

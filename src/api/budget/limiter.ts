@@ -32,12 +32,21 @@ export interface PollShare {
   close(): void;
 }
 
+/** How a request asks for its slot. */
+export interface AcquireOptions {
+  /**
+   * Someone waits on this answer with a reply already in hand (the read of a CI job's result): while the
+   * budget is spent, it is served before the requests that wait for a slot without it (polls).
+   */
+  urgent?: boolean;
+}
+
 /** What the transport asks before every request, and what pollers register with. */
 export interface Limiter {
   readonly limit: number;
   readonly windowMs: number;
   /** Resolves when a request may be sent; rejects with the signal's reason the moment it aborts. */
-  acquire(signal?: AbortSignal): Promise<Release>;
+  acquire(signal?: AbortSignal, o?: AcquireOptions): Promise<Release>;
   /** Registers a waiter on this budget. */
   register(): PollShare;
 }
@@ -117,6 +126,7 @@ interface Waiter {
   reject: (reason: unknown) => void;
   signal: AbortSignal | undefined;
   onAbort: () => void;
+  urgent: boolean;
 }
 
 /** A sliding-window limiter over request end times, counting requests in flight. */
@@ -144,14 +154,18 @@ export class SlidingWindowLimiter implements Limiter {
    * Resolves when a request may be sent, with the function to call when it has ended; rejects with the
    * signal's reason the moment the signal aborts.
    */
-  acquire(signal?: AbortSignal): Promise<Release> {
+  acquire(signal?: AbortSignal, o: AcquireOptions = {}): Promise<Release> {
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
-    if (this.waiters.length === 0 && this.tryTake()) return Promise.resolve(this.releaser());
+    const urgent = o.urgent === true;
+    // An urgent request waits behind the urgent ones only.
+    const ahead = urgent ? this.waiters.filter((w) => w.urgent).length : this.waiters.length;
+    if (ahead === 0 && this.tryTake()) return Promise.resolve(this.releaser());
     return new Promise<Release>((resolve, reject) => {
       const waiter: Waiter = {
         resolve,
         reject,
         signal,
+        urgent,
         onAbort: () => {
           const index = this.waiters.indexOf(waiter);
           if (index >= 0) this.waiters.splice(index, 1);
@@ -160,7 +174,7 @@ export class SlidingWindowLimiter implements Limiter {
         },
       };
       signal?.addEventListener('abort', waiter.onAbort, { once: true });
-      this.waiters.push(waiter);
+      this.waiters.splice(ahead, 0, waiter);
       this.schedule();
     });
   }

@@ -9,6 +9,10 @@
 // its request reached the server by then if at all, so the slot is held one window past the lease and
 // no longer. A process killed mid-request therefore holds its slots for at most `leaseMs` + one window.
 //
+// Requests waiting for a slot queue in the same state, each with a ticket under a lease: a slot that frees
+// goes to the longest waiting request of any process, and a request a reply in hand waits on (the read of a
+// CI job's result) goes before the polls.
+//
 // Waiters (pollers) register in the same file with a count and a liveness deadline, so that each can
 // stretch its poll gap to its share of the budget (pacing.ts shareGap). Every process also paces itself
 // with its own in-process window; when the file is broken or cannot be written it falls back to that one,
@@ -21,12 +25,13 @@ import {
   shareGap,
   SlidingWindowLimiter,
   WaiterCount,
+  type AcquireOptions,
   type Limiter,
   type PacingOptions,
   type PollShare,
   type Release,
 } from './limiter.js';
-import { BrokenState, nextFree, prune, slotsHeld, type SharedState } from './state.js';
+import { BrokenState, grantable, nextFree, prune, slotsHeld, type SharedState } from './state.js';
 import { FileStore } from './file-store.js';
 import { RedisStore } from './redis-store.js';
 import type { BudgetStore } from './budget-store.js';
@@ -69,14 +74,25 @@ const VIEW_REFRESH_MS = 1000;
 export const FLEET_RESERVE_PER_WAITER = 0.4;
 /** A store that recovers (Redis) is tried again this long after it failed. */
 export const REJOIN_MS = 5000;
+/**
+ * An urgent request ranks as if it had waited this much longer: ahead of every poll that started waiting
+ * less than a window before it.
+ */
+const URGENT_LEAD_MS = 60_000;
+/** How often a request looks again when the free slots are due to requests of other processes ahead of it. */
+const QUEUE_RECHECK_MS = 200;
 
 const BROKEN = Symbol('broken');
 
-/** A request of this process waiting for a slot in the file. */
+/** A request of this process waiting for a slot in the file, with its ticket in the store's queue. */
 interface SlotWaiter {
   resolve: (id: string | undefined) => void;
   signal: AbortSignal | undefined;
   onAbort: () => void;
+  /** Its ticket: `<process id>.q<n>`. */
+  id: string;
+  /** When it started waiting, less URGENT_LEAD_MS when urgent: the lowest rank is served first. */
+  rank: number;
 }
 
 const errText = (err: unknown) =>
@@ -152,18 +168,18 @@ export class SharedLimiter implements Limiter {
     return this.broken;
   }
 
-  async acquire(signal?: AbortSignal): Promise<Release> {
+  async acquire(signal?: AbortSignal, o: AcquireOptions = {}): Promise<Release> {
     if (this.broken) {
       // A store that may come back is tried again now and then; meanwhile the fallback paces.
       if (!this.store.recovers || Date.now() < this.retryAt)
-        return (this.fallback ?? this.local).acquire(signal);
+        return (this.fallback ?? this.local).acquire(signal, o);
       this.broken = false;
     }
-    const own = await this.local.acquire(signal);
+    const own = await this.local.acquire(signal, o);
     if (this.broken) return own;
     let id: string | undefined;
     try {
-      id = await this.takeSlot(signal);
+      id = await this.takeSlot(signal, o.urgent === true);
     } catch (err) {
       own(false);
       throw err;
@@ -220,31 +236,44 @@ export class SharedLimiter implements Limiter {
     });
   }
 
-  /** A slot in the file: its entry id, or undefined after a fallback. First come, first served. */
-  private takeSlot(signal: AbortSignal | undefined): Promise<string | undefined> {
+  /**
+   * A slot in the store: its entry id, or undefined after a fallback. First come, first served across
+   * every process of the store, urgent requests first (see SlotWaiter.rank).
+   */
+  private takeSlot(signal: AbortSignal | undefined, urgent: boolean): Promise<string | undefined> {
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
     return new Promise((resolve, reject) => {
       const waiter: SlotWaiter = {
         resolve,
         signal,
+        id: `${this.processId}.q${(this.seq += 1)}`,
+        rank: Date.now() - (urgent ? URGENT_LEAD_MS : 0),
         onAbort: () => {
           const at = this.pending.indexOf(waiter);
           if (at >= 0) this.pending.splice(at, 1);
           // Nobody left to wait for a slot: the pump's sleep must not keep the process alive.
           if (this.pending.length === 0) this.wakePump?.();
+          // Its ticket leaves the queue, so that it holds up no other process's request.
+          this.sync();
           reject(signal?.reason as Error);
         },
       };
       signal?.addEventListener('abort', waiter.onAbort, { once: true });
-      this.pending.push(waiter);
+      // In rank order: an urgent request goes before the polls of this process that wait.
+      const at = this.pending.findIndex((w) => w.rank > waiter.rank);
+      this.pending.splice(at < 0 ? this.pending.length : at, 0, waiter);
+      this.startRenewal();
       void this.pump();
     });
   }
 
   /**
-   * The one loop of this process that takes slots from the file: each transaction grants as many as are
-   * free to the waiters in order, then sleeps until the first moment another can free. One process's many
-   * waiters (agents wait on many sessions) cost one read-modify-write per wake-up, not one each.
+   * The one loop of this process that takes slots from the store: each transaction grants the free slots
+   * that the queue gives to its waiters (grantable), then sleeps until the first moment another can free.
+   * One process's many waiters (agents wait on many sessions) cost one read-modify-write per wake-up, not
+   * one each. The queue is what makes the store first come, first served: without it, the process that
+   * happened to wake first when a slot freed took it, and a poll of 32 over 4 machines waited 20 s while
+   * requests asked for after it went (bench:fanout --timeline).
    */
   private async pump(): Promise<void> {
     if (this.pumping) return;
@@ -252,16 +281,17 @@ export class SharedLimiter implements Limiter {
     try {
       while (this.pending.length > 0) {
         const got = await this.transact((s, now) => {
-          const n = Math.max(0, Math.min(this.limit - slotsHeld(s), this.pending.length));
+          const n = grantable(s, this.limit, this.pending);
           const ids: string[] = [];
-          for (let i = 0; i < n; i += 1) {
+          for (const w of this.pending.slice(0, n)) {
+            delete s.queue[w.id];
             const id = `${this.processId}.${(this.seq += 1)}`;
             s.flight[id] = now + this.leaseMs;
             this.flight.add(id);
             ids.push(id);
           }
           if (ids.length > 0) this.startRenewal();
-          return { ids, wakeAt: n < this.pending.length ? nextFree(s, now, this.windowMs) : 0 };
+          return { ids, wakeAt: n < this.pending.length ? this.nextTry(s, now) : 0 };
         });
         if (got === BROKEN) {
           for (const w of this.pending.splice(0)) this.handOut(w, undefined);
@@ -290,7 +320,7 @@ export class SharedLimiter implements Limiter {
             (seen) => {
               const now = Date.now();
               prune(seen, now, this.windowMs);
-              return slotsHeld(seen) >= this.limit ? nextFree(seen, now, this.windowMs) : 0;
+              return grantable(seen, this.limit, this.pending) > 0 ? 0 : this.nextTry(seen, now);
             },
             // The transaction says what is wrong with the store.
             () => 0,
@@ -302,6 +332,15 @@ export class SharedLimiter implements Limiter {
     } finally {
       this.pumping = false;
     }
+  }
+
+  /**
+   * When a waiter of this process may be served next: when the next slot frees, or soon when slots are free
+   * but due to other processes' requests ahead (they take them when they wake; one that died leaves the
+   * queue when its ticket's lease runs out).
+   */
+  private nextTry(s: SharedState, now: number): number {
+    return slotsHeld(s) < this.limit ? now + QUEUE_RECHECK_MS : nextFree(s, now, this.windowMs);
   }
 
   private handOut(w: SlotWaiter, id: string | undefined): void {
@@ -319,7 +358,8 @@ export class SharedLimiter implements Limiter {
     if (this.renewal !== undefined) return;
     const every = Math.max(10, Math.floor(this.leaseMs / 3));
     this.renewal = setInterval(() => {
-      if (this.flight.size === 0 || this.broken) {
+      // Entries in flight and tickets in the queue are vouched for while they last.
+      if ((this.flight.size === 0 && this.pending.length === 0) || this.broken) {
         clearInterval(this.renewal);
         this.renewal = undefined;
         return;
@@ -387,6 +427,10 @@ export class SharedLimiter implements Limiter {
     }
     this.ends.clear();
     for (const id of this.flight) s.flight[id] = now + this.leaseMs;
+    // Our tickets: those of the requests still waiting, renewed; those served or gone, out.
+    const prefix = `${this.processId}.`;
+    for (const id of Object.keys(s.queue)) if (id.startsWith(prefix)) delete s.queue[id];
+    for (const w of this.pending) s.queue[w.id] = [w.rank, now + this.leaseMs];
     prune(s, now, this.windowMs);
     const mine = this.waiting.count;
     if (mine > 0) {

@@ -15,12 +15,18 @@ export interface SharedState {
   flight: Record<string, number>;
   /** Processes with waiters: process id → [how many, until when the entry is alive]. */
   waiters: Record<string, [number, number]>;
+  /**
+   * Requests waiting for a slot, of every process: ticket → [rank, lease]. Free slots go to the lowest ranks
+   * (the longest waiting, and those a reply in hand waits on), so no process's request starves while
+   * others', asked for later, take the slots as they free. Absent in a file an older version wrote.
+   */
+  queue: Record<string, [number, number]>;
 }
 
 /** Why the file cannot be used as it is. */
 export class BrokenState extends Error {}
 
-export const emptyState = (): SharedState => ({ v: VERSION, ended: [], flight: {}, waiters: {} });
+export const emptyState = (): SharedState => ({ v: VERSION, ended: [], flight: {}, waiters: {}, queue: {} });
 
 const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
@@ -36,15 +42,19 @@ export function parseState(text: string): SharedState {
   if (!isObject(value) || value.v !== VERSION)
     throw new BrokenState('it is not a budget file of this version');
   const { ended, flight, waiters } = value;
+  const queue = value.queue ?? {};
+  const pair = (w: unknown) => Array.isArray(w) && w.length === 2 && w.every(isTime);
   const ok =
     Array.isArray(ended) &&
     ended.every(isTime) &&
     isObject(flight) &&
     Object.values(flight).every(isTime) &&
     isObject(waiters) &&
-    Object.values(waiters).every((w) => Array.isArray(w) && w.length === 2 && w.every(isTime));
+    Object.values(waiters).every(pair) &&
+    isObject(queue) &&
+    Object.values(queue).every(pair);
   if (!ok) throw new BrokenState('its entries are malformed');
-  return value as unknown as SharedState;
+  return { ...(value as unknown as SharedState), queue: queue as SharedState['queue'] };
 }
 
 /**
@@ -59,6 +69,34 @@ export function prune(s: SharedState, now: number, windowMs: number): void {
   }
   s.ended = s.ended.filter((t) => t > now - windowMs).sort((a, b) => a - b);
   for (const [id, [, until]] of Object.entries(s.waiters)) if (until < now) delete s.waiters[id];
+  for (const [id, [, lease]] of Object.entries(s.queue)) if (lease < now) delete s.queue[id];
+}
+
+/**
+ * Pure: how many of the tickets `mine` (in rank order) the slots free now go to (after prune). Free slots go
+ * to the lowest ranks (ties by id) of the queue's tickets and `mine`, whether or not these are written yet.
+ */
+export function grantable(
+  s: SharedState,
+  limit: number,
+  mine: readonly { id: string; rank: number }[],
+): number {
+  const free = Math.max(0, limit - slotsHeld(s));
+  if (free === 0 || mine.length === 0) return 0;
+  const own = new Set(mine.map((t) => t.id));
+  const others = Object.entries(s.queue)
+    .filter(([id]) => !own.has(id))
+    .map(([id, [rank]]) => ({ id, rank }));
+  const before = (a: { id: string; rank: number }, b: { id: string; rank: number }) =>
+    a.rank < b.rank || (a.rank === b.rank && a.id < b.id);
+  // Ours go in their order; each is served when the others ahead of it and ours before it fit in `free`.
+  let n = 0;
+  for (const t of mine) {
+    const ahead = others.filter((o) => before(o, t)).length;
+    if (ahead + n + 1 > free) break;
+    n += 1;
+  }
+  return n;
 }
 
 /** Pure: slots held now (in flight, or ended inside the window); call after prune. */

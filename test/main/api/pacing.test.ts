@@ -102,4 +102,22 @@ describe('pacing', () => {
     // The third request ended just now: its slot is held for one more window.
     expect(limiter.available()).toBe(0);
   });
+
+  it('an urgent call goes before the calls waiting without it, behind the urgent ones before it', async () => {
+    const s = await sessionServer();
+    const pacing = { limit: 1, windowMs: 40 };
+    const c = new ApiClient({ apiKey: `${KEY}-urgent`, baseUrl: s.url, pacing });
+    const held = await limiterFor(s.url, `${KEY}-urgent`, pacing).acquire();
+    const ids = { poll1: randomUUID(), poll2: randomUUID(), read1: randomUUID(), read2: randomUUID() };
+    const calls = [
+      c.getSession(ids.poll1),
+      c.getSession(ids.read1, { urgent: true }),
+      c.getSession(ids.poll2),
+      c.getSession(ids.read2, { urgent: true }),
+    ];
+    held(false);
+    await Promise.all(calls);
+    const order = s.seen.map((r) => r.url.split('/').pop());
+    expect(order).toEqual([ids.read1, ids.read2, ids.poll1, ids.poll2]);
+  });
 });

@@ -151,6 +151,7 @@ for (const kind of REDIS_SERVERS) {
           ended: [],
           flight: { 'dead.1': lease, 'dead.2': lease },
           waiters: {},
+          queue: {},
         };
         const key = budgetKey(new URL(s.url).origin, KEY);
         r.cli('set', key, JSON.stringify(dead), 'px', '60000');

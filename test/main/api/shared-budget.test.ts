@@ -21,6 +21,7 @@ import {
   type TestServer,
 } from '../../support/test-server.js';
 import { ownEmulator } from '../../support/emulator.js';
+import { until } from '../../support/until.js';
 
 const servers: TestServer[] = [];
 afterEach(async () => {
@@ -166,10 +167,16 @@ describe('a budget shared through the state file', () => {
     const dir = tempDir();
     const pacing = { limit: 2, windowMs: 400 };
     const l = processLimiter(s.url, dir, pacing);
-    // What a process killed during two requests leaves: entries in flight whose leases run out now.
+    // What a process killed during two requests leaves: entries in flight whose leases run out now (as
+    // a version before the queue wrote them: no queue).
     const lease = Date.now();
     mkdirSync(dir, { recursive: true });
-    const dead: SharedState = { v: 1, ended: [], flight: { 'dead.1': lease, 'dead.2': lease }, waiters: {} };
+    const dead: Omit<SharedState, 'queue'> = {
+      v: 1,
+      ended: [],
+      flight: { 'dead.1': lease, 'dead.2': lease },
+      waiters: {},
+    };
     writeFileSync(l.path, JSON.stringify(dead), { mode: 0o600 });
     const c = clientOn(s, l);
     const granted: number[] = [];
@@ -237,6 +244,43 @@ describe('a budget shared through the state file', () => {
   });
 });
 
+describe('the queue of requests waiting for a slot, across processes', () => {
+  it('a free slot goes to the request another process asked for first; an urgent one goes before it', async () => {
+    const s = await sessionServer();
+    const dir = tempDir();
+    const l = processLimiter(s.url, dir, { limit: 2, windowMs: 300 });
+    mkdirSync(dir, { recursive: true });
+    // One slot held, one free, and a request of another process waiting for a slot since a second ago.
+    const now = Date.now();
+    const state: SharedState = {
+      v: 1,
+      ended: [],
+      flight: { 'busy.1': now + 60_000 },
+      waiters: {},
+      queue: { 'other.q1': [now - 1000, now + 60_000] },
+    };
+    writeFileSync(l.path, JSON.stringify(state), { mode: 0o600 });
+    const controller = new AbortController();
+    let served = false;
+    const poll = l.acquire(controller.signal).then(
+      () => (served = true),
+      (e: unknown) => e,
+    );
+    // Queued behind the other process's request, not served.
+    await until(() => Object.keys(readState(l).queue).length === 2);
+    expect(served).toBe(false);
+    // A read a reply waits on ranks ahead of both, and takes the free slot.
+    const urgent = await l.acquire(undefined, { urgent: true });
+    expect(Object.keys(readState(l).flight)).toHaveLength(2);
+    expect(served).toBe(false);
+    urgent();
+    // Given up, the poll's ticket leaves the queue: it holds up nobody.
+    controller.abort('SIGINT');
+    expect(await poll).toBe('SIGINT');
+    await until(() => Object.keys(readState(l).queue).join() === 'other.q1');
+  });
+});
+
 describe('waiters registered in the shared state', () => {
   it('each sees every waiter on the key: its share widens with theirs and narrows when they leave', async () => {
     const s = await sessionServer();
@@ -270,6 +314,7 @@ describe('waiters registered in the shared state', () => {
       ended: [],
       flight: {},
       waiters: { live: [5, now + 60_000], dead: [20, now - 1] },
+      queue: {},
     };
     writeFileSync(a.path, JSON.stringify(state), { mode: 0o600 });
     await clientOn(s, a).getSession(randomUUID());
