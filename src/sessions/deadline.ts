@@ -15,13 +15,24 @@ export interface Deadline {
   dispose(): void;
 }
 
-/** A deadline `timeoutMs` from now (none when undefined), also ended by `stop`. */
+/**
+ * A deadline `timeoutMs` from now (none when undefined), also ended by `stop`. When it comes due, what
+ * arrived meanwhile is read first: a process the machine did not run for a while (a loaded CI runner) finds
+ * its timers due before the answers that came during the stall, and a 429 already in hand would otherwise
+ * be cut off and reported as a create that "may have been created". setImmediate runs after the poll for
+ * I/O, so the deadline ends the command at most one turn of the event loop late.
+ */
 export function startDeadline(stop: AbortSignal, timeoutMs: number | undefined): Deadline {
   const timer = new AbortController();
+  let immediate: NodeJS.Immediate | undefined;
   const handle =
     timeoutMs === undefined
       ? undefined
-      : setTimeout(() => timer.abort(new DOMException('the time-out ran out', 'TimeoutError')), timeoutMs);
+      : setTimeout(() => {
+          immediate = setImmediate(() =>
+            timer.abort(new DOMException('the time-out ran out', 'TimeoutError')),
+          );
+        }, timeoutMs);
   return {
     signal: AbortSignal.any([stop, timer.signal]),
     timeoutMs,
@@ -29,7 +40,10 @@ export function startDeadline(stop: AbortSignal, timeoutMs: number | undefined):
       return timer.signal.aborted && !stop.aborted;
     },
     after: timeoutMs === undefined ? '' : ` after ${formatDuration(timeoutMs)}`,
-    dispose: () => clearTimeout(handle),
+    dispose: () => {
+      clearTimeout(handle);
+      if (immediate !== undefined) clearImmediate(immediate);
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 // The poller against the emulator over real HTTP: every hazard of the gts cursor, each with its own test.
 // Messages are added when the poller has reached a given point (a message yielded, a request made), never
 // after a fixed sleep.
+import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { ApiError } from '../../../src/api/errors.js';
@@ -434,5 +435,38 @@ describe('Follower: endings', () => {
     });
     const got = await pending;
     expect(got.map((m) => m.message)).toEqual(['new', 'end']);
+  });
+});
+
+describe('the deadline of a command (--timeout)', () => {
+  it('comes due after what arrived while the process was stalled is read, not before', async () => {
+    let accepted: (socket: Socket) => void = () => undefined;
+    const serverSide = new Promise<Socket>((resolve) => (accepted = resolve));
+    const server = createServer((socket) => accepted(socket));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const client = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    const peer = await serverSide;
+    try {
+      let answered = false;
+      client.on('data', () => (answered = true));
+      const deadline = startDeadline(new AbortController().signal, 1);
+      const readFirst = new Promise<boolean>((resolve) =>
+        deadline.signal.addEventListener('abort', () => resolve(answered)),
+      );
+      // The answer arrives (written to the kernel at once), and the process stalls past the time-out before
+      // it runs again: the machine ran something else.
+      peer.write('answer');
+      const until = Date.now() + 30;
+      while (Date.now() < until) {
+        // busy
+      }
+      expect(await readFirst).toBe(true);
+      expect(deadline.expired).toBe(true);
+      deadline.dispose();
+    } finally {
+      client.destroy();
+      peer.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
