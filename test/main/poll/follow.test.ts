@@ -312,8 +312,14 @@ describe('Follower: endings', () => {
   describe('a service that keeps failing', () => {
     async function failing(modes: FaultMode[] = ['503']) {
       const { em } = await setup();
-      // One attempt per poll, so each failed poll is one injected fault.
-      const client = new ApiClient({ baseUrl: em.url, apiKey: KEY, pacing: false, retry: { maxRetries: 0 } });
+      // One attempt per poll, so each failed poll is one injected fault; a 429 too (the transport would
+      // otherwise ride it out itself, for seconds of backoff, and the poller would never see one).
+      const client = new ApiClient({
+        baseUrl: em.url,
+        apiKey: KEY,
+        pacing: false,
+        retry: { maxRetries: 0, rateLimitedBudgetMs: 0 },
+      });
       const s = await client.createSession({ agent_name: 'claude', message: '[[think:2000]] hi' });
       em.setFaults({ rate: 1, modes, methods: ['GET'] });
       const failures: number[] = [];
@@ -347,6 +353,7 @@ describe('Follower: endings', () => {
       em.setFaults(undefined);
       const got = await pending;
       expect(got.map((m) => m.type)).toEqual(['final_message']);
+      expect(failures.length).toBeGreaterThan(MAX_FAILED_POLLS);
       expect(failures.every((n) => n === 0)).toBe(true);
     });
 
