@@ -14,7 +14,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FLEET_RESERVE_PER_WAITER, fileLimiter, SharedLimiter } from '../../../src/api/budget/shared.js';
+import { RESERVE_PER_WAITER, fileLimiter, SharedLimiter } from '../../../src/api/budget/shared.js';
 import { SHARE_MARGIN } from '../../../src/api/budget/limiter.js';
 import { answer, budgetKey, KEY_PREFIX, RedisStore } from '../../../src/api/budget/redis-store.js';
 import {
@@ -120,14 +120,14 @@ for (const kind of REDIS_SERVERS) {
         const s = await sessionServer();
         const pacing = { limit: 100, windowMs: 60_000 };
         // As the CLI makes them: a slot of the window kept aside in part for each waiter of the fleet.
-        const a = machine(s.url, r.url, pacing, [], FLEET_RESERVE_PER_WAITER);
-        const b = machine(s.url, r.url, pacing, [], FLEET_RESERVE_PER_WAITER);
+        const a = machine(s.url, r.url, pacing, [], RESERVE_PER_WAITER);
+        const b = machine(s.url, r.url, pacing, [], RESERVE_PER_WAITER);
         const mine = a.register();
         const theirs = [b.register(), b.register(), b.register()];
         // Each machine learns of the others' waiters at its next request.
         await request(s, b);
         await request(s, a);
-        const kept = (n: number) => 100 / (100 - FLEET_RESERVE_PER_WAITER * n);
+        const kept = (n: number) => 100 / (100 - RESERVE_PER_WAITER * n);
         const share = (n: number) => Math.round(n * 600 * SHARE_MARGIN * kept(n));
         expect(a.shareMargin(32)).toBeGreaterThan(1.25);
         expect(mine.gapMs()).toBeGreaterThanOrEqual(share(4));

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SharedLimiter } from '../../../src/api/budget/shared.js';
-import { fileLimiter } from '../../../src/api/budget/shared.js';
+import { fileLimiter, RESERVE_PER_WAITER, sharedLimiterFor } from '../../../src/api/budget/shared.js';
+import { SHARE_MARGIN } from '../../../src/api/budget/limiter.js';
 import { ApiClient } from '../../../src/api/client.js';
 import { Follower } from '../../../src/poll/follow.js';
 import { DEFAULT_SCHEDULE } from '../../../src/poll/schedule.js';
@@ -241,6 +242,17 @@ describe('a budget shared through the state file', () => {
     // The first request's end is written (soon after it ended), and nothing of the cancelled one.
     await expect.poll(() => readState(l).ended.length, POLL).toBe(1);
     expect(Object.keys(readState(l).flight)).toEqual([]);
+  });
+});
+
+describe('the slots kept aside for the reads that end a wait', () => {
+  it('the machine budget the CLI makes keeps RESERVE_PER_WAITER a waiter, as the fleet budget in Redis does', () => {
+    const pacing = { limit: 100, windowMs: 60_000 };
+    const l = sharedLimiterFor('http://127.0.0.1:9', `${KEY}-reserve`, pacing, { dir: tempDir() });
+    expect(l.reservePerWaiter).toBe(RESERVE_PER_WAITER);
+    // 32 waiters: SHARE_MARGIN's 1.1, made about 1.26 by 12.8 slots kept aside.
+    expect(l.shareMargin(32)).toBeCloseTo((SHARE_MARGIN * 100) / (100 - 32 * RESERVE_PER_WAITER), 6);
+    expect(l.shareMargin(32)).toBeGreaterThan(1.25);
   });
 });
 
