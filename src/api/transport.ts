@@ -61,6 +61,40 @@ export interface TransportConfig {
 const PACED_TRACE_MS = 50;
 /** How long a request waits for a pacing slot, silently, before onPaced is told. */
 export const PACED_NOTICE_MS = 1000;
+/**
+ * How long a POST in flight when the caller's deadline comes may still answer. Its answer usually follows
+ * in milliseconds, and tells what the deadline alone cannot: refused (a 429, nothing was done) or taken,
+ * where cutting it off leaves only "it may have been created".
+ */
+export const POST_GRACE_MS = 1000;
+
+/**
+ * A signal that follows `signal`, but `graceMs` late when it ends with a time-out (a TimeoutError: the
+ * command's deadline), so a request in flight may still answer; at once for anything else (Ctrl-C).
+ */
+function withGrace(
+  signal: AbortSignal | undefined,
+  graceMs: number,
+): { signal: AbortSignal | undefined; dispose: () => void } {
+  if (signal === undefined) return { signal, dispose: () => undefined };
+  const late = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const onAbort = () => {
+    const reason: unknown = signal.reason;
+    if (reason instanceof DOMException && reason.name === 'TimeoutError')
+      timer = setTimeout(() => late.abort(reason), graceMs);
+    else late.abort(reason);
+  };
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: late.signal,
+    dispose: () => {
+      signal.removeEventListener('abort', onAbort);
+      clearTimeout(timer);
+    },
+  };
+}
 
 /** One API call. */
 export interface RequestSpec {
@@ -178,6 +212,8 @@ export class Transport {
       try {
         return await this.attempt(spec, bodyText, attempt, state, signal);
       } catch (caught) {
+        // Refused before it was acted on (a 429 that came in the grace after the deadline, say): not left.
+        if (caught instanceof ApiError && caught.neverSent) state.left = false;
         if (signal?.aborted) throw cancelled();
         const err =
           caught instanceof ApiError
@@ -214,10 +250,13 @@ export class Transport {
     const release = await this.paced(signal, spec.urgent === true);
     this.requestCount += 1;
     state.left = true;
+    // A POST in flight when the deadline comes is given POST_GRACE_MS to answer (see withGrace).
+    const grace = spec.method === 'POST' ? withGrace(signal, POST_GRACE_MS) : undefined;
     try {
-      return await this.exchange(spec, bodyText, attempt, signal);
+      return await this.exchange(spec, bodyText, attempt, grace ? grace.signal : signal);
     } finally {
       release?.();
+      grace?.dispose();
     }
   }
 

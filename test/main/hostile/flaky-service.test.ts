@@ -282,6 +282,20 @@ describe.concurrent('a POST whose outcome is unknown is never repeated', () => {
     });
   });
 
+  it('create answered just after --timeout ran out: the answer is read, not cut off; 124 naming the session', async () => {
+    await withEm({ rate: 1, modes: ['slow'], methods: ['POST'], slowMs: 1200 }, async ({ em, run }) => {
+      const r = await run(['create', '-a', 'claude', '--wait', '--timeout', '1s', 'go']);
+      expect(r.code).toBe(124);
+      expect(em.stats().sessionsCreated).toBe(1);
+      // Not "may have been created": the session is named, with the command that picks the wait up.
+      expect(r.stderr).not.toContain('may have been created');
+      const named = /resume with: agents tail ([0-9a-f-]{36})/.exec(r.stderr)?.[1] ?? '';
+      expect(em.messages(named).length).toBeGreaterThan(0);
+      expectCleanError(r.stderr);
+      tally.correct += 1;
+    });
+  });
+
   it('without --timeout, a create refused with 429 for longer than the 429 budget ends with 124, never 1', async () => {
     await withEm({ rate: 1, modes: ['429'], methods: ['POST'] }, async ({ em, run }) => {
       const r = await run(['create', '-a', 'claude', 'go']);
