@@ -4,14 +4,18 @@
 // (`emulator`) or by the test itself (`ownEmulator`, for tests that run concurrently in one file, where a
 // shared afterEach cannot tell whose emulator is whose). A test that moves turns on itself passes
 // `turnMsPerRequest: 0` (or turns: 'timed' to test real timers).
-import { afterEach } from 'vitest';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/index.js';
 
 const running: RunningEmulator[] = [];
 
-afterEach(async () => {
+/**
+ * Closes the emulators `emulator()` started; setup.ts calls it after every test. The hook is there, not
+ * here: a worker runs many files without reloading this module, and a hook registered when it loads would
+ * belong to the first file alone.
+ */
+export async function closeTestEmulators(): Promise<void> {
   await Promise.all(running.splice(0).map((e) => e.close()));
-});
+}
 
 /** An emulator closed by the caller. */
 export function ownEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
