@@ -62,8 +62,9 @@ describe('default script', () => {
     const em = await start({ turns: 'timed', timeScale: 0.05 });
     const { user, msgs } = await turn(em, 'default');
     expect(msgs.map((m) => m.type)).toEqual(['message', 'tool_call', 'final_message']);
-    // Lower bounds only: a loaded machine runs timers late, never early.
-    offsets(user, msgs).forEach((o, i) => expect(o).toBeGreaterThanOrEqual(0.9 * [15, 25, 35][i]!));
+    // Lower bounds only: a loaded machine runs timers late, never early. The stamps are whole milliseconds,
+    // and the user message may have been bumped by one (a tie): 2 ms of slack, not a share of the delay.
+    offsets(user, msgs).forEach((o, i) => expect(o).toBeGreaterThanOrEqual([15, 25, 35][i]! - 2));
     expect(() => em.endTurns()).toThrow(/timed/);
   });
 
