@@ -81,7 +81,8 @@ function withGrace(
   let timer: NodeJS.Timeout | undefined;
   const onAbort = () => {
     const reason: unknown = signal.reason;
-    if (reason instanceof DOMException && reason.name === 'TimeoutError')
+    // The deadline's reason, as fromApiError (cli-error.ts) reads it: an Error named TimeoutError.
+    if (reason instanceof Error && reason.name === 'TimeoutError')
       timer = setTimeout(() => late.abort(reason), graceMs);
     else late.abort(reason);
   };

@@ -1,6 +1,7 @@
 // A command's deadline (--timeout) joined with the run's stop signal. It bounds the whole command, the
 // create or send POST included, so a service that never answers cannot outlast --timeout.
 import { formatDuration } from '../util/duration.js';
+import { afterIo } from '../util/sleep.js';
 import { CliError, ExitCode } from '../cli-error.js';
 
 /** The signal a timed command passes to every call, and why it fired. */
@@ -16,23 +17,16 @@ export interface Deadline {
 }
 
 /**
- * A deadline `timeoutMs` from now (none when undefined), also ended by `stop`. When it comes due, what
- * arrived meanwhile is read first: a process the machine did not run for a while (a loaded CI runner) finds
- * its timers due before the answers that came during the stall, and a 429 already in hand would otherwise
- * be cut off and reported as a create that "may have been created". setImmediate runs after the poll for
- * I/O, so the deadline ends the command at most one turn of the event loop late.
+ * A deadline `timeoutMs` from now (none when undefined), also ended by `stop`. When it comes due after a
+ * stall of this process, what arrived meanwhile is read first (afterIo): a 429 already in hand would
+ * otherwise be cut off and reported as a create that "may have been created".
  */
 export function startDeadline(stop: AbortSignal, timeoutMs: number | undefined): Deadline {
   const timer = new AbortController();
-  let immediate: NodeJS.Immediate | undefined;
-  const handle =
+  const cancel =
     timeoutMs === undefined
-      ? undefined
-      : setTimeout(() => {
-          immediate = setImmediate(() =>
-            timer.abort(new DOMException('the time-out ran out', 'TimeoutError')),
-          );
-        }, timeoutMs);
+      ? () => undefined
+      : afterIo(timeoutMs, () => timer.abort(new DOMException('the time-out ran out', 'TimeoutError')));
   return {
     signal: AbortSignal.any([stop, timer.signal]),
     timeoutMs,
@@ -40,10 +34,7 @@ export function startDeadline(stop: AbortSignal, timeoutMs: number | undefined):
       return timer.signal.aborted && !stop.aborted;
     },
     after: timeoutMs === undefined ? '' : ` after ${formatDuration(timeoutMs)}`,
-    dispose: () => {
-      clearTimeout(handle);
-      if (immediate !== undefined) clearImmediate(immediate);
-    },
+    dispose: cancel,
   };
 }
 

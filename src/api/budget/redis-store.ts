@@ -10,7 +10,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { BrokenState, emptyState, parseState, type SharedState } from './state.js';
 import type { BudgetStore } from './budget-store.js';
-import { sleep } from '../../util/sleep.js';
+import { afterIo, sleep } from '../../util/sleep.js';
 
 /** Redis keys of agents budgets start so: `agents:budget:<hash>`. */
 export const KEY_PREFIX = 'agents:budget:';
@@ -59,23 +59,15 @@ const KEY_TTL_MS = 3 * 60_000;
 const MAX_VALUE_BYTES = 1 << 20;
 
 /**
- * `reply`, or a failure "timed out" once `ms` passed without it. A process the machine did not
- * run for a while (dozens of processes on two cores) finds, when it runs again, its timers due before the
- * answers that came meanwhile are read: the time-out looks again after those are read (setImmediate runs
- * after the poll for I/O), so it fires on a server that stayed silent, not on a stall of this process.
+ * `reply`, or a failure "timed out" once `ms` passed without it: on a server that stayed silent, not on a
+ * stall of this process (afterIo).
  */
 export function answer<T>(reply: Promise<T>, ms = COMMAND_TIMEOUT_MS): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  let immediate: NodeJS.Immediate | undefined;
+  let cancel: () => void = () => undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      immediate = setImmediate(() => reject(new Error('Command timed out')));
-    }, ms);
+    cancel = afterIo(ms, () => reject(new Error('Command timed out')));
   });
-  return Promise.race([reply, late]).finally(() => {
-    clearTimeout(timer);
-    if (immediate !== undefined) clearImmediate(immediate);
-  });
+  return Promise.race([reply, late]).finally(cancel);
 }
 
 /** The address without user or password, for messages. */
