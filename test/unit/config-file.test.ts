@@ -2,7 +2,8 @@ import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CliError, UsageError } from '../../src/cli-error.js';
-import { openConfigFile, profileOf } from '../../src/config/config-file.js';
+import Conf from 'conf';
+import { SCHEMA, openConfigFile, profileOf } from '../../src/config/config-file.js';
 import { configPath } from '../../src/config/locations.js';
 import { freshDir } from '../support/config.js';
 
@@ -176,6 +177,14 @@ describe('openConfigFile', () => {
     }
     // Nothing was cleared: the user can still fix it by hand.
     expect(readFileSync(join(dir, 'config.json'), 'utf8')).toContain(KEY);
+  });
+
+  // Writes tell ajv not to check SCHEMA against JSON Schema's meta-schema (compiling that is most of a
+  // `config set`). This is that check, made once: conf's default checks the schema it is given.
+  it('has a schema that JSON Schema itself accepts', () => {
+    expect(() => new Conf({ cwd: freshDir(), schema: SCHEMA })).not.toThrow();
+    const broken = { profiles: { ...SCHEMA.profiles, type: 'no-such-type' } };
+    expect(() => new Conf({ cwd: freshDir(), schema: broken })).toThrow(/schema is invalid/);
   });
 
   // Reads skip the schema: unknown keys and values of the wrong type are left out, a value is judged where a
