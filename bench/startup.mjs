@@ -1,5 +1,6 @@
 // `npm run bench`: what one `agents` command costs, against baselines measured in the same run.
-//  - start-up: `--help`, `--version` and a usage error (`show not-a-session`) against a bare `node -e 0`;
+//  - start-up: `--help`, `--version` and a usage error (`show not-a-session`) against a bare `node -e 0`,
+//    beside the help of a one-command commander program built and launched the same way;
 //  - a request: `agents show <id> --json` against a bare Node script making the same GETs, once with
 //    node:http (keep-alive) and once with the built-in fetch; the same show with its settings in the
 //    config file instead of the environment; the peak memory of each;
@@ -15,6 +16,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 
 const bin = fileURLToPath(new URL('../bin/agents.js', import.meta.url));
@@ -113,6 +115,35 @@ writeFileSync(
 })();
 `,
 );
+// The least a commander program pays for its help: one command, bundled and launched as bin/agents.js
+// is (an ES module build through a launcher that turns the compile cache on). What `--help` costs above
+// this is our own (the commands, their options and checks, the entries of the help).
+const commanderDir = join(work, 'commander-alone');
+await build({
+  stdin: {
+    contents: `import { Command } from 'commander';
+new Command('tool').description('A tool.').option('--json', 'print JSON').exitOverride()
+  .addCommand(new Command('show').description('show one').argument('<id>'))
+  .parseAsync(process.argv).catch(() => undefined);
+`,
+    resolveDir: fileURLToPath(new URL('..', import.meta.url)),
+  },
+  outfile: join(commanderDir, 'program.js'),
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node22.12',
+  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'warning',
+});
+const commanderAlone = join(commanderDir, 'launcher.mjs');
+writeFileSync(
+  commanderAlone,
+  "import module from 'node:module';\nmodule.enableCompileCache?.();\nawait import('./program.js');\n",
+);
+
 // Peak memory and CPU time: a preload reports the process's maxRSS and its CPU time (user and system, all
 // threads) as it exits, in runs of their own. CPU time says what a command costs whatever else the machine
 // does; wall time (the medians) is what a script waits for.
@@ -160,6 +191,7 @@ const agentsCases = (file, tag) => [
 ];
 const cases = [
   { name: 'node -e 0', args: ['-e', '0'] },
+  { name: 'commander alone: --help', args: [commanderAlone, '--help'] },
   ...agentsCases(bin, ''),
   { name: 'bare node:http GETs', args: [bareHttp] },
   { name: 'bare fetch GETs', args: [bareFetch] },
@@ -256,6 +288,7 @@ function bench(label, prefix) {
     fetch: m.get(`${tag}agents show --json`) / m.get('bare fetch GETs'),
     file: m.get(`${tag}agents show --json, config file`) / m.get('bare node:http GETs'),
     rss: mem.get(`${tag}agents show --json`),
+    commander: m.get('commander alone: --help') / m.get('node -e 0'),
   });
   const now = ratios('', med);
   const then = before === undefined ? undefined : ratios('before: ', med);
@@ -269,6 +302,7 @@ function bench(label, prefix) {
   console.log(`\n${label} ratios:`);
   row('--help against node -e 0', 'help', 'target ≤ 1.30x');
   row('usage error against node -e 0', 'usage', 'target ≤ 1.30x');
+  row('commander alone: --help against node -e 0', 'commander', 'the least a commander program pays');
   row('show --json against bare node:http GETs', 'http', 'target ≤ 2.00x');
   row('show --json against bare fetch GETs', 'fetch', 'target ≤ 1.30x');
   row('show --json, settings in the config file, against node:http', 'file', 'target ≤ 2.00x');
@@ -303,7 +337,7 @@ if (summary.length > 1 || before !== undefined) {
     '\nsummary (targets: --help and usage error ≤ 1.30x node -e 0; show ≤ 2.00x node:http, ≤ 1.30x fetch)\n',
   );
   console.log(
-    `${'node'.padEnd(16)}${'--help'.padStart(9)}${'usage'.padStart(9)}${'show/http'.padStart(11)}${'show/fetch'.padStart(12)}${'file/http'.padStart(11)}${'show RSS'.padStart(11)}`,
+    `${'node'.padEnd(16)}${'--help'.padStart(9)}${'usage'.padStart(9)}${'commander'.padStart(11)}${'show/http'.padStart(11)}${'show/fetch'.padStart(12)}${'file/http'.padStart(11)}${'show RSS'.padStart(11)}`,
   );
   for (const { label, now, then } of summary) {
     for (const [tag, r] of [
@@ -313,6 +347,7 @@ if (summary.length > 1 || before !== undefined) {
       if (r === undefined) continue;
       console.log(
         `${(tag || label).padEnd(16)}${`${r.help.toFixed(2)}x`.padStart(9)}${`${r.usage.toFixed(2)}x`.padStart(9)}` +
+          `${`${r.commander.toFixed(2)}x`.padStart(11)}` +
           `${`${r.http.toFixed(2)}x`.padStart(11)}${`${r.fetch.toFixed(2)}x`.padStart(12)}${`${r.file.toFixed(2)}x`.padStart(11)}` +
           `${`${r.rss.toFixed(1)} MB`.padStart(11)}`,
       );
