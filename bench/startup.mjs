@@ -133,7 +133,9 @@ new Command('tool').description('A tool.').option('--json', 'print JSON').exitOv
   format: 'esm',
   platform: 'node',
   target: 'node22.12',
-  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+  },
   minifyWhitespace: true,
   minifySyntax: true,
   logLevel: 'warning',
