@@ -1,8 +1,8 @@
 // The config file: one JSON file of named profiles (workspaces), written by conf alone. conf writes
 // atomically and checks the whole file against SCHEMA before each write; the file is 0600 in a 0700
 // directory. A command that only reads parses the file itself, as conf would (the same text, the same
-// parse), and skips the schema: conf's chunk is 300 kB with ajv, about 20 ms of CPU and 2.5 MB of every command
-// run with its settings in the file. Reads go through the few fields a command uses, each of which
+// parse), and skips the schema: conf's chunk is 300 kB with ajv, about 20 ms of CPU and 2.5 MB of every
+// command run with its settings in the file. Reads go through the few fields a command uses, each of which
 // settings.ts validates as it reads it.
 import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
