@@ -33,7 +33,24 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Starts a server on 127.0.0.1, on a free port unless one is given. */
+const running: TestServer[] = [];
+
+/**
+ * Closes the servers `serve()` and `sessionServer()` started; setup.ts calls it after every test (the hook
+ * is there for the reason closeTestEmulators gives).
+ */
+export async function closeTestServers(): Promise<void> {
+  await Promise.all(running.splice(0).map((s) => s.close()));
+}
+
+/** A server closed once the test ends. */
+export async function serve(handler: Handler, port = 0): Promise<TestServer> {
+  const s = await startServer(handler, port);
+  running.push(s);
+  return s;
+}
+
+/** Starts a server on 127.0.0.1, on a free port unless one is given; the caller closes it. */
 export async function startServer(handler: Handler, port = 0): Promise<TestServer> {
   const seen: Seen[] = [];
   const server = createServer((req, res) => {
@@ -184,9 +201,12 @@ export function busiestWindow(arrivals: readonly { at: number }[], windowMs: num
   return most;
 }
 
-/** A server answering every request with a Session (or `status` with an error), after `delayMs`. */
+/**
+ * A server answering every request with a Session (or `status` with an error), after `delayMs`; closed once
+ * the test ends.
+ */
 export async function sessionServer(o: { status?: number; delayMs?: number } = {}): Promise<TestServer> {
-  const s = await startServer((req, res) => {
+  const s = await serve((req, res) => {
     const id: string = /\/sessions\/([^/?]+)/.exec(req.url ?? '')?.[1] ?? randomUUID();
     const status = o.status ?? 200;
     setTimeout(

@@ -1,35 +1,15 @@
 // What goes on the wire: headers, addresses under the base URL (prefix and trailing slash tolerated), list
 // queries, and the paging of iterateMessages.
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { VERSION } from '../../../src/version.js';
 import { Follower, firstMessage } from '../../../src/poll/follow.js';
 import { DEFAULT_SCHEDULE } from '../../../src/poll/schedule.js';
 import { runMain } from '../../support/main.js';
 import { cliEnv } from '../../support/run-cli.js';
-import {
-  FAST,
-  KEY,
-  json,
-  listPage,
-  makeMessages,
-  session,
-  startServer,
-  type TestServer,
-} from '../../support/test-server.js';
+import { FAST, KEY, json, listPage, makeMessages, session, serve } from '../../support/test-server.js';
 import type { Message } from '../../../src/api/types.js';
-
-const servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function serve(...args: Parameters<typeof startServer>): Promise<TestServer> {
-  const s = await startServer(...args);
-  servers.push(s);
-  return s;
-}
 
 const id = randomUUID();
 const thread = randomUUID();

@@ -1,20 +1,15 @@
 // The debug trace: one line per request and per response, and the key nowhere in it.
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { redact } from '../../../src/api/redact.js';
-import { FAST, KEY, json, reset, startServer, type TestServer } from '../../support/test-server.js';
-
-const servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
+import { FAST, KEY, json, reset, serve } from '../../support/test-server.js';
 
 const id = randomUUID();
 
 describe('debug trace', () => {
   it('traces requests and responses with the key redacted everywhere', async () => {
-    const s = await startServer((req, res, seen) => {
+    const s = await serve((req, res, seen) => {
       if (seen.method === 'POST' && s.seen.length === 1) return reset(req);
       // A server that echoes the Authorization header and the key into its bodies.
       json(res, seen.method === 'POST' ? 201 : 404, {
@@ -24,7 +19,6 @@ describe('debug trace', () => {
         note: `ApiKey ${encodeURIComponent(KEY)}`,
       });
     });
-    servers.push(s);
     const lines: string[] = [];
     const c = new ApiClient({ ...FAST, baseUrl: s.url, debug: (line) => lines.push(line) });
     await expect(c.getSession(id)).rejects.toMatchObject({ kind: 'not_found' });

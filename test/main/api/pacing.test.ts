@@ -1,22 +1,11 @@
 // The sliding-window limiter: whatever the callers do, no window of `windowMs` sees more than `limit`
 // requests at the server, retries included, across every client of one key in the process.
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { ApiError } from '../../../src/api/errors.js';
 import { SlidingWindowLimiter, limiterFor } from '../../../src/api/budget/limiter.js';
-import { KEY, busiestWindow, sessionServer as serve, type TestServer } from '../../support/test-server.js';
-
-const servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function sessionServer(status = 200): Promise<TestServer> {
-  const s = await serve({ status });
-  servers.push(s);
-  return s;
-}
+import { KEY, busiestWindow, sessionServer } from '../../support/test-server.js';
 
 describe('pacing', () => {
   it('a burst of 300 calls never exceeds the limit in any window, and every call succeeds', async () => {
@@ -31,7 +20,7 @@ describe('pacing', () => {
   });
 
   it('clients of one key share the limit; retries count against it', async () => {
-    const s = await sessionServer(503);
+    const s = await sessionServer({ status: 503 });
     const pacing = { limit: 5, windowMs: 150 };
     const options = {
       apiKey: `${KEY}-shared`,

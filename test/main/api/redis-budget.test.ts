@@ -17,13 +17,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RESERVE_PER_WAITER, fileLimiter, SharedLimiter } from '../../../src/api/budget/shared.js';
 import { SHARE_MARGIN } from '../../../src/api/budget/limiter.js';
 import { answer, budgetKey, KEY_PREFIX, RedisStore } from '../../../src/api/budget/redis-store.js';
-import {
-  busiestWindow,
-  KEY,
-  POLL,
-  sessionServer as serve,
-  type TestServer,
-} from '../../support/test-server.js';
+import { busiestWindow, KEY, POLL, sessionServer, type TestServer } from '../../support/test-server.js';
 import type { SharedState } from '../../../src/api/budget/state.js';
 import {
   freePort,
@@ -37,18 +31,10 @@ import {
 import { fixture } from '../../support/fixture.js';
 import { until } from '../../support/until.js';
 
-const servers: TestServer[] = [];
 const redises: TestRedis[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
   await Promise.all(redises.splice(0).map((r) => r.stop()));
 });
-
-async function sessionServer(): Promise<TestServer> {
-  const s = await serve({});
-  servers.push(s);
-  return s;
-}
 
 async function redis(kind: RedisServerKind, password?: string): Promise<TestRedis> {
   const r = await startRedis({ password, kind });

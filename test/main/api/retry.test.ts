@@ -1,7 +1,7 @@
 // Reads ride out flaky networks and gateways; a POST is sent again only when it certainly never arrived,
 // and otherwise the caller hears that its outcome is unknown.
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { ApiError } from '../../../src/api/errors.js';
 import { fromApiError } from '../../../src/cli-error.js';
@@ -15,21 +15,10 @@ import {
   reset,
   seeded,
   session,
+  serve,
   startServer,
   truncate,
-  type TestServer,
 } from '../../support/test-server.js';
-
-const servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function serve(...args: Parameters<typeof startServer>): Promise<TestServer> {
-  const s = await startServer(...args);
-  servers.push(s);
-  return s;
-}
 
 const id = randomUUID();
 

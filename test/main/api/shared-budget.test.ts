@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SharedLimiter } from '../../../src/api/budget/shared.js';
 import { fileLimiter, RESERVE_PER_WAITER, sharedLimiterFor } from '../../../src/api/budget/shared.js';
 import { SHARE_MARGIN } from '../../../src/api/budget/limiter.js';
@@ -14,26 +14,9 @@ import { ApiClient } from '../../../src/api/client.js';
 import { Follower } from '../../../src/poll/follow.js';
 import { DEFAULT_SCHEDULE } from '../../../src/poll/schedule.js';
 import { stateFileName, type SharedState } from '../../../src/api/budget/state.js';
-import {
-  busiestWindow,
-  KEY,
-  POLL,
-  sessionServer as serve,
-  type TestServer,
-} from '../../support/test-server.js';
+import { busiestWindow, KEY, POLL, sessionServer, type TestServer } from '../../support/test-server.js';
 import { ownEmulator } from '../../support/emulator.js';
 import { until } from '../../support/until.js';
-
-const servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function sessionServer(delayMs = 0): Promise<TestServer> {
-  const s = await serve({ delayMs });
-  servers.push(s);
-  return s;
-}
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'agents-pacing-'));
 
@@ -198,7 +181,7 @@ describe('a budget shared through the state file', () => {
   });
 
   it('a request in flight renews its lease, so a slow answer never loses its slot', async () => {
-    const s = await sessionServer(1200);
+    const s = await sessionServer({ delayMs: 1200 });
     const dir = tempDir();
     const pacing = { limit: 1, windowMs: 200 };
     const l = fileLimiter(s.url, KEY, pacing, { dir, leaseMs: 500 }); // renewed about every 167 ms

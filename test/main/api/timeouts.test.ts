@@ -3,22 +3,11 @@
 import { randomUUID } from 'node:crypto';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { Agent } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { ApiError } from '../../../src/api/errors.js';
 import { ExitCode, fromApiError } from '../../../src/cli-error.js';
-import { FAST, POLL, html, json, session, startServer, type TestServer } from '../../support/test-server.js';
-
-const servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function serve(...args: Parameters<typeof startServer>): Promise<TestServer> {
-  const s = await startServer(...args);
-  servers.push(s);
-  return s;
-}
+import { FAST, POLL, html, json, serve, session } from '../../support/test-server.js';
 
 const id = randomUUID();
 /** The session the servers below answer with, when they answer whole. */
