@@ -1,13 +1,13 @@
 // Start-up of the built binary: bin/agents.js turns on Node's compile cache and imports dist/agents.js, one
 // esbuild ES module build split by command. Checked on the binary itself: it answers like main() does
-// in-process; help and a usage error load no HTTP code, while `show` does; a --debug stack trace names our
-// src/ files (source maps, on only then); and the packed tarball runs with nothing beside it.
-import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+// in-process; help and a usage error load no HTTP code, while `show` does; and a --debug stack trace names
+// our src/ files (source maps, on only then). The packed tarball is tarball.test.ts's.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, cliEnv } from '../support/run-cli.js';
+import { BIN, cliEnv } from '../support/run-cli.js';
 import { runMain } from '../support/main.js';
 import type { startEmulator } from '../../src/emulator/index.js';
 import { KEY } from '../support/key.js';
@@ -37,11 +37,11 @@ interface Run {
 }
 
 /** Runs `node bin …args` with pipes and stdin on /dev/null, as a script does, under the probe. */
-function runBin(args: string[], env: NodeJS.ProcessEnv, bin = BIN): Promise<Run> {
+function runBin(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
   const probeOut = join(mkdtempSync(join(scratch, 'probe-')), 'probe.json');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--require', PROBE, bin, ...args], {
-      cwd: dirname(dirname(bin)),
+    const child = spawn(process.execPath, ['--require', PROBE, BIN, ...args], {
+      cwd: dirname(dirname(BIN)),
       env: { ...env, STARTUP_PROBE_OUT: probeOut },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -132,46 +132,5 @@ describe('the binary', () => {
       expect(r.stderr).toMatch(/^ {4}at async main \(.*[\\/]src[\\/]cli\.ts:\d+:\d+\)$/m);
       expect(r.stderr).not.toMatch(/[\\/]dist[\\/]/);
     }
-  });
-});
-
-describe('the packed tarball', () => {
-  it('holds bin/ and dist/ with a source map, and runs with no node_modules to find', async () => {
-    // The package as `npm pack` makes it, from this run's build (prepack would rebuild the checkout's dist/).
-    const pkg = join(scratch, 'package');
-    mkdirSync(pkg);
-    for (const file of ['package.json', 'README.md', 'LICENSE']) cpSync(join(ROOT, file), join(pkg, file));
-    cpSync(join(ROOT, 'bin'), join(pkg, 'bin'), { recursive: true });
-    cpSync(join(dirname(BIN), '..', 'dist'), join(pkg, 'dist'), { recursive: true });
-    const packed = spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], {
-      cwd: pkg,
-      encoding: 'utf8',
-    });
-    expect(packed.status, packed.stderr).toBe(0);
-    const [{ filename, files }] = JSON.parse(packed.stdout) as [
-      { filename: string; files: { path: string }[] },
-    ];
-    const paths = files.map((f) => f.path);
-    expect(paths).toEqual(expect.arrayContaining(['bin/agents.js', 'dist/agents.js', 'dist/agents.js.map']));
-    expect(paths.some((p) => /^dist\/chunks\/.+\.js$/.test(p))).toBe(true);
-    expect(paths.filter((p) => !/^(bin|dist)\//.test(p)).sort()).toEqual([
-      'LICENSE',
-      'README.md',
-      'package.json',
-    ]);
-
-    // Unpacked where no node_modules is above it: everything it runs is in the tarball.
-    const unpacked = mkdtempSync(join(tmpdir(), 'agents-tarball-'));
-    const tar = spawnSync('tar', ['-xzf', join(scratch, filename), '-C', unpacked], { encoding: 'utf8' });
-    expect(tar.status, tar.stderr).toBe(0);
-    const bin = join(unpacked, 'package', 'bin', 'agents.js');
-    expect(existsSync(join(unpacked, 'package', 'node_modules'))).toBe(false);
-    const version = await runBin(['--version'], env, bin);
-    expect(version.stdout.trim()).toBe(
-      (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version,
-    );
-    const shown = await runBin(['show', sessionId, '--json'], env, bin);
-    expect(shown.code, shown.stderr).toBe(0);
-    expect((JSON.parse(shown.stdout) as { session: { id: string } }).session.id).toBe(sessionId);
   });
 });

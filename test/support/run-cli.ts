@@ -45,11 +45,17 @@ export interface RunOptions {
   killAfterMs?: number;
   /** Called once the child has started, e.g. to send it a signal later. */
   onSpawn?: (child: ChildProcessWithoutNullStreams) => void;
+  /** Another bin/agents.js than this run's build (the one in the packed tarball), and where it runs. */
+  bin?: string;
+  cwd?: string;
 }
 
 export function runCli(args: string[], o: RunOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: o.env ?? cliEnv(), cwd: ROOT });
+    const child = spawn(process.execPath, [o.bin ?? BIN, ...args], {
+      env: o.env ?? cliEnv(),
+      cwd: o.cwd ?? ROOT,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
