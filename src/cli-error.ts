@@ -1,6 +1,7 @@
 // The one error type the program ends with, the contract's exit codes, and the one mapping from what the
 // HTTP layer reports (ApiError kinds) to an exit code and a hint for a person. main() catches once.
 import type { ApiError, ApiErrorKind } from './api/errors.js';
+import { isTimeoutReason } from './util/sleep.js';
 
 /** Exit codes of the contract (README, "Exit codes"). */
 export const ExitCode = {
@@ -111,7 +112,7 @@ export function fromApiError(err: ApiError): CliError {
   if (err.kind === 'aborted') {
     if (err.reason === 'EPIPE') [exitCode, silent] = [ExitCode.OK, true];
     else if (isStop(err.reason)) exitCode = ExitCode.INTERRUPTED;
-    else if (err.reason instanceof Error && err.reason.name === 'TimeoutError') exitCode = ExitCode.TIMEOUT;
+    else if (isTimeoutReason(err.reason)) exitCode = ExitCode.TIMEOUT;
   }
   const hint = err.outcomeUnknown ? outcomeHint(err) : (err.advice ?? HINTS[err.kind]);
   return new CliError(err.message, { exitCode, hint, cause: err, silent });

@@ -4,7 +4,7 @@
 import { ApiError, abortedError, errorFromStatus, type BadRequestDefault, type Creates } from './errors.js';
 import { errorFromNetwork } from './network-errors.js';
 import { backoffDelay, parseRetryAfter, type RetryNotice, type RetryOptions } from './backoff.js';
-import { sleep } from '../util/sleep.js';
+import { isTimeoutReason, sleep } from '../util/sleep.js';
 import { summariseBody } from './summary.js';
 import { flatten } from '../util/text.js';
 import { redact } from './redact.js';
@@ -81,9 +81,8 @@ function withGrace(
   let timer: NodeJS.Timeout | undefined;
   const onAbort = () => {
     const reason: unknown = signal.reason;
-    // The deadline's reason, as fromApiError (cli-error.ts) reads it: an Error named TimeoutError.
-    if (reason instanceof Error && reason.name === 'TimeoutError')
-      timer = setTimeout(() => late.abort(reason), graceMs);
+    // The deadline's reason, as fromApiError (cli-error.ts) reads it too.
+    if (isTimeoutReason(reason)) timer = setTimeout(() => late.abort(reason), graceMs);
     else late.abort(reason);
   };
   if (signal.aborted) onAbort();
