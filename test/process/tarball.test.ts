@@ -6,23 +6,27 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, cliEnv, runCli } from '../support/run-cli.js';
 import { runMain } from '../support/main.js';
 import { KEY } from '../support/key.js';
-import { emulator } from '../support/emulator.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { ownEmulator } from '../support/emulator.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'agents-tarball-'));
 
+// Started once for the file (setup.ts closes what emulator() starts after every test, not after the file).
+let em: RunningEmulator;
 let env: NodeJS.ProcessEnv;
 let sessionId: string;
 beforeAll(async () => {
-  const em = await emulator();
+  em = await ownEmulator();
   env = cliEnv({ AGENTS_BASE_URL: em.url, AGENTS_API_KEY: KEY });
   const created = await runMain(['create', '-a', 'claude', 'hello'], { env });
   expect(created.code, created.stderr).toBe(0);
   sessionId = created.stdout.trim();
 });
+afterAll(() => em.close());
 
 describe('the packed tarball', () => {
   it('holds bin/ and dist/ with a source map, and runs with no node_modules to find', async () => {
