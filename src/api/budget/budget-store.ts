@@ -9,7 +9,15 @@ export interface BudgetStore {
   readonly where: string;
   /** A store that fails may answer again later (a server): the limiter tries it again now and then. */
   readonly recovers: boolean;
-  /** Runs `fn` on the current state and writes what it left, atomically; rejects on any failure. */
+  /**
+   * The store's clock, in epoch ms: every time in the state is on it. Machines of a fleet need not agree on
+   * the time, and a window kept on each one's clock would not be one window.
+   */
+  now(): number;
+  /**
+   * Runs `fn` on the current state (and the store's time) and writes what it left, atomically; rejects on
+   * any failure.
+   */
   transact<T>(fn: (s: SharedState, now: number) => T): Promise<T>;
   /** The state as it is now (no lock), for a view of the window; rejects on any failure. */
   peek(): Promise<SharedState>;

@@ -28,6 +28,11 @@ export class FileStore implements BudgetStore {
     this.tmpPath = `${this.where}.${randomBytes(6).toString('hex')}.tmp`;
   }
 
+  /** One machine: its own clock. */
+  now(): number {
+    return Date.now();
+  }
+
   async transact<T>(fn: (s: SharedState, now: number) => T): Promise<T> {
     if (!this.dirReady) {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });

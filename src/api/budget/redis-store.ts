@@ -5,7 +5,9 @@
 // file's is under its lock: the change runs once, so the rules stay in TypeScript, in one place for both
 // stores (an optimistic WATCH would run them again on a conflict, and the limiter's bookkeeping must not run
 // twice). The key holds no API key (a hash of origin and key names it) and lives a window and a lease past
-// the last change, so a fleet that stops leaves nothing behind. ioredis loads only when this is used.
+// the last change, so a fleet that stops leaves nothing behind. Its times are on the server's clock (the
+// scripts read TIME), which every machine shares where their own clocks may disagree. ioredis loads only
+// when this is used.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { BrokenState, emptyState, parseState, type SharedState } from './state.js';
@@ -39,10 +41,13 @@ const LOCK_RETRY_MAX_MS = 100;
 const LOCK_WAIT_MS = 15_000;
 /**
  * Takes the lock (KEYS[1], token ARGV[1], for ARGV[2] ms) and, if it was free, reads the budget (KEYS[2]) in
- * the same round trip: {1, value} or {0}.
+ * the same round trip, with the server's time ({seconds, microseconds}): {1, time, value} or {0, time}. The
+ * time comes before the value, which may be nil (the end of a Lua array).
  */
 const LOCK_AND_READ =
-  "if redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return {1, redis.call('get', KEYS[2])} end return {0}";
+  "local t = redis.call('time') if redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return {1, t, redis.call('get', KEYS[2])} end return {0, t}";
+/** Reads the budget (KEYS[1]) with the server's time: {time, value}. */
+const READ = "return {redis.call('time'), redis.call('get', KEYS[1])}";
 /**
  * Writes the budget (KEYS[2] := ARGV[2] for ARGV[3] ms) and frees the lock, only while the lock is still ours
  * (KEYS[1] holds ARGV[1]): 1, or 0 when it lapsed and another may have written since.
@@ -57,6 +62,8 @@ const LAPSED = 'this process held the budget past its lock';
 const KEY_TTL_MS = 3 * 60_000;
 /** A budget is a few kilobytes; anything much larger under our key is not ours. */
 const MAX_VALUE_BYTES = 1 << 20;
+/** How many of the latest readings of the server's clock the offset is taken from. */
+const CLOCK_SAMPLES = 16;
 
 /**
  * `reply`, or a failure "timed out" once `ms` passed without it: on a server that stayed silent, not on a
@@ -106,7 +113,7 @@ function storeError(where: string, err: unknown): Error {
   return new Error(`${where}: ${what}`);
 }
 
-/** A budget kept in Redis (or Valkey: only GET, and EVAL of scripts using GET, SET with NX and PX, DEL). */
+/** A budget kept in Redis (or Valkey: only EVAL of scripts using GET, SET with NX and PX, DEL and TIME). */
 export class RedisStore implements BudgetStore {
   readonly where: string;
   readonly recovers = true;
@@ -114,11 +121,16 @@ export class RedisStore implements BudgetStore {
   private client: Promise<Redis> | undefined;
   /** The connection's last 'error' event: the reason behind a bare "Connection is closed" (a wrong password). */
   private lastEvent: Error | undefined;
+  /** The server's clock less this machine's (ms), and the readings it is taken from. */
+  private offset = 0;
+  private readonly readings: { offset: number; rtt: number }[] = [];
 
   constructor(
     private readonly url: string,
     origin: string,
     apiKey: string,
+    /** This machine's clock (tests give one that is wrong). */
+    private readonly clock: () => number = Date.now,
   ) {
     this.where = shownRedisUrl(url);
     this.key = budgetKey(origin, apiKey);
@@ -133,9 +145,10 @@ export class RedisStore implements BudgetStore {
       // of them on two cores) keeps the others waiting for one of its turns, not three.
       let text: string | null;
       for (let attempt = 0; ; attempt += 1) {
-        const [won, value] = (await answer(
-          redis.eval(LOCK_AND_READ, 2, lock, this.key, token, LOCK_TTL_MS),
-        )) as [number, string | null | undefined];
+        const [won, , value] = (await this.timed(
+          () => redis.eval(LOCK_AND_READ, 2, lock, this.key, token, LOCK_TTL_MS),
+          1,
+        )) as [number, unknown, string | null | undefined];
         if (won === 1) {
           text = value ?? null;
           break;
@@ -148,7 +161,7 @@ export class RedisStore implements BudgetStore {
       let written = false;
       try {
         const s = this.parse(text);
-        const out = fn(s, Date.now());
+        const out = fn(s, this.now());
         const ok = await answer(
           redis.eval(WRITE_AND_UNLOCK, 2, lock, this.key, token, JSON.stringify(s), KEY_TTL_MS),
         );
@@ -163,8 +176,48 @@ export class RedisStore implements BudgetStore {
     });
   }
 
+  /** The server's clock, as this machine's clock and the offset between them last measured. */
+  now(): number {
+    return this.clock() + this.offset;
+  }
+
   peek(): Promise<SharedState> {
-    return this.using(async (redis) => this.parse(await answer(redis.get(this.key))));
+    return this.using(async (redis) => {
+      const [, value] = (await this.timed(() => redis.eval(READ, 1, this.key), 0)) as [
+        unknown,
+        string | null | undefined,
+      ];
+      return this.parse(value ?? null);
+    });
+  }
+
+  /**
+   * Runs a script whose reply holds the server's time at index `at`, and learns from it how far this
+   * machine's clock is from the server's.
+   */
+  private async timed(run: () => Promise<unknown>, at: number): Promise<unknown[]> {
+    const sent = this.clock();
+    const reply = await answer(run());
+    const back = this.clock();
+    const time: unknown = Array.isArray(reply) ? reply[at] : undefined;
+    const [sec = Number.NaN, usec = Number.NaN] = Array.isArray(time) ? time.map(Number) : [];
+    if (!Number.isFinite(sec) || !Number.isFinite(usec))
+      throw new BrokenState(`${this.where} answered without its time`);
+    this.learnOffset(sec * 1000 + usec / 1000, sent, back);
+    return reply as unknown[];
+  }
+
+  /**
+   * The server read its clock (`server`) between `sent` and `back` on ours: the offset is taken as of the
+   * middle, and of the latest readings the one with the shortest round trip is believed (its error is at
+   * most half of it): a reading made while this process stalled is off by up to the stall.
+   */
+  private learnOffset(server: number, sent: number, back: number): void {
+    this.readings.push({ offset: server - (sent + back) / 2, rtt: back - sent });
+    if (this.readings.length > CLOCK_SAMPLES) this.readings.shift();
+    let best = this.readings[0]!;
+    for (const r of this.readings) if (r.rtt <= best.rtt) best = r;
+    this.offset = best.offset;
   }
 
   private parse(text: string | null): SharedState {

@@ -194,7 +194,7 @@ export class SharedLimiter implements Limiter {
       if (done) return;
       done = true;
       own(sent);
-      this.giveBack(entry, sent ? Date.now() : -1);
+      this.giveBack(entry, sent ? this.store.now() : -1);
     };
   }
 
@@ -205,7 +205,7 @@ export class SharedLimiter implements Limiter {
         if (this.broken) return this.local.gapFor(n);
         this.refreshView();
         const all = n + this.othersWaiting;
-        return budgetGap(all, this, this.view, Date.now(), this.shareMargin(all));
+        return budgetGap(all, this, this.view, this.store.now(), this.shareMargin(all));
       },
       () => this.sync(),
     );
@@ -249,7 +249,7 @@ export class SharedLimiter implements Limiter {
         resolve,
         signal,
         id: `${this.processId}.q${(this.seq += 1)}`,
-        rank: Date.now() - (urgent ? URGENT_LEAD_MS : 0),
+        rank: this.store.now() - (urgent ? URGENT_LEAD_MS : 0),
         onAbort: () => {
           const at = this.pending.indexOf(waiter);
           if (at >= 0) this.pending.splice(at, 1);
@@ -313,14 +313,14 @@ export class SharedLimiter implements Limiter {
         while (this.pending.length > 0) {
           const stop = new AbortController();
           this.wakePump = () => stop.abort();
-          await sleep(Math.max(0, wakeAt - Date.now()) + 1 + Math.random() * 20, stop.signal).catch(
+          await sleep(Math.max(0, wakeAt - this.store.now()) + 1 + Math.random() * 20, stop.signal).catch(
             () => undefined,
           );
           this.wakePump = undefined;
           if (this.pending.length === 0 || !this.store.recovers) break;
           const full = await this.store.peek().then(
             (seen) => {
-              const now = Date.now();
+              const now = this.store.now();
               prune(seen, now, this.windowMs);
               return grantable(seen, this.limit, this.pending) > 0 ? 0 : this.nextTry(seen, now);
             },
@@ -366,7 +366,7 @@ export class SharedLimiter implements Limiter {
         this.renewal = undefined;
         return;
       }
-      if (Date.now() - this.lastApplied >= every) this.sync();
+      if (this.store.now() - this.lastApplied >= every) this.sync();
     }, every);
     this.renewal.unref();
   }
@@ -458,13 +458,14 @@ export class SharedLimiter implements Limiter {
    * second it reads the store (no lock), so its share follows the window.
    */
   private refreshView(): void {
-    const now = Date.now();
+    const now = this.store.now();
     if (now - this.viewAt < VIEW_REFRESH_MS) return;
     this.viewAt = now;
     this.store.peek().then(
       (s) => {
-        prune(s, Date.now(), this.windowMs);
-        this.noteView(s, Date.now());
+        const now = this.store.now();
+        prune(s, now, this.windowMs);
+        this.noteView(s, now);
       },
       // The next transaction reports a broken store; until then the last view serves.
       () => undefined,

@@ -6,9 +6,10 @@
 //
 // The whole set runs against redis-server. Against valkey-server runs what touches the server's behaviour:
 // the lock and unlock script under a burst, leases, waiters, garbage under our key, and a store lost and
-// joined again; not the unreachable store (no server at all), nor the keys' time to live and the password
-// through the CLI, which use the same three commands again (GET, SET, EVAL) and would cost the suite's time
-// twice for nothing Valkey could do differently. A server missing here skips its tests, naming it.
+// joined again, machines whose clocks disagree; not the unreachable store (no server at all), nor the keys'
+// time to live and the password through the CLI, which use the same scripts again and would cost the
+// suite's time twice for nothing Valkey could do differently. A server missing here skips its tests,
+// naming it.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,6 +52,8 @@ function machine(
   pacing = { limit: 6, windowMs: 400 },
   notes: string[] = [],
   reservePerWaiter = 0,
+  /** The machine's clock, when it is not this one's (Date.now). */
+  clock?: () => number,
 ) {
   const options = {
     reservePerWaiter,
@@ -64,7 +67,7 @@ function machine(
   };
   return new SharedLimiter(
     pacing,
-    new RedisStore(url, origin, KEY),
+    new RedisStore(url, origin, KEY, clock),
     options,
     fileLimiter(origin, KEY, pacing, options),
   );
@@ -99,6 +102,22 @@ for (const kind of REDIS_SERVERS) {
         // Each machine alone would have let its own 6 through at once: 18 in the first window.
         expect(busiestWindow(s.seen, pacing.windowMs)).toBeLessThanOrEqual(pacing.limit);
         expect(machines.every((m) => !m.fellBack)).toBe(true);
+      });
+
+      it("machines whose clocks disagree by more than a window share it all the same, on the store's clock", async () => {
+        const r = await redis(kind);
+        const s = await sessionServer();
+        const pacing = { limit: 6, windowMs: 400 };
+        const notes: string[] = [];
+        // One machine's clock 5 s slow, one 3 s fast: on its own clock, each would take the others' requests
+        // for ones that left the window long ago, or not yet ended.
+        const machines = [-5000, 0, 3000].map((skew) =>
+          machine(s.url, r.url, pacing, notes, 0, () => Date.now() + skew),
+        );
+        await Promise.all(machines.flatMap((m) => Array.from({ length: 6 }, () => request(s, m))));
+        expect(s.seen).toHaveLength(18);
+        expect(notes).toEqual([]);
+        expect(busiestWindow(s.seen, pacing.windowMs)).toBeLessThanOrEqual(pacing.limit);
       });
 
       it('waiters on two machines each take their share of the key; alone, one takes the whole key', async () => {
