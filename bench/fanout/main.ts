@@ -8,7 +8,10 @@
 // so a reply waits up to that; the floor is 0.6 × N s. Beside it, p95 against 0.57 × N s (95 % of that gap:
 // where a p95 lands when every gap is exactly the share), the floor earlier versions of this bench printed.
 // Options: --sizes 8,16,32 --modes alone,shared (or machines, fleet, split, redis) --machines 4 --turn 45
-// --spread 20 (seconds), --rounds N, --bin PATH (another build's bin/agents.js).
+// --spread 20 (seconds), --rounds N, --bin PATH (another build's bin/agents.js), --print json,reply: what the
+// waiters print: `--wait --json`, the result a CI job reads (the final message and, read after it, the
+// session's pull requests: one more request each, in the minute the replies come), or plain `--wait`, the
+// reply alone (its time of storing read from the emulator).
 // fleet, split and redis run the N waiters over M machines (--machines, homes of their own): each machine
 // taking the whole key (fleet), its static part of it with AGENTS_RATE_LIMIT (split), or all sharing one
 // Redis started by the bench with AGENTS_BUDGET_URL (redis).
@@ -19,6 +22,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { Message } from '../../src/api/types.js';
+import type { RunningEmulator } from '../../src/emulator/surface.js';
 import { fileLimiter } from '../../src/api/budget/shared.js';
 import { startRedis } from '../../test/support/redis.js';
 
@@ -36,6 +40,10 @@ export interface RunOptions {
 type Mode = 'alone' | 'shared' | 'machines' | 'fleet' | 'split' | 'redis';
 
 const MODES: readonly Mode[] = ['alone', 'shared', 'machines', 'fleet', 'split', 'redis'];
+
+/** What the waiters print: the CI result (`--wait --json`) or the reply alone (`--wait`). */
+type Print = 'json' | 'reply';
+const PRINTS: readonly Print[] = ['json', 'reply'];
 
 /** One waiter process, measured. */
 interface Waiter {
@@ -57,6 +65,7 @@ interface Waiter {
 interface Result {
   n: number;
   mode: Mode;
+  print: Print;
   waiters: Waiter[];
   rejected429: number;
   requests: number;
@@ -68,7 +77,7 @@ interface Result {
 function timelineOf(r: Result): string[] {
   const t = (ms: number) => ((ms - r.started) / 1000).toFixed(1);
   const lines = [
-    `timeline, ${r.n} ${r.mode} (s from the start; * the final stored; (+s) a wait for a slot of the budget):`,
+    `timeline, ${r.n} ${label(r.mode, r.print)} (s from the start; * the final stored; (+s) a wait for a slot of the budget):`,
   ];
   const buckets: number[] = [];
   for (const w of r.waiters) {
@@ -92,11 +101,19 @@ function env(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...e, ...extra };
 }
 
-/** One `agents create --wait --json` whose turn ends `turnMs` after it is created. */
-function waiter(bin: string, environment: NodeJS.ProcessEnv, text: string, turnMs: number): Promise<Waiter> {
+/** One `agents create --wait [--json]` whose turn ends `turnMs` after it is created. */
+function waiter(
+  bin: string,
+  environment: NodeJS.ProcessEnv,
+  text: string,
+  turnMs: number,
+  print: Print,
+  em: RunningEmulator,
+): Promise<Waiter> {
   return new Promise((resolve, reject) => {
     const message = `[[turn:${turnMs}]] [[reply:${text}]] ${text}`;
-    const child = spawn(process.execPath, [bin, 'create', '-a', 'claude', '--wait', '--json', message], {
+    const json = print === 'json' ? ['--json'] : [];
+    const child = spawn(process.execPath, [bin, 'create', '-a', 'claude', '--wait', ...json, message], {
       env: environment,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -109,7 +126,8 @@ function waiter(bin: string, environment: NodeJS.ProcessEnv, text: string, turnM
     const startedAt = Date.now();
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
-      if (!Number.isFinite(printedAt) && stdout.includes('\n')) printedAt = Date.now();
+      const whole = print === 'json' ? stdout.includes('\n') : stdout.length >= text.length;
+      if (!Number.isFinite(printedAt) && whole) printedAt = Date.now();
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
@@ -128,11 +146,21 @@ function waiter(bin: string, environment: NodeJS.ProcessEnv, text: string, turnM
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(killer);
-      const finals = stdout
-        .split('\n')
-        .filter((l) => l.trim() !== '')
-        .map((l) => JSON.parse(l) as Message)
-        .filter((m) => m.type === 'final_message' && m.message === text);
+      let finals: Message[];
+      if (print === 'json') {
+        finals = stdout
+          .split('\n')
+          .filter((l) => l.trim() !== '')
+          .map((l) => JSON.parse(l) as Message)
+          .filter((m) => m.type === 'final_message' && m.message === text);
+      } else {
+        // The reply alone, exactly (piped output gets no newline); when it was stored, the emulator knows.
+        const session = /on session ([0-9a-f-]{36})/.exec(stderr)?.[1];
+        const final = session
+          ? em.messages(session).find((m) => m.type === 'final_message' && m.message === text)
+          : undefined;
+        finals = final && stdout === text ? [final] : [];
+      }
       const stored = finals[0] ? Date.parse(finals[0].created_at) : Number.NaN;
       const latenessMs = finals.length > 0 ? printedAt - stored : Number.POSITIVE_INFINITY;
       resolve({
@@ -153,13 +181,14 @@ async function scenario(
   bin: string,
   n: number,
   mode: Mode,
+  print: Print,
   turnMs: number,
   spreadMs: number,
   progress: (line: string) => void,
   timeline: boolean,
   fleet: { machines: number; redisUrl?: string },
 ): Promise<Result> {
-  const key = `bench-fanout-${mode}-${n}`;
+  const key = `bench-fanout-${mode}-${print}-${n}`;
   const em = await startEmulator({
     port: 0,
     timeScale: 1,
@@ -201,18 +230,30 @@ async function scenario(
               : mode === 'redis'
                 ? { ...environment, AGENTS_CONFIG_DIR: home, AGENTS_BUDGET_URL: fleet.redisUrl ?? '' }
                 : environment;
-      return waiter(bin, own, `bench-${mode}-${n}-${i}`, turnMs);
+      return waiter(bin, own, `bench-${mode}-${n}-${i}`, turnMs, print, em);
     });
     const waiters = await Promise.all(runs);
     const stats = em.stats();
     const tookMs = Date.now() - started;
-    progress(`${n} waiters, ${mode}: done in ${(tookMs / 1000).toFixed(0)} s`);
-    return { n, mode, waiters, rejected429: stats.rejected429, requests: stats.requests, tookMs, started };
+    progress(`${n} waiters, ${label(mode, print)}: done in ${(tookMs / 1000).toFixed(0)} s`);
+    return {
+      n,
+      mode,
+      print,
+      waiters,
+      rejected429: stats.rejected429,
+      requests: stats.requests,
+      tookMs,
+      started,
+    };
   } finally {
     await em.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** A row's pacing, and `reply` when the waiters print the reply alone. */
+const label = (mode: Mode, print: Print) => (print === 'json' ? mode : `${mode}, reply`);
 
 /** The floor of N waiters' lateness: each may poll once every N × 0.6 s (100 a minute shared). */
 const FLOOR_MS_PER_WAITER = 600;
@@ -257,6 +298,7 @@ export async function run(o: RunOptions): Promise<void> {
       rounds: { type: 'string' },
       bin: { type: 'string' },
       machines: { type: 'string' },
+      print: { type: 'string' },
     },
     strict: true,
   });
@@ -268,6 +310,8 @@ export async function run(o: RunOptions): Promise<void> {
   if (sizes.some((s) => !Number.isInteger(s) || s < 1))
     throw new Error(`--sizes: whole numbers, not ${values.sizes}`);
   if (modes.some((m) => !MODES.includes(m))) throw new Error(`--modes: ${MODES.join(', ')}`);
+  const prints = list(values.print, 'json') as Print[];
+  if (prints.some((p) => !PRINTS.includes(p))) throw new Error(`--print: ${PRINTS.join(', ')}`);
   // redis: one real redis-server for the machines of the run (Debian's), no persistence.
   const redis = modes.includes('redis') ? await startRedis() : undefined;
   const turnMs = Number(values.turn ?? 45) * 1000;
@@ -286,16 +330,18 @@ export async function run(o: RunOptions): Promise<void> {
   const results: Result[] = [];
   for (const n of sizes) {
     for (const mode of modes) {
-      for (let round = 1; round <= rounds; round += 1) {
-        progress(
-          `${n} waiters, ${mode}, round ${round}/${rounds}: running (${turnMs / 1000} s turns, starts over ${spreadMs / 1000} s)`,
-        );
-        results.push(
-          await scenario(bin, n, mode, turnMs, spreadMs, progress, values.timeline === true, {
-            machines,
-            redisUrl: redis?.url,
-          }),
-        );
+      for (const print of prints) {
+        for (let round = 1; round <= rounds; round += 1) {
+          progress(
+            `${n} waiters, ${label(mode, print)}, round ${round}/${rounds}: running (${turnMs / 1000} s turns, starts over ${spreadMs / 1000} s)`,
+          );
+          results.push(
+            await scenario(bin, n, mode, print, turnMs, spreadMs, progress, values.timeline === true, {
+              machines,
+              redisUrl: redis?.url,
+            }),
+          );
+        }
       }
     }
   }
@@ -303,7 +349,7 @@ export async function run(o: RunOptions): Promise<void> {
   // One row per size and mode, its rounds pooled.
   const pooled: Result[] = [];
   for (const r of results) {
-    const same = pooled.find((p) => p.n === r.n && p.mode === r.mode);
+    const same = pooled.find((p) => p.n === r.n && p.mode === r.mode && p.print === r.print);
     if (same === undefined) pooled.push({ ...r, waiters: [...r.waiters] });
     else {
       same.waiters.push(...r.waiters);
@@ -334,7 +380,7 @@ export async function run(o: RunOptions): Promise<void> {
     const all = r.waiters.length;
     return [
       String(r.n),
-      r.mode,
+      label(r.mode, r.print),
       String(r.rejected429),
       String(r.requests),
       secs(percentile(late, 0.5)),
@@ -368,7 +414,7 @@ export async function run(o: RunOptions): Promise<void> {
     'raw lateness (s), in start order:',
     ...results.map(
       (r) =>
-        `  ${String(r.n).padStart(2)} ${r.mode.padEnd(8)} ` +
+        `  ${String(r.n).padStart(2)} ${label(r.mode, r.print).padEnd(13)} ` +
         r.waiters
           .map((w) => (Number.isFinite(w.latenessMs) ? (w.latenessMs / 1000).toFixed(1) : 'never'))
           .join(' '),
@@ -378,7 +424,10 @@ export async function run(o: RunOptions): Promise<void> {
     r.waiters
       .filter((w) => w.code !== 0)
       .slice(0, 2)
-      .map((w) => `  ${r.n} ${r.mode}: exit ${w.code}: ${w.stderr.trim().split('\n').slice(-2).join(' | ')}`),
+      .map(
+        (w) =>
+          `  ${r.n} ${label(r.mode, r.print)}: exit ${w.code}: ${w.stderr.trim().split('\n').slice(-2).join(' | ')}`,
+      ),
   );
   if (failures.length > 0) out.push('', 'some failed waits (at most two per run):', ...failures);
   // A waiter that could not use the shared budget (a Redis that timed out, say) paced itself with its
@@ -386,7 +435,9 @@ export async function run(o: RunOptions): Promise<void> {
   const fallbacks = results.flatMap((r) => {
     const warned = r.waiters.filter((w) => w.stderr.includes('cannot be used'));
     const first = warned[0]?.stderr.split('\n').find((l) => l.includes('cannot be used'));
-    return first === undefined ? [] : [`  ${r.n} ${r.mode}: ${warned.length} waiter(s), first: ${first}`];
+    return first === undefined
+      ? []
+      : [`  ${r.n} ${label(r.mode, r.print)}: ${warned.length} waiter(s), first: ${first}`];
   });
   if (fallbacks.length > 0) out.push('', 'waiters that fell back from the shared budget:', ...fallbacks);
   if (values.timeline) for (const r of results) out.push('', ...timelineOf(r));
