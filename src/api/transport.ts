@@ -252,10 +252,15 @@ export class Transport {
     state.left = true;
     // A POST in flight when the deadline comes is given POST_GRACE_MS to answer (see withGrace).
     const grace = spec.method === 'POST' ? withGrace(signal, POST_GRACE_MS) : undefined;
+    // A 429 tells the budget that others spend the key too (budget/limiter.ts Cap).
+    let refused = false;
     try {
       return await this.exchange(spec, bodyText, attempt, grace ? grace.signal : signal);
+    } catch (err) {
+      refused = err instanceof ApiError && err.kind === 'rate_limited';
+      throw err;
     } finally {
-      release?.();
+      release?.(true, refused);
       grace?.dispose();
     }
   }

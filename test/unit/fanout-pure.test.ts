@@ -2,7 +2,14 @@
 // poll schedule with a share, wait references, and the status lines at narrow widths.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { budgetGap, shareGap, SHARE_MARGIN } from '../../src/api/budget/limiter.js';
+import {
+  budgetGap,
+  CAP_RECOVERY_MS,
+  capacity,
+  lowerCap,
+  shareGap,
+  SHARE_MARGIN,
+} from '../../src/api/budget/limiter.js';
 import {
   BrokenState,
   grantable,
@@ -75,6 +82,24 @@ describe('shares of the budget', () => {
   });
 });
 
+describe('a limit lowered by 429s', () => {
+  it('halves on a 429, once for the requests granted before it, and takes back a slot every 2 s', () => {
+    const t = 1_000_000;
+    expect(capacity(100, undefined, t)).toBe(100);
+    const once = lowerCap(100, undefined, t, t - 10);
+    expect(once).toEqual([50, t]);
+    // Another request granted before the halving was paced as before it: its 429 changes nothing.
+    expect(lowerCap(100, once, t + 5, t - 1)).toBe(once);
+    // One granted after it: half again, of what the cap had grown back to.
+    expect(lowerCap(100, once, t + 4 * CAP_RECOVERY_MS, t + 1)).toEqual([27, t + 4 * CAP_RECOVERY_MS]);
+    expect(capacity(100, once, t + CAP_RECOVERY_MS - 1)).toBe(50);
+    expect(capacity(100, once, t + CAP_RECOVERY_MS)).toBe(51);
+    expect(capacity(100, once, t + 60 * CAP_RECOVERY_MS)).toBe(100);
+    // Never below one slot.
+    expect(lowerCap(100, [1, t], t + 1, t + 1)).toEqual([1, t + 1]);
+  });
+});
+
 describe('the shared state file', () => {
   const now = 5_000_000;
   const state = (s: Partial<SharedState>): SharedState => ({
@@ -95,6 +120,8 @@ describe('the shared state file', () => {
     expect(() => parseState('{"v":1,"ended":["x"],"flight":{},"waiters":{}}')).toThrow(/malformed/);
     expect(() => parseState('{"v":1,"ended":[],"flight":{"a":null},"waiters":{}}')).toThrow(/malformed/);
     expect(() => parseState('{"v":1,"ended":[],"flight":{},"waiters":{"p":[1]}}')).toThrow(/malformed/);
+    expect(() => parseState('{"v":1,"ended":[],"flight":{},"waiters":{},"cap":[0,5]}')).toThrow(/malformed/);
+    expect(parseState('{"v":1,"ended":[],"flight":{},"waiters":{},"cap":[3,5]}').cap).toEqual([3, 5]);
   });
 
   it('an entry in flight past its lease counts as ended when the lease ran out, one window more', () => {

@@ -20,9 +20,36 @@ export interface PacingOptions {
 
 /**
  * Ends a request's time in flight; its slot is then held for one more window. `sent: false` gives back a
- * slot whose request never left (nothing to hold). Safe to call twice.
+ * slot whose request never left (nothing to hold); `refused`: the service answered 429, so the key is
+ * spent by others this budget cannot see (see lowerCap). Safe to call twice.
  */
-export type Release = (sent?: boolean) => void;
+export type Release = (sent?: boolean, refused?: boolean) => void;
+
+/**
+ * A budget's limit lowered by 429s: [slots, since when] (on the budget's clock). A 429 for a request this
+ * budget had room for means that others spend the key too (other machines without a common store, another
+ * program on the key): the budget then halves what it lets through, and takes back one slot every
+ * CAP_RECOVERY_MS without another 429, as TCP does with its window. Machines that each took the whole key
+ * so come to share it instead of keeping the service's window full of refused requests.
+ */
+export type Cap = [number, number];
+/** One slot of a lowered limit comes back this often (30 a minute: from a quarter of 100 to all of it in 2.5 min). */
+export const CAP_RECOVERY_MS = 2000;
+
+/** Pure: the slots a budget of `limit` lets through at `now`, under `cap` (none: all of them). */
+export function capacity(limit: number, cap: Cap | undefined, now: number): number {
+  if (cap === undefined) return limit;
+  return Math.min(limit, cap[0] + Math.floor(Math.max(0, now - cap[1]) / CAP_RECOVERY_MS));
+}
+
+/**
+ * Pure: the cap after a 429 for a request granted at `granted`: half of the capacity now (at least one
+ * slot), unless it was lowered since that request was granted (its 429 answers the pace before).
+ */
+export function lowerCap(limit: number, cap: Cap | undefined, now: number, granted: number): Cap | undefined {
+  if (cap !== undefined && cap[1] >= granted) return cap;
+  return [Math.max(1, Math.floor(capacity(limit, cap, now) / 2)), now];
+}
 
 /** A poller registered on a key's budget: the least gap between its polls that keeps it to its share. */
 export interface PollShare {
@@ -140,6 +167,8 @@ export class SlidingWindowLimiter implements Limiter {
   private timer: NodeJS.Timeout | undefined;
   private readonly now: () => number;
   private readonly waiting = new WaiterCount();
+  /** Lowered by 429s (see Cap). */
+  private cap: Cap | undefined;
 
   constructor(options: PacingOptions & { now?: () => number }) {
     if (!(options.limit >= 1) || !(options.windowMs > 0)) {
@@ -188,23 +217,36 @@ export class SlidingWindowLimiter implements Limiter {
   gapFor(waiters: number): number {
     const now = this.now();
     this.prune(now);
-    return budgetGap(waiters, this, { held: this.inFlight + this.ended.length, ended: this.ended }, now);
+    const pacing = { limit: this.capacity(now), windowMs: this.windowMs };
+    return budgetGap(waiters, pacing, { held: this.inFlight + this.ended.length, ended: this.ended }, now);
   }
 
   /** Requests that could leave right now without waiting. */
   available(): number {
-    this.prune(this.now());
-    return this.waiters.length > 0 ? 0 : Math.max(0, this.limit - this.inFlight - this.ended.length);
+    const now = this.now();
+    this.prune(now);
+    const held = this.inFlight + this.ended.length;
+    return this.waiters.length > 0 ? 0 : Math.max(0, this.capacity(now) - held);
+  }
+
+  /** The slots this budget lets through now: its limit, or less after 429s (see Cap). */
+  capacity(now = this.now()): number {
+    const slots = capacity(this.limit, this.cap, now);
+    if (slots >= this.limit) this.cap = undefined;
+    return slots;
   }
 
   private releaser(): Release {
     let done = false;
-    return (sent = true) => {
+    const granted = this.now();
+    return (sent = true, refused = false) => {
       if (done) return;
       done = true;
       this.inFlight -= 1;
+      const now = this.now();
+      if (refused) this.cap = lowerCap(this.limit, this.cap, now, granted);
       // Now is later than every recorded end, so pushing keeps the list sorted.
-      if (sent) this.ended.push(this.now());
+      if (sent) this.ended.push(now);
       else this.drainSoon();
       this.schedule();
     };
@@ -215,8 +257,9 @@ export class SlidingWindowLimiter implements Limiter {
   }
 
   private tryTake(): boolean {
-    this.prune(this.now());
-    if (this.inFlight + this.ended.length >= this.limit) return false;
+    const now = this.now();
+    this.prune(now);
+    if (this.inFlight + this.ended.length >= this.capacity(now)) return false;
     this.inFlight += 1;
     return true;
   }
@@ -243,7 +286,10 @@ export class SlidingWindowLimiter implements Limiter {
     const oldest = this.ended[0];
     // Everything is in flight: the next release schedules the wake-up.
     if (oldest === undefined) return;
-    const wait = Math.max(0, oldest + this.windowMs - this.now());
+    const now = this.now();
+    // A lowered limit grows back: a slot may come free that way before the oldest end leaves the window.
+    const grows = this.cap === undefined ? Number.POSITIVE_INFINITY : CAP_RECOVERY_MS;
+    const wait = Math.max(0, Math.min(oldest + this.windowMs - now, grows));
     // +1: timers may fire a fraction of a millisecond early relative to performance.now().
     this.timer = setTimeout(() => this.drain(), Math.ceil(wait) + 1);
   }

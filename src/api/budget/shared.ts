@@ -21,6 +21,9 @@ import { randomBytes } from 'node:crypto';
 import { sleep } from '../../util/sleep.js';
 import {
   budgetGap,
+  capacity,
+  CAP_RECOVERY_MS,
+  lowerCap,
   SHARE_MARGIN,
   shareGap,
   SlidingWindowLimiter,
@@ -132,7 +135,9 @@ export class SharedLimiter implements Limiter {
   private wakePump: (() => void) | undefined;
   /** Waiters of other processes, and the window, as of the last read. */
   private othersWaiting = 0;
-  private view: { held: number; ended: number[] } = { held: 0, ended: [] };
+  private view: { held: number; ended: number[]; limit: number } = { held: 0, ended: [], limit: 0 };
+  /** The latest grant of a request of ours the service refused with 429, not yet written (see Cap). */
+  private refusedGrant: number | undefined;
   private viewAt = 0;
   private broken = false;
   private queue: Promise<unknown> = Promise.resolve();
@@ -163,6 +168,7 @@ export class SharedLimiter implements Limiter {
     this.onFallback = o.onFallback;
     this.onRejoin = o.onRejoin;
     this.path = store.where;
+    this.view.limit = this.limit;
   }
 
   /** Whether this process gave up on the store and paces itself without it. */
@@ -189,11 +195,13 @@ export class SharedLimiter implements Limiter {
     // Fell back while waiting: the process's own window has counted this request from the start.
     if (id === undefined) return own;
     const entry = id;
+    const granted = this.store.now();
     let done = false;
-    return (sent = true) => {
+    return (sent = true, refused = false) => {
       if (done) return;
       done = true;
-      own(sent);
+      own(sent, refused);
+      if (refused) this.refusedGrant = Math.max(this.refusedGrant ?? granted, granted);
       this.giveBack(entry, sent ? this.store.now() : -1);
     };
   }
@@ -205,7 +213,8 @@ export class SharedLimiter implements Limiter {
         if (this.broken) return this.local.gapFor(n);
         this.refreshView();
         const all = n + this.othersWaiting;
-        return budgetGap(all, this, this.view, this.store.now(), this.shareMargin(all));
+        const pacing = { limit: this.view.limit, windowMs: this.windowMs };
+        return budgetGap(all, pacing, this.view, this.store.now(), this.shareMargin(all));
       },
       () => this.sync(),
     );
@@ -213,8 +222,9 @@ export class SharedLimiter implements Limiter {
 
   /** The headroom on each of `waiters` shares: SHARE_MARGIN, and the slots kept aside for them. */
   shareMargin(waiters: number): number {
-    const kept = Math.min(this.limit / 2, this.reservePerWaiter * waiters);
-    return (SHARE_MARGIN * this.limit) / (this.limit - kept);
+    const limit = this.view.limit;
+    const kept = Math.min(limit / 2, this.reservePerWaiter * waiters);
+    return (SHARE_MARGIN * limit) / (limit - kept);
   }
 
   /** Ends our entry `id`: at `end`, or -1 for a slot given back unsent. */
@@ -283,7 +293,7 @@ export class SharedLimiter implements Limiter {
     try {
       while (this.pending.length > 0) {
         const got = await this.transact((s, now) => {
-          const n = grantable(s, this.limit, this.pending);
+          const n = grantable(s, capacity(this.limit, s.cap, now), this.pending);
           const ids: string[] = [];
           for (const w of this.pending.slice(0, n)) {
             delete s.queue[w.id];
@@ -322,7 +332,8 @@ export class SharedLimiter implements Limiter {
             (seen) => {
               const now = this.store.now();
               prune(seen, now, this.windowMs);
-              return grantable(seen, this.limit, this.pending) > 0 ? 0 : this.nextTry(seen, now);
+              const free = grantable(seen, capacity(this.limit, seen.cap, now), this.pending);
+              return free > 0 ? 0 : this.nextTry(seen, now);
             },
             // The transaction says what is wrong with the store.
             () => 0,
@@ -342,7 +353,10 @@ export class SharedLimiter implements Limiter {
    * queue when its ticket's lease runs out).
    */
   private nextTry(s: SharedState, now: number): number {
-    return slotsHeld(s) < this.limit ? now + QUEUE_RECHECK_MS : nextFree(s, now, this.windowMs);
+    if (slotsHeld(s) < capacity(this.limit, s.cap, now)) return now + QUEUE_RECHECK_MS;
+    // A lowered limit grows back a slot at a time: one may come free that way before a request's does.
+    const grows = s.cap === undefined ? Number.POSITIVE_INFINITY : now + CAP_RECOVERY_MS;
+    return Math.min(nextFree(s, now, this.windowMs), grows);
   }
 
   private handOut(w: SlotWaiter, id: string | undefined): void {
@@ -434,6 +448,9 @@ export class SharedLimiter implements Limiter {
     for (const id of Object.keys(s.queue)) if (id.startsWith(prefix)) delete s.queue[id];
     for (const w of this.pending) s.queue[w.id] = [w.rank, now + this.leaseMs];
     prune(s, now, this.windowMs);
+    if (this.refusedGrant !== undefined) s.cap = lowerCap(this.limit, s.cap, now, this.refusedGrant);
+    this.refusedGrant = undefined;
+    if (s.cap !== undefined && capacity(this.limit, s.cap, now) >= this.limit) delete s.cap;
     const mine = this.waiting.count;
     if (mine > 0) {
       const others = this.othersWaiting;
@@ -449,7 +466,7 @@ export class SharedLimiter implements Limiter {
     let others = 0;
     for (const [id, [n]] of Object.entries(s.waiters)) if (id !== this.processId) others += n;
     this.othersWaiting = others;
-    this.view = { held: slotsHeld(s), ended: [...s.ended] };
+    this.view = { held: slotsHeld(s), ended: [...s.ended], limit: capacity(this.limit, s.cap, now) };
     this.viewAt = now;
   }
 

@@ -21,6 +21,8 @@ export interface SharedState {
    * others', asked for later, take the slots as they free. Absent in a file an older version wrote.
    */
   queue: Record<string, [number, number]>;
+  /** The limit lowered by 429s (limiter.ts Cap); absent while the whole limit is there. */
+  cap?: [number, number];
 }
 
 /** Why the file cannot be used as it is. */
@@ -41,9 +43,9 @@ export function parseState(text: string): SharedState {
   }
   if (!isObject(value) || value.v !== VERSION)
     throw new BrokenState('it is not a budget file of this version');
-  const { ended, flight, waiters } = value;
+  const { ended, flight, waiters, cap } = value;
   const queue = value.queue ?? {};
-  const pair = (w: unknown) => Array.isArray(w) && w.length === 2 && w.every(isTime);
+  const pair = (w: unknown): w is [number, number] => Array.isArray(w) && w.length === 2 && w.every(isTime);
   const ok =
     Array.isArray(ended) &&
     ended.every(isTime) &&
@@ -52,7 +54,8 @@ export function parseState(text: string): SharedState {
     isObject(waiters) &&
     Object.values(waiters).every(pair) &&
     isObject(queue) &&
-    Object.values(queue).every(pair);
+    Object.values(queue).every(pair) &&
+    (cap === undefined || (pair(cap) && cap[0] >= 1));
   if (!ok) throw new BrokenState('its entries are malformed');
   return { ...(value as unknown as SharedState), queue: queue as SharedState['queue'] };
 }

@@ -6,6 +6,7 @@ import { ApiClient } from '../../../src/api/client.js';
 import { ApiError } from '../../../src/api/errors.js';
 import { SlidingWindowLimiter, limiterFor } from '../../../src/api/budget/limiter.js';
 import { KEY, busiestWindow, sessionServer } from '../../support/test-server.js';
+import { until } from '../../support/until.js';
 
 describe('pacing', () => {
   it('a burst of 300 calls never exceeds the limit in any window, and every call succeeds', async () => {
@@ -65,6 +66,28 @@ describe('pacing', () => {
     expect(err.cause).toBe('SIGINT');
     expect(s.seen).toHaveLength(1);
     expect(c.requestCount).toBe(1);
+  });
+
+  it('a 429 for a request it had room for halves what the budget lets through: others spend the key too', async () => {
+    // A server that refuses everything, as a key kept full by other machines would.
+    const s = await sessionServer({ status: 429 });
+    const pacing = { limit: 8, windowMs: 60_000 };
+    const c = new ApiClient({
+      apiKey: `${KEY}-refused`,
+      baseUrl: s.url,
+      pacing,
+      retry: { baseDelayMs: 1, maxDelayMs: 1 },
+    });
+    const limiter = limiterFor(new URL(s.url).origin, `${KEY}-refused`, pacing);
+    const controller = new AbortController();
+    const call = c.getSession(randomUUID(), { signal: controller.signal }).catch((e: unknown) => e);
+    // 8 slots; the first 429 leaves 4, the second (a request granted after that) 2, both held: the third
+    // try waits for a slot to grow back (one every 2 s). Without the halving all 8 would have gone at once.
+    await until(() => s.seen.length >= 2 && limiter.available() === 0);
+    expect(limiter.capacity()).toBe(2);
+    expect(s.seen).toHaveLength(2);
+    controller.abort('SIGINT');
+    expect(((await call) as ApiError).kind).toBe('aborted');
   });
 
   it('serves waiters first come, first served, and frees an aborted waiter’s turn', async () => {

@@ -146,6 +146,22 @@ describe('a budget shared through the state file', () => {
     expect(warnings[0]).toMatch(/\(ENOTDIR\); this process paces itself alone/);
   });
 
+  it('a 429 in one process lowers the limit for every process of the machine', async () => {
+    const dir = tempDir();
+    const origin = 'http://127.0.0.1:9';
+    const pacing = { limit: 8, windowMs: 60_000 };
+    const a = processLimiter(origin, dir, pacing);
+    const b = processLimiter(origin, dir, pacing);
+    // A's request was refused with a 429: the key is spent by others this machine cannot see.
+    (await a.acquire())(true, true);
+    const file = join(dir, stateFileName(origin, KEY));
+    await until(() => (JSON.parse(readFileSync(file, 'utf8')) as SharedState).cap?.[0] === 4);
+    // Half of 8 is left, A's refused request holding one: B gets three, and its fourth waits for a slot to
+    // grow back (one every 2 s), where the whole limit would have let it go at once.
+    for (let i = 0; i < 3; i++) (await b.acquire())();
+    await expect(b.acquire(AbortSignal.timeout(300))).rejects.toThrow();
+  });
+
   it('a process that died mid-request holds its slot until its lease ran out and one window more, not for ever', async () => {
     const s = await sessionServer();
     const dir = tempDir();
