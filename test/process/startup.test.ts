@@ -6,12 +6,10 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BIN, cliEnv } from '../support/run-cli.js';
 import { runMain } from '../support/main.js';
-import type { startEmulator } from '../../src/emulator/index.js';
-import { KEY } from '../support/key.js';
-import { ownEmulator } from '../support/emulator.js';
+import { fileSession } from '../support/file-session.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'agents-startup-'));
 
@@ -68,17 +66,7 @@ const http = (r: Run) => r.probe.builtins.filter((m) => HTTP.includes(m));
 
 const SESSION = '0b5e8f3c-1d2a-4c3b-9e8f-7a6b5c4d3e2f';
 
-let em: Awaited<ReturnType<typeof startEmulator>>;
-let sessionId: string;
-let env: NodeJS.ProcessEnv;
-beforeAll(async () => {
-  em = await ownEmulator();
-  env = cliEnv({ AGENTS_BASE_URL: em.url, AGENTS_API_KEY: KEY });
-  const created = await runMain(['create', '-a', 'claude', 'hello'], { env });
-  expect(created.code, created.stderr).toBe(0);
-  sessionId = created.stdout.trim();
-});
-afterAll(() => em.close());
+const file = fileSession();
 
 describe('the binary', () => {
   it('answers --version, --help and a usage error as main does in-process', async () => {
@@ -87,7 +75,10 @@ describe('the binary', () => {
       [['--help'], 0],
       [['show', 'not-a-session'], 2],
     ] as const) {
-      const [bin, main] = await Promise.all([runBin([...args], env), runMain([...args], { env })]);
+      const [bin, main] = await Promise.all([
+        runBin([...args], file.env),
+        runMain([...args], { env: file.env }),
+      ]);
       expect({ args, code: bin.code, stdout: bin.stdout, stderr: bin.stderr }).toEqual({
         args,
         code,
@@ -103,16 +94,16 @@ describe('the binary', () => {
     ['a usage error found by the checks', ['create', '-a', 'claude', '--file', join(scratch, 'none.md')], 2],
     ['a usage error of commander (a choice)', ['create', '-a', 'nobody', 'hi'], 2],
   ])('%s loads no HTTP code, and no source maps', async (_name, args, code) => {
-    const r = await runBin(args, env);
+    const r = await runBin(args, file.env);
     expect(r.code, r.stderr).toBe(code);
     expect(http(r)).toEqual([]);
     expect(r.probe.sourceMaps).toBe(false);
   });
 
   it('show loads the HTTP code (the control for the case above), and prints the session', async () => {
-    const r = await runBin(['show', sessionId, '--json'], env);
+    const r = await runBin(['show', file.sessionId, '--json'], file.env);
     expect(r.code, r.stderr).toBe(0);
-    expect((JSON.parse(r.stdout) as { session: { id: string } }).session.id).toBe(sessionId);
+    expect((JSON.parse(r.stdout) as { session: { id: string } }).session.id).toBe(file.sessionId);
     expect(http(r)).toEqual(expect.arrayContaining(['http', '_http_client']));
   });
 

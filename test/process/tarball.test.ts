@@ -6,27 +6,13 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, cliEnv, runCli } from '../support/run-cli.js';
-import { runMain } from '../support/main.js';
-import { KEY } from '../support/key.js';
-import type { RunningEmulator } from '../../src/emulator/index.js';
-import { ownEmulator } from '../support/emulator.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, ROOT, runCli } from '../support/run-cli.js';
+import { fileSession } from '../support/file-session.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'agents-tarball-'));
 
-// Started once for the file (setup.ts closes what emulator() starts after every test, not after the file).
-let em: RunningEmulator;
-let env: NodeJS.ProcessEnv;
-let sessionId: string;
-beforeAll(async () => {
-  em = await ownEmulator();
-  env = cliEnv({ AGENTS_BASE_URL: em.url, AGENTS_API_KEY: KEY });
-  const created = await runMain(['create', '-a', 'claude', 'hello'], { env });
-  expect(created.code, created.stderr).toBe(0);
-  sessionId = created.stdout.trim();
-});
-afterAll(() => em.close());
+const file = fileSession();
 
 describe('the packed tarball', () => {
   it('holds bin/ and dist/ with a source map, and runs with no node_modules to find', async () => {
@@ -59,17 +45,22 @@ describe('the packed tarball', () => {
     expect(tar.status, tar.stderr).toBe(0);
     const bin = join(unpacked, 'package', 'bin', 'agents.js');
     expect(existsSync(join(unpacked, 'package', 'node_modules'))).toBe(false);
-    const version = await runCli(['--version'], { env, bin, cwd: dirname(dirname(bin)), closeStdin: true });
+    const version = await runCli(['--version'], {
+      env: file.env,
+      bin,
+      cwd: dirname(dirname(bin)),
+      closeStdin: true,
+    });
     expect(version.stdout.trim()).toBe(
       (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version,
     );
-    const shown = await runCli(['show', sessionId, '--json'], {
-      env,
+    const shown = await runCli(['show', file.sessionId, '--json'], {
+      env: file.env,
       bin,
       cwd: dirname(dirname(bin)),
       closeStdin: true,
     });
     expect(shown.code, shown.stderr).toBe(0);
-    expect((JSON.parse(shown.stdout) as { session: { id: string } }).session.id).toBe(sessionId);
+    expect((JSON.parse(shown.stdout) as { session: { id: string } }).session.id).toBe(file.sessionId);
   });
 });
