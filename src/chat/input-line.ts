@@ -34,6 +34,12 @@ export type KeyResult =
   /** Tab: complete a slash command. */
   | 'complete';
 
+/** Key name -> what it does to the editor; no result means 'edit'. */
+type KeyTable = Record<string, (e: LineEditor) => KeyResult | void>;
+
+/** A table's own action for a key: a name such as `constructor` is no key of ours. */
+const action = (table: KeyTable, name: string) => (Object.hasOwn(table, name) ? table[name] : undefined);
+
 const isWordChar = (g: string) => /[\p{L}\p{N}_]/u.test(g);
 // eslint-disable-next-line no-control-regex -- control characters are what a printable key must not hold
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -171,123 +177,62 @@ export class LineEditor {
   /** Applies an editing key. Keys that are not the editor's are reported for the chat to act on. */
   press(str: string | undefined, key: Key | undefined): KeyResult {
     const k = key ?? {};
-    const name = k.name;
-    if (k.ctrl) {
-      switch (name) {
-        case 'c':
-          if (this.empty) return 'interrupt';
-          this.clear();
-          return 'edit';
-        case 'd':
-          if (this.empty) return 'eof';
-          this.cut(this.cursor, this.cursor + 1);
-          return 'edit';
-        case 'a':
-          this.cursor = this.lineBounds()[0];
-          return 'edit';
-        case 'e':
-          this.cursor = this.lineBounds()[1];
-          return 'edit';
-        case 'b':
-          this.cursor = Math.max(0, this.cursor - 1);
-          return 'edit';
-        case 'f':
-          this.cursor = Math.min(this.chars.length, this.cursor + 1);
-          return 'edit';
-        case 'u':
-          this.cut(this.lineBounds()[0], this.cursor);
-          return 'edit';
-        case 'k':
-          this.cut(this.cursor, this.lineBounds()[1]);
-          return 'edit';
-        case 'w':
-        case 'backspace':
-          this.cut(this.wordLeft(), this.cursor);
-          return 'edit';
-        case 'h':
-          this.cut(Math.max(0, this.cursor - 1), this.cursor);
-          return 'edit';
-        case 'l':
-          return 'repaint';
-        case 'left':
-          this.cursor = this.wordLeft();
-          return 'edit';
-        case 'right':
-          this.cursor = this.wordRight();
-          return 'edit';
-        case 'p':
-          this.up();
-          return 'edit';
-        case 'n':
-          this.down();
-          return 'edit';
-        case 'delete':
-          this.cut(this.cursor, this.wordRight());
-          return 'edit';
-        default:
-          return 'edit';
-      }
-    }
-    if (k.meta) {
-      switch (name) {
-        case 'return':
-        case 'enter':
-          this.insert('\n');
-          return 'edit';
-        case 'b':
-        case 'left':
-          this.cursor = this.wordLeft();
-          return 'edit';
-        case 'f':
-        case 'right':
-          this.cursor = this.wordRight();
-          return 'edit';
-        case 'd':
-          this.cut(this.cursor, this.wordRight());
-          return 'edit';
-        case 'backspace':
-          this.cut(this.wordLeft(), this.cursor);
-          return 'edit';
-        default:
-          return 'edit';
-      }
-    }
-    switch (name) {
-      case 'return':
-        return 'enter';
-      case 'enter': // Ctrl-J, a line feed: a new line, as in many editors
-        this.insert('\n');
-        return 'edit';
-      case 'backspace':
-        this.cut(Math.max(0, this.cursor - 1), this.cursor);
-        return 'edit';
-      case 'delete':
-        this.cut(this.cursor, this.cursor + 1);
-        return 'edit';
-      case 'left':
-        this.cursor = Math.max(0, this.cursor - 1);
-        return 'edit';
-      case 'right':
-        this.cursor = Math.min(this.chars.length, this.cursor + 1);
-        return 'edit';
-      case 'home':
-        this.cursor = this.lineBounds()[0];
-        return 'edit';
-      case 'end':
-        this.cursor = this.lineBounds()[1];
-        return 'edit';
-      case 'up':
-        this.up();
-        return 'edit';
-      case 'down':
-        this.down();
-        return 'edit';
-      case 'tab':
-        return 'complete';
-      default:
-        break;
-    }
+    const name = k.name ?? '';
+    // A modified key the editor has no use for does nothing (it is never typed as text).
+    if (k.ctrl) return action(LineEditor.CTRL, name)?.(this) ?? 'edit';
+    if (k.meta) return action(LineEditor.META, name)?.(this) ?? 'edit';
+    const plain = action(LineEditor.PLAIN, name);
+    if (plain) return plain(this) ?? 'edit';
     if (isText(str, k)) this.insert(str);
     return 'edit';
   }
+
+  /** What Ctrl with each key does (emacs bindings, as readline has them). */
+  private static readonly CTRL: KeyTable = {
+    c: (e) => (e.empty ? 'interrupt' : e.clear()),
+    d: (e) => (e.empty ? 'eof' : e.cut(e.cursor, e.cursor + 1)),
+    a: (e) => void (e.cursor = e.lineBounds()[0]),
+    e: (e) => void (e.cursor = e.lineBounds()[1]),
+    b: (e) => void (e.cursor = Math.max(0, e.cursor - 1)),
+    f: (e) => void (e.cursor = Math.min(e.chars.length, e.cursor + 1)),
+    u: (e) => e.cut(e.lineBounds()[0], e.cursor),
+    k: (e) => e.cut(e.cursor, e.lineBounds()[1]),
+    w: (e) => e.cut(e.wordLeft(), e.cursor),
+    backspace: (e) => e.cut(e.wordLeft(), e.cursor),
+    h: (e) => e.cut(Math.max(0, e.cursor - 1), e.cursor),
+    l: () => 'repaint',
+    left: (e) => void (e.cursor = e.wordLeft()),
+    right: (e) => void (e.cursor = e.wordRight()),
+    p: (e) => e.up(),
+    n: (e) => e.down(),
+    delete: (e) => e.cut(e.cursor, e.wordRight()),
+  };
+
+  /** What Alt (Meta) with each key does. */
+  private static readonly META: KeyTable = {
+    return: (e) => e.insert('\n'),
+    enter: (e) => e.insert('\n'),
+    b: (e) => void (e.cursor = e.wordLeft()),
+    left: (e) => void (e.cursor = e.wordLeft()),
+    f: (e) => void (e.cursor = e.wordRight()),
+    right: (e) => void (e.cursor = e.wordRight()),
+    d: (e) => e.cut(e.cursor, e.wordRight()),
+    backspace: (e) => e.cut(e.wordLeft(), e.cursor),
+  };
+
+  /** What the unmodified named keys do; any other key types its text. */
+  private static readonly PLAIN: KeyTable = {
+    return: () => 'enter',
+    // Ctrl-J, a line feed: a new line, as in many editors.
+    enter: (e) => e.insert('\n'),
+    backspace: (e) => e.cut(Math.max(0, e.cursor - 1), e.cursor),
+    delete: (e) => e.cut(e.cursor, e.cursor + 1),
+    left: (e) => void (e.cursor = Math.max(0, e.cursor - 1)),
+    right: (e) => void (e.cursor = Math.min(e.chars.length, e.cursor + 1)),
+    home: (e) => void (e.cursor = e.lineBounds()[0]),
+    end: (e) => void (e.cursor = e.lineBounds()[1]),
+    up: (e) => e.up(),
+    down: (e) => e.down(),
+    tab: () => 'complete',
+  };
 }
