@@ -76,7 +76,7 @@ function cmdSpec(c: Command, parent: string, globals: OptSpec[]): CmdSpec {
 }
 
 /** Pure: the program's commands and options, as the scripts need them. */
-export function completionSpec(program: Command): { globals: OptSpec[]; commands: CmdSpec[] } {
+export function commandTree(program: Command): { globals: OptSpec[]; commands: CmdSpec[] } {
   const globals = program.options.filter((o) => !o.hidden).map(optSpec);
   const commands = program.commands
     .filter((c) => !c.name().startsWith('__'))
@@ -85,7 +85,7 @@ export function completionSpec(program: Command): { globals: OptSpec[]; commands
 }
 
 /** The program as the completion scripts see it. */
-export type Spec = ReturnType<typeof completionSpec>;
+export type Spec = ReturnType<typeof commandTree>;
 
 /** Every command, subcommands too, with its `path` ("config get"). */
 export function allCommands(spec: Spec): CmdSpec[] {
@@ -93,4 +93,4 @@ export function allCommands(spec: Spec): CmdSpec[] {
 }
 
 export const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-export const oneLine = (s: string) => flatten(s, 120);
+export const descriptionLine = (s: string) => flatten(s, 120);

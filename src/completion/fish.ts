@@ -1,6 +1,6 @@
 // The fish completion script: `complete` rules per command and option, with helper functions that find
 // the command on the line and how many arguments it has.
-import { allCommands, HELP, oneLine, type OptSpec, type Spec } from './command-tree.js';
+import { allCommands, HELP, descriptionLine, type OptSpec, type Spec } from './command-tree.js';
 
 const fishQuote = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
@@ -87,7 +87,7 @@ export function fish(spec: Spec): string {
   for (const o of spec.globals) lines.push(fishOption('', o));
   for (const c of spec.commands) {
     lines.push(
-      `complete -c agents -n __agents_no_command -a ${fishQuote(c.name)} -d ${fishQuote(oneLine(c.description))}`,
+      `complete -c agents -n __agents_no_command -a ${fishQuote(c.name)} -d ${fishQuote(descriptionLine(c.description))}`,
     );
   }
   for (const c of allCommands(spec)) {
@@ -100,7 +100,7 @@ export function fish(spec: Spec): string {
     });
     for (const s of c.subcommands) {
       lines.push(
-        `complete -c agents -n ${fishQuote(`__agents_at '${c.path}' 0`)} -a ${fishQuote(s.name)} -d ${fishQuote(oneLine(s.description))}`,
+        `complete -c agents -n ${fishQuote(`__agents_at '${c.path}' 0`)} -a ${fishQuote(s.name)} -d ${fishQuote(descriptionLine(s.description))}`,
       );
     }
   }
@@ -113,6 +113,6 @@ function fishOption(path: string, o: OptSpec): string {
   for (const f of o.flags) parts.push(f.startsWith('--') ? `-l ${f.slice(2)}` : `-s ${f.slice(1)}`);
   if (o.value) parts.push(o.file ? '-r -F' : '-x');
   if (o.choices.length > 0) parts.push(`-a ${fishQuote(o.choices.join(' '))}`);
-  parts.push(`-d ${fishQuote(oneLine(o.description))}`);
+  parts.push(`-d ${fishQuote(descriptionLine(o.description))}`);
   return parts.join(' ');
 }

@@ -1,10 +1,10 @@
 // The zsh completion script: the same scan as bash's, offering words with descriptions through
 // _describe; loads as a function in $fpath or through `source <(agents completion zsh)`.
-import { allCommands, oneLine, shQuote, type Spec } from './command-tree.js';
+import { allCommands, descriptionLine, shQuote, type Spec } from './command-tree.js';
 
 /** A value for zsh's _describe: "word:description", the word's colons escaped. */
 const zshItem = (word: string, description: string) =>
-  shQuote(`${word.replace(/:/g, '\\:')}:${oneLine(description)}`);
+  shQuote(`${word.replace(/:/g, '\\:')}:${descriptionLine(description)}`);
 
 /** Pure: the zsh script for the program. */
 export function zsh(spec: Spec): string {

@@ -6,11 +6,11 @@ import type { Context } from '../../context.js';
 import { readKnownSessions } from '../../state/known-sessions.js';
 import type { Item } from '../../output/items.js';
 import { flatten } from '../../util/text.js';
-import { bash, completionSpec, fish, zsh } from '../../completion/generators.js';
+import { bash, commandTree, fish, zsh } from '../../completion/generators.js';
 
 /** The completion script for `shell`. */
 export function completion(program: Command, shell: 'bash' | 'zsh' | 'fish'): Item {
-  const spec = completionSpec(program);
+  const spec = commandTree(program);
   const script = shell === 'bash' ? bash(spec) : shell === 'zsh' ? zsh(spec) : fish(spec);
   return { kind: 'value', text: script.replace(/\n$/, ''), json: script };
 }

@@ -91,6 +91,6 @@ export async function configUnset(ctx: Context, key: string): Promise<Item> {
 }
 
 /** Where the config file is. */
-export function configPath(ctx: Context): Item {
+export function showConfigPath(ctx: Context): Item {
   return { kind: 'value', text: ctx.config.path, json: { path: ctx.config.path } };
 }

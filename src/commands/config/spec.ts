@@ -48,6 +48,6 @@ Examples:
   config
     .command('path')
     .description('print where the config file is')
-    .action((_opts: object, cmd: Command) => run(cmd, async (ctx) => (await commands()).configPath(ctx)));
+    .action((_opts: object, cmd: Command) => run(cmd, async (ctx) => (await commands()).showConfigPath(ctx)));
   return config;
 };
