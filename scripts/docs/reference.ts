@@ -58,11 +58,12 @@ export function anchor(heading: string): string {
 
 /** One command's section: its heading and usage, then the rest of it (body). */
 function section(entry: Entry, depth: string, global: boolean): string[] {
-  return [`${depth} ${entry.path}`, '', fenced(help.commandUsage(entry.cmd)), '', ...body(entry.cmd, global)];
+  const { cmd, path } = entry;
+  return [`${depth} ${path}`, '', fenced(help.commandUsage(cmd)), '', ...body(cmd, path, global)];
 }
 
 /** A command's description, arguments, options, subcommands and the text after, as --help has them. */
-function body(cmd: Command, global: boolean): string[] {
+function body(cmd: Command, path: string, global: boolean): string[] {
   const out: string[] = [];
   const description = help.commandDescription(cmd);
   if (description) out.push(text(description), '');
@@ -81,7 +82,10 @@ function body(cmd: Command, global: boolean): string[] {
   const subs = help.visibleCommands(cmd).filter((sub) => cmd.commands.includes(sub));
   if (subs.length > 0) {
     out.push('Commands:', '');
-    for (const sub of subs) out.push(item(help.subcommandTerm(sub), help.subcommandDescription(sub)));
+    for (const sub of subs) {
+      const term = `[\`${help.subcommandTerm(sub)}\`](#${anchor(`${path} ${sub.name()}`)})`;
+      out.push(`- ${term}: ${text(help.subcommandDescription(sub))}`);
+    }
     out.push('');
   }
   const after = helpText(cmd, 'afterHelp');
@@ -120,7 +124,7 @@ export function reference(program: Command, version: string): Reference {
     '',
     '## DESCRIPTION',
     '',
-    ...body(program, true),
+    ...body(program, name, true),
     '## COMMANDS',
     '',
     'Every command also takes the options above, before or after its name.',
