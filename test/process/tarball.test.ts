@@ -1,5 +1,5 @@
 // The package as `npm pack` makes it, from this run's build: it holds bin/ and dist/ with source maps and
-// nothing else but the README, the licence and package.json, and it runs unpacked where no node_modules is
+// nothing else but the man page, the README, the licence and package.json, and it runs unpacked where no node_modules is
 // found above it. A file of its own (it was startup.test.ts's), so that its `npm pack` runs on another
 // worker than the start-up checks.
 import { spawnSync } from 'node:child_process';
@@ -15,12 +15,13 @@ const scratch = mkdtempSync(join(tmpdir(), 'agents-tarball-'));
 const file = fileSession();
 
 describe('the packed tarball', () => {
-  it('holds bin/ and dist/ with a source map, and runs with no node_modules to find', async () => {
+  it('holds bin/ and dist/ with a source map and the man page, and runs with no node_modules to find', async () => {
     // The package as `npm pack` makes it, from this run's build (prepack would rebuild the checkout's dist/).
     const pkg = join(scratch, 'package');
     mkdirSync(pkg);
     for (const file of ['package.json', 'README.md', 'LICENSE']) cpSync(join(ROOT, file), join(pkg, file));
     cpSync(join(ROOT, 'bin'), join(pkg, 'bin'), { recursive: true });
+    cpSync(join(ROOT, 'man'), join(pkg, 'man'), { recursive: true });
     cpSync(join(dirname(BIN), '..', 'dist'), join(pkg, 'dist'), { recursive: true });
     const packed = spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], {
       cwd: pkg,
@@ -36,8 +37,12 @@ describe('the packed tarball', () => {
     expect(paths.filter((p) => !/^(bin|dist)\//.test(p)).sort()).toEqual([
       'LICENSE',
       'README.md',
+      'man/agents.1',
       'package.json',
     ]);
+    // package.json's "man" names it, so that `npm install -g` puts it where `man agents` finds it.
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { man?: string[] };
+    expect(manifest.man).toEqual(['./man/agents.1']);
 
     // Unpacked where no node_modules is above it: everything it runs is in the tarball.
     const unpacked = mkdtempSync(join(tmpdir(), 'agents-tarball-'));

@@ -12,6 +12,8 @@ const INSTALL = {
   less: 'less',
   'redis-server': 'redis-server',
   'valkey-server': 'valkey-server (Debian 12: from bookworm-backports)',
+  groff: 'groff-base',
+  mandoc: 'mandoc',
 } as const;
 
 export type Tool = keyof typeof INSTALL;
