@@ -14,13 +14,23 @@
 //    (bin/agents.js turns source maps on only then).
 // `--out DIR`: build there instead of dist/ (the test suite builds a private copy, so that two runs in one
 // checkout never delete each other's binary).
+// The GitHub Action (src/action/index.ts) is one file, dist-action/index.mjs, which action.yml names and git
+// keeps (a runner runs it from the checkout). `--action` writes it (npm run build:action); a plain build
+// leaves the committed file alone, so that the suite's freshness test compares it with a build of its own.
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const outArg = process.argv.indexOf('--out');
 const out = outArg === -1 ? 'dist' : process.argv[outArg + 1];
 rmSync(out, { recursive: true, force: true });
+
+// The CommonJS libraries (commander, undici, …) require Node's modules; in an ES module `require` is not
+// defined, so each file gets one (esbuild's documented way for Node).
+const banner = {
+  js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+};
 
 await build({
   entryPoints: { agents: 'src/cli.ts' },
@@ -32,11 +42,7 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node22.12',
-  // The CommonJS libraries (commander, undici, …) require Node's modules; in an ES module `require` is
-  // not defined, so each file gets one (esbuild's documented way for Node).
-  banner: {
-    js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-  },
+  banner,
   define: { __AGENTS_VERSION__: JSON.stringify(pkg.version) },
   minifyWhitespace: true,
   minifySyntax: true,
@@ -45,3 +51,22 @@ await build({
   sourcesContent: false,
   logLevel: 'warning',
 });
+
+// One file, every `await import()` inlined: a runner reads the action from the repository at a ref.
+// Beside a private --out build (the suite's), or, with --action, the committed one.
+const action = process.argv.includes('--action');
+if (outArg !== -1 || action)
+  await build({
+    entryPoints: ['src/action/index.ts'],
+    outfile: action ? join('dist-action', 'index.mjs') : join(dirname(out), 'dist-action', 'index.mjs'),
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    // The CLI's floor, so that the suite runs it under every Node it supports; a runner's node24 runs it too.
+    target: 'node22.12',
+    banner,
+    define: { __AGENTS_VERSION__: JSON.stringify(pkg.version) },
+    minifyWhitespace: true,
+    minifySyntax: true,
+    logLevel: 'warning',
+  });

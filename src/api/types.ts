@@ -126,6 +126,10 @@ export interface CreateSessionBody {
   profile?: Profile;
   is_private?: boolean;
   artifact_ids?: string[];
+  /** The live service's (at most 200 characters); not in the document. */
+  title?: string;
+  /** The live service's: a session group's UUID; not in the document. */
+  session_group_id?: string;
 }
 
 /** Body of Send message. */

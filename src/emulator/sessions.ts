@@ -70,7 +70,7 @@ export function sessionView(svc: Service, r: SessionRecord, call: Call, created:
   };
   if (d.sessionExtras) {
     view.plan_artifact_ids = svc.store.planArtifactIds(r);
-    view.session_group_id = null;
+    view.session_group_id = r.sessionGroupId ?? null;
   }
   return view;
 }
@@ -90,10 +90,11 @@ export function createSession(svc: Service, call: Call): Reply {
   const label = body.agent_name ?? (body.agent_id ? `agent ${body.agent_id.slice(0, 8)}` : 'profile agent');
   const record = svc.store.createSession(
     call.workspace,
-    titleFrom(body.message),
+    body.title ?? titleFrom(body.message),
     body.is_private ?? false,
     label,
   );
+  record.sessionGroupId = body.session_group_id?.toLowerCase();
   svc.stats.sessionsCreated += 1;
   const thread = record.threads.get(record.firstThreadId);
   // [[orphan]]: the message is lost on the way to the agent, leaving a session with no messages at all.

@@ -52,6 +52,8 @@ export interface SessionRecord {
   pullRequests: { url: string; status: string }[];
   /** Artifacts in the order attached. */
   artifacts: ArtifactRecord[];
+  /** The session group the create named (the live service's `session_group_id`). */
+  sessionGroupId?: string;
 }
 
 /** What a caller gives to store a message; the store fills ids, times and chat_id. */

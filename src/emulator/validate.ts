@@ -90,8 +90,21 @@ export function checkCreate(body: Record<string, unknown>, sisyphus = false): Ch
     (body.is_private !== undefined && typeof body.is_private !== 'boolean'
       ? 'is_private must be a boolean'
       : undefined) ??
-    checkArtifacts(body);
+    checkArtifacts(body) ??
+    checkTitleAndGroup(body);
   return problem ? fail(problem) : { ok: true, value: body as unknown as CreateSessionBody };
+}
+
+/** The live service's create fields the document does not name: a title of 1 to 200 characters, a group UUID. */
+function checkTitleAndGroup(body: Record<string, unknown>): string | undefined {
+  const { title, session_group_id: group } = body;
+  if (title !== undefined && !(typeof title === 'string' && title.length >= 1 && title.length <= 200)) {
+    return 'title must be a string of 1 to 200 characters';
+  }
+  if (group !== undefined && !(typeof group === 'string' && UUID.test(group))) {
+    return 'session_group_id must be a UUID';
+  }
+  return undefined;
 }
 
 /** Send message: message required; artifact_ids and profile optional. */

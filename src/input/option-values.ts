@@ -10,6 +10,17 @@ export function uuidOption(value: string): string {
   return value.toLowerCase();
 }
 
+/** The live service's longest session title. */
+export const MAX_TITLE_LENGTH = 200;
+
+/** A session title (--title): one to 200 characters, as the live service takes it. */
+export function titleOption(value: string): string {
+  if (value.trim() === '' || value.length > MAX_TITLE_LENGTH) {
+    throw new InvalidArgumentError(`expected a title of 1 to ${MAX_TITLE_LENGTH} characters.`);
+  }
+  return value;
+}
+
 /** Repeatable UUID option (--artifact). */
 export function uuidListOption(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), uuidOption(value)];

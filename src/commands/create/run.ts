@@ -13,6 +13,9 @@ import { postTurn } from '../../sessions/post.js';
 /** The options of create, as its spec (spec.ts) checked them. */
 export interface CreateFlags extends CheckedAgentFlags, ReplyFlags {
   private?: boolean;
+  title?: string;
+  /** --session-group: the session group's UUID. */
+  sessionGroup?: string;
 }
 
 export async function* create(ctx: Context, words: string[], flags: CreateFlags): AsyncGenerator<Item> {
@@ -34,6 +37,9 @@ export async function* create(ctx: Context, words: string[], flags: CreateFlags)
   if (flags.wait) githubFiles(ctx.io.env, flags);
   const body: CreateSessionBody = { message, ...agent };
   if (flags.private) body.is_private = true;
+  // Sent only when given: the live service takes both, the document names neither.
+  if (flags.title !== undefined) body.title = flags.title;
+  if (flags.sessionGroup !== undefined) body.session_group_id = flags.sessionGroup;
   if (flags.artifact?.length) body.artifact_ids = flags.artifact;
   const waiting = flags.wait === true || flags.follow === true;
   // --timeout bounds the whole command from here on, the POST included.

@@ -3,7 +3,7 @@ import { Option, type Command } from 'commander';
 import { CORE_AGENTS } from '../../api/types.js';
 import type { AgentFlags } from '../../input/agent.js';
 import type { ReplyFlags } from '../../input/reply-flags.js';
-import { uuidOption } from '../../input/option-values.js';
+import { titleOption, uuidOption } from '../../input/option-values.js';
 import type { CommandSpec } from '../command.js';
 import { addReplyOptions } from '../reply-options.js';
 import type { CreateFlags } from './run.js';
@@ -11,6 +11,8 @@ import type { CreateFlags } from './run.js';
 /** create's options as commander parsed them. */
 interface CreateOptions extends AgentFlags, ReplyFlags {
   private?: boolean;
+  title?: string;
+  sessionGroup?: string;
 }
 
 export const createSpec: CommandSpec = (program, run) =>
@@ -25,7 +27,9 @@ export const createSpec: CommandSpec = (program, run) =>
       .option('--agent-id <uuid>', 'a specific agent of the workspace', uuidOption)
       .option('--agent-profile <uuid>', 'an existing agent profile', uuidOption)
       .option('--agent-profile-file <file>', 'a JSON Profile object')
-      .option('--private', 'hide the session from other workspace members'),
+      .option('--private', 'hide the session from other workspace members')
+      .option('--title <text>', "the session's title (at most 200 characters)", titleOption)
+      .option('--session-group <uuid>', 'file the session under an existing session group', uuidOption),
   )
     .addHelpText(
       'after',
