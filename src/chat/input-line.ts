@@ -170,88 +170,98 @@ export class LineEditor {
   /** Applies an editing key. Keys that are not the editor's are reported for the chat to act on. */
   press(str: string | undefined, key: Key | undefined): KeyResult {
     const k = key ?? {};
-    const name = k.name;
-    if (k.ctrl) {
-      switch (name) {
-        case 'c':
-          if (this.empty) return 'interrupt';
-          this.clear();
-          return 'edit';
-        case 'd':
-          if (this.empty) return 'eof';
-          this.cut(this.cursor, this.cursor + 1);
-          return 'edit';
-        case 'a':
-          this.cursor = this.lineBounds()[0];
-          return 'edit';
-        case 'e':
-          this.cursor = this.lineBounds()[1];
-          return 'edit';
-        case 'b':
-          this.cursor = Math.max(0, this.cursor - 1);
-          return 'edit';
-        case 'f':
-          this.cursor = Math.min(this.chars.length, this.cursor + 1);
-          return 'edit';
-        case 'u':
-          this.cut(this.lineBounds()[0], this.cursor);
-          return 'edit';
-        case 'k':
-          this.cut(this.cursor, this.lineBounds()[1]);
-          return 'edit';
-        case 'w':
-        case 'backspace':
-          this.cut(this.wordLeft(), this.cursor);
-          return 'edit';
-        case 'h':
-          this.cut(Math.max(0, this.cursor - 1), this.cursor);
-          return 'edit';
-        case 'l':
-          return 'repaint';
-        case 'left':
-          this.cursor = this.wordLeft();
-          return 'edit';
-        case 'right':
-          this.cursor = this.wordRight();
-          return 'edit';
-        case 'p':
-          this.up();
-          return 'edit';
-        case 'n':
-          this.down();
-          return 'edit';
-        case 'delete':
-          this.cut(this.cursor, this.wordRight());
-          return 'edit';
-        default:
-          return 'edit';
-      }
-    }
-    if (k.meta) {
-      switch (name) {
-        case 'return':
-        case 'enter':
-          this.insert('\n');
-          return 'edit';
-        case 'b':
-        case 'left':
-          this.cursor = this.wordLeft();
-          return 'edit';
-        case 'f':
-        case 'right':
-          this.cursor = this.wordRight();
-          return 'edit';
-        case 'd':
-          this.cut(this.cursor, this.wordRight());
-          return 'edit';
-        case 'backspace':
-          this.cut(this.wordLeft(), this.cursor);
-          return 'edit';
-        default:
-          return 'edit';
-      }
-    }
+    if (k.ctrl) return this.pressCtrl(k.name);
+    if (k.meta) return this.pressMeta(k.name);
+    return this.pressPlain(str, k);
+  }
+
+  /** Ctrl and a key: Emacs's bindings, as readline has them. */
+  private pressCtrl(name: string | undefined): KeyResult {
     switch (name) {
+      case 'c':
+        if (this.empty) return 'interrupt';
+        this.clear();
+        return 'edit';
+      case 'd':
+        if (this.empty) return 'eof';
+        this.cut(this.cursor, this.cursor + 1);
+        return 'edit';
+      case 'a':
+        this.cursor = this.lineBounds()[0];
+        return 'edit';
+      case 'e':
+        this.cursor = this.lineBounds()[1];
+        return 'edit';
+      case 'b':
+        this.cursor = Math.max(0, this.cursor - 1);
+        return 'edit';
+      case 'f':
+        this.cursor = Math.min(this.chars.length, this.cursor + 1);
+        return 'edit';
+      case 'u':
+        this.cut(this.lineBounds()[0], this.cursor);
+        return 'edit';
+      case 'k':
+        this.cut(this.cursor, this.lineBounds()[1]);
+        return 'edit';
+      case 'w':
+      case 'backspace':
+        this.cut(this.wordLeft(), this.cursor);
+        return 'edit';
+      case 'h':
+        this.cut(Math.max(0, this.cursor - 1), this.cursor);
+        return 'edit';
+      case 'l':
+        return 'repaint';
+      case 'left':
+        this.cursor = this.wordLeft();
+        return 'edit';
+      case 'right':
+        this.cursor = this.wordRight();
+        return 'edit';
+      case 'p':
+        this.up();
+        return 'edit';
+      case 'n':
+        this.down();
+        return 'edit';
+      case 'delete':
+        this.cut(this.cursor, this.wordRight());
+        return 'edit';
+      default:
+        return 'edit';
+    }
+  }
+
+  /** Alt (Meta) and a key: words, and a new line without sending. */
+  private pressMeta(name: string | undefined): KeyResult {
+    switch (name) {
+      case 'return':
+      case 'enter':
+        this.insert('\n');
+        return 'edit';
+      case 'b':
+      case 'left':
+        this.cursor = this.wordLeft();
+        return 'edit';
+      case 'f':
+      case 'right':
+        this.cursor = this.wordRight();
+        return 'edit';
+      case 'd':
+        this.cut(this.cursor, this.wordRight());
+        return 'edit';
+      case 'backspace':
+        this.cut(this.wordLeft(), this.cursor);
+        return 'edit';
+      default:
+        return 'edit';
+    }
+  }
+
+  /** A key alone: sending, moving, deleting, history, completion, or text typed. */
+  private pressPlain(str: string | undefined, k: Key): KeyResult {
+    switch (k.name) {
       case 'return':
         return 'enter';
       case 'enter': // Ctrl-J, a line feed: a new line, as in many editors
