@@ -1,7 +1,6 @@
-// The program's entry points. main(argv, io) runs one command line against the streams, environment and
-// stop signal it is given, and resolves to the exit code; it never touches `process`, so tests run it
-// in-process. run() is the only code that does: it builds the IO from the process, turns Ctrl-C, SIGTERM
-// and a closed stdout into the stop signal, and sets the exit code. bin/agents.js calls run().
+// The program's entry points. main(argv, io) runs one command line against the IO it is given, never
+// touching `process`, so tests run it in-process. run(), called by bin/agents.js, is the only code that
+// does: the IO from the process, Ctrl-C, SIGTERM and a closed stdout as the stop signal, the exit code.
 import { CommanderError } from 'commander';
 import { CliError, ExitCode, fromApiError } from './cli-error.js';
 import type { IO } from './io.js';

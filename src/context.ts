@@ -1,18 +1,9 @@
-// What every command receives, built once per run from the IO and the global flags: the terminal's
-// capabilities and styles, stderr (logger, progress), the prompts when a person is there to answer, the
-// settings and an API client made on first use, and the run's stop signal. Commands use it instead of
-// `process`, and never write to stdout: they return data for the presenter.
+// What every command receives, built once per run from the IO and the global flags. Commands use it
+// instead of `process`, and never write to stdout: they return data for the presenter.
 import type { ApiClient, ClientOptions } from './api/client.js';
 import type { IO } from './io.js';
-import { VERSION } from './version.js';
 import { join } from 'node:path';
-import {
-  debugFromEnv,
-  maxResponseFromEnv,
-  rateLimitFromEnv,
-  requestTimeouts,
-  sharedPacingFromEnv,
-} from './config/env.js';
+import { debugFromEnv, sharedPacingFromEnv } from './config/env.js';
 import { stateDir } from './config/locations.js';
 import { openConfigFile, type ConfigFile } from './config/config-file.js';
 import { requireConnection, resolveSettings, type SettingName, type Settings } from './config/settings.js';
@@ -25,7 +16,7 @@ import type { StatusLines } from './output/status-lines.js';
 import { createPrompts, type Prompts } from './prompts.js';
 import type { Profiles } from './config/config-file.js';
 import { DEFAULT_SCHEDULE, type ScheduleOptions } from './poll/schedule.js';
-import { formatDuration } from './util/duration.js';
+import { clientMaker, type ClientFor } from './run/api-clients.js';
 
 /** Global options declared on the program in cli.ts. */
 export interface GlobalOptions {
@@ -65,25 +56,46 @@ export interface Context {
   /** The run's API client for the configured base URL and key (made once, undici loaded then). */
   client(): Promise<ApiClient>;
   /** A client for another base URL or key (login checks a key before storing it). */
-  clientFor(options: Pick<ClientOptions, 'baseUrl' | 'apiKey'> & Partial<ClientOptions>): Promise<ApiClient>;
+  clientFor: ClientFor;
   /** Stops whatever the run left on the terminal (a spinner) before the last lines are written. */
   close(): void;
 }
 
-/** Builds the Context of one run. */
-export async function createContext(io: IO, globals: GlobalOptions): Promise<Context> {
-  const { env } = io;
-  const quiet = globals.quiet === true;
-  const caps = detectTerminal({
-    env,
+/** What the terminal can do, from the IO and the flags. */
+function capsOf(io: IO, globals: GlobalOptions): TerminalCaps {
+  return detectTerminal({
+    env: io.env,
     stdinIsTTY: io.stdinIsTTY ?? io.stdin.isTTY === true,
     stdoutIsTTY: io.stdout.isTTY === true,
     stderrIsTTY: io.stderr.isTTY === true,
     stdoutColumns: io.stdout.columns,
     stderrColumns: io.stderr.columns,
     colorFlag: globals.color !== false,
-    quiet,
+    quiet: globals.quiet === true,
   });
+}
+
+/**
+ * Every agents process on the machine that uses one key shares its budget through a file in the state
+ * directory; tests that turn pacing off, and the benchmark's uncoordinated runs, pace nothing / alone.
+ */
+function sharedPacingOf(io: IO, log: Logger): ClientOptions['sharedPacing'] {
+  if (io.tuning?.pacing === false || !sharedPacingFromEnv(io.env)) return undefined;
+  return {
+    dir: join(stateDir(io.env, io.runtime.platform), 'pacing'),
+    onFallback: (message: string) => log.warn(message),
+    onRejoin: (message: string) => log.info(message),
+  };
+}
+
+/**
+ * Builds the Context of one run: the terminal's capabilities and styles, stderr (logger, progress), the
+ * prompts when a person is there to answer, the settings and an API client made on first use.
+ */
+export async function createContext(io: IO, globals: GlobalOptions): Promise<Context> {
+  const { env } = io;
+  const quiet = globals.quiet === true;
+  const caps = capsOf(io, globals);
   const [styleOut, styleErr] = await Promise.all([createStyle(caps.colorOut), createStyle(caps.colorErr)]);
   const debug = globals.debug === true || debugFromEnv(env);
   const stderr = new Stderr(io.stderr);
@@ -103,56 +115,8 @@ export async function createContext(io: IO, globals: GlobalOptions): Promise<Con
   let profiles: Promise<Profiles> | undefined;
   const readProfiles = () => (profiles ??= config.profiles());
   const settings = (need?: readonly SettingName[]) => resolveSettings(globals, env, readProfiles, need);
-
-  // Every agents process on the machine that uses one key shares its budget through a file in the state
-  // directory; tests that turn pacing off, and the benchmark's uncoordinated runs, pace nothing / alone.
-  const sharedPacing =
-    io.tuning?.pacing === false || !sharedPacingFromEnv(env)
-      ? undefined
-      : {
-          dir: join(stateDir(env, io.runtime.platform), 'pacing'),
-          onFallback: (message: string) => log.warn(message),
-          onRejoin: (message: string) => log.info(message),
-        };
-  // A server whose filter let another session's or thread's message through: said once a run, on stderr
-  // (the message itself is dropped by the client).
-  let toldForeign = false;
-  const onForeign: ClientOptions['onForeign'] = ({ why, target }) => {
-    if (toldForeign) return;
-    toldForeign = true;
-    const asked = why === 'session' ? `session ${target.sessionId}` : `thread ${target.threadId}`;
-    log.warn(`the service listed messages of another ${why} than ${asked}; they were left out`);
-  };
-  const clientFor: Context['clientFor'] = async (options) => {
-    const { ApiClient } = await import('./api/client.js');
-    const rate = rateLimitFromEnv(env);
-    return new ApiClient({
-      userAgent: `agents/${VERSION} node/${io.runtime.nodeVersion}`,
-      ...requestTimeouts(env),
-      maxResponseBytes: maxResponseFromEnv(env),
-      onForeign,
-      debug: debug ? (line: string) => log.debug(line) : undefined,
-      env,
-      // A person at a terminal sees why nothing happens while a request is retried.
-      onRetry: caps.stderrIsTTY
-        ? (n) =>
-            log.warn(
-              `${n.reason}; retrying in ${formatDuration(n.delayMs)} (${n.rateLimited ? 'the key is busy: until it is not, or --timeout' : `${n.attempt} of ${n.maxRetries}`})`,
-            )
-        : undefined,
-      onPaced: caps.stderrIsTTY
-        ? ({ limit }) =>
-            log.info(
-              `waiting for a request slot: ${limit} requests a minute for this key${rate === undefined ? '' : ' (AGENTS_RATE_LIMIT)'}, and the last minute has used them (this process and any other agents process on this machine)`,
-            )
-        : undefined,
-      ratePerMinute: rate,
-      ...(io.tuning?.pacing !== undefined ? { pacing: io.tuning.pacing } : {}),
-      sharedPacing,
-      ...options,
-      retry: { ...io.tuning?.retry, ...options.retry },
-    });
-  };
+  const sharedPacing = sharedPacingOf(io, log);
+  const clientFor = clientMaker(io, caps, log, debug, sharedPacing);
   let client: Promise<ApiClient> | undefined;
   let status: StatusLines | undefined;
 

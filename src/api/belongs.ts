@@ -1,7 +1,6 @@
-// Whether a listed message is of what was asked for. A list is filtered by the server (its path names the
-// session, the threaded form or `thread_id` the thread), but a filter the server ignores would hand a CI
-// job another turn's or another session's final reply as if it were the answer: every message is checked
-// against the target before it is shown or waited on.
+// Whether a listed message is of what was asked for. A filter the server ignores would hand a CI job another
+// turn's or another session's final reply as if it were the answer, so every message is checked against the
+// target (its session; its thread, by path or `thread_id`) before it is shown or waited on.
 import type { Message } from './types.js';
 import type { ThreadTarget } from './urls.js';
 

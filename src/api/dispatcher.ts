@@ -1,7 +1,6 @@
 // The proxy settings (HTTP_PROXY, HTTPS_PROXY, NO_PROXY; lower-case forms first, as curl reads them) and,
-// when one is set, undici's EnvHttpProxyAgent with our time-outs, shared by the clients of a process (the
-// client sends through undici only then: exchange.ts). The settings are handed over explicitly, so undici
-// never reads the environment itself and the caller decides which environment counts.
+// when one is set, undici's EnvHttpProxyAgent with our time-outs (exchange.ts). The caller hands the
+// settings over, so undici never reads the environment itself and the caller decides which one counts.
 import type { Dispatcher } from 'undici';
 import { ApiError } from './errors.js';
 

@@ -1,7 +1,6 @@
-// The one request that leaves the base URL's origin: a presigned download link (an artifact's `url`, on
-// the service's storage host). It authenticates by its query, so it carries no key and no header of ours
-// but User-Agent; it goes only to https (or to this machine, for tests); it never follows a redirect; and
-// what it reads is capped. Time-outs and retries of transient failures are the client's own.
+// The one request that leaves the base URL's origin: a presigned download link (an artifact's `url`). It
+// carries no key and no header of ours but User-Agent, goes only to https (or this machine, for tests), never
+// follows a redirect, and reads at most a cap; time-outs and retries are the client's own.
 import { ApiError } from './errors.js';
 import { errorFromNetwork } from './network-errors.js';
 import { summariseBody } from './summary.js';

@@ -1,13 +1,5 @@
-// How the client puts one request on the wire, chosen once per client:
-//  - through Node's own HTTP client (plain-http.ts) when no proxy applies and no dispatcher is given: what a
-//    command usually does. Loading it costs a run about 5 ms;
-//  - through undici (undici-http.ts: its public entry point, with its EnvHttpProxyAgent made by
-//    dispatcher.ts) when HTTP_PROXY or HTTPS_PROXY is set, or with the undici dispatcher a caller hands the
-//    client. Loading undici's index costs a run 60 to 70 ms and about 15 MB (it loads all
-//    of undici and Node's HTTP/2 client), so only a run that needs it pays for it.
-// Either way the time-outs are the same (connect; the wait for the headers and each gap in the body), the
-// body streams to the caller, who reads it to the end or destroys it, and the module loads with the first
-// request, so a command that sends none loads no HTTP code.
+// How the client puts one request on the wire, chosen once per client: Node's own HTTP client, or undici
+// where a proxy or a caller's dispatcher needs it. Either module loads with the first request.
 import type { Dispatcher } from 'undici';
 import { hasProxy, proxyDispatcher, proxySettings, type ProxyEnv } from './dispatcher.js';
 import type { Exchange } from './wire.js';
@@ -22,12 +14,24 @@ export interface ExchangeSettings {
   dispatcher?: Dispatcher | undefined;
 }
 
-/** Which wire a client with these settings sends through: Node's own, or undici. */
+/**
+ * Which wire a client with these settings sends through:
+ *  - Node's own HTTP client (plain-http.ts) when no proxy applies and no dispatcher is given: what a
+ *    command usually does. Loading it costs a run about 5 ms;
+ *  - undici (undici-http.ts: its public entry point, with its EnvHttpProxyAgent made by dispatcher.ts) when
+ *    HTTP_PROXY or HTTPS_PROXY is set, or with the undici dispatcher a caller hands the client. Loading
+ *    undici's index costs a run 60 to 70 ms and about 15 MB (it loads all of undici and Node's HTTP/2
+ *    client), so only a run that needs it pays for it.
+ */
 export function wireFor(settings: Pick<ExchangeSettings, 'env' | 'dispatcher'>): 'node' | 'undici' {
   return settings.dispatcher === undefined && !hasProxy(proxySettings(settings.env)) ? 'node' : 'undici';
 }
 
-/** The exchange for a client with these settings. */
+/**
+ * The exchange for a client with these settings. Either way the time-outs are the same (connect; the wait
+ * for the headers and each gap in the body), the body streams to the caller, who reads it to the end or
+ * destroys it, and the module loads with the first request, so a command that sends none loads no HTTP code.
+ */
 export function exchangeFor(settings: ExchangeSettings): Exchange {
   const { connectTimeoutMs, responseTimeoutMs, env, dispatcher } = settings;
   if (wireFor(settings) === 'node') {

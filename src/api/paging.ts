@@ -1,12 +1,13 @@
-// Paging that cannot run away. A list is read page by page until a page comes back empty or the last page
-// the answer counts; a server that reports a million pages and sends the same items on each would keep a
-// reader paging (and spend the key's budget for every other job) for ever. So a read stops, with an error,
-// when a page adds no message it had not seen, or when it asks for more pages than the first answer's total
-// can fill (one page of slack, for messages stored while it pages).
+// Paging that cannot run away: a server that reports a million pages and sends the same items on each would
+// keep a reader paging (and spend the key's budget for every other job) for ever.
 import { ApiError } from './errors.js';
 import type { MessagePage } from './types.js';
 
-/** Counts one paged read. */
+/**
+ * Counts one paged read. A list is read page by page until a page comes back empty or the last page the
+ * answer counts; a read stops, with an error, when a page adds no message it had not seen, or when it asks
+ * for more pages than the first answer's total can fill (one page of slack, for messages stored meanwhile).
+ */
 export class PageGuard {
   private allowed = Number.POSITIVE_INFINITY;
 

@@ -1,13 +1,5 @@
-// Requests through Node's own HTTP client (node:http, and node:https for https addresses): what the client
-// sends with when no proxy applies. It costs a run a few milliseconds to load, where undici's public entry
-// point costs about 60 (see exchange.ts). The bounds are the same as with undici's Agent:
-//  - a connect time-out (DNS, TCP and, for https, the TLS handshake) on a new connection;
-//  - a response time-out on the wait for the headers and on each gap between chunks of the body (an idle
-//    time-out on the socket once it is connected);
-//  - the caller's signal, which ends the request or the body being read at once;
-// and the connections are kept alive, one pool per scheme for the whole process (its idle sockets never keep
-// the process alive). The failures carry codes of their own (CONNECT_TIMEOUT, HEADERS_TIMEOUT, BODY_TIMEOUT)
-// beside Node's (ECONNREFUSED, ECONNRESET, HPE_…), which network-errors.ts maps.
+// Requests through Node's own HTTP client (node:http, node:https): what the client sends with when no proxy
+// applies. It costs a run a few milliseconds to load, where undici's costs about 60 (see exchange.ts).
 import type * as NodeHttp from 'node:http';
 import type { Agent, IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
@@ -44,7 +36,17 @@ function coded(code: string, message: string): Error {
   return Object.assign(new Error(message), { code });
 }
 
-/** Sends one request; resolves with the status, headers and the body as it streams in. */
+/**
+ * Sends one request; resolves with the status, headers and the body as it streams in. The bounds are the
+ * same as with undici's Agent:
+ *  - a connect time-out (DNS, TCP and, for https, the TLS handshake) on a new connection;
+ *  - a response time-out on the wait for the headers and on each gap between chunks of the body (an idle
+ *    time-out on the socket once it is connected);
+ *  - the caller's signal, which ends the request or the body being read at once;
+ * and the connections are kept alive, one pool per scheme for the whole process (its idle sockets never keep
+ * the process alive). The failures carry codes of their own (CONNECT_TIMEOUT, HEADERS_TIMEOUT, BODY_TIMEOUT)
+ * beside Node's (ECONNREFUSED, ECONNRESET, HPE_…), which network-errors.ts maps.
+ */
 export function plainRequest(url: URL, o: ExchangeOptions, bounds: PlainBounds): Promise<Answer> {
   const secure = url.protocol === 'https:';
   const agent = poolFor(url.protocol);

@@ -1,39 +1,25 @@
-// One request's trip: pacing slot, the exchange (exchange.ts) with its time-outs, body always read or discarded, status
-// mapped to an ApiError, and the retry loop around it. Reads are retried on transient failures; a POST only
-// when it certainly never left, since the API has no idempotency key.
-import { ApiError, abortedError, errorFromStatus, type BadRequestDefault, type Creates } from './errors.js';
-import { errorFromNetwork } from './network-errors.js';
-import { backoffDelay, parseRetryAfter, type RetryNotice, type RetryOptions } from './backoff.js';
+// One request's trip: its pacing slot, then the send, the body read and the decode, in a retry loop. A read
+// is retried on transient failures; a POST only when it certainly never left (the API has no idempotency key).
+import { ApiError, abortedError, type BadRequestDefault, type Creates } from './errors.js';
+import { backoffDelay, type RetryNotice, type RetryOptions } from './backoff.js';
 import { isTimeoutReason, sleep } from '../util/sleep.js';
-import { summariseBody } from './summary.js';
 import { flatten } from '../util/text.js';
 import { redact } from './redact.js';
 import { checkDownloadUrl, downloadOnce, type Download } from './download.js';
 import type { Limiter, Release } from './budget/limiter.js';
-import type { Answer, Exchange } from './wire.js';
-import { jsonDepthExceeds } from '../util/json.js';
-
-function seconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
-}
-
-function sizeText(bytes: number): string {
-  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
-}
+import type { Exchange } from './wire.js';
+import { exchangeDeadline, sendRequest } from './request-send.js';
+import { readAnswer, type ReadAnswer } from './answer-read.js';
+import { decodeAnswer } from './answer-decode.js';
 
 export type { Download } from './download.js';
+export { MAX_JSON_DEPTH } from './answer-decode.js';
 
 /** Largest artifact a download reads. */
 export const DOWNLOAD_CAP = 100 * 1024 * 1024;
 
-/** Error bodies are only summarised, so only their start is read; the rest is discarded with the socket. */
-const ERROR_BODY_CAP = 64 * 1024;
-
 /** The largest answer read by default (AGENTS_MAX_RESPONSE): far above any page of 100 messages. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
-
-/** Deepest JSON an answer may nest: the API's resources nest a few levels; a parser's stack is not ours to spend. */
-export const MAX_JSON_DEPTH = 100;
 
 /** Everything the transport needs, resolved from ClientOptions. */
 export interface TransportConfig {
@@ -106,25 +92,6 @@ export interface RequestSpec {
   badRequest?: BadRequestDefault;
   /** Served before other requests waiting for the key's budget (AcquireOptions.urgent). */
   urgent?: boolean;
-}
-
-/**
- * The body as text, at most `cap` bytes of it. Past the cap, `over` decides: undefined keeps the start
- * (error bodies are only summarised), else its error is thrown without decoding what was read.
- */
-async function readCapped(body: Answer['body'], cap: number, over?: () => ApiError): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  // Leaving the loop early destroys the stream, which releases the socket.
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size > cap) {
-      if (over) throw over();
-      break;
-    }
-  }
-  return Buffer.concat(chunks).subarray(0, cap).toString('utf8');
 }
 
 /** Sends requests for one ApiClient. */
@@ -291,120 +258,26 @@ export class Transport {
     signal: AbortSignal | undefined,
   ): Promise<unknown> {
     const { config } = this;
+    const trace = (line: string) => this.trace(line);
     const sent = bodyText === undefined ? '' : `: ${flatten(bodyText)}`;
     this.trace(`→ ${spec.method} ${spec.url} (attempt ${attempt})${sent}`);
-    const started = performance.now();
-    const elapsed = () => `${Math.round(performance.now() - started)} ms`;
-    const headers: Record<string, string> = {
-      authorization: `ApiKey ${config.apiKey}`,
-      accept: 'application/json',
-      'user-agent': config.userAgent,
-    };
-    if (bodyText !== undefined) headers['content-type'] = 'application/json';
-
-    // The whole exchange has a deadline of its own: the response time-out bounds the wait for the headers and
-    // each gap between chunks, so a body that arrives a byte a second would otherwise never end.
-    const overall = new AbortController();
-    const timer = setTimeout(() => overall.abort(), config.requestTimeoutMs);
-    const both = signal ? AbortSignal.any([signal, overall.signal]) : overall.signal;
-    const timedOut = () =>
-      new ApiError({
-        kind: 'timeout',
-        message: `no whole answer from ${config.origin} within ${seconds(config.requestTimeoutMs)} (AGENTS_REQUEST_TIMEOUT)`,
-      });
-    let res: Answer;
-    let text: string;
-    let status: number;
-    let ok: boolean;
+    const deadline = exchangeDeadline(config, signal);
+    let answer: ReadAnswer;
     try {
-      try {
-        res = await config.exchange(new URL(spec.url), {
-          method: spec.method,
-          headers,
-          body: bodyText,
-          signal: both,
-        });
-      } catch (err) {
-        if (signal?.aborted) throw err;
-        const apiErr = overall.signal.aborted ? timedOut() : errorFromNetwork(err, config.origin, config);
-        this.trace(`← failed in ${elapsed()}: ${apiErr.message}`);
-        throw apiErr;
-      }
-
-      status = res.statusCode;
-      ok = status >= 200 && status < 300;
-      const tooLarge = () =>
-        new ApiError({
-          kind: 'unexpected',
-          status,
-          transient: false,
-          message: `the answer from ${config.origin} (HTTP ${status}) is larger than ${sizeText(config.maxResponseBytes)}; stopped reading it (AGENTS_MAX_RESPONSE raises the limit)`,
-        });
-      try {
-        const declared = Number(res.headers['content-length']);
-        if (ok && declared > config.maxResponseBytes) throw tooLarge();
-        text = ok
-          ? await readCapped(res.body, config.maxResponseBytes, tooLarge)
-          : await readCapped(res.body, ERROR_BODY_CAP);
-      } catch (err) {
-        if (signal?.aborted) throw err;
-        if (err instanceof ApiError) {
-          res.body.destroy();
-          this.trace(`← ${status} in ${elapsed()}: ${err.message}`);
-          throw err;
-        }
-        const cause = overall.signal.aborted ? timedOut() : errorFromNetwork(err, config.origin, config);
-        this.trace(`← ${status} in ${elapsed()}, body failed: ${cause.message}`);
-        if (!ok) text = '';
-        else {
-          throw new ApiError({
-            kind: cause.kind === 'timeout' ? 'timeout' : 'unreadable',
-            status,
-            cause: err,
-            message: `the answer (HTTP ${status}) could not be read: ${cause.message}`,
-          });
-        }
-      }
+      const res = await sendRequest(config, spec, bodyText, deadline, signal, trace);
+      answer = await readAnswer(config, res, deadline, signal, trace);
     } finally {
-      clearTimeout(timer);
+      deadline.dispose();
     }
+    const { status, text } = answer;
     this.trace(
-      `← ${status} in ${elapsed()}, ${Buffer.byteLength(text)} bytes: ${flatten(text.slice(0, 1000))}`,
+      `← ${status} in ${deadline.elapsed()}, ${Buffer.byteLength(text)} bytes: ${flatten(text.slice(0, 1000))}`,
     );
     // undici hands a kept-alive socket back to its pool one turn of the event loop after the response
     // ended (it watches for servers that close a connection they said they would keep). A request sent
     // before then opens a second connection, with its own TCP and TLS handshakes: wait for that turn.
     await new Promise((resolve) => setImmediate(resolve));
-
-    const contentType = res.headers['content-type'];
-    const type = Array.isArray(contentType) ? contentType[0] : contentType;
-    if (!ok) {
-      throw errorFromStatus(status, text, type, {
-        badRequest: spec.badRequest,
-        retryAfterS:
-          status === 429 || status === 503 ? parseRetryAfter(res.headers['retry-after']) : undefined,
-        redact: (s) => redact(s, config.apiKey),
-      });
-    }
-    // A parser, or whatever walks the value after it, must not run out of stack on an answer that nests
-    // without end: refuse it in one line.
-    if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
-      throw new ApiError({
-        kind: 'unexpected',
-        status,
-        message: `unexpected answer from ${config.origin} (HTTP ${status}): JSON nested deeper than ${MAX_JSON_DEPTH} levels`,
-      });
-    }
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      const what = text.trim() === '' ? 'an empty body' : summariseBody(text, type).summary || 'not JSON';
-      throw new ApiError({
-        kind: 'unreadable',
-        status,
-        message: `unreadable answer from ${config.origin} (HTTP ${status}): ${redact(what, config.apiKey)}`,
-      });
-    }
+    return decodeAnswer(config, spec, answer);
   }
 }
 

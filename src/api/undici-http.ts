@@ -1,11 +1,10 @@
-// undici, through its public entry point: its request API, the Agent (a connection pool per origin, with
-// our time-outs) and the EnvHttpProxyAgent. The client sends through it when a proxy variable is set or
-// the caller gives it an undici dispatcher (exchange.ts), importing this module with its first request, so
-// no other run loads undici (in dist/ it is a chunk of its own). Its index loads all of undici (fetch,
-// WebSocket, caches, mocks, HTTP/2); the files behind it are undici's to move in any release, so nothing
-// of ours names them.
+// undici, through its public entry point: its request API, the Agent (a connection pool per origin, with our
+// time-outs) and the EnvHttpProxyAgent, imported with the first request of a client that sends through undici
+// (exchange.ts), so no other run loads undici (in dist/ it is a chunk of its own).
 import { Agent, EnvHttpProxyAgent, request as undiciRequest, type Dispatcher } from 'undici';
 
+// Its index loads all of undici (fetch, WebSocket, caches, mocks, HTTP/2); the files behind it are undici's
+// to move in any release, so nothing of ours names them.
 export { Agent, EnvHttpProxyAgent };
 
 // undici parses HTTP with llhttp compiled to WebAssembly, which V8 first compiles with its baseline

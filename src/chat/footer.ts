@@ -1,8 +1,6 @@
-// The bottom of the terminal while `agents chat` runs: one status line, then the input line (as many rows
-// as the text takes). Everything else scrolls above it: to print, the footer is wiped, the text written,
-// and the footer drawn again under it, so a message and the status line never share a row. No alternate
-// screen and no scroll regions: the terminal's own scrollback keeps the conversation, in tmux too.
-// The layout is pure (text in, rows out); Footer writes it with relative cursor moves only.
+// The bottom of the terminal while `agents chat` runs: one status line, then the input line. To print, the
+// footer is wiped, the text written and the footer drawn again under it: no alternate screen and no scroll
+// regions, so the terminal's own scrollback keeps the conversation, in tmux too. The layout is pure.
 import type { OutStream } from '../io.js';
 import { neutralize } from '../util/text.js';
 import { width } from '../util/width.js';
@@ -102,9 +100,10 @@ const right = (n: number) => (n > 0 ? `\u001b[${n}C` : '');
 const ERASE_ROW = '\u001b[2K';
 
 /**
- * The footer on a terminal stream; remembers where its cursor is and how many rows it takes so it can
- * wipe itself. Its rows are erased one by one rather than with "erase below": from the top-left corner
- * that is a whole-screen clear, which tmux answers by scrolling the screen into its history.
+ * The footer on a terminal stream, written with relative cursor moves only; remembers where its cursor is
+ * and how many rows it takes so it can wipe itself. Its rows are erased one by one rather than with "erase
+ * below": from the top-left corner that is a whole-screen clear, which tmux answers by scrolling the screen
+ * into its history.
  */
 export class Footer {
   private shown: (FooterLayout & { height: number }) | undefined;

@@ -1,7 +1,6 @@
-// The input line of `agents chat`: the text being typed, its cursor and the history of what was sent, and
-// what each key does to them. Pure: keys in, state out; the terminal (terminal.ts) reads the keys and
-// draws the result. The text is kept as grapheme clusters, so the cursor never lands inside an emoji or
-// between a letter and its accent.
+// The input line of `agents chat`: the text typed, its cursor and the history sent, and what each key does.
+// Pure: keys in, state out (terminal.ts reads the keys and draws). The text is kept as grapheme clusters,
+// so the cursor never lands inside an emoji or between a letter and its accent.
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 

@@ -1,7 +1,6 @@
-// The conversation behind `agents chat`: creating the session with the first message, following the
-// whole session as the agent works (one poller, the same conversation model as `tail`), sending what is
-// typed as a follow-up (after a confirmation when it interrupts a turn), and the slash commands. It draws
-// nothing itself: it prints through the ChatTerminal and keeps the status line's state.
+// The conversation behind `agents chat`: the session created with the first message, followed as the agent
+// works (one poller, tail's conversation model), what is typed sent as a follow-up (confirmed when it
+// interrupts a turn), the slash commands. It draws nothing: it prints through the ChatTerminal.
 import type { Context } from '../context.js';
 import { timeFormat } from '../config/env.js';
 import { notificationBytes } from '../output/notify.js';

@@ -1,9 +1,5 @@
-// The config file: one JSON file of named profiles (workspaces), written by conf alone. conf writes
-// atomically and checks the whole file against SCHEMA before each write; the file is 0600 in a 0700
-// directory. A command that only reads parses the file itself, as conf would (the same text, the same
-// parse), and skips the schema: conf's chunk is 300 kB with ajv, about 20 ms of CPU and 2.5 MB of every
-// command run with its settings in the file. Reads go through the few fields a command uses, each of which
-// settings.ts validates as it reads it.
+// The config file: one JSON file of named profiles (workspaces), 0600 in a 0700 directory, written by conf
+// alone, which writes atomically and checks the whole file against SCHEMA before each write.
 import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type Conf from 'conf';
@@ -161,6 +157,10 @@ export function openConfigFile(env: Env): ConfigFile {
   const dir = configDir(env);
   const path = join(dir, 'config.json');
 
+  // A command that only reads parses the file itself, as conf would (the same text, the same parse), and
+  // skips the schema: conf's chunk is 300 kB with ajv, about 20 ms of CPU and 2.5 MB of every command run
+  // with its settings in the file. Reads go through the few fields a command uses, each of which
+  // settings.ts validates as it reads it.
   function read(): Profiles {
     // No file: a run configured by its environment alone reads nothing.
     if (!existsSync(path)) return {};

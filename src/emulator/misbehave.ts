@@ -1,7 +1,6 @@
-// Answers a broken or hostile server gives, on purpose, so that the client's suite can show it believes an
-// answer only as far as the answer proves itself: filters ignored (another thread's or session's messages
-// listed), an answer without end, an answer that trickles, paging without end, ids that are not ids, and
-// JSON nested without end. Each is off by default; `setMisbehaviour` changes them while the emulator runs.
+// Answers a broken or hostile server gives on purpose, so the client's suite shows it believes an answer only
+// as far as it proves itself: filters ignored, answers without end or that trickle, paging without end, ids
+// that are not ids, JSON nested without end. Each off by default; `setMisbehaviour` changes them.
 import type { ServerResponse } from 'node:http';
 import type { Reply } from './http.js';
 

@@ -1,7 +1,6 @@
 // The clocks a scripted turn runs on. Timed: real timers, scaled by timeScale (the demo, `agents emulator`).
-// Held: a clock that moves only when the test says so (advanceTurns, endTurns, or each request answered
-// under turnMsPerRequest), so no test waits a fixed time for a turn to end and none fails because a loaded
-// machine ran a timer late.
+// Held: moves only when the test says so (advanceTurns, endTurns, turnMsPerRequest), so no test waits a
+// fixed time for a turn to end and none fails because a loaded machine ran a timer late.
 
 /** A scheduled callback, as a turn sees it. */
 export type TurnTimer = object;

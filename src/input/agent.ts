@@ -1,7 +1,6 @@
-// Which agent a create goes to: exactly one of --agent, --agent-id, --agent-profile,
-// --agent-profile-file; else the configured default; else a choice prompt in a terminal; else exit 2.
-// What the flags alone decide (one of them at most, the profile file read and checked) is settled in the
-// parse step (the spec of create, send and chat); the default and the prompt when the command runs.
+// Which agent a create goes to: one of --agent, --agent-id, --agent-profile, --agent-profile-file; else the
+// configured default; else a prompt in a terminal; else exit 2. The flags are settled in the parse step
+// (create, send and chat's spec), the default and the prompt when the command runs.
 import { readFileSync } from 'node:fs';
 import { CORE_AGENTS, type CoreAgent, type CreateSessionBody, type Profile } from '../api/types.js';
 import { UsageError } from '../cli-error.js';

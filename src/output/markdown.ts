@@ -1,11 +1,5 @@
-// Markdown for a person at a terminal (marked with marked-terminal, loaded only when a reply is rendered):
-// headings, emphasis, lists, tables, code blocks without their fences, links as terminal hyperlinks where
-// the terminal takes them. Pipes never come here: they get the text as sent.
-//
-// Order matters for safety. The service's text is neutralised first (src/util/text.ts: every control
-// character made visible), so nothing of it can reach the renderer as an escape sequence; the renderer
-// then adds its own styling; last, everything it produced is checked again and only its own kinds of
-// sequence (SGR colours, OSC 8 hyperlinks to http(s) addresses) are let through.
+// Markdown for a person at a terminal (marked with marked-terminal, loaded only when a reply is rendered).
+// Pipes never come here: they get the text as sent.
 import type { MarkedExtension, Tokens } from 'marked';
 import { neutralize } from '../util/text.js';
 
@@ -56,7 +50,16 @@ function isWebAddress(href: string): boolean {
   return /^https?:\/\/[^\s]+$/i.test(href);
 }
 
-/** Loads the renderer (marked and marked-terminal, vendor-bundled) for these options. */
+/**
+ * Loads the renderer (marked and marked-terminal, vendor-bundled) for these options: headings, emphasis,
+ * lists, tables, code blocks without their fences, links as terminal hyperlinks where the terminal takes
+ * them.
+ *
+ * Order matters for safety. The service's text is neutralised first (src/util/text.ts: every control
+ * character made visible), so nothing of it can reach the renderer as an escape sequence; the renderer
+ * then adds its own styling; last, everything it produced is checked again and only its own kinds of
+ * sequence (SGR colours, OSC 8 hyperlinks to http(s) addresses) are let through (keepOwnSequences).
+ */
 export async function loadMarkdown(o: MarkdownOptions): Promise<RenderMarkdown> {
   const [{ Marked }, { markedTerminal }] = await Promise.all([import('marked'), import('marked-terminal')]);
   const width = o.columns !== undefined && o.columns > 0 ? o.columns : 80;

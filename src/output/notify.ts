@@ -1,7 +1,6 @@
-// --notify: when a long wait ends, a terminal bell, and a desktop notification where the terminal turns
-// an escape sequence into one (OSC 9: iTerm2, WezTerm, Ghostty, kitty; OSC 777: foot, VTE-based
-// terminals, urxvt). Only ever on a terminal: never on a pipe, where the bytes would land in a file.
-// `create`/`send --wait` use it; `agents wait` and `agents chat` call notify() the same way.
+// --notify: when a long wait ends, a bell and a desktop notification where the terminal makes one of an
+// escape sequence (OSC 9: iTerm2, WezTerm, Ghostty, kitty; OSC 777: foot, VTE, urxvt). Only on a terminal,
+// never a pipe. create/send --wait, `agents wait` and `agents chat` call notify() the same way.
 import type { Env } from '../io.js';
 import type { Stderr } from './stderr.js';
 

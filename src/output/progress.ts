@@ -1,10 +1,5 @@
-// Progress while a command waits. Commands say what they wait for; this decides how it is shown:
-// - on an interactive terminal, a spinner (ora, loaded only then) with the elapsed time and the latest
-//   activity, always one line cut to the terminal's width, so that a resize cannot make it erase lines
-//   above it;
-// - under CI, or wherever stderr is not a terminal: one line when the wait starts (the session and its
-//   dashboard address, so a job log shows them at once) and a short heartbeat line at a slow pace;
-// - with --quiet, nothing.
+// Progress while a command waits. Commands say what they wait for; this decides how it is shown: a spinner
+// on an interactive terminal, lines under CI or wherever stderr is not a terminal, nothing with --quiet.
 import type { Ora } from 'ora';
 import type { OutStream } from '../io.js';
 import { formatDuration } from '../util/duration.js';
@@ -38,7 +33,11 @@ export interface SpinnerOptions {
   now?: () => number;
 }
 
-/** A spinner on stderr, its text updated every second with the elapsed time. */
+/**
+ * A spinner on stderr (ora, loaded only then), its text updated every second with the elapsed time and the
+ * latest activity: always one line cut to the terminal's width, so that a resize cannot make it erase lines
+ * above it.
+ */
 export function spinnerProgress(o: SpinnerOptions): Progress {
   const now = o.now ?? Date.now;
   let spinner: Ora | undefined;
@@ -113,7 +112,10 @@ export interface LineOptions {
   now?: () => number;
 }
 
-/** One line when the wait starts, then a heartbeat line every minute or so: for CI logs and files. */
+/**
+ * One line when the wait starts (the session and its dashboard address, so a job log shows them at once),
+ * then a heartbeat line every minute or so: for CI logs and files.
+ */
 export function lineProgress(o: LineOptions): Progress {
   const now = o.now ?? Date.now;
   let timer: NodeJS.Timeout | undefined;

@@ -1,8 +1,6 @@
-// One status line per session on stderr while `agents wait` waits, redrawn in place every second (no
-// full-screen UI: the lines sit below whatever was printed, and scroll away with it). Lines are cut to the
-// terminal's width so that none wraps, at most a screenful is drawn, and anything written meanwhile (a
-// reply on stdout, a warning on stderr) goes above them: the block is lifted off, the text written, the
-// block drawn again (Stderr.around, as for the spinner).
+// One status line per session on stderr while `agents wait` waits, redrawn in place every second below what
+// was printed; cut to the terminal's width, at most a screenful, and anything written meanwhile goes above
+// them (the block lifted off, the text written, the block drawn again: Stderr.around, as for the spinner).
 import type { OutStream } from '../io.js';
 import type { Stderr, SpinnerFrame } from './stderr.js';
 import type { Style } from './style.js';

@@ -7,7 +7,7 @@
 //
 // When several waiters share the key (in this process or others), each is given its share of the budget
 // as a least gap (N waiters → N × window / limit, with a margin, more when the window is already spent:
-// pacing.ts budgetGap), so that together they stay under the limit instead of queueing behind the
+// api/budget/limiter.ts budgetGap), so that together they stay under the limit instead of queueing behind the
 // limiter. In its first seconds a waiter may poll several times faster than its share, so that a short
 // turn is still seen quickly; that costs the key a few requests per waiter whatever their number.
 

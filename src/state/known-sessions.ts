@@ -1,7 +1,6 @@
-// The sessions this machine created or sent to, per profile (`agents ls`, the session chooser, completion):
-// the API has no way to list sessions, so what is not noted here is lost to the terminal. Kept in the state
-// file beside `last`, written in the same update; the most recently used first, at most MAX_SESSIONS a
-// profile (older ones drop off). Unknown or malformed entries are dropped on read, never fatal.
+// The sessions this machine created or sent to, per profile (`agents ls`, the chooser, completion): the API
+// cannot list sessions. Kept in the state file beside `last`, written in the same update, most recent first,
+// at most MAX_SESSIONS a profile; unknown or malformed entries are dropped on read, never fatal.
 import { isObject } from '../util/json.js';
 import { isUuid } from '../util/uuid.js';
 import type { StateData, StateFile } from './state-file.js';

@@ -1,12 +1,6 @@
-// The one file lock: a lock beside a file that several agents processes read, modify and write back, in two
-// weights over the same `<file>.lock` directory (an atomic mkdir, taken over when stale, so a killed process
-// holds nothing for long):
-// - withLock: proper-lockfile, refreshed while held, for sections that await (the config and state files,
-//   written now and then). Loaded only when something is written.
-// - withBriefLock: a bare mkdir and rmdir around a synchronous section of a few small file operations (the
-//   shared request budget, taken about twice per request by every process on a key): held for a fraction
-//   of a millisecond and never across an await, where proper-lockfile's six system calls and refresh timer
-//   would cost more than the section.
+// The one file lock: a `<file>.lock` directory beside a file that several agents processes read, modify and
+// write back (an atomic mkdir, taken over when stale, so a killed process holds nothing for long), in two
+// weights: withLock for sections that await, withBriefLock for a few synchronous file operations.
 import { mkdirSync, rmdirSync, statSync } from 'node:fs';
 import { sleep } from './sleep.js';
 
@@ -38,6 +32,8 @@ function triesFor(waitMs: number): number {
 /**
  * Runs `fn` holding the lock of `path` (the file itself need not exist; its directory must), waiting up
  * to `waitMs` (default 30 s: parallel CI steps on one busy runner queue for it) for another process to let go of it.
+ * proper-lockfile, refreshed while held, for sections that await (the config and state files, written now
+ * and then); loaded only when something is written.
  */
 export async function withLock<T>(path: string, fn: () => T | Promise<T>, waitMs = 30_000): Promise<T> {
   // Its default export, module.exports: a bundle's import() of a CommonJS module has no named exports.
@@ -100,7 +96,12 @@ function tryTake(lockPath: string, staleMs: number): boolean {
   return false;
 }
 
-/** Runs the synchronous `fn` holding `lockPath` (a directory that must not exist; its parent must). */
+/**
+ * Runs the synchronous `fn` holding `lockPath` (a directory that must not exist; its parent must): a bare
+ * mkdir and rmdir around a few small file operations (the shared request budget, taken about twice per
+ * request by every process on a key), held for a fraction of a millisecond and never across an await, where
+ * proper-lockfile's six system calls and refresh timer would cost more than the section.
+ */
 export async function withBriefLock<T>(lockPath: string, fn: () => T, o: BriefLockOptions = {}): Promise<T> {
   const staleMs = o.staleMs ?? 3000;
   const maxWaitMs = o.maxWaitMs ?? 10_000;

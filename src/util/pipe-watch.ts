@@ -1,13 +1,6 @@
-// Noticing that the reader of our stdout pipe went away while we are not writing (`agents tail … | head -1`
-// after the first line, during a long quiet turn). A write would fail with EPIPE at once, but nothing may be
-// written for an hour; GNU `tail -f | head` ends at once because it polls its output for an error. Node
-// cannot poll a write-only descriptor, and writing zero bytes to a pipe never fails, so on Linux this asks
-// /proc who holds the pipe open for reading:
-// - at start, cheaply, among the pipeline's processes (the children of our parent and grandparent, and
-//   theirs): the reader is there while the pipeline runs, even if it exits a moment later;
-// - then every second, whether those readers still hold it; when none does, every process is looked at
-//   once before concluding that the reader is gone.
-// A reader it cannot see (another user's process, another PID namespace) means it never concludes anything.
+// Noticing that the reader of our stdout pipe went away while we write nothing (`agents tail … | head -1`
+// during a long quiet turn): on Linux, /proc says who still holds the pipe open for reading.
+
 // node:fs as Node's own module, not through `import`: this module loads at every start, and an ES import of
 // node:fs makes Node build its ES facade, which loads fs's promises, streams and watchers and readline.
 const { readdirSync, readFileSync, readlinkSync } = process.getBuiltinModule('node:fs');
@@ -84,6 +77,15 @@ function everyReader(target: string, self: string): string[] | undefined {
 /**
  * Calls `onClosed` once when the reader of our standard output pipe is gone. Returns a function that stops
  * watching. Does nothing where there is no /proc, when stdout is not a pipe, or when no reader is seen.
+ *
+ * A write would fail with EPIPE at once, but nothing may be written for an hour; GNU `tail -f | head` ends
+ * at once because it polls its output for an error. Node cannot poll a write-only descriptor, and writing
+ * zero bytes to a pipe never fails, so this asks /proc who holds the pipe open for reading:
+ * - at start, cheaply, among the pipeline's processes (the children of our parent and grandparent, and
+ *   theirs): the reader is there while the pipeline runs, even if it exits a moment later;
+ * - then every second, whether those readers still hold it; when none does, every process is looked at
+ *   once before concluding that the reader is gone.
+ * A reader it cannot see (another user's process, another PID namespace) means it never concludes anything.
  */
 export function watchStdoutReader(pid: number, onClosed: () => void, intervalMs = 1000): () => void {
   const self = String(pid);

@@ -1,9 +1,6 @@
-// Two policies for text that may hold control characters, used everywhere such text is shown:
-// - flatten: one line for a summary (server bodies, titles); control characters and runs of white space
-//   become one space, and the result is capped;
-// - escapeControls: every character that could drive a terminal made visible, nothing dropped. Errors use
-//   the JSON notation (`\n`, `\u001b`) so a line stays one line; a reply on a terminal uses caret
-//   notation (`^[`) and keeps its line breaks and tabs.
+// Two policies for text that may hold control characters, used everywhere such text is shown: flatten makes
+// one line of a summary; escapeForLine (errors, in JSON notation) and neutralize (a reply on a terminal, in
+// caret notation, line breaks and tabs kept) make every character that could drive a terminal visible.
 
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is matched
 const CONTROL_OR_SPACE = /[\u0000-\u001f\u007f-\u009f\s]+/g;

@@ -1,13 +1,5 @@
 // Keeps a process under the service's rate limit (100 requests a minute per key) without help from the
-// server, which sends no rate-limit headers. A true sliding window, not a token bucket: in any span of
-// `windowMs`, at most `limit` requests reach the server, whatever the callers do. Waiters are served first
-// come, first served, and leave the queue at once when their signal aborts.
-//
-// We cannot see when a request reaches the server, only that it happens between the moment we start it and
-// the moment its answer (or failure) comes back. So a request holds its slot while in flight and for
-// `windowMs` after it ends. Then no window at the server can hold more than `limit`: of any `limit + 1`
-// requests, the one started last found one of the others ended at least `windowMs` earlier, so that one
-// arrived at least `windowMs` before it. Network delays cannot bunch requests up past the limit.
+// server, which sends no rate-limit headers: a true sliding window, not a token bucket.
 
 /** The service's documented limit. */
 export const DEFAULT_PACING = { limit: 100, windowMs: 60_000 } as const;
@@ -156,7 +148,17 @@ interface Waiter {
   urgent: boolean;
 }
 
-/** A sliding-window limiter over request end times, counting requests in flight. */
+/**
+ * A sliding-window limiter over request end times, counting requests in flight: in any span of `windowMs`,
+ * at most `limit` requests reach the server, whatever the callers do. Waiters are served first come, first
+ * served, and leave the queue at once when their signal aborts.
+ *
+ * We cannot see when a request reaches the server, only that it happens between the moment we start it and
+ * the moment its answer (or failure) comes back. So a request holds its slot while in flight and for
+ * `windowMs` after it ends. Then no window at the server can hold more than `limit`: of any `limit + 1`
+ * requests, the one started last found one of the others ended at least `windowMs` earlier, so that one
+ * arrived at least `windowMs` before it. Network delays cannot bunch requests up past the limit.
+ */
 export class SlidingWindowLimiter implements Limiter {
   readonly limit: number;
   readonly windowMs: number;

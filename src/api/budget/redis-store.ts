@@ -1,13 +1,6 @@
 // The fleet's budget: the same state as the machine's file (state.ts), kept in one Redis key per origin and
 // key, so that every process on every machine that uses them shares one sliding window, its leases and its
-// waiters. Each change is a read-modify-write under a lock in Redis (a script takes it with SET NX and an
-// expiry and reads the budget; another writes the budget and frees the lock if it is still ours), as the
-// file's is under its lock: the change runs once, so the rules stay in TypeScript, in one place for both
-// stores (an optimistic WATCH would run them again on a conflict, and the limiter's bookkeeping must not run
-// twice). The key holds no API key (a hash of origin and key names it) and lives a window and a lease past
-// the last change, so a fleet that stops leaves nothing behind. Its times are on the server's clock (the
-// scripts read TIME), which every machine shares where their own clocks may disagree. ioredis loads only
-// when this is used.
+// waiters. ioredis loads only when this is used.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { BrokenState, emptyState, parseState, type SharedState } from './state.js';
@@ -113,7 +106,16 @@ function storeError(where: string, err: unknown): Error {
   return new Error(`${where}: ${what}`);
 }
 
-/** A budget kept in Redis (or Valkey: only EVAL of scripts using GET, SET with NX and PX, DEL and TIME). */
+/**
+ * A budget kept in Redis (or Valkey: only EVAL of scripts using GET, SET with NX and PX, DEL and TIME).
+ * Each change is a read-modify-write under a lock in Redis (a script takes it with SET NX and an expiry and
+ * reads the budget; another writes the budget and frees the lock if it is still ours), as the file's is
+ * under its lock: the change runs once, so the rules stay in TypeScript, in one place for both stores (an
+ * optimistic WATCH would run them again on a conflict, and the limiter's bookkeeping must not run twice).
+ * The key holds no API key (a hash of origin and key names it) and lives a window and a lease past the last
+ * change, so a fleet that stops leaves nothing behind. Its times are on the server's clock (the scripts read
+ * TIME), which every machine shares where their own clocks may disagree.
+ */
 export class RedisStore implements BudgetStore {
   readonly where: string;
   readonly recovers = true;

@@ -1,7 +1,6 @@
-// agents chat [session]: a conversation with an agent at the terminal. Starts a session with the first
-// message typed (or continues one, showing its last turns first), shows the agent's messages as they
-// land, sends what is typed as a follow-up, and leaves with the commands that resume it. Only on a
-// terminal: a script or a CI job uses create/send --wait, and is told so before anything is sent.
+// agents chat [session]: a conversation with an agent at the terminal: a session started with the first
+// message (or one continued, its last turns first), its messages shown as they land, what is typed sent as
+// a follow-up. Only on a terminal: a script is told to use create/send --wait before anything is sent.
 import type { Context } from '../../context.js';
 import { CliError, ExitCode, UsageError } from '../../cli-error.js';
 import { selectAgent, type AgentSelection, type CheckedAgentFlags } from '../../input/agent.js';

@@ -1,7 +1,6 @@
-// agents wait: the final reply of each session or thread given (arguments, or one per line on standard
-// input as `create` and `send` print them), in one process, each printed as it lands. Exit 0 when all are
-// done; 124 when --timeout ran out first, naming what is still pending and how to resume; otherwise the
-// first permanent error's code, once the others are done.
+// agents wait: the final reply of each session or thread given (arguments, or lines on stdin as create and
+// send print them), each printed as it lands. Exit 0 when all are done; 124 when --timeout ran out first,
+// naming what is pending and how to resume; else the first permanent error's code, once the others are done.
 import { mkdir, access, constants, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Context } from '../../context.js';

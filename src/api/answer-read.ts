@@ -1,0 +1,86 @@
+// An answer's body read to the end, or discarded, on every path: a success's up to the size limit, an
+// error's only its start (it is only summarised).
+import { ApiError } from './errors.js';
+import type { ExchangeDeadline } from './request-send.js';
+import type { Answer } from './wire.js';
+
+/** Error bodies are only summarised, so only their start is read; the rest is discarded with the socket. */
+const ERROR_BODY_CAP = 64 * 1024;
+
+/** An answer's status, head and body text. */
+export interface ReadAnswer {
+  status: number;
+  /** A 2xx status. */
+  ok: boolean;
+  headers: Answer['headers'];
+  text: string;
+}
+
+function sizeText(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+}
+
+/**
+ * The body as text, at most `cap` bytes of it. Past the cap, `over` decides: undefined keeps the start
+ * (error bodies are only summarised), else its error is thrown without decoding what was read.
+ */
+async function readCapped(body: Answer['body'], cap: number, over?: () => ApiError): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // Leaving the loop early destroys the stream, which releases the socket.
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size > cap) {
+      if (over) throw over();
+      break;
+    }
+  }
+  return Buffer.concat(chunks).subarray(0, cap).toString('utf8');
+}
+
+/**
+ * Reads `res`'s body within the exchange's deadline. A success's body past `maxResponseBytes` (an answer
+ * without end must not take the memory) or that fails is an ApiError; an error's that fails reads as empty.
+ */
+export async function readAnswer(
+  config: { origin: string; maxResponseBytes: number },
+  res: Answer,
+  deadline: ExchangeDeadline,
+  signal: AbortSignal | undefined,
+  trace: (line: string) => void,
+): Promise<ReadAnswer> {
+  const status = res.statusCode;
+  const ok = status >= 200 && status < 300;
+  const tooLarge = () =>
+    new ApiError({
+      kind: 'unexpected',
+      status,
+      transient: false,
+      message: `the answer from ${config.origin} (HTTP ${status}) is larger than ${sizeText(config.maxResponseBytes)}; stopped reading it (AGENTS_MAX_RESPONSE raises the limit)`,
+    });
+  try {
+    const declared = Number(res.headers['content-length']);
+    if (ok && declared > config.maxResponseBytes) throw tooLarge();
+    const text = ok
+      ? await readCapped(res.body, config.maxResponseBytes, tooLarge)
+      : await readCapped(res.body, ERROR_BODY_CAP);
+    return { status, ok, headers: res.headers, text };
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    if (err instanceof ApiError) {
+      res.body.destroy();
+      trace(`← ${status} in ${deadline.elapsed()}: ${err.message}`);
+      throw err;
+    }
+    const cause = deadline.failure(err);
+    trace(`← ${status} in ${deadline.elapsed()}, body failed: ${cause.message}`);
+    if (!ok) return { status, ok, headers: res.headers, text: '' };
+    throw new ApiError({
+      kind: cause.kind === 'timeout' ? 'timeout' : 'unreadable',
+      status,
+      cause: err,
+      message: `the answer (HTTP ${status}) could not be read: ${cause.message}`,
+    });
+  }
+}

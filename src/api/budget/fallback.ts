@@ -1,0 +1,67 @@
+// The shared budget's fallback: while its store cannot be used, the machine's budget (the file, under
+// Redis) or the process's own window paces it; said once, and a store that recovers is tried again.
+import type { BudgetStore } from './budget-store.js';
+import type { Limiter } from './limiter.js';
+import { BrokenState } from './state.js';
+
+/** What a transaction returns once the budget fell back: nothing was done. */
+export const FELL_BACK = Symbol('fell back');
+
+const errText = (err: unknown) =>
+  err instanceof BrokenState
+    ? `${err.message}; delete it to share the budget again`
+    : ((err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err)));
+
+/** Whether a shared budget fell back from its store, what paces the process meanwhile, and who is told. */
+export class Fallback {
+  /** The store cannot be used: `limiter` paces the process. */
+  active = false;
+  /** While a store that recovers cannot be used: when to try it again. */
+  private retryAt = 0;
+  /** The fallback was told (once a run of failures). */
+  private told = false;
+  /** Told once, when the process gives up on the store. */
+  onFallback: ((message: string) => void) | undefined;
+  /** Told when a store that recovers is used again after a fallback. */
+  onRejoin: ((message: string) => void) | undefined;
+
+  constructor(
+    private readonly store: Pick<BudgetStore, 'where' | 'recovers'>,
+    /** What paces the process meanwhile: the machine's budget, or the process's own window. */
+    readonly limiter: Limiter,
+    /** Whether `limiter` is the machine's budget (the file under a Redis). */
+    private readonly machine: boolean,
+    private readonly rejoinMs: number,
+  ) {}
+
+  /** Whether `limiter` paces a request now; a store that recovers is tried again `rejoinMs` after it failed. */
+  paces(): boolean {
+    if (!this.active) return false;
+    if (!this.store.recovers || Date.now() < this.retryAt) return true;
+    this.active = false;
+    return false;
+  }
+
+  /** The store failed with `err`: true when the budget falls back now (false: it already had). */
+  begin(err: unknown): boolean {
+    if (this.active) return false;
+    this.active = true;
+    this.retryAt = Date.now() + this.rejoinMs;
+    if (this.told) return true;
+    this.told = true;
+    const alone = this.machine ? "paces itself with this machine's budget" : 'paces itself alone';
+    const again = this.store.recovers ? ` until it answers again` : '';
+    this.onFallback?.(
+      `the request budget shared with other agents processes (${this.store.where}) cannot be used ` +
+        `(${errText(err)}); this process ${alone}${again}`,
+    );
+    return true;
+  }
+
+  /** A transaction went through: after a fallback that was told, the rejoin is told too. */
+  answered(): void {
+    if (!this.told) return;
+    this.told = false;
+    this.onRejoin?.(`the request budget at ${this.store.where} answers again; this process shares it again`);
+  }
+}

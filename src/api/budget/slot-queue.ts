@@ -1,0 +1,157 @@
+// A shared budget's queue: this process's requests waiting for a slot, each with a ticket in the store's
+// queue, and the one loop of the process that takes slots for them from the store.
+import { sleep } from '../../util/sleep.js';
+import { capacity, CAP_RECOVERY_MS, type PacingOptions } from './limiter.js';
+import { grantable, nextFree, prune, slotsHeld, type SharedState } from './state.js';
+import type { BudgetStore } from './budget-store.js';
+import { FELL_BACK } from './fallback.js';
+import type { StateSync, Ticket } from './state-sync.js';
+
+/**
+ * An urgent request ranks as if it had waited this much longer: ahead of every poll that started waiting
+ * less than a window before it.
+ */
+const URGENT_LEAD_MS = 60_000;
+/** How often a request looks again when the free slots are due to requests of other processes ahead of it. */
+const QUEUE_RECHECK_MS = 200;
+
+/** A request of this process waiting for a slot in the store, with its ticket in the store's queue. */
+interface SlotWaiter extends Ticket {
+  resolve: (id: string | undefined) => void;
+  signal: AbortSignal | undefined;
+  onAbort: () => void;
+}
+
+/**
+ * First come, first served across every process of the store: a slot that frees goes to the longest
+ * waiting request of any process, and a request a reply in hand waits on (the read of a CI job's result)
+ * goes before the polls (its rank is URGENT_LEAD_MS lower).
+ */
+export class SlotQueue {
+  /** Requests of this process waiting for a slot, in rank order. */
+  readonly pending: SlotWaiter[] = [];
+  private pumping = false;
+  private wakePump: (() => void) | undefined;
+
+  constructor(
+    private readonly store: BudgetStore,
+    private readonly state: StateSync,
+    private readonly pacing: PacingOptions,
+  ) {}
+
+  /** A slot in the store: its entry id, or undefined after a fallback. */
+  take(signal: AbortSignal | undefined, urgent: boolean): Promise<string | undefined> {
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
+    return new Promise((resolve, reject) => {
+      const waiter: SlotWaiter = {
+        resolve,
+        signal,
+        id: this.state.nextId('q'),
+        rank: this.store.now() - (urgent ? URGENT_LEAD_MS : 0),
+        onAbort: () => {
+          const at = this.pending.indexOf(waiter);
+          if (at >= 0) this.pending.splice(at, 1);
+          // Nobody left to wait for a slot: the pump's sleep must not keep the process alive.
+          if (this.pending.length === 0) this.wakePump?.();
+          // Its ticket leaves the queue, so that it holds up no other process's request.
+          this.state.sync();
+          reject(signal?.reason as Error);
+        },
+      };
+      signal?.addEventListener('abort', waiter.onAbort, { once: true });
+      // In rank order: an urgent request goes before the polls of this process that wait.
+      const at = this.pending.findIndex((w) => w.rank > waiter.rank);
+      this.pending.splice(at < 0 ? this.pending.length : at, 0, waiter);
+      this.state.startRenewal();
+      void this.pump();
+    });
+  }
+
+  /**
+   * The one loop of this process that takes slots from the store: each transaction grants the free slots
+   * that the queue gives to its waiters (grantable), then sleeps until the first moment another can free.
+   * One process's many waiters (agents wait on many sessions) cost one read-modify-write per wake-up, not
+   * one each. The queue is what makes the store first come, first served: without it, the process that
+   * happened to wake first when a slot freed took it, and a poll of 32 over 4 machines waited 20 s while
+   * requests asked for after it went (bench:fanout --timeline).
+   */
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.pending.length > 0) {
+        const got = await this.state.transact((s, now) => {
+          const n = grantable(s, capacity(this.pacing.limit, s.cap, now), this.pending);
+          const ids: string[] = [];
+          for (const w of this.pending.slice(0, n)) {
+            delete s.queue[w.id];
+            ids.push(this.state.enter(s, now));
+          }
+          if (ids.length > 0) this.state.startRenewal();
+          return { ids, wakeAt: n < this.pending.length ? this.nextTry(s, now) : 0 };
+        });
+        if (got === FELL_BACK) {
+          for (const w of this.pending.splice(0)) this.handOut(w, undefined);
+          return;
+        }
+        for (const id of got.ids) {
+          const w = this.pending.shift();
+          // Its caller left while the file was read: the slot goes back unused.
+          if (w === undefined) this.state.giveBack(id, -1);
+          else this.handOut(w, id);
+        }
+        await this.sleepUntilFree(got.wakeAt);
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  /**
+   * Until a slot may be free: other processes compute the same moment, so a little jitter keeps them off
+   * the lock together, and one that wakes to a full window (another took the slot) reads it without the
+   * lock and sleeps again. With dozens of processes waiting on a spent window, each freed slot cost a
+   * transaction of each, in turn under the lock, and the lock waits grew past LOCK_WAIT_MS.
+   */
+  private async sleepUntilFree(wakeAt: number): Promise<void> {
+    while (this.pending.length > 0) {
+      const stop = new AbortController();
+      this.wakePump = () => stop.abort();
+      await sleep(Math.max(0, wakeAt - this.store.now()) + 1 + Math.random() * 20, stop.signal).catch(
+        () => undefined,
+      );
+      this.wakePump = undefined;
+      if (this.pending.length === 0 || !this.store.recovers) return;
+      const full = await this.store.peek().then(
+        (seen) => {
+          const now = this.store.now();
+          prune(seen, now, this.pacing.windowMs);
+          const free = grantable(seen, capacity(this.pacing.limit, seen.cap, now), this.pending);
+          return free > 0 ? 0 : this.nextTry(seen, now);
+        },
+        // The transaction says what is wrong with the store.
+        () => 0,
+      );
+      if (full === 0) return;
+      wakeAt = full;
+    }
+  }
+
+  /**
+   * When a waiter of this process may be served next: when the next slot frees, or soon when slots are free
+   * but due to other processes' requests ahead (they take them when they wake; one that died leaves the
+   * queue when its ticket's lease runs out).
+   */
+  private nextTry(s: SharedState, now: number): number {
+    const { limit, windowMs } = this.pacing;
+    if (slotsHeld(s) < capacity(limit, s.cap, now)) return now + QUEUE_RECHECK_MS;
+    // A lowered limit grows back a slot at a time: one may come free that way before a request's does.
+    const grows = s.cap === undefined ? Number.POSITIVE_INFINITY : now + CAP_RECOVERY_MS;
+    return Math.min(nextFree(s, now, windowMs), grows);
+  }
+
+  private handOut(w: SlotWaiter, id: string | undefined): void {
+    w.signal?.removeEventListener('abort', w.onAbort);
+    w.resolve(id);
+  }
+}

@@ -1,0 +1,98 @@
+// What one running emulator is made of (its keys and gateway, the store and its clocks, the artifact host)
+// and what a test changes while it runs, set up from the options before it listens.
+import { FaultPicker } from './faults.js';
+import { Gateway, RateLimiter } from './gateway.js';
+import type { Service } from './sessions.js';
+import { Store } from './store.js';
+import { HeldClock, Timers } from './turn-clock.js';
+import { dialect as dialectOf, type Dialect } from './dialect.js';
+import { startArtifactHost, type ArtifactHost } from './artifact-host.js';
+import type { EmulatorKey, EmulatorOptions, EmulatorStats } from './surface.js';
+
+/** The documented development key, accepted when no keys are given. */
+export const DEV_KEY: EmulatorKey = { key: 'agents-dev-key', workspace: 'dev' };
+
+/** Stats of an emulator that has served nothing yet. */
+export const emptyStats = (): EmulatorStats => ({
+  requests: 0,
+  byRoute: {},
+  sessionsCreated: 0,
+  followUps: 0,
+  rejected429: 0,
+  faultsInjected: 0,
+});
+
+/** One running emulator's parts, shared by its request pipeline and the controls a test holds. */
+export interface Emulation {
+  readonly opts: EmulatorOptions;
+  readonly keys: EmulatorKey[];
+  readonly dialect: Dialect;
+  readonly gateway: Gateway;
+  readonly store: Store;
+  readonly svc: Service;
+  /** Real timers: faults' delays always, and turns unless they are held. */
+  readonly timers: Timers;
+  /** The clock a test moves, with turns: 'held'. */
+  readonly held: HeldClock | undefined;
+  /** Presigned downloads come from another origin, as the service's come from its storage provider. */
+  readonly artifactHost: ArtifactHost;
+  readonly maxBodyBytes: number;
+  readonly artifactTtlMs: number;
+  faults: FaultPicker | undefined;
+  /** GETs that trickled so far (Misbehaviour.trickle.requests counts them). */
+  trickled: number;
+  /**
+   * What requests moved turns on by (turnMsPerRequest) is not stamped: those messages land when the request
+   * that moved them was answered, in real time; only a test's own advanceTurns moves the stamps on.
+   */
+  readonly unstamped: { ms: number };
+  /** The address it listens on, once it does. */
+  listening: string;
+}
+
+/** The parts of an emulator with these (checked) options; its artifact host already listens. */
+export async function setUpEmulation(opts: EmulatorOptions): Promise<Emulation> {
+  const keys = (opts.keys ?? [DEV_KEY]).map((k) => ({ ...k }));
+  const limit = opts.rateLimit ?? { limit: 100, windowMs: 60_000 };
+  const dialect = dialectOf(opts.dialect);
+  const gateway = new Gateway(keys, limit ? new RateLimiter(limit.limit, limit.windowMs) : undefined, {
+    wrongKeyStatus: dialect.wrongKeyStatus,
+    retryAfter: dialect.retryAfter,
+  });
+  // Turns run on real timers or on a clock the test moves, and what the store stamps moves with it, so a
+  // turn held for a minute has the created_at and ts of one.
+  const timers = new Timers();
+  const held = opts.turns === 'held' ? new HeldClock() : undefined;
+  const unstamped = { ms: 0 };
+  const store = new Store(held ? () => Date.now() + held.elapsed - unstamped.ms : Date.now);
+  const svc: Service = {
+    store,
+    stats: emptyStats(),
+    turns: {
+      store,
+      timers: held ?? timers,
+      timeScale: held ? 1 : (opts.timeScale ?? 1),
+      random: Math.random,
+      dialect,
+    },
+    repeatedParams: opts.repeatedParams ?? (dialect.name === 'live' ? 'all' : 'first'),
+    misbehave: { ...opts.misbehave },
+  };
+  return {
+    opts,
+    keys,
+    dialect,
+    gateway,
+    store,
+    svc,
+    timers,
+    held,
+    artifactHost: await startArtifactHost(store, opts.host ?? '127.0.0.1'),
+    maxBodyBytes: opts.maxBodyBytes ?? 2 * 1024 * 1024,
+    artifactTtlMs: opts.artifactTtlMs ?? 6 * 86_400_000,
+    faults: opts.faults ? new FaultPicker(opts.faults) : undefined,
+    trickled: 0,
+    unstamped,
+    listening: '',
+  };
+}

@@ -1,0 +1,64 @@
+// How a run makes its API clients: its settings from the environment, its notices (retries, pacing, a
+// foreign message) on stderr through the run's logger.
+import type { ApiClient, ClientOptions } from '../api/client.js';
+import type { IO } from '../io.js';
+import { VERSION } from '../version.js';
+import { maxResponseFromEnv, rateLimitFromEnv, requestTimeouts } from '../config/env.js';
+import type { TerminalCaps } from '../output/terminal.js';
+import type { Logger } from '../output/stderr.js';
+import { formatDuration } from '../util/duration.js';
+
+/** Makes an API client for a base URL and key, with the run's settings unless `options` says otherwise. */
+export type ClientFor = (
+  options: Pick<ClientOptions, 'baseUrl' | 'apiKey'> & Partial<ClientOptions>,
+) => Promise<ApiClient>;
+
+/** Makes the run's API clients, with its settings from the environment and its notices on stderr. */
+export function clientMaker(
+  io: IO,
+  caps: TerminalCaps,
+  log: Logger,
+  debug: boolean,
+  sharedPacing: ClientOptions['sharedPacing'],
+): ClientFor {
+  const { env } = io;
+  // A server whose filter let another session's or thread's message through: said once a run, on stderr
+  // (the message itself is dropped by the client).
+  let toldForeign = false;
+  const onForeign: ClientOptions['onForeign'] = ({ why, target }) => {
+    if (toldForeign) return;
+    toldForeign = true;
+    const asked = why === 'session' ? `session ${target.sessionId}` : `thread ${target.threadId}`;
+    log.warn(`the service listed messages of another ${why} than ${asked}; they were left out`);
+  };
+  return async (options) => {
+    const { ApiClient } = await import('../api/client.js');
+    const rate = rateLimitFromEnv(env);
+    return new ApiClient({
+      userAgent: `agents/${VERSION} node/${io.runtime.nodeVersion}`,
+      ...requestTimeouts(env),
+      maxResponseBytes: maxResponseFromEnv(env),
+      onForeign,
+      debug: debug ? (line: string) => log.debug(line) : undefined,
+      env,
+      // A person at a terminal sees why nothing happens while a request is retried.
+      onRetry: caps.stderrIsTTY
+        ? (n) =>
+            log.warn(
+              `${n.reason}; retrying in ${formatDuration(n.delayMs)} (${n.rateLimited ? 'the key is busy: until it is not, or --timeout' : `${n.attempt} of ${n.maxRetries}`})`,
+            )
+        : undefined,
+      onPaced: caps.stderrIsTTY
+        ? ({ limit }) =>
+            log.info(
+              `waiting for a request slot: ${limit} requests a minute for this key${rate === undefined ? '' : ' (AGENTS_RATE_LIMIT)'}, and the last minute has used them (this process and any other agents process on this machine)`,
+            )
+        : undefined,
+      ratePerMinute: rate,
+      ...(io.tuning?.pacing !== undefined ? { pacing: io.tuning.pacing } : {}),
+      sharedPacing,
+      ...options,
+      retry: { ...io.tuning?.retry, ...options.retry },
+    });
+  };
+}
