@@ -52,6 +52,8 @@ export interface SessionRecord {
   pullRequests: { url: string; status: string }[];
   /** Artifacts in the order attached. */
   artifacts: ArtifactRecord[];
+  /** `[[replies:…]]`: the final replies of the session's next turns, in order (the last one stays). */
+  replies?: string[];
 }
 
 /** What a caller gives to store a message; the store fills ids, times and chat_id. */
