@@ -69,14 +69,14 @@ export async function loadAnswerSchema(
       'use draft 2020-12 (the default), 2019-09 or draft-07',
     );
   }
+  // CommonJS modules: Node, and esbuild for an ES module, give module.exports as the default (its own
+  // `default` is the class or the plugin, as the types say); a named import is not kept by esbuild's split.
   const Class =
     draft === '2020-12'
-      ? (await import('ajv/dist/2020.js')).Ajv2020
+      ? (await import('ajv/dist/2020.js')).default.default
       : draft === '2019-09'
-        ? (await import('ajv/dist/2019.js')).Ajv2019
-        : (await import('ajv')).Ajv;
-  // A CommonJS module: Node (and esbuild, for an ES module) give its module.exports as the default, whose
-  // own `default` is the plugin, as its types say.
+        ? (await import('ajv/dist/2019.js')).default.default
+        : (await import('ajv')).default.default;
   const { default: formats } = await import('ajv-formats');
   // strict: false, as JSON Schema itself ignores keywords it does not know; the meta-schema still
   // catches a schema that is wrong (a bad type, a bad pattern).
