@@ -10,6 +10,8 @@ export const ExitCode = {
   USAGE: 2,
   AUTH: 3,
   NOT_FOUND: 4,
+  /** The agent's answer did not match --output-schema, however often it was asked again. */
+  SCHEMA_MISMATCH: 5,
   TIMEOUT: 124,
   INTERRUPTED: 130,
 } as const;

@@ -1,7 +1,8 @@
 // The options of the commands that post a turn (create and send): where the message comes from, what is
 // attached, and how to wait for the reply. input/reply-flags.ts checks their combinations.
 import type { Command } from 'commander';
-import { durationOption, uuidListOption } from '../input/option-values.js';
+import type { AnswerSchema } from '../sessions/answer-json.js';
+import { durationOption, intOption, uuidListOption } from '../input/option-values.js';
 
 export function addReplyOptions(cmd: Command): Command {
   return cmd
@@ -19,5 +20,20 @@ export function addReplyOptions(cmd: Command): Command {
     .option(
       '--no-step-summary',
       'under GitHub Actions: no summary in $GITHUB_STEP_SUMMARY (AGENTS_STEP_SUMMARY=0 too)',
+    )
+    .option(
+      '--output-schema <file>',
+      'a JSON Schema the answer must match; prints it as one line of JSON (implies --wait; exit 5 if never)',
+    )
+    .option(
+      '--schema-retries <n>',
+      'with --output-schema: follow-ups asking again when it does not match (0 to 10, default 2)',
+      intOption(0, 10),
     );
+}
+
+/** --output-schema FILE compiled (ajv is loaded here, and only here): a bad file is exit 2, before anything is sent. */
+export async function loadSchemaOption(path: string): Promise<AnswerSchema> {
+  const { loadAnswerSchema } = await import('../sessions/answer-schema.js');
+  return loadAnswerSchema(path, `--output-schema ${path}`);
 }

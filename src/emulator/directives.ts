@@ -25,6 +25,8 @@ export interface TurnScript {
   pr: string | undefined;
   /** A system notice (`chat_thread_id: null`) stored after the final. */
   notice: string | undefined;
+  /** The session's final replies from this turn on, one per turn (the last one for every later turn). */
+  replies: string[] | undefined;
 }
 
 export const DEFAULT_SCRIPT: Readonly<TurnScript> = {
@@ -44,6 +46,7 @@ export const DEFAULT_SCRIPT: Readonly<TurnScript> = {
   plan: undefined,
   pr: undefined,
   notice: undefined,
+  replies: undefined,
 };
 
 // Caps keep a hostile message from scheduling a million timers or allocating gigabytes.
@@ -132,6 +135,10 @@ export function parseDirectives(text: string): TurnScript {
         break;
       case 'notice':
         if (value !== undefined) s.notice = decode(value);
+        break;
+      case 'replies':
+        // `|` between replies (`%7C` for one inside a reply), each URL-decoded.
+        if (value !== undefined) s.replies = value.split('|').map(decode);
         break;
       default:
         break; // unknown directives are ignored on purpose

@@ -54,6 +54,8 @@ export interface SessionRecord {
   artifacts: ArtifactRecord[];
   /** The session group the create named (the live service's `session_group_id`). */
   sessionGroupId?: string;
+  /** `[[replies:…]]`: the final replies of the session's next turns, in order (the last one stays). */
+  replies?: string[];
 }
 
 /** What a caller gives to store a message; the store fills ids, times and chat_id. */

@@ -40,8 +40,18 @@ function filler(size: number): string {
   return unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
 }
 
-function finalText(script: TurnScript, userText: string, agent: string): string {
+/** The next of the session's scripted replies (`[[replies:…]]`): each turn takes one, the last one stays. */
+function nextReply(record: SessionRecord): string | undefined {
+  const queue = record.replies;
+  if (queue === undefined || queue.length === 0) return undefined;
+  return queue.length > 1 ? queue.shift() : queue[0];
+}
+
+function finalText(script: TurnScript, userText: string, record: SessionRecord): string {
   if (script.reply !== undefined) return script.reply;
+  const next = nextReply(record);
+  if (next !== undefined) return next;
+  const agent = record.agentLabel;
   const prompt = stripDirectives(userText);
   if (script.echo) return prompt;
   if (script.size !== undefined) return filler(script.size);
@@ -56,6 +66,7 @@ export function startTurn(env: TurnEnv, record: SessionRecord, thread: ThreadRec
   record.turn?.cancel();
   record.turn = undefined;
   const script = parseDirectives(userText);
+  if (script.replies !== undefined) record.replies = [...script.replies];
   const events = planTurn(script);
   const pending = new Set<TurnTimer>();
   let firstTs: number | undefined;
@@ -83,7 +94,7 @@ export function startTurn(env: TurnEnv, record: SessionRecord, thread: ThreadRec
       () => {
         pending.delete(t);
         if (ev.kind === 'final') {
-          finishTurn(env, record, thread, script, finalText(script, userText, record.agentLabel), tsFor);
+          finishTurn(env, record, thread, script, finalText(script, userText, record), tsFor);
         } else {
           // A burst shares one ts second even if the 1 ms storage bumps cross into the next second.
           let burstTs: number | undefined;

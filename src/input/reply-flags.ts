@@ -18,10 +18,25 @@ export interface ReplyFlags {
   githubOutput?: boolean;
   /** commander's negation of --no-step-summary: false when it was given. */
   stepSummary?: boolean;
+  /** --output-schema FILE: the answer must be JSON that matches it (implies --wait). */
+  outputSchema?: string;
+  /** --schema-retries N: follow-ups that ask for it again (0 to 10; default 2). */
+  schemaRetries?: number;
 }
 
-/** Checks the combinations of --wait, --follow, --timeout and --output, and that --output can be written. */
+/**
+ * Checks the combinations of --wait, --follow, --timeout and --output, and that --output can be written.
+ * --output-schema implies --wait: `flags.wait` is set here.
+ */
 export function checkReplyFlags(flags: ReplyFlags): void {
+  if (flags.schemaRetries !== undefined && flags.outputSchema === undefined) {
+    throw new UsageError('--schema-retries needs --output-schema');
+  }
+  if (flags.outputSchema !== undefined) {
+    if (flags.follow)
+      throw new UsageError('--output-schema waits for the final reply: choose it or --follow');
+    flags.wait = true;
+  }
   if (flags.wait && flags.follow) throw new UsageError('choose one of --wait and --follow');
   if (flags.output !== undefined && !flags.wait) throw new UsageError('--output needs --wait');
   if (flags.timeout !== undefined && !flags.wait && !flags.follow) {

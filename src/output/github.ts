@@ -3,18 +3,9 @@
 // the files the runner names. Pure: the text of each; the presenter appends them.
 import { randomBytes } from 'node:crypto';
 import type { PullRequestRef } from '../api/types.js';
+import type { WaitResult } from '../sessions/wait-result.js';
 
-/** How a wait ended, as a CI job reads it. */
-export interface WaitResult {
-  session_id: string;
-  thread_id: string | null;
-  session_html_url: string | null;
-  status: 'completed' | 'timed_out';
-  /** The final reply's text; null when the wait timed out. */
-  final_message: string | null;
-  /** As the session lists them after the turn (strings or `{url, status}` objects). */
-  pull_requests: (string | PullRequestRef)[];
-}
+export type { WaitResult };
 
 const prUrl = (pr: string | PullRequestRef) => (typeof pr === 'string' ? pr : pr.url);
 
@@ -28,13 +19,31 @@ export function githubOutputs(
     .join('');
 }
 
-/** Pure: the step outputs of a result (pull requests as a JSON array of their addresses). */
+/**
+ * Pure: the step outputs of a result (pull requests as a JSON array of their addresses); with a schema,
+ * the value as one line of JSON (`structured_output`, once matched) and the last errors (never matched).
+ */
 export function resultOutputs(r: WaitResult): Record<string, string> {
   return {
     final_message: r.final_message ?? '',
     pull_requests: JSON.stringify(r.pull_requests.map(prUrl)),
     status: r.status,
+    ...('structured_output' in r ? { structured_output: JSON.stringify(r.structured_output) } : {}),
+    ...(r.schema_errors ? { schema_errors: JSON.stringify(r.schema_errors) } : {}),
   };
+}
+
+const STATUS: Record<WaitResult['status'], string> = {
+  completed: 'completed',
+  timed_out: 'timed out',
+  schema_mismatch: 'the answer did not match the schema',
+};
+
+/** A fenced block around `text` that `text` cannot close: longer than any run of backticks in it. */
+function fenced(text: string, info: string): string[] {
+  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((m) => m.length));
+  const fence = '`'.repeat(longest + 1);
+  return [`${fence}${info}`, text, fence];
 }
 
 /** Markdown text made inert in a table cell or a line: no HTML, no breaking out of the table. */
@@ -51,7 +60,7 @@ export function stepSummary(r: WaitResult, title?: string): string {
   const lines = [
     `### agents: ${r.session_html_url ? `[${name}](${encodeURI(r.session_html_url)})` : name}`,
     '',
-    `- status: **${r.status === 'completed' ? 'completed' : 'timed out'}**`,
+    `- status: **${STATUS[r.status]}**${r.schema_attempts ? ` (schema: ${r.schema_attempts} ${r.schema_attempts === 1 ? 'try' : 'tries'})` : ''}`,
     `- session: \`${r.session_id}\`${r.thread_id ? `, thread \`${r.thread_id}\`` : ''}`,
   ];
   const prs = r.pull_requests.map((pr) =>
@@ -60,17 +69,26 @@ export function stepSummary(r: WaitResult, title?: string): string {
       : `  - ${encodeURI(pr.url)}${pr.status ? ` (${inline(pr.status)})` : ''}`,
   );
   lines.push(prs.length > 0 ? '- pull requests:' : '- pull requests: none', ...prs);
+  if (r.schema_errors !== undefined) {
+    lines.push(
+      '- schema errors:',
+      ...r.schema_errors.map((e) => `  - ${inline(e.path || '(the value)')}: ${inline(e.message)}`),
+    );
+  }
+  if ('structured_output' in r) {
+    lines.push(
+      '',
+      '**Structured output**',
+      '',
+      ...fenced(JSON.stringify(r.structured_output, null, 2), 'json'),
+    );
+  }
   if (r.final_message !== null) {
-    // A fence longer than any run of backticks in the reply, so the reply cannot close it.
-    const longest = Math.max(2, ...(r.final_message.match(/`+/g) ?? []).map((m) => m.length));
-    const fence = '`'.repeat(longest + 1);
     lines.push(
       '',
       '<details><summary>Final reply</summary>',
       '',
-      `${fence}markdown`,
-      r.final_message,
-      fence,
+      ...fenced(r.final_message, 'markdown'),
       '',
       '</details>',
     );

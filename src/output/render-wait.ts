@@ -1,24 +1,13 @@
-// Pure renderers of `agents wait`: the header above each reply on a terminal, and the status line of
-// each session while it is waited on.
+// Pure renderers of waits: the header above each reply of `agents wait` on a terminal, the status line of
+// each session while it is waited on, and the lines of an answer that did not match its schema.
 import { neutralize, flatten } from '../util/text.js';
 import { formatDuration } from '../util/duration.js';
 import { PLAIN, type Style } from './style.js';
 import { cut as cutToWidth, width as displayWidth } from '../util/width.js';
+import type { SchemaError, SchemaProblem } from '../sessions/answer-json.js';
+import type { StatusRow } from '../sessions/items.js';
 
-/** What a status line shows of one session. */
-export interface StatusRow {
-  sessionId: string;
-  /** The session's title, once known. */
-  title?: string;
-  /** The agent, when this machine started the session (the API does not say). */
-  agent?: string;
-  state: 'starting' | 'waiting' | 'retrying' | 'done' | 'failed' | 'stopped';
-  /** A word or two after the state (the error kind of a failure). */
-  detail?: string;
-  /** When its wait began, and ended (ms). */
-  since: number;
-  until?: number;
-}
+export type { StatusRow };
 
 /** A title as one harmless line. */
 function titleText(title: string | undefined, sessionId: string): string {
@@ -72,4 +61,26 @@ export function renderStatusLine(row: StatusRow, now: number, columns: number, s
   const left = cutToWidth(title, room);
   const rightCut = cutToWidth(right, Math.max(0, width - 2 - displayWidth(left)));
   return `${markStyle(row, style, mark)} ${left}${style.dim(rightCut)}`;
+}
+
+/** One error of a schema's check as a line: its path (or "the value") and the message. */
+function schemaErrorLine(e: SchemaError): string {
+  return `${e.path === '' ? '(the value)' : e.path}: ${e.message}`;
+}
+
+/** The line before a follow-up asks for the answer again. */
+export function renderSchemaRetry(problem: SchemaProblem, retry: number, of: number): string {
+  const n = problem.kind === 'mismatch' ? problem.errors.length : 0;
+  const what = problem.kind === 'no-json' ? 'no JSON found' : `${n} error${n === 1 ? '' : 's'}`;
+  return `answer did not match the schema (${what}); asking again (${retry} of ${of})`;
+}
+
+/** What was wrong with the last answer, line by line, for the error a schema mismatch ends with. */
+export function renderSchemaErrors(problem: SchemaProblem): string[] {
+  if (problem.kind === 'no-json')
+    return ['the last answer held no JSON (the whole reply, or a ```json block)'];
+  return [
+    'the last answer did not match the schema:',
+    ...problem.errors.map((e) => `  ${schemaErrorLine(e)}`),
+  ];
 }

@@ -1,6 +1,6 @@
-// --wait and --follow for create and send: follow one thread to its final message, with progress on
-// stderr, and turn a deadline, Ctrl-C or a service that stays down into the contract's 124 / 130 / 1
-// with the session id and the command that resumes.
+// --wait and --follow for create and send: follow one thread to its final message, yielding items for the
+// progress on stderr, and turn a deadline, Ctrl-C or a service that stays down into the contract's
+// 124 / 130 / 1 with the session id and the command that resumes.
 import { writeFile } from 'node:fs/promises';
 import type { Context } from '../context.js';
 import type { Message, MessageType } from '../api/types.js';
@@ -15,15 +15,10 @@ import {
   type FollowOptions,
 } from '../poll/follow.js';
 import { classify, streamConversation } from '../conversation/model.js';
-import type { Item } from '../output/items.js';
-import { activityLine } from '../output/render-conversation.js';
+import type { ScheduleOptions } from '../poll/schedule.js';
 import { fileError } from '../file-errors.js';
 import type { Deadline } from './deadline.js';
-import type { ReplyFlags } from '../input/reply-flags.js';
-import { noteSessionFacts } from '../state/known-sessions.js';
-import { githubFiles } from '../config/env.js';
-import { githubOutputs, resultOutputs, stepSummary, type WaitResult } from '../output/github.js';
-import { waitResult } from './wait-result.js';
+import type { SessionItem } from './items.js';
 
 /** The command that picks the wait up again. */
 export function resumeCommand(sessionId: string, threadId: string | undefined): string {
@@ -93,6 +88,61 @@ export function outagePolicy(
   };
 }
 
+/** What a wait on one thread needs, with no Context: the MCP server and the Action wait this way too. */
+export interface ThreadWait {
+  client: ApiClient;
+  sessionId: string;
+  threadId: string;
+  /** wait: the final message only; follow: every assistant message up to the final one. */
+  mode: 'wait' | 'follow';
+  signal: AbortSignal;
+  schedule?: ScheduleOptions;
+  /**
+   * Also read the turn's messages and tool calls, for `activity` items (a spinner says what the agent
+   * does). Only the messages waited for count as the turn moving, so the polls come exactly as often.
+   */
+  watch?: boolean;
+  /** follow: hold the final's repeat of a message (scripts) or show each message at once (people). */
+  policy?: 'hold' | 'show';
+  /** How an outage is ridden out (see outagePolicy). */
+  outage?: Pick<FollowOptions, 'maxFailedPolls' | 'onTransientError'>;
+}
+
+/**
+ * Follows the thread to its final message and returns it. Yields `activity` items (with `watch`) and, when
+ * following, an `entry` for each message as it lands. Errors are thrown as they came (see waitError).
+ */
+export async function* followThread(w: ThreadWait): AsyncGenerator<SessionItem, Message> {
+  const wanted: MessageType[] = w.mode === 'wait' ? ['final_message'] : ['message', 'final_message'];
+  const follower = new Follower({
+    client: w.client,
+    target: { sessionId: w.sessionId, threadId: w.threadId },
+    types: w.watch ? ['message', 'final_message', 'tool_call'] : wanted,
+    untilFinal: true,
+    signal: w.signal,
+    ...(w.schedule ? { schedule: w.schedule } : {}),
+    ...(w.watch ? { flowing: (m: Message) => wanted.includes(m.type) } : {}),
+    ...w.outage,
+  });
+  let final: Message | undefined;
+  if (w.mode === 'wait') {
+    for await (const m of follower) {
+      if (isFinalReply(m)) final = m;
+      else yield { kind: 'activity', entry: classify(m) };
+    }
+  } else {
+    for await (const e of streamConversation(follower.batches(), w.policy ?? 'show')) {
+      if (e.kind !== 'final') yield { kind: 'activity', entry: e };
+      // Tool calls were read for the spinner alone.
+      if (e.kind === 'tool' || e.kind === 'notice') continue;
+      if (e.kind === 'final') final = e.message;
+      yield { kind: 'entry', entry: e, repeats: e.repeats };
+    }
+  }
+  if (final === undefined) throw new CliError('the follow ended before the final message');
+  return final;
+}
+
 export interface ReplyWait {
   client: ApiClient;
   sessionId: string;
@@ -108,56 +158,48 @@ export interface ReplyWait {
   url?: string;
 }
 
-/** Follows the thread to its final message; yields what the presenter prints. */
-export async function* awaitReply(ctx: Context, w: ReplyWait): AsyncGenerator<Item> {
-  await ctx.progress.start(`Waiting for ${w.label}…`, { sessionId: w.sessionId, url: w.url });
-  const wanted: MessageType[] = w.mode === 'wait' ? ['final_message'] : ['message', 'final_message'];
-  // While a spinner shows, the same polls also bring the turn's messages and tool calls, for the spinner
-  // to say what the agent is doing. Only the messages waited for count as the turn moving, so the polls
-  // come exactly as often as without them (no extra request); nothing else changes on a pipe or in CI.
-  const watch = ctx.caps.spinner;
-  const follower = new Follower({
-    client: w.client,
-    target: { sessionId: w.sessionId, threadId: w.threadId },
-    types: watch ? ['message', 'final_message', 'tool_call'] : wanted,
-    untilFinal: true,
-    signal: w.deadline.signal,
+/** The ThreadWait of a command's run: its schedule, a spinner's activity, the outage policy of --timeout. */
+export function threadWait(
+  ctx: Context,
+  w: Omit<ThreadWait, 'signal' | 'schedule' | 'watch' | 'policy' | 'outage'>,
+  deadline: Deadline,
+): ThreadWait {
+  return {
+    ...w,
+    signal: deadline.signal,
     schedule: ctx.schedule,
-    ...(watch ? { flowing: (m: Message) => wanted.includes(m.type) } : {}),
-    ...outagePolicy(ctx, w.deadline.timeoutMs),
-  });
-  let final: Message | undefined;
+    watch: ctx.caps.spinner,
+    // Scripts (--json) get the conversation exactly; people see each message at once.
+    policy: ctx.globals.json ? 'hold' : 'show',
+    outage: outagePolicy(ctx, deadline.timeoutMs),
+  };
+}
+
+/**
+ * Follows the thread to its final message, between a `waiting` and a `waited` item; yields what the
+ * presenter prints, the reply last (wait mode), and maps an error to the contract's (waitError).
+ */
+export async function* awaitReply(ctx: Context, w: ReplyWait): AsyncGenerator<SessionItem> {
+  yield { kind: 'waiting', label: w.label, sessionId: w.sessionId, url: w.url };
+  let final: Message;
   try {
-    if (w.mode === 'wait') {
-      for await (const m of follower) {
-        if (isFinalReply(m)) final = m;
-        else ctx.progress.activity(activityLine(classify(m)));
-      }
-    } else {
-      // Scripts (--json) get the conversation exactly; people see each message at once.
-      const policy = ctx.globals.json ? 'hold' : 'show';
-      for await (const e of streamConversation(follower.batches(), policy)) {
-        if (e.kind !== 'final') ctx.progress.activity(activityLine(e));
-        // Tool calls were read for the spinner alone.
-        if (e.kind === 'tool' || e.kind === 'notice') continue;
-        if (e.kind === 'final') final = e.message;
-        yield { kind: 'entry', entry: e, repeats: e.repeats };
-      }
-    }
+    final = yield* followThread(threadWait(ctx, w, w.deadline));
   } catch (err) {
+    yield { kind: 'waited' };
     throw waitError(err, w.deadline, ctx.signal, w.sessionId, w.threadId);
-  } finally {
-    ctx.progress.stop();
   }
-  if (final === undefined) throw new CliError('the follow ended before the final message');
-  if (w.outputFile !== undefined) {
-    try {
-      await writeFile(w.outputFile, final.message);
-    } catch (err) {
-      throw fileError('--output', w.outputFile, 'write', err);
-    }
-  }
+  yield { kind: 'waited' };
+  if (w.outputFile !== undefined) await writeOutput(w.outputFile, final.message);
   if (w.mode === 'wait') yield { kind: 'reply', message: final };
+}
+
+/** --output FILE: what stdout gets, also in the file. */
+export async function writeOutput(path: string, text: string): Promise<void> {
+  try {
+    await writeFile(path, text);
+  } catch (err) {
+    throw fileError('--output', path, 'write', err);
+  }
 }
 
 /** Who is waited on and for what, as a notification says it. */
@@ -177,109 +219,21 @@ export interface NotifyAbout {
 export async function* notifyEnd(
   on: boolean,
   about: NotifyAbout,
-  items: AsyncIterable<Item>,
-): AsyncGenerator<Item> {
+  items: AsyncIterable<SessionItem>,
+): AsyncGenerator<SessionItem> {
   if (!on) {
     yield* items;
     return;
   }
-  const what = about.title ? `: ${about.title}` : '';
+  const { who, title } = about;
   try {
     yield* items;
   } catch (err) {
     if (!about.signal.aborted) {
       const timedOut = err instanceof CliError && err.exitCode === ExitCode.TIMEOUT;
-      const body = `${timedOut ? 'timed out waiting for' : 'stopped waiting for'} ${about.who}${what}`;
-      yield { kind: 'notify', notification: { title: 'agents', body } };
+      yield { kind: 'wait-ended', who, title, outcome: timedOut ? 'timed-out' : 'failed' };
     }
     throw err;
   }
-  yield { kind: 'notify', notification: { title: 'agents', body: `${about.who} replied${what}` } };
-}
-
-/** What create and send know once the service has taken their message. */
-export interface TurnStarted {
-  client: ApiClient;
-  profile: string;
-  sessionId: string;
-  /** The new turn's thread, when the answer named one. */
-  threadId: string | undefined;
-  flags: ReplyFlags;
-  deadline: Deadline;
-  /** For --notify: who replies, and the session's title when known. */
-  who: string;
-  title?: string;
-  /** What the progress line says is awaited, and the session's address (see ReplyWait). */
-  label: string;
-  url?: string;
-  /** What the answer was, for the error when it named no thread: "session <id>", "the follow-up on …". */
-  what: string;
-}
-
-/**
- * The rest of a create or send, once the turn has started: without --wait/--follow the next steps; with
- * them, the wait (and --notify), the session noted as finished, then the next steps.
- */
-export async function* afterPost(ctx: Context, t: TurnStarted): AsyncGenerator<Item> {
-  const { flags, sessionId, threadId } = t;
-  if (flags.wait !== true && flags.follow !== true) {
-    yield { kind: 'next-steps', sessionId, finished: false };
-    return;
-  }
-  if (threadId === undefined) {
-    throw new CliError(`the service returned no thread for ${t.what}`, {
-      hint: `follow it with: agents tail ${sessionId}`,
-    });
-  }
-  // A CI job's result: with --json, or under GitHub Actions (its step summary, and with --github-output
-  // its step outputs: the ids before the wait, the rest after it).
-  const github = flags.wait ? githubFiles(ctx.io.env, flags) : {};
-  const wantResult =
-    flags.wait === true &&
-    (ctx.globals.json === true || github.summary !== undefined || github.output !== undefined);
-  if (github.output !== undefined) {
-    const outputs = { session_id: sessionId, thread_id: threadId, session_html_url: t.url ?? '' };
-    yield { kind: 'github', output: github.output, text: githubOutputs(outputs) };
-  }
-  const result = (final: string | null) =>
-    waitResult(t.client, ctx.signal, { sessionId, threadId, url: t.url, final }, (l) => ctx.log.warn(l));
-  const report = function* (r: WaitResult): Generator<Item> {
-    if (github.summary !== undefined)
-      yield { kind: 'github', output: github.summary, text: stepSummary(r, t.title) };
-    if (github.output !== undefined)
-      yield { kind: 'github', output: github.output, text: githubOutputs(resultOutputs(r)) };
-  };
-  const items = notifyEnd(
-    flags.notify === true,
-    { who: t.who, title: t.title, signal: ctx.signal },
-    awaitReply(ctx, {
-      client: t.client,
-      sessionId,
-      threadId,
-      mode: flags.wait ? 'wait' : 'follow',
-      deadline: t.deadline,
-      outputFile: flags.output,
-      label: t.label,
-      url: t.url,
-    }),
-  );
-  try {
-    for await (const item of items) {
-      if (item.kind === 'reply' && wantResult) {
-        const r = await result(item.message.message);
-        yield { ...item, result: r };
-        yield* report(r);
-      } else yield item;
-    }
-  } catch (err) {
-    // A wait that timed out still tells the job where the session is, and that it timed out.
-    if (wantResult && err instanceof CliError && err.exitCode === ExitCode.TIMEOUT) {
-      const r = await result(null);
-      yield { kind: 'wait-result', result: r };
-      yield* report(r);
-    }
-    throw err;
-  }
-  await noteSessionFacts(ctx.state, t.profile, [{ id: sessionId, state: 'finished' }]);
-  yield { kind: 'next-steps', sessionId, finished: true };
+  yield { kind: 'wait-ended', who, title, outcome: 'replied' };
 }

@@ -15,9 +15,8 @@ import { latestUserMessage } from './latest.js';
 import type { WaitRef } from '../input/wait-ref.js';
 import { resolveSession } from './resolve.js';
 import { readKnownSessions } from '../state/known-sessions.js';
-import type { Item } from '../output/items.js';
-import type { StatusLines } from '../output/status-lines.js';
-import type { StatusRow } from '../output/render-wait.js';
+import type { SessionItem, StatusRow } from './items.js';
+import { checkReply, errorLine, type AnswerSchema, type SchemaProblem } from './answer-json.js';
 import { Channel } from '../util/channel.js';
 import { sleep } from '../util/sleep.js';
 import { fileError } from '../file-errors.js';
@@ -40,10 +39,22 @@ export interface FanOutOptions {
   signal: AbortSignal;
   /** Whether the user bounded the wait (--timeout): then an outage is ridden out until the deadline. */
   bounded: boolean;
-  status: StatusLines;
   /** Fetch each session's title (a request each): for the terminal's headers and status lines. */
   titles: boolean;
   outputDir?: string;
+  /** --output-schema: each reply must give JSON that matches it (checked only: no follow-up is sent). */
+  schema?: AnswerSchema;
+}
+
+/** A reply that did not match the schema, in one line: no JSON, or its first errors. */
+function mismatch(problem: SchemaProblem): CliError {
+  const what =
+    problem.kind === 'no-json'
+      ? 'no JSON found'
+      : problem.errors.slice(0, 3).map(errorLine).join('; ') + (problem.errors.length > 3 ? '; …' : '');
+  return new CliError(`the agent's answer did not match the schema: ${what}`, {
+    exitCode: ExitCode.SCHEMA_MISMATCH,
+  });
 }
 
 /** The command that waits on `entries` again. */
@@ -70,7 +81,9 @@ export class FanOut {
   readonly entries: Entry[] = [];
   /** The first permanent error's exit code, in the order they happened. */
   firstError: ExitCodeValue | undefined;
-  private readonly channel = new Channel<Item>();
+  private readonly channel = new Channel<SessionItem>();
+  /** Each reference's status line, as last sent. */
+  private readonly rows = new Map<string, StatusRow>();
   private readonly threads = new Set<string>();
   /** The references given per session (thread id or "latest"): several → files named per thread. */
   private readonly perSession = new Map<string, Set<string>>();
@@ -82,7 +95,7 @@ export class FanOut {
   constructor(private readonly o: FanOutOptions) {}
 
   /** Replies and errors, as they land; ends when feeding has ended and every wait is over. */
-  items(): AsyncIterable<Item> {
+  items(): AsyncIterable<SessionItem> {
     return this.channel;
   }
 
@@ -137,14 +150,14 @@ export class FanOut {
   }
 
   private row(key: string, patch: Partial<StatusRow>): void {
-    const { status } = this.o;
-    const current = status.get(key);
-    const base: StatusRow = current ?? {
+    const base: StatusRow = this.rows.get(key) ?? {
       sessionId: patch.sessionId ?? '',
       state: 'starting',
       since: Date.now(),
     };
-    status.set(key, { ...base, ...patch });
+    const row = { ...base, ...patch };
+    this.rows.set(key, row);
+    this.channel.push({ kind: 'wait-status', key, row });
   }
 
   private async run(entry: Entry): Promise<void> {
@@ -173,17 +186,24 @@ export class FanOut {
       if (this.threads.has(thread)) {
         // Named twice (a session and its latest thread, say): waited on and printed once.
         entry.state = 'duplicate';
-        this.o.status.delete(key);
+        this.rows.delete(key);
+        this.channel.push({ kind: 'wait-status', key, row: undefined });
         return;
       }
       this.threads.add(thread);
       this.row(key, { title, state: 'waiting' });
 
       const final = await this.follow(sessionId, threadId, key);
-      if (this.o.outputDir !== undefined) await this.writeReply(sessionId, threadId, final);
+      const checked = this.o.schema ? checkReply(final.message, this.o.schema) : undefined;
+      if (checked?.ok === false) throw mismatch(checked.problem);
+      const structured = checked?.ok ? { value: checked.value } : undefined;
+      if (this.o.outputDir !== undefined) {
+        const text = structured ? `${JSON.stringify(structured.value)}\n` : final.message;
+        await this.writeReply(sessionId, threadId, text);
+      }
       entry.state = 'done';
       this.row(key, { state: 'done', until: Date.now() });
-      this.channel.push({ kind: 'wait-reply', sessionId, threadId, title, message: final });
+      this.channel.push({ kind: 'wait-reply', sessionId, threadId, title, message: final, structured });
     } catch (err) {
       if (signal.aborted) {
         this.row(key, { state: 'stopped', until: Date.now() });
@@ -244,14 +264,14 @@ export class FanOut {
   }
 
   /** DIR/<session>.md, or DIR/<session>-<thread>.md when several threads of one session are waited on. */
-  private async writeReply(sessionId: string, threadId: string, final: Message): Promise<void> {
+  private async writeReply(sessionId: string, threadId: string, text: string): Promise<void> {
     const dir = this.o.outputDir!;
     const several = (this.perSession.get(sessionId)?.size ?? 0) > 1;
     const path = join(dir, several ? `${sessionId}-${threadId}.md` : `${sessionId}.md`);
     const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
     try {
       // Whole or not at all: a script watching the directory never reads half a reply.
-      await writeFile(tmp, final.message);
+      await writeFile(tmp, text);
       await rename(tmp, path);
     } catch (err) {
       throw fileError('--output-dir', path, 'write', err);

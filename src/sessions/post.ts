@@ -5,7 +5,11 @@ import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type { CreateSessionBody, SendMessageBody, SentMessage, Session } from '../api/types.js';
 import { CliError, ExitCode, fromApiError } from '../cli-error.js';
-import { recordLast } from '../state/last-session.js';
+import {
+  recordLast as recordLastSession,
+  type LastSession,
+  type UsedSession,
+} from '../state/last-session.js';
 import type { StateFile } from '../state/state-file.js';
 import type { Deadline } from './deadline.js';
 
@@ -63,24 +67,27 @@ export function postError(err: unknown, deadline: Deadline, what: 'session' | 'm
   throw err;
 }
 
-/** Posts `turn` within `deadline` and records it as `last` (ids are checked by the client first). */
+/**
+ * Posts `turn` within `deadline` and records it as `last` where `books` says (ids are checked by the
+ * client first). Without `books` (an MCP server, the Action) nothing is recorded.
+ */
 export async function postTurn(
   client: ApiClient,
   turn: CreateTurn,
   deadline: Deadline,
-  books: Bookkeeping,
+  books: Bookkeeping | undefined,
 ): Promise<Posted & { session: Session }>;
 export async function postTurn(
   client: ApiClient,
   turn: SendTurn,
   deadline: Deadline,
-  books: Bookkeeping,
+  books: Bookkeeping | undefined,
 ): Promise<Posted & { sent: SentMessage }>;
 export async function postTurn(
   client: ApiClient,
   turn: Turn,
   deadline: Deadline,
-  books: Bookkeeping,
+  books: Bookkeeping | undefined,
 ): Promise<Posted> {
   const o = { signal: deadline.signal };
   if (turn.kind === 'create') {
@@ -89,8 +96,7 @@ export async function postTurn(
       .catch((err: unknown) => postError(err, deadline, 'session'));
     const threadId = session.thread_id ?? undefined;
     const warning = await recordLast(
-      books.state,
-      books.profile,
+      books,
       { id: session.id, threadId },
       {
         title: session.title || undefined,
@@ -106,11 +112,16 @@ export async function postTurn(
     .sendMessage(turn.sessionId, turn.body, o)
     .catch((err: unknown) => postError(err, deadline, 'message'));
   const threadId = sent.chat_thread_id ?? undefined;
-  const warning = await recordLast(
-    books.state,
-    books.profile,
-    { id: turn.sessionId, threadId },
-    { state: 'working' },
-  );
+  const warning = await recordLast(books, { id: turn.sessionId, threadId }, { state: 'working' });
   return { sessionId: turn.sessionId, threadId, sent, warning };
+}
+
+/** Records `last` as `books` says; nothing without them. */
+function recordLast(
+  books: Bookkeeping | undefined,
+  entry: Omit<LastSession, 'at'>,
+  facts: UsedSession,
+): Promise<string | undefined> {
+  if (books === undefined) return Promise.resolve(undefined);
+  return recordLastSession(books.state, books.profile, entry, facts);
 }

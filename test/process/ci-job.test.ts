@@ -1,7 +1,7 @@
 // The third user: a CI job. CI=true, no terminal, stdin left open and idle (as runners leave it), the
 // contract's own example: `agents send "$SESSION" --wait --timeout 20m "Fix the failing test"`. The built
 // binary in its own process, as a runner starts it: this is the CI user end to end.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -43,6 +43,50 @@ describe('a CI job', () => {
     expect(sent.stderr).toBe(`Waiting for the reply on session ${id} (${f.em.url}/app/sessions/${id})\n`);
     expect(readFileSync(artifact, 'utf8')).toBe('All green.');
     expect(f.em.stats().followUps).toBe(1);
+  });
+
+  it('--output-schema in the built binary (ajv loaded from its own chunk): one line of JSON, fixed on a retry, and exit 5', async () => {
+    const f = await fixture({}, { CI: 'true' });
+    const schema = join(mkdtempSync(join(tmpdir(), 'agents-ci-')), 'verdict.json');
+    writeFileSync(
+      schema,
+      JSON.stringify({
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        type: 'object',
+        properties: { verdict: { enum: ['approve', 'reject'] }, at: { type: 'string', format: 'date-time' } },
+        required: ['verdict'],
+      }),
+    );
+    const ok = await runCli(
+      [
+        'create',
+        '-a',
+        'claude',
+        '--output-schema',
+        schema,
+        'Safe? [[replies:prose|%7B"verdict":"approve"%7D]]',
+      ],
+      { env: f.env },
+    );
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toBe('{"verdict":"approve"}\n');
+    expect(ok.stderr).toContain('answer did not match the schema (no JSON found); asking again (1 of 2)');
+    const bad = await runCli(
+      [
+        'create',
+        '-a',
+        'claude',
+        '--output-schema',
+        schema,
+        '--schema-retries',
+        '0',
+        '[[reply:%7B"at":"now"%7D]]',
+      ],
+      { env: f.env },
+    );
+    expect(bad.code).toBe(5);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toContain('/at: must match format "date-time"');
   });
 
   it.skipIf(noTools)(

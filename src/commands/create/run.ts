@@ -4,10 +4,11 @@ import type { CreateSessionBody } from '../../api/types.js';
 import { readMessage } from '../../input/message.js';
 import { selectAgent, type CheckedAgentFlags } from '../../input/agent.js';
 import type { ReplyFlags } from '../../input/reply-flags.js';
+import { withSchemaInstruction, type AnswerSchema } from '../../sessions/answer-json.js';
 import type { Item } from '../../output/items.js';
 import { githubFiles } from '../../config/env.js';
 import { startDeadline } from '../../sessions/deadline.js';
-import { afterPost } from '../../sessions/await-reply.js';
+import { afterPost } from '../../sessions/after-post.js';
 import { postTurn } from '../../sessions/post.js';
 
 /** The options of create, as its spec (spec.ts) checked them. */
@@ -16,6 +17,8 @@ export interface CreateFlags extends CheckedAgentFlags, ReplyFlags {
   title?: string;
   /** --session-group: the session group's UUID. */
   sessionGroup?: string;
+  /** --output-schema, compiled by the spec. */
+  schema?: AnswerSchema;
 }
 
 export async function* create(ctx: Context, words: string[], flags: CreateFlags): AsyncGenerator<Item> {
@@ -35,7 +38,8 @@ export async function* create(ctx: Context, words: string[], flags: CreateFlags)
 
   // --github-output where the runner names no GITHUB_OUTPUT: a usage error before anything is sent.
   if (flags.wait) githubFiles(ctx.io.env, flags);
-  const body: CreateSessionBody = { message, ...agent };
+  const text = flags.schema ? withSchemaInstruction(message, flags.schema) : message;
+  const body: CreateSessionBody = { message: text, ...agent };
   if (flags.private) body.is_private = true;
   // Sent only when given: the live service takes both, the document names neither.
   if (flags.title !== undefined) body.title = flags.title;

@@ -5,7 +5,7 @@ import type { AgentFlags } from '../../input/agent.js';
 import type { ReplyFlags } from '../../input/reply-flags.js';
 import { titleOption, uuidOption } from '../../input/option-values.js';
 import type { CommandSpec } from '../command.js';
-import { addReplyOptions } from '../reply-options.js';
+import { addReplyOptions, loadSchemaOption } from '../reply-options.js';
 import type { CreateFlags } from './run.js';
 
 /** create's options as commander parsed them. */
@@ -57,8 +57,9 @@ async function check(words: string[], opts: CreateOptions): Promise<CreateFlags>
     import('../../input/message.js'),
   ]);
   checkReplyFlags(opts);
+  const schema = opts.outputSchema === undefined ? undefined : await loadSchemaOption(opts.outputSchema);
   const { agentProfile: _id, agentProfileFile: _file, ...rest } = opts;
   const agent = checkAgentFlags(opts);
   checkMessageSources(words, opts.file);
-  return { ...rest, ...agent };
+  return { ...rest, ...agent, schema };
 }

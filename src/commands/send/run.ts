@@ -4,6 +4,7 @@ import type { Profile, SendMessageBody } from '../../api/types.js';
 import { CliError, ExitCode } from '../../cli-error.js';
 import { readMessage } from '../../input/message.js';
 import type { ReplyFlags } from '../../input/reply-flags.js';
+import { withSchemaInstruction, type AnswerSchema } from '../../sessions/answer-json.js';
 import type { SessionRef } from '../../input/session-ref.js';
 import { resolveSession } from '../../sessions/resolve.js';
 import { sessionOrPick } from '../../input/pick-session.js';
@@ -11,7 +12,7 @@ import { readKnownSessions } from '../../state/known-sessions.js';
 import type { Item } from '../../output/items.js';
 import { githubFiles } from '../../config/env.js';
 import { startDeadline } from '../../sessions/deadline.js';
-import { afterPost } from '../../sessions/await-reply.js';
+import { afterPost } from '../../sessions/after-post.js';
 import { postTurn } from '../../sessions/post.js';
 import { turnInProgress } from '../../sessions/latest.js';
 
@@ -20,6 +21,8 @@ export interface SendFlags extends ReplyFlags {
   /** From --agent-profile or --agent-profile-file. */
   profile?: Profile;
   yes?: boolean;
+  /** --output-schema, compiled by the spec. */
+  schema?: AnswerSchema;
 }
 
 export async function* send(
@@ -57,7 +60,9 @@ export async function* send(
 
   // --github-output where the runner names no GITHUB_OUTPUT: a usage error before anything is sent.
   if (flags.wait) githubFiles(ctx.io.env, flags);
-  const body: SendMessageBody = { message };
+  const body: SendMessageBody = {
+    message: flags.schema ? withSchemaInstruction(message, flags.schema) : message,
+  };
   if (flags.artifact?.length) body.artifact_ids = flags.artifact;
   if (flags.profile !== undefined) body.profile = flags.profile;
   const waiting = flags.wait === true || flags.follow === true;

@@ -4,7 +4,7 @@ import type { ReplyFlags } from '../../input/reply-flags.js';
 import type { SessionRef } from '../../input/session-ref.js';
 import { uuidOption } from '../../input/option-values.js';
 import type { CommandSpec } from '../command.js';
-import { addReplyOptions } from '../reply-options.js';
+import { addReplyOptions, loadSchemaOption } from '../reply-options.js';
 import { sessionOrPickArg } from '../session-args.js';
 import type { SendFlags } from './run.js';
 
@@ -49,8 +49,9 @@ async function check(words: string[], opts: SendOptions): Promise<SendFlags> {
     import('../../input/message.js'),
   ]);
   checkReplyFlags(opts);
+  const schema = opts.outputSchema === undefined ? undefined : await loadSchemaOption(opts.outputSchema);
   const { agentProfile: _id, agentProfileFile: _file, ...rest } = opts;
   const profile = profileFromFlags(opts);
   checkMessageSources(words, opts.file);
-  return { ...rest, profile };
+  return { ...rest, profile, schema };
 }

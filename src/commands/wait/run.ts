@@ -7,6 +7,7 @@ import type { Context } from '../../context.js';
 import { CliError, ExitCode, UsageError } from '../../cli-error.js';
 import { notAWaitRef, parseWaitRef, type WaitRef } from '../../input/wait-ref.js';
 import type { Item } from '../../output/items.js';
+import type { AnswerSchema } from '../../sessions/answer-json.js';
 import type { InStream } from '../../io.js';
 import { startDeadline } from '../../sessions/deadline.js';
 import { FanOut, resumeWait } from '../../sessions/fan-out.js';
@@ -14,6 +15,8 @@ import { FanOut, resumeWait } from '../../sessions/fan-out.js';
 export interface WaitFlags {
   timeout?: number;
   outputDir?: string;
+  /** --output-schema, compiled by the spec: each reply is checked against it. */
+  schema?: AnswerSchema;
 }
 
 /** --output-dir: made if missing, and writable, before anything is read or sent. */
@@ -62,7 +65,6 @@ export async function* wait(ctx: Context, refs: WaitRef[], flags: WaitFlags): As
   if (flags.outputDir !== undefined) await prepareOutputDir(flags.outputDir);
   const { profile } = await ctx.settings([]);
   const client = await ctx.client();
-  const status = await ctx.statusLines();
   // --timeout bounds everything from here: reading standard input, finding each session's latest turn, polling.
   const deadline = startDeadline(ctx.signal, flags.timeout);
   const left = new AbortController();
@@ -73,9 +75,9 @@ export async function* wait(ctx: Context, refs: WaitRef[], flags: WaitFlags): As
     profile,
     signal,
     bounded: flags.timeout !== undefined,
-    status,
     titles: ctx.caps.stdoutIsTTY || ctx.caps.spinner,
     outputDir: flags.outputDir,
+    schema: flags.schema,
   });
   let stdinOpen = fromStdin;
   try {
@@ -97,7 +99,6 @@ export async function* wait(ctx: Context, refs: WaitRef[], flags: WaitFlags): As
   } finally {
     left.abort();
     deadline.dispose();
-    status.stop();
   }
 
   const pending = fan.pending();

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { waitRefArg, type WaitRef } from '../../input/wait-ref.js';
 import { durationOption } from '../../input/option-values.js';
 import type { CommandSpec } from '../command.js';
+import { loadSchemaOption } from '../reply-options.js';
 import type { WaitFlags } from './run.js';
 
 export const waitSpec: CommandSpec = (program, run) =>
@@ -20,6 +21,10 @@ export const waitSpec: CommandSpec = (program, run) =>
       durationOption,
     )
     .option('--output-dir <dir>', 'also write each reply to DIR/<session-id>.md')
+    .option(
+      '--output-schema <file>',
+      'a JSON Schema each reply must match: prints its JSON, one line (no follow-up; exit 5 if one does not)',
+    )
     .addHelpText(
       'after',
       `
@@ -34,6 +39,14 @@ Examples:
   $ agents wait "$S1" "$S2" --timeout 30m --json
   $ ref=$(agents send "$SESSION" "Now add tests") && agents wait "$ref"`,
     )
-    .action((refs: WaitRef[] | undefined, opts: WaitFlags, cmd: Command) =>
-      run(cmd, async (ctx) => (await import('./run.js')).wait(ctx, refs ?? [], opts)),
-    );
+    .action(async (refs: WaitRef[] | undefined, opts: WaitOptions, cmd: Command) => {
+      const { outputSchema, ...rest } = opts;
+      const flags: WaitFlags = { ...rest };
+      if (outputSchema !== undefined) flags.schema = await loadSchemaOption(outputSchema);
+      return run(cmd, async (ctx) => (await import('./run.js')).wait(ctx, refs ?? [], flags));
+    });
+
+/** wait's options as commander parsed them. */
+interface WaitOptions extends Omit<WaitFlags, 'schema'> {
+  outputSchema?: string;
+}

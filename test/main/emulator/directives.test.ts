@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Message } from '../../../src/api/types.js';
 import { parseDirectives, planTurn, stripDirectives } from '../../../src/emulator/directives.js';
 import type { RunningEmulator } from '../../../src/emulator/index.js';
-import { create, finalOf, ms, ofThread, start } from '../../support/api-calls.js';
+import { call, create, finalOf, ms, ofThread, start } from '../../support/api-calls.js';
 
 /** Creates a session on timed turns and waits for its first turn's final. */
 async function turn(em: RunningEmulator, text: string) {
@@ -192,6 +192,31 @@ describe('reply directives', () => {
     expect(msgs.at(-1)?.message).toBe('\x1b[31mred\x1b[0m\ndone]]');
   });
 
+  it('[[replies:A|B]] gives the session its final replies turn by turn, the last one for every later turn', async () => {
+    const t = await heldTurn('first [[replies:not%20json|%7B%22ok%22:true%7D|a%7Cb]]');
+    t.em.endTurns();
+    const finals = async (n: number) => {
+      for (let i = 0; i < n; i += 1) {
+        const r = await call(t.em, 'POST', `/rest/v1/sessions/${t.s.id}/messages`, {
+          body: { message: 'again' },
+        });
+        expect(r.status).toBe(201);
+        t.em.endTurns();
+      }
+      return t.em
+        .messages(t.s.id)
+        .filter((m) => m.type === 'final_message')
+        .map((m) => m.message);
+    };
+    expect(await finals(3)).toEqual(['not json', '{"ok":true}', 'a|b', 'a|b']);
+    // A turn's own [[reply]] wins and leaves the queue where it was; a new [[replies]] starts over.
+    await call(t.em, 'POST', `/rest/v1/sessions/${t.s.id}/messages`, { body: { message: '[[reply:own]]' } });
+    t.em.endTurns();
+    await call(t.em, 'POST', `/rest/v1/sessions/${t.s.id}/messages`, { body: { message: '[[replies:x]]' } });
+    t.em.endTurns();
+    expect((await finals(0)).slice(4)).toEqual(['own', 'x']);
+  });
+
   it('ignores unknown directives and bad values', async () => {
     const { msgs } = await ended('hi [[bogus:1]] [[steps:many]] [[think]]');
     expect(msgs.map((m) => m.type)).toEqual(['message', 'tool_call', 'final_message']);
@@ -209,7 +234,7 @@ describe('directive parsing (pure)', () => {
   it('reads every directive', () => {
     const s = parseDirectives(
       '[[think:1]][[steps:2]][[gap:3]][[turn:4]][[never]][[burst:5]][[same-ts]][[ts-lag:6]][[ts-shuffle]]' +
-        '[[size:7]][[echo]][[reply:a%20b]][[orphan]]',
+        '[[size:7]][[echo]][[reply:a%20b]][[orphan]][[replies:c|d%7Ce]]',
     );
     expect(s).toEqual({
       thinkMs: 1,
@@ -225,6 +250,7 @@ describe('directive parsing (pure)', () => {
       echo: true,
       reply: 'a b',
       orphan: true,
+      replies: ['c', 'd|e'],
     });
   });
 

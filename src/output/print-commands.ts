@@ -1,0 +1,103 @@
+// The presenter's handlers for what the other commands return: a session made or a message sent, a
+// conversation (show), artifacts, the sessions of this machine, config values, addresses, notes.
+import { timeFormat } from '../config/env.js';
+import type { SessionItem } from '../sessions/items.js';
+import type { Item } from './items.js';
+import { json, type Handlers } from './printer.js';
+import { renderConfigList } from './render-config.js';
+import { bodyText, line, renderConversation, serviceText } from './render-conversation.js';
+import { renderSessions, renderSessionsPlain, sessionJson } from './render-sessions.js';
+import { renderChatEnd, renderCreated, renderSession } from './render.js';
+
+export const COMMAND_HANDLERS: Handlers<Exclude<Item['kind'], SessionItem['kind']>> = {
+  'session-created'(p, { session, waiting }) {
+    if (p.ctx.caps.stderrIsTTY) p.ctx.log.info(renderCreated(session, p.ctx.styleErr));
+    if (!waiting) p.out(p.json ? json(session) : `${session.id}\n`);
+  },
+  'message-sent'(p, { sessionId, sent, waiting }) {
+    // <session>/<thread>: what `agents wait` and --thread read (the session alone if no thread came back).
+    const thread = sent.chat_thread_id;
+    const ref = thread ? `${sessionId}/${thread}` : sessionId;
+    if (!waiting) p.out(p.json ? json(sent) : `${ref}\n`);
+  },
+  async conversation(p, item) {
+    const { ctx } = p;
+    if (p.json) {
+      // The conversation (the service's copy of each final left out), notices apart; one write, once
+      // everything is known: stdout never holds half a document.
+      const c = item.conversation;
+      const list = (ms: readonly { message: object }[]) =>
+        ms.map((e) => `\n${JSON.stringify(e.message)}`).join(',') + (ms.length ? '\n' : '');
+      p.out(
+        `{"session":${JSON.stringify(item.session)},"messages":[${list(c.entries)}],"notices":[${list(c.notices)}],"running_thread_id":${JSON.stringify(item.running ?? null)}}\n`,
+      );
+    } else if (p.text.tty) {
+      await p.showOnTerminal(item);
+    } else {
+      const segments = renderConversation(
+        item.conversation,
+        item.threads,
+        p.text,
+        { tty: ctx.caps.stderrIsTTY, style: ctx.styleErr },
+        item.running,
+      );
+      p.out(`${renderSession(item.session, p.text.style)}\n`);
+      for (const s of segments) {
+        if (s.to === 'out') p.out(s.text);
+        else if (!ctx.globals.quiet) ctx.stderr.write(s.text);
+      }
+    }
+    if (item.truncatedTo !== undefined) {
+      const n = item.truncatedTo;
+      const which = n === 1 ? 'the newest message' : `the newest ${n} messages`;
+      ctx.log.hint(`Showing ${which}; --all shows every one, --limit N more or fewer.`);
+    }
+  },
+  artifact(p, item) {
+    const { artifact, bytes, written } = item;
+    if (p.json) {
+      // The record; a plan also with its text (markdown), which a script most likely wants.
+      p.out(json(item.what === 'plan' ? { artifact, text: bytes.toString('utf8') } : artifact));
+    } else if (written === undefined) {
+      // A pipe gets the bytes as stored; a terminal the text made harmless (a plan as markdown).
+      if (p.text.tty) {
+        const t = bytes.toString('utf8');
+        p.out(item.what === 'plan' ? bodyText(t, p.text) : line(serviceText(t, p.text)));
+      } else p.ctx.io.stdout.write(bytes);
+    }
+    if (written !== undefined) p.ctx.log.info(`Wrote ${written} (${bytes.length} bytes)`);
+  },
+  sessions(p, { sessions, profile }) {
+    const { ctx } = p;
+    if (p.json) p.out(`${JSON.stringify(sessions.map(sessionJson), null, 2)}\n`);
+    else if (!p.text.tty) p.out(renderSessionsPlain(sessions));
+    else if (sessions.length === 0) {
+      ctx.log.info(`No sessions recorded for profile ${profile} yet.`);
+      ctx.log.hint('agents create and agents send record the sessions they start or continue here.');
+    } else {
+      const time = p.text.time ?? timeFormat(ctx.io.env);
+      p.out(renderSessions(sessions, { style: p.text.style, time, columns: p.text.columns }));
+    }
+  },
+  async browse(p, { url }) {
+    await p.browse(url);
+  },
+  'chat-ended'(p, { sessionId }) {
+    p.ctx.log.info(renderChatEnd(sessionId, p.ctx.styleErr));
+  },
+  'config-list'(p, { listing }) {
+    p.out(p.json ? JSON.stringify(listing, null, 2) + '\n' : renderConfigList(listing));
+  },
+  'config-entry'(p, { entry: e }) {
+    if (p.json) p.out(JSON.stringify(e, null, 2) + '\n');
+    else if (e.value !== null) p.out(`${e.value}\n`);
+    else p.ctx.log.info(`${e.key} is not set`);
+  },
+  value(p, item) {
+    if (p.json) p.out(json(item.json));
+    else if (item.text !== undefined) p.out(`${item.text}\n`);
+  },
+  note(p, { text }) {
+    p.ctx.log.info(text);
+  },
+};

@@ -1,0 +1,125 @@
+// The rest of a create or send once the service has taken the message: the next steps, or the wait (and
+// --notify), the CI job's result (--json, GitHub's step summary and outputs), and with --output-schema the
+// answer checked and asked for again.
+import type { Context } from '../context.js';
+import type { ApiClient } from '../api/client.js';
+import { CliError, ExitCode } from '../cli-error.js';
+import { githubFiles } from '../config/env.js';
+import type { ReplyFlags } from '../input/reply-flags.js';
+import { noteSessionFacts } from '../state/known-sessions.js';
+import type { AnswerSchema } from './answer-json.js';
+import { awaitReply, notifyEnd } from './await-reply.js';
+import type { Deadline } from './deadline.js';
+import type { SessionItem } from './items.js';
+import { waitResult, type WaitResult } from './wait-result.js';
+
+/** What create and send know once the service has taken their message. */
+export interface TurnStarted {
+  client: ApiClient;
+  profile: string;
+  sessionId: string;
+  /** The new turn's thread, when the answer named one. */
+  threadId: string | undefined;
+  flags: ReplyFlags & { schema?: AnswerSchema; schemaRetries?: number };
+  deadline: Deadline;
+  /** For --notify: who replies, and the session's title when known. */
+  who: string;
+  title?: string;
+  /** What the progress line says is awaited, and the session's address (see ReplyWait). */
+  label: string;
+  url?: string;
+  /** What the answer was, for the error when it named no thread: "session <id>", "the follow-up on …". */
+  what: string;
+}
+
+/** How the CI job's result is reported: wanted at all (--json or GitHub), and which runner files. */
+interface Reporting {
+  want: boolean;
+  summary?: string;
+  output?: string;
+}
+
+/**
+ * The rest of a create or send, once the turn has started: without --wait/--follow the next steps; with
+ * them, the wait (and --notify), the session noted as finished, then the next steps.
+ */
+export async function* afterPost(ctx: Context, t: TurnStarted): AsyncGenerator<SessionItem> {
+  const { flags, sessionId, threadId } = t;
+  if (flags.wait !== true && flags.follow !== true) {
+    yield { kind: 'next-steps', sessionId, finished: false };
+    return;
+  }
+  if (threadId === undefined) {
+    throw new CliError(`the service returned no thread for ${t.what}`, {
+      hint: `follow it with: agents tail ${sessionId}`,
+    });
+  }
+  // A CI job's result: with --json, or under GitHub Actions (its step summary, and with --github-output
+  // its step outputs: the ids before the wait, the rest after it).
+  const github = flags.wait ? githubFiles(ctx.io.env, flags) : {};
+  const report: Reporting = {
+    want:
+      flags.wait === true &&
+      (ctx.globals.json === true || github.summary !== undefined || github.output !== undefined),
+    ...github,
+  };
+  if (github.output !== undefined) {
+    const ids = { session_id: sessionId, thread_id: threadId, session_html_url: t.url ?? '' };
+    yield { kind: 'github-ids', output: github.output, ids };
+  }
+  const result = (final: string | null, thread = threadId) =>
+    waitResult(t.client, ctx.signal, { sessionId, threadId: thread, url: t.url, final }, (l) =>
+      ctx.log.warn(l),
+    );
+  const reported = (r: WaitResult): SessionItem => ({
+    kind: 'github-result',
+    result: r,
+    ...github,
+    title: t.title,
+  });
+  let wait: AsyncIterable<SessionItem>;
+  if (flags.schema !== undefined) {
+    const { checkedAnswer } = await import('./checked-answer.js');
+    wait = checkedAnswer(ctx, { ...t, threadId, schema: flags.schema, result, report });
+  } else {
+    wait = awaitReply(ctx, {
+      client: t.client,
+      sessionId,
+      threadId,
+      mode: flags.wait ? 'wait' : 'follow',
+      deadline: t.deadline,
+      outputFile: flags.output,
+      label: t.label,
+      url: t.url,
+    });
+  }
+  const items = notifyEnd(flags.notify === true, { who: t.who, title: t.title, signal: ctx.signal }, wait);
+  try {
+    for await (const item of items) {
+      if (item.kind === 'reply' && report.want && item.result === undefined) {
+        const r = await result(item.message.message);
+        yield { ...item, result: r };
+        yield reported(r);
+      } else yield item;
+    }
+  } catch (err) {
+    // A wait that timed out still tells the job where the session is, and that it timed out.
+    if (report.want && err instanceof CliError && err.exitCode === ExitCode.TIMEOUT) {
+      const r = await result(null);
+      yield { kind: 'wait-result', result: r };
+      yield reported(r);
+    }
+    throw err;
+  }
+  await noteSessionFacts(ctx.state, t.profile, [{ id: sessionId, state: 'finished' }]);
+  yield { kind: 'next-steps', sessionId, finished: true };
+}
+
+/** What checked-answer.ts gets from afterPost: the turn, the schema, and how to make the CI result. */
+export interface CheckedTurn extends TurnStarted {
+  threadId: string;
+  schema: AnswerSchema;
+  /** The CI result of a reply (or of none: null) on `thread`, the session's pull requests read. */
+  result: (final: string | null, thread?: string) => Promise<WaitResult>;
+  report: Reporting;
+}

@@ -1,0 +1,100 @@
+// Compiles the JSON Schema an answer must match (a file, or a value already parsed: the MCP tool's and the
+// Action's) with ajv and ajv-formats: draft 2020-12 unless `$schema` names draft-07 or 2019-09. Imported
+// only where a schema is given, so that no other run loads ajv.
+import { readFile } from 'node:fs/promises';
+import type { ErrorObject } from 'ajv';
+import { UsageError } from '../cli-error.js';
+import { MAX_SCHEMA_ERRORS, type AnswerSchema, type SchemaError } from './answer-json.js';
+
+/** A schema file larger than this is not a schema someone wrote for an answer. */
+const MAX_SCHEMA_BYTES = 1024 * 1024;
+
+type Draft = '2020-12' | '2019-09' | 'draft-07';
+
+/** The draft a `$schema` names (absent: 2020-12), or undefined for one ajv is not set up for. */
+function draftOf(uri: unknown): Draft | undefined {
+  if (uri === undefined) return '2020-12';
+  if (typeof uri !== 'string') return undefined;
+  const u = uri.replace(/^https?:\/\//, '').replace(/#$/, '');
+  if (u === 'json-schema.org/draft/2020-12/schema') return '2020-12';
+  if (u === 'json-schema.org/draft/2019-09/schema') return '2019-09';
+  if (u === 'json-schema.org/draft-07/schema') return 'draft-07';
+  return undefined;
+}
+
+/** ajv's error as a path and a message (an unknown property named, as ajv's message does not). */
+function toSchemaError(e: ErrorObject): SchemaError {
+  const extra = (e.params as { additionalProperty?: unknown }).additionalProperty;
+  return {
+    path: e.instancePath,
+    message: `${e.message ?? e.keyword}${typeof extra === 'string' ? `: ${JSON.stringify(extra)}` : ''}`,
+  };
+}
+
+async function readSchemaFile(path: string, label: string): Promise<unknown> {
+  let text: string;
+  try {
+    const bytes = await readFile(path);
+    if (bytes.length > MAX_SCHEMA_BYTES) throw new UsageError(`${label}: over 1 MiB, not a schema`);
+    text = bytes.toString('utf8');
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    const why = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
+    throw new UsageError(`${label}: cannot read it (${why})`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new UsageError(`${label}: not JSON (${err instanceof Error ? err.message : String(err)})`);
+  }
+}
+
+/**
+ * The compiled schema of `source`: a file's path, or a schema already parsed. A file that cannot be read,
+ * is not JSON or is not a valid schema is a UsageError naming the problem (`label` names the source).
+ */
+export async function loadAnswerSchema(
+  source: string | Record<string, unknown>,
+  label = typeof source === 'string' ? source : 'the schema',
+): Promise<AnswerSchema> {
+  const schema = typeof source === 'string' ? await readSchemaFile(source, label) : source;
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    throw new UsageError(`${label}: a JSON Schema is a JSON object`);
+  }
+  const uri = (schema as { $schema?: unknown }).$schema;
+  const draft = draftOf(uri);
+  if (draft === undefined) {
+    throw new UsageError(
+      `${label}: $schema ${JSON.stringify(uri)} is not a draft this checks`,
+      'use draft 2020-12 (the default), 2019-09 or draft-07',
+    );
+  }
+  // CommonJS modules: Node, and esbuild for an ES module, give module.exports as the default (its own
+  // `default` is the class or the plugin, as the types say); a named import is not kept by esbuild's split.
+  const Class =
+    draft === '2020-12'
+      ? (await import('ajv/dist/2020.js')).default.default
+      : draft === '2019-09'
+        ? (await import('ajv/dist/2019.js')).default.default
+        : (await import('ajv')).default.default;
+  const { default: formats } = await import('ajv-formats');
+  // strict: false, as JSON Schema itself ignores keywords it does not know; the meta-schema still
+  // catches a schema that is wrong (a bad type, a bad pattern).
+  const ajv = new Class({ allErrors: true, strict: false });
+  formats.default(ajv);
+  let validate: ReturnType<typeof ajv.compile>;
+  try {
+    validate = ajv.compile(schema);
+  } catch (err) {
+    throw new UsageError(
+      `${label}: not a valid JSON Schema (${err instanceof Error ? err.message : String(err)})`,
+    );
+  }
+  return {
+    text: JSON.stringify(schema),
+    check(value) {
+      if (validate(value)) return [];
+      return (validate.errors ?? []).slice(0, MAX_SCHEMA_ERRORS).map(toSchemaError);
+    },
+  };
+}

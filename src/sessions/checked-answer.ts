@@ -1,0 +1,94 @@
+// create/send --output-schema: the answer checked and asked for again (structured-reply.ts), then what a
+// script gets: one line of JSON and exit 0, or exit 5 with the last errors; the CI result either way.
+import type { Context } from '../context.js';
+import { CliError, ExitCode } from '../cli-error.js';
+import { problemSummary } from './answer-json.js';
+import type { CheckedTurn } from './after-post.js';
+import { threadWait, waitError, writeOutput } from './await-reply.js';
+import type { SessionItem } from './items.js';
+import { structuredReply, type StructuredResult } from './structured-reply.js';
+
+/** Waits for an answer that matches the schema; yields what the presenter prints, or throws exit 5. */
+export async function* checkedAnswer(ctx: Context, t: CheckedTurn): AsyncGenerator<SessionItem> {
+  const { sessionId } = t;
+  const wait = threadWait(
+    ctx,
+    { client: t.client, sessionId, threadId: t.threadId, mode: 'wait' },
+    t.deadline,
+  );
+  yield { kind: 'waiting', label: t.label, sessionId, url: t.url };
+  let threadId = t.threadId;
+  let outcome: StructuredResult;
+  try {
+    const run = structuredReply({
+      ...wait,
+      threadId,
+      schema: t.schema,
+      retries: t.flags.schemaRetries ?? 2,
+      deadline: t.deadline,
+      books: { state: ctx.state, profile: t.profile },
+    });
+    for (;;) {
+      const step = await run.next();
+      if (step.done) {
+        outcome = step.value;
+        break;
+      }
+      if (step.value.kind === 'schema-retry') yield { kind: 'waited' };
+      yield step.value;
+    }
+  } catch (err) {
+    yield { kind: 'waited' };
+    // A follow-up the deadline cut short says so itself (it may have been created); name the session.
+    if (err instanceof CliError && err.exitCode === ExitCode.TIMEOUT && !err.message.includes(sessionId)) {
+      throw new CliError(`${err.message} (the follow-up on session ${sessionId})`, {
+        exitCode: err.exitCode,
+        hint: err.hint ?? `see it with: agents show ${sessionId}`,
+        cause: err,
+      });
+    }
+    throw waitError(err, t.deadline, ctx.signal, sessionId, threadId);
+  }
+  yield { kind: 'waited' };
+  threadId = outcome.threadId;
+  const schema = { schema_attempts: outcome.attempts };
+  if (outcome.matched) {
+    if (t.flags.output !== undefined) await writeOutput(t.flags.output, `${JSON.stringify(outcome.value)}\n`);
+    const result = t.report.want
+      ? { ...(await t.result(outcome.final.message, threadId)), structured_output: outcome.value, ...schema }
+      : undefined;
+    yield { kind: 'structured-reply', value: outcome.value, message: outcome.final, result };
+    if (result)
+      yield {
+        kind: 'github-result',
+        result,
+        summary: t.report.summary,
+        output: t.report.output,
+        title: t.title,
+      };
+    return;
+  }
+  const problem = outcome.problem ?? { kind: 'no-json' };
+  if (t.report.want) {
+    const base = await t.result(outcome.final.message, threadId);
+    const errors = problem.kind === 'mismatch' ? problem.errors : [{ path: '', message: 'no JSON found' }];
+    const result = { ...base, status: 'schema_mismatch' as const, ...schema, schema_errors: errors };
+    yield { kind: 'wait-result', result };
+    yield {
+      kind: 'github-result',
+      result,
+      summary: t.report.summary,
+      output: t.report.output,
+      title: t.title,
+    };
+  }
+  yield { kind: 'schema-mismatch', problem };
+  const tries = outcome.attempts === 1 ? '1 try' : `${outcome.attempts} tries`;
+  throw new CliError(
+    `the agent's answer did not match the schema after ${tries} (${problemSummary(problem)})`,
+    {
+      exitCode: ExitCode.SCHEMA_MISMATCH,
+      hint: `see the conversation: agents show ${sessionId}`,
+    },
+  );
+}
