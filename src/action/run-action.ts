@@ -20,6 +20,7 @@ export const OUTPUT_NAMES = [
   'pull_requests',
   'status',
   'structured_output',
+  'schema_errors',
   'result',
 ] as const;
 
@@ -80,7 +81,7 @@ class Collect extends Writable {
 function statusOf(code: number): ActionStatus | undefined {
   if (code === ExitCode.OK) return 'completed';
   if (code === ExitCode.TIMEOUT) return 'timed_out';
-  if (code === 5) return 'schema_mismatch';
+  if (code === ExitCode.SCHEMA_MISMATCH) return 'schema_mismatch';
   if (code === ExitCode.INTERRUPTED) return undefined;
   return 'failed';
 }
@@ -125,8 +126,9 @@ export function actionOutputs(
 ): Record<string, string> {
   const out: Record<string, string> = {};
   if (result !== undefined) out.result = JSON.stringify(result);
+  // The CLI's --github-output writes it once the answer matched; a result read from stdout covers the rest.
   const structured = structuredOutput(result);
-  if (structured !== undefined) out.structured_output = structured;
+  if (structured !== undefined && !written.has('structured_output')) out.structured_output = structured;
   if (!inputs.wait && result !== undefined && status === 'completed') {
     // create: the Session; send: the Message just posted (its session is the input's).
     const str = (v: unknown) => (typeof v === 'string' ? v : '');

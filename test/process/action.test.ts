@@ -9,6 +9,11 @@ import { until } from '../support/until.js';
 import { declared, expectKeyKept, runAction } from '../support/action.js';
 
 const base = (url: string) => ({ blocks_api_key: KEY, api_base_url: url });
+const VERDICT = JSON.stringify({
+  type: 'object',
+  properties: { verdict: { enum: ['approve', 'reject'] } },
+  required: ['verdict'],
+});
 
 describe('the GitHub Action', () => {
   it('creates a session, waits, and sets every output and the step summary', async () => {
@@ -40,11 +45,10 @@ describe('the GitHub Action', () => {
       'Review the pull request [[reply:Looks%20good.]]',
     );
     expectKeyKept(run, KEY);
-    // Every output action.yml names is written but structured_output, which needs output_schema: the
-    // schema-checked answer of issue 31, not merged yet (src/action/schema.ts).
+    // Every output action.yml names is written but those of output_schema.
     expect(Object.keys(o).sort()).toEqual(
       declared('outputs')
-        .filter((n) => n !== 'structured_output')
+        .filter((n) => n !== 'structured_output' && n !== 'schema_errors')
         .sort(),
     );
   });
@@ -122,6 +126,60 @@ describe('the GitHub Action', () => {
     expect(run.errors[0]).toMatch(message);
     expect(run.outputs).toEqual({ status: 'failed' });
     expect(em.stats().requests).toBe(0);
+    expectKeyKept(run, KEY);
+  });
+
+  it('output_schema: an answer fixed on the second try is structured_output, and the step passes', async () => {
+    const { em } = await fixture({ dialect: 'live' });
+    const replies = ['Sure: approve.', '```json\n{"verdict":"approve"}\n```'].map(encodeURIComponent);
+    const run = await runAction(
+      {
+        ...base(em.url),
+        agent: 'claude',
+        prompt: `Is it safe to merge? [[replies:${replies.join('|')}]]`,
+        output_schema: 'verdict.json',
+      },
+      { files: { 'verdict.json': VERDICT } },
+    );
+    expect(run.errors).toEqual([]);
+    expect(run.code).toBe(0);
+    expect(run.outputs).toMatchObject({ status: 'completed', structured_output: '{"verdict":"approve"}' });
+    expect(JSON.parse(run.outputs.result ?? '')).toMatchObject({ schema_attempts: 2 });
+    expect(Object.keys(run.outputs).sort()).toEqual(
+      declared('outputs')
+        .filter((n) => n !== 'schema_errors')
+        .sort(),
+    );
+    // The create and one follow-up, each sent once.
+    expect(em.messages(run.outputs.session_id ?? '').filter((m) => m.role === 'user')).toHaveLength(2);
+    expectKeyKept(run, KEY);
+  });
+
+  it('output_schema never matched: status schema_mismatch, one annotation, the step fails', async () => {
+    const { em } = await fixture({ dialect: 'live' });
+    const run = await runAction(
+      {
+        ...base(em.url),
+        agent: 'claude',
+        prompt: 'Is it safe to merge? [[reply:Probably.]]',
+        output_schema: 'verdict.json',
+        schema_retries: '1',
+      },
+      { files: { 'verdict.json': VERDICT } },
+    );
+    expect(run.code).toBe(1);
+    expect(run.errors).toHaveLength(1);
+    expect(run.errors[0]).toMatch(/schema/);
+    expect(run.outputs.status).toBe('schema_mismatch');
+    expect(run.outputs.structured_output).toBeUndefined();
+    expect(JSON.parse(run.outputs.schema_errors ?? '')).toEqual([
+      expect.objectContaining({ message: expect.stringMatching(/JSON/) }),
+    ]);
+    expect(JSON.parse(run.outputs.result ?? '')).toMatchObject({
+      status: 'schema_mismatch',
+      schema_attempts: 2,
+    });
+    expect(em.messages(run.outputs.session_id ?? '').filter((m) => m.role === 'user')).toHaveLength(2);
     expectKeyKept(run, KEY);
   });
 

@@ -25,7 +25,7 @@ describe("action.yml's names and the code's", () => {
     expect([...OUTPUT_NAMES]).toEqual(declared('outputs'));
   });
 
-  it('structured_output is written from the result when a schema gave one (issue 31 fills it)', () => {
+  it('structured_output is written from the result when a schema gave one', () => {
     const given: Partial<Record<InputName, string>> = { blocks_api_key: 'k', prompt: 'p', agent: 'claude' };
     const inputs = parseInputs((n) => given[n] ?? '', '.');
     const out = actionOutputs(
