@@ -1,12 +1,11 @@
 // The emulator's HTTP server: one pipeline per request (faults, body, gateway, route, handler, delivery),
 // and the lifecycle around it. node:http only.
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Message } from '../api/types.js';
 import { FaultPicker, immediateFaultReply } from './faults.js';
 import { Gateway, RateLimiter } from './gateway.js';
-import { apiError, readBody, writeReply, type Delivery, type Reply } from './http.js';
+import { apiError, json, readBody, withoutErrorCode, writeReply, type Delivery, type Reply } from './http.js';
 import { matchRoute } from './router.js';
 import type { Call, Service } from './sessions.js';
 import { Store } from './store.js';
@@ -89,7 +88,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   // What requests moved turns on by (turnMsPerRequest) is not stamped: those messages land when the request
   // that moved them was answered, in real time; only a test's own advanceTurns moves the stamps on.
   let unstamped = 0;
-  const store = new Store(held ? () => Date.now() + held.elapsed - unstamped : Date.now);
+  const store = new Store(held ? () => Date.now() + held.elapsed - unstamped : Date.now, dialect.countedIds);
   const svc: Service = {
     store,
     stats: emptyStats(),
@@ -100,11 +99,13 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       random: Math.random,
       dialect,
     },
-    repeatedParams: opts.repeatedParams ?? (dialect.name === 'live' ? 'all' : 'first'),
+    repeatedParams: opts.repeatedParams ?? (dialect.name === 'spec' ? 'first' : 'all'),
     misbehave: { ...opts.misbehave },
   };
   /** GETs that trickled so far (Misbehaviour.trickle.requests counts them). */
   let trickled = 0;
+  /** Whether the one 429 of `firstListRateLimited` is still to come. */
+  let listLimitDue = dialect.firstListRateLimited;
   const artifactTtlMs = opts.artifactTtlMs ?? 6 * 86_400_000;
   // Presigned downloads come from another origin, as the service's come from its storage provider.
   const artifactHost = await startArtifactHost(store, opts.host ?? '127.0.0.1');
@@ -112,6 +113,11 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   let listening = '';
 
   function serve(req: IncomingMessage, url: URL, body: Buffer): Reply {
+    const reply = route(req, url, body);
+    return dialect.errorCodes ? reply : withoutErrorCode(reply);
+  }
+
+  function route(req: IncomingMessage, url: URL, body: Buffer): Reply {
     const gate = gateway.check(req.headers);
     if (!gate.ok) {
       if (gate.rateLimited) svc.stats.rejected429 += 1;
@@ -119,6 +125,14 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     }
     const method = req.method ?? 'GET';
     const match = matchRoute(method, url.pathname);
+    if (listLimitDue && method === 'GET' && aimsAt('list', match.route?.name)) {
+      // Blocks' CI mock answers its first poll so, to make a client's retry path run.
+      listLimitDue = false;
+      svc.stats.rejected429 += 1;
+      const reply = json(429, { error: 'Rate limit exceeded' });
+      reply.headers['retry-after'] = '1';
+      return reply;
+    }
     if (!match.route) return apiError(404, 'NOT_FOUND', `No route for ${method} ${url.pathname}`);
     if (!match.handler) {
       const reply = apiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed here`);
@@ -142,7 +156,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     const base = host && HOST.test(host) ? `http://${host}` : listening;
     const call: Call = {
       base,
-      appUrl: opts.appUrl?.replace(/\/+$/, '') ?? (dialect.name === 'live' ? 'https://blocks.team' : base),
+      appUrl: opts.appUrl?.replace(/\/+$/, '') ?? (dialect.name === 'spec' ? base : 'https://blocks.team'),
       workspace: gate.key.workspace,
       url,
       body,
@@ -298,7 +312,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       const record = store.get(sessionId);
       if (!record) throw new Error(`addMessage: no session ${sessionId}`);
       const threadId = m.chat_thread_id.toLowerCase();
-      const thread = record.threads.get(threadId) ?? { id: threadId, taskId: m.task_id ?? randomUUID() };
+      const thread = record.threads.get(threadId) ?? { id: threadId, taskId: m.task_id ?? store.taskId() };
       record.threads.set(threadId, thread);
       const createdMs = m.created_at === undefined ? store.tick() : Date.parse(m.created_at);
       if (Number.isNaN(createdMs)) throw new Error(`addMessage: created_at is not a date: ${m.created_at}`);
@@ -307,7 +321,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
         Object.entries(m).filter(([, v]) => v !== undefined),
       ) as AddMessageInput;
       const msg: Message = {
-        id: randomUUID(),
+        id: store.messageId(),
         chat_id: record.id,
         task_id: thread.taskId,
         // Like the service: assistant messages carry the provider's second, user messages none.
