@@ -14,7 +14,7 @@ import { openInBrowser } from './browser.js';
 import type { Item, Result } from './items.js';
 import type { RenderMarkdown } from './markdown.js';
 import { notify } from './notify.js';
-import { escapeForLine } from '../util/text.js';
+import { escapeForLine, jsonText } from '../util/text.js';
 import { renderReplyHeader } from './render-wait.js';
 import { renderConfigList } from './render-config.js';
 import { renderChatEnd, renderCreated, renderNextSteps, renderSession, renderSessionCard } from './render.js';
@@ -35,7 +35,8 @@ function isItem(result: Result): result is Item {
   return typeof result === 'object' && result !== null && 'kind' in result;
 }
 
-const json = (value: unknown) => `${JSON.stringify(value)}\n`;
+// Service text (ids, replies, titles) inside JSON cannot drive the terminal it is printed to.
+const json = (value: unknown) => `${jsonText(value)}\n`;
 
 /** What the presenter needs of the run (the Context of context.ts, which is built above this layer). */
 export interface PresentContext {
@@ -176,9 +177,9 @@ class Presenter {
           // everything is known: stdout never holds half a document.
           const c = item.conversation;
           const list = (ms: readonly { message: object }[]) =>
-            ms.map((e) => `\n${JSON.stringify(e.message)}`).join(',') + (ms.length ? '\n' : '');
+            ms.map((e) => `\n${jsonText(e.message)}`).join(',') + (ms.length ? '\n' : '');
           this.out(
-            `{"session":${JSON.stringify(item.session)},"messages":[${list(c.entries)}],"notices":[${list(c.notices)}],"running_thread_id":${JSON.stringify(item.running ?? null)}}\n`,
+            `{"session":${jsonText(item.session)},"messages":[${list(c.entries)}],"notices":[${list(c.notices)}],"running_thread_id":${jsonText(item.running ?? null)}}\n`,
           );
         } else if (this.text.tty) {
           await this.showOnTerminal(item);
@@ -219,7 +220,7 @@ class Presenter {
         return;
       }
       case 'sessions': {
-        if (this.json) this.out(`${JSON.stringify(item.sessions.map(sessionJson), null, 2)}\n`);
+        if (this.json) this.out(`${jsonText(item.sessions.map(sessionJson), 2)}\n`);
         else if (!this.text.tty) this.out(renderSessionsPlain(item.sessions));
         else if (item.sessions.length === 0) {
           ctx.log.info(`No sessions recorded for profile ${item.profile} yet.`);
