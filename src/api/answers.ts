@@ -1,13 +1,16 @@
 // What an answer must be before anything of it is printed, stored or put in an address. The shapes are
 // checked lightly (enough that a wrong endpoint or a gateway's JSON is reported as such, not as a crash
-// later), but every id the service sends is checked to be a UUID: an id is echoed to stdout (`id=$(agents
-// create …)`), kept as `last`, put in paths and URLs, and a server that sends `../../` followed by an
-// escape sequence must not reach any of those. Ids that name what was asked for must name it.
+// later). Ids are checked by what the client does with them. A session's, thread's or artifact's is echoed
+// to stdout (`id=$(agents create …)`), kept as `last` and put in paths and URLs, so it must be a UUID: a
+// server that sends `../../` and an escape sequence reaches none of those. A message's or task's is only
+// compared (to see a message once) and printed through the terminal sanitizer, so it is opaque: any
+// non-empty string of bounded length, as test servers in the wild send (`m1`, `task-1`). Ids that name
+// what was asked for must name it.
 import { ApiError } from './errors.js';
 import { isUuid } from '../util/uuid.js';
 import { isObject } from '../util/json.js';
 import { escapeForLine } from '../util/text.js';
-import type { Artifact, Message, MessagePage, SentMessage, Session } from './types.js';
+import type { Artifact, ListedMessage, MessagePage, SentMessage, Session } from './types.js';
 
 function unexpected(message: string): ApiError {
   return new ApiError({ kind: 'unexpected', status: 200, message: `unexpected answer: ${message}` });
@@ -29,6 +32,16 @@ function checkId(what: string, field: string, value: unknown, nullable = false):
   if (nullable && value === null) return;
   if (typeof value === 'string' && isUuid(value)) return;
   throw unexpected(`the ${what}'s ${field} is not a UUID: ${value === undefined ? 'missing' : shown(value)}`);
+}
+
+/** The longest message or task id taken: enough for any real id, bounded so none can swell an answer. */
+export const MAX_OPAQUE_ID = 200;
+
+/** Throws unless `value` is an opaque id: a non-empty string of at most MAX_OPAQUE_ID characters. */
+function checkOpaqueId(what: string, field: string, value: unknown): void {
+  if (typeof value === 'string' && value !== '' && value.length <= MAX_OPAQUE_ID) return;
+  const why = `not an id (a non-empty string of at most ${MAX_OPAQUE_ID} characters)`;
+  throw unexpected(`the ${what}'s ${field} is ${why}: ${value === undefined ? 'missing' : shown(value)}`);
 }
 
 const isText = (v: unknown) => typeof v === 'string';
@@ -54,17 +67,25 @@ export function asSession(value: unknown, asked?: string): Session {
 
 /**
  * A message. `sent`: the answer to Send message, read only for its ids (its text may be left out); a
- * listed message is printed, so its text must be text.
+ * listed message is printed, so its text must be text. Its id and task_id are opaque; chat_id (a session)
+ * and chat_thread_id (a thread, put in URLs and references) are UUIDs when given. A list may leave chat_id
+ * out (it was asked for one session); one that names another session is dropped by belongs.ts.
  */
-export function asMessage(value: unknown, sent = false): Message {
+export function asMessage(value: unknown, sent = false): ListedMessage {
   if (!isObject(value)) throw shapeError('message', 'an id');
-  checkId('message', 'id', value.id);
-  // A sent message's chat_id may be left out; a listed one's says which session it belongs to.
-  if (!sent || value.chat_id !== undefined) checkId('message', 'chat_id', value.chat_id);
+  checkOpaqueId('message', 'id', value.id);
+  if (value.task_id !== undefined && value.task_id !== null)
+    checkOpaqueId('message', 'task_id', value.task_id);
+  if (value.chat_id !== undefined) checkId('message', 'chat_id', value.chat_id);
   checkId('message', 'chat_thread_id', value.chat_thread_id ?? null, true);
   const textOk = sent ? isTextOrNone(value.message) : isText(value.message);
   if (!textOk) throw shapeError('message', 'text in message');
-  return value as unknown as Message;
+  return value as unknown as ListedMessage;
+}
+
+/** The message's chat_id, or where it is left out, the session it was asked of (the answer is ours to fill). */
+function ofSession(m: ListedMessage, sessionId: string): void {
+  m.chat_id ??= sessionId;
 }
 
 /** The answer to Send message on session `sessionId`: the user message just posted. */
@@ -73,6 +94,7 @@ export function asSentMessage(value: unknown, sessionId: string): SentMessage {
   if (sent.chat_id !== undefined && sent.chat_id.toLowerCase() !== sessionId.toLowerCase()) {
     throw unexpected(`a follow-up to session ${sessionId} was answered as one to session ${sent.chat_id}`);
   }
+  ofSession(sent, sessionId);
   return sent as SentMessage;
 }
 
@@ -87,10 +109,13 @@ export function asArtifact(value: unknown, asked: string): Artifact {
   return value as unknown as Artifact;
 }
 
-/** One page of a message list. */
-export function asMessagePage(value: unknown): MessagePage {
+/**
+ * One page of a message list of session `sessionId`. A message that leaves out its chat_id is given that
+ * session's (the list was asked for it); one that names another is left for belongs.ts to drop.
+ */
+export function asMessagePage(value: unknown, sessionId: string): MessagePage {
   if (!isObject(value) || !Array.isArray(value.items)) throw shapeError('message list', 'items');
-  value.items.forEach((item) => asMessage(item));
+  value.items.forEach((item) => ofSession(asMessage(item), sessionId));
   if (!isObject(value.meta)) throw shapeError('message list', 'meta');
   // Paging ends by these counts: a non-number would page (or poll) forever.
   const { total, total_pages } = value.meta;

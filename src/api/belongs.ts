@@ -1,7 +1,7 @@
-// Whether a listed message is of what was asked for. A filter the server ignores would hand a CI job another
-// turn's or another session's final reply as if it were the answer, so every message is checked against the
-// target (its session; its thread, by path or `thread_id`) before it is shown or waited on.
-import type { Message } from './types.js';
+// Whether a listed message is of what was asked for: a filter the server ignores must not hand a job another
+// session's or turn's reply. A message that leaves out its session or thread is the list's own (the list was
+// asked for it; Blocks' CI mock sends a final without `chat_id`).
+import type { ListedMessage, Message } from './types.js';
 import type { ThreadTarget } from './urls.js';
 
 /** Why a message is not of the target: another session, another thread, or a system notice on a thread. */
@@ -10,12 +10,15 @@ export type Foreign = 'session' | 'thread' | 'notice';
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /** Pure: undefined when `m` belongs to `target`, else why not. */
-export function foreignTo(target: ThreadTarget, m: Message): Foreign | undefined {
-  if (!same(m.chat_id, target.sessionId)) return 'session';
+export function foreignTo(target: ThreadTarget, m: ListedMessage): Foreign | undefined {
+  if (m.chat_id !== undefined && !same(m.chat_id, target.sessionId)) return 'session';
   if (target.threadId === undefined) return undefined;
+  // Typed as always there, but a list may leave it out (answers.ts takes that): then it is the thread's.
+  const thread = m.chat_thread_id as string | null | undefined;
+  if (thread === undefined) return undefined;
   // A notice has no thread; on a thread's list it is not part of the turn (and never its end).
-  if (m.chat_thread_id === null) return 'notice';
-  return same(m.chat_thread_id, target.threadId) ? undefined : 'thread';
+  if (thread === null) return 'notice';
+  return same(thread, target.threadId) ? undefined : 'thread';
 }
 
 /** What the client tells its owner when it drops a message (a warning, once, in the CLI). */

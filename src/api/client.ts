@@ -225,7 +225,7 @@ export class ApiClient {
       { method: 'GET', url: this.urls.messages(target, query) },
       o.signal,
     );
-    return asMessagePage(json);
+    return asMessagePage(json, target.sessionId);
   }
 
   /**

@@ -50,13 +50,18 @@ export interface Session {
   [extra: string]: unknown;
 }
 
-/** A message of a session. `ts` is the provider's epoch-seconds timestamp and the `gts` cursor. */
-export interface Message {
+/**
+ * A message as a service sends it. `ts` is the provider's epoch-seconds timestamp and the `gts` cursor.
+ * `id` and `task_id` are opaque strings (only compared); `chat_id` and `chat_thread_id` are UUIDs.
+ */
+export interface ListedMessage {
   id: string;
-  chat_id: string;
+  /** The session; a list asked for one session may leave it out (Blocks' CI mock does). */
+  chat_id?: string;
   /** Null for the live service's system notices (a sandbox warning): not part of the conversation. */
   chat_thread_id: string | null;
-  task_id: string;
+  /** The agent invocation; a list may leave it out. */
+  task_id?: string;
   role: Role;
   type: MessageType;
   message: string;
@@ -65,6 +70,11 @@ export interface Message {
   created_at: string;
   updated_at: string;
   [extra: string]: unknown;
+}
+
+/** A message of a session, as the client hands it on: `chat_id` filled in with the session asked for. */
+export interface Message extends ListedMessage {
+  chat_id: string;
 }
 
 /** The response of Send message: the user message just posted, plus links for its new thread. */

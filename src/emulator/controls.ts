@@ -1,6 +1,5 @@
 // What a test holds of a running emulator: its address, close, the knobs it turns while it runs (faults,
 // misbehaviour, held turns) and the content it plants (messages, artifacts, pull requests).
-import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { Message } from '../api/types.js';
 import { FaultPicker } from './faults.js';
@@ -13,14 +12,14 @@ function addMessage(store: Store, sessionId: string, m: AddMessageInput): Messag
   const record = store.get(sessionId);
   if (!record) throw new Error(`addMessage: no session ${sessionId}`);
   const threadId = m.chat_thread_id.toLowerCase();
-  const thread = record.threads.get(threadId) ?? { id: threadId, taskId: m.task_id ?? randomUUID() };
+  const thread = record.threads.get(threadId) ?? { id: threadId, taskId: m.task_id ?? store.taskId() };
   record.threads.set(threadId, thread);
   const createdMs = m.created_at === undefined ? store.tick() : Date.parse(m.created_at);
   if (Number.isNaN(createdMs)) throw new Error(`addMessage: created_at is not a date: ${m.created_at}`);
   const created = new Date(createdMs).toISOString();
   const given = Object.fromEntries(Object.entries(m).filter(([, v]) => v !== undefined)) as AddMessageInput;
   const msg: Message = {
-    id: randomUUID(),
+    id: store.messageId(),
     chat_id: record.id,
     task_id: thread.taskId,
     // Like the service: assistant messages carry the provider's second, user messages none.

@@ -1,9 +1,10 @@
-// The two ways the emulator can answer: `spec`, the document (agent-sessions-api.md) to the letter, and
-// `live`, the way Blocks' service answers today (live-service.md, from its maintainers' verified notes).
-// Every difference is one field here, so the handlers read as the spec and ask the dialect where they differ.
+// The ways the emulator can answer: `spec`, the document (agent-sessions-api.md) to the letter; `live`, the
+// way Blocks' service answers today (live-service.md, from its maintainers' verified notes); `ci-mock`, the
+// test server Blocks' CI runs against. Every difference is one field here, so the handlers read as the spec
+// and ask the dialect where they differ.
 
 /** Which service the emulator plays. */
-export type DialectName = 'spec' | 'live';
+export type DialectName = 'spec' | 'live' | 'ci-mock';
 
 /** The ways the two services differ, as the handlers need them. */
 export interface Dialect {
@@ -45,6 +46,14 @@ export interface Dialect {
   toolCall: (tool: string, input: string) => string;
   /** The artifacts endpoint and plans. */
   artifacts: boolean;
+  /** Message ids `m0`, `m1`, … and task ids `task-1`, `task-2`, … counted across the emulator; else UUIDs. */
+  countedIds: boolean;
+  /** A listed final reply carries no `chat_id` and no `task_id`. */
+  bareFinal: boolean;
+  /** The first message list asked for is answered 429 with `Retry-After: 1`. */
+  firstListRateLimited: boolean;
+  /** Error bodies carry `code` next to `error`; else `{"error": …}` alone. */
+  errorCodes: boolean;
 }
 
 /** The live service's hosts: `_links` name one that is not the address the client called. */
@@ -71,6 +80,10 @@ const SPEC: Dialect = {
   notices: false,
   toolCall: (tool, input) => JSON.stringify({ tool, input }),
   artifacts: false,
+  countedIds: false,
+  bareFinal: false,
+  firstListRateLimited: false,
+  errorCodes: true,
 };
 
 const LIVE: Dialect = {
@@ -100,8 +113,40 @@ const LIVE: Dialect = {
         : { __name__: tool, input },
     ),
   artifacts: true,
+  countedIds: false,
+  bareFinal: false,
+  firstListRateLimited: false,
+  errorCodes: true,
 };
 
+/** The host the `_links` of Blocks' CI mock name (reserved, never resolvable). */
+export const CI_MOCK_LINK_BASE = 'https://api.example.invalid';
+
+/**
+ * Blocks' CI mock (scripts/mock-api.mjs in BlocksOrg/blocks-ci-sessions), which users run their own tests
+ * against: the live service's statuses, but opaque message and task ids, a final reply without `chat_id`,
+ * one 429 on the first poll, `{"error": …}` bodies, and none of the live service's extras.
+ */
+const CI_MOCK: Dialect = {
+  ...LIVE,
+  name: 'ci-mock',
+  badIdStatus: 404,
+  wrongKeyStatus: 401,
+  pullRequest: (url) => url,
+  sessionExtras: false,
+  linkBase: () => CI_MOCK_LINK_BASE,
+  duplicateFinal: false,
+  notices: false,
+  toolCall: SPEC.toolCall,
+  artifacts: false,
+  countedIds: true,
+  bareFinal: true,
+  firstListRateLimited: true,
+  errorCodes: false,
+};
+
+const DIALECTS: Record<DialectName, Dialect> = { spec: SPEC, live: LIVE, 'ci-mock': CI_MOCK };
+
 export function dialect(name: DialectName = 'spec'): Dialect {
-  return name === 'live' ? LIVE : SPEC;
+  return DIALECTS[name];
 }

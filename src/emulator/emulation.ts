@@ -41,6 +41,8 @@ export interface Emulation {
   faults: FaultPicker | undefined;
   /** GETs that trickled so far (Misbehaviour.trickle.requests counts them). */
   trickled: number;
+  /** Whether the one 429 of the dialect's `firstListRateLimited` is still to come. */
+  listLimitDue: boolean;
   /**
    * What requests moved turns on by (turnMsPerRequest) is not stamped: those messages land when the request
    * that moved them was answered, in real time; only a test's own advanceTurns moves the stamps on.
@@ -64,7 +66,10 @@ export async function setUpEmulation(opts: EmulatorOptions): Promise<Emulation> 
   const timers = new Timers();
   const held = opts.turns === 'held' ? new HeldClock() : undefined;
   const unstamped = { ms: 0 };
-  const store = new Store(held ? () => Date.now() + held.elapsed - unstamped.ms : Date.now);
+  const store = new Store(
+    held ? () => Date.now() + held.elapsed - unstamped.ms : Date.now,
+    dialect.countedIds,
+  );
   const svc: Service = {
     store,
     stats: emptyStats(),
@@ -75,7 +80,7 @@ export async function setUpEmulation(opts: EmulatorOptions): Promise<Emulation> 
       random: Math.random,
       dialect,
     },
-    repeatedParams: opts.repeatedParams ?? (dialect.name === 'live' ? 'all' : 'first'),
+    repeatedParams: opts.repeatedParams ?? (dialect.name === 'spec' ? 'first' : 'all'),
     misbehave: { ...opts.misbehave },
   };
   return {
@@ -92,6 +97,7 @@ export async function setUpEmulation(opts: EmulatorOptions): Promise<Emulation> 
     artifactTtlMs: opts.artifactTtlMs ?? 6 * 86_400_000,
     faults: opts.faults ? new FaultPicker(opts.faults) : undefined,
     trickled: 0,
+    listLimitDue: dialect.firstListRateLimited,
     unstamped,
     listening: '',
   };

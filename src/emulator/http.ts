@@ -21,6 +21,17 @@ export function apiError(status: number, code: string, error: string): Reply {
   return json(status, { error, code });
 }
 
+/** The reply with `code` taken out of a JSON error body: `{"error": …}` alone (Blocks' CI mock). */
+export function withoutErrorCode(reply: Reply): Reply {
+  if (reply.status < 400 || !reply.headers['content-type']?.startsWith('application/json')) return reply;
+  try {
+    const { code: _code, ...rest } = JSON.parse(reply.body) as Record<string, unknown>;
+    return { ...reply, body: JSON.stringify(rest) };
+  } catch {
+    return reply;
+  }
+}
+
 /** A page like the ones nginx-style gateways send: what a client gets for 401/403/502 from the edge. */
 export function htmlPage(status: number, reason: string): Reply {
   const title = `${status} ${reason}`;

@@ -6,6 +6,7 @@ export { FAULT_MODES } from './surface.js';
 export { BAD_IDS, MISBEHAVIOURS, misbehaviourOf } from './misbehave.js';
 export type { Misbehaviour, MisbehaviourName } from './misbehave.js';
 export type { RepeatedParams } from './validate.js';
+export type { DialectName } from './dialect.js';
 export type {
   AddMessageInput,
   EmulatorKey,

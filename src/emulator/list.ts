@@ -1,5 +1,5 @@
 // List session messages, both forms: filters, ordering, paging and the self / new_messages links.
-import type { MessagePage } from '../api/types.js';
+import type { ListedMessage, Message, MessagePage } from '../api/types.js';
 import { apiError, json, type Reply } from './http.js';
 import { notFound, type Call, type Service } from './sessions.js';
 import type { StoredMessage } from './store.js';
@@ -50,6 +50,12 @@ export function cursorOf(page: StoredMessage[], nowMs: number): number {
   return latest?.msg.ts ?? Math.floor(nowMs / 1000);
 }
 
+/** A final reply as Blocks' CI mock lists it: no `chat_id`, no `task_id` (the list was asked for one session). */
+function bare(m: Message): ListedMessage {
+  const { chat_id: _chat, task_id: _task, ...rest } = m;
+  return rest;
+}
+
 export function listMessages(svc: Service, call: Call): Reply {
   const d = call.dialect;
   const threaded = call.params.length > 1;
@@ -84,8 +90,8 @@ export function listMessages(svc: Service, call: Call): Reply {
     // The live service's link carries the cursor alone: a client must rebuild its own filters.
     next = new URLSearchParams({ gts: cursor });
   }
-  const body: MessagePage = {
-    items: page.map((m) => m.msg),
+  const body: Omit<MessagePage, 'items'> & { items: ListedMessage[] } = {
+    items: page.map(({ msg }) => (d.bareFinal && msg.type === 'final_message' ? bare(msg) : msg)),
     meta: {
       total: all.length,
       page: query.page,

@@ -2,7 +2,7 @@
 // delivery (whole, trickled, endless, late, cut).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { immediateFaultReply } from './faults.js';
-import { apiError, readBody, writeReply, type Delivery, type Reply } from './http.js';
+import { apiError, json, readBody, withoutErrorCode, writeReply, type Delivery, type Reply } from './http.js';
 import { matchRoute } from './router.js';
 import type { Call } from './sessions.js';
 import { aimsAt, deepJson, withBadIds, withEndlessPages, writeEndless, writeTrickle } from './misbehave.js';
@@ -11,8 +11,14 @@ import type { Emulation } from './emulation.js';
 // A Host header is echoed into every href; anything but host[:port] falls back to the listening address.
 const HOST = /^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/i;
 
-/** The reply to a request whose body was read: the gateway's, the router's, or its handler's. */
+/** The reply to a request whose body was read, in the dialect's error shape. */
 function answer(e: Emulation, req: IncomingMessage, url: URL, body: Buffer): Reply {
+  const reply = route(e, req, url, body);
+  return e.dialect.errorCodes ? reply : withoutErrorCode(reply);
+}
+
+/** The gateway's reply, the router's, or its handler's. */
+function route(e: Emulation, req: IncomingMessage, url: URL, body: Buffer): Reply {
   const { svc, dialect, opts } = e;
   const gate = e.gateway.check(req.headers);
   if (!gate.ok) {
@@ -21,6 +27,14 @@ function answer(e: Emulation, req: IncomingMessage, url: URL, body: Buffer): Rep
   }
   const method = req.method ?? 'GET';
   const match = matchRoute(method, url.pathname);
+  if (e.listLimitDue && method === 'GET' && aimsAt('list', match.route?.name)) {
+    // Blocks' CI mock answers its first poll so, to make a client's retry path run.
+    e.listLimitDue = false;
+    svc.stats.rejected429 += 1;
+    const reply = json(429, { error: 'Rate limit exceeded' });
+    reply.headers['retry-after'] = '1';
+    return reply;
+  }
   if (!match.route) return apiError(404, 'NOT_FOUND', `No route for ${method} ${url.pathname}`);
   if (!match.handler) {
     const reply = apiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed here`);
@@ -44,7 +58,7 @@ function answer(e: Emulation, req: IncomingMessage, url: URL, body: Buffer): Rep
   const base = host && HOST.test(host) ? `http://${host}` : e.listening;
   const call: Call = {
     base,
-    appUrl: opts.appUrl?.replace(/\/+$/, '') ?? (dialect.name === 'live' ? 'https://blocks.team' : base),
+    appUrl: opts.appUrl?.replace(/\/+$/, '') ?? (dialect.name === 'spec' ? base : 'https://blocks.team'),
     workspace: gate.key.workspace,
     url,
     body,

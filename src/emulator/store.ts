@@ -74,9 +74,27 @@ export class Store {
   private readonly sessions = new Map<string, SessionRecord>();
   private lastMs = 0;
   private seq = 0;
+  private messagesMade = 0;
+  private tasksMade = 0;
 
-  /** `now`: the emulator's clock (real time, plus how far a test moved held turns on). */
-  constructor(readonly now: () => number = Date.now) {}
+  /**
+   * `now`: the emulator's clock (real time, plus how far a test moved held turns on). `countedIds`: message
+   * and task ids as Blocks' CI mock makes them (m0, m1, …; task-1, …) instead of UUIDs.
+   */
+  constructor(
+    readonly now: () => number = Date.now,
+    private readonly countedIds = false,
+  ) {}
+
+  /** A new message id: a UUID, or `m0`, `m1`, … */
+  messageId(): string {
+    return this.countedIds ? `m${this.messagesMade++}` : randomUUID();
+  }
+
+  /** A new task id (one per thread): a UUID, or `task-1`, `task-2`, … */
+  taskId(): string {
+    return this.countedIds ? `task-${++this.tasksMade}` : randomUUID();
+  }
 
   /** The storage clock: strictly increasing ms, bumped by 1 ms on ties, so created_at never repeats. */
   tick(): number {
@@ -87,7 +105,7 @@ export class Store {
 
   createSession(workspace: string, title: string, isPrivate: boolean, agentLabel: string): SessionRecord {
     const now = new Date(this.tick()).toISOString();
-    const thread: ThreadRecord = { id: randomUUID(), taskId: randomUUID() };
+    const thread: ThreadRecord = { id: randomUUID(), taskId: this.taskId() };
     const record: SessionRecord = {
       id: randomUUID(),
       workspace,
@@ -124,7 +142,7 @@ export class Store {
   }
 
   addThread(record: SessionRecord): ThreadRecord {
-    const thread: ThreadRecord = { id: randomUUID(), taskId: randomUUID() };
+    const thread: ThreadRecord = { id: randomUUID(), taskId: this.taskId() };
     record.threads.set(thread.id, thread);
     return thread;
   }
@@ -133,7 +151,7 @@ export class Store {
     const createdMs = this.tick();
     const iso = new Date(createdMs).toISOString();
     const msg: Message = {
-      id: randomUUID(),
+      id: this.messageId(),
       chat_id: record.id,
       chat_thread_id: m.threadId,
       task_id: m.taskId,

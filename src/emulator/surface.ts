@@ -69,9 +69,12 @@ export interface EmulatorOptions {
   turnMsPerRequest?: number;
   /** Default 2 MiB request body; larger is 413. */
   maxBodyBytes?: number;
-  /** For session_html_url; default the base URL the request came in on (live: https://blocks.team). */
+  /** For session_html_url; default the base URL the request came in on (live, ci-mock: https://blocks.team). */
   appUrl?: string;
-  /** The document to the letter ('spec', default), or the live service as it answers today ('live'). */
+  /**
+   * The document to the letter ('spec', default), the live service as it answers today ('live'), or the
+   * test server Blocks' CI runs against ('ci-mock'; README.md).
+   */
   dialect?: DialectName;
   /**
    * How a parameter the document types as one string (role, thread_id, gts, page, limit, direction) is

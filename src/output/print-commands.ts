@@ -8,6 +8,7 @@ import { renderConfigList } from './render-config.js';
 import { bodyText, line, renderConversation, serviceText } from './render-conversation.js';
 import { renderSessions, renderSessionsPlain, sessionJson } from './render-sessions.js';
 import { renderChatEnd, renderCreated, renderSession } from './render.js';
+import { jsonText } from '../util/text.js';
 
 export const COMMAND_HANDLERS: Handlers<Exclude<Item['kind'], SessionItem['kind']>> = {
   'session-created'(p, { session, waiting }) {
@@ -27,9 +28,9 @@ export const COMMAND_HANDLERS: Handlers<Exclude<Item['kind'], SessionItem['kind'
       // everything is known: stdout never holds half a document.
       const c = item.conversation;
       const list = (ms: readonly { message: object }[]) =>
-        ms.map((e) => `\n${JSON.stringify(e.message)}`).join(',') + (ms.length ? '\n' : '');
+        ms.map((e) => `\n${jsonText(e.message)}`).join(',') + (ms.length ? '\n' : '');
       p.out(
-        `{"session":${JSON.stringify(item.session)},"messages":[${list(c.entries)}],"notices":[${list(c.notices)}],"running_thread_id":${JSON.stringify(item.running ?? null)}}\n`,
+        `{"session":${jsonText(item.session)},"messages":[${list(c.entries)}],"notices":[${list(c.notices)}],"running_thread_id":${jsonText(item.running ?? null)}}\n`,
       );
     } else if (p.text.tty) {
       await p.showOnTerminal(item);
@@ -69,7 +70,7 @@ export const COMMAND_HANDLERS: Handlers<Exclude<Item['kind'], SessionItem['kind'
   },
   sessions(p, { sessions, profile }) {
     const { ctx } = p;
-    if (p.json) p.out(`${JSON.stringify(sessions.map(sessionJson), null, 2)}\n`);
+    if (p.json) p.out(`${jsonText(sessions.map(sessionJson), 2)}\n`);
     else if (!p.text.tty) p.out(renderSessionsPlain(sessions));
     else if (sessions.length === 0) {
       ctx.log.info(`No sessions recorded for profile ${profile} yet.`);

@@ -9,6 +9,7 @@ import type { StatusLines } from './status-lines.js';
 import type { Logger, Stderr } from './stderr.js';
 import type { Style } from './style.js';
 import type { TerminalCaps } from './terminal.js';
+import { jsonText } from '../util/text.js';
 
 /** What the presenter needs of the run (the Context of context.ts, which is built above this layer). */
 export interface PresentContext {
@@ -53,4 +54,5 @@ export type Handler<K extends Item['kind']> = (
 export type Handlers<K extends Item['kind']> = { [P in K]: Handler<P> };
 
 /** One JSON document and its newline. */
-export const json = (value: unknown) => `${JSON.stringify(value)}\n`;
+// Service text (ids, replies, titles) inside JSON cannot drive the terminal it is printed to.
+export const json = (value: unknown) => `${jsonText(value)}\n`;

@@ -36,3 +36,18 @@ function caret(c: string): string {
 export function neutralize(text: string): string {
   return text.replace(/\r\n/g, '\n').replace(UNSAFE, (c) => (c === '\n' || c === '\t' ? c : caret(c)));
 }
+
+// What JSON.stringify leaves raw that a terminal may act on: DEL, the C1 range (U+009B is a one-character
+// CSI) and the bidi controls. Structural JSON is ASCII, so these only ever stand inside strings.
+const JSON_RAW_UNSAFE = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Pure: JSON.stringify, with the characters above written as `\uXXXX` escapes: the same value to any JSON
+ * reader, and nothing a terminal acts on when the JSON is printed to one (ESC and C0 JSON escapes itself).
+ */
+export function jsonText(value: unknown, space?: number): string {
+  return String(JSON.stringify(value, null, space)).replace(
+    JSON_RAW_UNSAFE,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}

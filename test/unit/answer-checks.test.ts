@@ -2,7 +2,14 @@
 // nesting and sizes.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { asArtifact, asMessage, asMessagePage, asSentMessage, asSession } from '../../src/api/answers.js';
+import {
+  asArtifact,
+  asMessage,
+  asMessagePage,
+  asSentMessage,
+  asSession,
+  MAX_OPAQUE_ID,
+} from '../../src/api/answers.js';
 import { foreignTo } from '../../src/api/belongs.js';
 import { ApiError } from '../../src/api/errors.js';
 import { PageGuard } from '../../src/api/paging.js';
@@ -39,7 +46,7 @@ function thrown(f: () => unknown): ApiError {
   throw new Error('no error');
 }
 
-describe('ids are UUIDs before anything is printed, stored or put in a URL', () => {
+describe('session, thread and artifact ids are UUIDs before they are printed, stored or put in a URL', () => {
   it('a session id of ../../ and an OSC title sequence is refused, named and escaped', () => {
     const err = thrown(() => asSession({ id: '../../\u001b]0;pwned\u0007', thread_id: T }));
     expect(err.kind).toBe('unexpected');
@@ -58,19 +65,18 @@ describe('ids are UUIDs before anything is printed, stored or put in a URL', () 
     );
   });
 
-  it("a listed message's id and chat_id must be UUIDs; chat_thread_id may be null (a notice)", () => {
-    expect(thrown(() => asMessage(message({ id: 'x\u001b[2J' }))).message).toContain(
-      `message's id is not a UUID: "x\\u001b[2J"`,
-    );
+  it("a listed message's chat_id and chat_thread_id must be UUIDs; chat_thread_id may be null (a notice)", () => {
     expect(thrown(() => asMessage(message({ chat_id: 'not-a-uuid' }))).message).toContain(
-      "message's chat_id",
+      `the message's chat_id is not a UUID: "not-a-uuid"`,
+    );
+    expect(thrown(() => asMessage(message({ chat_thread_id: '../../x' }))).message).toContain(
+      `the message's chat_thread_id is not a UUID: "../../x"`,
     );
     expect(asMessage(message({ chat_thread_id: null })).chat_thread_id).toBeNull();
     expect(() =>
-      asMessagePage({ items: [message({ id: '1' })], meta: { total: 1, total_pages: 1 } }),
-    ).toThrow(/not a UUID/);
+      asMessagePage({ items: [message({ chat_id: '1' })], meta: { total: 1, total_pages: 1 } }, S),
+    ).toThrow(/chat_id is not a UUID/);
   });
-
   it('plan_artifact_ids and artifact ids must be UUIDs, and the ones asked for', () => {
     expect(thrown(() => asSession({ id: S, plan_artifact_ids: ['../etc/passwd'] })).message).toContain(
       'plan_artifact_ids',
@@ -93,7 +99,82 @@ describe('ids are UUIDs before anything is printed, stored or put in a URL', () 
   });
 });
 
+describe('message and task ids are opaque: only compared, so any non-empty string up to 200 characters', () => {
+  it("takes the ids of Blocks' CI mock (m1, task-1), and one of exactly 200 characters", () => {
+    expect(asMessage(message({ id: 'm1', task_id: 'task-1' })).id).toBe('m1');
+    const long = 'x'.repeat(MAX_OPAQUE_ID);
+    expect(MAX_OPAQUE_ID).toBe(200);
+    expect(asMessage(message({ id: long, task_id: long })).id).toBe(long);
+    expect(asSentMessage({ id: 'm0', chat_id: S, chat_thread_id: T, task_id: 'task-1' }, S).id).toBe('m0');
+  });
+
+  it('refuses an id of 201 characters, an empty one, a missing one and one that is not a string', () => {
+    const refused = (id: unknown) => thrown(() => asMessage({ ...message(), id })).message;
+    expect(refused('x'.repeat(MAX_OPAQUE_ID + 1))).toMatch(
+      /^unexpected answer: the message's id is not an id \(a non-empty string of at most 200 characters\): "x{78}…$/,
+    );
+    expect(refused('')).toContain(`the message's id is not an id`);
+    expect(refused(undefined)).toContain(
+      `the message's id is not an id (a non-empty string of at most 200 characters): missing`,
+    );
+    expect(refused(42)).toContain(
+      `the message's id is not an id (a non-empty string of at most 200 characters): 42`,
+    );
+    expect(refused(['m1'])).toContain(`the message's id is not an id`);
+    expect(refused(null)).toContain(`the message's id is not an id`);
+    // The same rule for a task id, which may also be left out (as the mock's listed messages do).
+    expect(thrown(() => asMessage(message({ task_id: '' }))).message).toContain(
+      "message's task_id is not an id",
+    );
+    expect(thrown(() => asMessage({ ...message(), task_id: 7 })).message).toContain("message's task_id");
+    expect(thrown(() => asMessage(message({ task_id: 'k'.repeat(201) }))).message).toContain('task_id');
+    const { task_id: _left, ...without } = message();
+    expect(asMessage(without).task_id).toBeUndefined();
+  });
+
+  it('an id with an escape sequence is taken, but named escaped when an answer is refused for it', () => {
+    expect(asMessage(message({ id: 'x\u001b[2J' })).id).toBe('x\u001b[2J');
+    const err = thrown(() => asMessage({ ...message(), id: `\u001b]0;pwned\u0007${'a'.repeat(200)}` }));
+    expect(err.message).toContain(`"\\u001b]0;pwned\\u0007aaa`);
+    // eslint-disable-next-line no-control-regex -- a control character is exactly what must not be there
+    expect(err.message).not.toMatch(/[\u0000-\u001f]/);
+  });
+
+  it('session and thread ids stay UUIDs: they go into URLs and references', () => {
+    expect(thrown(() => asSession({ id: 'm1' })).message).toContain(`the session's id is not a UUID: "m1"`);
+    expect(thrown(() => asSession({ id: S, thread_id: 't1' })).message).toContain("session's thread_id");
+    expect(thrown(() => asSentMessage({ id: 'm0', chat_thread_id: 't1' }, S)).message).toContain(
+      `the message's chat_thread_id is not a UUID: "t1"`,
+    );
+    expect(thrown(() => asSentMessage({ id: 'm0', chat_id: 's1', chat_thread_id: T }, S)).message).toContain(
+      `the message's chat_id is not a UUID: "s1"`,
+    );
+  });
+});
+
 describe('a message belongs to what was asked for', () => {
+  it("one without chat_id is the list's own: kept, and given the session asked for", () => {
+    const { chat_id: _left, ...bare } = message({ id: 'm1', type: 'final_message' });
+    expect(foreignTo({ sessionId: S }, bare)).toBeUndefined();
+    expect(foreignTo({ sessionId: S, threadId: T }, bare)).toBeUndefined();
+    const page = asMessagePage({ items: [bare], meta: { total: 1, total_pages: 1 } }, S);
+    expect(page.items[0]?.chat_id).toBe(S);
+    // One that names another session keeps its own (so that belongs.ts drops it).
+    const other = randomUUID();
+    const mixed = asMessagePage(
+      { items: [message({ chat_id: other })], meta: { total: 1, total_pages: 1 } },
+      S,
+    );
+    expect(mixed.items[0]?.chat_id).toBe(other);
+    expect(foreignTo({ sessionId: S }, mixed.items[0]!)).toBe('session');
+  });
+
+  it("one without chat_thread_id on a thread's list is the thread's", () => {
+    const { chat_thread_id: _left, ...bare } = message();
+    expect(foreignTo({ sessionId: S, threadId: T }, bare as Message)).toBeUndefined();
+    expect(foreignTo({ sessionId: randomUUID(), threadId: T }, bare as Message)).toBe('session');
+  });
+
   it('another session, another thread, a notice on a thread', () => {
     expect(foreignTo({ sessionId: S }, message())).toBeUndefined();
     expect(foreignTo({ sessionId: S, threadId: T }, message())).toBeUndefined();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { neutralize } from '../../src/util/text.js';
+import { jsonText, neutralize } from '../../src/util/text.js';
 import { renderEntry, serviceText } from '../../src/output/render-conversation.js';
 import { classify } from '../../src/conversation/model.js';
 import { PLAIN } from '../../src/output/style.js';
@@ -40,6 +40,21 @@ describe('neutralize', () => {
     const out = neutralize(all);
     // eslint-disable-next-line no-control-regex
     expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+  });
+});
+
+describe('jsonText', () => {
+  it('escapes what JSON.stringify leaves raw (DEL, C1, bidi) and nothing else: the same value when read', () => {
+    let all = '';
+    for (let c = 0; c < 0x2070; c += 1) all += String.fromCharCode(c);
+    const value = { id: all, n: [1, null], s: 'é 漢 🙂' };
+    const text = jsonText(value);
+    // eslint-disable-next-line no-control-regex -- no character a terminal acts on stays raw
+    expect(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(text)).toBe(false);
+    expect(JSON.parse(text)).toEqual(value);
+    expect(jsonText({ id: 'y\u009b2J' })).toBe('{"id":"y\\u009b2J"}');
+    expect(jsonText('é 漢 🙂')).toBe(JSON.stringify('é 漢 🙂'));
+    expect(jsonText([{ a: 1 }], 2)).toBe(JSON.stringify([{ a: 1 }], null, 2));
   });
 });
 

@@ -6,6 +6,7 @@ import {
   DEV_KEY,
   startEmulator,
   type EmulatorKey,
+  type DialectName,
   type EmulatorOptions,
   type FaultMode,
   type MisbehaviourName,
@@ -27,8 +28,8 @@ export interface EmulatorFlags {
   fault?: FaultMode[];
   faultSeed?: number;
   slowMs?: number;
-  /** The document to the letter, or the live service as it answers today. */
-  dialect: 'spec' | 'live';
+  /** The document to the letter, the live service as it answers today, or Blocks' CI mock. */
+  dialect: DialectName;
   /** How a repeated single-valued parameter is read; default the dialect's. */
   repeatedParams?: RepeatedParams;
   /** Broken answers on purpose. */

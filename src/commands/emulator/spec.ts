@@ -27,8 +27,11 @@ export const emulatorSpec: CommandSpec = (program, run) =>
     )
     .option('--host <address>', 'address to listen on', hostOption, '127.0.0.1')
     .addOption(
-      new Option('--dialect <name>', 'answer as the spec documents, or as the live service does today')
-        .choices(['spec', 'live'])
+      new Option(
+        '--dialect <name>',
+        "answer as the spec documents, as the live service does today, or as Blocks' CI mock",
+      )
+        .choices(['spec', 'live', 'ci-mock'])
         .default('spec'),
     )
     .addOption(

@@ -270,6 +270,37 @@ describe('ids from the server are checked before they are printed or stored', ()
     expect(r.stderr).toContain(`chat_thread_id is not a UUID: "\\u001b]52;c;cHduZWQ=\\u0007"`);
     expect(r.stderr + r.stdout).not.toContain('\u001b]52');
   });
+
+  it('a message id is opaque: one with escape sequences is taken and never reaches a terminal raw', async () => {
+    const f = await fixture();
+    const c = await f.run(['create', '-a', 'claude', '[[never]] [[steps:0]] hi']);
+    expect(c.code, c.stderr).toBe(0);
+    const id = c.stdout.trim();
+    const thread = f.em.messages(id)[0]?.chat_thread_id ?? '';
+    // An OSC title (ESC … BEL), and a one-character CSI (C1) with a bidi override, which JSON leaves raw.
+    const osc = 'x\u001b]0;pwned\u0007';
+    const c1 = 'y\u009b2J\u202e';
+    const reply = { chat_thread_id: thread, role: 'assistant' } as const;
+    f.em.addMessage(id, { ...reply, id: osc, type: 'message', message: 'one' });
+    f.em.addMessage(id, { ...reply, id: c1, type: 'final_message', message: 'two' });
+    const terminal = { tty: { stdout: true, stderr: true, columns: 200 }, env: { ...f.env, NO_COLOR: '1' } };
+    const verbose = await f.run(['show', id, '--verbose'], terminal);
+    expect(verbose.code, verbose.stderr).toBe(0);
+    expect(verbose.stdout).toContain('x^[]0;pwned^G');
+    expect(verbose.stdout).toContain('y\\u{9b}2J\\u{202e}');
+    const json = await f.run(['show', id, '--json'], terminal);
+    expect(json.code, json.stderr).toBe(0);
+    expect(json.stdout).toContain('"y\\u009b2J\\u202e"');
+    const doc = JSON.parse(json.stdout) as { messages: Message[] };
+    expect(doc.messages.map((m) => m.id)).toEqual(expect.arrayContaining([osc, c1]));
+    const tail = await f.run(['tail', id, '-n', '10', '--until-final', '--json'], terminal);
+    expect(tail.code, tail.stderr).toBe(0);
+    expect(tail.stdout).toContain('"x\\u001b]0;pwned\\u0007"');
+    for (const r of [verbose, json, tail]) {
+      // eslint-disable-next-line no-control-regex -- what must not reach the terminal
+      expect(r.stdout + r.stderr).not.toMatch(/[\u0007\u001b\u009b\u202e]/);
+    }
+  });
 });
 
 describe('a thread still running', () => {

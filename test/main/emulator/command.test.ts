@@ -1,12 +1,14 @@
 // `agents emulator`: the flags-to-options mapping (pure) and the command run in-process. The built binary,
 // stopped by real signals, is test/process/emulator-command.test.ts.
 import { createServer } from 'node:net';
+import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { emulatorOptions, parseKeySpec, type EmulatorFlags } from '../../../src/commands/emulator/run.js';
 import { FAULT_MODES, MISBEHAVIOURS } from '../../../src/emulator/index.js';
 import { UsageError } from '../../../src/cli-error.js';
 import { cliEnv } from '../../support/run-cli.js';
 import { runMain } from '../../support/main.js';
+import { until } from '../../support/until.js';
 
 const base: EmulatorFlags = {
   port: 4010,
@@ -126,5 +128,31 @@ describe('agents emulator (in-process)', () => {
     });
     expect(o.repeatedParams).toBe('last');
     expect(o.misbehave).toEqual({ endlessPages: true, badIds: 'thread' });
+  });
+
+  it("--dialect ci-mock serves as Blocks' CI mock answers (listed in --help)", async () => {
+    const help = await run(['emulator', '--help']);
+    expect(help.stdout.replace(/\s+/g, ' ')).toMatch(
+      /--dialect <name> [^(]*\(choices: "spec", "live", "ci-mock"/,
+    );
+    let answer: { status: number; body: unknown } | undefined;
+    const r = await runMain(['emulator', '--port', '0', '--dialect', 'ci-mock'], {
+      env: env(),
+      killAfterMs: 10_000,
+      onStart: (h) =>
+        void until(() => /^http:\/\/\S+\n/.test(h.stdout)).then(async () => {
+          const res = await request(`${h.stdout.split('\n')[0]}/rest/v1/sessions`, {
+            method: 'POST',
+            headers: { authorization: 'ApiKey agents-dev-key', 'content-type': 'application/json' },
+            body: JSON.stringify({ message: 'no agent' }),
+          });
+          answer = { status: res.statusCode, body: await res.body.json() };
+          h.kill('SIGINT');
+        }),
+    });
+    expect(r.signal).toBeNull();
+    // The mock's 422 is {"error": …} alone (the live dialect's carries a code too).
+    expect(answer?.status).toBe(422);
+    expect(Object.keys(answer?.body as object)).toEqual(['error']);
   });
 });
