@@ -8,7 +8,7 @@ import type { TerminalCaps } from './terminal.js';
 import type { Style } from './style.js';
 import type { Logger, Stderr } from './stderr.js';
 import type { Progress } from './progress.js';
-import { latestTurnState } from '../conversation/model.js';
+import { latestTurnState } from '../conversation/turn-state.js';
 import { pagerCommand, pagerEnv, timeFormat } from '../config/env.js';
 import { openInBrowser } from './browser.js';
 import type { Item, Result } from './items.js';
@@ -284,7 +284,7 @@ class Presenter {
     const render = (mode: TextMode) => {
       const header = renderSessionCard(item.session, {
         agent: item.agent,
-        state: latestTurnState(item.conversation.entries),
+        state: latestTurnState(item.conversation.entries.map((e) => e.message)),
         style: mode.style,
         time: mode.time ?? timeFormat(ctx.io.env),
         verbose: item.verbose,
