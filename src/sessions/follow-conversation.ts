@@ -13,8 +13,10 @@ export type LandedEntry = Entry & { repeats?: boolean };
 /** Which of the conversation's last entries a backlog shows. */
 export interface BacklogQuery {
   types: MessageType[];
-  /** The last this many of the agent's entries. */
-  lines: number;
+  /** The last this many of the agent's entries; undefined for no count (all since `sinceMs`). */
+  lines?: number;
+  /** Only entries stored at or after this time (epoch ms), by `created_at`. */
+  sinceMs?: number;
   /** The user's prompts among them too (a terminal; they do not count towards `lines`). */
   prompts: boolean;
 }
@@ -32,11 +34,30 @@ export interface ConversationBacklog {
 /** Messages a backlog of `lines` entries reads: the service's copies, notices and prompts are not shown. */
 const READ_PER_LINE = 4;
 
+/** Reads until `sinceMs` is covered: the messages stored since then, and one older to prove it. */
+async function readSince(
+  client: ApiClient,
+  target: ThreadTarget,
+  types: MessageType[],
+  sinceMs: number,
+  o: CallOptions,
+): Promise<Message[]> {
+  for (let max = 100; ; max *= 4) {
+    const { messages } = await readMessages(client, target, types, max, o);
+    // Oldest first by created_at: its first one older than `sinceMs`, or fewer than asked, covers it.
+    const oldest = Date.parse(messages[0]?.created_at ?? '');
+    if (messages.length < max || oldest < sinceMs) return messages;
+  }
+}
+
 /** Pure: the entries a backlog shows of a conversation read (oldest first). */
 export function backlogEntries(read: readonly Message[], q: BacklogQuery): Entry[] {
-  const entries = readConversation(read).entries;
+  const since = q.sinceMs;
+  const entries = readConversation(read).entries.filter(
+    (e) => since === undefined || !(Date.parse(e.message.created_at) < since),
+  );
   const agent = entries.flatMap((e, i) => (e.kind === 'user' ? [] : [i]));
-  const count = q.lines;
+  const count = q.lines ?? agent.length;
   if (count <= 0) return [];
   const from = agent.length > count ? agent[agent.length - count]! : 0;
   return entries.slice(from).filter((e) => q.prompts || e.kind !== 'user');
@@ -50,8 +71,11 @@ export async function readBacklog(
   o: CallOptions,
 ): Promise<ConversationBacklog> {
   // At least one is read even with -n 0, to know where "new" starts and which turn is the latest.
-  const max = Math.max(1, q.lines * READ_PER_LINE);
-  const { messages: read } = await readMessages(client, target, q.types, max, o);
+  const read =
+    q.sinceMs !== undefined && q.lines === undefined
+      ? await readSince(client, target, q.types, q.sinceMs, o)
+      : (await readMessages(client, target, q.types, Math.max(1, (q.lines ?? 0) * READ_PER_LINE), o))
+          .messages;
   return { read, entries: backlogEntries(read, q), latest: latestTurn(read) };
 }
 

@@ -1,10 +1,11 @@
 // Pure: ties on every timestamp keep the server's order when lists are merged, turn state is decided in
-// one place whatever the order of the lines before a final, and what tail's backlog shows (-n).
+// one place whatever the order of the lines before a final, and what tail's backlog shows (-n, --since).
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../../src/api/types.js';
 import { mergeOldestFirst } from '../../src/conversation/merge.js';
 import { isFinalReply, latestTurn, runningThread } from '../../src/conversation/turn-state.js';
 import { backlogEntries } from '../../src/sessions/follow-conversation.js';
+import { parseSince } from '../../src/commands/tail/since.js';
 
 const AT = '2025-06-01T09:00:00.000Z';
 /** Ids sort the other way round from storage, so a tie broken by id shows. */
@@ -94,5 +95,22 @@ describe('what tail’s backlog shows', () => {
     expect(shown({ types, lines: 2, prompts: true })).toEqual(['b', 'q2', 'c']);
     expect(shown({ types, lines: 0, prompts: true })).toEqual([]);
     expect(shown({ types, lines: 10, prompts: false })).toEqual(['a', 'b', 'c']);
+  });
+
+  it('--since by created_at, with -n as well when given', () => {
+    expect(shown({ types, sinceMs: Date.parse(at(2)), prompts: false })).toEqual(['b', 'c']);
+    expect(shown({ types, sinceMs: Date.parse(at(2)), lines: 1, prompts: false })).toEqual(['c']);
+    expect(shown({ types, sinceMs: Date.parse(at(5)), prompts: true })).toEqual([]);
+  });
+
+  it('--since values: a duration back from now, or an ISO 8601 time', () => {
+    const now = Date.parse(AT);
+    expect(parseSince('10m', now)).toBe(now - 600_000);
+    expect(parseSince('2h', now)).toBe(now - 7_200_000);
+    expect(parseSince('2025-06-01T08:00:00Z', now)).toBe(now - 3_600_000);
+    expect(parseSince('2025-06-01T10:00:00+02:00', now)).toBe(now - 3_600_000);
+    expect(parseSince('2025-06-01', now)).toBe(now - 9 * 3_600_000);
+    for (const bad of ['yesterday', '10x', '', '2025-13-45', '0'])
+      expect(parseSince(bad, now)).toBeUndefined();
   });
 });

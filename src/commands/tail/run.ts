@@ -12,8 +12,10 @@ import { outagePolicy, waitError } from '../../sessions/await-reply.js';
 import { ConversationFollow, readBacklog } from '../../sessions/follow-conversation.js';
 
 export interface TailFlags {
-  /** How many of the agent's messages the backlog shows. */
-  lines: number;
+  /** How many of the agent's messages the backlog shows; undefined: all since `since`. */
+  lines?: number;
+  /** --since: the backlog starts at this time (epoch ms). */
+  since?: number;
   thread?: string;
   tools?: boolean;
   untilFinal?: boolean;
@@ -40,7 +42,7 @@ export async function* tail(
     const backlog = await readBacklog(
       client,
       target,
-      { types, lines: flags.lines, prompts: ctx.caps.stdoutIsTTY && !json },
+      { types, lines: flags.lines, sinceMs: flags.since, prompts: ctx.caps.stdoutIsTTY && !json },
       { signal: deadline.signal },
     );
     for (const entry of backlog.entries) yield { kind: 'entry', entry };
