@@ -108,11 +108,6 @@ export class ApiClient {
   private readonly transport: Transport;
   private readonly limiter: Limiter | undefined;
   private readonly onForeign: ((notice: ForeignNotice) => void) | undefined;
-  /**
-   * What this client has learnt of the server's reading of a repeated `role` (src/sessions): 'all' once an
-   * answer listed both roles, 'one' once it proved otherwise (422, or one role where two were there).
-   */
-  repeatedRole: 'all' | 'one' | undefined;
 
   constructor(options: ClientOptions) {
     this.urls = new ApiUrls(options.baseUrl);

@@ -5,6 +5,7 @@ import type { Context } from '../context.js';
 import type { Message, Session } from '../api/types.js';
 import type { Conversation } from '../conversation/model.js';
 import { groupTurns } from '../conversation/turns.js';
+import { latestTurn } from '../conversation/turn-state.js';
 import { mergeOldestFirst } from '../conversation/merge.js';
 import { readSession } from '../sessions/read-session.js';
 
@@ -41,14 +42,11 @@ export function lastTurns(c: Conversation, turns: number): { conversation: Conve
   };
 }
 
-/** Pure: the latest turn (the thread of the newest message of a turn), when it has no final reply. */
+/** Pure: the latest turn when it has no final reply yet (decided by conversation/turn-state.ts). */
 export function runningTurn(c: Conversation): Backlog['running'] {
-  const thread = c.entries.at(-1)?.message.chat_thread_id;
-  if (!thread) return undefined;
-  const mine = c.entries.filter((e) => e.message.chat_thread_id === thread);
-  if (mine.some((e) => e.kind === 'final')) return undefined;
-  const start = mine.find((e) => e.kind === 'user') ?? mine[0];
-  return { thread, since: Date.parse(start?.message.created_at ?? '') || Date.now() };
+  const turn = latestTurn(c.entries.map((e) => e.message));
+  if (turn?.state !== 'working') return undefined;
+  return { thread: turn.thread, since: Date.parse(turn.start.created_at) || Date.now() };
 }
 
 /** Pure: the reply /copy and /save take: the newest final, else the newest assistant message. */
@@ -58,7 +56,11 @@ export function latestReply(c: Conversation): Message | undefined {
 }
 
 /** Reads the session and the end of its conversation. */
-export async function loadBacklog(ctx: Context, sessionId: string, turns: number): Promise<Backlog> {
+export async function loadBacklog(
+  ctx: Pick<Context, 'client' | 'signal'>,
+  sessionId: string,
+  turns: number,
+): Promise<Backlog> {
   const client = await ctx.client();
   const item = await readSession(
     client,

@@ -6,8 +6,8 @@ import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type { Message } from '../api/types.js';
 import { CliError, fromApiError } from '../cli-error.js';
-import type { ConversationStream, Entry } from '../conversation/model.js';
-import { Follower } from '../poll/follow.js';
+import type { Entry } from '../conversation/model.js';
+import { ConversationFollow } from '../sessions/follow-conversation.js';
 import { reason } from './commands.js';
 
 export interface FollowOptions {
@@ -16,7 +16,6 @@ export interface FollowOptions {
   sessionId: string;
   /** Messages shown already (a resumed chat's backlog). */
   after: readonly Message[];
-  stream: ConversationStream;
   onEntry(e: Entry & { repeats?: boolean }): void;
   /** The service is failing (a line for the status line), or answers again (undefined). */
   onWarning(warning: string | undefined): void;
@@ -48,26 +47,27 @@ function followError(err: unknown, sessionId: string): unknown {
 export function followSession(o: FollowOptions): SessionFollow {
   const stop = new AbortController();
   const signal = AbortSignal.any([o.ctx.signal, stop.signal]);
-  const follower = new Follower({
+  const follow = new ConversationFollow({
     client: o.client,
     target: { sessionId: o.sessionId },
     types: [...TYPES],
     signal,
     schedule: o.ctx.schedule,
-    after: o.after,
+    shown: o.after,
+    policy: 'show',
     maxFailedPolls: Number.POSITIVE_INFINITY,
     onTransientError: (err) => o.onWarning(`${reason(err).text}; still trying`),
   });
   void (async () => {
     try {
-      for await (const batch of follower.batches()) {
+      for await (const entries of follow.polls()) {
         if (stop.signal.aborted) return;
         o.onWarning(undefined);
-        for (const e of o.stream.push(batch)) o.onEntry(e);
+        for (const e of entries) o.onEntry(e);
       }
     } catch (err) {
       if (!signal.aborted) o.onFailure(followError(err, o.sessionId));
     }
   })();
-  return { wake: () => follower.wake(), stop: () => stop.abort('closed') };
+  return { wake: () => follow.wake(), stop: () => stop.abort('closed') };
 }

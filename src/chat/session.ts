@@ -8,7 +8,7 @@ import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type { CoreAgent, Message, Session } from '../api/types.js';
 import type { AgentSelection } from '../input/agent.js';
-import { ConversationStream, type Entry } from '../conversation/model.js';
+import type { Entry } from '../conversation/model.js';
 import { renderCreated } from '../output/render.js';
 import {
   renderConversation,
@@ -66,7 +66,6 @@ export class Chat implements CommandHost {
   private readonly threadsDone = new Set<string>();
   private lastFinal: Message | undefined;
   private lastAny: Message | undefined;
-  private stream = new ConversationStream('show');
   private follow: SessionFollow | undefined;
   private busy = false;
   /** The latest post with its record of `last`, which leaving the chat lets finish. */
@@ -151,7 +150,6 @@ export class Chat implements CommandHost {
     for (const s of segments) this.terminal.print(s.text, s.to);
     this.lastFinal = b.lastReply?.type === 'final_message' ? b.lastReply : undefined;
     this.lastAny = b.lastReply;
-    this.stream.prime(b.seen);
     if (b.running) {
       this.turnThread = b.running.thread;
       this.status.since = b.running.since;
@@ -191,7 +189,6 @@ export class Chat implements CommandHost {
       client: this.o.poller,
       sessionId: this.sessionId!,
       after,
-      stream: this.stream,
       onEntry: (e) => this.entry(e),
       onWarning: (warning) => {
         if (warning === this.status.warning) return;
@@ -359,7 +356,6 @@ export class Chat implements CommandHost {
     this.session = undefined;
     this.turnThread = undefined;
     this.lastFinal = this.lastAny = undefined;
-    this.stream = new ConversationStream('show');
     Object.assign(this.status, {
       label: agentLabel(this.agent),
       since: undefined,

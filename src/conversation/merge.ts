@@ -1,17 +1,63 @@
-// Merges message lists that are each sorted by created_at into one sorted list (the service filters on one
-// `role` at a time in older deployments, so a conversation arrives as two lists).
+// Merges message lists, each in the server's order oldest first, into one list sorted by created_at (the
+// service filters on one `role` at a time in older deployments, so a conversation arrives as two lists).
+// Messages stored in one instant tie on every timestamp: only the order the server listed them in tells
+// which came first, so a tie is never broken by anything else (an id is a guess).
 import type { Message } from '../api/types.js';
 
-/** Pure ordering of two messages by created_at (then id, for a stable order on ties). */
-export function compareCreated(a: Message, b: Message): number {
-  const d = Date.parse(a.created_at) - Date.parse(b.created_at);
-  if (d !== 0 && Number.isFinite(d)) return d;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+/** created_at in ms; a time that does not parse sorts first rather than making the order inconsistent. */
+function createdMs(m: Message): number {
+  const t = Date.parse(m.created_at);
+  return Number.isFinite(t) ? t : Number.NEGATIVE_INFINITY;
 }
 
-/** Pure: the union of the lists, oldest first, each message once (by id). */
+/**
+ * Pure: the union of the lists (each oldest first, as the server listed it), oldest first, each message
+ * once (by id). Ties on created_at keep the server's order: within a list as listed, and across lists
+ * the first list's first, except that a thread's user message from one list goes before that thread's
+ * replies from another (a prompt is stored before what answers it).
+ */
 export function mergeOldestFirst(...lists: readonly (readonly Message[])[]): Message[] {
-  const byId = new Map<string, Message>();
-  for (const list of lists) for (const m of list) if (!byId.has(m.id)) byId.set(m.id, m);
-  return [...byId.values()].sort(compareCreated);
+  const listOf = new Map<string, number>();
+  const all: Message[] = [];
+  lists.forEach((list, i) => {
+    for (const m of list) {
+      if (listOf.has(m.id)) continue;
+      listOf.set(m.id, i);
+      all.push(m);
+    }
+  });
+  // Array#sort is stable: ties stay in the order of the concatenation, which is the server's.
+  const sorted = all.sort((a, b) => createdMs(a) - createdMs(b));
+  const out: Message[] = [];
+  let group: Message[] = [];
+  const flush = () => {
+    out.push(...promptsFirst(group, listOf));
+    group = [];
+  };
+  for (const m of sorted) {
+    if (group.length > 0 && createdMs(group[0]!) !== createdMs(m)) flush();
+    group.push(m);
+  }
+  flush();
+  return out;
+}
+
+/**
+ * Pure: one group of messages that tie on created_at, with each user message that came from another list
+ * than a reply of its thread listed before it moved to just before its thread's first message.
+ */
+function promptsFirst(group: Message[], listOf: ReadonlyMap<string, number>): Message[] {
+  if (group.length < 2) return group;
+  const out = [...group];
+  for (const u of group) {
+    if (u.role !== 'user' || u.chat_thread_id === null) continue;
+    const at = out.indexOf(u);
+    const reply = (m: Message) => m.chat_thread_id === u.chat_thread_id && m.role !== 'user';
+    const misplaced = out.slice(0, at).some((m) => reply(m) && listOf.get(m.id) !== listOf.get(u.id));
+    if (!misplaced) continue;
+    const first = out.findIndex(reply);
+    out.splice(at, 1);
+    out.splice(first, 0, u);
+  }
+  return out;
 }

@@ -211,16 +211,3 @@ export async function* streamConversation(
   for await (const batch of batches) yield* stream.push(batch);
   yield* stream.flush();
 }
-
-/**
- * Pure: the state of the latest turn among `entries` (storage order): 'finished' once its thread has a
- * final reply, 'working' before; undefined when there is no turn.
- */
-export function latestTurnState(entries: readonly Entry[]): 'finished' | 'working' | undefined {
-  const last = entries.at(-1);
-  if (last === undefined) return undefined;
-  const thread = last.message.chat_thread_id;
-  return entries.some((e) => e.kind === 'final' && e.message.chat_thread_id === thread)
-    ? 'finished'
-    : 'working';
-}

@@ -12,6 +12,8 @@ export interface TurnScript {
   /** When set, this many intermediate messages are stored at one instant (replaces steps). */
   burst: number | undefined;
   sameTs: boolean;
+  /** Every message of the turn stamped at the user message's instant: one created_at, one whole-second ts. */
+  instant: boolean;
   tsLagS: number;
   tsShuffle: boolean;
   size: number | undefined;
@@ -37,6 +39,7 @@ export const DEFAULT_SCRIPT: Readonly<TurnScript> = {
   never: false,
   burst: undefined,
   sameTs: false,
+  instant: false,
   tsLagS: 0,
   tsShuffle: false,
   size: undefined,
@@ -117,6 +120,9 @@ export function parseDirectives(text: string): TurnScript {
         break;
       case 'same-ts':
         s.sameTs = true;
+        break;
+      case 'instant':
+        s.instant = true;
         break;
       case 'ts-shuffle':
         s.tsShuffle = true;

@@ -105,16 +105,20 @@ export function createSession(svc: Service, call: Call): Reply {
       role: 'user',
       type: 'message',
       message: body.message,
-      ts: userTs(call.dialect),
+      ts: userTs(call.dialect, body.message),
     });
     startTurn(svc.turns, record, thread, body.message);
   }
   return json(call.dialect.createdStatus, sessionView(svc, record, call, true));
 }
 
-/** The live service stamps user messages too (fractional seconds); the spec's are typically null. */
-function userTs(d: Dialect): ((createdMs: number) => number) | undefined {
-  return d.fractionalTs ? (ms) => ms / 1000 : undefined;
+/**
+ * The live service stamps user messages too (fractional seconds; whole ones for a turn stored in one
+ * instant, as its replies are); the spec's are typically null.
+ */
+function userTs(d: Dialect, text: string): ((createdMs: number) => number) | undefined {
+  if (!d.fractionalTs) return undefined;
+  return parseDirectives(text).instant ? (ms) => Math.floor(ms / 1000) : (ms) => ms / 1000;
 }
 
 export function getSession(svc: Service, call: Call): Reply {
@@ -140,7 +144,7 @@ export function sendMessage(svc: Service, call: Call): Reply {
     role: 'user',
     type: 'message',
     message: text,
-    ts: userTs(call.dialect),
+    ts: userTs(call.dialect, text),
   });
   startTurn(svc.turns, record, thread, text);
   svc.stats.followUps += 1;

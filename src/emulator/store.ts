@@ -68,6 +68,8 @@ export interface NewMessage {
   message: string;
   /** Computes ts from the storage moment (ms); omitted = null. */
   ts?: (createdMs: number) => number | null;
+  /** The instant to stamp (ms) instead of the storage clock's next tick: messages stored in one instant. */
+  at?: number;
 }
 
 export class Store {
@@ -148,7 +150,7 @@ export class Store {
   }
 
   store(record: SessionRecord, m: NewMessage): Message {
-    const createdMs = this.tick();
+    const createdMs = m.at ?? this.tick();
     const iso = new Date(createdMs).toISOString();
     const msg: Message = {
       id: this.messageId(),

@@ -70,8 +70,13 @@ export function startTurn(env: TurnEnv, record: SessionRecord, thread: ThreadRec
   const events = planTurn(script);
   const pending = new Set<TurnTimer>();
   let firstTs: number | undefined;
+  // [[instant]]: the whole turn is stamped at the user message's instant, whenever each message lands.
+  const at = script.instant
+    ? record.messages.findLast((s) => s.msg.chat_thread_id === thread.id && s.msg.role === 'user')?.createdMs
+    : undefined;
 
   const tsFor = (createdMs: number): number => {
+    if (at !== undefined) return Math.floor(at / 1000);
     // The live service's ts is fractional; the spec's example values are whole seconds.
     const seconds = env.dialect.fractionalTs ? createdMs / 1000 : Math.floor(createdMs / 1000);
     let ts = seconds - script.tsLagS;
@@ -94,14 +99,14 @@ export function startTurn(env: TurnEnv, record: SessionRecord, thread: ThreadRec
       () => {
         pending.delete(t);
         if (ev.kind === 'final') {
-          finishTurn(env, record, thread, script, finalText(script, userText, record), tsFor);
+          finishTurn(env, record, thread, script, finalText(script, userText, record), { ts: tsFor, at });
         } else {
           // A burst shares one ts second even if the 1 ms storage bumps cross into the next second.
           let burstTs: number | undefined;
           for (let i = ev.first; i < ev.first + ev.count; i += 1) {
             const { type, text } = intermediate(env.dialect, record.agentLabel, i);
             const ts = (ms: number) => (burstTs ??= tsFor(ms));
-            env.store.store(record, { ...base(thread), type, message: text, ts });
+            env.store.store(record, { ...base(thread), type, message: text, ts, at });
           }
         }
         if (pending.size === 0 && record.turn === handle) record.turn = undefined;
@@ -123,10 +128,10 @@ function finishTurn(
   thread: ThreadRecord,
   script: TurnScript,
   text: string,
-  tsFor: (createdMs: number) => number,
+  stamp: { ts: (createdMs: number) => number; at: number | undefined },
 ): void {
   if (env.dialect.duplicateFinal) {
-    env.store.store(record, { ...base(thread), type: 'message', message: text, ts: tsFor });
+    env.store.store(record, { ...base(thread), type: 'message', message: text, ...stamp });
   }
   if (script.plan !== undefined) {
     env.store.attach(record, {
@@ -137,7 +142,7 @@ function finishTurn(
     });
   }
   if (script.pr !== undefined) record.pullRequests.push({ url: script.pr, status: 'open' });
-  env.store.store(record, { ...base(thread), type: 'final_message', message: text, ts: tsFor });
+  env.store.store(record, { ...base(thread), type: 'final_message', message: text, ...stamp });
   const notices = [script.notice, env.dialect.notices ? SANDBOX_NOTICE : undefined];
   for (const notice of notices) {
     if (notice === undefined) continue;
@@ -147,7 +152,7 @@ function finishTurn(
       role: 'assistant',
       type: 'message',
       message: notice,
-      ts: tsFor,
+      ...stamp,
     });
   }
 }

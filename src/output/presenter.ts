@@ -3,7 +3,7 @@
 // (labels, colour, local times, markdown, service text neutralised; `show` through the pager when taller
 // than the screen); a pipe (the service's text byte for byte).
 import type { Message } from '../api/types.js';
-import { latestTurnState } from '../conversation/model.js';
+import { latestTurnState } from '../conversation/turn-state.js';
 import { pagerCommand, pagerEnv, timeFormat } from '../config/env.js';
 import { openInBrowser } from './browser.js';
 import type { Item, Result } from './items.js';
@@ -119,7 +119,7 @@ class Presenter implements Printer {
     const render = (mode: TextMode) => {
       const header = renderSessionCard(item.session, {
         agent: item.agent,
-        state: latestTurnState(item.conversation.entries),
+        state: latestTurnState(item.conversation.entries.map((e) => e.message)),
         style: mode.style,
         time: mode.time ?? timeFormat(ctx.io.env),
         verbose: item.verbose,

@@ -8,6 +8,7 @@ import { pause } from './pause.js';
 import { ApiError } from '../api/errors.js';
 import type { PollShare } from '../api/budget/limiter.js';
 import { PageGuard } from '../api/paging.js';
+import { isFinalReply } from '../conversation/turn-state.js';
 
 /** Errors the loop rides out: the client's own retries gave up on a transient failure. */
 export function isTransient(err: unknown): boolean {
@@ -17,11 +18,6 @@ export function isTransient(err: unknown): boolean {
 /** A 429: the key's requests are spent for now. */
 export function isRateLimited(err: unknown): boolean {
   return err instanceof ApiError && err.kind === 'rate_limited';
-}
-
-/** A turn's end: the assistant's final message on a thread (a system notice never is, whatever its type). */
-export function isFinalReply(m: Message): boolean {
-  return m.type === 'final_message' && m.role === 'assistant' && m.chat_thread_id !== null;
 }
 
 /** Where to poll: a session, or one thread of it. */
@@ -99,7 +95,9 @@ export class Follower implements AsyncIterable<Message> {
   private finished = false;
   /** False until the first poll, when `after` asks for a full read of the window. */
   private primed: boolean;
+  /** The newest created_at of `after`, and the ids of `after`: where the first poll tells old from new. */
   private readonly seenUpToMs: number;
+  private readonly shown: ReadonlySet<string>;
   /** Poll at once instead of after the first gap. */
   private readonly immediate: boolean;
   /** Requests made, for benchmarks. */
@@ -120,16 +118,18 @@ export class Follower implements AsyncIterable<Message> {
     const after = options.after ?? [];
     // Carry on from the newest message shown: the cursor a margin behind its `ts`, and a first poll that
     // reads that whole window, taking whatever was stored up to it as seen.
-    let newest: Message | undefined;
     let newestTs: number | undefined;
+    let newestMs = Number.NEGATIVE_INFINITY;
     for (const m of after) {
-      if (newest === undefined || Date.parse(m.created_at) > Date.parse(newest.created_at)) newest = m;
+      const ms = Date.parse(m.created_at);
+      if (ms > newestMs) newestMs = ms;
       if (typeof m.ts === 'number' && (newestTs === undefined || m.ts > newestTs)) newestTs = m.ts;
     }
     if (newestTs !== undefined) this.window.floor = Math.floor(newestTs - this.window.marginS);
-    this.seenUpToMs = newest === undefined ? Number.NEGATIVE_INFINITY : Date.parse(newest.created_at);
-    this.primed = newest === undefined;
-    this.immediate = newest !== undefined;
+    this.shown = new Set(after.map((m) => m.id));
+    this.seenUpToMs = newestMs;
+    this.primed = after.length === 0;
+    this.immediate = after.length > 0;
   }
 
   /**
@@ -242,11 +242,15 @@ export class Follower implements AsyncIterable<Message> {
 
   /**
    * A message not to yield: from before the follow began (what the caller showed, and older), or not of
-   * the target at all. Remembered in the window, never yielded.
+   * the target at all. Remembered in the window, never yielded. `tiedOld`: of the first poll, a message
+   * stored in the same instant as the newest one shown is old when the server listed it before one shown
+   * (only the server's order tells messages of one instant apart); later polls find only new ones there.
    */
-  private isOld(m: Message): boolean {
+  private isOld(m: Message, tiedOld = false): boolean {
     const foreign = this.o.client.belongs ? !this.o.client.belongs(this.o.target, m) : false;
-    if (!foreign && !(Date.parse(m.created_at) <= this.seenUpToMs)) return false;
+    const created = Date.parse(m.created_at);
+    const before = created < this.seenUpToMs || (created === this.seenUpToMs && tiedOld);
+    if (!foreign && !before && !this.shown.has(m.id)) return false;
     this.window.add(m);
     return true;
   }
@@ -297,25 +301,45 @@ export class Follower implements AsyncIterable<Message> {
     }
   }
 
-  /** Reads the whole window page by page, yields what is new, and forgets what was deleted. */
+  /**
+   * Reads the whole window page by page, yields what is new, and forgets what was deleted. The first poll
+   * after a backlog reads the window whole before it yields: whether a message of the newest instant shown
+   * is old depends on where the server listed the last message shown, which may be on a later page.
+   */
   private async *fullScan(): AsyncGenerator<Message> {
     const present = new Set<string>();
     const guard = new PageGuard(`the messages of session ${this.o.target.sessionId}`);
+    const listed: Message[] = [];
+    const priming = !this.primed;
     for (let page = 1; ; page += 1) {
       if (page > 1) guard.allow(page);
       const res = await this.list(page, 100);
       const before = present.size;
       for (const m of res.items) present.add(m.id);
       guard.check(page, res, present.size - before);
-      for (const m of res.items) {
-        if (this.window.has(m.id)) continue;
-        if (this.isOld(m)) continue;
-        yield m;
-        if (this.accept(m)) return;
-      }
+      if (priming) listed.push(...res.items);
+      else yield* this.fresh(res.items, -1);
+      if (this.finished) return;
       if (res.items.length === 0 || page >= res.meta.total_pages) break;
     }
+    if (priming) {
+      yield* this.fresh(
+        listed,
+        listed.findLastIndex((m) => this.shown.has(m.id)),
+      );
+      if (this.finished) return;
+    }
     this.window.retainOnly(present);
+  }
+
+  /** The messages of a scan not yielded before, up to a final when the follow ends there. */
+  private *fresh(items: readonly Message[], lastShown: number): Generator<Message> {
+    for (const [i, m] of items.entries()) {
+      if (this.window.has(m.id)) continue;
+      if (this.isOld(m, i < lastShown)) continue;
+      yield m;
+      if (this.accept(m)) return;
+    }
   }
 }
 

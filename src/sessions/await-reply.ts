@@ -7,13 +7,8 @@ import type { Message, MessageType } from '../api/types.js';
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { CliError, ExitCode, fromApiError } from '../cli-error.js';
-import {
-  Follower,
-  isFinalReply,
-  isRateLimited,
-  MAX_FAILED_POLLS,
-  type FollowOptions,
-} from '../poll/follow.js';
+import { isFinalReply } from '../conversation/turn-state.js';
+import { Follower, isRateLimited, MAX_FAILED_POLLS, type FollowOptions } from '../poll/follow.js';
 import { classify, streamConversation } from '../conversation/model.js';
 import type { ScheduleOptions } from '../poll/schedule.js';
 import { fileError } from '../file-errors.js';

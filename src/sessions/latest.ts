@@ -3,6 +3,7 @@
 // with --until-final has nothing left to wait for. One query, asked one way, by every command.
 import type { ApiClient, CallOptions, ThreadTarget } from '../api/client.js';
 import type { Message } from '../api/types.js';
+import { isFinalReply } from '../conversation/turn-state.js';
 
 /** The newest user message of `target`, or undefined when none was posted (or none belongs to it). */
 export async function latestUserMessage(
@@ -21,10 +22,10 @@ export async function latestUserMessage(
 }
 
 /**
- * The state of the session's latest turn as the service has it: 'working' while the newest user message's
+ * Asks the service for the state of the session's latest turn: 'working' while the newest user message's
  * thread has no final reply, 'finished' once it has; undefined for a session with no message. Two requests.
  */
-export async function latestTurnState(
+export async function fetchLatestTurnState(
   client: ApiClient,
   sessionId: string,
   o: CallOptions,
@@ -37,11 +38,11 @@ export async function latestTurnState(
     { role: 'assistant', type: ['final_message'], direction: 'desc', limit: 1 },
     o,
   );
-  const done = final.items.some((m) => m.type === 'final_message' && client.belongs(target, m));
+  const done = final.items.some((m) => isFinalReply(m) && client.belongs(target, m));
   return done ? 'finished' : 'working';
 }
 
 /** Whether the session's latest turn is still running: its thread has no final reply yet. */
 export async function turnInProgress(client: ApiClient, sessionId: string, o: CallOptions): Promise<boolean> {
-  return (await latestTurnState(client, sessionId, o)) === 'working';
+  return (await fetchLatestTurnState(client, sessionId, o)) === 'working';
 }

@@ -3,9 +3,10 @@
 // session and the turn still running, if any.
 import type { ApiClient, CallOptions } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
-import type { Message, MessageType, Session } from '../api/types.js';
+import type { MessageType, Session } from '../api/types.js';
 import { CliError, ExitCode } from '../cli-error.js';
 import { readConversation, type Conversation } from '../conversation/model.js';
+import { runningThread } from '../conversation/turn-state.js';
 import { readMessages, userMessages, type ReadMessages } from './read.js';
 
 /** Entries shown without --limit or --all. */
@@ -31,18 +32,6 @@ export interface SessionView {
   truncatedTo?: number;
   /** The latest thread, when it has no final reply yet (the agent is still on it). */
   running?: string;
-}
-
-/**
- * Pure: `latest` (the session's latest thread) when `messages` hold no final reply on it. Only the latest
- * can be running: a follow-up interrupts the turn before it.
- */
-export function runningThread(latest: string | undefined, messages: readonly Message[]): string | undefined {
-  if (latest === undefined) return undefined;
-  const done = messages.some(
-    (m) => m.chat_thread_id === latest && m.role === 'assistant' && m.type === 'final_message',
-  );
-  return done ? undefined : latest;
 }
 
 /** Reads session `id` and its conversation. An unknown thread is a 404 that names it. */

@@ -10,6 +10,13 @@ import { ApiError } from '../api/errors.js';
 import type { ListQuery, Message, MessageType, Role } from '../api/types.js';
 import { mergeOldestFirst } from '../conversation/merge.js';
 
+/**
+ * What each client's server proved of a repeated `role`: 'all' once an answer listed both roles, 'one'
+ * once it proved otherwise (422, or one role where two were there). Kept here, beside the reads that
+ * learn it, for as long as the client lives.
+ */
+const repeatedRole = new WeakMap<ApiClient, 'all' | 'one'>();
+
 /** Up to `max` messages of a list. */
 export async function take(
   source: AsyncIterable<Message>,
@@ -37,6 +44,11 @@ export interface ReadMessages {
   users?: Message[];
 }
 
+/** A list read `direction=desc` turned oldest first: read backwards, ties keep the server's order. */
+function oldestFirst(list: Message[], max: number): Message[] {
+  return max === Number.POSITIVE_INFINITY ? list : list.reverse();
+}
+
 /** The newest `max` of a list sorted oldest first. */
 function newest(messages: Message[], max: number): Message[] {
   return max === Number.POSITIVE_INFINITY ? messages : messages.slice(Math.max(0, messages.length - max));
@@ -52,7 +64,10 @@ async function oneRole(
   o: CallOptions,
 ): Promise<Message[]> {
   const direction = max === Number.POSITIVE_INFINITY ? 'asc' : 'desc';
-  return take(client.iterateMessages(target, { role, type: types, direction }, o), max);
+  return oldestFirst(
+    await take(client.iterateMessages(target, { role, type: types, direction }, o), max),
+    max,
+  );
 }
 
 /**
@@ -66,22 +81,20 @@ export async function readMessages(
   max: number,
   o: CallOptions,
 ): Promise<ReadMessages> {
-  if (client.repeatedRole !== 'one') {
+  if (repeatedRole.get(client) !== 'one') {
     const direction = max === Number.POSITIVE_INFINITY ? 'asc' : 'desc';
     let both: Message[] | undefined;
     try {
-      both = await take(
-        client.iterateMessages(target, { role: ['user', 'assistant'], type: types, direction }, o),
-        max,
-      );
+      const query: ListQuery = { role: ['user', 'assistant'], type: types, direction };
+      both = oldestFirst(await take(client.iterateMessages(target, query, o), max), max);
     } catch (err) {
       if (!(err instanceof ApiError && err.kind === 'validation')) throw err;
-      client.repeatedRole = 'one';
+      repeatedRole.set(client, 'one');
     }
     if (both !== undefined) {
       const roles = new Set(both.map((m) => m.role));
       if (roles.has('user') && roles.has('assistant')) {
-        client.repeatedRole = 'all';
+        repeatedRole.set(client, 'all');
         return { messages: mergeOldestFirst(both) };
       }
       // One role, or none: the server may have kept one value of `role`, or the conversation really has
@@ -90,7 +103,7 @@ export async function readMessages(
       // so no reply either.
       const missing: Role = roles.has('user') ? 'assistant' : 'user';
       const rest = await oneRole(client, target, missing, types, max, o);
-      if (rest.length > 0 && both.length > 0) client.repeatedRole = 'one';
+      if (rest.length > 0 && both.length > 0) repeatedRole.set(client, 'one');
       const merged = mergeOldestFirst(both, rest);
       return { messages: newest(merged, max) };
     }

@@ -17,7 +17,8 @@ import {
   type KnownSession,
 } from '../../src/state/known-sessions.js';
 import { renderSessions, renderSessionsPlain, sessionChoiceLabel } from '../../src/output/render-sessions.js';
-import { latestTurnState, readConversation } from '../../src/conversation/model.js';
+import { readConversation } from '../../src/conversation/model.js';
+import { latestTurnState } from '../../src/conversation/turn-state.js';
 import { renderEntry, renderTurnHeading } from '../../src/output/render-conversation.js';
 import { classify } from '../../src/conversation/model.js';
 import { Stderr } from '../../src/output/stderr.js';
@@ -362,9 +363,10 @@ describe('the conversation on a terminal', () => {
     const user = msg({ id: 'u', role: 'user' });
     const final = msg({ id: 'f', type: 'final_message' });
     const next = msg({ id: 'u2', role: 'user', chat_thread_id: 't2' });
-    expect(latestTurnState(readConversation([user]).entries)).toBe('working');
-    expect(latestTurnState(readConversation([user, final]).entries)).toBe('finished');
-    expect(latestTurnState(readConversation([user, final, next]).entries)).toBe('working');
+    const state = (ms: Message[]) => latestTurnState(readConversation(ms).entries.map((e) => e.message));
+    expect(state([user])).toBe('working');
+    expect(state([user, final])).toBe('finished');
+    expect(state([user, final, next])).toBe('working');
     expect(latestTurnState([])).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 // agents ls: the sessions this machine created or sent to, for the profile, the most recently used first
 // (the API has no way to list sessions). --refresh asks the service about each one shown.
 import type { Context } from '../../context.js';
-import { latestTurnState } from '../../sessions/latest.js';
+import { fetchLatestTurnState } from '../../sessions/latest.js';
 import type { ApiClient } from '../../api/client.js';
 import { ApiError } from '../../api/errors.js';
 import type { Item } from '../../output/items.js';
@@ -33,7 +33,7 @@ async function refreshOne(
 ): Promise<SessionFacts | undefined> {
   try {
     const session = await client.getSession(s.id, { signal });
-    const state = session.is_archived ? 'archived' : await latestTurnState(client, s.id, { signal });
+    const state = session.is_archived ? 'archived' : await fetchLatestTurnState(client, s.id, { signal });
     return {
       id: s.id,
       title: session.title || undefined,

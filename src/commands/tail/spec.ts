@@ -6,6 +6,7 @@ import { durationOption, intOption } from '../../input/option-values.js';
 import type { CommandSpec } from '../command.js';
 import { sessionOrPickArg, threadOption } from '../session-args.js';
 import type { TailFlags } from './run.js';
+import { sinceOption } from './since.js';
 
 /** tail's options as commander parsed them: --thread still carries the session it may name. */
 type TailOptions = Omit<TailFlags, 'thread'> & { thread?: ThreadOption };
@@ -16,6 +17,11 @@ export const tailSpec: CommandSpec = (program, run) =>
     .description('print the last messages, then follow new ones as they land')
     .addArgument(sessionOrPickArg())
     .option('-n, --lines <n>', 'how many existing messages to print first', intOption(0, 10_000), 10)
+    .option(
+      '--since <time>',
+      'print the existing messages since then: 10m, 2h or an ISO 8601 time',
+      sinceOption,
+    )
     .addOption(threadOption())
     .option('--tools', 'include tool calls')
     .option('--until-final', "exit 0 after the latest turn's final message")
@@ -30,6 +36,12 @@ export const tailSpec: CommandSpec = (program, run) =>
     )
     .action((given: SessionRef | undefined, opts: TailOptions, cmd: Command) => {
       const ref = withThreadSession(given, opts.thread);
-      const flags: TailFlags = { ...opts, thread: opts.thread?.threadId };
+      // With --since alone, every message since then; with -n as well, both limits apply.
+      const counted = opts.since === undefined || cmd.getOptionValueSource('lines') !== 'default';
+      const flags: TailFlags = {
+        ...opts,
+        lines: counted ? opts.lines : undefined,
+        thread: opts.thread?.threadId,
+      };
       return run(cmd, async (ctx) => (await import('./run.js')).tail(ctx, ref, flags));
     });

@@ -398,6 +398,9 @@ const NOT_SESSION = /not a session/;
   for (const [why, v] of few(BAD_DURATIONS, 4)) t(`--timeout ${why}`, [U, '--timeout', v], INVALID_VALUE);
   t('a value on a switch (--until-final=1)', [U, '--until-final=1'], /unknown option/);
   t('--follow (not a tail option)', [U, '--follow'], /unknown option '--follow'/);
+  for (const v of ['yesterday', '10x', '2025-13-45T00:00:00Z', '2025-06-01T09:00:00+25:99', '0', '8d', ''])
+    t(`--since ${JSON.stringify(v)}`, [U, '--since', v], /--since/);
+  t('--since without its value', [U, '--since'], /argument missing/);
   t('--limit (show, not tail)', [U, '--limit', '5'], /unknown option '--limit'/);
   for (const opt of ['-n', '--thread', '--timeout'])
     t(`${opt} without its value`, [U, opt], /argument missing/);

@@ -2,10 +2,10 @@
 // Turns run on a held clock the test moves, so each schedule is checked to the millisecond and nothing
 // waits; one test plays a turn on real timers, with lower bounds only (never speed limits).
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../../src/api/types.js';
+import type { Message, Session } from '../../../src/api/types.js';
 import { parseDirectives, planTurn, stripDirectives } from '../../../src/emulator/directives.js';
 import type { RunningEmulator } from '../../../src/emulator/index.js';
-import { call, create, finalOf, ms, ofThread, start } from '../../support/api-calls.js';
+import { call, create, finalOf, list, ms, ofThread, start } from '../../support/api-calls.js';
 
 /** Creates a session on timed turns and waits for its first turn's final. */
 async function turn(em: RunningEmulator, text: string) {
@@ -146,6 +146,37 @@ describe('ts directives', () => {
     expect(new Set(msgs.map((m) => m.ts))).toEqual(new Set([sec(msgs[0] as Message)]));
   });
 
+  it.each(['spec', 'live'] as const)(
+    '[[instant]] (%s) stamps the whole turn at the user message: one created_at, one whole-second ts, lists in storage order',
+    async (dialect) => {
+      const em = await start({ dialect, turns: 'held', turnMsPerRequest: 0 });
+      const made = await call(em, 'POST', '/rest/v1/sessions', {
+        body: { agent_name: 'claude', message: '[[instant]] [[steps:3]] [[gap:1500]] [[notice:n]] q' },
+      });
+      const s = made.json as Session;
+      em.advanceTurns(2000);
+      const [user, ...early] = em.messages(s.id);
+      expect(early.length).toBeGreaterThan(0);
+      em.endTurns();
+      const stored = em.messages(s.id);
+      // The turn's messages landed over seconds of the clock, yet carry the user message's instant.
+      expect(new Set(stored.map((m) => m.created_at))).toEqual(new Set([user?.created_at]));
+      const second = Math.floor(ms(user!.created_at) / 1000);
+      for (const m of stored) expect(m.ts).toBe(m.role === 'user' && dialect === 'spec' ? null : second);
+      const path = `/rest/v1/sessions/${s.id}/messages?limit=100&role=assistant&type=message&type=final_message&type=tool_call`;
+      const asc = await list(em, `${path}&direction=asc`);
+      const desc = await list(em, `${path}&direction=desc`);
+      const ids = stored.filter((m) => m.role === 'assistant').map((m) => m.id);
+      expect(asc.items.map((m) => m.id)).toEqual(ids);
+      expect(desc.items.map((m) => m.id)).toEqual([...ids].reverse());
+      // The next turn is stamped later again.
+      const res = await call(em, 'POST', `/rest/v1/sessions/${s.id}/messages`, {
+        body: { message: 'again' },
+      });
+      expect(Date.parse((res.json as Message).created_at)).toBeGreaterThan(ms(user!.created_at));
+    },
+  );
+
   it('[[ts-lag:S]] sets each ts S seconds before the moment stored', async () => {
     const t = await heldTurn('[[ts-lag:7]]');
     t.em.endTurns();
@@ -234,7 +265,7 @@ describe('directive parsing (pure)', () => {
   it('reads every directive', () => {
     const s = parseDirectives(
       '[[think:1]][[steps:2]][[gap:3]][[turn:4]][[never]][[burst:5]][[same-ts]][[ts-lag:6]][[ts-shuffle]]' +
-        '[[size:7]][[echo]][[reply:a%20b]][[orphan]][[replies:c|d%7Ce]]',
+        '[[size:7]][[echo]][[reply:a%20b]][[orphan]][[replies:c|d%7Ce]][[instant]]',
     );
     expect(s).toEqual({
       thinkMs: 1,
@@ -244,6 +275,7 @@ describe('directive parsing (pure)', () => {
       never: true,
       burst: 5,
       sameTs: true,
+      instant: true,
       tsLagS: 6,
       tsShuffle: true,
       size: 7,

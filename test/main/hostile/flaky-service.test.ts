@@ -176,8 +176,8 @@ describe.concurrent('flaky service: every command still ends right', () => {
         expectOnlyRiddenOut(r.stderr);
         expect(r.code).toBe(0);
         const got = ndjson(r.stdout);
-        // The backlog is the conversation (the prompt too); what follows, the assistant's messages.
-        const want = em.messages(s.id);
+        // The backlog and what follows: the assistant's messages alone (--json prints no prompt).
+        const want = em.messages(s.id).filter((m) => m.role === 'assistant');
         expect(
           got.map((m) => m.id),
           `stderr:\n${r.stderr}`,
