@@ -1,7 +1,11 @@
-// `agents mcp`: the Model Context Protocol over stdio with the official SDK (loaded only here). stdout
+// `agents mcp`: the Model Context Protocol over stdio with the official SDK (this module is imported by the
+// mcp command alone, so no other command loads the SDK). stdout
 // carries the protocol's frames alone; logs go to stderr. The server ends when stdin closes or the run is
 // stopped; the waits in flight then stop, and the sessions they waited on go on.
 import type { Readable, Writable } from 'node:stream';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from '../context.js';
 import { VERSION } from '../version.js';
 import { Arguments } from './arguments.js';
@@ -71,12 +75,6 @@ export async function callTool(
 
 /** Serves the tools on the run's stdin and stdout until stdin closes or the run is stopped. */
 export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
-  const [{ Server }, { StdioServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema }] =
-    await Promise.all([
-      import('@modelcontextprotocol/sdk/server/index.js'),
-      import('@modelcontextprotocol/sdk/server/stdio.js'),
-      import('@modelcontextprotocol/sdk/types.js'),
-    ]);
   const tools = servedTools(o.readOnly);
   // The low-level server: the schemas are ours (JSON Schema, as tools.ts declares them), and so is the
   // checking of arguments, so that a bad one is a tool result and not a protocol error (McpServer would

@@ -1,5 +1,7 @@
-// agents mcp: serves the tools until stdin closes; prints nothing itself (stdout is the protocol's).
+// agents mcp: serves the tools until stdin closes; prints nothing itself (stdout is the protocol's). This
+// module brings the MCP SDK with it (src/mcp/server.ts): only the mcp command imports it.
 import type { Context } from '../../context.js';
+import { serve } from '../../mcp/server.js';
 
 /** The options of mcp, as its spec parsed them. */
 export interface McpFlags {
@@ -7,7 +9,5 @@ export interface McpFlags {
 }
 
 export async function mcp(ctx: Context, flags: McpFlags): Promise<void> {
-  // The SDK is read only by this command: src/mcp/server.ts imports it when it starts serving.
-  const { serve } = await import('../../mcp/server.js');
   await serve(ctx, { readOnly: flags.readOnly === true });
 }

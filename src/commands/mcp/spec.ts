@@ -17,6 +17,8 @@ Examples:
   $ claude mcp add blocks -- agents mcp
   $ agents mcp --read-only --profile work`,
     )
-    .action((flags: McpFlags, cmd: Command) =>
-      run(cmd, async (ctx) => (await import('./run.js')).mcp(ctx, flags)),
-    );
+    .action((flags: McpFlags, cmd: Command) => {
+      // The SDK (with zod and ajv) loads while the run's context is made: a client waits on the answer.
+      const body = import('./run.js');
+      return run(cmd, async (ctx) => (await body).mcp(ctx, flags));
+    });
