@@ -18,6 +18,7 @@ import { planSpec } from '../commands/plan/spec.js';
 import { artifactSpec } from '../commands/artifact/spec.js';
 import { lsSpec } from '../commands/ls/spec.js';
 import { openSpec } from '../commands/open/spec.js';
+import { mcpSpec } from '../commands/mcp/spec.js';
 import { completionSpec } from '../commands/completion/spec.js';
 import { helpSpec } from '../commands/help/spec.js';
 import { suggestSynonyms } from './synonyms.js';
@@ -44,6 +45,8 @@ const COMMANDS: CommandSpec[] = [
   // finding sessions again
   lsSpec,
   openSpec,
+  // agents on this machine
+  mcpSpec,
   completionSpec,
   helpSpec,
 ];

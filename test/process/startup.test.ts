@@ -13,14 +13,23 @@ import { fileSession } from '../support/file-session.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'agents-startup-'));
 
-// Preloaded with --require: writes, as the process exits, what it loaded of Node's own modules and whether
-// source maps were on. stdout and stderr stay exactly the program's.
+// Preloaded with --require: writes, as the process exits, what it loaded of Node's own modules, the files
+// of dist/ it read (module.registerHooks sees each ES module loaded) and whether source maps were on.
+// stdout and stderr stay exactly the program's.
 const PROBE = join(scratch, 'probe.cjs');
 writeFileSync(
   PROBE,
-  `process.on('exit', () => {
+  `const files = [];
+require('node:module').registerHooks({
+  load(url, context, next) {
+    if (url.startsWith('file:')) files.push(require('node:url').fileURLToPath(url));
+    return next(url, context);
+  },
+});
+process.on('exit', () => {
   require('node:fs').writeFileSync(process.env.STARTUP_PROBE_OUT, JSON.stringify({
     builtins: process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)),
+    files,
     sourceMaps: process.sourceMapsEnabled,
   }));
 });
@@ -31,7 +40,7 @@ interface Run {
   code: number | null;
   stdout: string;
   stderr: string;
-  probe: { builtins: string[]; sourceMaps: boolean };
+  probe: { builtins: string[]; files: string[]; sourceMaps: boolean };
 }
 
 /** Runs `node bin …args` with pipes and stdin on /dev/null, as a script does, under the probe. */
@@ -63,6 +72,10 @@ function runBin(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
  */
 const HTTP = ['http', '_http_client', 'http2', 'internal/deps/undici/undici'];
 const http = (r: Run) => r.probe.builtins.filter((m) => HTTP.includes(m));
+
+/** The files read that hold the MCP SDK (its stdio server transport, by the name the build keeps). */
+const mcpSdk = (r: Run) =>
+  r.probe.files.filter((f) => readFileSync(f, 'utf8').includes('StdioServerTransport'));
 
 const SESSION = '0b5e8f3c-1d2a-4c3b-9e8f-7a6b5c4d3e2f';
 
@@ -105,6 +118,20 @@ describe('the binary', () => {
     expect(r.code, r.stderr).toBe(0);
     expect((JSON.parse(r.stdout) as { session: { id: string } }).session.id).toBe(file.sessionId);
     expect(http(r)).toEqual(expect.arrayContaining(['http', '_http_client']));
+  });
+
+  it('--help and show do not load the MCP SDK; agents mcp does (and ends at once on an empty stdin)', async () => {
+    const [help, show, mcp] = await Promise.all([
+      runBin(['--help'], file.env),
+      runBin(['show', file.sessionId, '--json'], file.env),
+      runBin(['mcp'], file.env),
+    ]);
+    expect([help.code, show.code, mcp.code]).toEqual([0, 0, 0]);
+    expect(help.probe.files.length).toBeGreaterThan(0);
+    expect(mcpSdk(help)).toEqual([]);
+    expect(mcpSdk(show)).toEqual([]);
+    expect(mcpSdk(mcp)).not.toEqual([]);
+    expect(mcp.stdout).toBe('');
   });
 
   it('with --debug or AGENTS_DEBUG, a stack trace names the src/ files and functions it passed through', async () => {

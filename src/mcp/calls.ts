@@ -1,0 +1,258 @@
+// What each tool does, over src/sessions as the CLI's commands do: post a turn, wait for its reply, read a
+// session, list this machine's sessions. Each returns the result's data; answers.ts makes it a tool result.
+import type { Context } from '../context.js';
+import type { ApiClient } from '../api/client.js';
+import type { CreateSessionBody } from '../api/types.js';
+import { CliError, UsageError } from '../cli-error.js';
+import { CORE_AGENTS } from '../api/types.js';
+import { startDeadline } from '../sessions/deadline.js';
+import { postTurn, type Turn } from '../sessions/post.js';
+import { resolveSession } from '../sessions/resolve.js';
+import { latestUserMessage } from '../sessions/latest.js';
+import { DEFAULT_SHOW_LIMIT, readSession } from '../sessions/read-session.js';
+import { awaitTurn, type TurnOutcome } from '../sessions/turn-outcome.js';
+import { MAX_SESSIONS, noteSessionFacts, readKnownSessions } from '../state/known-sessions.js';
+import { sessionJson } from '../output/render-sessions.js';
+import type { Arguments } from './arguments.js';
+import { DEFAULT_WAIT_SECONDS } from './tools.js';
+import type { SessionRef } from '../input/session-ref.js';
+
+/**
+ * How long a create or send POST, or a read, may take before the call gives up on it: more than a minute,
+ * the window of the key's budget, which a request may have to wait out for its slot.
+ */
+export const REQUEST_DEADLINE_MS = 120_000;
+
+/** One tool call as the server hands it over: its cancel signal, and progress when the client asked. */
+export interface Call {
+  signal: AbortSignal;
+  /** Whether the server is ending (stdin closed), as opposed to the client cancelling the call. */
+  ending?: () => boolean;
+  /** Told of the wait so far (seconds waited, of how many). */
+  progress?: (waited: number, total: number, message: string) => void;
+}
+
+/** A turn's result (the structuredContent of the tools that post or wait). */
+export interface TurnResult {
+  session_id: string;
+  thread_id: string;
+  session_html_url: string | null;
+  status: 'completed' | 'running';
+  final_message: string | null;
+  pull_requests: unknown[];
+}
+
+/** What a call returns: the data, and a first line for a reader of the text. */
+export interface Answer {
+  structured: Record<string, unknown>;
+  text: string;
+}
+
+/** A turn under way: where it is, and how long to wait for it. */
+interface TurnAt {
+  client: ApiClient;
+  profile: string;
+  sessionId: string;
+  threadId: string;
+  url: string | null;
+  seconds: number;
+  /** The wait the caller asked for, when `seconds` is what is left of it. */
+  asked?: number;
+  /** The turn was just posted: with no time to wait, it is running (nothing is asked). */
+  posted?: boolean;
+}
+
+/** A wait that got no answer from the service at all before its time ran out (a busy key, a slow service). */
+function noAnswer(seconds: number, sessionId: string, rateLimited: boolean): CliError {
+  return new CliError(
+    `no answer from the service in ${seconds} s while waiting on session ${sessionId}${rateLimited ? ' (429: the key is busy)' : ''}`,
+    {
+      hint: "the key's 100 requests a minute may be spent by other processes or machines (429), or the service is slow; the session goes on: call wait_for_reply again later",
+    },
+  );
+}
+
+/**
+ * Waits (or looks once, with 0 seconds) for the turn's reply and makes the result. Where output_schema
+ * plugs in: a completed outcome's reply is checked here, a follow-up asks again, and the value joins the
+ * result as `structured_output` (issue 31's checker, as the CLI's --output-schema).
+ */
+async function turnAnswer(ctx: Context, t: TurnAt, call: Call): Promise<Answer> {
+  const outcome: TurnOutcome =
+    t.posted && t.seconds === 0
+      ? { status: 'running', answered: 1, rateLimited: false }
+      : await awaitTurn({
+          client: t.client,
+          sessionId: t.sessionId,
+          threadId: t.threadId,
+          seconds: t.seconds,
+          signal: call.signal,
+          schedule: ctx.schedule,
+          onPoll: (waited) =>
+            call.progress?.(waited, t.asked ?? t.seconds, `waiting for the reply on session ${t.sessionId}`),
+        });
+  if (outcome.status === 'running' && outcome.answered === 0) {
+    throw noAnswer(t.asked ?? t.seconds, t.sessionId, outcome.rateLimited);
+  }
+  const result: TurnResult = {
+    session_id: t.sessionId,
+    thread_id: t.threadId,
+    session_html_url: t.url,
+    status: outcome.status,
+    final_message: outcome.status === 'completed' ? outcome.final.message : null,
+    pull_requests: outcome.status === 'completed' ? outcome.pullRequests : [],
+  };
+  if (outcome.status === 'completed') {
+    const failed = await noteSessionFacts(ctx.state, t.profile, [{ id: t.sessionId, state: 'finished' }]);
+    if (failed) ctx.log.warn(failed);
+  }
+  const text =
+    outcome.status === 'completed'
+      ? outcome.final.message
+      : `The agent is still working (session ${t.sessionId}, thread ${t.threadId}). Call wait_for_reply to wait for its reply.`;
+  return { structured: { ...result }, text };
+}
+
+/** Posts `turn` within the request deadline, or the call's cancellation. */
+async function post(ctx: Context, client: ApiClient, profile: string, turn: Turn, call: Call) {
+  const deadline = startDeadline(call.signal, REQUEST_DEADLINE_MS);
+  try {
+    const posted =
+      turn.kind === 'create'
+        ? await postTurn(client, turn, deadline, { state: ctx.state, profile })
+        : await postTurn(client, turn, deadline, { state: ctx.state, profile });
+    if (posted.warning) ctx.log.warn(posted.warning);
+    if (posted.threadId === undefined) {
+      throw new CliError(`the service returned no thread for session ${posted.sessionId}`, {
+        hint: `read it with show_session ${posted.sessionId}`,
+      });
+    }
+    return { ...posted, threadId: posted.threadId };
+  } finally {
+    deadline.dispose();
+  }
+}
+
+/** The session a reference names (`last` read from the state file). */
+async function sessionOf(ctx: Context, ref: SessionRef): Promise<{ id: string; profile: string }> {
+  const { profile } = await ctx.settings([]);
+  const { id } = await resolveSession(ref, ctx.state, profile);
+  return { id, profile };
+}
+
+export async function createSession(ctx: Context, a: Arguments, call: Call): Promise<Answer> {
+  const message = a.text('message');
+  const agentName = a.agent('agent');
+  const agentId = a.uuid('agent_id');
+  const isPrivate = a.flag('is_private');
+  const seconds = a.waitSeconds(0);
+  if (agentName !== undefined && agentId !== undefined)
+    throw new UsageError('give agent or agent_id, not both');
+  const body: CreateSessionBody = { message };
+  if (agentId !== undefined) body.agent_id = agentId;
+  else body.agent_name = agentName ?? (await ctx.settings(['agent'])).agent;
+  if (body.agent_id === undefined && body.agent_name === undefined) {
+    throw new UsageError(
+      'no agent given',
+      `give agent (${CORE_AGENTS.join(', ')}) or agent_id, or set a default: agents config set agent claude`,
+    );
+  }
+  if (isPrivate) body.is_private = true;
+  const client = await ctx.client();
+  const { profile } = await ctx.settings([]);
+  const posted = await post(ctx, client, profile, { kind: 'create', body }, call);
+  const url = posted.session?.session_html_url ?? null;
+  return turnAnswer(
+    ctx,
+    { client, profile, sessionId: posted.sessionId, threadId: posted.threadId, url, seconds, posted: true },
+    call,
+  );
+}
+
+export async function sendMessage(ctx: Context, a: Arguments, call: Call): Promise<Answer> {
+  const ref = a.session();
+  const message = a.text('message');
+  const seconds = a.waitSeconds(0);
+  const { id, profile } = await sessionOf(ctx, ref);
+  const client = await ctx.client();
+  const posted = await post(ctx, client, profile, { kind: 'send', sessionId: id, body: { message } }, call);
+  const known = (await readKnownSessions(ctx.state, profile)).find((s) => s.id === id);
+  const t = {
+    client,
+    profile,
+    sessionId: id,
+    threadId: posted.threadId,
+    url: known?.web ?? null,
+    seconds,
+    posted: true,
+  };
+  return turnAnswer(ctx, t, call);
+}
+
+export async function waitForReply(ctx: Context, a: Arguments, call: Call): Promise<Answer> {
+  const ref = a.session();
+  const thread = a.uuid('thread');
+  const seconds = a.waitSeconds(DEFAULT_WAIT_SECONDS);
+  const { id, profile } = await sessionOf(ctx, ref);
+  const client = await ctx.client();
+  // wait_seconds bounds the whole call, the look-ups included (a key kept busy by others cannot hold it).
+  const started = performance.now();
+  const deadline = startDeadline(call.signal, seconds > 0 ? seconds * 1000 : REQUEST_DEADLINE_MS);
+  let threadId = thread;
+  let url: string | null = null;
+  try {
+    // The session first: an unknown one is a clear 404, and its address goes into the result.
+    const session = await client.getSession(id, { signal: deadline.signal });
+    url = session.session_html_url || null;
+    threadId ??=
+      (await latestUserMessage(client, { sessionId: id }, { signal: deadline.signal }))?.chat_thread_id ??
+      undefined;
+  } catch (err) {
+    if (deadline.expired) throw noAnswer(seconds || REQUEST_DEADLINE_MS / 1000, id, false);
+    throw err;
+  } finally {
+    deadline.dispose();
+  }
+  if (threadId === undefined) {
+    throw new UsageError(`session ${id} has no message yet`, 'send it one with send_message');
+  }
+  const left = seconds > 0 ? Math.max(0.001, seconds - (performance.now() - started) / 1000) : 0;
+  return turnAnswer(
+    ctx,
+    { client, profile, sessionId: id, threadId, url, seconds: left, asked: seconds },
+    call,
+  );
+}
+
+export async function showSession(ctx: Context, a: Arguments, call: Call): Promise<Answer> {
+  const ref = a.session();
+  const limit = a.number('limit', 1, 100_000, DEFAULT_SHOW_LIMIT, true);
+  const { id } = await sessionOf(ctx, ref);
+  const client = await ctx.client();
+  const deadline = startDeadline(call.signal, REQUEST_DEADLINE_MS);
+  try {
+    const view = await readSession(client, id, { limit }, { signal: deadline.signal });
+    const c = view.conversation;
+    const structured: Record<string, unknown> = {
+      session: view.session,
+      messages: c.entries.map((e) => e.message),
+      notices: c.notices.map((n) => n.message),
+      running_thread_id: view.running ?? null,
+    };
+    if (view.truncatedTo !== undefined) structured.truncated_to = view.truncatedTo;
+    const lines = c.entries.map((e) => `${e.kind === 'user' ? 'user' : 'assistant'}: ${e.message.message}`);
+    const head = `${view.session.title || '(untitled)'} (session ${view.session.id}, ${view.running ? 'the agent is working' : 'idle'})`;
+    return { structured, text: [head, ...lines].join('\n\n') };
+  } finally {
+    deadline.dispose();
+  }
+}
+
+export async function listSessions(ctx: Context, a: Arguments): Promise<Answer> {
+  const limit = a.number('limit', 1, MAX_SESSIONS, 20, true);
+  const { profile } = await ctx.settings([]);
+  const sessions = (await readKnownSessions(ctx.state, profile)).slice(0, limit);
+  const lines = sessions.map((s) => [s.id, s.title ?? '', s.agent ?? '', s.state ?? ''].join('\t'));
+  const text = sessions.length ? lines.join('\n') : `No sessions recorded for profile ${profile} yet.`;
+  return { structured: { profile, sessions: sessions.map(sessionJson) }, text };
+}

@@ -1,0 +1,128 @@
+// `agents mcp`: the Model Context Protocol over stdio with the official SDK (this module is imported by the
+// mcp command alone, so no other command loads the SDK). stdout
+// carries the protocol's frames alone; logs go to stderr. The server ends when stdin closes or the run is
+// stopped; the waits in flight then stop, and the sessions they waited on go on.
+import type { Readable, Writable } from 'node:stream';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Context } from '../context.js';
+import { VERSION } from '../version.js';
+import { Arguments } from './arguments.js';
+import { errorResult, redact, resultOf, type ToolResult } from './answers.js';
+import {
+  createSession,
+  listSessions,
+  sendMessage,
+  showSession,
+  waitForReply,
+  type Answer,
+  type Call,
+} from './calls.js';
+import { servedTools, type ToolDefinition, type ToolName } from './tools.js';
+
+/** How the server was asked to run. */
+export interface ServeOptions {
+  /** Serve only the tools that send nothing to a session. */
+  readOnly: boolean;
+}
+
+const BODIES: Record<ToolName, (ctx: Context, a: Arguments, call: Call) => Promise<Answer>> = {
+  create_session: createSession,
+  send_message: sendMessage,
+  wait_for_reply: waitForReply,
+  show_session: showSession,
+  list_sessions: listSessions,
+};
+
+const INSTRUCTIONS =
+  'Blocks agent sessions: hand a task to a cloud agent (create_session), follow up (send_message), wait for its reply and pull requests (wait_for_reply, which returns status "running" when its time runs out: call it again), read a session (show_session) or list the ones started here (list_sessions).';
+
+/** The key of the run's settings, to blank it out of anything sent or logged (none when unreadable). */
+async function secretOf(ctx: Context): Promise<string | undefined> {
+  try {
+    return (await ctx.settings(['apiKey'])).apiKey;
+  } catch {
+    return undefined;
+  }
+}
+
+/** One tools/call: the tool's body with its arguments checked, every failure a result with isError. */
+export async function callTool(
+  ctx: Context,
+  tools: readonly ToolDefinition[],
+  name: string,
+  raw: unknown,
+  call: Call,
+): Promise<ToolResult> {
+  const tool = tools.find((t) => t.name === name);
+  try {
+    if (tool === undefined) {
+      const served = tools.map((t) => t.name).join(', ');
+      const why = BODIES[name as ToolName] ? ' (this server is read-only: agents mcp --read-only)' : '';
+      throw new Error(`no tool ${JSON.stringify(name.slice(0, 80))}${why}; the tools: ${served}`);
+    }
+    return resultOf(await BODIES[tool.name](ctx, new Arguments(raw, tool), call));
+  } catch (err) {
+    const result = errorResult(err, await secretOf(ctx));
+    if (call.signal.aborted) {
+      const why = call.ending?.() ? 'the server ended' : 'the call was cancelled';
+      ctx.log.info(`agents mcp: ${name} stopped: ${why}; the session goes on`);
+    } else ctx.log.debug(`agents mcp: ${name} failed: ${result.content[0]?.text ?? ''}`);
+    return result;
+  }
+}
+
+/** Serves the tools on the run's stdin and stdout until stdin closes or the run is stopped. */
+export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
+  const tools = servedTools(o.readOnly);
+  // The low-level server: the schemas are ours (JSON Schema, as tools.ts declares them), and so is the
+  // checking of arguments, so that a bad one is a tool result and not a protocol error (McpServer would
+  // take zod shapes and answer a bad argument with a protocol error).
+  const server = new Server(
+    { name: 'agents', version: VERSION },
+    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+  );
+  // Ends every call in flight when the server ends (the SDK aborts its handlers' signals on close too).
+  const ending = new AbortController();
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+    const token = req.params._meta?.progressToken;
+    const call: Call = {
+      signal: AbortSignal.any([extra.signal, ending.signal]),
+      ending: () => ending.signal.aborted,
+    };
+    if (token !== undefined) {
+      call.progress = (progress, total, message) =>
+        void extra
+          .sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken: token, progress, total, message },
+          })
+          .catch(() => undefined);
+    }
+    return callTool(ctx, tools, req.params.name, req.params.arguments, call);
+  });
+  server.onerror = (err) => {
+    void secretOf(ctx).then((key) => ctx.log.debug(`agents mcp: ${redact(err.message, key)}`));
+  };
+  const stdin = ctx.io.stdin as unknown as Readable;
+  const closed = new Promise<void>((resolve) => (server.onclose = resolve));
+  await server.connect(new StdioServerTransport(stdin, ctx.io.stdout as unknown as Writable));
+  const end = () => {
+    ending.abort();
+    void server.close();
+  };
+  stdin.once('end', end);
+  stdin.once('close', end);
+  if (ctx.signal.aborted) end();
+  else ctx.signal.addEventListener('abort', end, { once: true });
+  try {
+    await closed;
+  } finally {
+    ending.abort();
+    ctx.signal.removeEventListener('abort', end);
+    stdin.off('end', end);
+    stdin.off('close', end);
+  }
+}

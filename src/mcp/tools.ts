@@ -1,0 +1,226 @@
+// The tools `agents mcp` serves: fixed names (configurations and prompts rely on them), input schemas
+// whose descriptions an agent can act on, and the output schema of each result's structuredContent.
+import { CORE_AGENTS } from '../api/types.js';
+import { MAX_SESSIONS } from '../state/known-sessions.js';
+
+/** A tool's name. */
+export type ToolName =
+  'create_session' | 'send_message' | 'wait_for_reply' | 'show_session' | 'list_sessions';
+
+/** A tool as tools/list describes it (the MCP `Tool` shape). */
+export interface ToolDefinition {
+  name: ToolName;
+  title: string;
+  description: string;
+  inputSchema: { type: 'object'; properties: Record<string, object>; required?: string[] };
+  outputSchema: { type: 'object'; properties: Record<string, object>; required?: string[] };
+  annotations: { readOnlyHint: boolean; destructiveHint: boolean; openWorldHint: boolean };
+}
+
+/** The longest wait one call may ask for; a longer one is several calls. */
+export const MAX_WAIT_SECONDS = 600;
+/** wait_for_reply's wait when none is given. */
+export const DEFAULT_WAIT_SECONDS = 60;
+
+const SESSION = {
+  type: 'string',
+  description:
+    'The session: its id (UUID), its web address (…/sessions/<id>), or "last" (the session this machine last created or sent to).',
+};
+const waitSeconds = (dflt: number, what: string) => ({
+  type: 'number',
+  minimum: 0,
+  maximum: MAX_WAIT_SECONDS,
+  default: dflt,
+  description: `Seconds to wait for ${what} (0 to ${MAX_WAIT_SECONDS}, default ${dflt}). When it has not come by then the result says status "running": call wait_for_reply to wait again.`,
+});
+const MESSAGE = { type: 'string', minLength: 1, description: 'The message to the agent (markdown).' };
+
+const nullableString = { type: ['string', 'null'] };
+const PULL_REQUESTS = {
+  type: 'array',
+  description: 'The pull requests of the session: addresses, or {url, status} objects.',
+  items: {
+    anyOf: [
+      { type: 'string' },
+      { type: 'object', properties: { url: { type: 'string' }, status: { type: 'string' } } },
+    ],
+  },
+};
+/**
+ * A turn's result: the ids, the address, whether it is still running, and the reply with the pull
+ * requests once it ended. (With output_schema, a `structured_output` field will join them.)
+ */
+const TURN_RESULT = {
+  type: 'object' as const,
+  properties: {
+    session_id: { type: 'string' },
+    thread_id: { type: 'string', description: 'The turn (thread) this result is about.' },
+    session_html_url: { ...nullableString, description: 'The session in the web dashboard.' },
+    status: {
+      type: 'string',
+      enum: ['completed', 'running'],
+      description: '"running": the agent is still working; call wait_for_reply to wait again.',
+    },
+    final_message: { ...nullableString, description: "The agent's final reply; null while running." },
+    pull_requests: PULL_REQUESTS,
+  },
+  required: ['session_id', 'thread_id', 'session_html_url', 'status', 'final_message', 'pull_requests'],
+};
+
+const sends = { readOnlyHint: false, destructiveHint: false, openWorldHint: true };
+const reads = { readOnlyHint: true, destructiveHint: false, openWorldHint: true };
+
+/** Every tool, in the order tools/list gives them. */
+export const TOOLS: readonly ToolDefinition[] = [
+  {
+    name: 'create_session',
+    title: 'Create a Blocks agent session',
+    description:
+      'Start a new session with a cloud agent on Blocks and give it its first message (a task). Returns the session id, the thread id of this turn and the web address; with wait_seconds, also the final reply and pull requests when the agent finished within that time, else status "running" (then call wait_for_reply). Long tasks take minutes: start them with wait_seconds 0 and wait later.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        message: MESSAGE,
+        agent: {
+          type: 'string',
+          enum: [...CORE_AGENTS],
+          description:
+            'Which agent works on it. Give agent or agent_id, not both; with neither, the configured default agent.',
+        },
+        agent_id: {
+          type: 'string',
+          format: 'uuid',
+          description: 'A specific agent of the workspace (UUID).',
+        },
+        is_private: { type: 'boolean', description: 'Hide the session from other workspace members.' },
+        wait_seconds: waitSeconds(0, 'the final reply'),
+      },
+      required: ['message'],
+    },
+    outputSchema: TURN_RESULT,
+    annotations: sends,
+  },
+  {
+    name: 'send_message',
+    title: 'Send a follow-up to a Blocks session',
+    description:
+      'Send a follow-up message to an existing session. It starts a new turn (thread) and INTERRUPTS the turn in progress, if the agent is still working: wait for its reply first (wait_for_reply) unless you mean to stop it. Returns the new thread id; with wait_seconds, also the final reply and pull requests when the agent finished within that time, else status "running".',
+    inputSchema: {
+      type: 'object',
+      properties: { session: SESSION, message: MESSAGE, wait_seconds: waitSeconds(0, 'the final reply') },
+      required: ['session', 'message'],
+    },
+    outputSchema: TURN_RESULT,
+    annotations: sends,
+  },
+  {
+    name: 'wait_for_reply',
+    title: "Wait for a Blocks agent's reply",
+    description:
+      'Wait for the final reply of a turn: the session\'s latest turn, or the thread given. Returns the reply and the pull requests; when wait_seconds runs out first it returns status "running" (not an error): call it again to keep waiting. Sends nothing to the session.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        session: SESSION,
+        thread: {
+          type: 'string',
+          format: 'uuid',
+          description:
+            'The turn to wait for (a thread id from create_session or send_message); default the latest.',
+        },
+        wait_seconds: waitSeconds(DEFAULT_WAIT_SECONDS, 'the final reply'),
+      },
+      required: ['session'],
+    },
+    outputSchema: TURN_RESULT,
+    annotations: reads,
+  },
+  {
+    name: 'show_session',
+    title: 'Show a Blocks session',
+    description:
+      'Read a session and its conversation (user and assistant messages, oldest first), as `agents show --json` reads it: the session (title, address, pull requests), the messages, and the thread still running, if any.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        session: SESSION,
+        limit: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 100_000,
+          default: 50,
+          description: 'The newest N messages (default 50).',
+        },
+      },
+      required: ['session'],
+    },
+    outputSchema: {
+      type: 'object',
+      properties: {
+        session: { type: 'object', description: 'The session as the service describes it.' },
+        messages: { type: 'array', items: { type: 'object' }, description: 'Oldest first.' },
+        notices: { type: 'array', items: { type: 'object' }, description: 'System notices, apart.' },
+        running_thread_id: { ...nullableString, description: 'The turn the agent is still working on.' },
+        truncated_to: { type: 'integer', description: 'Older messages were left out: the limit.' },
+      },
+      required: ['session', 'messages', 'notices', 'running_thread_id'],
+    },
+    annotations: reads,
+  },
+  {
+    name: 'list_sessions',
+    title: 'List Blocks sessions started here',
+    description:
+      'The sessions this machine created or sent to (the API cannot list sessions), the most recently used first, as `agents ls --json`: id, title, agent, last known state, addresses. Sends no request.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        limit: {
+          type: 'integer',
+          minimum: 1,
+          maximum: MAX_SESSIONS,
+          default: 20,
+          description: `At most N sessions (default 20, at most ${MAX_SESSIONS}).`,
+        },
+      },
+    },
+    outputSchema: {
+      type: 'object',
+      properties: {
+        profile: { type: 'string' },
+        sessions: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              id: { type: 'string' },
+              title: nullableString,
+              agent: nullableString,
+              state: nullableString,
+              created_at: nullableString,
+              last_used_at: nullableString,
+              thread_id: nullableString,
+              web_url: nullableString,
+            },
+            required: ['id'],
+          },
+        },
+      },
+      required: ['profile', 'sessions'],
+    },
+    annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+  },
+];
+
+/** The tools that send nothing to a session: all that `agents mcp --read-only` serves. */
+export const READ_ONLY_TOOLS: ReadonlySet<ToolName> = new Set([
+  'wait_for_reply',
+  'show_session',
+  'list_sessions',
+]);
+
+/** The tools served: all, or the read-only ones. */
+export function servedTools(readOnly: boolean): ToolDefinition[] {
+  return TOOLS.filter((t) => !readOnly || READ_ONLY_TOOLS.has(t.name));
+}
