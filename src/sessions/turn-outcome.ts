@@ -3,7 +3,8 @@
 // nothing is written, and the caller's signal (a cancelled tool call) ends the wait at once.
 import type { ApiClient } from '../api/client.js';
 import type { Message, PullRequestRef } from '../api/types.js';
-import { Follower, isFinalReply, isRateLimited } from '../poll/follow.js';
+import { Follower, isRateLimited } from '../poll/follow.js';
+import { isFinalReply } from '../conversation/turn-state.js';
 import type { ScheduleOptions } from '../poll/schedule.js';
 import { startDeadline } from './deadline.js';
 
