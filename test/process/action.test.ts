@@ -220,10 +220,12 @@ describe('the GitHub Action', () => {
             ),
         },
       );
-      expect(run.code).toBe(130);
+      // The whole log with each check, so that a failure says what the step printed.
+      const log = `stdout:\n${run.stdout}\nstderr:\n${run.stderr}`;
+      expect(run.code, log).toBe(130);
       expect(run.outputs.session_id).toMatch(UUID);
       expect(run.outputs.status).toBeUndefined();
-      expect(run.errors).toHaveLength(1);
+      expect(run.errors, log).toHaveLength(1);
       expect(run.errors[0]).toMatch(/interrupted while waiting on session/);
       // Nothing was sent to stop it: the turn is still the user's message alone.
       const stored = em.messages(run.outputs.session_id ?? '');
