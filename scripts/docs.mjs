@@ -1,5 +1,5 @@
 // `npm run docs`: writes docs/commands.md and man/agents.1 from the program's own commander tree
-// (buildProgram in src/cli/program.ts, bundled here by esbuild; scripts/docs/reference.ts reads it), the man
+// (buildProgram in src/program/program.ts, bundled here by esbuild; scripts/docs/reference.ts reads it), the man
 // page through marked-man's own command, so that --help, the reference and the man page never disagree.
 // `--check`: writes nothing, and exits 1 naming each file that differs from what would be written
 // (test/process/docs.test.ts runs it). The output depends on the source alone: the man page's date is fixed
@@ -27,7 +27,7 @@ async function markdown() {
     await build({
       stdin: {
         contents:
-          "export { buildProgram } from './src/cli/program.ts';\nexport { reference } from './scripts/docs/reference.ts';",
+          "export { buildProgram } from './src/program/program.ts';\nexport { reference } from './scripts/docs/reference.ts';",
         resolveDir: root,
         sourcefile: 'docs-entry.ts',
         loader: 'ts',

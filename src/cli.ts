@@ -2,14 +2,14 @@
 // touching `process`, so tests run it in-process. run(), called by bin/agents.js, is the only code that
 // does: the IO from the process, Ctrl-C, SIGTERM and a closed stdout as the stop signal, the exit code.
 import { CommanderError } from 'commander';
-import { CliError, ExitCode, fromApiError } from './cli-error.js';
-import type { IO } from './io.js';
-import type { Context, GlobalOptions } from './context.js';
-import { buildProgram, type Runner } from './cli/program.js';
+import { CliError, ExitCode, fromApiError } from './errors/cli-error.js';
+import type { IO } from './io/io.js';
+import type { Context, GlobalOptions } from './run/context.js';
+import { buildProgram, type Runner } from './program/program.js';
 import { debugFromEnv } from './config/env.js';
 import { escapeForLine } from './util/text.js';
 import { watchStdoutReader } from './util/pipe-watch.js';
-import { processSpawner } from './spawner.js';
+import { processSpawner } from './io/spawner.js';
 
 /** Anything thrown, as the CliError the run ends with. */
 function asCliError(err: unknown): CliError {
@@ -37,7 +37,7 @@ function report(err: unknown, io: IO, debug: boolean): number {
 export async function main(argv: readonly string[], io: IO): Promise<number> {
   let ctx: Context | undefined;
   const runner: Runner = async (cmd, body) => {
-    const { createContext } = await import('./context.js');
+    const { createContext } = await import('./run/context.js');
     ctx = await createContext(io, cmd.optsWithGlobals<GlobalOptions>());
     const result = await body(ctx);
     const { present } = await import('./output/presenter.js');

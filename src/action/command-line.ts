@@ -1,6 +1,6 @@
 // The Action's inputs as one `agents` command line, run in-process by main(): the CLI's own checks, client,
 // budget, wait and GitHub outputs, so the Action cannot drift from the CLI (it is not a second client).
-import type { Env, Tuning } from '../io.js';
+import type { Env, Tuning } from '../io/io.js';
 import { DEFAULT_SCHEDULE } from '../poll/schedule.js';
 import type { ActionInputs } from './inputs.js';
 import { schemaFlags } from './schema.js';

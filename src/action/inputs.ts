@@ -3,10 +3,10 @@
 import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { CoreAgent } from '../api/types.js';
-import { UsageError } from '../cli-error.js';
-import type { Env } from '../io.js';
+import { UsageError } from '../errors/cli-error.js';
+import type { Env } from '../io/io.js';
 import { validateAgent, validateApiKey, validateBaseUrl, validateBudgetUrl } from '../config/validators.js';
-import { MAX_TITLE_LENGTH } from '../input/option-values.js';
+import { MAX_TITLE_LENGTH } from '../commands/options/option-values.js';
 import { isUuid } from '../util/uuid.js';
 
 /** Every input action.yml declares, in its order; the only names the Action reads. */

@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { main } from '../cli.js';
-import { CliError, ExitCode } from '../cli-error.js';
-import type { Env, IO } from '../io.js';
+import { CliError, ExitCode } from '../errors/cli-error.js';
+import type { Env, IO } from '../io/io.js';
 import { commandLine } from './command-line.js';
 import { envInputs, parseInputs, type ActionInputs } from './inputs.js';
 import { structuredOutput } from './schema.js';

@@ -1,7 +1,7 @@
 // The one HTTP client of the Agent Sessions API. It owns auth, the base URL and same-origin links, pacing,
 // retries and time-outs; the commands and the poller see typed calls and ApiErrors, nothing of HTTP.
 import type { Dispatcher } from 'undici';
-import { VERSION } from '../version.js';
+import { VERSION } from '../util/version.js';
 import { ApiError, type Creates } from './errors.js';
 import { DEFAULT_RETRY, type RetryNotice, type RetryOptions } from './backoff.js';
 import type { ProxyEnv } from './dispatcher.js';

@@ -1,6 +1,6 @@
 // One error class for everything the HTTP layer can end with, a kind per case (Stainless SDKs'
 // core/error.ts: the class from the status, the server's own text kept). It knows HTTP, not the command
-// line: exit codes and hints that name commands are the CLI's mapping (src/cli-error.ts).
+// line: exit codes and hints that name commands are the CLI's mapping (src/errors/cli-error.ts).
 import { flatten } from '../util/text.js';
 import { summariseBody } from './summary.js';
 

@@ -67,7 +67,7 @@ function withGrace(
   let timer: NodeJS.Timeout | undefined;
   const onAbort = () => {
     const reason: unknown = signal.reason;
-    // The deadline's reason, as fromApiError (cli-error.ts) reads it too.
+    // The deadline's reason, as fromApiError (errors/cli-error.ts) reads it too.
     if (isTimeoutReason(reason)) timer = setTimeout(() => late.abort(reason), graceMs);
     else late.abort(reason);
   };

@@ -1,7 +1,7 @@
 // What `agents chat <session>` shows before the prompt: the last few turns of the conversation (read as
 // `show` reads it, tool calls included), and what the chat needs to carry on from there: whether the
 // latest turn is still running, the last reply, and the messages the follow starts after.
-import type { Context } from '../context.js';
+import type { Context } from '../run/context.js';
 import type { Message, Session } from '../api/types.js';
 import type { Conversation } from '../conversation/model.js';
 import { groupTurns } from '../conversation/turns.js';

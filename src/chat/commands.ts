@@ -2,15 +2,15 @@
 // (/new, /help and /quit change the chat itself: session.ts.)
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { Context } from '../context.js';
+import type { Context } from '../run/context.js';
 import { openInBrowser } from '../output/browser.js';
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type { Message, Session } from '../api/types.js';
-import { CliError, fromApiError } from '../cli-error.js';
+import { CliError, fromApiError } from '../errors/cli-error.js';
 import { renderSession } from '../output/render.js';
 import { renderConversation, type TextMode } from '../output/render-conversation.js';
-import { fileError } from '../file-errors.js';
+import { fileError } from '../errors/file-errors.js';
 import { DEFAULT_SHOW_LIMIT, readSession } from '../sessions/read-session.js';
 import { downloadArtifact, latestPlanRecord } from '../sessions/artifacts.js';
 import { clipboardSupport, copyReport, osc52 } from './clipboard.js';

@@ -1,11 +1,11 @@
 // What `agents chat` polls: the whole session (every turn, tool calls included), from the messages
 // already shown, through the same conversation model as `tail`. An outage is ridden out with a warning,
 // as a --wait with --timeout does; a failure that polling again cannot cure ends the chat.
-import type { Context } from '../context.js';
+import type { Context } from '../run/context.js';
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type { Message } from '../api/types.js';
-import { CliError, fromApiError } from '../cli-error.js';
+import { CliError, fromApiError } from '../errors/cli-error.js';
 import type { Entry } from '../conversation/model.js';
 import { ConversationFollow } from '../sessions/follow-conversation.js';
 import { reason } from './commands.js';

@@ -1,7 +1,7 @@
 // The conversation behind `agents chat`: the session created with the first message, followed as the agent
 // works (one poller, tail's conversation model), what is typed sent as a follow-up (confirmed when it
 // interrupts a turn), the slash commands. It draws nothing: it prints through the ChatTerminal.
-import type { Context } from '../context.js';
+import type { Context } from '../run/context.js';
 import { timeFormat } from '../config/env.js';
 import { notificationBytes } from '../output/notify.js';
 import type { ApiClient } from '../api/client.js';

@@ -5,11 +5,11 @@ import { dirname, join } from 'node:path';
 import type Conf from 'conf';
 import type { Options as ConfOptions } from 'conf';
 import { CORE_AGENTS } from '../api/types.js';
-import { CliError, ExitCode } from '../cli-error.js';
-import type { Env } from '../io.js';
+import { CliError, ExitCode } from '../errors/cli-error.js';
+import type { Env } from '../io/io.js';
 import { isObject } from '../util/json.js';
 import { LockError, withLock } from '../util/lock.js';
-import { fileError, fsCode } from '../file-errors.js';
+import { fileError, fsCode } from '../errors/file-errors.js';
 import { configDir } from './locations.js';
 import { CONFIG_KEYS, validateConfigValue, validateProfileName, type ConfigKey } from './validators.js';
 

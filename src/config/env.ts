@@ -1,8 +1,8 @@
 // The environment variables that are not settings of a profile: debugging, per-request time-outs, the
 // pager, the time zone, and whether a browser can be started. One parser each, so a value means the same
 // thing wherever it is read.
-import { UsageError } from '../cli-error.js';
-import type { Env } from '../io.js';
+import { UsageError } from '../errors/cli-error.js';
+import type { Env } from '../io/io.js';
 import { parseDuration } from '../util/duration.js';
 import { parseSize } from '../util/size.js';
 

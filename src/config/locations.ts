@@ -3,7 +3,7 @@
 // moves it. State (the `last` session, the shared request budget) lives apart, as the XDG spec asks.
 import { join, resolve } from 'node:path';
 import envPaths from 'env-paths';
-import type { Env } from '../io.js';
+import type { Env } from '../io/io.js';
 
 const NAME = 'agents';
 

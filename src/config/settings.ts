@@ -2,8 +2,8 @@
 // AGENTS_* variables themselves; they ask here. The config file is read only for a setting that neither a
 // flag nor the environment gives, so a broken file blocks only what needs it.
 import type { CoreAgent } from '../api/types.js';
-import { CliError, ExitCode, UsageError } from '../cli-error.js';
-import type { Env } from '../io.js';
+import { CliError, ExitCode, UsageError } from '../errors/cli-error.js';
+import type { Env } from '../io/io.js';
 import { profileOf, type Profiles } from './config-file.js';
 import {
   validateAgent,

@@ -2,7 +2,7 @@
 // same way wherever it comes from. Errors are usage errors (exit 2) that name what is allowed; they never
 // echo a base URL or a key back, because either may hold a secret pasted in the wrong place.
 import { CORE_AGENTS, type CoreAgent } from '../api/types.js';
-import { UsageError } from '../cli-error.js';
+import { UsageError } from '../errors/cli-error.js';
 import { isLoopbackHost } from '../util/loopback.js';
 
 /** The keys a profile holds. */

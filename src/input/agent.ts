@@ -3,7 +3,7 @@
 // (create, send and chat's spec), the default and the prompt when the command runs.
 import { readFileSync } from 'node:fs';
 import { CORE_AGENTS, type CoreAgent, type CreateSessionBody, type Profile } from '../api/types.js';
-import { UsageError } from '../cli-error.js';
+import { UsageError } from '../errors/cli-error.js';
 import { isObject } from '../util/json.js';
 import { isUuid } from '../util/uuid.js';
 

@@ -1,8 +1,8 @@
 // A `<session>` argument left out: at a terminal, a searchable choice of the sessions this machine knows
 // (`agents ls`); in a script, the usage error commander gave before the argument became optional (one
 // line, exit 2, nothing sent).
-import type { Context } from '../context.js';
-import { UsageError } from '../cli-error.js';
+import type { Context } from '../run/context.js';
+import { UsageError } from '../errors/cli-error.js';
 import { readKnownSessions } from '../state/known-sessions.js';
 import { sessionChoiceLabel } from '../output/render-sessions.js';
 import { timeFormat } from '../config/env.js';

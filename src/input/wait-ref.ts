@@ -2,7 +2,7 @@
 // `<session>/<thread>` (what `agents send` prints), or an API address of a thread
 // (…/sessions/<id>/threads/<thread>…). Pure, so a bad one is a usage error before anything is sent.
 import { InvalidArgumentError } from 'commander';
-import { UsageError } from '../cli-error.js';
+import { UsageError } from '../errors/cli-error.js';
 import { isUuid } from '../util/uuid.js';
 import { notASession, parseSessionRef, type SessionRef } from './session-ref.js';
 

@@ -1,7 +1,7 @@
 // A call's data or its failure as an MCP tool result. A failure of any kind (a bad argument, an unknown
 // session, a missing key, a busy key) is a result with isError and one line with its hint: never a
 // protocol error, never the end of the server.
-import { CliError, fromApiError } from '../cli-error.js';
+import { CliError, fromApiError } from '../errors/cli-error.js';
 import { ApiError } from '../api/errors.js';
 import { escapeForLine } from '../util/text.js';
 import type { Answer } from './calls.js';

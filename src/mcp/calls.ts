@@ -1,9 +1,9 @@
 // What each tool does, over src/sessions as the CLI's commands do: post a turn, wait for its reply, read a
 // session, list this machine's sessions. Each returns the result's data; answers.ts makes it a tool result.
-import type { Context } from '../context.js';
+import type { Context } from '../run/context.js';
 import type { ApiClient } from '../api/client.js';
 import type { CreateSessionBody } from '../api/types.js';
-import { CliError, UsageError } from '../cli-error.js';
+import { CliError, UsageError } from '../errors/cli-error.js';
 import { CORE_AGENTS } from '../api/types.js';
 import { startDeadline } from '../sessions/deadline.js';
 import { postTurn, type Turn } from '../sessions/post.js';

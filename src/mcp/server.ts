@@ -6,8 +6,8 @@ import type { Readable, Writable } from 'node:stream';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { Context } from '../context.js';
-import { VERSION } from '../version.js';
+import type { Context } from '../run/context.js';
+import { VERSION } from '../util/version.js';
 import { Arguments } from './arguments.js';
 import { errorResult, redact, resultOf, type ToolResult } from './answers.js';
 import {

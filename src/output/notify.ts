@@ -1,7 +1,7 @@
 // --notify: when a long wait ends, a bell and a desktop notification where the terminal makes one of an
 // escape sequence (OSC 9: iTerm2, WezTerm, Ghostty, kitty; OSC 777: foot, VTE, urxvt). Only on a terminal,
 // never a pipe. create/send --wait, `agents wait` and `agents chat` call notify() the same way.
-import type { Env } from '../io.js';
+import type { Env } from '../io/io.js';
 import type { Stderr } from './stderr.js';
 
 /** What a notification says. Text from the service is made safe here. */

@@ -1,7 +1,7 @@
 // What the presenter's handlers (one per item kind: print-waits.ts, print-commands.ts) get to print with:
 // the run's streams and modes, and the presenter's few shared helpers.
 import type { Message } from '../api/types.js';
-import type { IO } from '../io.js';
+import type { IO } from '../io/io.js';
 import type { Item } from './items.js';
 import type { Progress } from './progress.js';
 import type { TextMode } from './render-conversation.js';
@@ -11,7 +11,7 @@ import type { Style } from './style.js';
 import type { TerminalCaps } from './terminal.js';
 import { jsonText } from '../util/text.js';
 
-/** What the presenter needs of the run (the Context of context.ts, which is built above this layer). */
+/** What the presenter needs of the run (the Context of run/context.ts, which is built above this layer). */
 export interface PresentContext {
   io: IO;
   globals: { json?: boolean; quiet?: boolean };

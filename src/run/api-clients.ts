@@ -1,8 +1,8 @@
 // How a run makes its API clients: its settings from the environment, its notices (retries, pacing, a
 // foreign message) on stderr through the run's logger.
 import type { ApiClient, ClientOptions } from '../api/client.js';
-import type { IO } from '../io.js';
-import { VERSION } from '../version.js';
+import type { IO } from '../io/io.js';
+import { VERSION } from '../util/version.js';
 import { maxResponseFromEnv, rateLimitFromEnv, requestTimeouts } from '../config/env.js';
 import type { TerminalCaps } from '../output/terminal.js';
 import type { Logger } from '../output/stderr.js';

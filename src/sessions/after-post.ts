@@ -1,9 +1,9 @@
 // The rest of a create or send once the service has taken the message: the next steps, or the wait (and
 // --notify), the CI job's result (--json, GitHub's step summary and outputs), and with --output-schema the
 // answer checked and asked for again.
-import type { Context } from '../context.js';
+import type { Context } from '../run/context.js';
 import type { ApiClient } from '../api/client.js';
-import { CliError, ExitCode } from '../cli-error.js';
+import { CliError, ExitCode } from '../errors/cli-error.js';
 import { githubFiles } from '../config/env.js';
 import type { ReplyFlags } from '../input/reply-flags.js';
 import { noteSessionFacts } from '../state/known-sessions.js';

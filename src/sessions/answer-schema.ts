@@ -3,7 +3,7 @@
 // only where a schema is given, so that no other run loads ajv.
 import { readFile } from 'node:fs/promises';
 import type { ErrorObject } from 'ajv';
-import { UsageError } from '../cli-error.js';
+import { UsageError } from '../errors/cli-error.js';
 import { MAX_SCHEMA_ERRORS, type AnswerSchema, type SchemaError } from './answer-json.js';
 
 /** A schema file larger than this is not a schema someone wrote for an answer. */

@@ -5,7 +5,7 @@ import type { ApiClient, CallOptions } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type { Artifact } from '../api/types.js';
 import type { Download } from '../api/transport.js';
-import { CliError, ExitCode } from '../cli-error.js';
+import { CliError, ExitCode } from '../errors/cli-error.js';
 
 /** The artifact's record (its id checked to be the one asked for, by the client). */
 export async function artifactRecord(

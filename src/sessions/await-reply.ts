@@ -2,16 +2,16 @@
 // progress on stderr, and turn a deadline, Ctrl-C or a service that stays down into the contract's
 // 124 / 130 / 1 with the session id and the command that resumes.
 import { writeFile } from 'node:fs/promises';
-import type { Context } from '../context.js';
+import type { Context } from '../run/context.js';
 import type { Message, MessageType } from '../api/types.js';
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
-import { CliError, ExitCode, fromApiError } from '../cli-error.js';
+import { CliError, ExitCode, fromApiError } from '../errors/cli-error.js';
 import { isFinalReply } from '../conversation/turn-state.js';
 import { Follower, isRateLimited, MAX_FAILED_POLLS, type FollowOptions } from '../poll/follow.js';
 import { classify, streamConversation } from '../conversation/model.js';
 import type { ScheduleOptions } from '../poll/schedule.js';
-import { fileError } from '../file-errors.js';
+import { fileError } from '../errors/file-errors.js';
 import type { Deadline } from './deadline.js';
 import type { SessionItem } from './items.js';
 

@@ -1,7 +1,7 @@
 // create/send --output-schema: the answer checked and asked for again (structured-reply.ts), then what a
 // script gets: one line of JSON and exit 0, or exit 5 with the last errors; the CI result either way.
-import type { Context } from '../context.js';
-import { CliError, ExitCode } from '../cli-error.js';
+import type { Context } from '../run/context.js';
+import { CliError, ExitCode } from '../errors/cli-error.js';
 import { problemSummary } from './answer-json.js';
 import type { CheckedTurn } from './after-post.js';
 import { threadWait, waitError, writeOutput } from './await-reply.js';

@@ -2,7 +2,7 @@
 // create or send POST included, so a service that never answers cannot outlast --timeout.
 import { formatDuration } from '../util/duration.js';
 import { afterIo } from '../util/sleep.js';
-import { CliError, ExitCode } from '../cli-error.js';
+import { CliError, ExitCode } from '../errors/cli-error.js';
 
 /** The signal a timed command passes to every call, and why it fired. */
 export interface Deadline {

@@ -5,11 +5,11 @@
 import { randomBytes } from 'node:crypto';
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Context } from '../context.js';
+import type { Context } from '../run/context.js';
 import type { ApiClient } from '../api/client.js';
 import type { Message } from '../api/types.js';
 import { ApiError } from '../api/errors.js';
-import { CliError, ExitCode, fromApiError, type ExitCodeValue } from '../cli-error.js';
+import { CliError, ExitCode, fromApiError, type ExitCodeValue } from '../errors/cli-error.js';
 import { Follower, isTransient, MAX_FAILED_POLLS } from '../poll/follow.js';
 import { isFinalReply } from '../conversation/turn-state.js';
 import { latestUserMessage } from './latest.js';
@@ -20,7 +20,7 @@ import type { SessionItem, StatusRow } from './items.js';
 import { checkReply, errorLine, type AnswerSchema, type SchemaProblem } from './answer-json.js';
 import { Channel } from '../util/channel.js';
 import { sleep } from '../util/sleep.js';
-import { fileError } from '../file-errors.js';
+import { fileError } from '../errors/file-errors.js';
 
 /** One reference given to wait, and how its wait went. */
 interface Entry {

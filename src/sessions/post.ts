@@ -4,7 +4,7 @@
 import type { ApiClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type { CreateSessionBody, SendMessageBody, SentMessage, Session } from '../api/types.js';
-import { CliError, ExitCode, fromApiError } from '../cli-error.js';
+import { CliError, ExitCode, fromApiError } from '../errors/cli-error.js';
 import {
   recordLast as recordLastSession,
   type LastSession,

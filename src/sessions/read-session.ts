@@ -4,7 +4,7 @@
 import type { ApiClient, CallOptions } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type { MessageType, Session } from '../api/types.js';
-import { CliError, ExitCode } from '../cli-error.js';
+import { CliError, ExitCode } from '../errors/cli-error.js';
 import { readConversation, type Conversation } from '../conversation/model.js';
 import { runningThread } from '../conversation/turn-state.js';
 import { readMessages, userMessages, type ReadMessages } from './read.js';

@@ -1,5 +1,5 @@
 // A parsed `<session>` reference made into a session id: `last` is looked up in the state file.
-import { UsageError } from '../cli-error.js';
+import { UsageError } from '../errors/cli-error.js';
 import { readLastSession, type LastSession } from '../state/last-session.js';
 import type { StateFile } from '../state/state-file.js';
 import type { SessionRef } from '../input/session-ref.js';

@@ -3,7 +3,7 @@
 // CLI (--output-schema), the MCP server (output_schema) and the Action all come here; nothing is printed.
 import type { ApiClient } from '../api/client.js';
 import type { Message } from '../api/types.js';
-import { CliError } from '../cli-error.js';
+import { CliError } from '../errors/cli-error.js';
 import type { FollowOptions } from '../poll/follow.js';
 import type { ScheduleOptions } from '../poll/schedule.js';
 import { checkReply, schemaFollowUp, type AnswerSchema, type SchemaProblem } from './answer-json.js';

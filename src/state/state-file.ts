@@ -4,11 +4,11 @@
 import { accessSync, constants, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type Conf from 'conf';
-import type { Env } from '../io.js';
+import type { Env } from '../io/io.js';
 import { stateDir } from '../config/locations.js';
 import { isObject } from '../util/json.js';
 import { LockError, withLock } from '../util/lock.js';
-import { fileError, fsCode } from '../file-errors.js';
+import { fileError, fsCode } from '../errors/file-errors.js';
 
 /** The whole state file. Unknown or malformed parts are dropped on read, never fatal. */
 export type StateData = Record<string, unknown>;

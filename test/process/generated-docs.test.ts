@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { buildProgram } from '../../src/cli/program.js';
+import { buildProgram } from '../../src/program/program.js';
 import { ROOT } from '../support/run-cli.js';
 import { missing, titled } from '../support/tools.js';
 

@@ -5,7 +5,7 @@ import { clearLine, cursorTo, moveCursor } from 'node:readline';
 import { PassThrough, Writable } from 'node:stream';
 import { homedir } from 'node:os';
 import { main } from '../../src/cli.js';
-import type { IO, Spawner, Tuning } from '../../src/io.js';
+import type { IO, Spawner, Tuning } from '../../src/io/io.js';
 import { cliEnv, type CliResult } from './run-cli.js';
 
 /** Retries and polls in milliseconds, and no pacing: what most tests want. */

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/cli-error.js';
+import { UsageError } from '../../src/errors/cli-error.js';
 import {
   checkReply,
   extractJson,

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CliError, UsageError } from '../../src/cli-error.js';
+import { CliError, UsageError } from '../../src/errors/cli-error.js';
 import Conf from 'conf';
 import { SCHEMA, openConfigFile, profileOf } from '../../src/config/config-file.js';
 import { configPath } from '../../src/config/locations.js';

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CliError, UsageError } from '../../src/cli-error.js';
+import { CliError, UsageError } from '../../src/errors/cli-error.js';
 import { openConfigFile, type Profiles } from '../../src/config/config-file.js';
 import { requireConnection, resolveSettings, type SettingName } from '../../src/config/settings.js';
 import { freshDir } from '../support/config.js';

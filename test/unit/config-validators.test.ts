@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/cli-error.js';
+import { UsageError } from '../../src/errors/cli-error.js';
 import {
   isLoopbackHost,
   validateAgent,

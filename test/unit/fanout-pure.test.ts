@@ -27,7 +27,7 @@ import { renderReplyHeader, renderStatusLine, type StatusRow } from '../../src/o
 import { statusBlock } from '../../src/output/status-lines.js';
 import { cut as cutToWidth, width as displayWidth } from '../../src/util/width.js';
 import { PLAIN } from '../../src/output/style.js';
-import { UsageError } from '../../src/cli-error.js';
+import { UsageError } from '../../src/errors/cli-error.js';
 
 const PACE = { limit: 100, windowMs: 60_000 };
 const S = '0b5e3c1a-1111-4222-8333-444455556666';

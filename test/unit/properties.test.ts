@@ -11,14 +11,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidArgumentError } from 'commander';
-import { UsageError } from '../../src/cli-error.js';
+import { UsageError } from '../../src/errors/cli-error.js';
 import { MAX_DURATION_MS, formatDuration, parseDuration } from '../../src/util/duration.js';
 import { isUuid } from '../../src/util/uuid.js';
 import { parseSessionRef, sessionRefArg } from '../../src/input/session-ref.js';
 import { resolveSession } from '../../src/sessions/resolve.js';
 import { openStateFile } from '../../src/state/state-file.js';
 import { writeLastSession } from '../../src/state/last-session.js';
-import { durationOption, intOption, uuidListOption, uuidOption } from '../../src/input/option-values.js';
+import { durationOption, intOption, uuidListOption, uuidOption } from '../../src/commands/options/option-values.js';
 import {
   CONFIG_KEYS,
   isLoopbackHost,

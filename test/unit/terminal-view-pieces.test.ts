@@ -8,7 +8,7 @@ import { screenLines } from '../../src/output/screen.js';
 import { supportsHyperlinks } from '../../src/output/terminal.js';
 import { notificationBytes, notificationEscape, notify } from '../../src/output/notify.js';
 import { noBrowserReason, pagerCommand, pagerEnv } from '../../src/config/env.js';
-import { filterChoices } from '../../src/prompts.js';
+import { filterChoices } from '../../src/output/prompts.js';
 import {
   knownSessions,
   MAX_SESSIONS,

@@ -1,12 +1,12 @@
 // agents artifact <session> <artifact-id> [-o FILE]: one artifact of a session (a plan iteration or a
 // file), downloaded from its presigned link.
-import type { Context } from '../../context.js';
+import type { Context } from '../../run/context.js';
 import type { SessionRef } from '../../input/session-ref.js';
 import { resolveSession } from '../../sessions/resolve.js';
 import { artifactRecord, downloadArtifact } from '../../sessions/artifacts.js';
 import { withDeadline } from '../../sessions/deadline.js';
 import type { Item } from '../../output/items.js';
-import { artifactItem } from '../artifact-item.js';
+import { artifactItem } from '../options/artifact-output.js';
 
 export interface ArtifactFlags {
   output?: string;

@@ -1,9 +1,9 @@
 // agents artifact <session> <artifact-id>: its options and help, and the check of -o.
 import type { Command } from 'commander';
 import type { SessionRef } from '../../input/session-ref.js';
-import { uuidOption } from '../../input/option-values.js';
-import type { CommandSpec } from '../command.js';
-import { readTimeoutOption, sessionArg } from '../session-args.js';
+import { uuidOption } from '../options/option-values.js';
+import type { CommandSpec } from '../options/command-spec.js';
+import { readTimeoutOption, sessionArg } from '../options/session-args.js';
 import type { ArtifactFlags } from './run.js';
 
 export const artifactSpec: CommandSpec = (program, run) =>

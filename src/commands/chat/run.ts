@@ -1,8 +1,8 @@
 // agents chat [session]: a conversation with an agent at the terminal: a session started with the first
 // message (or one continued, its last turns first), its messages shown as they land, what is typed sent as
 // a follow-up. Only on a terminal: a script is told to use create/send --wait before anything is sent.
-import type { Context } from '../../context.js';
-import { CliError, ExitCode, UsageError } from '../../cli-error.js';
+import type { Context } from '../../run/context.js';
+import { CliError, ExitCode, UsageError } from '../../errors/cli-error.js';
 import { selectAgent, type AgentSelection, type CheckedAgentFlags } from '../../input/agent.js';
 import type { SessionRef } from '../../input/session-ref.js';
 import { resolveSession } from '../../sessions/resolve.js';

@@ -3,9 +3,9 @@ import { Option, type Command } from 'commander';
 import { CORE_AGENTS } from '../../api/types.js';
 import type { AgentFlags } from '../../input/agent.js';
 import type { SessionRef } from '../../input/session-ref.js';
-import { intOption, sessionArgument, uuidOption } from '../../input/option-values.js';
-import type { CommandSpec } from '../command.js';
-import { SESSION_ARG } from '../session-args.js';
+import { intOption, sessionArgument, uuidOption } from '../options/option-values.js';
+import type { CommandSpec } from '../options/command-spec.js';
+import { SESSION_ARG } from '../options/session-args.js';
 import type { ChatFlags } from './run.js';
 
 /** chat's options as commander parsed them. */

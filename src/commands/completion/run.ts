@@ -2,7 +2,7 @@
 // (src/completion/*), so it always knows the commands and options of this version; and `agents __complete
 // sessions`, which the scripts call for session ids (the state file alone: no request, no key).
 import type { Command } from 'commander';
-import type { Context } from '../../context.js';
+import type { Context } from '../../run/context.js';
 import { readKnownSessions } from '../../state/known-sessions.js';
 import type { Item } from '../../output/items.js';
 import { flatten } from '../../util/text.js';

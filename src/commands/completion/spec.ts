@@ -1,6 +1,6 @@
 // agents completion <shell>, and the hidden `agents __complete` the completion scripts call.
 import { Argument, type Command } from 'commander';
-import type { CommandSpec } from '../command.js';
+import type { CommandSpec } from '../options/command-spec.js';
 
 /** The shells `agents completion` writes a script for. */
 const SHELLS = ['bash', 'zsh', 'fish'] as const;

@@ -1,7 +1,7 @@
 // agents config list | get | set | unset | path. `list` and `get` show the value in effect for this run
 // (flag > env > profile) and where it comes from; `set` and `unset` change the active profile. A key is
 // only ever shown masked.
-import type { Context } from '../../context.js';
+import type { Context } from '../../run/context.js';
 import { maskKey, maskUrlPassword } from '../../config/mask.js';
 import { ENV_VARS, type SettingName, type Settings } from '../../config/settings.js';
 import {

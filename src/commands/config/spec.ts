@@ -1,6 +1,6 @@
 // agents config list|get|set|unset|path: the subcommands and their help.
 import type { Command } from 'commander';
-import type { CommandSpec } from '../command.js';
+import type { CommandSpec } from '../options/command-spec.js';
 
 const KEY = 'api-key, base-url or agent';
 

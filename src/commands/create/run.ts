@@ -1,5 +1,5 @@
 // agents create: a new session with its first message; optionally wait for or follow the reply.
-import type { Context } from '../../context.js';
+import type { Context } from '../../run/context.js';
 import type { CreateSessionBody } from '../../api/types.js';
 import { readMessage } from '../../input/message.js';
 import { selectAgent, type CheckedAgentFlags } from '../../input/agent.js';

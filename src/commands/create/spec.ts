@@ -3,9 +3,9 @@ import { Option, type Command } from 'commander';
 import { CORE_AGENTS } from '../../api/types.js';
 import type { AgentFlags } from '../../input/agent.js';
 import type { ReplyFlags } from '../../input/reply-flags.js';
-import { titleOption, uuidOption } from '../../input/option-values.js';
-import type { CommandSpec } from '../command.js';
-import { addReplyOptions, loadSchemaOption } from '../reply-options.js';
+import { titleOption, uuidOption } from '../options/option-values.js';
+import type { CommandSpec } from '../options/command-spec.js';
+import { addReplyOptions, loadSchemaOption } from '../options/reply-options.js';
 import type { CreateFlags } from './run.js';
 
 /** create's options as commander parsed them. */

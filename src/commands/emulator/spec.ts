@@ -1,7 +1,7 @@
 // agents emulator: its options and help.
 import { Option, type Command } from 'commander';
-import { decimalOption, hostOption, intOption, keySpecOption } from '../../input/option-values.js';
-import type { CommandSpec } from '../command.js';
+import { decimalOption, hostOption, intOption, keySpecOption } from '../options/option-values.js';
+import type { CommandSpec } from '../options/command-spec.js';
 import type { EmulatorFlags } from './run.js';
 
 // The emulator's fault modes and misbehaviours (src/emulator/surface.ts, misbehave.ts), listed here so that

@@ -1,7 +1,7 @@
 // agents help [command...]: our own, because commander's prints the whole help for a command it does not
 // know; this one ends as running that unknown command would, with the same error and suggestion.
 import type { Command } from 'commander';
-import type { CommandSpec } from '../command.js';
+import type { CommandSpec } from '../options/command-spec.js';
 
 /** commander's method that reports `args[0]` as an unknown command (with its suggestion); not in its types. */
 export type Unknowing = Command & { unknownCommand(): never };

@@ -1,12 +1,12 @@
 // agents login: get a base URL and a key (prompts at a terminal, or the key on stdin with --with-key), check
 // the key with one request, and only then store both in the profile. A rejected key stores nothing.
 import { randomUUID } from 'node:crypto';
-import type { Context } from '../../context.js';
-import { CliError, ExitCode, UsageError, fromApiError } from '../../cli-error.js';
+import type { Context } from '../../run/context.js';
+import { CliError, ExitCode, UsageError, fromApiError } from '../../errors/cli-error.js';
 import { ApiError } from '../../api/errors.js';
 import { ENV_VARS, describeSource } from '../../config/settings.js';
 import { validateApiKey, validateBaseUrl } from '../../config/validators.js';
-import type { InStream } from '../../io.js';
+import type { InStream } from '../../io/io.js';
 import type { Item } from '../../output/items.js';
 
 /** Options of `agents login` (besides the global --base-url and --profile). */

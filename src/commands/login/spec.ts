@@ -1,6 +1,6 @@
 // agents login: its options and help.
 import type { Command } from 'commander';
-import type { CommandSpec } from '../command.js';
+import type { CommandSpec } from '../options/command-spec.js';
 import type { LoginFlags } from './run.js';
 
 export const loginSpec: CommandSpec = (program, run) =>

@@ -1,5 +1,5 @@
 // agents logout: forget the profile's key. The base URL and agent stay, so `agents login` can follow.
-import type { Context } from '../../context.js';
+import type { Context } from '../../run/context.js';
 import { ENV_VARS, fromEnv } from '../../config/settings.js';
 import type { Item } from '../../output/items.js';
 

@@ -1,6 +1,6 @@
 // agents logout.
 import type { Command } from 'commander';
-import type { CommandSpec } from '../command.js';
+import type { CommandSpec } from '../options/command-spec.js';
 
 export const logoutSpec: CommandSpec = (program, run) =>
   program

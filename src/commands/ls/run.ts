@@ -1,6 +1,6 @@
 // agents ls: the sessions this machine created or sent to, for the profile, the most recently used first
 // (the API has no way to list sessions). --refresh asks the service about each one shown.
-import type { Context } from '../../context.js';
+import type { Context } from '../../run/context.js';
 import { fetchLatestTurnState } from '../../sessions/latest.js';
 import type { ApiClient } from '../../api/client.js';
 import { ApiError } from '../../api/errors.js';

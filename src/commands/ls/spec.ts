@@ -1,8 +1,8 @@
 // agents ls: its options and help.
 import { Option, type Command } from 'commander';
 import { MAX_SESSIONS } from '../../state/known-sessions.js';
-import { intOption } from '../../input/option-values.js';
-import type { CommandSpec } from '../command.js';
+import { intOption } from '../options/option-values.js';
+import type { CommandSpec } from '../options/command-spec.js';
 import type { LsFlags } from './run.js';
 
 export const lsSpec: CommandSpec = (program, run) =>

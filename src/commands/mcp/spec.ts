@@ -1,6 +1,6 @@
 // agents mcp: its options and help.
 import type { Command } from 'commander';
-import type { CommandSpec } from '../command.js';
+import type { CommandSpec } from '../options/command-spec.js';
 import type { McpFlags } from './run.js';
 
 export const mcpSpec: CommandSpec = (program, run) =>

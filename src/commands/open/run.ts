@@ -1,5 +1,5 @@
 // agents open: the session's dashboard address, for the browser.
-import type { Context } from '../../context.js';
+import type { Context } from '../../run/context.js';
 import type { SessionRef } from '../../input/session-ref.js';
 import { resolveSession } from '../../sessions/resolve.js';
 import { sessionOrPick } from '../../input/pick-session.js';

@@ -1,8 +1,8 @@
 // agents open [session]: its help.
 import type { Command } from 'commander';
 import type { SessionRef } from '../../input/session-ref.js';
-import type { CommandSpec } from '../command.js';
-import { sessionOrPickArg } from '../session-args.js';
+import type { CommandSpec } from '../options/command-spec.js';
+import { sessionOrPickArg } from '../options/session-args.js';
 
 export const openSpec: CommandSpec = (program, run) =>
   program

@@ -1,8 +1,8 @@
 // agents plan [session]: its options and help, and the check of -o.
 import type { Command } from 'commander';
 import type { SessionRef } from '../../input/session-ref.js';
-import type { CommandSpec } from '../command.js';
-import { readTimeoutOption, sessionOrPickArg } from '../session-args.js';
+import type { CommandSpec } from '../options/command-spec.js';
+import { readTimeoutOption, sessionOrPickArg } from '../options/session-args.js';
 import type { PlanFlags } from './run.js';
 
 export const planSpec: CommandSpec = (program, run) =>

@@ -1,7 +1,7 @@
 // agents send: a follow-up that starts a new thread and interrupts the turn in progress.
-import type { Context } from '../../context.js';
+import type { Context } from '../../run/context.js';
 import type { Profile, SendMessageBody } from '../../api/types.js';
-import { CliError, ExitCode } from '../../cli-error.js';
+import { CliError, ExitCode } from '../../errors/cli-error.js';
 import { readMessage } from '../../input/message.js';
 import type { ReplyFlags } from '../../input/reply-flags.js';
 import { withSchemaInstruction, type AnswerSchema } from '../../sessions/answer-json.js';

@@ -2,10 +2,10 @@
 import type { Command } from 'commander';
 import type { ReplyFlags } from '../../input/reply-flags.js';
 import type { SessionRef } from '../../input/session-ref.js';
-import { uuidOption } from '../../input/option-values.js';
-import type { CommandSpec } from '../command.js';
-import { addReplyOptions, loadSchemaOption } from '../reply-options.js';
-import { sessionOrPickArg } from '../session-args.js';
+import { uuidOption } from '../options/option-values.js';
+import type { CommandSpec } from '../options/command-spec.js';
+import { addReplyOptions, loadSchemaOption } from '../options/reply-options.js';
+import { sessionOrPickArg } from '../options/session-args.js';
 import type { SendFlags } from './run.js';
 
 /** send's options as commander parsed them. */

@@ -1,6 +1,6 @@
 // agents show: a session and its conversation, oldest first, grouped by turn. Everything is read before
 // anything is printed, so a failure part-way (an unknown --thread) leaves stdout empty.
-import type { Context } from '../../context.js';
+import type { Context } from '../../run/context.js';
 import type { SessionRef } from '../../input/session-ref.js';
 import { resolveSession } from '../../sessions/resolve.js';
 import { sessionOrPick } from '../../input/pick-session.js';

@@ -2,9 +2,9 @@
 import { Option, type Command } from 'commander';
 import type { SessionRef } from '../../input/session-ref.js';
 import { withThreadSession, type ThreadOption } from '../../input/wait-ref.js';
-import { intOption } from '../../input/option-values.js';
-import type { CommandSpec } from '../command.js';
-import { readTimeoutOption, sessionOrPickArg, threadOption } from '../session-args.js';
+import { intOption } from '../options/option-values.js';
+import type { CommandSpec } from '../options/command-spec.js';
+import { readTimeoutOption, sessionOrPickArg, threadOption } from '../options/session-args.js';
 import type { ShowFlags } from './run.js';
 
 /** show's options as commander parsed them: --thread still carries the session it may name. */

@@ -1,8 +1,8 @@
 // agents tail: the agent's last messages already there, then new ones as they land, until interrupted (or,
 // with --until-final, until the latest turn's final message).
-import type { Context } from '../../context.js';
+import type { Context } from '../../run/context.js';
 import type { MessageType } from '../../api/types.js';
-import { CliError, ExitCode, isStop } from '../../cli-error.js';
+import { CliError, ExitCode, isStop } from '../../errors/cli-error.js';
 import type { SessionRef } from '../../input/session-ref.js';
 import { resolveSession } from '../../sessions/resolve.js';
 import { sessionOrPick } from '../../input/pick-session.js';

@@ -2,9 +2,9 @@
 import type { Command } from 'commander';
 import type { SessionRef } from '../../input/session-ref.js';
 import { withThreadSession, type ThreadOption } from '../../input/wait-ref.js';
-import { durationOption, intOption } from '../../input/option-values.js';
-import type { CommandSpec } from '../command.js';
-import { sessionOrPickArg, threadOption } from '../session-args.js';
+import { durationOption, intOption } from '../options/option-values.js';
+import type { CommandSpec } from '../options/command-spec.js';
+import { sessionOrPickArg, threadOption } from '../options/session-args.js';
 import type { TailFlags } from './run.js';
 import { sinceOption } from './since.js';
 

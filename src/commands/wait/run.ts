@@ -3,12 +3,12 @@
 // naming what is pending and how to resume; else the first permanent error's code, once the others are done.
 import { mkdir, access, constants, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import type { Context } from '../../context.js';
-import { CliError, ExitCode, UsageError } from '../../cli-error.js';
+import type { Context } from '../../run/context.js';
+import { CliError, ExitCode, UsageError } from '../../errors/cli-error.js';
 import { notAWaitRef, parseWaitRef, type WaitRef } from '../../input/wait-ref.js';
 import type { Item } from '../../output/items.js';
 import type { AnswerSchema } from '../../sessions/answer-json.js';
-import type { InStream } from '../../io.js';
+import type { InStream } from '../../io/io.js';
 import { startDeadline } from '../../sessions/deadline.js';
 import { FanOut, resumeWait } from '../../sessions/fan-out.js';
 

@@ -1,9 +1,9 @@
 // agents wait [ref...]: its arguments, options and help.
 import type { Command } from 'commander';
 import { waitRefArg, type WaitRef } from '../../input/wait-ref.js';
-import { durationOption } from '../../input/option-values.js';
-import type { CommandSpec } from '../command.js';
-import { loadSchemaOption } from '../reply-options.js';
+import { durationOption } from '../options/option-values.js';
+import type { CommandSpec } from '../options/command-spec.js';
+import { loadSchemaOption } from '../options/reply-options.js';
 import type { WaitFlags } from './run.js';
 
 export const waitSpec: CommandSpec = (program, run) =>

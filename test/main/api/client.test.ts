@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
-import { VERSION } from '../../../src/version.js';
+import { VERSION } from '../../../src/util/version.js';
 import { Follower, firstMessage } from '../../../src/poll/follow.js';
 import { DEFAULT_SCHEDULE } from '../../../src/poll/schedule.js';
 import { runMain } from '../../support/main.js';

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient, type ClientOptions } from '../../../src/api/client.js';
 import { ApiError } from '../../../src/api/errors.js';
-import { ExitCode, fromApiError } from '../../../src/cli-error.js';
+import { ExitCode, fromApiError } from '../../../src/errors/cli-error.js';
 import type { EmulatorOptions, RunningEmulator } from '../../../src/emulator/index.js';
 import type { Message } from '../../../src/api/types.js';
 import { POLL } from '../../support/test-server.js';

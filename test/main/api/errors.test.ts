@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { ApiError } from '../../../src/api/errors.js';
-import { ExitCode, HINTS, fromApiError, isStop } from '../../../src/cli-error.js';
+import { ExitCode, HINTS, fromApiError, isStop } from '../../../src/errors/cli-error.js';
 import type { ServerResponse } from 'node:http';
 import { FAST, KEY, POLL, html, json, startServer, type TestServer } from '../../support/test-server.js';
 

@@ -11,7 +11,7 @@ import { ApiClient } from '../../../src/api/client.js';
 import { proxyDispatcher, proxySettings } from '../../../src/api/dispatcher.js';
 import { wireFor } from '../../../src/api/exchange.js';
 import { ApiError } from '../../../src/api/errors.js';
-import { fromApiError } from '../../../src/cli-error.js';
+import { fromApiError } from '../../../src/errors/cli-error.js';
 import { KEY, json, session, startServer, type TestServer } from '../../support/test-server.js';
 
 /** A forwarding proxy that records the request lines it receives and refuses CONNECT tunnels. */

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { ApiError } from '../../../src/api/errors.js';
-import { fromApiError } from '../../../src/cli-error.js';
+import { fromApiError } from '../../../src/errors/cli-error.js';
 import {
   FAST,
   POLL,

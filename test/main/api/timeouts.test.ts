@@ -6,7 +6,7 @@ import { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { ApiError } from '../../../src/api/errors.js';
-import { ExitCode, fromApiError } from '../../../src/cli-error.js';
+import { ExitCode, fromApiError } from '../../../src/errors/cli-error.js';
 import { FAST, POLL, html, json, serve, session } from '../../support/test-server.js';
 
 const id = randomUUID();

@@ -5,7 +5,7 @@ import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { ApiError } from '../../../src/api/errors.js';
-import { CliError, ExitCode } from '../../../src/cli-error.js';
+import { CliError, ExitCode } from '../../../src/errors/cli-error.js';
 import type { FaultMode, RunningEmulator } from '../../../src/emulator/index.js';
 import type { Message, MessageType, Session } from '../../../src/api/types.js';
 import { Follower, MAX_FAILED_POLLS, firstMessage } from '../../../src/poll/follow.js';

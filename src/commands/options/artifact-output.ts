@@ -1,11 +1,11 @@
 // A downloaded artifact as plan and artifact hand it over (shared by the two): written to -o, or an item
 // to print, unless it is binary and stdout is a terminal (raw bytes could drive it).
 import { writeFile } from 'node:fs/promises';
-import type { Context } from '../context.js';
-import { CliError, ExitCode } from '../cli-error.js';
-import type { FetchedArtifact } from '../sessions/artifacts.js';
-import type { Item } from '../output/items.js';
-import { fileError } from '../file-errors.js';
+import type { Context } from '../../run/context.js';
+import { CliError, ExitCode } from '../../errors/cli-error.js';
+import type { FetchedArtifact } from '../../sessions/artifacts.js';
+import type { Item } from '../../output/items.js';
+import { fileError } from '../../errors/file-errors.js';
 
 /** Bytes that would garble a terminal: not UTF-8 text, or holding NUL. */
 export function isBinary(bytes: Buffer): boolean {

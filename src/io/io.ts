@@ -1,9 +1,9 @@
 // What a run of the program is given instead of `process` (gh's IOStreams): its streams, its environment,
 // a signal that says stop, and a few facts about the runtime. main(argv, io) receives it; src/cli.ts builds
 // the real one from `process`, tests build their own.
-import type { RetryOptions } from './api/backoff.js';
-import type { PacingOptions } from './api/budget/limiter.js';
-import type { ScheduleOptions } from './poll/schedule.js';
+import type { RetryOptions } from '../api/backoff.js';
+import type { PacingOptions } from '../api/budget/limiter.js';
+import type { ScheduleOptions } from '../poll/schedule.js';
 
 /** A readable the program may take a message or a key from. */
 export interface InStream extends NodeJS.ReadableStream {
@@ -36,7 +36,7 @@ export interface Tuning {
 
 /**
  * Programs a run may start for the person at the terminal: the pager and the browser. bin/agents.js gets
- * the real ones (src/spawner.ts); a test passes its own to see what would be paged or opened.
+ * the real ones (src/io/spawner.ts); a test passes its own to see what would be paged or opened.
  */
 export interface Spawner {
   /**

@@ -1,22 +1,22 @@
 // What every command receives, built once per run from the IO and the global flags. Commands use it
 // instead of `process`, and never write to stdout: they return data for the presenter.
-import type { ApiClient, ClientOptions } from './api/client.js';
-import type { IO } from './io.js';
+import type { ApiClient, ClientOptions } from '../api/client.js';
+import type { IO } from '../io/io.js';
 import { join } from 'node:path';
-import { debugFromEnv, sharedPacingFromEnv } from './config/env.js';
-import { stateDir } from './config/locations.js';
-import { openConfigFile, type ConfigFile } from './config/config-file.js';
-import { requireConnection, resolveSettings, type SettingName, type Settings } from './config/settings.js';
-import { openStateFile, type StateFile } from './state/state-file.js';
-import { detectTerminal, type TerminalCaps } from './output/terminal.js';
-import { createStyle, type Style } from './output/style.js';
-import { createLogger, Stderr, type Logger } from './output/stderr.js';
-import { createProgress, type Progress } from './output/progress.js';
-import type { StatusLines } from './output/status-lines.js';
-import { createPrompts, type Prompts } from './prompts.js';
-import type { Profiles } from './config/config-file.js';
-import { DEFAULT_SCHEDULE, type ScheduleOptions } from './poll/schedule.js';
-import { clientMaker, type ClientFor } from './run/api-clients.js';
+import { debugFromEnv, sharedPacingFromEnv } from '../config/env.js';
+import { stateDir } from '../config/locations.js';
+import { openConfigFile, type ConfigFile } from '../config/config-file.js';
+import { requireConnection, resolveSettings, type SettingName, type Settings } from '../config/settings.js';
+import { openStateFile, type StateFile } from '../state/state-file.js';
+import { detectTerminal, type TerminalCaps } from '../output/terminal.js';
+import { createStyle, type Style } from '../output/style.js';
+import { createLogger, Stderr, type Logger } from '../output/stderr.js';
+import { createProgress, type Progress } from '../output/progress.js';
+import type { StatusLines } from '../output/status-lines.js';
+import { createPrompts, type Prompts } from '../output/prompts.js';
+import type { Profiles } from '../config/config-file.js';
+import { DEFAULT_SCHEDULE, type ScheduleOptions } from '../poll/schedule.js';
+import { clientMaker, type ClientFor } from './api-clients.js';
 
 /** Global options declared on the program in cli.ts. */
 export interface GlobalOptions {
@@ -131,7 +131,7 @@ export async function createContext(io: IO, globals: GlobalOptions): Promise<Con
     log,
     progress,
     async statusLines() {
-      const { createStatusLines } = await import('./output/status-lines.js');
+      const { createStatusLines } = await import('../output/status-lines.js');
       return (status ??= createStatusLines(caps, { stream: io.stderr, stderr, style: styleErr }));
     },
     prompts,

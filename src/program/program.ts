@@ -2,8 +2,8 @@
 // (src/commands/<name>/spec.ts: its options, help and checks, in commander's own terms) and loads its
 // run.ts only when it runs, so --help and usage errors pay for commander and the specs alone.
 import { Command, type OutputConfiguration } from 'commander';
-import { VERSION } from '../version.js';
-import type { CommandSpec, Runner } from '../commands/command.js';
+import { VERSION } from '../util/version.js';
+import type { CommandSpec, Runner } from '../commands/options/command-spec.js';
 import { configSpec } from '../commands/config/spec.js';
 import { loginSpec } from '../commands/login/spec.js';
 import { logoutSpec } from '../commands/logout/spec.js';
@@ -23,7 +23,7 @@ import { completionSpec } from '../commands/completion/spec.js';
 import { helpSpec } from '../commands/help/spec.js';
 import { suggestSynonyms } from './synonyms.js';
 
-export type { Runner } from '../commands/command.js';
+export type { Runner } from '../commands/options/command-spec.js';
 
 /** Every command, in the order of `agents --help`. */
 const COMMANDS: CommandSpec[] = [

@@ -1,7 +1,7 @@
 // The one error type the program ends with, the contract's exit codes, and the one mapping from what the
 // HTTP layer reports (ApiError kinds) to an exit code and a hint for a person. main() catches once.
-import type { ApiError, ApiErrorKind } from './api/errors.js';
-import { isTimeoutReason } from './util/sleep.js';
+import type { ApiError, ApiErrorKind } from '../api/errors.js';
+import { isTimeoutReason } from '../util/sleep.js';
 
 /** Exit codes of the contract (README, "Exit codes"). */
 export const ExitCode = {

@@ -2,8 +2,8 @@
 // arguments, options, help and every check that needs no network) and hands the command's work to `run`;
 // its run.ts, imported only when the command runs, takes typed options and returns data.
 import type { Command } from 'commander';
-import type { Context } from '../context.js';
-import type { Result } from '../output/items.js';
+import type { Context } from '../../run/context.js';
+import type { Result } from '../../output/items.js';
 
 /** Runs a command's body with the run's Context and prints what it returns (cli.ts's main gives it). */
 export type Runner = (cmd: Command, body: (ctx: Context) => Promise<Result> | Result) => Promise<void>;

@@ -1,7 +1,7 @@
 // The arguments and options several commands share, declared once so their help reads the same everywhere.
 import { Argument, Option } from 'commander';
-import { durationOption, sessionArgument } from '../input/option-values.js';
-import { threadOptionArg } from '../input/wait-ref.js';
+import { durationOption, sessionArgument } from './option-values.js';
+import { threadOptionArg } from '../../input/wait-ref.js';
 
 /** What a `<session>` argument accepts. */
 export const SESSION_ARG = 'session id, address (…/sessions/<id>), or "last"';

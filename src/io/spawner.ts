@@ -1,4 +1,4 @@
-// The real Spawner (src/io.ts) of a process: the pager through the shell, as git and gh start it, and the
+// The real Spawner (src/io/io.ts) of a process: the pager through the shell, as git and gh start it, and the
 // browser through the `open` package (loaded only then). Used by run() alone; tests pass their own.
 import type { Env, Spawner } from './io.js';
 

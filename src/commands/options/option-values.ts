@@ -2,8 +2,8 @@
 // arguments are parsed, so a bad one ends the run with exit 2 and one error line before anything is read,
 // loaded or sent.
 import { InvalidArgumentError } from 'commander';
-import { isUuid } from '../util/uuid.js';
-import { parseDuration } from '../util/duration.js';
+import { isUuid } from '../../util/uuid.js';
+import { parseDuration } from '../../util/duration.js';
 
 export function uuidOption(value: string): string {
   if (!isUuid(value)) throw new InvalidArgumentError('expected a UUID.');
@@ -61,7 +61,7 @@ export function decimalOption(min: number, max: number) {
  * A `<session>` argument: a UUID, an address holding /sessions/<uuid>, or `last`. Its error is the
  * program's own usage error (one line and a hint), which commander passes through unchanged.
  */
-export { sessionRefArg as sessionArgument } from './session-ref.js';
+export { sessionRefArg as sessionArgument } from '../../input/session-ref.js';
 
 /** KEY or KEY:WORKSPACE for the emulator: printable ASCII without spaces or colons (it goes into a header). */
 export function keySpecOption(value: string, previous: string[] = []): string[] {

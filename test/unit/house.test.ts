@@ -1,0 +1,106 @@
+// The house's rules, read from the code: file and function sizes, what sits at src/'s root and in
+// src/commands, which layer may import which, and no import cycles. A rule broken here is a review comment
+// the next change would otherwise have to hear.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const SRC = resolve(import.meta.dirname, '../../src');
+
+function walk(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) walk(p, out);
+    else if (name.endsWith('.ts')) out.push(p);
+  }
+  return out;
+}
+
+const files = walk(SRC);
+const rel = (p: string) => relative(SRC, p);
+/** The shell text the completion generators return is one long string by nature. */
+const EXEMPT = new Set(['completion/bash.ts', 'completion/zsh.ts', 'completion/fish.ts']);
+
+/** Every function-like node of a file with its line count. */
+function functions(file: string): { name: string; lines: number }[] {
+  const text = readFileSync(file, 'utf8');
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const out: { name: string; lines: number }[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+      const start = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line;
+      const end = sf.getLineAndCharacterOfPosition(node.getEnd()).line;
+      const name = node.name && ts.isIdentifier(node.name) ? node.name.text : '(anonymous)';
+      out.push({ name: `${rel(file)}:${start + 1} ${name}`, lines: end - start + 1 });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return out;
+}
+
+/** The src/ files a file imports (relative specifiers, static and dynamic), resolved to .ts paths. */
+function imports(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specs = [...text.matchAll(/(?:from\s+|import\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) => m[1]!);
+  return specs.map((s) => resolve(dirname(file), s).replace(/\.js$/, '.ts'));
+}
+
+describe('the house', () => {
+  it('has no file under src/ over 400 lines', () => {
+    const long = files
+      .filter((f) => !EXEMPT.has(rel(f)))
+      .map((f) => ({ f: rel(f), n: readFileSync(f, 'utf8').split('\n').length }))
+      .filter((x) => x.n > 400);
+    expect(long).toEqual([]);
+  });
+
+  it('has no function under src/ over 100 lines', () => {
+    const long = files
+      .filter((f) => !EXEMPT.has(rel(f)))
+      .flatMap(functions)
+      .filter((x) => x.lines > 100);
+    expect(long).toEqual([]);
+  });
+
+  it('keeps at most two files at the root of src/, and only folders in src/commands', () => {
+    const root = readdirSync(SRC).filter((n) => statSync(join(SRC, n)).isFile());
+    expect(root.length).toBeLessThanOrEqual(2);
+    expect(root).toContain('cli.ts');
+    const loose = readdirSync(join(SRC, 'commands')).filter((n) => statSync(join(SRC, 'commands', n)).isFile());
+    expect(loose).toEqual([]);
+  });
+
+  it('lets nothing in src/sessions import from src/output, nor the client path import the emulator', () => {
+    const bad = files.flatMap((f) =>
+      imports(f)
+        .filter((t) => {
+          const from = rel(f);
+          const to = rel(t);
+          if (from.startsWith('sessions/') && to.startsWith('output/')) return true;
+          return !from.startsWith('emulator/') && !from.startsWith('commands/emulator/') && to.startsWith('emulator/');
+        })
+        .map((t) => `${rel(f)} -> ${rel(t)}`),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  it('has no import cycle between files', () => {
+    const graph = new Map(files.map((f) => [f, imports(f).filter((t) => files.includes(t))]));
+    const state = new Map<string, 'open' | 'done'>();
+    const cycles: string[] = [];
+    const visit = (f: string, path: string[]): void => {
+      if (state.get(f) === 'done') return;
+      if (state.get(f) === 'open') {
+        cycles.push([...path.slice(path.indexOf(f)), f].map(rel).join(' -> '));
+        return;
+      }
+      state.set(f, 'open');
+      for (const t of graph.get(f) ?? []) visit(t, [...path, f]);
+      state.set(f, 'done');
+    };
+    for (const f of files) visit(f, []);
+    expect(cycles).toEqual([]);
+  });
+});
