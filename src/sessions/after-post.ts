@@ -2,42 +2,13 @@
 // --notify), the CI job's result (--json, GitHub's step summary and outputs), and with --output-schema the
 // answer checked and asked for again.
 import type { Context } from '../run/context.js';
-import type { ApiClient } from '../api/client.js';
 import { CliError, ExitCode } from '../errors/cli-error.js';
 import { githubFiles } from '../config/env.js';
-import type { ReplyFlags } from '../input/reply-flags.js';
 import { noteSessionFacts } from '../state/known-sessions.js';
-import type { AnswerSchema } from './answer-json.js';
 import { awaitReply, notifyEnd } from './await-reply.js';
-import type { Deadline } from './deadline.js';
+import type { Reporting, TurnStarted } from './turn-started.js';
 import type { SessionItem } from './items.js';
 import { waitResult, type WaitResult } from './wait-result.js';
-
-/** What create and send know once the service has taken their message. */
-export interface TurnStarted {
-  client: ApiClient;
-  profile: string;
-  sessionId: string;
-  /** The new turn's thread, when the answer named one. */
-  threadId: string | undefined;
-  flags: ReplyFlags & { schema?: AnswerSchema; schemaRetries?: number };
-  deadline: Deadline;
-  /** For --notify: who replies, and the session's title when known. */
-  who: string;
-  title?: string;
-  /** What the progress line says is awaited, and the session's address (see ReplyWait). */
-  label: string;
-  url?: string;
-  /** What the answer was, for the error when it named no thread: "session <id>", "the follow-up on …". */
-  what: string;
-}
-
-/** How the CI job's result is reported: wanted at all (--json or GitHub), and which runner files. */
-interface Reporting {
-  want: boolean;
-  summary?: string;
-  output?: string;
-}
 
 /**
  * The rest of a create or send, once the turn has started: without --wait/--follow the next steps; with
@@ -113,13 +84,4 @@ export async function* afterPost(ctx: Context, t: TurnStarted): AsyncGenerator<S
   }
   await noteSessionFacts(ctx.state, t.profile, [{ id: sessionId, state: 'finished' }]);
   yield { kind: 'next-steps', sessionId, finished: true };
-}
-
-/** What checked-answer.ts gets from afterPost: the turn, the schema, and how to make the CI result. */
-export interface CheckedTurn extends TurnStarted {
-  threadId: string;
-  schema: AnswerSchema;
-  /** The CI result of a reply (or of none: null) on `thread`, the session's pull requests read. */
-  result: (final: string | null, thread?: string) => Promise<WaitResult>;
-  report: Reporting;
 }

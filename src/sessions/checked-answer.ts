@@ -3,7 +3,7 @@
 import type { Context } from '../run/context.js';
 import { CliError, ExitCode } from '../errors/cli-error.js';
 import { problemSummary } from './answer-json.js';
-import type { CheckedTurn } from './after-post.js';
+import type { CheckedTurn } from './turn-started.js';
 import { threadWait, waitError, writeOutput } from './await-reply.js';
 import type { SessionItem } from './items.js';
 import { structuredReply, type StructuredResult } from './structured-reply.js';
