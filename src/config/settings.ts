@@ -94,8 +94,11 @@ export async function resolveSettings(
     budgetUrl: [fromEnv(env, ENV_VARS.budgetUrl), 'env'],
   };
   let profiles: Profiles | undefined;
-  // The budget URL alone never makes the file be read (see Settings.budgetUrl).
-  if (need.some((name) => name !== 'budgetUrl' && given[name][0] === undefined)) profiles = await readFile();
+  // The budget URL never makes the file be read beside other settings (see Settings.budgetUrl); asked for
+  // alone (`config get budget-url`), it is what the file is read for.
+  const alone = need.length === 1;
+  const missing = (name: SettingName) => given[name][0] === undefined && (alone || name !== 'budgetUrl');
+  if (need.some(missing)) profiles = await readFile();
   const stored = profiles === undefined ? {} : profileOf(profiles, profile);
 
   const value = (name: SettingName): [string | undefined, SettingSource] => {

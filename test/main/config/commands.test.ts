@@ -205,6 +205,11 @@ describe('config list', () => {
     const listed = (JSON.parse(run.stdout) as { settings: Record<string, { value: string | null }> })
       .settings;
     expect(listed['budget-url']?.value).toBe('redis://ci:****@redis.example:6379/2');
+    // Asked for alone, it is read from the profile (it once printed "not set" here).
+    expect(await agents(['config', 'get', 'budget-url'], env)).toMatchObject({
+      code: 0,
+      stdout: 'redis://ci:****@redis.example:6379/2\n',
+    });
     const env2 = await agents(['config', 'get', 'budget-url'], {
       ...env,
       AGENTS_BUDGET_URL: 'redis://:other-pw@h:1',
