@@ -64,8 +64,8 @@ Examples:
   $ agents emulator --port 4010
 
 Exit codes: 0 ok, 1 request failed, 2 usage error, 3 auth failure, 4 not found,
-            124 --timeout ran out, 130 interrupted.
-Docs: the README in this package (README.md), and \`agents <command> --help\`.`;
+            5 answer did not match --output-schema, 124 --timeout ran out, 130 interrupted.
+Docs: \`man agents\` (every command and option), and \`agents <command> --help\`.`;
 
 /**
  * Builds the program. `run` gives each action its Context and prints what it returns; `output` is where

@@ -11,7 +11,7 @@ export const configSpec: CommandSpec = (program, run) => {
     .addHelpText(
       'after',
       `
-Keys: api-key, base-url, agent. list and get show the value in effect (flag > env > profile), a key masked.
+Keys: api-key, base-url, agent, budget-url. list and get show the value in effect (flag > env > profile), a key masked.
 Examples:
   $ agents config list
   $ agents config set base-url https://agents.example.com
