@@ -15,7 +15,7 @@ export const MISSING_SESSION = "missing required argument 'session'";
 export async function sessionOrPick(ctx: Context, ref: SessionRef | undefined): Promise<SessionRef> {
   if (ref !== undefined) return ref;
   if (ctx.prompts === undefined) throw new UsageError(MISSING_SESSION);
-  const { profile } = await ctx.settings([]);
+  const profile = ctx.profile();
   const known = await readKnownSessions(ctx.state, profile);
   if (known.length === 0) {
     throw new UsageError(

@@ -135,7 +135,7 @@ async function post(ctx: Context, client: ApiClient, profile: string, turn: Turn
 
 /** The session a reference names (`last` read from the state file). */
 async function sessionOf(ctx: Context, ref: SessionRef): Promise<{ id: string; profile: string }> {
-  const { profile } = await ctx.settings([]);
+  const profile = ctx.profile();
   const { id } = await resolveSession(ref, ctx.state, profile);
   return { id, profile };
 }
@@ -159,7 +159,7 @@ export async function createSession(ctx: Context, a: Arguments, call: Call): Pro
   }
   if (isPrivate) body.is_private = true;
   const client = await ctx.client();
-  const { profile } = await ctx.settings([]);
+  const profile = ctx.profile();
   const posted = await post(ctx, client, profile, { kind: 'create', body }, call);
   const url = posted.session?.session_html_url ?? null;
   return turnAnswer(
@@ -250,7 +250,7 @@ export async function showSession(ctx: Context, a: Arguments, call: Call): Promi
 
 export async function listSessions(ctx: Context, a: Arguments): Promise<Answer> {
   const limit = a.number('limit', 1, MAX_SESSIONS, 20, true);
-  const { profile } = await ctx.settings([]);
+  const profile = ctx.profile();
   const sessions = (await readKnownSessions(ctx.state, profile)).slice(0, limit);
   const lines = sessions.map((s) => [s.id, s.title ?? '', s.agent ?? '', s.state ?? ''].join('\t'));
   const text = sessions.length ? lines.join('\n') : `No sessions recorded for profile ${profile} yet.`;

@@ -6,7 +6,13 @@ import { join } from 'node:path';
 import { debugFromEnv, sharedPacingFromEnv } from '../config/env.js';
 import { stateDir } from '../config/locations.js';
 import { openConfigFile, type ConfigFile } from '../config/config-file.js';
-import { requireConnection, resolveSettings, type SettingName, type Settings } from '../config/settings.js';
+import {
+  requireConnection,
+  resolveProfile,
+  resolveSettings,
+  type SettingName,
+  type Settings,
+} from '../config/settings.js';
 import { openStateFile, type StateFile } from '../state/state-file.js';
 import { detectTerminal, type TerminalCaps } from '../output/terminal.js';
 import { createStyle, type Style } from '../output/style.js';
@@ -53,6 +59,8 @@ export interface Context {
   schedule: ScheduleOptions;
   /** The settings named in `need` (all by default); the config file is read at most once per run. */
   settings(need?: readonly SettingName[]): Promise<Settings>;
+  /** The config profile in effect (--profile > AGENTS_PROFILE > default), with no file read. */
+  profile(): string;
   /** The run's API client for the configured base URL and key (made once, undici loaded then). */
   client(): Promise<ApiClient>;
   /** A client for another base URL or key (login checks a key before storing it). */
@@ -140,6 +148,7 @@ export async function createContext(io: IO, globals: GlobalOptions): Promise<Con
     state,
     schedule: { ...DEFAULT_SCHEDULE, ...io.tuning?.schedule },
     settings,
+    profile: () => resolveProfile(globals, env).profile,
     client: () =>
       (client ??= (async () => {
         // The warning: a key about to travel over plain http to a host that is not loopback.

@@ -20,7 +20,7 @@ export async function artifact(
   artifactId: string,
   flags: ArtifactFlags,
 ): Promise<Item> {
-  const { profile } = await ctx.settings([]);
+  const profile = ctx.profile();
   const { id } = await resolveSession(ref, ctx.state, profile);
   const client = await ctx.client();
   const fetched = await withDeadline(

@@ -58,7 +58,7 @@ async function knownAgent(ctx: Context, flags: ChatFlags): Promise<AgentSelectio
 
 export async function chat(ctx: Context, ref: SessionRef | undefined, flags: ChatFlags): Promise<Item> {
   requireTerminal(ctx);
-  const { profile } = await ctx.settings([]);
+  const profile = ctx.profile();
   const client = await ctx.client();
   let agent: AgentSelection | undefined;
   let backlog: Backlog | undefined;

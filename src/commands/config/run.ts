@@ -60,8 +60,8 @@ export async function configGet(ctx: Context, key: string): Promise<Item> {
 export async function* configSet(ctx: Context, key: string, value: string): AsyncGenerator<Item> {
   const k = validateConfigKey(key);
   const checked = validateConfigValue(k, value);
-  const settings = await ctx.settings([]);
-  await ctx.config.set(settings.profile, k, checked.value);
+  const profile = ctx.profile();
+  await ctx.config.set(profile, k, checked.value);
   if (checked.warning !== undefined) yield { kind: 'warning', text: checked.warning };
   if (k === 'api-key') {
     yield {
@@ -76,13 +76,13 @@ export async function* configSet(ctx: Context, key: string, value: string): Asyn
     const by = flag ? (FLAGS[k] ?? 'a flag') : ENV_VARS[field];
     yield { kind: 'warning', text: `${by} overrides this value in this run` };
   }
-  yield { kind: 'note', text: `Set ${key} in profile ${settings.profile}` };
+  yield { kind: 'note', text: `Set ${key} in profile ${profile}` };
 }
 
 /** Removes `key` from the active profile. */
 export async function configUnset(ctx: Context, key: string): Promise<Item> {
   const k = validateConfigKey(key);
-  const { profile } = await ctx.settings([]);
+  const profile = ctx.profile();
   const removed = await ctx.config.unset(profile, k);
   return {
     kind: 'note',

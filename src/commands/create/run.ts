@@ -49,7 +49,7 @@ export async function* create(ctx: Context, words: string[], flags: CreateFlags)
   // --timeout bounds the whole command from here on, the POST included.
   const deadline = startDeadline(ctx.signal, flags.timeout);
   try {
-    const { profile } = await ctx.settings([]);
+    const profile = ctx.profile();
     const posted = await postTurn(client, { kind: 'create', body }, deadline, { state: ctx.state, profile });
     const { session, threadId } = posted;
     if (posted.warning) yield { kind: 'warning', text: posted.warning };

@@ -4,7 +4,7 @@ import { ENV_VARS, fromEnv } from '../../config/settings.js';
 import type { Item } from '../../output/items.js';
 
 export async function* logout(ctx: Context): AsyncGenerator<Item> {
-  const { profile } = await ctx.settings([]);
+  const profile = ctx.profile();
   const removed = await ctx.config.unset(profile, 'api-key');
   yield {
     kind: 'note',

@@ -57,7 +57,7 @@ async function refreshOne(
 }
 
 export async function ls(ctx: Context, flags: LsFlags): Promise<Item[]> {
-  const { profile } = await ctx.settings([]);
+  const profile = ctx.profile();
   let sessions = (await readKnownSessions(ctx.state, profile)).slice(0, flags.limit);
   const items: Item[] = [];
   if (flags.refresh && sessions.length > 0) {

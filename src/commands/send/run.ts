@@ -32,7 +32,7 @@ export async function* send(
   flags: SendFlags,
 ): AsyncGenerator<Item> {
   const ref = await sessionOrPick(ctx, given);
-  const { profile } = await ctx.settings([]);
+  const profile = ctx.profile();
   const session = await resolveSession(ref, ctx.state, profile);
   const client = await ctx.client();
   const message = await readMessage({

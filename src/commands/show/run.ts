@@ -26,7 +26,7 @@ export interface ShowFlags {
 
 export async function show(ctx: Context, given: SessionRef | undefined, flags: ShowFlags): Promise<Item> {
   const ref = await sessionOrPick(ctx, given);
-  const { profile } = await ctx.settings([]);
+  const profile = ctx.profile();
   const { id } = await resolveSession(ref, ctx.state, profile);
   if (flags.web) {
     const { webAddress } = await import('../../sessions/web-address.js');

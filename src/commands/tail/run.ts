@@ -28,7 +28,7 @@ export async function* tail(
   flags: TailFlags,
 ): AsyncGenerator<Item> {
   const ref = await sessionOrPick(ctx, given);
-  const { profile } = await ctx.settings([]);
+  const profile = ctx.profile();
   const { id } = await resolveSession(ref, ctx.state, profile);
   const client = await ctx.client();
   const target = { sessionId: id, threadId: flags.thread };

@@ -63,7 +63,7 @@ export async function* wait(ctx: Context, refs: WaitRef[], flags: WaitFlags): As
     );
   }
   if (flags.outputDir !== undefined) await prepareOutputDir(flags.outputDir);
-  const { profile } = await ctx.settings([]);
+  const profile = ctx.profile();
   const client = await ctx.client();
   // --timeout bounds everything from here: reading standard input, finding each session's latest turn, polling.
   const deadline = startDeadline(ctx.signal, flags.timeout);
