@@ -10,7 +10,7 @@ import type { Entry } from '../conversation/model.js';
 import { ConversationFollow } from '../sessions/follow-conversation.js';
 import { reason } from './commands.js';
 
-export interface FollowOptions {
+export interface FeedOptions {
   ctx: Context;
   client: ApiClient;
   sessionId: string;
@@ -44,7 +44,7 @@ function followError(err: unknown, sessionId: string): unknown {
 }
 
 /** Starts following; entries, warnings and the failure are reported to the callbacks. */
-export function followSession(o: FollowOptions): SessionFollow {
+export function followSession(o: FeedOptions): SessionFollow {
   const stop = new AbortController();
   const signal = AbortSignal.any([o.ctx.signal, stop.signal]);
   const follow = new ConversationFollow({

@@ -6,7 +6,7 @@ import type { CreateSessionBody } from '../api/types.js';
 import { CliError, UsageError } from '../errors/cli-error.js';
 import { CORE_AGENTS } from '../api/types.js';
 import { startDeadline } from '../sessions/deadline.js';
-import { postTurn, type Turn } from '../sessions/post.js';
+import { postTurn, type TurnPost } from '../sessions/post.js';
 import { resolveSession } from '../sessions/resolve.js';
 import { latestUserMessage } from '../sessions/latest.js';
 import { DEFAULT_SHOW_LIMIT, readSession } from '../sessions/read-session.js';
@@ -114,7 +114,7 @@ async function turnAnswer(ctx: Context, t: TurnAt, call: Call): Promise<Answer> 
 }
 
 /** Posts `turn` within the request deadline, or the call's cancellation. */
-async function post(ctx: Context, client: ApiClient, profile: string, turn: Turn, call: Call) {
+async function post(ctx: Context, client: ApiClient, profile: string, turn: TurnPost, call: Call) {
   const deadline = startDeadline(call.signal, REQUEST_DEADLINE_MS);
   try {
     const posted =

@@ -10,7 +10,7 @@ import type { Item, Result } from './items.js';
 import type { RenderMarkdown } from './markdown.js';
 import { COMMAND_HANDLERS } from './print-commands.js';
 import { WAIT_HANDLERS } from './print-waits.js';
-import { json, type Handler, type Handlers, type PresentContext, type Printer } from './printer.js';
+import { jsonLine, type Handler, type Handlers, type PresentContext, type Printer } from './printer.js';
 import { renderSessionCard } from './render.js';
 import { renderConversation, renderNotice, serviceText, type TextMode } from './render-conversation.js';
 import type { StatusLines } from './status-lines.js';
@@ -158,7 +158,7 @@ class Presenter implements Printer {
     const { opened, why, error } = await openInBrowser(ctx.io, url);
     if (error !== undefined) ctx.log.warn(`could not start a browser: ${error}`);
     const shown = this.text.tty ? serviceText(url, this.text) : url;
-    if (this.json) this.out(json({ url, opened }));
+    if (this.json) this.out(jsonLine({ url, opened }));
     else if (!opened) this.out(`${shown}\n`);
     if (opened) ctx.log.info(`Opening ${shown} in your browser.`);
     else if (why !== undefined && ctx.caps.stderrIsTTY)

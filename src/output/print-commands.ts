@@ -3,7 +3,7 @@
 import { timeFormat } from '../config/env.js';
 import type { SessionItem } from '../sessions/items.js';
 import type { Item } from './items.js';
-import { json, type Handlers } from './printer.js';
+import { jsonLine, type Handlers } from './printer.js';
 import { renderConfigList } from './render-config.js';
 import { bodyText, line, renderConversation, serviceText } from './render-conversation.js';
 import { renderSessions, renderSessionsPlain, sessionJson } from './render-sessions.js';
@@ -13,13 +13,13 @@ import { jsonText } from '../util/text.js';
 export const COMMAND_HANDLERS: Handlers<Exclude<Item['kind'], SessionItem['kind']>> = {
   'session-created'(p, { session, waiting }) {
     if (p.ctx.caps.stderrIsTTY) p.ctx.log.info(renderCreated(session, p.ctx.styleErr));
-    if (!waiting) p.out(p.json ? json(session) : `${session.id}\n`);
+    if (!waiting) p.out(p.json ? jsonLine(session) : `${session.id}\n`);
   },
   'message-sent'(p, { sessionId, sent, waiting }) {
     // <session>/<thread>: what `agents wait` and --thread read (the session alone if no thread came back).
     const thread = sent.chat_thread_id;
     const ref = thread ? `${sessionId}/${thread}` : sessionId;
-    if (!waiting) p.out(p.json ? json(sent) : `${ref}\n`);
+    if (!waiting) p.out(p.json ? jsonLine(sent) : `${ref}\n`);
   },
   async conversation(p, item) {
     const { ctx } = p;
@@ -58,7 +58,7 @@ export const COMMAND_HANDLERS: Handlers<Exclude<Item['kind'], SessionItem['kind'
     const { artifact, bytes, written } = item;
     if (p.json) {
       // The record; a plan also with its text (markdown), which a script most likely wants.
-      p.out(json(item.what === 'plan' ? { artifact, text: bytes.toString('utf8') } : artifact));
+      p.out(jsonLine(item.what === 'plan' ? { artifact, text: bytes.toString('utf8') } : artifact));
     } else if (written === undefined) {
       // A pipe gets the bytes as stored; a terminal the text made harmless (a plan as markdown).
       if (p.text.tty) {
@@ -95,7 +95,7 @@ export const COMMAND_HANDLERS: Handlers<Exclude<Item['kind'], SessionItem['kind'
     else p.ctx.log.info(`${e.key} is not set`);
   },
   value(p, item) {
-    if (p.json) p.out(json(item.json));
+    if (p.json) p.out(jsonLine(item.json));
     else if (item.text !== undefined) p.out(`${item.text}\n`);
   },
   note(p, { text }) {

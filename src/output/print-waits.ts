@@ -5,7 +5,7 @@ import type { SessionItem } from '../sessions/items.js';
 import { escapeForLine } from '../util/text.js';
 import { githubOutputs, resultOutputs, stepSummary } from './github.js';
 import { notify } from './notify.js';
-import { json, type Handlers, type Printer } from './printer.js';
+import { jsonLine, type Handlers, type Printer } from './printer.js';
 import { activityLine, bodyText, line, renderEntry, serviceText } from './render-conversation.js';
 import { renderNextSteps } from './render.js';
 import { renderReplyHeader, renderSchemaErrors, renderSchemaRetry } from './render-wait.js';
@@ -24,7 +24,7 @@ const ENDED = { replied: 'replied', 'timed-out': 'timed out waiting for', failed
 export const WAIT_HANDLERS: Handlers<SessionItem['kind']> = {
   entry(p, { entry, repeats }) {
     if (entry.kind === 'notice') p.notice(entry.message);
-    else if (p.json) p.out(json(entry.message));
+    else if (p.json) p.out(jsonLine(entry.message));
     else {
       const text = renderEntry({ ...entry, repeats }, p.text);
       if (text !== '') p.out(text);
@@ -34,18 +34,18 @@ export const WAIT_HANDLERS: Handlers<SessionItem['kind']> = {
     p.ctx.progress.stop();
     const text = item.message.message;
     // With a result: the final Message's fields (as before) and the result's, one object.
-    if (p.json) p.out(json(item.result ? { ...item.message, ...item.result } : item.message));
+    if (p.json) p.out(jsonLine(item.result ? { ...item.message, ...item.result } : item.message));
     // Piped, the reply byte for byte (`> answer.md` holds exactly what the agent wrote).
     else p.out(p.text.tty ? bodyText(text, p.text) : text);
   },
   'structured-reply'(p, item) {
     p.ctx.progress.stop();
     // One line of JSON, on a terminal too: what `jq` and `read` take.
-    p.out(json(p.json ? { ...item.message, ...item.result } : item.value));
+    p.out(jsonLine(p.json ? { ...item.message, ...item.result } : item.value));
   },
   'wait-result'(p, { result }) {
     p.ctx.progress.stop();
-    if (p.json) p.out(json(result));
+    if (p.json) p.out(jsonLine(result));
   },
   async waiting(p, { label, sessionId, url }) {
     await p.ctx.progress.start(`Waiting for ${label}…`, { sessionId, url });
@@ -88,10 +88,10 @@ export const WAIT_HANDLERS: Handlers<SessionItem['kind']> = {
     const { sessionId, threadId, message, structured } = item;
     if (p.json) {
       const fields = structured ? { structured_output: structured.value } : {};
-      p.out(json({ session: sessionId, thread: threadId, message, ...fields }));
+      p.out(jsonLine({ session: sessionId, thread: threadId, message, ...fields }));
       return;
     }
-    const body = structured ? json(structured.value) : undefined;
+    const body = structured ? jsonLine(structured.value) : undefined;
     if (p.text.tty) {
       const header = renderReplyHeader(sessionId, item.title, p.text.style, p.ctx.caps.columns);
       p.out(`${header}\n${body ?? line(serviceText(message.message, p.text))}`);

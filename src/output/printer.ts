@@ -55,4 +55,4 @@ export type Handlers<K extends Item['kind']> = { [P in K]: Handler<P> };
 
 /** One JSON document and its newline. */
 // Service text (ids, replies, titles) inside JSON cannot drive the terminal it is printed to.
-export const json = (value: unknown) => `${jsonText(value)}\n`;
+export const jsonLine = (value: unknown) => `${jsonText(value)}\n`;

@@ -36,12 +36,12 @@ export function schemaFollowUp(problem: SchemaProblem): string {
   const what =
     problem.kind === 'no-json'
       ? 'no JSON found.'
-      : `\n${problem.errors.map((e) => `- ${errorLine(e)}`).join('\n')}`;
+      : `\n${problem.errors.map((e) => `- ${schemaErrorLine(e)}`).join('\n')}`;
   return `Your answer did not match the JSON Schema: ${what}\nReply with the corrected JSON alone, matching the schema.`;
 }
 
 /** One error as a line: its path (or "the value") and ajv's message. */
-export function errorLine(e: SchemaError): string {
+export function schemaErrorLine(e: SchemaError): string {
   return `${e.path === '' ? '(the value)' : e.path}: ${e.message}`;
 }
 
@@ -102,10 +102,10 @@ export function extractJson(reply: string): Extracted {
 }
 
 /** A reply checked: its value when it matched, else what was wrong. */
-export type Checked = { ok: true; value: unknown } | { ok: false; problem: SchemaProblem };
+export type AnswerCheck = { ok: true; value: unknown } | { ok: false; problem: SchemaProblem };
 
 /** Takes the JSON from `reply` and checks it against `schema`. */
-export function checkReply(reply: string, schema: AnswerSchema): Checked {
+export function checkReply(reply: string, schema: AnswerSchema): AnswerCheck {
   const got = extractJson(reply);
   if (!got.found) return { ok: false, problem: { kind: 'no-json' } };
   const errors = schema.check(got.value);

@@ -17,7 +17,7 @@ import type { WaitRef } from '../input/wait-ref.js';
 import { resolveSession } from './resolve.js';
 import { readKnownSessions } from '../state/known-sessions.js';
 import type { SessionItem, StatusRow } from './items.js';
-import { checkReply, errorLine, type AnswerSchema, type SchemaProblem } from './answer-json.js';
+import { checkReply, schemaErrorLine, type AnswerSchema, type SchemaProblem } from './answer-json.js';
 import { Channel } from '../util/channel.js';
 import { sleep } from '../util/sleep.js';
 import { fileError } from '../errors/file-errors.js';
@@ -52,7 +52,7 @@ function mismatch(problem: SchemaProblem): CliError {
   const what =
     problem.kind === 'no-json'
       ? 'no JSON found'
-      : problem.errors.slice(0, 3).map(errorLine).join('; ') + (problem.errors.length > 3 ? '; …' : '');
+      : problem.errors.slice(0, 3).map(schemaErrorLine).join('; ') + (problem.errors.length > 3 ? '; …' : '');
   return new CliError(`the agent's answer did not match the schema: ${what}`, {
     exitCode: ExitCode.SCHEMA_MISMATCH,
   });

@@ -27,7 +27,7 @@ export interface SendTurn {
 }
 
 /** What to post. */
-export type Turn = CreateTurn | SendTurn;
+export type TurnPost = CreateTurn | SendTurn;
 
 /** Where `last` is kept. */
 export interface Bookkeeping {
@@ -85,7 +85,7 @@ export async function postTurn(
 ): Promise<Posted & { sent: SentMessage }>;
 export async function postTurn(
   client: ApiClient,
-  turn: Turn,
+  turn: TurnPost,
   deadline: Deadline,
   books: Bookkeeping | undefined,
 ): Promise<Posted> {
