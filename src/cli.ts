@@ -4,6 +4,7 @@
 // and a closed stdout into the stop signal, and sets the exit code. bin/agents.js calls run().
 import { CommanderError } from 'commander';
 import { CliError, ExitCode, fromApiError } from './cli-error.js';
+import { isApiError } from './api/errors.js';
 import type { IO } from './io.js';
 import type { Context, GlobalOptions } from './context.js';
 import { buildProgram, type Runner } from './cli/program.js';
@@ -15,7 +16,7 @@ import { processSpawner } from './spawner.js';
 /** Anything thrown, as the CliError the run ends with. */
 function asCliError(err: unknown): CliError {
   if (err instanceof CliError) return err;
-  if (err instanceof Error && err.name === 'ApiError') return fromApiError(err as never);
+  if (isApiError(err)) return fromApiError(err);
   const message = err instanceof Error ? err.message : String(err);
   return new CliError(message.split('\n')[0] ?? '', { cause: err });
 }
