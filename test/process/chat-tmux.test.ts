@@ -88,9 +88,11 @@ const SGR = /\u001b\[[\d;]*m/;
     await t.press('Enter');
     await posted(em, 2);
     em.endTurns(); // its one step: a turn that never ends has no more
-    // That step in the status line: the chat has the turn (its post answered) and shows it running, so the
-    // next Enter asks to interrupt. The step's text alone is no sign: the first turn's step 1 says the same.
-    await t.waitFor(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] claude · [^·\n]+ · ✎ claude is working on it \(step 1\)\./);
+    // The step under this turn's message (the first turn's step 1 reads the same), and the turn running in
+    // the status line: its post has been answered, so the next Enter asks to interrupt (while the post is
+    // out, the status line says "sending…" and an Enter is turned away).
+    await t.waitFor(/long job\n[\s\S]*claude is working on it \(step 1\)\./);
+    await t.waitFor(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] claude · [^·\n]+ · /);
     // The paste ends with a line break: bracketed, it is part of the text, not Enter.
     await t.paste('stop that\n');
     await t.type('and do this\\');
