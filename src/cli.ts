@@ -2,6 +2,7 @@
 // touching `process`, so tests run it in-process. run(), called by bin/agents.js, is the only code that
 // does: the IO from the process, Ctrl-C, SIGTERM and a closed stdout as the stop signal, the exit code.
 import { CommanderError } from 'commander';
+import { isApiError } from './api/errors.js';
 import { CliError, ExitCode, fromApiError } from './errors/cli-error.js';
 import type { IO } from './io/io.js';
 import type { Context, GlobalOptions } from './run/context.js';
@@ -14,7 +15,7 @@ import { processSpawner } from './io/spawner.js';
 /** Anything thrown, as the CliError the run ends with. */
 function asCliError(err: unknown): CliError {
   if (err instanceof CliError) return err;
-  if (err instanceof Error && err.name === 'ApiError') return fromApiError(err as never);
+  if (isApiError(err)) return fromApiError(err);
   const message = err instanceof Error ? err.message : String(err);
   return new CliError(message.split('\n')[0] ?? '', { cause: err });
 }

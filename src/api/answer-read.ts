@@ -1,6 +1,6 @@
 // An answer's body read to the end, or discarded, on every path: a success's up to the size limit, an
 // error's only its start (it is only summarised).
-import { ApiError } from './errors.js';
+import { isApiError, ApiError } from './errors.js';
 import type { ExchangeDeadline } from './request-send.js';
 import type { Answer } from './wire.js';
 
@@ -68,7 +68,7 @@ export async function readAnswer(
     return { status, ok, headers: res.headers, text };
   } catch (err) {
     if (signal?.aborted) throw err;
-    if (err instanceof ApiError) {
+    if (isApiError(err)) {
       res.body.destroy();
       trace(`← ${status} in ${deadline.elapsed()}: ${err.message}`);
       throw err;

@@ -105,6 +105,11 @@ export class ApiError extends Error {
   }
 }
 
+/** Whether `err` is an API error: the one test for it, wherever one is recognised. */
+export function isApiError(err: unknown): err is ApiError {
+  return err instanceof ApiError;
+}
+
 const BY_STATUS: Record<number, [ApiErrorKind, string]> = {
   401: ['auth', 'authentication failed'],
   403: ['forbidden', 'permission denied'],

@@ -46,7 +46,8 @@ export function exchangeFor(settings: ExchangeSettings): Exchange {
       ? proxyDispatcher(connectTimeoutMs, responseTimeoutMs, proxySettings(env))
       : Promise.resolve(dispatcher);
   return async (url, options) => {
-    const { request } = await import('./undici-http.js');
+    const { keepWasmBaseline, request } = await import('./undici-http.js');
+    keepWasmBaseline();
     const res = await request(url, {
       ...options,
       dispatcher: await pool(),

@@ -1,6 +1,6 @@
 // One request's trip: its pacing slot, then the send, the body read and the decode, in a retry loop. A read
 // is retried on transient failures; a POST only when it certainly never left (the API has no idempotency key).
-import { ApiError, abortedError, type BadRequestDefault, type Creates } from './errors.js';
+import { isApiError, ApiError, abortedError, type BadRequestDefault, type Creates } from './errors.js';
 import { backoffDelay, type RetryNotice, type RetryOptions } from './backoff.js';
 import { isTimeoutReason, sleep } from '../util/sleep.js';
 import { flatten } from '../util/text.js';
@@ -122,7 +122,7 @@ export class Transport {
         return await downloadOnce(config, url, signal, maxBytes);
       } catch (err) {
         if (signal?.aborted) throw abortedError(signal.reason);
-        if (!(err instanceof ApiError)) throw err;
+        if (!isApiError(err)) throw err;
         if (err.kind !== 'rate_limited') counted += 1;
         const delay = this.retryDelay(err, err.transient, attempt, counted, started);
         if (delay === undefined) throw err;
@@ -180,12 +180,11 @@ export class Transport {
         return await this.attempt(spec, bodyText, attempt, state, signal);
       } catch (caught) {
         // Refused before it was acted on (a 429 that came in the grace after the deadline, say): not left.
-        if (caught instanceof ApiError && caught.neverSent) state.left = false;
+        if (isApiError(caught) && caught.neverSent) state.left = false;
         if (signal?.aborted) throw cancelled();
-        const err =
-          caught instanceof ApiError
-            ? caught
-            : new ApiError({ kind: 'unexpected', message: String(caught), cause: caught });
+        const err = isApiError(caught)
+          ? caught
+          : new ApiError({ kind: 'unexpected', message: String(caught), cause: caught });
         // Refused before it was acted on (a 429, a refused connection): nothing is in flight, nothing done.
         if (err.neverSent) state.left = false;
         const retryable = spec.method === 'GET' ? err.transient : err.neverSent;
@@ -224,7 +223,7 @@ export class Transport {
     try {
       return await this.exchange(spec, bodyText, attempt, grace ? grace.signal : signal);
     } catch (err) {
-      refused = err instanceof ApiError && err.kind === 'rate_limited';
+      refused = isApiError(err) && err.kind === 'rate_limited';
       throw err;
     } finally {
       release?.(true, refused);

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import type { Context } from '../run/context.js';
 import { openInBrowser } from '../output/browser.js';
 import type { ApiClient } from '../api/client.js';
-import { ApiError } from '../api/errors.js';
+import { isApiError } from '../api/errors.js';
 import type { Message, Session } from '../api/types.js';
 import { CliError, fromApiError } from '../errors/cli-error.js';
 import { renderSession } from '../output/render.js';
@@ -38,7 +38,7 @@ export interface CommandHost {
 
 /** A one-line reason for an error shown in the chat (which carries on), and its hint. */
 export function reason(err: unknown): { text: string; hint?: string } {
-  if (err instanceof ApiError) {
+  if (isApiError(err)) {
     const mapped = fromApiError(err);
     return { text: mapped.message, hint: mapped.hint };
   }

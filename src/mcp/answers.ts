@@ -2,7 +2,7 @@
 // session, a missing key, a busy key) is a result with isError and one line with its hint: never a
 // protocol error, never the end of the server.
 import { CliError, fromApiError } from '../errors/cli-error.js';
-import { ApiError } from '../api/errors.js';
+import { isApiError } from '../api/errors.js';
 import { escapeForLine } from '../util/text.js';
 import type { Answer } from './calls.js';
 
@@ -29,7 +29,7 @@ export function errorLine(err: unknown): string {
   const e =
     err instanceof CliError
       ? err
-      : err instanceof ApiError
+      : isApiError(err)
         ? fromApiError(err)
         : new CliError(err instanceof Error ? err.message : String(err));
   const message = escapeForLine(e.message.split('\n')[0] ?? '');

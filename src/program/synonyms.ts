@@ -1,7 +1,7 @@
 // Words people type for our commands (kubectl's `logs`, gh's `view`): commander's suggestions go by
 // spelling alone and would offer `login` for `logs`.
 import type { Command } from 'commander';
-import type { Unknowing } from '../commands/help/spec.js';
+import { answerUnknownCommand } from '../commands/options/commander-private.js';
 
 const SYNONYMS: Record<string, string> = {
   logs: 'tail',
@@ -21,14 +21,9 @@ const SYNONYMS: Record<string, string> = {
 
 /** An unknown command that is one of our synonyms is answered with the command it means. */
 export function suggestSynonyms(program: Command): void {
-  const cmd = program as Unknowing;
-  const builtIn = cmd.unknownCommand.bind(cmd);
-  cmd.unknownCommand = function unknownCommand(this: Command) {
-    const name = this.args[0] ?? '';
+  answerUnknownCommand(program, (name) => {
     const synonym = Object.hasOwn(SYNONYMS, name) ? SYNONYMS[name] : undefined;
-    if (synonym === undefined || !this.commands.some((c) => c.name() === synonym)) return builtIn();
-    this.error(`error: unknown command '${name}'\n(Did you mean ${synonym}?)`, {
-      code: 'commander.unknownCommand',
-    });
-  };
+    if (synonym === undefined || !program.commands.some((c) => c.name() === synonym)) return undefined;
+    return `error: unknown command '${name}'\n(Did you mean ${synonym}?)`;
+  });
 }

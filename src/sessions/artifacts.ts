@@ -2,7 +2,7 @@
 // line for one the session does not have), the session's latest plan, and the bytes behind a record's
 // presigned link.
 import type { ApiClient, CallOptions } from '../api/client.js';
-import { ApiError } from '../api/errors.js';
+import { isApiError } from '../api/errors.js';
 import type { Artifact } from '../api/types.js';
 import type { Download } from '../api/transport.js';
 import { CliError, ExitCode } from '../errors/cli-error.js';
@@ -17,7 +17,7 @@ export async function artifactRecord(
   try {
     return await client.getArtifact(sessionId, artifactId, o);
   } catch (err) {
-    if (err instanceof ApiError && err.kind === 'not_found') {
+    if (isApiError(err) && err.kind === 'not_found') {
       throw new CliError(
         `session ${sessionId} has no artifact ${artifactId} (or the session does not exist)`,
         {

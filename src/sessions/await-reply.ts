@@ -5,7 +5,7 @@ import { writeFile } from 'node:fs/promises';
 import type { Context } from '../run/context.js';
 import type { Message, MessageType } from '../api/types.js';
 import type { ApiClient } from '../api/client.js';
-import { ApiError } from '../api/errors.js';
+import { isApiError } from '../api/errors.js';
 import { CliError, ExitCode, fromApiError } from '../errors/cli-error.js';
 import { isFinalReply } from '../conversation/turn-state.js';
 import { Follower, isRateLimited, MAX_FAILED_POLLS, type FollowOptions } from '../poll/follow.js';
@@ -46,7 +46,7 @@ export function waitError(
       hint,
     });
   }
-  if (err instanceof ApiError) {
+  if (isApiError(err)) {
     const mapped = fromApiError(err);
     // The service kept failing: the session may still go on, so say which one and how to pick it up.
     if (mapped.exitCode === ExitCode.FAILURE) {

@@ -2,7 +2,7 @@
 // here, so each gets the same deadline, the same account of a POST cut short (it may have been carried
 // out: say so, never send it again), and the same record of `last` with what is known of the session.
 import type { ApiClient } from '../api/client.js';
-import { ApiError } from '../api/errors.js';
+import { isApiError } from '../api/errors.js';
 import type { CreateSessionBody, SendMessageBody, SentMessage, Session } from '../api/types.js';
 import { CliError, ExitCode, fromApiError } from '../errors/cli-error.js';
 import {
@@ -53,7 +53,7 @@ export interface Posted {
  * been carried out (the service may have received it); anything else goes to the one mapping.
  */
 export function postError(err: unknown, deadline: Deadline, what: 'session' | 'message'): never {
-  if (err instanceof ApiError && err.kind === 'aborted' && deadline.expired) {
+  if (isApiError(err) && err.kind === 'aborted' && deadline.expired) {
     const mapped = fromApiError(err);
     if (err.outcomeUnknown) {
       const lead = `timed out${deadline.after} before the service answered; the ${what} may have been created`;

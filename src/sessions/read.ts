@@ -6,7 +6,7 @@
 // answer lacks is read alone and the two lists are merged. The cost: the usual requests where the server
 // honours it, the usual two lists where it does not, plus the one refused question where it says 422.
 import type { ApiClient, CallOptions, ThreadTarget } from '../api/client.js';
-import { ApiError } from '../api/errors.js';
+import { isApiError } from '../api/errors.js';
 import type { ListQuery, Message, MessageType, Role } from '../api/types.js';
 import { mergeOldestFirst } from '../conversation/merge.js';
 
@@ -88,7 +88,7 @@ export async function readMessages(
       const query: ListQuery = { role: ['user', 'assistant'], type: types, direction };
       both = oldestFirst(await take(client.iterateMessages(target, query, o), max), max);
     } catch (err) {
-      if (!(err instanceof ApiError && err.kind === 'validation')) throw err;
+      if (!(isApiError(err) && err.kind === 'validation')) throw err;
       repeatedRole.set(client, 'one');
     }
     if (both !== undefined) {

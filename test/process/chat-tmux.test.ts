@@ -50,6 +50,11 @@ function posted(em: RunningEmulator, n: number) {
 }
 
 const count = (text: string, part: string) => text.split(part).length - 1;
+/**
+ * The tool-call lines of the conversation. Not every '⚙ ' on the screen: the status line shows the latest
+ * tool call too while the turn runs, and the final reply can be on the screen a moment before it says done.
+ */
+const toolLines = (screen: string) => screen.split('\n').filter((l) => l.startsWith('⚙ '));
 const SESSION = /Session ([0-9a-f-]{36})/;
 // eslint-disable-next-line no-control-regex -- escape sequences are what is looked for
 const SGR = /\u001b\[[\d;]*m/;
@@ -69,8 +74,7 @@ const SGR = /\u001b\[[\d;]*m/;
     await t.waitFor(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] claude · \d+s · [⚙✎]/);
     em.endTurns();
     let screen = await t.waitFor('claude finished: "fix the tests". Done.');
-    expect(count(screen, '⚙ ')).toBe(2);
-    expect(screen).toContain('⚙ Read  src/module-2.ts');
+    expect(toolLines(screen)).toEqual(['⚙ Read  src/module-2.ts', '⚙ Bash  npm test -- --run step-4']);
     await t.waitFor('claude · done in');
     expect(await t.screen({ escapes: true })).toMatch(SGR);
 
@@ -84,7 +88,11 @@ const SGR = /\u001b\[[\d;]*m/;
     await t.press('Enter');
     await posted(em, 2);
     em.endTurns(); // its one step: a turn that never ends has no more
-    await t.waitFor('claude is working on it (step 1).');
+    // The step under this turn's message (the first turn's step 1 reads the same), and the turn running in
+    // the status line: its post has been answered, so the next Enter asks to interrupt (while the post is
+    // out, the status line says "sending…" and an Enter is turned away).
+    await t.waitFor(/long job\n[\s\S]*claude is working on it \(step 1\)\./);
+    await t.waitFor(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] claude · [^·\n]+ · /);
     // The paste ends with a line break: bracketed, it is part of the text, not Enter.
     await t.paste('stop that\n');
     await t.type('and do this\\');
@@ -163,11 +171,12 @@ const SGR = /\u001b\[[\d;]*m/;
     em.endTurns();
     screen = await t.waitFor('claude finished: "second task". Done.');
     await t.waitFor(/first task · done in \d+m?s/);
-    screen = await t.screen({ joined: true });
+    // The turn's notice lands with its final, and is drawn just after it (the screen can be read between).
+    screen = await t.waitFor(/"second task"\. Done\.[\s\S]*notice: /);
     expect(count(screen, 'claude finished: "second task". Done.')).toBe(1);
     expect(count(screen, 'notice: ')).toBe(2);
     // Each tool call one line, cut to the width (a joined line longer than 40 would have wrapped).
-    const tools = screen.split('\n').filter((l) => l.startsWith('⚙ '));
+    const tools = toolLines(screen);
     expect(tools.length).toBeGreaterThan(0);
     expect(tools.every((l) => width(l) <= 40)).toBe(true);
     // Every line the chat drew is whole: no status line mixed into the conversation.

@@ -68,7 +68,9 @@ describe('the house', () => {
     const root = readdirSync(SRC).filter((n) => statSync(join(SRC, n)).isFile());
     expect(root.length).toBeLessThanOrEqual(2);
     expect(root).toContain('cli.ts');
-    const loose = readdirSync(join(SRC, 'commands')).filter((n) => statSync(join(SRC, 'commands', n)).isFile());
+    const loose = readdirSync(join(SRC, 'commands')).filter((n) =>
+      statSync(join(SRC, 'commands', n)).isFile(),
+    );
     expect(loose).toEqual([]);
   });
 
@@ -79,7 +81,11 @@ describe('the house', () => {
           const from = rel(f);
           const to = rel(t);
           if (from.startsWith('sessions/') && to.startsWith('output/')) return true;
-          return !from.startsWith('emulator/') && !from.startsWith('commands/emulator/') && to.startsWith('emulator/');
+          return (
+            !from.startsWith('emulator/') &&
+            !from.startsWith('commands/emulator/') &&
+            to.startsWith('emulator/')
+          );
         })
         .map((t) => `${rel(f)} -> ${rel(t)}`),
     );

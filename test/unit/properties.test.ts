@@ -18,7 +18,12 @@ import { parseSessionRef, sessionRefArg } from '../../src/input/session-ref.js';
 import { resolveSession } from '../../src/sessions/resolve.js';
 import { openStateFile } from '../../src/state/state-file.js';
 import { writeLastSession } from '../../src/state/last-session.js';
-import { durationOption, intOption, uuidListOption, uuidOption } from '../../src/commands/options/option-values.js';
+import {
+  durationOption,
+  intOption,
+  uuidListOption,
+  uuidOption,
+} from '../../src/commands/options/option-values.js';
 import {
   CONFIG_KEYS,
   isLoopbackHost,

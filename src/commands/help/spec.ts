@@ -1,10 +1,7 @@
 // agents help [command...]: our own, because commander's prints the whole help for a command it does not
 // know; this one ends as running that unknown command would, with the same error and suggestion.
-import type { Command } from 'commander';
 import type { CommandSpec } from '../options/command-spec.js';
-
-/** commander's method that reports `args[0]` as an unknown command (with its suggestion); not in its types. */
-export type Unknowing = Command & { unknownCommand(): never };
+import { failUnknownCommand } from '../options/commander-private.js';
 
 export const helpSpec: CommandSpec = (program) =>
   program
@@ -15,11 +12,8 @@ export const helpSpec: CommandSpec = (program) =>
       let target = program;
       for (const name of names) {
         const next = target.commands.find((c) => c.name() === name || c.aliases().includes(name));
-        if (next === undefined) {
-          target.args = [name];
-          (target as Unknowing).unknownCommand();
-        }
-        target = next!;
+        if (next === undefined) failUnknownCommand(target, name);
+        target = next;
       }
       target.help();
     });

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../../run/context.js';
 import { CliError, ExitCode, UsageError, fromApiError } from '../../errors/cli-error.js';
-import { ApiError } from '../../api/errors.js';
+import { isApiError } from '../../api/errors.js';
 import { ENV_VARS, describeSource } from '../../config/settings.js';
 import { validateApiKey, validateBaseUrl } from '../../config/validators.js';
 import type { InStream } from '../../io/io.js';
@@ -56,7 +56,7 @@ export async function verifyKey(ctx: Context, baseUrl: string, apiKey: string): 
   try {
     await client.getSession(randomUUID(), { signal: ctx.signal });
   } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
+    if (!isApiError(err)) throw err;
     // The service's JSON 404 (an `error` text) means the key passed the gateway and the session is unknown.
     if (err.kind === 'not_found' && err.serverMessage !== undefined) return;
     if (err.kind === 'auth' || err.kind === 'forbidden') {
