@@ -80,7 +80,7 @@ function noAnswer(seconds: number, sessionId: string, rateLimited: boolean): Cli
 async function turnAnswer(ctx: Context, t: TurnAt, call: Call): Promise<Answer> {
   const outcome: TurnOutcome =
     t.posted && t.seconds === 0
-      ? { status: 'running', answered: 1, rateLimited: false }
+      ? { status: 'running', threadId: t.threadId, answered: 1, rateLimited: false, attempts: 0 }
       : await awaitTurn({
           client: t.client,
           sessionId: t.sessionId,
@@ -90,6 +90,7 @@ async function turnAnswer(ctx: Context, t: TurnAt, call: Call): Promise<Answer> 
           schedule: ctx.schedule,
           onPoll: (waited) =>
             call.progress?.(waited, t.asked ?? t.seconds, `waiting for the reply on session ${t.sessionId}`),
+          warn: (line) => ctx.log.warn(line),
         });
   if (outcome.status === 'running' && outcome.answered === 0) {
     throw noAnswer(t.asked ?? t.seconds, t.sessionId, outcome.rateLimited);
