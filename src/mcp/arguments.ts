@@ -29,6 +29,19 @@ export class Arguments {
     return v === null ? undefined : v;
   }
 
+  /** Whether the argument was given (null counts as not given). */
+  given(name: string): boolean {
+    return this.present(name) !== undefined;
+  }
+
+  /** An optional JSON object (a JSON Schema). */
+  object(name: string): Record<string, unknown> | undefined {
+    const v = this.present(name);
+    if (v === undefined) return undefined;
+    if (!isObject(v)) throw new UsageError(`${name} must be a JSON Schema: a JSON object`);
+    return v;
+  }
+
   /** A non-empty string (a message). */
   text(name: string): string {
     const v = this.present(name);

@@ -10,7 +10,15 @@ import { postTurn, type TurnPost } from '../sessions/post.js';
 import { resolveSession } from '../sessions/resolve.js';
 import { latestUserMessage } from '../sessions/latest.js';
 import { DEFAULT_SHOW_LIMIT, readSession } from '../sessions/read-session.js';
-import { awaitTurn, type TurnOutcome } from '../sessions/turn-outcome.js';
+import { awaitTurn, type TurnOutcome, type TurnWait } from '../sessions/turn-outcome.js';
+import {
+  DEFAULT_SCHEMA_RETRIES,
+  schemaErrorLine,
+  MAX_SCHEMA_RETRIES,
+  problemSummary,
+  withSchemaInstruction,
+} from '../sessions/answer-json.js';
+import { schemaFields, type StructuredResult } from '../sessions/structured-reply.js';
 import { MAX_SESSIONS, noteSessionFacts, readKnownSessions } from '../state/known-sessions.js';
 import { sessionJson } from '../output/render-sessions.js';
 import type { Arguments } from './arguments.js';
@@ -32,14 +40,19 @@ export interface Call {
   progress?: (waited: number, total: number, message: string) => void;
 }
 
-/** A turn's result (the structuredContent of the tools that post or wait). */
+/**
+ * A turn's result (the structuredContent of the tools that post or wait). With output_schema it gains the
+ * CLI's --json fields: `structured_output` and `schema_attempts`, or `status: "schema_mismatch"` with
+ * `schema_errors` (see schemaFields).
+ */
 export interface TurnResult {
   session_id: string;
   thread_id: string;
   session_html_url: string | null;
-  status: 'completed' | 'running';
+  status: 'completed' | 'running' | 'schema_mismatch';
   final_message: string | null;
   pull_requests: unknown[];
+  schema_attempts?: number;
 }
 
 /** What a call returns: the data, and a first line for a reader of the text. */
@@ -60,7 +73,12 @@ interface TurnAt {
   asked?: number;
   /** The turn was just posted: with no time to wait, it is running (nothing is asked). */
   posted?: boolean;
+  /** output_schema: the reply checked, and asked for again up to its retries. */
+  check?: Check;
 }
+
+/** output_schema compiled, and the follow-ups allowed (0 on wait_for_reply: it only checks). */
+type Check = NonNullable<TurnWait['check']>;
 
 /** A wait that got no answer from the service at all before its time ran out (a busy key, a slow service). */
 function noAnswer(seconds: number, sessionId: string, rateLimited: boolean): CliError {
@@ -73,14 +91,13 @@ function noAnswer(seconds: number, sessionId: string, rateLimited: boolean): Cli
 }
 
 /**
- * Waits (or looks once, with 0 seconds) for the turn's reply and makes the result. Where output_schema
- * plugs in: a completed outcome's reply is checked here, a follow-up asks again, and the value joins the
- * result as `structured_output` (issue 31's checker, as the CLI's --output-schema).
+ * Waits (or looks once, with 0 seconds) for the turn's reply and makes the result; with output_schema the
+ * reply is checked (and asked for again) as the CLI's --output-schema does, and the result says how.
  */
 async function turnAnswer(ctx: Context, t: TurnAt, call: Call): Promise<Answer> {
   const outcome: TurnOutcome =
     t.posted && t.seconds === 0
-      ? { status: 'running', answered: 1, rateLimited: false }
+      ? { status: 'running', threadId: t.threadId, answered: 1, rateLimited: false, attempts: 0 }
       : await awaitTurn({
           client: t.client,
           sessionId: t.sessionId,
@@ -90,27 +107,55 @@ async function turnAnswer(ctx: Context, t: TurnAt, call: Call): Promise<Answer> 
           schedule: ctx.schedule,
           onPoll: (waited) =>
             call.progress?.(waited, t.asked ?? t.seconds, `waiting for the reply on session ${t.sessionId}`),
+          warn: (line) => ctx.log.warn(line),
+          ...(t.check ? { check: { ...t.check, books: { state: ctx.state, profile: t.profile } } } : {}),
         });
   if (outcome.status === 'running' && outcome.answered === 0) {
     throw noAnswer(t.asked ?? t.seconds, t.sessionId, outcome.rateLimited);
   }
   const result: TurnResult = {
     session_id: t.sessionId,
-    thread_id: t.threadId,
+    thread_id: outcome.threadId,
     session_html_url: t.url,
     status: outcome.status,
     final_message: outcome.status === 'completed' ? outcome.final.message : null,
     pull_requests: outcome.status === 'completed' ? outcome.pullRequests : [],
   };
-  if (outcome.status === 'completed') {
-    const failed = await noteSessionFacts(ctx.state, t.profile, [{ id: t.sessionId, state: 'finished' }]);
-    if (failed) ctx.log.warn(failed);
+  if (outcome.status === 'running') {
+    if (outcome.attempts > 0) result.schema_attempts = outcome.attempts;
+    const asked =
+      outcome.attempts > 0 ? ` Its answer did not match output_schema and was asked for again.` : '';
+    const text = `The agent is still working (session ${t.sessionId}, thread ${outcome.threadId}).${asked} Call wait_for_reply to wait for its reply.`;
+    return { structured: { ...result }, text };
   }
-  const text =
-    outcome.status === 'completed'
-      ? outcome.final.message
-      : `The agent is still working (session ${t.sessionId}, thread ${t.threadId}). Call wait_for_reply to wait for its reply.`;
-  return { structured: { ...result }, text };
+  const failed = await noteSessionFacts(ctx.state, t.profile, [{ id: t.sessionId, state: 'finished' }]);
+  if (failed) ctx.log.warn(failed);
+  const { checked } = outcome;
+  if (checked === undefined) return { structured: { ...result }, text: outcome.final.message };
+  return { structured: { ...result, ...schemaFields(checked) }, text: checkedText(checked) };
+}
+
+/** A checked reply as text: the value as one line of JSON, or what was wrong and the last reply. */
+function checkedText(checked: StructuredResult): string {
+  if (checked.matched) return JSON.stringify(checked.value);
+  const tries = checked.attempts === 1 ? '1 try' : `${checked.attempts} tries`;
+  const { problem } = checked;
+  const errors = problem.kind === 'mismatch' ? problem.errors.map((e) => `\n- ${schemaErrorLine(e)}`) : [];
+  return `The agent's answer did not match output_schema after ${tries} (${problemSummary(problem)}).${errors.join('')}\n\nIts last reply:\n${checked.final.message}`;
+}
+
+/** output_schema and schema_retries, read, and the schema compiled (ajv is loaded here, and only here). */
+async function checkOf(a: Arguments, followUps: boolean): Promise<Check | undefined> {
+  const source = a.object('output_schema');
+  if (source === undefined) {
+    if (followUps && a.given('schema_retries')) throw new UsageError('schema_retries needs output_schema');
+    return undefined;
+  }
+  const retries = followUps
+    ? a.number('schema_retries', 0, MAX_SCHEMA_RETRIES, DEFAULT_SCHEMA_RETRIES, true)
+    : 0;
+  const { loadAnswerSchema } = await import('../sessions/answer-schema.js');
+  return { schema: await loadAnswerSchema(source, 'output_schema'), retries };
 }
 
 /** Posts `turn` within the request deadline, or the call's cancellation. */
@@ -145,10 +190,12 @@ export async function createSession(ctx: Context, a: Arguments, call: Call): Pro
   const agentName = a.agent('agent');
   const agentId = a.uuid('agent_id');
   const isPrivate = a.flag('is_private');
-  const seconds = a.waitSeconds(0);
+  const check = await checkOf(a, true);
+  // output_schema implies a wait, as --output-schema implies --wait: follow-ups are sent while it waits.
+  const seconds = a.waitSeconds(check ? DEFAULT_WAIT_SECONDS : 0);
   if (agentName !== undefined && agentId !== undefined)
     throw new UsageError('give agent or agent_id, not both');
-  const body: CreateSessionBody = { message };
+  const body: CreateSessionBody = { message: check ? withSchemaInstruction(message, check.schema) : message };
   if (agentId !== undefined) body.agent_id = agentId;
   else body.agent_name = agentName ?? (await ctx.settings(['agent'])).agent;
   if (body.agent_id === undefined && body.agent_name === undefined) {
@@ -164,17 +211,28 @@ export async function createSession(ctx: Context, a: Arguments, call: Call): Pro
   const url = posted.session?.session_html_url ?? null;
   return turnAnswer(
     ctx,
-    { client, profile, sessionId: posted.sessionId, threadId: posted.threadId, url, seconds, posted: true },
+    {
+      client,
+      profile,
+      sessionId: posted.sessionId,
+      threadId: posted.threadId,
+      url,
+      seconds,
+      posted: true,
+      check,
+    },
     call,
   );
 }
 
 export async function sendMessage(ctx: Context, a: Arguments, call: Call): Promise<Answer> {
   const ref = a.session();
-  const message = a.text('message');
-  const seconds = a.waitSeconds(0);
+  const given = a.text('message');
+  const check = await checkOf(a, true);
+  const seconds = a.waitSeconds(check ? DEFAULT_WAIT_SECONDS : 0);
   const { id, profile } = await sessionOf(ctx, ref);
   const client = await ctx.client();
+  const message = check ? withSchemaInstruction(given, check.schema) : given;
   const posted = await post(ctx, client, profile, { kind: 'send', sessionId: id, body: { message } }, call);
   const known = (await readKnownSessions(ctx.state, profile)).find((s) => s.id === id);
   const t = {
@@ -185,6 +243,7 @@ export async function sendMessage(ctx: Context, a: Arguments, call: Call): Promi
     url: known?.web ?? null,
     seconds,
     posted: true,
+    check,
   };
   return turnAnswer(ctx, t, call);
 }
@@ -193,6 +252,8 @@ export async function waitForReply(ctx: Context, a: Arguments, call: Call): Prom
   const ref = a.session();
   const thread = a.uuid('thread');
   const seconds = a.waitSeconds(DEFAULT_WAIT_SECONDS);
+  // wait_for_reply only checks the reply: it never sends a follow-up (as `agents wait --output-schema`).
+  const check = await checkOf(a, false);
   const { id, profile } = await sessionOf(ctx, ref);
   const client = await ctx.client();
   // wait_seconds bounds the whole call, the look-ups included (a key kept busy by others cannot hold it).
@@ -219,7 +280,7 @@ export async function waitForReply(ctx: Context, a: Arguments, call: Call): Prom
   const left = seconds > 0 ? Math.max(0.001, seconds - (performance.now() - started) / 1000) : 0;
   return turnAnswer(
     ctx,
-    { client, profile, sessionId: id, threadId, url, seconds: left, asked: seconds },
+    { client, profile, sessionId: id, threadId, url, seconds: left, asked: seconds, check },
     call,
   );
 }

@@ -36,7 +36,7 @@ const BODIES: Record<ToolName, (ctx: Context, a: Arguments, call: Call) => Promi
 };
 
 const INSTRUCTIONS =
-  'Blocks agent sessions: hand a task to a cloud agent (create_session), follow up (send_message), wait for its reply and pull requests (wait_for_reply, which returns status "running" when its time runs out: call it again), read a session (show_session) or list the ones started here (list_sessions).';
+  'Blocks agent sessions: hand a task to a cloud agent (create_session), follow up (send_message), wait for its reply and pull requests (wait_for_reply, which returns status "running" when its time runs out: call it again), read a session (show_session) or list the ones started here (list_sessions). Give output_schema (a JSON Schema) to get the answer as JSON that matches it (structured_output).';
 
 /** The key of the run's settings, to blank it out of anything sent or logged (none when unreadable). */
 async function secretOf(ctx: Context): Promise<string | undefined> {

@@ -2,6 +2,7 @@
 // whose descriptions an agent can act on, and the output schema of each result's structuredContent.
 import { CORE_AGENTS } from '../api/types.js';
 import { MAX_SESSIONS } from '../state/known-sessions.js';
+import { DEFAULT_SCHEMA_RETRIES, MAX_SCHEMA_RETRIES } from '../sessions/answer-json.js';
 
 /** A tool's name. */
 export type ToolName =
@@ -27,13 +28,33 @@ const SESSION = {
   description:
     'The session: its id (UUID), its web address (…/sessions/<id>), or "last" (the session this machine last created or sent to).',
 };
-const waitSeconds = (dflt: number, what: string) => ({
+const waitSeconds = (dflt: number, what: string, withSchema = '') => ({
   type: 'number',
   minimum: 0,
   maximum: MAX_WAIT_SECONDS,
   default: dflt,
-  description: `Seconds to wait for ${what} (0 to ${MAX_WAIT_SECONDS}, default ${dflt}). When it has not come by then the result says status "running": call wait_for_reply to wait again.`,
+  description: `Seconds to wait for ${what} (0 to ${MAX_WAIT_SECONDS}, default ${dflt}${withSchema}). When it has not come by then the result says status "running": call wait_for_reply to wait again.`,
 });
+/** create and send wait when output_schema is given, as the CLI's --output-schema implies --wait. */
+const postWait = waitSeconds(0, 'the final reply', `; ${DEFAULT_WAIT_SECONDS} with output_schema`);
+const SCHEMA_DRAFTS = 'draft 2020-12, or draft-07 or 2019-09 when its $schema says so';
+/** output_schema on the tools that post a turn: asked for, checked, and asked for again. */
+const ASK_SCHEMA = {
+  type: 'object',
+  description: `A JSON Schema (${SCHEMA_DRAFTS}) the answer must match. The message then ends with a fixed instruction asking for JSON that matches it; the JSON is taken from the final reply (the whole reply, or its last \`\`\`json block) and checked. When it does not match, a follow-up in the same session says what was wrong, up to schema_retries times, while wait_seconds lasts. The value comes back as structured_output; when no reply matched, status is "schema_mismatch" with schema_errors.`,
+};
+const SCHEMA_RETRIES = {
+  type: 'integer',
+  minimum: 0,
+  maximum: MAX_SCHEMA_RETRIES,
+  default: DEFAULT_SCHEMA_RETRIES,
+  description: `With output_schema: follow-ups that ask again when the answer does not match (0 to ${MAX_SCHEMA_RETRIES}, default ${DEFAULT_SCHEMA_RETRIES}).`,
+};
+/** output_schema on wait_for_reply: the reply checked, nothing sent. */
+const CHECK_SCHEMA = {
+  type: 'object',
+  description: `A JSON Schema (${SCHEMA_DRAFTS}) the reply must match: it is checked and its JSON returned as structured_output, or status "schema_mismatch" with schema_errors. Sends no follow-up (create_session and send_message with output_schema do).`,
+};
 const MESSAGE = { type: 'string', minLength: 1, description: 'The message to the agent (markdown).' };
 
 const nullableString = { type: ['string', 'null'] };
@@ -49,7 +70,7 @@ const PULL_REQUESTS = {
 };
 /**
  * A turn's result: the ids, the address, whether it is still running, and the reply with the pull
- * requests once it ended. (With output_schema, a `structured_output` field will join them.)
+ * requests once it ended; with output_schema, the value or what was wrong (as the CLI's --json result).
  */
 const TURN_RESULT = {
   type: 'object' as const,
@@ -59,11 +80,32 @@ const TURN_RESULT = {
     session_html_url: { ...nullableString, description: 'The session in the web dashboard.' },
     status: {
       type: 'string',
-      enum: ['completed', 'running'],
-      description: '"running": the agent is still working; call wait_for_reply to wait again.',
+      enum: ['completed', 'running', 'schema_mismatch'],
+      description:
+        '"running": the agent is still working; call wait_for_reply to wait again. "schema_mismatch": the reply never matched output_schema.',
     },
-    final_message: { ...nullableString, description: "The agent's final reply; null while running." },
+    final_message: {
+      ...nullableString,
+      description: "The agent's final reply (the last one checked, with output_schema); null while running.",
+    },
     pull_requests: PULL_REQUESTS,
+    structured_output: { description: 'With output_schema, once matched: the JSON value of the reply.' },
+    schema_attempts: {
+      type: 'integer',
+      description: 'With output_schema: the replies checked (the first, then one per follow-up).',
+    },
+    schema_errors: {
+      type: 'array',
+      description: 'With status "schema_mismatch": what was wrong with the last reply.',
+      items: {
+        type: 'object',
+        properties: {
+          path: { type: 'string', description: 'A JSON Pointer into the value; "" for the whole.' },
+          message: { type: 'string' },
+        },
+        required: ['path', 'message'],
+      },
+    },
   },
   required: ['session_id', 'thread_id', 'session_html_url', 'status', 'final_message', 'pull_requests'],
 };
@@ -77,7 +119,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'create_session',
     title: 'Create a Blocks agent session',
     description:
-      'Start a new session with a cloud agent on Blocks and give it its first message (a task). Returns the session id, the thread id of this turn and the web address; with wait_seconds, also the final reply and pull requests when the agent finished within that time, else status "running" (then call wait_for_reply). Long tasks take minutes: start them with wait_seconds 0 and wait later.',
+      'Start a new session with a cloud agent on Blocks and give it its first message (a task). Returns the session id, the thread id of this turn and the web address; with wait_seconds, also the final reply and pull requests when the agent finished within that time, else status "running" (then call wait_for_reply). Long tasks take minutes: start them with wait_seconds 0 and wait later. With output_schema the answer must be JSON that matches it (asked for, checked and asked for again), returned as structured_output.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -94,7 +136,9 @@ export const TOOLS: readonly ToolDefinition[] = [
           description: 'A specific agent of the workspace (UUID).',
         },
         is_private: { type: 'boolean', description: 'Hide the session from other workspace members.' },
-        wait_seconds: waitSeconds(0, 'the final reply'),
+        wait_seconds: postWait,
+        output_schema: ASK_SCHEMA,
+        schema_retries: SCHEMA_RETRIES,
       },
       required: ['message'],
     },
@@ -105,10 +149,16 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'send_message',
     title: 'Send a follow-up to a Blocks session',
     description:
-      'Send a follow-up message to an existing session. It starts a new turn (thread) and INTERRUPTS the turn in progress, if the agent is still working: wait for its reply first (wait_for_reply) unless you mean to stop it. Returns the new thread id; with wait_seconds, also the final reply and pull requests when the agent finished within that time, else status "running".',
+      'Send a follow-up message to an existing session. It starts a new turn (thread) and INTERRUPTS the turn in progress, if the agent is still working: wait for its reply first (wait_for_reply) unless you mean to stop it. Returns the new thread id; with wait_seconds, also the final reply and pull requests when the agent finished within that time, else status "running". With output_schema the answer must be JSON that matches it, as for create_session.',
     inputSchema: {
       type: 'object',
-      properties: { session: SESSION, message: MESSAGE, wait_seconds: waitSeconds(0, 'the final reply') },
+      properties: {
+        session: SESSION,
+        message: MESSAGE,
+        wait_seconds: postWait,
+        output_schema: ASK_SCHEMA,
+        schema_retries: SCHEMA_RETRIES,
+      },
       required: ['session', 'message'],
     },
     outputSchema: TURN_RESULT,
@@ -118,7 +168,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'wait_for_reply',
     title: "Wait for a Blocks agent's reply",
     description:
-      'Wait for the final reply of a turn: the session\'s latest turn, or the thread given. Returns the reply and the pull requests; when wait_seconds runs out first it returns status "running" (not an error): call it again to keep waiting. Sends nothing to the session.',
+      'Wait for the final reply of a turn: the session\'s latest turn, or the thread given. Returns the reply and the pull requests; when wait_seconds runs out first it returns status "running" (not an error): call it again to keep waiting. With output_schema the reply is checked against it and its JSON returned as structured_output. Sends nothing to the session.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -130,6 +180,7 @@ export const TOOLS: readonly ToolDefinition[] = [
             'The turn to wait for (a thread id from create_session or send_message); default the latest.',
         },
         wait_seconds: waitSeconds(DEFAULT_WAIT_SECONDS, 'the final reply'),
+        output_schema: CHECK_SCHEMA,
       },
       required: ['session'],
     },

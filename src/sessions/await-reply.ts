@@ -101,6 +101,19 @@ export interface ThreadWait {
   policy?: 'hold' | 'show';
   /** How an outage is ridden out (see outagePolicy). */
   outage?: Pick<FollowOptions, 'maxFailedPolls' | 'onTransientError'>;
+  /** Told after each poll the service answered (an MCP call's progress, and whether it ever answered). */
+  onPoll?: () => void;
+}
+
+/** The follower's polls, `onPoll` told of each once it is in hand. */
+async function* told(
+  batches: AsyncIterable<Message[]>,
+  onPoll: (() => void) | undefined,
+): AsyncGenerator<Message[]> {
+  for await (const batch of batches) {
+    onPoll?.();
+    yield batch;
+  }
 }
 
 /**
@@ -119,14 +132,17 @@ export async function* followThread(w: ThreadWait): AsyncGenerator<SessionItem, 
     ...(w.watch ? { flowing: (m: Message) => wanted.includes(m.type) } : {}),
     ...w.outage,
   });
+  const polls = told(follower.batches(), w.onPoll);
   let final: Message | undefined;
   if (w.mode === 'wait') {
-    for await (const m of follower) {
-      if (isFinalReply(m)) final = m;
-      else yield { kind: 'activity', entry: classify(m) };
+    for await (const batch of polls) {
+      for (const m of batch) {
+        if (isFinalReply(m)) final = m;
+        else yield { kind: 'activity', entry: classify(m) };
+      }
     }
   } else {
-    for await (const e of streamConversation(follower.batches(), w.policy ?? 'show')) {
+    for await (const e of streamConversation(polls, w.policy ?? 'show')) {
       if (e.kind !== 'final') yield { kind: 'activity', entry: e };
       // Tool calls were read for the spinner alone.
       if (e.kind === 'tool' || e.kind === 'notice') continue;

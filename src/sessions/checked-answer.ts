@@ -2,11 +2,11 @@
 // script gets: one line of JSON and exit 0, or exit 5 with the last errors; the CI result either way.
 import type { Context } from '../run/context.js';
 import { CliError, ExitCode } from '../errors/cli-error.js';
-import { problemSummary } from './answer-json.js';
+import { DEFAULT_SCHEMA_RETRIES, problemSummary } from './answer-json.js';
 import type { CheckedTurn } from './turn-started.js';
 import { threadWait, waitError, writeOutput } from './await-reply.js';
 import type { SessionItem } from './items.js';
-import { structuredReply, type StructuredResult } from './structured-reply.js';
+import { schemaFields, structuredReply, type StructuredResult } from './structured-reply.js';
 
 /** Waits for an answer that matches the schema; yields what the presenter prints, or throws exit 5. */
 export async function* checkedAnswer(ctx: Context, t: CheckedTurn): AsyncGenerator<SessionItem> {
@@ -24,7 +24,7 @@ export async function* checkedAnswer(ctx: Context, t: CheckedTurn): AsyncGenerat
       ...wait,
       threadId,
       schema: t.schema,
-      retries: t.flags.schemaRetries ?? 2,
+      retries: t.flags.schemaRetries ?? DEFAULT_SCHEMA_RETRIES,
       deadline: t.deadline,
       books: { state: ctx.state, profile: t.profile },
     });
@@ -35,27 +35,23 @@ export async function* checkedAnswer(ctx: Context, t: CheckedTurn): AsyncGenerat
         break;
       }
       if (step.value.kind === 'schema-retry') yield { kind: 'waited' };
+      // The turn waited on now is the follow-up's: a time-out's hint resumes that one.
+      if (step.value.kind === 'waiting' && step.value.threadId) threadId = step.value.threadId;
       yield step.value;
     }
   } catch (err) {
     yield { kind: 'waited' };
-    // A follow-up the deadline cut short says so itself (it may have been created); name the session.
-    if (err instanceof CliError && err.exitCode === ExitCode.TIMEOUT && !err.message.includes(sessionId)) {
-      throw new CliError(`${err.message} (the follow-up on session ${sessionId})`, {
-        exitCode: err.exitCode,
-        hint: err.hint ?? `see it with: agents show ${sessionId}`,
-        cause: err,
-      });
-    }
+    // A follow-up the deadline cut short says so itself (it may have been created), naming the session.
+    if (err instanceof CliError && err.exitCode === ExitCode.TIMEOUT) throw err;
     throw waitError(err, t.deadline, ctx.signal, sessionId, threadId);
   }
   yield { kind: 'waited' };
   threadId = outcome.threadId;
-  const schema = { schema_attempts: outcome.attempts };
+  const fields = schemaFields(outcome);
   if (outcome.matched) {
     if (t.flags.output !== undefined) await writeOutput(t.flags.output, `${JSON.stringify(outcome.value)}\n`);
     const result = t.report.want
-      ? { ...(await t.result(outcome.final.message, threadId)), structured_output: outcome.value, ...schema }
+      ? { ...(await t.result(outcome.final.message, threadId)), ...fields }
       : undefined;
     yield { kind: 'structured-reply', value: outcome.value, message: outcome.final, result };
     if (result)
@@ -68,11 +64,9 @@ export async function* checkedAnswer(ctx: Context, t: CheckedTurn): AsyncGenerat
       };
     return;
   }
-  const problem = outcome.problem ?? { kind: 'no-json' };
+  const { problem } = outcome;
   if (t.report.want) {
-    const base = await t.result(outcome.final.message, threadId);
-    const errors = problem.kind === 'mismatch' ? problem.errors : [{ path: '', message: 'no JSON found' }];
-    const result = { ...base, status: 'schema_mismatch' as const, ...schema, schema_errors: errors };
+    const result = { ...(await t.result(outcome.final.message, threadId)), ...fields };
     yield { kind: 'wait-result', result };
     yield {
       kind: 'github-result',

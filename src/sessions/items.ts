@@ -42,8 +42,8 @@ export type SessionItem =
   | { kind: 'schema-mismatch'; problem: SchemaProblem }
   /** A wait that ended without a reply to print (timed out, or never matched the schema): its result. */
   | { kind: 'wait-result'; result: WaitResult }
-  /** A wait began: what is awaited ("claude", "the reply") and on which session. */
-  | { kind: 'waiting'; label: string; sessionId: string; url?: string }
+  /** A wait began: what is awaited ("claude", "the reply") and on which session (and thread, when new). */
+  | { kind: 'waiting'; label: string; sessionId: string; url?: string; threadId?: string }
   /** What the agent just did while a wait goes on (a message, a tool call), for the progress line. */
   | { kind: 'activity'; entry: Entry }
   /** The wait that `waiting` began is over (whatever comes next is printed without progress under it). */

@@ -1,12 +1,18 @@
 // An answer a script can parse: the reply of a turn that was asked for JSON (withSchemaInstruction), checked
 // against the schema, and asked for again in a follow-up in the same session while it does not match. The
-// CLI (--output-schema), the MCP server (output_schema) and the Action all come here; nothing is printed.
+// CLI (--output-schema, the Action through it) and the MCP server (output_schema) come here; nothing is printed.
 import type { ApiClient } from '../api/client.js';
 import type { Message } from '../api/types.js';
-import { CliError } from '../errors/cli-error.js';
+import { CliError, ExitCode } from '../errors/cli-error.js';
 import type { FollowOptions } from '../poll/follow.js';
 import type { ScheduleOptions } from '../poll/schedule.js';
-import { checkReply, schemaFollowUp, type AnswerSchema, type SchemaProblem } from './answer-json.js';
+import {
+  checkReply,
+  schemaFollowUp,
+  type AnswerSchema,
+  type SchemaError,
+  type SchemaProblem,
+} from './answer-json.js';
 import { followThread } from './await-reply.js';
 import type { Deadline } from './deadline.js';
 import type { SessionItem } from './items.js';
@@ -27,29 +33,52 @@ export interface StructuredWait {
   /** Also yield `activity` items while a turn runs (a spinner says what the agent does). */
   watch?: boolean;
   outage?: Pick<FollowOptions, 'maxFailedPolls' | 'onTransientError'>;
+  /** Told after each poll the service answered (see ThreadWait). */
+  onPoll?: () => void;
   /** Where each follow-up is recorded as the profile's `last` (the CLI); nothing is recorded without. */
   books?: Bookkeeping;
 }
 
 /** How it ended: the value when a reply matched, else what was wrong with the last one. */
-export interface StructuredResult {
-  matched: boolean;
-  /** The value taken from the reply that matched. */
-  value?: unknown;
+export type StructuredResult = {
   /** Replies checked: the first, and one per follow-up. */
   attempts: number;
-  /** Not matched: what was wrong with the last reply. */
-  problem?: SchemaProblem;
   /** The last reply checked, and its thread. */
   final: Message;
   threadId: string;
+} & ({ matched: true; value: unknown } | { matched: false; problem: SchemaProblem });
+
+/** What a result gains from the check (the CLI's --json result, the MCP tools' structuredContent). */
+export type SchemaFields =
+  | { structured_output: unknown; schema_attempts: number }
+  | { status: 'schema_mismatch'; schema_attempts: number; schema_errors: SchemaError[] };
+
+/** The fields of `r` for a result: the value and the tries, or the last errors ("no JSON found" as one). */
+export function schemaFields(r: StructuredResult): SchemaFields {
+  if (r.matched) return { structured_output: r.value, schema_attempts: r.attempts };
+  const { problem } = r;
+  const errors = problem.kind === 'mismatch' ? problem.errors : [{ path: '', message: 'no JSON found' }];
+  return { status: 'schema_mismatch', schema_attempts: r.attempts, schema_errors: errors };
+}
+
+/** Checks `final`, the reply of `threadId`, the `attempts`th one checked. */
+export function checkedResult(
+  final: Message,
+  threadId: string,
+  schema: AnswerSchema,
+  attempts = 1,
+): StructuredResult {
+  const checked = checkReply(final.message, schema);
+  return checked.ok
+    ? { matched: true, value: checked.value, attempts, final, threadId }
+    : { matched: false, problem: checked.problem, attempts, final, threadId };
 }
 
 /**
  * Waits for the reply, checks it, and sends a follow-up saying what was wrong until one matches or the
  * retries are spent. Yields what happens (`activity`, then `schema-retry` before each follow-up, and
- * `waiting` as each new turn starts) and returns the result. Errors (the deadline, a failed request) are
- * thrown as they came; nothing more is sent once one is thrown.
+ * `waiting` with its thread as each new turn starts) and returns the result. Errors (the deadline, a failed
+ * request) are thrown as they came, a follow-up cut short naming its session; nothing more is sent then.
  */
 export async function* structuredReply(o: StructuredWait): AsyncGenerator<SessionItem, StructuredResult> {
   let threadId = o.threadId;
@@ -63,33 +92,39 @@ export async function* structuredReply(o: StructuredWait): AsyncGenerator<Sessio
       schedule: o.schedule,
       watch: o.watch,
       outage: o.outage,
+      onPoll: o.onPoll,
     });
-    const checked = checkReply(final.message, o.schema);
-    if (checked.ok) return { matched: true, value: checked.value, attempts, final, threadId };
-    if (attempts > o.retries) return { matched: false, problem: checked.problem, attempts, final, threadId };
+    const checked = checkedResult(final, threadId, o.schema, attempts);
+    if (checked.matched || attempts > o.retries) return checked;
     yield { kind: 'schema-retry', problem: checked.problem, retry: attempts, of: o.retries };
-    // A POST like any other: paced by the client's budget, and never sent twice once it may have arrived.
-    const posted = await postTurn(
-      o.client,
-      { kind: 'send', sessionId: o.sessionId, body: { message: schemaFollowUp(checked.problem) } },
-      o.deadline,
-      o.books,
-    );
-    if (posted.threadId === undefined) {
-      throw new CliError(`the service returned no thread for the follow-up on session ${o.sessionId}`, {
-        hint: `follow it with: agents tail ${o.sessionId}`,
-      });
-    }
-    threadId = posted.threadId;
-    yield { kind: 'waiting', label: 'the corrected answer', sessionId: o.sessionId };
+    threadId = await followUp(o, checked.problem);
+    yield { kind: 'waiting', label: 'the corrected answer', sessionId: o.sessionId, threadId };
   }
 }
 
-/** structuredReply for callers that want the result alone (the MCP server, the Action). */
-export async function awaitStructuredReply(o: StructuredWait): Promise<StructuredResult> {
-  const run = structuredReply(o);
-  for (;;) {
-    const step = await run.next();
-    if (step.done) return step.value;
+/** Posts the follow-up that says what was wrong; its thread. */
+async function followUp(o: StructuredWait, problem: SchemaProblem): Promise<string> {
+  const { sessionId } = o;
+  let threadId: string | undefined;
+  try {
+    // A POST like any other: paced by the client's budget, and never sent twice once it may have arrived.
+    const body = { message: schemaFollowUp(problem) };
+    ({ threadId } = await postTurn(o.client, { kind: 'send', sessionId, body }, o.deadline, o.books));
+  } catch (err) {
+    // Cut short by the deadline: it says itself that it may have been created; name the session.
+    if (err instanceof CliError && err.exitCode === ExitCode.TIMEOUT) {
+      throw new CliError(`${err.message} (the follow-up on session ${sessionId})`, {
+        exitCode: err.exitCode,
+        hint: err.hint ?? `see it with: agents show ${sessionId}`,
+        cause: err,
+      });
+    }
+    throw err;
   }
+  if (threadId === undefined) {
+    throw new CliError(`the service returned no thread for the follow-up on session ${sessionId}`, {
+      hint: `follow it with: agents tail ${sessionId}`,
+    });
+  }
+  return threadId;
 }

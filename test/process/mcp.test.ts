@@ -38,8 +38,18 @@ describe('agents mcp', () => {
       'agent_id',
       'is_private',
       'wait_seconds',
+      'output_schema',
+      'schema_retries',
     ]);
     expect(byName.send_message!.inputSchema.required).toEqual(['session', 'message']);
+    // output_schema on the tools that wait; only those that post ask again (schema_retries).
+    expect(Object.keys(byName.send_message!.inputSchema.properties ?? {})).toContain('schema_retries');
+    expect(Object.keys(byName.wait_for_reply!.inputSchema.properties ?? {})).toEqual([
+      'session',
+      'thread',
+      'wait_seconds',
+      'output_schema',
+    ]);
     expect(byName.send_message!.description).toMatch(/INTERRUPTS the turn in progress/);
     expect(byName.wait_for_reply!.inputSchema.properties?.wait_seconds).toMatchObject({
       default: 60,
