@@ -1,11 +1,6 @@
-// What an answer must be before anything of it is printed, stored or put in an address. The shapes are
-// checked lightly (enough that a wrong endpoint or a gateway's JSON is reported as such, not as a crash
-// later). Ids are checked by what the client does with them. A session's, thread's or artifact's is echoed
-// to stdout (`id=$(agents create …)`), kept as `last` and put in paths and URLs, so it must be a UUID: a
-// server that sends `../../` and an escape sequence reaches none of those. A message's or task's is only
-// compared (to see a message once) and printed through the terminal sanitizer, so it is opaque: any
-// non-empty string of bounded length, as test servers in the wild send (`m1`, `task-1`). Ids that name
-// what was asked for must name it.
+// What an answer must be before anything of it is printed, stored or put in an address: shapes checked
+// lightly (a wrong endpoint or a gateway's JSON is reported as such), ids by what the client does with
+// them, and ids that name what was asked for must name it.
 import { ApiError } from './errors.js';
 import { isUuid } from '../util/uuid.js';
 import { isObject } from '../util/json.js';
@@ -35,6 +30,11 @@ function checkId(what: string, field: string, value: unknown, nullable = false):
 }
 
 /** The longest message or task id taken: enough for any real id, bounded so none can swell an answer. */
+// A session's, thread's or artifact's id is echoed to stdout (`id=$(agents create …)`), kept as `last` and
+// put in paths and URLs, so it must be a UUID: a server that sends `../../` and an escape sequence reaches
+// none of those. A message's or task's is only compared (to see a message once) and printed through the
+// terminal sanitizer, so it is opaque: any non-empty string of bounded length, as test servers in the wild
+// send (`m1`, `task-1`).
 export const MAX_OPAQUE_ID = 200;
 
 /** Throws unless `value` is an opaque id: a non-empty string of at most MAX_OPAQUE_ID characters. */

@@ -1,7 +1,6 @@
-// Merges message lists, each in the server's order oldest first, into one list sorted by created_at (the
-// service filters on one `role` at a time in older deployments, so a conversation arrives as two lists).
-// Messages stored in one instant tie on every timestamp: only the order the server listed them in tells
-// which came first, so a tie is never broken by anything else (an id is a guess).
+// Merges message lists (older deployments filter on one `role` at a time), each in the server's order
+// oldest first, into one list by created_at. Messages stored in one instant tie on every timestamp: only the
+// order the server listed them in tells which came first, so a tie is never broken otherwise.
 import type { Message } from '../api/types.js';
 
 /** created_at in ms; a time that does not parse sorts first rather than making the order inconsistent. */

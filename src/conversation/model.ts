@@ -1,8 +1,5 @@
 // The conversation a person reads, from the raw message items of the service. Pure: messages in, entries
-// out. It is where the live service's ways are absorbed once for every output:
-// - each finished thread's last `message` repeats the `final_message` word for word: shown once;
-// - items with `chat_thread_id: null` are system notices (a sandbox warning), not replies;
-// - a `tool_call`'s text is a JSON-encoded invocation `{"__name__": tool, ...args}` (or args under `input`).
+// out; the live service's ways are absorbed here once for every output.
 import type { Message } from '../api/types.js';
 import { isObject } from '../util/json.js';
 
@@ -63,6 +60,10 @@ export function decodeToolCall(text: string): ToolCall | undefined {
 }
 
 /** Pure: what one message is. */
+// What the live service does that a reader must not see: each finished thread's last `message` repeats
+// the `final_message` word for word (shown once); items with `chat_thread_id: null` are system notices (a
+// sandbox warning), not replies; a `tool_call`'s text is a JSON-encoded invocation `{"__name__": tool,
+// ...args}` (or args under `input`).
 export function classify(m: Message): Entry {
   if (m.chat_thread_id === null) return { kind: 'notice', message: m };
   if (m.role === 'user') return { kind: 'user', message: m };

@@ -1,7 +1,6 @@
-// The ways the emulator can answer: `spec`, the document (agent-sessions-api.md) to the letter; `live`, the
-// way Blocks' service answers today (live-service.md, from its maintainers' verified notes); `ci-mock`, the
-// test server Blocks' CI runs against. Every difference is one field here, so the handlers read as the spec
-// and ask the dialect where they differ.
+// The ways the emulator answers: `spec`, the document to the letter; `live`, as Blocks' service answers
+// today (live-service.md); `ci-mock`, the test server Blocks' CI runs against. Every difference is one field
+// here, so the handlers read as the spec and ask the dialect where they differ.
 
 /** Which service the emulator plays. */
 export type DialectName = 'spec' | 'live' | 'ci-mock';

@@ -1,7 +1,6 @@
-// `agents mcp`: the Model Context Protocol over stdio with the official SDK (this module is imported by the
-// mcp command alone, so no other command loads the SDK). stdout
-// carries the protocol's frames alone; logs go to stderr. The server ends when stdin closes or the run is
-// stopped; the waits in flight then stop, and the sessions they waited on go on.
+// `agents mcp`: the Model Context Protocol over stdio with the official SDK, imported by the mcp command
+// alone. stdout carries the protocol's frames alone, logs go to stderr; when stdin closes the waits in
+// flight stop, and the sessions they waited on go on.
 import type { Readable, Writable } from 'node:stream';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';

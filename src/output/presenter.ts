@@ -1,7 +1,6 @@
-// The one presenter: what commands return becomes JSON, terminal text or plain text on stdout, and
-// summaries and hints on stderr. Modes: --json (one JSON document, or NDJSON for streams); a terminal
-// (labels, colour, local times, markdown, service text neutralised; `show` through the pager when taller
-// than the screen); a pipe (the service's text byte for byte).
+// The one presenter: what commands return becomes JSON (a document, or NDJSON for streams), terminal text
+// (labels, colour, local times, markdown, service text neutralised, a pager for a tall `show`) or plain
+// text (the service's text byte for byte) on stdout, and summaries and hints on stderr.
 import type { Message } from '../api/types.js';
 import { latestTurnState } from '../conversation/turn-state.js';
 import { pagerCommand, pagerEnv, timeFormat } from '../config/env.js';

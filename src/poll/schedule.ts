@@ -1,15 +1,6 @@
-// When to poll next. Replies are usually quick, so the first polls come fast; during a long turn the gap
-// grows so that a 40 s turn costs about 30 requests (three such waits fit in one key's 100 a minute) and
-// its final message is seen at most about 2.3 s late; after a minute of quiet (a CI job waiting twenty
-// minutes) the gap stretches further, to about 12 requests a minute, leaving the key's budget to others.
-// As soon as messages flow again the gap snaps back. Every gap carries jitter so that many clients
-// started together do not poll in lockstep.
-//
-// When several waiters share the key (in this process or others), each is given its share of the budget
-// as a least gap (N waiters → N × window / limit, with a margin, more when the window is already spent:
-// api/budget/limiter.ts budgetGap), so that together they stay under the limit instead of queueing behind the
-// limiter. In its first seconds a waiter may poll several times faster than its share, so that a short
-// turn is still seen quickly; that costs the key a few requests per waiter whatever their number.
+// When to poll next: fast at first, since replies are usually quick; slower through a long turn and slower
+// still after a minute of quiet, leaving the key's budget to others; back to fast as soon as messages flow.
+// Every gap carries jitter, so that clients started together do not poll in lockstep.
 
 /** Tunables of the poll schedule, in milliseconds. */
 export interface ScheduleOptions {
@@ -56,6 +47,13 @@ export const DEFAULT_SCHEDULE: ScheduleOptions = {
  * Pure: the gap after `quietMs` without new messages and `errors` consecutive transient failures, at least
  * the waiter's `share` of the budget once its warm-up is over.
  */
+// A 40 s turn costs about 30 requests (three such waits fit in one key's 100 a minute) and its final is
+// seen at most about 2.3 s late; a CI job waiting twenty minutes polls about 12 times a minute. When several
+// waiters share the key (in this process or others), each is given its share of the budget as a least gap
+// (N waiters → N × window / limit, with a margin, more when the window is already spent: budgetGap in
+// api/budget/limiter.ts), so that together they stay under the limit instead of queueing behind the
+// limiter. In its first seconds a waiter may poll several times faster than its share, so that a short turn
+// is still seen quickly; that costs the key a few requests per waiter whatever their number.
 export function nextDelay(
   quietMs: number,
   errors: number,

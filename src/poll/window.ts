@@ -1,11 +1,5 @@
-// The poller's memory: which messages of the `gts` window it has already yielded.
-//
-// The API filters on `ts > gts`, but `ts` comes from the agent's provider: several messages share a
-// second, and a message can be stored with a `ts` older than one already seen. So the cursor (`floor`)
-// stays a margin behind the newest `ts`, and every message of the window is remembered by id. Because
-// the list is ordered by `created_at` (storage order), the known messages of a window are always the
-// first ones of the ascending list; new ones follow them. That lets a poll ask for the page that starts
-// just before the first unknown message instead of re-reading the window.
+// The poller's memory: which messages of the `gts` window it has already yielded, and the cursor kept a
+// margin behind the newest `ts` (a provider's `ts` is neither unique nor in storage order).
 
 /** How wide the window behind the newest `ts` is, in seconds. */
 export interface WindowOptions {
@@ -25,6 +19,12 @@ export interface Stamped {
 }
 
 /** The ids yielded inside the current window, and the cursor derived from them. */
+// The API filters on `ts > gts`, but `ts` comes from the agent's provider: several messages share a second,
+// and a message can be stored with a `ts` older than one already seen. So the cursor (`floor`) stays a
+// margin behind the newest `ts`, and every message of the window is remembered by id. Because the list is
+// ordered by `created_at` (storage order), the known messages of a window are always the first ones of the
+// ascending list; new ones follow them. That lets a poll ask for the page that starts just before the
+// first unknown message instead of re-reading the window.
 export class SeenWindow {
   /** The `gts` of the next poll; undefined until a timestamp has been seen (then the whole list is the window). */
   floor: number | undefined;

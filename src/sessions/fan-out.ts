@@ -1,7 +1,6 @@
 // `agents wait`: many sessions (or threads) waited on in one process, each reply handed on as it lands.
-// Every wait is a Follower of its thread's final message; they poll through one client, so they share the
-// key's budget (each stretches its gap to its share, budgetGap) with each other and with every other
-// agents process on the key. Failures are reported as they happen and do not stop the others.
+// Every wait is a Follower of its thread's final message; they share the key's budget through one client
+// (budgetGap), with each other and every agents process on the key. A failure does not stop the others.
 import { randomBytes } from 'node:crypto';
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

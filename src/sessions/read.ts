@@ -1,10 +1,6 @@
-// Reading a conversation, both roles, on any server the document allows. The document types `role` as one
-// value; newer deployments of the live service take it repeated (`role=user&role=assistant`), older ones
-// answer 422, and a server that follows the document may just as well keep the first value or the last and
-// answer 200 (Node's URLSearchParams.get keeps the first, Django's QueryDict the last). So the repeated
-// form is asked once, and believed only when the answer itself shows both roles; otherwise the role the
-// answer lacks is read alone and the two lists are merged. The cost: the usual requests where the server
-// honours it, the usual two lists where it does not, plus the one refused question where it says 422.
+// Reading a conversation, both roles, on any server the document allows: a repeated `role` is asked once
+// and believed only when the answer shows both roles; otherwise each role is read alone and merged. What a
+// server proved is kept per client, for the rest of the run.
 import type { ApiClient, CallOptions, ThreadTarget } from '../api/client.js';
 import { isApiError } from '../api/errors.js';
 import type { ListQuery, Message, MessageType, Role } from '../api/types.js';
@@ -74,6 +70,11 @@ async function oneRole(
  * Up to `max` messages of both roles of `target` (the newest when bounded), returned oldest first: user
  * prompts and replies, each once and in order, whatever the server makes of a repeated `role`.
  */
+// The document types `role` as one value; newer deployments of the live service take it repeated
+// (`role=user&role=assistant`), older ones answer 422, and a server that follows the document may just as
+// well keep the first value or the last and answer 200 (Node's URLSearchParams.get keeps the first, Django's
+// QueryDict the last). The cost: the usual requests where the server honours it, the usual two lists where
+// it does not, plus the one refused question where it says 422.
 export async function readMessages(
   client: ApiClient,
   target: ThreadTarget,

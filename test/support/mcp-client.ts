@@ -2,7 +2,13 @@
 // `agents mcp` with the environment given; its stderr collected, so a test can read the server's logs.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { homedir } from 'node:os';
+import { PassThrough, Writable, type Readable } from 'node:stream';
+import { main } from '../../src/cli.js';
+import type { IO, Tuning } from '../../src/io/io.js';
 import { BIN, ROOT } from './run-cli.js';
 
 /** A connected client, the server's stderr so far, and a way to end both. */
@@ -46,4 +52,78 @@ export async function mcpClient(env: NodeJS.ProcessEnv, args: string[] = []): Pr
 export function textOf(r: CallToolResult): string {
   const first = r.content[0];
   return first?.type === 'text' ? first.text : '';
+}
+
+/** The client's end of a pair of streams: what the SDK's stdio transport does over a child's pipes. */
+class StreamTransport implements Transport {
+  onmessage?: (message: JSONRPCMessage) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  private readonly buffer = new ReadBuffer();
+
+  constructor(
+    private readonly from: Readable,
+    private readonly to: Writable,
+  ) {}
+
+  start(): Promise<void> {
+    this.from.on('data', (chunk: Buffer) => {
+      this.buffer.append(chunk);
+      for (let m = this.buffer.readMessage(); m !== null; m = this.buffer.readMessage()) this.onmessage?.(m);
+    });
+    this.from.on('end', () => this.onclose?.());
+    return Promise.resolve();
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    this.to.write(serializeMessage(message));
+    return Promise.resolve();
+  }
+
+  close(): Promise<void> {
+    this.to.end();
+    return Promise.resolve();
+  }
+}
+
+/**
+ * `agents mcp` run in this process through main(argv, io), with the SDK's Client on its stdin and stdout:
+ * for a test that needs the run's tuning (a budget window of milliseconds instead of a minute).
+ */
+export async function mcpInProcess(
+  env: NodeJS.ProcessEnv,
+  tuning: Tuning,
+): Promise<McpRun & { done: Promise<number> }> {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  let stderr = '';
+  const io: IO = {
+    stdin,
+    stdout,
+    stderr: new Writable({
+      write(chunk: Buffer, _enc, done) {
+        stderr += chunk.toString('utf8');
+        done();
+      },
+    }),
+    env,
+    signal: new AbortController().signal,
+    runtime: { nodeVersion: process.version, platform: process.platform, homedir: homedir() },
+    tuning,
+  };
+  const done = main(['mcp'], io);
+  const client = new Client({ name: 'agents-test', version: '0.0.0' });
+  await client.connect(new StreamTransport(stdout, stdin));
+  return {
+    client,
+    env,
+    stderr: () => stderr,
+    call: async (name, a = {}) =>
+      (await client.callTool({ name, arguments: a }, undefined, { timeout: 600_000 })) as CallToolResult,
+    close: async () => {
+      await client.close();
+      await done;
+    },
+    done,
+  };
 }
