@@ -3,7 +3,7 @@
 // the files the runner names. Pure: the text of each; the presenter appends them.
 import { randomBytes } from 'node:crypto';
 import type { PullRequestRef } from '../api/types.js';
-import type { WaitResult } from '../sessions/wait-result.js';
+import type { WaitResult } from '../items/ci-result.js';
 
 export type { WaitResult };
 

@@ -4,7 +4,7 @@ import type { Artifact, SentMessage, Session } from '../api/types.js';
 import type { Conversation } from '../conversation/model.js';
 import type { ConfigEntry, ConfigListing } from './render-config.js';
 import type { KnownSession } from '../state/known-sessions.js';
-import type { SessionItem } from '../sessions/items.js';
+import type { SessionItem } from '../items/session-items.js';
 
 /** One thing a command produced: what src/sessions yields while posting and waiting, and the rest. */
 export type Item =

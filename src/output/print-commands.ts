@@ -1,7 +1,7 @@
 // The presenter's handlers for what the other commands return: a session made or a message sent, a
 // conversation (show), artifacts, the sessions of this machine, config values, addresses, notes.
 import { timeFormat } from '../config/env.js';
-import type { SessionItem } from '../sessions/items.js';
+import type { SessionItem } from '../items/session-items.js';
 import type { Item } from './items.js';
 import { jsonLine, type Handlers } from './printer.js';
 import { renderConfigList } from './render-config.js';

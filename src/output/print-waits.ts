@@ -1,7 +1,7 @@
 // The presenter's handlers for what src/sessions yields while a command posts and waits: progress and
 // activity on stderr, the reply (or its JSON) on stdout, the CI job's result and files, --notify.
 import { appendFile } from 'node:fs/promises';
-import type { SessionItem } from '../sessions/items.js';
+import type { SessionItem } from '../items/session-items.js';
 import { escapeForLine } from '../util/text.js';
 import { githubOutputs, resultOutputs, stepSummary } from './github.js';
 import { notify } from './notify.js';

@@ -4,8 +4,8 @@ import { neutralize, flatten } from '../util/text.js';
 import { formatDuration } from '../util/duration.js';
 import { PLAIN, type Style } from './style.js';
 import { cut as cutToWidth, width as displayWidth } from '../util/width.js';
-import type { SchemaError, SchemaProblem } from '../sessions/answer-json.js';
-import type { StatusRow } from '../sessions/items.js';
+import type { SchemaError, SchemaProblem } from '../items/schema-errors.js';
+import type { StatusRow } from '../items/session-items.js';
 
 export type { StatusRow };
 

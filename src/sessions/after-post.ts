@@ -7,8 +7,9 @@ import { githubFiles } from '../config/env.js';
 import { noteSessionFacts } from '../state/known-sessions.js';
 import { awaitReply, notifyEnd } from './await-reply.js';
 import type { Reporting, TurnStarted } from './turn-started.js';
-import type { SessionItem } from './items.js';
-import { waitResult, type WaitResult } from './wait-result.js';
+import type { SessionItem } from '../items/session-items.js';
+import { waitResult } from './wait-result.js';
+import type { WaitResult } from '../items/ci-result.js';
 
 /**
  * The rest of a create or send, once the turn has started: without --wait/--follow the next steps; with

@@ -1,15 +1,7 @@
 // Answers checked against a JSON Schema (--output-schema, the MCP tools' output_schema, the Action's): the
 // instruction sent with the message, the JSON taken from a reply, and the follow-up that says what was
 // wrong. Pure and light; the schema itself is compiled by answer-schema.ts (ajv, loaded only then).
-
-/** One error of the schema's check: where in the value (a JSON Pointer, '' for the whole) and what. */
-export interface SchemaError {
-  path: string;
-  message: string;
-}
-
-/** What was wrong with a reply checked against a schema: no JSON in it, or the schema's errors. */
-export type SchemaProblem = { kind: 'no-json' } | { kind: 'mismatch'; errors: SchemaError[] };
+import type { SchemaError, SchemaProblem } from '../items/schema-errors.js';
 
 /** A compiled schema, ready to check values (answer-schema.ts makes one). */
 export interface AnswerSchema {

@@ -4,7 +4,8 @@
 import { readFile } from 'node:fs/promises';
 import type { ErrorObject } from 'ajv';
 import { UsageError } from '../errors/cli-error.js';
-import { MAX_SCHEMA_ERRORS, type AnswerSchema, type SchemaError } from './answer-json.js';
+import { MAX_SCHEMA_ERRORS, type AnswerSchema } from './answer-json.js';
+import type { SchemaError } from '../items/schema-errors.js';
 
 /** A schema file larger than this is not a schema someone wrote for an answer. */
 const MAX_SCHEMA_BYTES = 1024 * 1024;

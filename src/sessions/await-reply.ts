@@ -13,7 +13,7 @@ import { classify, streamConversation } from '../conversation/model.js';
 import type { ScheduleOptions } from '../poll/schedule.js';
 import { fileError } from '../errors/file-errors.js';
 import type { Deadline } from './deadline.js';
-import type { SessionItem } from './items.js';
+import type { SessionItem } from '../items/session-items.js';
 
 /** The command that picks the wait up again. */
 export function resumeCommand(sessionId: string, threadId: string | undefined): string {

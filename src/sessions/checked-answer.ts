@@ -5,7 +5,7 @@ import { CliError, ExitCode } from '../errors/cli-error.js';
 import { DEFAULT_SCHEMA_RETRIES, problemSummary } from './answer-json.js';
 import type { CheckedTurn } from './turn-started.js';
 import { threadWait, waitError, writeOutput } from './await-reply.js';
-import type { SessionItem } from './items.js';
+import type { SessionItem } from '../items/session-items.js';
 import { schemaFields, structuredReply, type StructuredResult } from './structured-reply.js';
 
 /** Waits for an answer that matches the schema; yields what the presenter prints, or throws exit 5. */

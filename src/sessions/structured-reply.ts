@@ -6,16 +6,11 @@ import type { Message } from '../api/types.js';
 import { CliError, ExitCode } from '../errors/cli-error.js';
 import type { FollowOptions } from '../poll/follow.js';
 import type { ScheduleOptions } from '../poll/schedule.js';
-import {
-  checkReply,
-  schemaFollowUp,
-  type AnswerSchema,
-  type SchemaError,
-  type SchemaProblem,
-} from './answer-json.js';
+import { checkReply, schemaFollowUp, type AnswerSchema } from './answer-json.js';
+import type { SchemaError, SchemaProblem } from '../items/schema-errors.js';
 import { followThread } from './await-reply.js';
 import type { Deadline } from './deadline.js';
-import type { SessionItem } from './items.js';
+import type { SessionItem } from '../items/session-items.js';
 import { postTurn, type Bookkeeping } from './post.js';
 
 /** A turn whose reply must match a schema, and how often to ask again. */

@@ -12,7 +12,7 @@ import { followThread } from './await-reply.js';
 import { startDeadline, type Deadline } from './deadline.js';
 import type { Bookkeeping } from './post.js';
 import { checkedResult, structuredReply, type StructuredResult } from './structured-reply.js';
-import type { SessionItem } from './items.js';
+import type { SessionItem } from '../items/session-items.js';
 import { sessionAfterTurn } from './wait-result.js';
 
 /** What to wait for, and for how long. */

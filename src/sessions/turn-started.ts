@@ -4,7 +4,7 @@ import type { ApiClient } from '../api/client.js';
 import type { ReplyFlags } from '../input/reply-flags.js';
 import type { AnswerSchema } from './answer-json.js';
 import type { Deadline } from './deadline.js';
-import type { WaitResult } from './wait-result.js';
+import type { WaitResult } from '../items/ci-result.js';
 
 /** What create and send know once the service has taken their message. */
 export interface TurnStarted {

@@ -92,6 +92,44 @@ describe('the house', () => {
     expect(bad).toEqual([]);
   });
 
+  it('imports only downwards, from layer to layer as docs/architecture.md draws them', () => {
+    // Top to bottom; a folder imports its own files and any folder on a lower line.
+    const LAYERS = [
+      ['action'],
+      ['cli.ts'],
+      ['program'],
+      ['commands'],
+      ['chat', 'mcp'],
+      ['sessions'],
+      ['input'],
+      ['run'],
+      ['output'],
+      ['completion', 'state'],
+      ['config'],
+      ['io'],
+      ['items', 'poll'],
+      ['conversation', 'errors', 'emulator'],
+      ['api'],
+      ['util', 'types'],
+    ];
+    const layerOf = (file: string) => {
+      const top = rel(file).split('/')[0] ?? '';
+      const i = LAYERS.findIndex((l) => l.includes(top));
+      expect(i, `${rel(file)} is in no layer`).toBeGreaterThanOrEqual(0);
+      return { top, i };
+    };
+    const up = files.flatMap((f) =>
+      imports(f)
+        .filter((t) => files.includes(t))
+        .filter((t) => {
+          const [a, b] = [layerOf(f), layerOf(t)];
+          return a.top !== b.top && b.i <= a.i;
+        })
+        .map((t) => `${rel(f)} -> ${rel(t)}`),
+    );
+    expect(up).toEqual([]);
+  });
+
   it('has no import cycle between files', () => {
     const graph = new Map(files.map((f) => [f, imports(f).filter((t) => files.includes(t))]));
     const state = new Map<string, 'open' | 'done'>();

@@ -2,8 +2,8 @@
 // these to the items every command returns, and the presenter turns each into lines, JSON or files.
 import type { Message } from '../api/types.js';
 import type { Entry } from '../conversation/model.js';
-import type { WaitResult } from './wait-result.js';
-import type { SchemaProblem } from './answer-json.js';
+import type { WaitResult } from './ci-result.js';
+import type { SchemaProblem } from './schema-errors.js';
 
 /** What a status line of `agents wait` shows of one session. */
 export interface StatusRow {
