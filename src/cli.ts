@@ -2,8 +2,7 @@
 // touching `process`, so tests run it in-process. run(), called by bin/agents.js, is the only code that
 // does: the IO from the process, Ctrl-C, SIGTERM and a closed stdout as the stop signal, the exit code.
 import { CommanderError } from 'commander';
-import { isApiError } from './api/errors.js';
-import { CliError, ExitCode, fromApiError } from './errors/cli-error.js';
+import { ExitCode, toCliError } from './errors/cli-error.js';
 import type { IO } from './io/io.js';
 import type { Context, GlobalOptions } from './run/context.js';
 import { buildProgram, type Runner } from './program/program.js';
@@ -12,19 +11,11 @@ import { escapeForLine } from './util/text.js';
 import { watchStdoutReader } from './util/pipe-watch.js';
 import { processSpawner } from './io/spawner.js';
 
-/** Anything thrown, as the CliError the run ends with. */
-function asCliError(err: unknown): CliError {
-  if (err instanceof CliError) return err;
-  if (isApiError(err)) return fromApiError(err);
-  const message = err instanceof Error ? err.message : String(err);
-  return new CliError(message.split('\n')[0] ?? '', { cause: err });
-}
-
 /** Writes the error line (and hint) the run ends with; returns its exit code. */
 function report(err: unknown, io: IO, debug: boolean): number {
   // The reader of stdout went away: nothing failed that anyone is there to hear about.
   if (io.signal.reason === 'EPIPE') return ExitCode.OK;
-  const e = asCliError(err);
+  const e = toCliError(err);
   if (e.silent) return e.exitCode;
   io.stderr.write(`error: ${escapeForLine(e.message)}\n`);
   if (e.hint) io.stderr.write(`hint: ${escapeForLine(e.hint)}\n`);

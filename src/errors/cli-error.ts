@@ -1,6 +1,6 @@
 // The one error type the program ends with, the contract's exit codes, and the one mapping from what the
 // HTTP layer reports (ApiError kinds) to an exit code and a hint for a person. main() catches once.
-import type { ApiError, ApiErrorKind } from '../api/errors.js';
+import { isApiError, type ApiError, type ApiErrorKind } from '../api/errors.js';
 import { isTimeoutReason } from '../util/sleep.js';
 
 /** Exit codes of the contract (README, "Exit codes"). */
@@ -118,4 +118,13 @@ export function fromApiError(err: ApiError): CliError {
   }
   const hint = err.outcomeUnknown ? outcomeHint(err) : (err.advice ?? HINTS[err.kind]);
   return new CliError(err.message, { exitCode, hint, cause: err, silent });
+}
+
+/** Anything thrown, as the CliError it ends a run (or an MCP call) with: its own, an API error's mapping, or
+ * the first line of any other error's message. */
+export function toCliError(err: unknown): CliError {
+  if (err instanceof CliError) return err;
+  if (isApiError(err)) return fromApiError(err);
+  const message = err instanceof Error ? err.message : String(err);
+  return new CliError(message.split('\n')[0] ?? '', { cause: err });
 }

@@ -1,10 +1,10 @@
 // A call's data or its failure as an MCP tool result. A failure of any kind (a bad argument, an unknown
 // session, a missing key, a busy key) is a result with isError and one line with its hint: never a
 // protocol error, never the end of the server.
-import { CliError, fromApiError } from '../errors/cli-error.js';
-import { isApiError } from '../api/errors.js';
+import { toCliError } from '../errors/cli-error.js';
+import { redact } from '../api/redact.js';
 import { escapeForLine } from '../util/text.js';
-import type { Answer } from './calls.js';
+import type { ToolAnswer } from './calls.js';
 
 /** A tools/call result (the MCP CallToolResult shape, as far as this server fills it). */
 export interface ToolResult {
@@ -15,28 +15,18 @@ export interface ToolResult {
 }
 
 /** A call's answer as a result: its text, and its data as structuredContent. */
-export function resultOf(answer: Answer): ToolResult {
+export function resultOf(answer: ToolAnswer): ToolResult {
   return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured };
 }
 
-/** Text with every occurrence of `secret` blanked out (a key must never reach a client or a log). */
-export function redact(text: string, secret: string | undefined): string {
-  return secret && secret.length >= 4 ? text.split(secret).join('***') : text;
-}
-
 /** The one line of a failure: `error: …; hint: …`. */
-export function errorLine(err: unknown): string {
-  const e =
-    err instanceof CliError
-      ? err
-      : isApiError(err)
-        ? fromApiError(err)
-        : new CliError(err instanceof Error ? err.message : String(err));
+export function failureLine(err: unknown): string {
+  const e = toCliError(err);
   const message = escapeForLine(e.message.split('\n')[0] ?? '');
   return `error: ${message}${e.hint ? `; hint: ${escapeForLine(e.hint)}` : ''}`;
 }
 
 /** A failure as a result the agent reads and acts on. */
 export function errorResult(err: unknown, secret: string | undefined): ToolResult {
-  return { content: [{ type: 'text', text: redact(errorLine(err), secret) }], isError: true };
+  return { content: [{ type: 'text', text: redact(failureLine(err), secret) }], isError: true };
 }

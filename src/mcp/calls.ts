@@ -32,7 +32,7 @@ import type { SessionRef } from '../input/session-ref.js';
 export const REQUEST_DEADLINE_MS = 120_000;
 
 /** One tool call as the server hands it over: its cancel signal, and progress when the client asked. */
-export interface Call {
+export interface ToolCallContext {
   signal: AbortSignal;
   /** Whether the server is ending (stdin closed), as opposed to the client cancelling the call. */
   ending?: () => boolean;
@@ -56,7 +56,7 @@ export interface TurnResult {
 }
 
 /** What a call returns: the data, and a first line for a reader of the text. */
-export interface Answer {
+export interface ToolAnswer {
   structured: Record<string, unknown>;
   text: string;
 }
@@ -94,7 +94,7 @@ function noAnswer(seconds: number, sessionId: string, rateLimited: boolean): Cli
  * Waits (or looks once, with 0 seconds) for the turn's reply and makes the result; with output_schema the
  * reply is checked (and asked for again) as the CLI's --output-schema does, and the result says how.
  */
-async function turnAnswer(ctx: Context, t: TurnAt, call: Call): Promise<Answer> {
+async function turnAnswer(ctx: Context, t: TurnAt, call: ToolCallContext): Promise<ToolAnswer> {
   const outcome: TurnOutcome =
     t.posted && t.seconds === 0
       ? { status: 'running', threadId: t.threadId, answered: 1, rateLimited: false, attempts: 0 }
@@ -125,7 +125,7 @@ async function turnAnswer(ctx: Context, t: TurnAt, call: Call): Promise<Answer> 
     if (outcome.attempts > 0) result.schema_attempts = outcome.attempts;
     const asked =
       outcome.attempts > 0 ? ` Its answer did not match output_schema and was asked for again.` : '';
-    const text = `The agent is still working (session ${t.sessionId}, thread ${outcome.threadId}).${asked} Call wait_for_reply to wait for its reply.`;
+    const text = `The agent is still working (session ${t.sessionId}, thread ${outcome.threadId}).${asked} ToolCallContext wait_for_reply to wait for its reply.`;
     return { structured: { ...result }, text };
   }
   const failed = await noteSessionFacts(ctx.state, t.profile, [{ id: t.sessionId, state: 'finished' }]);
@@ -159,7 +159,7 @@ async function checkOf(a: Arguments, followUps: boolean): Promise<Check | undefi
 }
 
 /** Posts `turn` within the request deadline, or the call's cancellation. */
-async function post(ctx: Context, client: ApiClient, profile: string, turn: TurnPost, call: Call) {
+async function post(ctx: Context, client: ApiClient, profile: string, turn: TurnPost, call: ToolCallContext) {
   const deadline = startDeadline(call.signal, REQUEST_DEADLINE_MS);
   try {
     const posted =
@@ -185,7 +185,11 @@ async function sessionOf(ctx: Context, ref: SessionRef): Promise<{ id: string; p
   return { id, profile };
 }
 
-export async function createSession(ctx: Context, a: Arguments, call: Call): Promise<Answer> {
+export async function createSessionTool(
+  ctx: Context,
+  a: Arguments,
+  call: ToolCallContext,
+): Promise<ToolAnswer> {
   const message = a.text('message');
   const agentName = a.agent('agent');
   const agentId = a.uuid('agent_id');
@@ -225,7 +229,11 @@ export async function createSession(ctx: Context, a: Arguments, call: Call): Pro
   );
 }
 
-export async function sendMessage(ctx: Context, a: Arguments, call: Call): Promise<Answer> {
+export async function sendMessageTool(
+  ctx: Context,
+  a: Arguments,
+  call: ToolCallContext,
+): Promise<ToolAnswer> {
   const ref = a.session();
   const given = a.text('message');
   const check = await checkOf(a, true);
@@ -248,7 +256,7 @@ export async function sendMessage(ctx: Context, a: Arguments, call: Call): Promi
   return turnAnswer(ctx, t, call);
 }
 
-export async function waitForReply(ctx: Context, a: Arguments, call: Call): Promise<Answer> {
+export async function waitForReply(ctx: Context, a: Arguments, call: ToolCallContext): Promise<ToolAnswer> {
   const ref = a.session();
   const thread = a.uuid('thread');
   const seconds = a.waitSeconds(DEFAULT_WAIT_SECONDS);
@@ -285,7 +293,7 @@ export async function waitForReply(ctx: Context, a: Arguments, call: Call): Prom
   );
 }
 
-export async function showSession(ctx: Context, a: Arguments, call: Call): Promise<Answer> {
+export async function showSession(ctx: Context, a: Arguments, call: ToolCallContext): Promise<ToolAnswer> {
   const ref = a.session();
   const limit = a.number('limit', 1, 100_000, DEFAULT_SHOW_LIMIT, true);
   const { id } = await sessionOf(ctx, ref);
@@ -309,7 +317,7 @@ export async function showSession(ctx: Context, a: Arguments, call: Call): Promi
   }
 }
 
-export async function listSessions(ctx: Context, a: Arguments): Promise<Answer> {
+export async function listSessions(ctx: Context, a: Arguments): Promise<ToolAnswer> {
   const limit = a.number('limit', 1, MAX_SESSIONS, 20, true);
   const profile = ctx.profile();
   const sessions = (await readKnownSessions(ctx.state, profile)).slice(0, limit);

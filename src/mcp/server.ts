@@ -8,15 +8,16 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import type { Context } from '../run/context.js';
 import { VERSION } from '../util/version.js';
 import { Arguments } from './arguments.js';
-import { errorResult, redact, resultOf, type ToolResult } from './answers.js';
+import { redact } from '../api/redact.js';
+import { errorResult, resultOf, type ToolResult } from './answers.js';
 import {
-  createSession,
+  createSessionTool,
   listSessions,
-  sendMessage,
+  sendMessageTool,
   showSession,
   waitForReply,
-  type Answer,
-  type Call,
+  type ToolAnswer,
+  type ToolCallContext,
 } from './calls.js';
 import { servedTools, type ToolDefinition, type ToolName } from './tools.js';
 
@@ -26,9 +27,9 @@ export interface ServeOptions {
   readOnly: boolean;
 }
 
-const BODIES: Record<ToolName, (ctx: Context, a: Arguments, call: Call) => Promise<Answer>> = {
-  create_session: createSession,
-  send_message: sendMessage,
+const BODIES: Record<ToolName, (ctx: Context, a: Arguments, call: ToolCallContext) => Promise<ToolAnswer>> = {
+  create_session: createSessionTool,
+  send_message: sendMessageTool,
   wait_for_reply: waitForReply,
   show_session: showSession,
   list_sessions: listSessions,
@@ -52,7 +53,7 @@ export async function callTool(
   tools: readonly ToolDefinition[],
   name: string,
   raw: unknown,
-  call: Call,
+  call: ToolCallContext,
 ): Promise<ToolResult> {
   const tool = tools.find((t) => t.name === name);
   try {
@@ -87,7 +88,7 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const token = req.params._meta?.progressToken;
-    const call: Call = {
+    const call: ToolCallContext = {
       signal: AbortSignal.any([extra.signal, ending.signal]),
       ending: () => ending.signal.aborted,
     };
