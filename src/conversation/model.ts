@@ -1,6 +1,7 @@
 // The conversation a person reads, from the raw message items of the service. Pure: messages in, entries
 // out; the live service's ways are absorbed here once for every output.
 import type { Message } from '../api/types.js';
+import { isFinalReply } from './turn-state.js';
 import { isObject } from '../util/json.js';
 
 /** What a message is in the conversation. */
@@ -67,7 +68,7 @@ export function decodeToolCall(text: string): ToolCall | undefined {
 export function classify(m: Message): Entry {
   if (m.chat_thread_id === null) return { kind: 'notice', message: m };
   if (m.role === 'user') return { kind: 'user', message: m };
-  if (m.type === 'final_message') return { kind: 'final', message: m };
+  if (isFinalReply(m)) return { kind: 'final', message: m };
   if (m.type === 'tool_call') {
     const tool = decodeToolCall(m.message);
     return tool ? { kind: 'tool', message: m, tool } : { kind: 'tool', message: m };
@@ -93,7 +94,7 @@ export interface Conversation {
 export function readConversation(messages: readonly Message[]): Conversation {
   const finals = new Map<string, string>();
   for (const m of messages) {
-    if (m.chat_thread_id !== null && m.role === 'assistant' && m.type === 'final_message') {
+    if (isFinalReply(m) && m.chat_thread_id !== null) {
       finals.set(m.chat_thread_id, m.message);
     }
   }
@@ -144,10 +145,7 @@ export class ConversationStream {
     if (this.held !== undefined) {
       const held = this.held;
       this.held = undefined;
-      const final = batch.find(
-        (m) =>
-          m.type === 'final_message' && m.role === 'assistant' && m.chat_thread_id === held.chat_thread_id,
-      );
+      const final = batch.find((m) => isFinalReply(m) && m.chat_thread_id === held.chat_thread_id);
       if (final?.message !== held.message) out.push(...this.emit(held));
     }
     batch.forEach((m, i) => {
@@ -158,10 +156,7 @@ export class ConversationStream {
         if (this.finals.get(thread) === m.message) return;
         const final = batch
           .slice(i + 1)
-          .find(
-            (x) =>
-              x.type === 'final_message' && x.role === 'assistant' && x.chat_thread_id === m.chat_thread_id,
-          );
+          .find((x) => isFinalReply(x) && x.chat_thread_id === m.chat_thread_id);
         if (final?.message === m.message) return;
         if (this.policy === 'hold' && i === batch.length - 1) {
           this.held = m;
