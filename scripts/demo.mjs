@@ -1,8 +1,8 @@
 // npm run demo: the real `agents` binary against the bundled emulator, playing the live service (its
-// duplicate final replies, notices, plans), as a user would type it.
+// duplicate final replies, notices, plans), as a user would type it; a schema-checked answer; a fan-out.
 // Nothing leaves this machine and nothing touches your own config (a temporary config dir is used).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -27,12 +27,13 @@ const env = {
   AGENTS_API_KEY: 'agents-dev-key',
 };
 
-function run(args, input) {
+function run(args, input, cwd) {
   const shown = args.map((a) => (/[\s"'$]/.test(a) ? `'${a}'` : a)).join(' ');
   process.stdout.write(`\n$ ${input === undefined ? '' : `printf '%s' '${input}' | `}agents ${shown}\n`);
   const r = spawnSync(process.execPath, [bin, ...args], {
     env,
     input,
+    cwd,
     stdio: [input === undefined ? 'ignore' : 'pipe', 'inherit', 'inherit'],
   });
   process.stdout.write(`\n(exit ${r.status})\n`);
@@ -78,6 +79,29 @@ try {
       : 1;
   failed += run(['plan', 'last']) === 0 ? 0 : 1;
   failed += run(['show', 'last', '--tools']) === 0 ? 0 : 1;
+  // A schema-checked answer: prose first, so the follow-up that asks again shows; then one line of JSON.
+  const verdict = {
+    type: 'object',
+    properties: { verdict: { enum: ['approve', 'reject'] } },
+    required: ['verdict'],
+  };
+  writeFileSync(join(configDir, 'verdict.json'), JSON.stringify(verdict));
+  const replies = ['Looks fine to me.', '```json\n{"verdict": "approve"}\n```'].map(encodeURIComponent);
+  failed +=
+    run(
+      [
+        'create',
+        '-a',
+        'claude',
+        '--output-schema',
+        'verdict.json',
+        `Is it safe to merge? [[replies:${replies.join('|')}]]`,
+      ],
+      undefined,
+      configDir,
+    ) === 0
+      ? 0
+      : 1;
   failed +=
     fanOut([
       'Review the parser [[think:5500]] [[reply:parser:%20fine]]',
