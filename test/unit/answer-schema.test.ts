@@ -2,7 +2,7 @@
 // fenced block that parses; never a fragment of prose), the schema compiled from a file or a value (drafts,
 // formats, $ref; bad schemas refused as usage errors), the instruction and the follow-up's text, and a
 // property: whatever the reply, a value said to match does match.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -124,6 +124,13 @@ describe('the text sent', () => {
     expect(withSchemaInstruction('Is it safe?', { text: '{"type":"object"}' })).toBe(
       'Is it safe?\n\nGive your answer as JSON that matches this JSON Schema, as the whole reply or in a ```json block at its end:\n{"type":"object"}',
     );
+  });
+
+  it('the README and docs/scripting.md quote the instruction as it is sent', () => {
+    const sent = withSchemaInstruction('', { text: '' }).trim();
+    for (const doc of ['README.md', 'docs/scripting.md']) {
+      expect(readFileSync(join(import.meta.dirname, '../..', doc), 'utf8'), doc).toContain(sent);
+    }
   });
 
   it('a follow-up says what was wrong and asks for the JSON alone', () => {
