@@ -15,10 +15,11 @@ import {
 } from '../config/settings.js';
 import { openStateFile, type StateFile } from '../state/state-file.js';
 import { detectTerminal, type TerminalCaps } from '../output/terminal.js';
-import { createStyle, type Style } from '../output/style.js';
+import { createStyle } from '../output/style.js';
 import { createLogger, Stderr, type Logger } from '../output/stderr.js';
-import { createProgress, type Progress } from '../output/progress.js';
+import { createProgress } from '../output/progress.js';
 import type { StatusLines } from '../output/status-lines.js';
+import type { PresentContext } from '../output/printer.js';
 import { createPrompts, type Prompts } from '../output/prompts.js';
 import type { Profiles } from '../config/config-file.js';
 import { DEFAULT_SCHEDULE, type ScheduleOptions } from '../poll/schedule.js';
@@ -35,21 +36,14 @@ export interface GlobalOptions {
   debug?: boolean;
 }
 
-/** The run's environment as a command sees it. */
-export interface Context {
-  io: IO;
+/**
+ * The run's environment as a command sees it: what the presenter prints with (the streams, styles, stderr,
+ * progress and status lines), and the run's signal, prompts, files, settings and client.
+ */
+export interface Context extends PresentContext {
   globals: GlobalOptions;
-  caps: TerminalCaps;
   /** Aborted on Ctrl-C, SIGTERM or a closed stdout (see IO.signal). */
   signal: AbortSignal;
-  /** Styles for stdout (plain on a pipe) and for stderr. */
-  styleOut: Style;
-  styleErr: Style;
-  stderr: Stderr;
-  log: Logger;
-  progress: Progress;
-  /** One status line per item on stderr, redrawn in place (only on a terminal that can take them). */
-  statusLines(): Promise<StatusLines>;
   /** Questions for a person; undefined when nobody can answer (no terminal, CI). */
   prompts: Prompts | undefined;
   debug: boolean;

@@ -6,7 +6,7 @@ import { CliError, ExitCode } from '../errors/cli-error.js';
 import { githubFiles } from '../config/env.js';
 import { noteSessionFacts } from '../state/known-sessions.js';
 import { awaitReply, notifyEnd } from './await-reply.js';
-import type { Reporting, TurnStarted } from './turn-started.js';
+import { reportedResult, type Reporting, type TurnStarted } from './turn-started.js';
 import type { SessionItem } from '../items/session-items.js';
 import { waitResult } from './wait-result.js';
 import type { WaitResult } from '../items/ci-result.js';
@@ -43,12 +43,7 @@ export async function* afterPost(ctx: Context, t: TurnStarted): AsyncGenerator<S
     waitResult(t.client, ctx.signal, { sessionId, threadId: thread, url: t.url, final }, (l) =>
       ctx.log.warn(l),
     );
-  const reported = (r: WaitResult): SessionItem => ({
-    kind: 'github-result',
-    result: r,
-    ...github,
-    title: t.title,
-  });
+  const reported = (r: WaitResult): SessionItem => reportedResult(report, t.title, r);
   let wait: AsyncIterable<SessionItem>;
   if (flags.schema !== undefined) {
     const { checkedAnswer } = await import('./checked-answer.js');

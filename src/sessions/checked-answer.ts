@@ -3,7 +3,7 @@
 import type { Context } from '../run/context.js';
 import { CliError, ExitCode } from '../errors/cli-error.js';
 import { DEFAULT_SCHEMA_RETRIES, problemSummary } from './answer-json.js';
-import type { CheckedTurn } from './turn-started.js';
+import { reportedResult, type CheckedTurn } from './turn-started.js';
 import { threadWait, waitError, writeOutput } from './await-reply.js';
 import type { SessionItem } from '../items/session-items.js';
 import { schemaFields, structuredReply, type StructuredResult } from './structured-reply.js';
@@ -54,27 +54,14 @@ export async function* checkedAnswer(ctx: Context, t: CheckedTurn): AsyncGenerat
       ? { ...(await t.result(outcome.final.message, threadId)), ...fields }
       : undefined;
     yield { kind: 'structured-reply', value: outcome.value, message: outcome.final, result };
-    if (result)
-      yield {
-        kind: 'github-result',
-        result,
-        summary: t.report.summary,
-        output: t.report.output,
-        title: t.title,
-      };
+    if (result) yield reportedResult(t.report, t.title, result);
     return;
   }
   const { problem } = outcome;
   if (t.report.want) {
     const result = { ...(await t.result(outcome.final.message, threadId)), ...fields };
     yield { kind: 'wait-result', result };
-    yield {
-      kind: 'github-result',
-      result,
-      summary: t.report.summary,
-      output: t.report.output,
-      title: t.title,
-    };
+    yield reportedResult(t.report, t.title, result);
   }
   yield { kind: 'schema-mismatch', problem };
   const tries = outcome.attempts === 1 ? '1 try' : `${outcome.attempts} tries`;

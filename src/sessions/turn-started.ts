@@ -1,10 +1,11 @@
-// What a create or send hands on once the service took its message: the turn, and with --output-schema what
-// the check needs. Types only, shared by after-post.ts and checked-answer.ts.
+// What a create or send hands on once the service took its message: the turn, with --output-schema what the
+// check needs, and the item that reports its CI result; shared by after-post.ts and checked-answer.ts.
 import type { ApiClient } from '../api/client.js';
 import type { ReplyFlags } from '../input/reply-flags.js';
 import type { AnswerSchema } from './answer-json.js';
 import type { Deadline } from './deadline.js';
 import type { WaitResult } from '../items/ci-result.js';
+import type { SessionItem } from '../items/session-items.js';
 
 /** What create and send know once the service has taken their message. */
 export interface TurnStarted {
@@ -39,4 +40,13 @@ export interface CheckedTurn extends TurnStarted {
   /** The CI result of a reply (or of none: null) on `thread`, the session's pull requests read. */
   result: (final: string | null, thread?: string) => Promise<WaitResult>;
   report: Reporting;
+}
+
+/** The item that writes a CI result to the runner's step summary and outputs, where `report` names them. */
+export function reportedResult(
+  report: Reporting,
+  title: string | undefined,
+  result: WaitResult,
+): SessionItem {
+  return { kind: 'github-result', result, summary: report.summary, output: report.output, title };
 }
