@@ -115,7 +115,8 @@ const LIVE: Dialect = {
   countedIds: false,
   bareFinal: false,
   firstListRateLimited: false,
-  errorCodes: true,
+  // live-service.md: its 422 is `{"error": …}` alone.
+  errorCodes: false,
 };
 
 /** The host the `_links` of Blocks' CI mock name (reserved, never resolvable). */

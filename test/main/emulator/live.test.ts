@@ -41,6 +41,8 @@ describe('live dialect: responses', () => {
     const noAgent = await call(em, 'POST', '/rest/v1/sessions', { body: { message: 'hi' } });
     expect(noAgent.status).toBe(422);
     expect((noAgent.json as { error: string }).error).toMatch(/agent/);
+    // The body is the error alone, as the live service answers: no `code` beside it.
+    expect(Object.keys(noAgent.json as object)).toEqual(['error']);
     expect((await call(em, 'GET', '/rest/v1/sessions/not-a-uuid')).status).toBe(422);
     const s = await createLive(em, 'hi');
     for (const q of [
