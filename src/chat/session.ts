@@ -206,7 +206,8 @@ export class Chat implements CommandHost {
       this.terminal.print(`${renderNotice(e.message, { tty: true, style: ctx.styleErr })}\n`, 'err');
       return;
     }
-    this.terminal.print(renderEntry(e, this.mode()), 'out');
+    // The status first: print() redraws the footer under the text once, and drawn with the status before
+    // this entry it showed the previous message's activity (a final reply under 'running').
     if (e.kind === 'final') {
       this.lastFinal = e.message;
       if (e.message.chat_thread_id !== null) this.threadsDone.add(e.message.chat_thread_id);
@@ -214,17 +215,19 @@ export class Chat implements CommandHost {
     if (e.kind === 'final' || e.kind === 'reply') this.lastAny = e.message;
     const activity = activityOf(e);
     if (activity !== undefined) this.status.activity = activity;
-    if (
-      e.kind === 'final' &&
-      e.message.chat_thread_id === this.turnThread &&
-      this.status.phase === 'running'
-    ) {
-      this.turnEnded();
+    const ends =
+      e.kind === 'final' && e.message.chat_thread_id === this.turnThread && this.status.phase === 'running';
+    if (ends) {
+      this.status.tookMs = Date.now() - (this.status.since ?? Date.now());
+      this.status.phase = 'idle';
     }
+    this.terminal.print(renderEntry(e, this.mode()), 'out');
+    if (ends) this.turnEnded();
   }
 
   private turnEnded(): void {
-    this.status.tookMs = Date.now() - (this.status.since ?? Date.now());
+    // Already set when the final's entry was printed; a new turn clears it.
+    this.status.tookMs ??= Date.now() - (this.status.since ?? Date.now());
     this.setPhase('idle');
     if (this.o.notify) this.notifyTurnEnd();
     // The question was whether to interrupt: there is nothing to interrupt any more.
