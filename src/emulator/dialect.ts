@@ -51,8 +51,8 @@ export interface Dialect {
   bareFinal: boolean;
   /** The first message list asked for is answered 429 with `Retry-After: 1`. */
   firstListRateLimited: boolean;
-  /** Error bodies carry `code` next to `error`; else `{"error": …}` alone. */
-  errorCodes: boolean;
+  /** Which error bodies carry `code` next to `error` (the others are `{"error": …}` alone). */
+  errorCodes: 'all' | 'not-422' | 'none';
 }
 
 /** The live service's hosts: `_links` name one that is not the address the client called. */
@@ -82,7 +82,7 @@ const SPEC: Dialect = {
   countedIds: false,
   bareFinal: false,
   firstListRateLimited: false,
-  errorCodes: true,
+  errorCodes: 'all',
 };
 
 const LIVE: Dialect = {
@@ -115,8 +115,8 @@ const LIVE: Dialect = {
   countedIds: false,
   bareFinal: false,
   firstListRateLimited: false,
-  // live-service.md: its 422 is `{"error": …}` alone.
-  errorCodes: false,
+  // live-service.md: its 422 is `{"error": …}` alone; what else it sends beside `error` is not known.
+  errorCodes: 'not-422',
 };
 
 /** The host the `_links` of Blocks' CI mock name (reserved, never resolvable). */
@@ -142,7 +142,7 @@ const CI_MOCK: Dialect = {
   countedIds: true,
   bareFinal: true,
   firstListRateLimited: true,
-  errorCodes: false,
+  errorCodes: 'none',
 };
 
 const DIALECTS: Record<DialectName, Dialect> = { spec: SPEC, live: LIVE, 'ci-mock': CI_MOCK };

@@ -14,7 +14,8 @@ const HOST = /^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/i;
 /** The reply to a request whose body was read, in the dialect's error shape. */
 function answer(e: Emulation, req: IncomingMessage, url: URL, body: Buffer): Reply {
   const reply = route(e, req, url, body);
-  return e.dialect.errorCodes ? reply : withoutErrorCode(reply);
+  const codes = e.dialect.errorCodes;
+  return codes === 'all' || (codes === 'not-422' && reply.status !== 422) ? reply : withoutErrorCode(reply);
 }
 
 /** The gateway's reply, the router's, or its handler's. */
