@@ -9,6 +9,7 @@ import { buildProgram, type Runner } from './program/program.js';
 import { debugFromEnv } from './config/env.js';
 import { escapeForLine } from './util/text.js';
 import { watchStdoutReader } from './util/pipe-watch.js';
+import { onStopSignals } from './util/stop-signals.js';
 import { processSpawner } from './io/spawner.js';
 
 /** Writes the error line (and hint) the run ends with; returns its exit code. */
@@ -68,15 +69,11 @@ export async function main(argv: readonly string[], io: IO): Promise<number> {
 /** The process's IO, its stop signal wired to signals and stdout. Called once, by bin/agents.js. */
 export async function run(): Promise<void> {
   const controller = new AbortController();
-  let interrupts = 0;
-  const onSignal = (sig: NodeJS.Signals) => {
-    interrupts += 1;
-    // A second Ctrl-C means "now": do not wait for cleanup.
-    if (interrupts > 1) process.exit(ExitCode.INTERRUPTED);
-    controller.abort(sig);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  // A second Ctrl-C means "now": do not wait for cleanup.
+  onStopSignals(
+    (sig) => controller.abort(sig),
+    () => process.exit(ExitCode.INTERRUPTED),
+  );
   // `agents tail … | head -1`: a closed pipe ends the run quietly, not with a stack trace.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code !== 'EPIPE') throw err;

@@ -2,17 +2,17 @@
 // touches `process`. A cancelled job (SIGINT, then SIGTERM) stops the wait and leaves the session running.
 import { homedir } from 'node:os';
 import { runAction } from './run-action.js';
+import { onStopSignals } from '../util/stop-signals.js';
 
 const controller = new AbortController();
-let stops = 0;
-const onSignal = (sig: NodeJS.Signals) => {
-  stops += 1;
-  // The runner's second signal means now: the ids are already in $GITHUB_OUTPUT.
-  if (stops > 1) process.exit(130);
-  controller.abort(sig);
-};
-process.on('SIGINT', onSignal);
-process.on('SIGTERM', onSignal);
+// The runner's second signal means now: the ids are already in $GITHUB_OUTPUT.
+onStopSignals(
+  (sig) => controller.abort(sig),
+  () => {
+    process.stdout.write('::error::cancelled again: stopped at once, the session goes on\n');
+    process.exit(130);
+  },
+);
 
 const code = await runAction({
   env: process.env,
