@@ -5,11 +5,14 @@
 /** A person's second Ctrl-C, or a runner's SIGTERM after its SIGINT, comes later than this. */
 const REPEAT_MS = 250;
 
+/** Where the signals come from: the process (a test gives an emitter of its own). */
+type SignalSource = Pick<NodeJS.EventEmitter, 'on' | 'off'>;
+
 /** Calls `stop` on the first SIGINT or SIGTERM, and `now` on a later one; returns what removes both handlers. */
 export function onStopSignals(
   stop: (sig: NodeJS.Signals) => void,
   now: () => void,
-  clock: () => number = () => performance.now(),
+  { source = process, clock = () => performance.now() }: { source?: SignalSource; clock?: () => number } = {},
 ): () => void {
   let first: number | undefined;
   const onSignal = (sig: NodeJS.Signals) => {
@@ -19,10 +22,10 @@ export function onStopSignals(
       stop(sig);
     } else if (at - first > REPEAT_MS) now();
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  source.on('SIGINT', onSignal);
+  source.on('SIGTERM', onSignal);
   return () => {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    source.off('SIGINT', onSignal);
+    source.off('SIGTERM', onSignal);
   };
 }
