@@ -27,29 +27,33 @@ const out = outArg === -1 ? 'dist' : process.argv[outArg + 1];
 rmSync(out, { recursive: true, force: true });
 
 // The CommonJS libraries (commander, undici, …) require Node's modules; in an ES module `require` is not
-// defined, so each file gets one (esbuild's documented way for Node).
-const banner = {
-  js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+// defined, so each file gets one through the banner (esbuild's documented way for Node).
+// What the program and the Action are both built with. The target is the CLI's floor, so that the suite runs
+// both under every Node it supports (a runner's node24 runs the Action too).
+const common = {
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node22.12',
+  banner: {
+    js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+  },
+  define: { __AGENTS_VERSION__: JSON.stringify(pkg.version) },
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'warning',
 };
 
 await build({
+  ...common,
   entryPoints: { agents: 'src/cli.ts' },
   inject: ['src/cli.ts'],
   outdir: out,
   chunkNames: 'chunks/[name]-[hash]',
-  bundle: true,
   splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node22.12',
-  banner,
-  define: { __AGENTS_VERSION__: JSON.stringify(pkg.version) },
-  minifyWhitespace: true,
-  minifySyntax: true,
   sourcemap: 'linked',
   // A stack trace needs the mappings, not the text: the maps stay a fraction of the size.
   sourcesContent: false,
-  logLevel: 'warning',
 });
 
 // One file, every `await import()` inlined: a runner reads the action from the repository at a ref.
@@ -57,16 +61,7 @@ await build({
 const action = process.argv.includes('--action');
 if (outArg !== -1 || action)
   await build({
+    ...common,
     entryPoints: ['src/action/index.ts'],
     outfile: action ? join('dist-action', 'index.mjs') : join(dirname(out), 'dist-action', 'index.mjs'),
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    // The CLI's floor, so that the suite runs it under every Node it supports; a runner's node24 runs it too.
-    target: 'node22.12',
-    banner,
-    define: { __AGENTS_VERSION__: JSON.stringify(pkg.version) },
-    minifyWhitespace: true,
-    minifySyntax: true,
-    logLevel: 'warning',
   });
