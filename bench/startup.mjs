@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { build } from 'esbuild';
+import { shipped } from '../scripts/esbuild-options.mjs';
 import { fileURLToPath } from 'node:url';
 
 const bin = fileURLToPath(new URL('../bin/agents.js', import.meta.url));
@@ -128,17 +129,8 @@ new Command('tool').description('A tool.').option('--json', 'print JSON').exitOv
 `,
     resolveDir: fileURLToPath(new URL('..', import.meta.url)),
   },
+  ...shipped,
   outfile: join(commanderDir, 'program.js'),
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node22.12',
-  banner: {
-    js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-  },
-  minifyWhitespace: true,
-  minifySyntax: true,
-  logLevel: 'warning',
 });
 const commanderAlone = join(commanderDir, 'launcher.mjs');
 writeFileSync(

@@ -18,34 +18,16 @@
 // keeps (a runner runs it from the checkout). `--action` writes it (npm run build:action); a plain build
 // leaves the committed file alone, so that the suite's freshness test compares it with a build of its own.
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { shipped } from './esbuild-options.mjs';
 
-const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const outArg = process.argv.indexOf('--out');
 const out = outArg === -1 ? 'dist' : process.argv[outArg + 1];
 rmSync(out, { recursive: true, force: true });
 
-// The CommonJS libraries (commander, undici, …) require Node's modules; in an ES module `require` is not
-// defined, so each file gets one through the banner (esbuild's documented way for Node).
-// What the program and the Action are both built with. The target is the CLI's floor, so that the suite runs
-// both under every Node it supports (a runner's node24 runs the Action too).
-const common = {
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node22.12',
-  banner: {
-    js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-  },
-  define: { __AGENTS_VERSION__: JSON.stringify(pkg.version) },
-  minifyWhitespace: true,
-  minifySyntax: true,
-  logLevel: 'warning',
-};
-
 await build({
-  ...common,
+  ...shipped,
   entryPoints: { agents: 'src/cli.ts' },
   inject: ['src/cli.ts'],
   outdir: out,
@@ -61,7 +43,7 @@ await build({
 const action = process.argv.includes('--action');
 if (outArg !== -1 || action)
   await build({
-    ...common,
+    ...shipped,
     entryPoints: ['src/action/index.ts'],
     outfile: action ? join('dist-action', 'index.mjs') : join(dirname(out), 'dist-action', 'index.mjs'),
   });

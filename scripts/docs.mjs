@@ -2,7 +2,7 @@
 // (buildProgram in src/program/program.ts, bundled here by esbuild; scripts/docs/reference.ts reads it), the man
 // page through marked-man's own command, so that --help, the reference and the man page never disagree.
 // `--check`: writes nothing, and exits 1 naming each file that differs from what would be written
-// (test/process/docs.test.ts runs it). The output depends on the source alone: the man page's date is fixed
+// (test/process/generated-docs.test.ts runs it). The output depends on the source alone: the man page's date is fixed
 // (MAN_DATE), and its version is package.json's.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { nodeBundle } from './esbuild-options.mjs';
 
 // The month the man page's header shows: a date that changed on every run would make the check fail each
 // month. Move it forward with a release (with package.json's version), then run `npm run docs`.
@@ -32,17 +33,9 @@ async function markdown() {
         sourcefile: 'docs-entry.ts',
         loader: 'ts',
       },
+      ...nodeBundle,
       outdir: out,
-      bundle: true,
       splitting: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node22.12',
-      banner: {
-        js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-      },
-      define: { __AGENTS_VERSION__: JSON.stringify(pkg.version) },
-      logLevel: 'warning',
     });
     const { buildProgram, reference } = await import(pathToFileURL(join(out, 'stdin.js')).href);
     const program = buildProgram(

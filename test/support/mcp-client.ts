@@ -36,15 +36,28 @@ export async function mcpClient(env: NodeJS.ProcessEnv, args: string[] = []): Pr
   });
   let stderr = '';
   transport.stderr?.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+  return connected(transport, env, () => stderr);
+}
+
+/** The SDK's client connected over `transport`, as a test holds it; `close` ends the client, then `done`. */
+async function connected(
+  transport: Transport,
+  env: NodeJS.ProcessEnv,
+  stderr: () => string,
+  done?: Promise<unknown>,
+): Promise<McpRun> {
   const client = new Client({ name: 'agents-test', version: '0.0.0' });
   await client.connect(transport);
   return {
     client,
     env,
-    stderr: () => stderr,
+    stderr,
     call: async (name, a = {}) =>
       (await client.callTool({ name, arguments: a }, undefined, { timeout: 600_000 })) as CallToolResult,
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      await done;
+    },
   };
 }
 
@@ -112,18 +125,5 @@ export async function mcpInProcess(
     tuning,
   };
   const done = main(['mcp'], io);
-  const client = new Client({ name: 'agents-test', version: '0.0.0' });
-  await client.connect(new StreamTransport(stdout, stdin));
-  return {
-    client,
-    env,
-    stderr: () => stderr,
-    call: async (name, a = {}) =>
-      (await client.callTool({ name, arguments: a }, undefined, { timeout: 600_000 })) as CallToolResult,
-    close: async () => {
-      await client.close();
-      await done;
-    },
-    done,
-  };
+  return { ...(await connected(new StreamTransport(stdout, stdin), env, () => stderr, done)), done };
 }
