@@ -38,6 +38,8 @@ export interface MainOptions {
   tuning?: Tuning;
   /** Called once the run has started. */
   onStart?: (run: RunHandle) => void;
+  /** Called with each write as it happens, so a test can see the order of stdout and stderr. */
+  onWrite?: (to: 'out' | 'err', text: string) => void;
   /** Give up on a run that has not ended after this long (then `signal` is 'SIGKILL'). Default 20 s. */
   killAfterMs?: number;
 }
@@ -47,7 +49,12 @@ class Capture extends Writable {
   isTTY?: boolean;
   columns?: number;
   rows?: number;
-  constructor(tty: boolean, columns: number | undefined, rows: number | undefined) {
+  constructor(
+    tty: boolean,
+    columns: number | undefined,
+    rows: number | undefined,
+    private readonly onWrite?: (text: string) => void,
+  ) {
     super();
     if (tty) {
       this.isTTY = true;
@@ -56,7 +63,9 @@ class Capture extends Writable {
     }
   }
   override _write(chunk: Buffer | string, _enc: BufferEncoding, done: () => void): void {
-    this.chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    this.chunks.push(bytes);
+    this.onWrite?.(bytes.toString('utf8'));
     done();
   }
   // What a tty.WriteStream offers beyond writing, as escape sequences (ora draws the spinner with them).
@@ -91,8 +100,9 @@ export async function runMain(
 ): Promise<CliResult & { stdoutBytes: Buffer }> {
   const stdin = new PassThrough() as PassThrough & { isTTY?: boolean };
   if (o.tty?.stdin) stdin.isTTY = true;
-  const stdout = new Capture(o.tty?.stdout === true, o.tty?.columns, o.tty?.rows);
-  const stderr = new Capture(o.tty?.stderr === true, o.tty?.columns, o.tty?.rows);
+  const written = (to: 'out' | 'err') => (o.onWrite ? (text: string) => o.onWrite?.(to, text) : undefined);
+  const stdout = new Capture(o.tty?.stdout === true, o.tty?.columns, o.tty?.rows, written('out'));
+  const stderr = new Capture(o.tty?.stderr === true, o.tty?.columns, o.tty?.rows, written('err'));
   const controller = new AbortController();
   const io: IO = {
     stdin,

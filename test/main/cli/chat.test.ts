@@ -168,6 +168,32 @@ describe('agents chat, in-process', () => {
     expect(f.em.messages(id)[0]?.message).toBe('one\ntwo\nthree');
   });
 
+  it('the footer drawn with a final reply says the turn is done, not still running', async () => {
+    const f = await fixture();
+    // Each status line drawn on stderr after the final reply was written to stdout, in the order written.
+    let finalShown = false;
+    const after: string[] = [];
+    const r = await f.run(['chat', '-a', 'claude'], {
+      tty: TTY,
+      idleStdin: true,
+      onWrite: (to, text) => {
+        if (to === 'out' && plain(text).includes('claude finished: "first". Done.')) finalShown = true;
+        else if (to === 'err' && finalShown && plain(text).includes('claude · ')) after.push(plain(text));
+      },
+      onStart: session([
+        waitFor('claude · new session'),
+        type('first'),
+        type('\r'),
+        waitFor('done in'),
+        type('\u0004'),
+      ]),
+    });
+    expect(r.code, r.stderr.slice(-1500)).toBe(0);
+    // The first footer under the reply is the turn's end: drawn before the status was updated, it showed the
+    // turn still running with the last tool call.
+    expect(after[0]).toMatch(/claude · done in/);
+  });
+
   it('a turn that ends before the answer to its POST arrives is seen as ended', async () => {
     const f = await fixture();
     /** The status line drawn last says the turn is over. */
