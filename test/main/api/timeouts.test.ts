@@ -70,7 +70,9 @@ describe('time-outs', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
       res.write('{"id":');
     });
-    const c = new ApiClient({ ...FAST, baseUrl: s.url, responseTimeoutMs: 50, retry: { maxRetries: 0 } });
+    // The time-out bounds the wait for the head too: 50 ms let a loaded CI machine time out before the head
+    // was read (no status). Half a second is the body's stall, never the head's.
+    const c = new ApiClient({ ...FAST, baseUrl: s.url, responseTimeoutMs: 500, retry: { maxRetries: 0 } });
     const err = await failure(c.getSession(id));
     expect(err.kind).toBe('timeout');
     expect(err.status).toBe(200);
