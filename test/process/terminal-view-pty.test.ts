@@ -36,10 +36,11 @@ const MD = [
 /** The lines a person reads: escape sequences out, carriage returns as line ends. */
 const lines = (screen: string) => screen.replace(CSI, '').split(/\r?\n|\r/);
 
+// Each width once and each colour setting once: the two pairs left out cost four binaries each (a third of
+// this tier's CPU went to this file); test/main/cli/terminal-view.test.ts renders in-process with colour and
+// without, and cuts the status line to 40 columns.
 (noTools ? describe.skip : describe.concurrent).each([
   [80, true],
-  [80, false],
-  [40, true],
   [40, false],
 ])(titled('a terminal %i columns wide, colour %s', noTools), (cols, colour) => {
   it('create --wait --notify, show in the pager, ls, open and the chooser', async ({ onTestFinished }) => {

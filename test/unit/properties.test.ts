@@ -37,8 +37,11 @@ import {
 import { validateProfile } from '../../src/input/agent.js';
 import { CORE_AGENTS } from '../../src/api/types.js';
 
-/** Runs per property: the parsers are pure and fast, so many. */
-const RUNS = 2000;
+/**
+ * Runs per property: 500 by default (2000 took 10 s of the suite's CPU), more for a deeper search with
+ * AGENTS_TEST_PROPERTY_RUNS=N.
+ */
+const RUNS = Number(process.env.AGENTS_TEST_PROPERTY_RUNS ?? 500);
 const run = <T>(prop: fc.IProperty<T> | fc.IAsyncProperty<T>) =>
   fc.assert(prop as fc.IProperty<T>, { numRuns: RUNS });
 

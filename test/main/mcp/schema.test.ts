@@ -1,14 +1,15 @@
-// output_schema on the MCP tools that wait, over the SDK's own Client and the built binary against the
+// output_schema on the MCP tools that wait, over the SDK's own Client and `agents mcp` in-process against the
 // emulator: matched at once, fixed on a follow-up, never matched, a wait that runs out between tries,
 // wait_for_reply that checks and sends nothing, and bad schemas refused before anything is sent.
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunningEmulator } from '../../src/emulator/index.js';
-import { emulator, endTurn } from '../support/emulator.js';
-import { KEY } from '../support/key.js';
-import { cliEnv } from '../support/run-cli.js';
-import { mcpClient, textOf, type McpRun } from '../support/mcp-client.js';
-import { until } from '../support/fixture.js';
+import type { RunningEmulator } from '../../../src/emulator/index.js';
+import { emulator, endTurn } from '../../support/emulator.js';
+import { KEY } from '../../support/key.js';
+import { FAST_TUNING } from '../../support/main.js';
+import { cliEnv } from '../../support/run-cli.js';
+import { mcpInProcess, textOf, type McpRun } from '../../support/mcp-client.js';
+import { until } from '../../support/fixture.js';
 
 const runs: McpRun[] = [];
 afterEach(async () => {
@@ -16,7 +17,7 @@ afterEach(async () => {
 });
 
 async function start(em: RunningEmulator) {
-  const run = await mcpClient(cliEnv({ AGENTS_BASE_URL: em.url, AGENTS_API_KEY: KEY }));
+  const run = await mcpInProcess(cliEnv({ AGENTS_BASE_URL: em.url, AGENTS_API_KEY: KEY }), FAST_TUNING);
   runs.push(run);
   // The client checks each structuredContent against the tool's outputSchema once it has listed them.
   await run.client.listTools();
