@@ -107,6 +107,7 @@ export async function run(): Promise<void> {
       },
     },
     spawner: processSpawner(),
+    cwd: process.cwd(),
   };
   const code = await main(process.argv.slice(2), io);
   clearImmediate(watching);

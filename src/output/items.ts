@@ -55,6 +55,29 @@ export type Item =
   | { kind: 'config-entry'; entry: ConfigEntry }
   /** Data for stdout that is a value as it stands (a config value, a path): a line, or `json` with --json. */
   | { kind: 'value'; text: string | undefined; json: unknown }
+  /**
+   * A pull request on a local branch (checkout): the session, the pull request's address, the remote it was
+   * fetched from, the branch, its commit now, and before (when the branch existed).
+   */
+  | {
+      kind: 'checkout';
+      sessionId: string;
+      pullRequest: string;
+      remote: string;
+      branch: string;
+      commit: string;
+      before: string | undefined;
+    }
+  /** A pull request's change (diff), as git wrote it, against the remote's default branch `base`. */
+  | {
+      kind: 'diff';
+      sessionId: string;
+      pullRequest: string;
+      remote: string;
+      base: string;
+      head: string;
+      bytes: Buffer;
+    }
   /** A line for a person on stderr (silenced by --quiet). */
   | { kind: 'note'; text: string };
 /** What a command returns: nothing, one item, or items as they come. */
