@@ -32,6 +32,8 @@ export interface Tuning {
   heartbeatMs?: number;
   /** How long a write of the state file waits for another process's lock (default 10 s). */
   lockWaitMs?: number;
+  /** Between two readings of `agents budget --watch` (default a second). */
+  watchMs?: number;
 }
 
 /**

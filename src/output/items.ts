@@ -5,6 +5,7 @@ import type { Conversation } from '../conversation/model.js';
 import type { ConfigEntry, ConfigListing } from './render-config.js';
 import type { KnownSession } from '../state/known-sessions.js';
 import type { SessionItem } from '../items/session-items.js';
+import type { BudgetView } from '../api/budget/budget-view.js';
 
 /** One thing a command produced: what src/sessions yields while posting and waiting, and the rest. */
 export type Item =
@@ -77,6 +78,18 @@ export type Item =
       base: string;
       head: string;
       bytes: Buffer;
+    }
+  /**
+   * A key's budget (budget): where it is kept (a path, or a Redis address; `fleet` for Redis), and its view,
+   * undefined when no process has used the key there. `watch`: one reading of many (--watch).
+   */
+  | {
+      kind: 'budget';
+      origin: string;
+      where: string;
+      fleet: boolean;
+      view: BudgetView | undefined;
+      watch: boolean;
     }
   /** A line for a person on stderr (silenced by --quiet). */
   | { kind: 'note'; text: string };

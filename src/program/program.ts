@@ -20,6 +20,7 @@ import { lsSpec } from '../commands/ls/spec.js';
 import { openSpec } from '../commands/open/spec.js';
 import { checkoutSpec } from '../commands/checkout/spec.js';
 import { diffSpec } from '../commands/diff/spec.js';
+import { budgetSpec } from '../commands/budget/spec.js';
 import { mcpSpec } from '../commands/mcp/spec.js';
 import { completionSpec } from '../commands/completion/spec.js';
 import { helpSpec } from '../commands/help/spec.js';
@@ -51,6 +52,7 @@ const COMMANDS: CommandSpec[] = [
   checkoutSpec,
   diffSpec,
   // agents on this machine
+  budgetSpec,
   mcpSpec,
   completionSpec,
   helpSpec,
