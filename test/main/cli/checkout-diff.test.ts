@@ -12,6 +12,7 @@ import { ownEmulator } from '../../support/emulator.js';
 import { KEY } from '../../support/key.js';
 import { cliEnv } from '../../support/run-cli.js';
 import { RecordingSpawner, runMain, type MainOptions } from '../../support/main.js';
+import { until } from '../../support/until.js';
 
 const ORIGIN = 'https://github.com/acme/app.git';
 const PR12 = 'https://github.com/acme/app/pull/12';
@@ -209,6 +210,15 @@ describe('agents checkout', () => {
     const byUrl = await run(['checkout', id, '--pr', PR12.toUpperCase().replace('HTTPS', 'https')], dir);
     expect(byUrl.code, byUrl.stderr).toBe(0);
     expect(byUrl.stdout).toBe(`agents/${id.slice(0, 8)}-pr12 ${head12}\n`);
+    // At a terminal: a list to choose from, the last listed first; the second is chosen with ↓ and Enter.
+    const chosen = await run(['checkout', id], dir, {
+      tty: { stdin: true, stdout: true, stderr: true },
+      idleStdin: true,
+      onStart: (r) => void until(() => r.stderr.includes(PR12)).then(() => r.stdin.write('\u001b[B\r')),
+    });
+    expect(chosen.code, chosen.stderr).toBe(0);
+    expect(chosen.stderr).toMatch(/Pull request:[\s\S]*❯ https:\/\/github\.com\/acme\/app\/pull\/13\n/);
+    expect(chosen.stdout).toBe(`agents/${id.slice(0, 8)}-pr12 ${head12}\n`);
     const bad = await run(['checkout', id, '--pr', 'twelve'], dir);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('error: not a pull request: "twelve"');
