@@ -51,7 +51,8 @@ function waitsOf(p: BudgetView['processes'][number]): string {
 export function renderBudget(item: BudgetItem, style: Style): string {
   const { view } = item;
   const where = item.fleet ? `the fleet's budget in ${item.where}` : `this machine's budget (${item.where})`;
-  if (view === undefined) return `no process has used this key on this machine\n`;
+  if (view === undefined)
+    return `no process has used this key ${item.fleet ? 'in this fleet' : 'on this machine'}\n`;
   const seconds = Math.round(view.windowMs / 1000);
   const lowered = view.limit < view.configured ? ` (lowered from ${view.configured} after a 429)` : '';
   const full = view.used >= view.limit;
@@ -66,7 +67,9 @@ export function renderBudget(item: BudgetItem, style: Style): string {
     `  next free slot         ${next}`,
     `  waiting for a slot     ${view.queued === 0 ? 'none' : `${plural(view.queued, 'request')}, from ${plural(waiting, 'process', 'processes')}`}`,
     `  polling                ${view.polling === 0 ? 'none' : `${plural(view.polling, 'wait')}, in ${plural(polling, 'process', 'processes')}`}`,
-    ...view.processes.map((p) => `    ${neutralize(p.command ?? '(an older agents)')}: ${waitsOf(p)}`),
+    ...view.processes.map(
+      (p) => `    ${neutralize(p.command ?? '(no command: the library, or an older agents)')}: ${waitsOf(p)}`,
+    ),
     `  429s in the last hour  ${view.refusedLastHour > 0 ? style.red(String(view.refusedLastHour)) : '0'}`,
   ];
   return `${lines.join('\n')}\n`;

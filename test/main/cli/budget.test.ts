@@ -6,7 +6,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../../src/emulator/index.js';
-import { fileLimiter } from '../../../src/api/budget/shared.js';
+import { fileLimiter, SharedLimiter } from '../../../src/api/budget/shared.js';
+import { RedisStore } from '../../../src/api/budget/redis-store.js';
+import { redisSkipReason, startRedis } from '../../support/redis.js';
 import { stateFileName, type SharedState } from '../../../src/api/budget/state.js';
 import { ownEmulator } from '../../support/emulator.js';
 import { KEY } from '../../support/key.js';
@@ -130,4 +132,38 @@ describe('agents budget', () => {
     waiting?.kill('SIGINT');
     expect((await waitRun).code).toBe(130);
   });
+
+  const noRedis = redisSkipReason();
+  it.skipIf(noRedis !== undefined)(
+    `with a Redis budget: the fleet's state, read from Redis alone${noRedis ? ` (skipped: ${noRedis})` : ''}`,
+    async () => {
+      const r = await startRedis();
+      try {
+        const { env } = setup({ AGENTS_BUDGET_URL: r.url });
+        const origin = new URL(em.url).origin;
+        const none = await runMain(['budget'], { env });
+        expect([none.code, none.stdout]).toEqual([0, 'no process has used this key in this fleet\n']);
+        // A machine of the fleet polling on the key.
+        const store = new RedisStore(r.url, origin, KEY);
+        const fleet = new SharedLimiter({ limit: 100, windowMs: 60_000 }, store, { label: 'wait' });
+        const poll = fleet.register();
+        (await fleet.acquire())(true);
+        await until(async () => Object.keys((await store.peek()).waiters).length === 1);
+        const before = served();
+        const out = await runMain(['budget', '--json'], { env });
+        expect(out.code, out.stderr).toBe(0);
+        expect(JSON.parse(out.stdout)).toMatchObject({
+          fleet: true,
+          store: r.url,
+          used: 1,
+          polling: 1,
+          processes: [{ command: 'wait', polling: 1, queued: 0 }],
+        });
+        expect(served()).toBe(before);
+        poll.close();
+      } finally {
+        await r.stop();
+      }
+    },
+  );
 });
