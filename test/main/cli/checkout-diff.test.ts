@@ -239,6 +239,9 @@ describe('agents diff', () => {
     expect(patch.stdout).not.toContain('\u001b[');
     // Nothing switched.
     expect(git(dir, 'symbolic-ref', '--short', 'HEAD')).toBe('main');
+    // Without refs/remotes/origin/HEAD, the remote says which branch is its default.
+    git(dir, 'remote', 'set-head', 'origin', '--delete');
+    expect((await run(['diff', id, '--name-only'], dir)).stdout).toBe('app.txt\n');
 
     // On the branch checkout made, the session is the branch's; at a terminal git writes (and pages).
     expect((await run(['checkout', id], dir)).code).toBe(0);
