@@ -1,6 +1,5 @@
 // agents diff [session]: its options and help.
-import { Option, type Command } from 'commander';
-import { Argument } from 'commander';
+import { Argument, Option, type Command } from 'commander';
 import type { SessionRef } from '../../input/session-ref.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import { SESSION_ARG } from '../options/session-args.js';
