@@ -4,6 +4,7 @@
 import { CliError, UsageError } from '../errors/cli-error.js';
 import { git, gitSays, gitText, type GitPlace } from './git.js';
 import { remoteNames, type PullRequestAddress } from './forge-urls.js';
+import { isUuid } from '../util/uuid.js';
 
 /** The config key, under `branch.<name>.`, that marks a branch as made by `agents checkout`: the session id. */
 export const MADE_BY_KEY = 'agents-session';
@@ -146,10 +147,14 @@ export async function switchTo(
   await gitText(place, ['config', key('merge'), `refs/pull/${o.pr.number}/head`]);
 }
 
-/** The session that made the branch checked out now, if `agents checkout` made it. */
+/**
+ * The session that made the branch checked out now, if `agents checkout` made it (a session id: what the
+ * config holds is believed only when it is a UUID, as it goes into a request's URL).
+ */
 export async function currentBranchSession(place: GitPlace): Promise<string | undefined> {
   const head = await git(place, ['symbolic-ref', '--quiet', '--short', 'HEAD']);
   if (head.code !== 0) return undefined;
   const branch = head.stdout.toString('utf8').trim();
-  return (await branchState(place, branch)).madeFor;
+  const { madeFor } = await branchState(place, branch);
+  return madeFor !== undefined && isUuid(madeFor) ? madeFor.toLowerCase() : undefined;
 }

@@ -7,6 +7,7 @@ import { choosePullRequest, pullRequestUrls, type PullRequestPick } from '../inp
 import { parsePullRequestUrl, type PullRequestAddress } from '../git/forge-urls.js';
 import { remoteFor, remotes, requireClone, type Remote } from '../git/clone.js';
 import type { GitPlace } from '../git/git.js';
+import { sessionOrPick } from '../input/pick-session.js';
 import { resolveSession } from './resolve.js';
 
 /** A session's pull request, located in the clone: what to fetch from where. */
@@ -22,19 +23,33 @@ export function gitPlace(ctx: Context): GitPlace {
   return { cwd: ctx.io.cwd, env: ctx.io.env, signal: ctx.signal };
 }
 
+/** How locatePull finds and checks what it needs. */
+export interface LocateOptions {
+  /** `--pr`: which of several pull requests. */
+  pick: PullRequestPick | undefined;
+  /** Refuse a clone with uncommitted changes (checkout). */
+  clean: boolean;
+  /** More checks that need no network (a branch name), run after the clone's. */
+  before?: (place: GitPlace) => Promise<void>;
+  /** The session when none was given, before a person is asked to choose one (diff: the branch's). */
+  fallback?: (place: GitPlace) => Promise<string | undefined>;
+}
+
 /**
- * Finds the pull request of session `ref` (`pick`, or the one there is) and the remote of the clone
- * that names its repository; `clean`: refuse a clone with uncommitted changes. `before`: more checks that
- * need no network (a branch name), run after the clone's.
+ * Finds the pull request of session `given` (`pick`, or the one there is) and the remote of the clone
+ * that names its repository. The clone is checked first: outside one, nobody is asked to choose a session.
  */
 export async function locatePull(
   ctx: Context,
-  ref: SessionRef,
-  o: { pick: PullRequestPick | undefined; clean: boolean; before?: (place: GitPlace) => Promise<void> },
+  given: SessionRef | undefined,
+  o: LocateOptions,
 ): Promise<SessionPull> {
   const place = gitPlace(ctx);
   await requireClone(place, o.clean);
   await o.before?.(place);
+  const fallback = given === undefined ? await o.fallback?.(place) : undefined;
+  const ref: SessionRef =
+    given ?? (fallback !== undefined ? { kind: 'id', id: fallback } : await sessionOrPick(ctx, undefined));
   const { id } = await resolveSession(ref, ctx.state, ctx.profile());
   const client = await ctx.client();
   const session = await client.getSession(id, { signal: ctx.signal });

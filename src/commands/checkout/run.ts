@@ -3,7 +3,6 @@
 import type { Context } from '../../run/context.js';
 import type { SessionRef } from '../../input/session-ref.js';
 import type { PullRequestPick } from '../../input/pull-request-choice.js';
-import { sessionOrPick } from '../../input/pick-session.js';
 import { locatePull } from '../../sessions/session-pull.js';
 import { branchState, fetchPull, requireBranchName, switchTo } from '../../git/clone.js';
 import { gitText } from '../../git/git.js';
@@ -23,8 +22,7 @@ export async function checkout(
   given: SessionRef | undefined,
   flags: CheckoutFlags,
 ): Promise<Item> {
-  const ref = await sessionOrPick(ctx, given);
-  const located = await locatePull(ctx, ref, {
+  const located = await locatePull(ctx, given, {
     pick: flags.pr,
     clean: true,
     before: flags.branch === undefined ? undefined : (place) => requireBranchName(place, flags.branch ?? ''),

@@ -3,9 +3,8 @@
 import type { Context } from '../../run/context.js';
 import type { SessionRef } from '../../input/session-ref.js';
 import type { PullRequestPick } from '../../input/pull-request-choice.js';
-import { sessionOrPick } from '../../input/pick-session.js';
-import { gitPlace, locatePull } from '../../sessions/session-pull.js';
-import { currentBranchSession, defaultBranch, fetchPull, requireClone } from '../../git/clone.js';
+import { locatePull } from '../../sessions/session-pull.js';
+import { currentBranchSession, defaultBranch, fetchPull } from '../../git/clone.js';
 import { git, gitSays } from '../../git/git.js';
 import { CliError } from '../../errors/cli-error.js';
 import type { Item } from '../../output/items.js';
@@ -16,22 +15,17 @@ export interface DiffFlags {
   nameOnly?: boolean;
 }
 
-/** The session: given, or the one whose branch agents checkout made and is checked out, or picked. */
-async function sessionOf(ctx: Context, given: SessionRef | undefined): Promise<SessionRef> {
-  if (given !== undefined) return given;
-  const place = gitPlace(ctx);
-  await requireClone(place, false);
-  const id = await currentBranchSession(place);
-  return id !== undefined ? { kind: 'id', id } : sessionOrPick(ctx, undefined);
-}
-
 export async function diff(
   ctx: Context,
   given: SessionRef | undefined,
   flags: DiffFlags,
 ): Promise<Item | void> {
-  const ref = await sessionOf(ctx, given);
-  const { sessionId, pr, remote, place } = await locatePull(ctx, ref, { pick: flags.pr, clean: false });
+  // Left out: the session of the branch agents checkout made, when on one (as gh pr diff takes the branch's).
+  const { sessionId, pr, remote, place } = await locatePull(ctx, given, {
+    pick: flags.pr,
+    clean: false,
+    fallback: currentBranchSession,
+  });
   const base = await defaultBranch(place, remote.name);
   const tracking = `refs/remotes/${remote.name}/${base}`;
   // The base is brought up to date with the head, in the one fetch, as `git fetch <remote>` would.

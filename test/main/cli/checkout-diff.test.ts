@@ -134,8 +134,11 @@ describe('agents checkout', () => {
     const r1 = await run(['checkout', id], outside);
     expect([r1.code, r1.stdout]).toEqual([2, '']);
     expect(r1.stderr).toMatch(/^error: not in a git clone: fatal: not a git repository/);
-    // Refused before the session was read: no request.
+    // Refused before the session was read: no request; at a terminal, before a session is asked for.
     expect(em.stats().byRoute['GET /sessions/:id'] ?? 0).toBe(before);
+    const asked = await run(['checkout'], outside, { tty: { stdin: true, stdout: true, stderr: true } });
+    expect(asked.code).toBe(2);
+    expect(asked.stderr).toMatch(/^error: not in a git clone/);
 
     const dirty = clone();
     writeFileSync(join(dirty, 'app.txt'), 'changed\n');
