@@ -6,6 +6,7 @@ import { ExitCode, toCliError } from './errors/cli-error.js';
 import type { IO } from './io/io.js';
 import type { Context, GlobalOptions } from './run/context.js';
 import { buildProgram, type Runner } from './program/program.js';
+import { commandLabel } from './program/command-label.js';
 import { debugFromEnv } from './config/env.js';
 import { escapeForLine } from './util/text.js';
 import { watchStdoutReader } from './util/pipe-watch.js';
@@ -31,7 +32,7 @@ export async function main(argv: readonly string[], io: IO): Promise<number> {
   let ctx: Context | undefined;
   const runner: Runner = async (cmd, body) => {
     const { createContext } = await import('./run/context.js');
-    ctx = await createContext(io, cmd.optsWithGlobals<GlobalOptions>());
+    ctx = await createContext(io, cmd.optsWithGlobals<GlobalOptions>(), commandLabel(cmd));
     const result = await body(ctx);
     const { present } = await import('./output/presenter.js');
     await present(ctx, result);
@@ -107,6 +108,7 @@ export async function run(): Promise<void> {
       },
     },
     spawner: processSpawner(),
+    cwd: process.cwd(),
   };
   const code = await main(process.argv.slice(2), io);
   clearImmediate(watching);

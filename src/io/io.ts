@@ -32,6 +32,8 @@ export interface Tuning {
   heartbeatMs?: number;
   /** How long a write of the state file waits for another process's lock (default 10 s). */
   lockWaitMs?: number;
+  /** Between two readings of `agents budget --watch` (default a second). */
+  watchMs?: number;
 }
 
 /**
@@ -46,6 +48,11 @@ export interface Spawner {
   pager(command: string, text: string, env: Env): Promise<number | null>;
   /** Opens `url` in the user's browser; rejects when none could be started. */
   browser(url: string): Promise<void>;
+  /**
+   * Runs `file` with `args` (no shell) on the run's terminal (stdin, stdout and stderr its own), in `cwd`;
+   * resolves to its exit code. `agents diff` runs git so, which then pages and colours as it does itself.
+   */
+  attached(file: string, args: readonly string[], o: { cwd?: string; env: Env }): Promise<number | null>;
 }
 
 /** Everything a run may touch. */
@@ -68,5 +75,10 @@ export interface IO {
   runtime: { nodeVersion: string; platform: NodeJS.Platform; homedir: string };
   /** Starts the pager and the browser; without it neither is started (the text is printed instead). */
   spawner?: Spawner;
+  /**
+   * The directory the run works in, for the commands that run git (checkout, diff): run() gives the
+   * process's; without it, programs start in the process's own.
+   */
+  cwd?: string;
   tuning?: Tuning;
 }

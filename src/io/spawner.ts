@@ -1,5 +1,6 @@
-// The real Spawner (src/io/io.ts) of a process: the pager through the shell, as git and gh start it, and the
-// browser through the `open` package (loaded only then). Used by run() alone; tests pass their own.
+// The real Spawner (src/io/io.ts) of a process: the pager through the shell, as git and gh start it, the
+// browser through the `open` package (loaded only then), and a program on the terminal (git diff). Used by
+// run() alone; tests pass their own.
 import type { Env, Spawner } from './io.js';
 
 /** Starts programs on this process's terminal and desktop. */
@@ -18,6 +19,14 @@ export function processSpawner(): Spawner {
         // The person may quit the pager before it has read everything: that is not an error.
         child.stdin.on('error', () => undefined);
         child.stdin.end(text);
+      });
+    },
+    async attached(file, args, o): Promise<number | null> {
+      const { spawn } = await import('node:child_process');
+      return new Promise((resolve, reject) => {
+        const child = spawn(file, [...args], { stdio: 'inherit', cwd: o.cwd, env: o.env });
+        child.once('error', reject);
+        child.once('close', (code) => resolve(code));
       });
     },
     async browser(url: string): Promise<void> {

@@ -5,6 +5,7 @@ import type { Conversation } from '../conversation/model.js';
 import type { ConfigEntry, ConfigListing } from './render-config.js';
 import type { KnownSession } from '../state/known-sessions.js';
 import type { SessionItem } from '../items/session-items.js';
+import type { BudgetView } from '../api/budget/budget-view.js';
 
 /** One thing a command produced: what src/sessions yields while posting and waiting, and the rest. */
 export type Item =
@@ -55,6 +56,41 @@ export type Item =
   | { kind: 'config-entry'; entry: ConfigEntry }
   /** Data for stdout that is a value as it stands (a config value, a path): a line, or `json` with --json. */
   | { kind: 'value'; text: string | undefined; json: unknown }
+  /**
+   * A pull request on a local branch (checkout): the session, the pull request's address, the remote it was
+   * fetched from, the branch, its commit now, and before (when the branch existed).
+   */
+  | {
+      kind: 'checkout';
+      sessionId: string;
+      pullRequest: string;
+      remote: string;
+      branch: string;
+      commit: string;
+      before: string | undefined;
+    }
+  /** A pull request's change (diff), as git wrote it, against the remote's default branch `base`. */
+  | {
+      kind: 'diff';
+      sessionId: string;
+      pullRequest: string;
+      remote: string;
+      base: string;
+      head: string;
+      bytes: Buffer;
+    }
+  /**
+   * A key's budget (budget): where it is kept (a path, or a Redis address; `fleet` for Redis), and its view,
+   * undefined when no process has used the key there. `watch`: one reading of many (--watch).
+   */
+  | {
+      kind: 'budget';
+      origin: string;
+      where: string;
+      fleet: boolean;
+      view: BudgetView | undefined;
+      watch: boolean;
+    }
   /** A line for a person on stderr (silenced by --quiet). */
   | { kind: 'note'; text: string };
 /** What a command returns: nothing, one item, or items as they come. */

@@ -9,6 +9,8 @@ import type { Item, Result } from './items.js';
 import type { RenderMarkdown } from './markdown.js';
 import { COMMAND_HANDLERS } from './print-commands.js';
 import { WAIT_HANDLERS } from './print-waits.js';
+import { PULL_HANDLERS } from './print-pulls.js';
+import { BUDGET_HANDLERS } from './print-budget.js';
 import { jsonLine, type Handler, type Handlers, type PresentContext, type Printer } from './printer.js';
 import { renderSessionCard } from './render.js';
 import { renderConversation, renderNotice, serviceText, type TextMode } from './render-conversation.js';
@@ -23,7 +25,12 @@ function isItem(result: Result): result is Item {
 export type { PresentContext };
 
 /** Every item kind's handler: a table, so that a new kind is one small function where its like are. */
-const HANDLERS: Handlers<Item['kind']> = { ...WAIT_HANDLERS, ...COMMAND_HANDLERS };
+const HANDLERS: Handlers<Item['kind']> = {
+  ...WAIT_HANDLERS,
+  ...COMMAND_HANDLERS,
+  ...PULL_HANDLERS,
+  ...BUDGET_HANDLERS,
+};
 
 /** Prints what a command returned, item by item, as it comes. */
 export async function present(ctx: PresentContext, result: Result): Promise<void> {

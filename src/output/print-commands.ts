@@ -10,7 +10,9 @@ import { renderSessions, renderSessionsPlain, sessionJson } from './render-sessi
 import { renderChatEnd, renderCreated, renderSession } from './render.js';
 import { jsonText } from '../util/text.js';
 
-export const COMMAND_HANDLERS: Handlers<Exclude<Item['kind'], SessionItem['kind']>> = {
+export const COMMAND_HANDLERS: Handlers<
+  Exclude<Item['kind'], SessionItem['kind'] | 'checkout' | 'diff' | 'budget'>
+> = {
   'session-created'(p, { session, waiting }) {
     if (p.ctx.caps.stderrIsTTY) p.ctx.log.info(renderCreated(session, p.ctx.styleErr));
     if (!waiting) p.out(p.json ? jsonLine(session) : `${session.id}\n`);

@@ -18,6 +18,8 @@ export interface Prompts {
   apiKey(): Promise<string>;
   /** A session picked from a list that typing filters (the sessions `agents ls` knows). */
   session(choices: readonly SessionChoice[]): Promise<string>;
+  /** One of a few values (a session's pull requests), the first offered first. */
+  choice(question: string, choices: readonly { value: string; name: string }[]): Promise<string>;
 }
 
 /** One session offered by the chooser. */
@@ -120,6 +122,10 @@ export function createPrompts(io: PromptIo): Prompts {
           ),
         NOT_SENT,
       );
+    },
+    choice: async (question, choices) => {
+      const { select } = await inquirer();
+      return asked(() => select<string>({ message: question, choices: [...choices] }, context), NOT_SENT);
     },
     apiKey: async () => {
       const { password } = await inquirer();

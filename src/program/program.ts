@@ -18,6 +18,9 @@ import { planSpec } from '../commands/plan/spec.js';
 import { artifactSpec } from '../commands/artifact/spec.js';
 import { lsSpec } from '../commands/ls/spec.js';
 import { openSpec } from '../commands/open/spec.js';
+import { checkoutSpec } from '../commands/checkout/spec.js';
+import { diffSpec } from '../commands/diff/spec.js';
+import { budgetSpec } from '../commands/budget/spec.js';
 import { mcpSpec } from '../commands/mcp/spec.js';
 import { completionSpec } from '../commands/completion/spec.js';
 import { helpSpec } from '../commands/help/spec.js';
@@ -45,7 +48,11 @@ const COMMANDS: CommandSpec[] = [
   // finding sessions again
   lsSpec,
   openSpec,
+  // after the agent: its pull request in this clone
+  checkoutSpec,
+  diffSpec,
   // agents on this machine
+  budgetSpec,
   mcpSpec,
   completionSpec,
   helpSpec,

@@ -77,14 +77,20 @@ function capsOf(io: IO, globals: GlobalOptions): TerminalCaps {
   });
 }
 
+/** Where this machine keeps its keys' budgets (`agents budget` reads them there). */
+export function pacingDir(io: IO): string {
+  return join(stateDir(io.env, io.runtime.platform), 'pacing');
+}
+
 /**
  * Every agents process on the machine that uses one key shares its budget through a file in the state
  * directory; tests that turn pacing off, and the benchmark's uncoordinated runs, pace nothing / alone.
  */
-function sharedPacingOf(io: IO, log: Logger): ClientOptions['sharedPacing'] {
+function sharedPacingOf(io: IO, log: Logger, label: string | undefined): ClientOptions['sharedPacing'] {
   if (io.tuning?.pacing === false || !sharedPacingFromEnv(io.env)) return undefined;
   return {
-    dir: join(stateDir(io.env, io.runtime.platform), 'pacing'),
+    dir: pacingDir(io),
+    label,
     onFallback: (message: string) => log.warn(message),
     onRejoin: (message: string) => log.info(message),
   };
@@ -94,7 +100,12 @@ function sharedPacingOf(io: IO, log: Logger): ClientOptions['sharedPacing'] {
  * Builds the Context of one run: the terminal's capabilities and styles, stderr (logger, progress), the
  * prompts when a person is there to answer, the settings and an API client made on first use.
  */
-export async function createContext(io: IO, globals: GlobalOptions): Promise<Context> {
+export async function createContext(
+  io: IO,
+  globals: GlobalOptions,
+  /** What the run is (a command and its option names), written beside its entries in the shared budget. */
+  label?: string,
+): Promise<Context> {
   const { env } = io;
   const quiet = globals.quiet === true;
   const caps = capsOf(io, globals);
@@ -117,7 +128,7 @@ export async function createContext(io: IO, globals: GlobalOptions): Promise<Con
   let profiles: Promise<Profiles> | undefined;
   const readProfiles = () => (profiles ??= config.profiles());
   const settings = (need?: readonly SettingName[]) => resolveSettings(globals, env, readProfiles, need);
-  const sharedPacing = sharedPacingOf(io, log);
+  const sharedPacing = sharedPacingOf(io, log, label);
   const clientFor = clientMaker(io, caps, log, debug, sharedPacing);
   let client: Promise<ApiClient> | undefined;
   let status: StatusLines | undefined;

@@ -35,6 +35,8 @@ export interface MainOptions {
   tty?: { stdin?: boolean; stdout?: boolean; stderr?: boolean; columns?: number; rows?: number };
   /** What starts the pager and the browser (default none: the program prints instead). */
   spawner?: Spawner;
+  /** The run's working directory (where git runs); default the process's. */
+  cwd?: string;
   tuning?: Tuning;
   /** Called once the run has started. */
   onStart?: (run: RunHandle) => void;
@@ -113,6 +115,7 @@ export async function runMain(
     runtime: { nodeVersion: process.version, platform: process.platform, homedir: homedir() },
     tuning: o.tuning ?? FAST_TUNING,
     ...(o.spawner ? { spawner: o.spawner } : {}),
+    ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
   };
   if (o.input !== undefined) stdin.end(o.input);
   else if (!o.idleStdin) stdin.end();
@@ -163,14 +166,19 @@ export function withoutProgress(stderr: string): string {
     .join('');
 }
 
-/** A Spawner that starts nothing and records what would have been paged or opened. */
+/** A Spawner that starts nothing and records what would have been paged, opened or run on the terminal. */
 export class RecordingSpawner implements Spawner {
   readonly paged: { command: string; text: string; env: Record<string, string | undefined> }[] = [];
   readonly opened: string[] = [];
+  readonly attachedRuns: { file: string; args: readonly string[]; cwd: string | undefined }[] = [];
   constructor(private readonly o: { pagerExit?: number | null; browserError?: Error } = {}) {}
   pager(command: string, text: string, env: Record<string, string | undefined>): Promise<number | null> {
     this.paged.push({ command, text, env });
     return Promise.resolve(this.o.pagerExit === undefined ? 0 : this.o.pagerExit);
+  }
+  attached(file: string, args: readonly string[], o: { cwd?: string }): Promise<number | null> {
+    this.attachedRuns.push({ file, args, cwd: o.cwd });
+    return Promise.resolve(0);
   }
   browser(url: string): Promise<void> {
     this.opened.push(url);

@@ -104,7 +104,7 @@ describe('the house', () => {
       ['input'],
       ['run'],
       ['output'],
-      ['completion', 'state'],
+      ['completion', 'state', 'git'],
       ['config'],
       ['io'],
       ['items', 'poll'],

@@ -21,4 +21,6 @@ export interface BudgetStore {
   transact<T>(fn: (s: SharedState, now: number) => T): Promise<T>;
   /** The state as it is now (no lock), for a view of the window; rejects on any failure. */
   peek(): Promise<SharedState>;
+  /** As peek, but undefined when nothing is stored for the key (no process has used it here). */
+  stored(): Promise<SharedState | undefined>;
 }

@@ -53,12 +53,18 @@ export class FileStore implements BudgetStore {
     return new Promise((resolve) => resolve(this.read()));
   }
 
-  private read(): SharedState {
+  stored(): Promise<SharedState | undefined> {
+    return new Promise((resolve) => resolve(this.read(false)));
+  }
+
+  private read(): SharedState;
+  private read(missing: false): SharedState | undefined;
+  private read(missing = true): SharedState | undefined {
     let text: string;
     try {
       text = readFileSync(this.where, 'utf8');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return emptyState();
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return missing ? emptyState() : undefined;
       throw err;
     }
     if (text.length > MAX_FILE_BYTES) throw new BrokenState('it is far larger than a budget file');

@@ -183,13 +183,17 @@ export class RedisStore implements BudgetStore {
     return this.clock() + this.offset;
   }
 
-  peek(): Promise<SharedState> {
+  async peek(): Promise<SharedState> {
+    return (await this.stored()) ?? emptyState();
+  }
+
+  stored(): Promise<SharedState | undefined> {
     return this.using(async (redis) => {
       const [, value] = (await this.timed(() => redis.eval(READ, 1, this.key), 0)) as [
         unknown,
         string | null | undefined,
       ];
-      return this.parse(value ?? null);
+      return value === null || value === undefined ? undefined : this.parse(value);
     });
   }
 

@@ -39,6 +39,11 @@ export interface SharedPacingOptions {
    * sharedLimiterFor keeps RESERVE_PER_WAITER).
    */
   reservePerWaiter?: number;
+  /**
+   * What this process is, written beside its entries for `agents budget`: a command and the names of
+   * the options it was given (`create --wait`), never a value (a key or a prompt could be one).
+   */
+  label?: string;
 }
 
 /**
@@ -78,7 +83,10 @@ export class SharedLimiter implements Limiter {
   constructor(
     pacing: PacingOptions,
     private readonly store: BudgetStore,
-    o: Pick<SharedPacingOptions, 'onFallback' | 'onRejoin' | 'leaseMs' | 'rejoinMs' | 'reservePerWaiter'>,
+    o: Pick<
+      SharedPacingOptions,
+      'onFallback' | 'onRejoin' | 'leaseMs' | 'rejoinMs' | 'reservePerWaiter' | 'label'
+    >,
     /** What paces the process while a store that recovers cannot be used (the machine's file). */
     machine?: Limiter,
   ) {
@@ -99,6 +107,12 @@ export class SharedLimiter implements Limiter {
     this.state = new StateSync(store, own, o.leaseMs ?? 5000, this.fallback, () => this.queue.pending);
     this.queue = new SlotQueue(store, this.state, own);
     this.cost = this.state.cost;
+    this.state.label = o.label;
+  }
+
+  /** What this process is, for `agents budget` (SharedPacingOptions.label): the latest run's. */
+  set label(label: string | undefined) {
+    this.state.label = label;
   }
 
   /** Whether this process gave up on the store and paces itself without it. */
@@ -195,5 +209,6 @@ export function sharedLimiterFor(
   // The latest run of the process hears of a fallback (tests run many in one process).
   limiter.fallback.onFallback = options.onFallback;
   limiter.fallback.onRejoin = options.onRejoin;
+  limiter.label = options.label;
   return limiter;
 }

@@ -47,6 +47,10 @@ export class StateSync {
   private viewAt = 0;
   /** The latest grant of a request of ours the service refused with 429, not yet written (see Cap). */
   private refusedGrant: number | undefined;
+  /** When our requests were refused with 429, not yet written (the store keeps an hour of them). */
+  private readonly refusals: number[] = [];
+  /** What this process is, for `agents budget` (SharedPacingOptions.label); written beside its entries. */
+  label: string | undefined;
   /** A syncSoon is due. */
   private syncing = false;
   private queue: Promise<unknown> = Promise.resolve();
@@ -83,7 +87,10 @@ export class StateSync {
 
   /** Ends our entry `id`: at `end`, or -1 for a slot given back unsent; `refusedAt`: granted then, refused by a 429. */
   giveBack(id: string, end: number, refusedAt?: number): void {
-    if (refusedAt !== undefined) this.refusedGrant = Math.max(this.refusedGrant ?? refusedAt, refusedAt);
+    if (refusedAt !== undefined) {
+      this.refusedGrant = Math.max(this.refusedGrant ?? refusedAt, refusedAt);
+      this.refusals.push(end >= 0 ? end : refusedAt);
+    }
     this.flight.delete(id);
     this.ends.set(id, end);
     this.syncSoon();
@@ -193,6 +200,7 @@ export class StateSync {
     const { limit } = this.pacing;
     if (this.refusedGrant !== undefined) s.cap = lowerCap(limit, s.cap, now, this.refusedGrant);
     this.refusedGrant = undefined;
+    if (this.refusals.length > 0) s.refused = [...(s.refused ?? []), ...this.refusals.splice(0)];
     if (s.cap !== undefined && capacity(limit, s.cap, now) >= limit) delete s.cap;
     const mine = this.waiting.count;
     if (mine > 0) {
@@ -201,6 +209,21 @@ export class StateSync {
       s.waiters[this.processId] = [mine, now + ttl];
     } else {
       delete s.waiters[this.processId];
+    }
+    this.nameSelf(s);
+  }
+
+  /** Our label beside our entries while we have any; prune takes it away with the last of them. */
+  private nameSelf(s: SharedState): void {
+    const prefix = `${this.processId}.`;
+    const present =
+      s.waiters[this.processId] !== undefined ||
+      Object.keys(s.flight).some((id) => id.startsWith(prefix)) ||
+      Object.keys(s.queue).some((id) => id.startsWith(prefix));
+    if (present && this.label !== undefined) (s.who ??= {})[this.processId] = this.label;
+    else if (s.who !== undefined) {
+      delete s.who[this.processId];
+      if (Object.keys(s.who).length === 0) delete s.who;
     }
   }
 

@@ -23,7 +23,17 @@ export interface SharedState {
   queue: Record<string, [number, number]>;
   /** The limit lowered by 429s (limiter.ts Cap); absent while the whole limit is there. */
   cap?: [number, number];
+  /**
+   * What each process with an entry here is (`agents budget` shows it): process id → its command and the
+   * names of the options it was given (`create --wait`), never a value. Absent in an older version's file.
+   */
+  who?: Record<string, string>;
+  /** When the service refused a request of the key with 429, within the last REFUSALS_KEPT_MS. */
+  refused?: number[];
 }
+
+/** How long a 429 is remembered for `agents budget` (the last hour). */
+export const REFUSALS_KEPT_MS = 60 * 60_000;
 
 /** Why the file cannot be used as it is. */
 export class BrokenState extends Error {}
@@ -43,7 +53,7 @@ export function parseState(text: string): SharedState {
   }
   if (!isObject(value) || value.v !== VERSION)
     throw new BrokenState('it is not a budget file of this version');
-  const { ended, flight, waiters, cap } = value;
+  const { ended, flight, waiters, cap, who, refused } = value;
   const queue = value.queue ?? {};
   const pair = (w: unknown): w is [number, number] => Array.isArray(w) && w.length === 2 && w.every(isTime);
   const ok =
@@ -55,7 +65,9 @@ export function parseState(text: string): SharedState {
     Object.values(waiters).every(pair) &&
     isObject(queue) &&
     Object.values(queue).every(pair) &&
-    (cap === undefined || (pair(cap) && cap[0] >= 1));
+    (cap === undefined || (pair(cap) && cap[0] >= 1)) &&
+    (who === undefined || (isObject(who) && Object.values(who).every((w) => typeof w === 'string'))) &&
+    (refused === undefined || (Array.isArray(refused) && refused.every(isTime)));
   if (!ok) throw new BrokenState('its entries are malformed');
   return { ...(value as unknown as SharedState), queue: queue as SharedState['queue'] };
 }
@@ -73,6 +85,17 @@ export function prune(s: SharedState, now: number, windowMs: number): void {
   s.ended = s.ended.filter((t) => t > now - windowMs).sort((a, b) => a - b);
   for (const [id, [, until]] of Object.entries(s.waiters)) if (until < now) delete s.waiters[id];
   for (const [id, [, lease]] of Object.entries(s.queue)) if (lease < now) delete s.queue[id];
+  if (s.refused !== undefined) {
+    s.refused = s.refused.filter((t) => t > now - REFUSALS_KEPT_MS);
+    if (s.refused.length === 0) delete s.refused;
+  }
+  if (s.who !== undefined) {
+    // A process is named while it has anything here: waiters, tickets or requests in flight.
+    const present = new Set(Object.keys(s.waiters));
+    for (const id of [...Object.keys(s.flight), ...Object.keys(s.queue)]) present.add(id.split('.')[0] ?? '');
+    for (const id of Object.keys(s.who)) if (!present.has(id)) delete s.who[id];
+    if (Object.keys(s.who).length === 0) delete s.who;
+  }
 }
 
 /**

@@ -1,0 +1,78 @@
+// Pure: a key's budget as `agents budget` shows it, from the stored state alone (no request is sent):
+// the window's use against the limit, the requests waiting for a slot and the waits polling, by process
+// and command, when the next slot frees, and the 429s of the last hour.
+import { capacity, type PacingOptions } from './limiter.js';
+import { nextFree, prune, slotsHeld, type SharedState } from './state.js';
+
+/** One process with entries in the budget. */
+export interface BudgetProcess {
+  /** Its command and option names (`create --wait`), when it wrote them (older versions did not). */
+  command: string | undefined;
+  /** Its requests waiting for a slot. */
+  queued: number;
+  /** Its waits polling (each spaces its polls by its share of the budget). */
+  polling: number;
+  /** Its requests in flight now. */
+  inFlight: number;
+}
+
+/** The budget at one moment (`at`, on the store's clock). */
+export interface BudgetView {
+  at: number;
+  windowMs: number;
+  /** The limit in force: the configured one, lowered for a while after a 429. */
+  limit: number;
+  /** The configured limit. */
+  configured: number;
+  /** Slots held: requests that ended inside the window, and those in flight. */
+  used: number;
+  inFlight: number;
+  /** When the next slot frees; undefined when one is free now. */
+  nextFreeAt: number | undefined;
+  /** Requests waiting for a slot, of every process. */
+  queued: number;
+  /** Waits polling, of every process. */
+  polling: number;
+  /** Processes with something waiting, the most waiting first. */
+  processes: BudgetProcess[];
+  /** 429s in the last hour (REFUSALS_KEPT_MS). */
+  refusedLastHour: number;
+}
+
+const processOf = (entry: string) => entry.split('.')[0] ?? entry;
+
+/** Pure: the view of `state` at `now` (the state is pruned as a transaction would). */
+export function budgetView(state: SharedState, now: number, pacing: PacingOptions): BudgetView {
+  const s = structuredClone(state);
+  prune(s, now, pacing.windowMs);
+  const limit = capacity(pacing.limit, s.cap, now);
+  const used = slotsHeld(s);
+  const byProcess = new Map<string, BudgetProcess>();
+  const of = (id: string) => {
+    let p = byProcess.get(id);
+    if (p === undefined) {
+      p = { command: s.who?.[id], queued: 0, polling: 0, inFlight: 0 };
+      byProcess.set(id, p);
+    }
+    return p;
+  };
+  for (const id of Object.keys(s.queue)) of(processOf(id)).queued += 1;
+  for (const [id, [n]] of Object.entries(s.waiters)) of(id).polling += n;
+  for (const id of Object.keys(s.flight)) of(processOf(id)).inFlight += 1;
+  const processes = [...byProcess.values()]
+    .filter((p) => p.queued + p.polling > 0)
+    .sort((a, b) => b.queued + b.polling - (a.queued + a.polling));
+  return {
+    at: now,
+    windowMs: pacing.windowMs,
+    limit,
+    configured: pacing.limit,
+    used,
+    inFlight: Object.keys(s.flight).length,
+    nextFreeAt: used < limit ? undefined : nextFree(s, now, pacing.windowMs),
+    queued: Object.keys(s.queue).length,
+    polling: Object.values(s.waiters).reduce((n, [k]) => n + k, 0),
+    processes,
+    refusedLastHour: s.refused?.length ?? 0,
+  };
+}

@@ -1,0 +1,70 @@
+// agents budget: the key's budget read from where the processes that use it keep it (this machine's file,
+// or the fleet's Redis), never from the service: looking costs no request.
+import type { Context } from '../../run/context.js';
+import { pacingDir } from '../../run/context.js';
+import { requireConnection } from '../../config/settings.js';
+import { rateLimitFromEnv } from '../../config/env.js';
+import { ApiUrls } from '../../api/urls.js';
+import { DEFAULT_PACING } from '../../api/budget/limiter.js';
+import type { BudgetStore } from '../../api/budget/budget-store.js';
+import { budgetView } from '../../api/budget/budget-view.js';
+import { CliError, ExitCode, isStop } from '../../errors/cli-error.js';
+import { sleep } from '../../util/sleep.js';
+import type { Item } from '../../output/items.js';
+
+export interface BudgetFlags {
+  /** Read again once a second (Tuning.watchMs) until the run's signal. */
+  watch?: boolean;
+}
+
+type BudgetItem = Extract<Item, { kind: 'budget' }>;
+
+/** The store of the profile's key: the Redis of budget_url where one is set, else this machine's file. */
+async function storeOf(ctx: Context): Promise<{ store: BudgetStore; origin: string; fleet: boolean }> {
+  const s = await ctx.settings(['apiKey', 'baseUrl', 'budgetUrl']);
+  const { baseUrl, apiKey } = requireConnection(s);
+  const { origin } = new ApiUrls(baseUrl);
+  if (s.budgetUrl !== undefined) {
+    const { RedisStore } = await import('../../api/budget/redis-store.js');
+    return { store: new RedisStore(s.budgetUrl, origin, apiKey), origin, fleet: true };
+  }
+  const { FileStore } = await import('../../api/budget/file-store.js');
+  return { store: new FileStore(pacingDir(ctx.io), origin, apiKey), origin, fleet: false };
+}
+
+/** One reading of the store. */
+async function read(ctx: Context, at: Awaited<ReturnType<typeof storeOf>>): Promise<BudgetItem> {
+  const pacing = { ...DEFAULT_PACING, limit: rateLimitFromEnv(ctx.io.env) ?? DEFAULT_PACING.limit };
+  let state;
+  try {
+    state = await at.store.stored();
+  } catch (err) {
+    throw new CliError(`could not read the budget: ${err instanceof Error ? err.message : String(err)}`, {
+      cause: err,
+    });
+  }
+  const view = state === undefined ? undefined : budgetView(state, at.store.now(), pacing);
+  return { kind: 'budget', origin: at.origin, where: at.store.where, fleet: at.fleet, view, watch: false };
+}
+
+export async function budget(ctx: Context, flags: BudgetFlags): Promise<BudgetItem | AsyncIterable<Item>> {
+  const at = await storeOf(ctx);
+  const first = await read(ctx, at);
+  if (!flags.watch) return first;
+  const everyMs = ctx.io.tuning?.watchMs ?? 1000;
+  return (async function* watching() {
+    yield { ...first, watch: true };
+    try {
+      for (;;) {
+        await sleep(everyMs, ctx.signal);
+        yield { ...(await read(ctx, at)), watch: true };
+      }
+    } catch (err) {
+      // Ctrl-C is how a watch is meant to end: quietly, with the contract's 130 (as a plain tail).
+      if (isStop(ctx.signal.reason) && ctx.signal.reason !== 'EPIPE') {
+        throw new CliError('interrupted', { exitCode: ExitCode.INTERRUPTED, silent: true });
+      }
+      throw err;
+    }
+  })();
+}
