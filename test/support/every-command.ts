@@ -82,7 +82,7 @@ export async function runEveryCommand(agents: Installed, version: string): Promi
       cases.map(async ([args, code, shows, input]) => ({ args, code, shows, r: await run(args, input) })),
     );
     for (const { args, code, shows, r: result } of results) {
-      const r = ok(result, args[0]);
+      const r = ok(result, args.join(' '));
       expect({ args, code: r.code }, r.stderr).toEqual({ args, code });
       expect(r.stdout + r.stderr, args.join(' ')).toMatch(shows);
     }
