@@ -44,10 +44,15 @@ async function startEmulator(agents: Installed, env: NodeJS.ProcessEnv) {
 
 /**
  * Runs every command of `agents` against its own emulator and checks each ends as it should: the exit code,
- * and a line of what it prints. `version` is what `--version` must print.
+ * and a line of what it prints. `version` is what `--version` must print; `extra` goes into the environment
+ * (a PATH without node, say).
  */
-export async function runEveryCommand(agents: Installed, version: string): Promise<void> {
-  const env = cliEnv({ AGENTS_API_KEY: KEY, DISPLAY: '', WAYLAND_DISPLAY: '' });
+export async function runEveryCommand(
+  agents: Installed,
+  version: string,
+  extra: NodeJS.ProcessEnv = {},
+): Promise<void> {
+  const env = cliEnv({ AGENTS_API_KEY: KEY, DISPLAY: '', WAYLAND_DISPLAY: '', ...extra });
   const em = await startEmulator(agents, env);
   try {
     env.AGENTS_BASE_URL = em.url;
