@@ -9,7 +9,7 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['bin/*.js', '*.js', '*.mjs'] },
+        projectService: { allowDefaultProject: ['bin/*.js', '*.js', '*.mjs', 'scripts/binary/*.cjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
       globals: {
@@ -27,7 +27,13 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.js', '**/*.mjs'],
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
+  },
+  // The one-file executable's main script is CommonJS (scripts/binary/sea-main.cjs says why).
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', __filename: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );
