@@ -71,7 +71,7 @@ describe.skipIf(why !== undefined)(titled('install.sh', why), () => {
     cpSync(pinned, tampered, { recursive: true });
     const file = join(tampered, `agents-${TARGET}.tar.gz`);
     const bytes = readFileSync(file);
-    bytes[bytes.length - 100] ^= 0xff;
+    bytes.writeUInt8(bytes.readUInt8(bytes.length - 100) ^ 0xff, bytes.length - 100);
     writeFileSync(file, bytes);
     server = createServer((req, res) => {
       const path = normalize(
