@@ -48,7 +48,12 @@ export async function archive(executable, out, { level = 6 } = {}) {
     // bsdtar (Windows' own tar.exe) writes a zip for -a and a .zip name; elsewhere tar, then gzip at `level`.
     const tarred = join(stage, `${name}.tar`);
     const args = windows ? ['-a', '-cf', file, name] : ['-cf', tarred, name];
-    const made = spawnSync('tar', args, { cwd: stage, stdio: 'inherit' });
+    // Windows' own bsdtar by its path: Git for Windows puts its GNU tar first on a runner's PATH.
+    const tar =
+      windows && process.platform === 'win32'
+        ? join(process.env.SystemRoot ?? 'C:\\Windows', 'System32', 'tar.exe')
+        : 'tar';
+    const made = spawnSync(tar, args, { cwd: stage, stdio: 'inherit' });
     if (made.status !== 0) throw new Error(`tar ${args.join(' ')} failed`);
     if (!windows) await pipeline(createReadStream(tarred), createGzip({ level }), createWriteStream(file));
     return file;
