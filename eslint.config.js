@@ -3,7 +3,9 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'dist-bin/', 'release/', 'dist-action/', 'node_modules/', 'coverage/', '.test-build/'] },
+  {
+    ignores: ['dist/', 'dist-bin/', 'release/', 'dist-action/', 'node_modules/', 'coverage/', '.test-build/'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
