@@ -1,8 +1,8 @@
 // `npm run build:binary`: the one-file executable for this machine, dist-bin/agents-<os>-<arch> (.exe on
-// Windows), with Node's single executable applications (`node --build-sea`, Node 25.5 and later). It is a
+// Windows), with Node's single executable applications (`node --build-sea`, which Node 26 has). It is a
 // copy of that Node with dist/ (as `npm run build` made it) in it as assets, one per file, and
 // scripts/binary/sea-main.cjs as its main script, which loads them lazily as the npm install loads dist/.
-// Source maps and types stay out. The Node used: `--node PATH`, else the running Node where it can build,
+// Source maps and types stay out. The Node used: `--node PATH`, else the running Node where it is 26 or later,
 // else Node 26 through `npx node@26` (as .ci/run and the bench get Node versions).
 // <os> is linux, darwin or windows and <arch> x64 or arm64: the names install.sh asks for.
 import { spawnSync } from 'node:child_process';
@@ -24,8 +24,7 @@ if (!existsSync(join(dist, 'agents.js'))) {
 function builder() {
   const i = process.argv.indexOf('--node');
   if (i !== -1) return resolve(process.argv[i + 1]);
-  const [major, minor] = process.versions.node.split('.').map(Number);
-  if (major > 25 || (major === 25 && minor >= 5)) return process.execPath;
+  if (Number(process.versions.node.split('.')[0]) >= 26) return process.execPath;
   const probe = spawnSync('npx', ['-y', 'node@26', '-p', 'process.execPath'], {
     encoding: 'utf8',
     shell: process.platform === 'win32',
