@@ -4,9 +4,9 @@
 //  - a request: `agents show <id> --json` against a bare Node script making the same GETs, once with
 //    node:http (keep-alive) and once with the built-in fetch; the same show with its settings in the
 //    config file instead of the environment; the peak memory of each;
-//  - the one-file executable (dist-bin/, `npm run build:binary`), where it is built: its `--help` and `show`
-//    against the npm install's under the same Node (the one in the executable), their peak memory, and the
-//    size of the executable and of its release archive;
+//  - the one-file executable (dist-bin/, `npm run build:binary`), where it is built, unpacked from its release
+//    archive: its `--help` and `show` against the npm install's under the same Node (the one in the
+//    executable), their peak memory, and the size of the executable and of its release archive;
 // all interleaved, so drift in machine load hits every command alike, and each run as a script makes it:
 // stdout and stderr are pipes the bench reads, stdin is /dev/null. It runs under the Node that runs it,
 // then under each other supported major (22, 24, 26) it can reach through `npx node@N`, as CI does.
@@ -155,19 +155,31 @@ writeFileSync(
 `,
 );
 
-// The one-file executable of this machine, where `npm run build:binary` made it, and the Node in it (the
-// preload above reports it too, through NODE_OPTIONS, which the executable honours as node does).
+// The one-file executable of this machine, where `npm run build:binary` made it, measured as a user has it:
+// archived as a release has it, then unpacked. (The file `node --build-sea` writes sits in the page cache
+// in 2 MB folios, which the kernel maps whole: its text counted 22 MB more resident pages than the program
+// reads, none of them private; an unpacked or copied file does not.) Then the Node in it: the preload above reports
+// it too, through NODE_OPTIONS, which the executable honours as node does.
 const os = process.platform === 'win32' ? 'windows' : process.platform;
-const binary = fileURLToPath(new URL(`../dist-bin/agents-${os}-${process.arch}`, import.meta.url));
-const binaryNode = existsSync(binary)
-  ? /node (v\S+)/.exec(
-      spawnSync(binary, ['--version'], {
-        env: { ...process.env, NODE_OPTIONS: `-r ${rssPreload}` },
-        encoding: 'utf8',
-      }).stderr,
-    )?.[1]
-  : undefined;
-if (binaryNode === undefined) console.log(`\n${binary}: not built (npm run build:binary), not measured`);
+const built = fileURLToPath(
+  new URL(`../dist-bin/agents-${os}-${process.arch}${os === 'windows' ? '.exe' : ''}`, import.meta.url),
+);
+const packed = existsSync(built) ? await archive(built, join(work, 'release')) : undefined;
+if (packed !== undefined) {
+  const unpacked = spawnSync('tar', ['-xf', packed, '-C', work], { stdio: 'inherit' });
+  if (unpacked.status !== 0) throw new Error(`tar -xf ${packed} failed`);
+}
+const binary = join(work, `agents-${os}-${process.arch}`, os === 'windows' ? 'agents.exe' : 'agents');
+const binaryNode =
+  packed === undefined
+    ? undefined
+    : /node (v\S+)/.exec(
+        spawnSync(binary, ['--version'], {
+          env: { ...process.env, NODE_OPTIONS: `-r ${rssPreload}` },
+          encoding: 'utf8',
+        }).stderr,
+      )?.[1];
+if (packed === undefined) console.log(`\n${built}: not built (npm run build:binary), not measured`);
 
 // No colour, no CI quirks, no extra CA bundle (on Node 20 it alone cost every process about 75 ms). Node's
 // compile cache (and an older build's own code cache, under XDG_CACHE_HOME) is the bench's own, filled by
@@ -373,10 +385,9 @@ for (const major of majors) {
   }
   bench(`node ${version}`, [path], version);
 }
-if (binaryNode !== undefined) {
-  const packed = await archive(binary, join(work, 'release'));
+if (packed !== undefined) {
   console.log(
-    `\n${binary}: ${(statSync(binary).size / 1e6).toFixed(1)} MB; its release archive ` +
+    `\n${built}: ${(statSync(built).size / 1e6).toFixed(1)} MB; its release archive ` +
       `(${packed.split(/[\\/]/).at(-1)}): ${(statSync(packed).size / 1e6).toFixed(1)} MB`,
   );
 }

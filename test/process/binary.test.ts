@@ -2,10 +2,10 @@
 // emulator and the MCP server included, as they do from the npm install; and it loads only the files of
 // dist/ the npm install loads for the same command (the lazy loading that keeps --help light survives).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { BINARY, binaryMissing } from '../support/binary.js';
 import { runEveryCommand } from '../support/every-command.js';
 import { fileSession } from '../support/file-session.js';
@@ -68,12 +68,13 @@ function loaded(command: [string, ...string[]], env: NodeJS.ProcessEnv): Promise
 }
 
 const file = fileSession();
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe.skipIf(missing !== undefined)(titled('the one-file executable', missing), () => {
   it('runs every command with no node on the PATH', async () => {
     const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     // An empty directory is the whole PATH: nothing the executable could start a node from.
-    const empty = mkdtempSync(join(tmpdir(), 'agents-no-node-'));
+    const empty = mkdtempSync(join(scratch, 'no-node-'));
     await runEveryCommand([BINARY], version, { PATH: empty });
   });
 

@@ -13,6 +13,7 @@ import {
   writeFileSync,
   chmodSync,
   cpSync,
+  rmSync,
 } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -87,7 +88,11 @@ describe.skipIf(why !== undefined)(titled('install.sh', why), () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    // Three archives and two installed copies of a 150 MB executable: not left in the system's tmp.
+    rmSync(scratch, { recursive: true, force: true });
+  });
 
   it('installs the latest release into ~/.local/bin, which it says is not on the PATH, and it runs', async () => {
     const r = await install({});

@@ -4,12 +4,12 @@
 // runs; publint finds nothing in it. A file of its own (it was startup.test.ts's), so that its `npm pack`
 // runs on another worker than the start-up checks.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT } from '../support/run-cli.js';
 import { runEveryCommand } from '../support/every-command.js';
 
@@ -21,6 +21,8 @@ const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as
 };
 
 describe('the packed tarball', () => {
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
   it('holds only what runs, installs with --ignore-scripts --offline, and runs every command; publint finds nothing', async () => {
     // The package as `npm pack` makes it, from this run's build (prepack would rebuild the checkout's dist/).
     const pkg = join(scratch, 'package');
