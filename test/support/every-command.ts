@@ -81,7 +81,6 @@ export async function runEveryCommand(
       [['chat', id], 2, /chat needs a terminal/],
       [['completion', 'bash'], 0, /complete -/],
       [['mcp'], 0, /"create_session"/, MCP_INPUT],
-      [['help', 'create'], 0, /create a session/],
     ];
     const results = await Promise.all(
       cases.map(async ([args, code, shows, input]) => ({ args, code, shows, r: await run(args, input) })),
