@@ -3,13 +3,15 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'dist-action/', 'node_modules/', 'coverage/', '.test-build/'] },
+  {
+    ignores: ['dist/', 'dist-bin/', 'release/', 'dist-action/', 'node_modules/', 'coverage/', '.test-build/'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['bin/*.js', '*.js', '*.mjs'] },
+        projectService: { allowDefaultProject: ['bin/*.js', '*.js', '*.mjs', 'scripts/binary/*.cjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
       globals: {
@@ -27,7 +29,13 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.js', '**/*.mjs'],
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
+  },
+  // The one-file executable's main script is CommonJS (scripts/binary/sea-main.cjs says why).
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', __filename: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

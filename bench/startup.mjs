@@ -4,6 +4,9 @@
 //  - a request: `agents show <id> --json` against a bare Node script making the same GETs, once with
 //    node:http (keep-alive) and once with the built-in fetch; the same show with its settings in the
 //    config file instead of the environment; the peak memory of each;
+//  - the one-file executable (dist-bin/, `npm run build:binary`), where it is built, unpacked from its release
+//    archive: its `--help` and `show` against the npm install's under the same Node (the one in the
+//    executable), their peak memory, and the size of the executable and of its release archive;
 // all interleaved, so drift in machine load hits every command alike, and each run as a script makes it:
 // stdout and stderr are pipes the bench reads, stdin is /dev/null. It runs under the Node that runs it,
 // then under each other supported major (22, 24, 26) it can reach through `npx node@N`, as CI does.
@@ -12,12 +15,13 @@
 // commit before a change, built in a copy of the repository) measured in the same rounds, so that before
 // and after meet the same load.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { build } from 'esbuild';
 import { shipped } from '../scripts/esbuild-options.mjs';
+import { archive } from '../scripts/release-dir.mjs';
 import { fileURLToPath } from 'node:url';
 
 const bin = fileURLToPath(new URL('../bin/agents.js', import.meta.url));
@@ -146,10 +150,36 @@ writeFileSync(
   rssPreload,
   `process.on('exit', () => {
   const { maxRSS, userCPUTime, systemCPUTime } = process.resourceUsage();
-  require('node:fs').writeSync(2, \`resources \${maxRSS} \${userCPUTime + systemCPUTime}\\n\`);
+  require('node:fs').writeSync(2, \`resources \${maxRSS} \${userCPUTime + systemCPUTime} node \${process.version}\\n\`);
 });
 `,
 );
+
+// The one-file executable of this machine, where `npm run build:binary` made it, measured as a user has it:
+// archived as a release has it, then unpacked. (The file `node --build-sea` writes sits in the page cache
+// in 2 MB folios, which the kernel maps whole: its text counted 22 MB more resident pages than the program
+// reads, none of them private; an unpacked or copied file does not.) Then the Node in it: the preload above reports
+// it too, through NODE_OPTIONS, which the executable honours as node does.
+const os = process.platform === 'win32' ? 'windows' : process.platform;
+const built = fileURLToPath(
+  new URL(`../dist-bin/agents-${os}-${process.arch}${os === 'windows' ? '.exe' : ''}`, import.meta.url),
+);
+const packed = existsSync(built) ? await archive(built, join(work, 'release')) : undefined;
+if (packed !== undefined) {
+  const unpacked = spawnSync('tar', ['-xf', packed, '-C', work], { stdio: 'inherit' });
+  if (unpacked.status !== 0) throw new Error(`tar -xf ${packed} failed`);
+}
+const binary = join(work, `agents-${os}-${process.arch}`, os === 'windows' ? 'agents.exe' : 'agents');
+const binaryNode =
+  packed === undefined
+    ? undefined
+    : /node (v\S+)/.exec(
+        spawnSync(binary, ['--version'], {
+          env: { ...process.env, NODE_OPTIONS: `-r ${rssPreload}` },
+          encoding: 'utf8',
+        }).stderr,
+      )?.[1];
+if (packed === undefined) console.log(`\n${built}: not built (npm run build:binary), not measured`);
 
 // No colour, no CI quirks, no extra CA bundle (on Node 20 it alone cost every process about 75 ms). Node's
 // compile cache (and an older build's own code cache, under XDG_CACHE_HOME) is the bench's own, filled by
@@ -183,7 +213,12 @@ const agentsCases = (file, tag) => [
   { name: `${tag}agents show --json`, args: [file, 'show', session.id, '--json'] },
   { name: `${tag}agents show --json, config file`, args: [file, 'show', session.id, '--json'], env: fileEnv },
 ];
-const cases = [
+/** The executable's cases: the program is the executable itself, run under no other Node. */
+const binaryCases = [
+  { name: 'binary --help', program: binary, args: ['--help'] },
+  { name: 'binary show --json', program: binary, args: ['show', session.id, '--json'] },
+];
+const baseCases = [
   { name: 'node -e 0', args: ['-e', '0'] },
   { name: 'commander alone: --help', args: [commanderAlone, '--help'] },
   ...agentsCases(bin, ''),
@@ -220,14 +255,18 @@ function freshBudget() {
 /** What each run of bench() found, for the summary. */
 const summary = [];
 
-/** Runs every case under the Node in `prefix` (its executable, then any arguments) and prints the table. */
-function bench(label, prefix) {
+/**
+ * Runs every case under the Node in `prefix` (its executable, then any arguments) and prints the table;
+ * with the executable's cases where it holds this same Node (`version`).
+ */
+function bench(label, prefix, version) {
+  const cases = version === binaryNode ? [...baseCases, ...binaryCases] : baseCases;
   // As a script runs a command: stdout and stderr are pipes it reads (`id=$(agents create …)`), stdin is
   // /dev/null.
   const time = (c) => {
     freshBudget();
     const start = process.hrtime.bigint();
-    const r = spawnSync(prefix[0], [...prefix.slice(1), ...c.args], {
+    const r = spawnSync(c.program ?? prefix[0], c.program ? c.args : [...prefix.slice(1), ...c.args], {
       env: c.env ?? env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -238,11 +277,17 @@ function bench(label, prefix) {
   /** Peak RSS in MB and CPU time in ms of one run. */
   const resources = (c) => {
     freshBudget();
-    const r = spawnSync(prefix[0], [...prefix.slice(1), '-r', rssPreload, ...c.args], {
-      env: c.env ?? env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      encoding: 'utf8',
-    });
+    const r = c.program
+      ? spawnSync(c.program, c.args, {
+          env: { ...(c.env ?? env), NODE_OPTIONS: `-r ${rssPreload}` },
+          stdio: ['ignore', 'pipe', 'pipe'],
+          encoding: 'utf8',
+        })
+      : spawnSync(prefix[0], [...prefix.slice(1), '-r', rssPreload, ...c.args], {
+          env: c.env ?? env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+          encoding: 'utf8',
+        });
     const [, rss = 'NaN', cpu = 'NaN'] = /resources (\d+) (\d+)/.exec(r.stderr) ?? [];
     return { rss: Number(rss) / 1024, cpu: Number(cpu) / 1000 };
   };
@@ -306,11 +351,27 @@ function bench(label, prefix) {
     `bare node:http ${mem.get('bare node:http GETs').toFixed(1)} MB`,
     'MB',
   );
+  if (cases === baseCases) {
+    summary.push({ label, now, then });
+    return;
+  }
+  console.log(`\nthe one-file executable (${binaryNode}) against the npm install under the same Node:`);
+  const vs = (what, a, b, target) =>
+    console.log(`  ${what.padEnd(60)}${`${(med.get(a) / med.get(b)).toFixed(2)}x`.padStart(9)}   ${target}`);
+  vs('--help', 'binary --help', 'agents --help', 'target ≤ 1.05x');
+  vs('show --json', 'binary show --json', 'agents show --json', 'target ≤ 1.05x');
+  const peak = (what, a, b) =>
+    console.log(
+      `  ${`peak RSS of ${what}`.padEnd(60)}${`${(mem.get(a) / mem.get(b)).toFixed(2)}x`.padStart(9)}   ` +
+        `${mem.get(a).toFixed(1)} MB beside ${mem.get(b).toFixed(1)} MB (target ≤ 1.1x)`,
+    );
+  peak('--help', 'binary --help', 'agents --help');
+  peak('show --json', 'binary show --json', 'agents show --json');
   summary.push({ label, now, then });
 }
 
 if (SUPPORTED.includes(process.versions.node.split('.')[0]))
-  bench(`node ${process.version}`, [process.execPath]);
+  bench(`node ${process.version}`, [process.execPath], process.version);
 else console.log(`\nnode ${process.version}: not a supported major (${SUPPORTED.join(', ')}), not measured`);
 for (const major of majors) {
   // npx fetches that Node once; its executable is then run directly (npx itself takes hundreds of ms).
@@ -322,7 +383,13 @@ for (const major of majors) {
     console.log(`\nnode ${major}: not reachable through npx (${probe.stderr.trim().split('\n').at(-1)})`);
     continue;
   }
-  bench(`node ${version}`, [path]);
+  bench(`node ${version}`, [path], version);
+}
+if (packed !== undefined) {
+  console.log(
+    `\n${built}: ${(statSync(built).size / 1e6).toFixed(1)} MB; its release archive ` +
+      `(${packed.split(/[\\/]/).at(-1)}): ${(statSync(packed).size / 1e6).toFixed(1)} MB`,
+  );
 }
 emulator.kill();
 

@@ -83,7 +83,7 @@ export function buildProgram(run: Runner, output: OutputConfiguration): Command 
     .exitOverride()
     .configureOutput(output)
     .description('Run conversations with software agents through the Agent Sessions API.')
-    .version(`${VERSION}`, '-V, --version', 'print the version')
+    .version(`${VERSION}`, '-V, --version', 'print the version (of the npm package agents-cli)')
     .helpOption('-h, --help', 'show help')
     .option('--profile <name>', 'config profile to use (env AGENTS_PROFILE; default "default")')
     .option('--base-url <url>', 'service base URL, without /rest/v1 (env AGENTS_BASE_URL)')

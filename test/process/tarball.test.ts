@@ -1,21 +1,29 @@
-// The package as `npm pack` makes it, from this run's build: it holds bin/ and dist/ with source maps and
-// nothing else but the man page, the README, the licence and package.json, and it runs unpacked where no node_modules is
-// found above it. A file of its own (it was startup.test.ts's), so that its `npm pack` runs on another
-// worker than the start-up checks.
+// The package as `npm pack` makes it, from this run's build: it holds only what runs (bin/, dist/ with
+// source maps and the library's types, the man page, the README, the licence and package.json), installs
+// from the tarball into an empty prefix with no install scripts and no network, and there every command
+// runs; publint finds nothing in it. A file of its own (it was startup.test.ts's), so that its `npm pack`
+// runs on another worker than the start-up checks.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { BIN, ROOT, runCli } from '../support/run-cli.js';
-import { fileSession } from '../support/file-session.js';
+import { publint } from 'publint';
+import { formatMessage } from 'publint/utils';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, ROOT } from '../support/run-cli.js';
+import { runEveryCommand } from '../support/every-command.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'agents-tarball-'));
-
-const file = fileSession();
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  man?: string[];
+};
 
 describe('the packed tarball', () => {
-  it('holds bin/ and dist/ with a source map and the man page, and runs with no node_modules to find', async () => {
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it('holds only what runs, installs with --ignore-scripts --offline, and runs every command; publint finds nothing', async () => {
     // The package as `npm pack` makes it, from this run's build (prepack would rebuild the checkout's dist/).
     const pkg = join(scratch, 'package');
     mkdirSync(pkg);
@@ -31,9 +39,12 @@ describe('the packed tarball', () => {
     const [{ filename, files }] = JSON.parse(packed.stdout) as [
       { filename: string; files: { path: string }[] },
     ];
+    expect(filename).toBe(`${manifest.name}-${manifest.version}.tgz`);
     const paths = files.map((f) => f.path);
     expect(paths).toEqual(expect.arrayContaining(['bin/agents.js', 'dist/agents.js', 'dist/agents.js.map']));
     expect(paths.some((p) => /^dist\/chunks\/.+\.js$/.test(p))).toBe(true);
+    // dist/ holds the program's chunks, their maps and the library's types (*.d.ts), nothing else.
+    expect(paths.filter((p) => p.startsWith('dist/') && !/\.(js|js\.map|d\.ts)$/.test(p))).toEqual([]);
     expect(paths.filter((p) => !/^(bin|dist)\//.test(p)).sort()).toEqual([
       'LICENSE',
       'README.md',
@@ -41,31 +52,35 @@ describe('the packed tarball', () => {
       'package.json',
     ]);
     // package.json's "man" names it, so that `npm install -g` puts it where `man agents` finds it.
-    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { man?: string[] };
     expect(manifest.man).toEqual(['./man/agents.1']);
 
-    // Unpacked where no node_modules is above it: everything it runs is in the tarball.
-    const unpacked = mkdtempSync(join(tmpdir(), 'agents-tarball-'));
-    const tar = spawnSync('tar', ['-xzf', join(scratch, filename), '-C', unpacked], { encoding: 'utf8' });
-    expect(tar.status, tar.stderr).toBe(0);
-    const bin = join(unpacked, 'package', 'bin', 'agents.js');
-    expect(existsSync(join(unpacked, 'package', 'node_modules'))).toBe(false);
-    const version = await runCli(['--version'], {
-      env: file.env,
-      bin,
-      cwd: dirname(dirname(bin)),
-      closeStdin: true,
-    });
-    expect(version.stdout.trim()).toBe(
-      (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version,
+    // Into an empty prefix, as a user without a network or trust in install scripts would: nothing is
+    // fetched (it has no dependencies) and nothing runs.
+    const prefix = join(scratch, 'prefix');
+    const installed = spawnSync(
+      'npm',
+      [
+        'install',
+        '-g',
+        '--prefix',
+        prefix,
+        '--ignore-scripts',
+        '--offline',
+        '--no-audit',
+        '--no-fund',
+        join(scratch, filename),
+      ],
+      { encoding: 'utf8', env: { ...process.env, npm_config_cache: join(scratch, 'npm-cache') } },
     );
-    const shown = await runCli(['show', file.sessionId, '--json'], {
-      env: file.env,
-      bin,
-      cwd: dirname(dirname(bin)),
-      closeStdin: true,
-    });
-    expect(shown.code, shown.stderr).toBe(0);
-    expect((JSON.parse(shown.stdout) as { session: { id: string } }).session.id).toBe(file.sessionId);
+    expect(installed.status, installed.stderr).toBe(0);
+    const root = join(prefix, 'lib', 'node_modules', manifest.name);
+    expect(existsSync(join(root, 'node_modules'))).toBe(false);
+    expect(existsSync(join(prefix, 'share', 'man', 'man1', 'agents.1'))).toBe(true);
+
+    const { messages, pkg: linted } = await publint({ pkgDir: root, pack: false, level: 'suggestion' });
+    expect(messages.map((m) => formatMessage(m, linted))).toEqual([]);
+
+    // The installed `agents` on its own: the launcher's path, not the checkout's.
+    await runEveryCommand([join(prefix, 'bin', 'agents')], manifest.version);
   });
 });

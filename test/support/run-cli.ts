@@ -47,12 +47,15 @@ export interface RunOptions {
   onSpawn?: (child: ChildProcessWithoutNullStreams) => void;
   /** Another bin/agents.js than this run's build (the one in the packed tarball), and where it runs. */
   bin?: string;
+  /** Another program than `node bin/agents.js` (an installed `agents`, the one-file executable), with its arguments. */
+  command?: readonly [string, ...string[]];
   cwd?: string;
 }
 
 export function runCli(args: string[], o: RunOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [o.bin ?? BIN, ...args], {
+    const [program, ...before] = o.command ?? [process.execPath, o.bin ?? BIN];
+    const child = spawn(program, [...before, ...args], {
       env: o.env ?? cliEnv(),
       cwd: o.cwd ?? ROOT,
     });

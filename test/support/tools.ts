@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 /** Each program, and how to get it on Debian. */
 const INSTALL = {
   bash: 'bash',
+  dash: 'dash',
   zsh: 'zsh',
   fish: 'fish',
   tmux: 'tmux',
