@@ -22,7 +22,13 @@ export function libraryTypes(dist, work) {
   const dts = join(work, 'dts');
   const tsc = spawnSync(
     process.execPath,
-    [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.sdk.json'), '--declarationDir', dts],
+    [
+      join(ROOT, 'node_modules/typescript/bin/tsc'),
+      '-p',
+      join(ROOT, 'tsconfig.sdk.json'),
+      '--declarationDir',
+      dts,
+    ],
     { cwd: ROOT, encoding: 'utf8' },
   );
   if (tsc.status !== 0) throw new Error(`tsc (declarations) failed:\n${tsc.stdout}${tsc.stderr}`);
