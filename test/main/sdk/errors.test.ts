@@ -5,6 +5,7 @@ import {
   AbortError,
   Agents,
   AgentsError,
+  ApiError,
   AuthError,
   NotFoundError,
   TimeoutError,
@@ -104,6 +105,17 @@ describe.each(['spec', 'live'] as const)('errors against the %s dialect', (diale
       expect((err as UsageError).exitCode, what).toBe(2);
     }
     expect(em.stats().requests).toBe(0);
+  });
+});
+
+describe('no raw error escapes', () => {
+  it('a refused connection is an ApiError of kind connection, not the system error', async () => {
+    // Port 9 (discard) on loopback: nothing listens, so the connection is refused at once.
+    const agents = new Agents({ apiKey: KEY, baseUrl: 'http://127.0.0.1:9', budget: false });
+    const err = await agents.show(crypto.randomUUID()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ kind: 'connection', exitCode: 1, name: 'ApiError' });
+    expect((err as ApiError).message).toContain('connection refused');
   });
 });
 
