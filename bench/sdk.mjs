@@ -3,7 +3,7 @@
 // awaited from one process with `agents.create` + `agents.wait`, beside the CLI's `agents wait` on N
 // such sessions (created by the bench with the same key and budget); requests per session (the
 // waits' alone: total less the N creates), p95 lateness of a reply (when the program had it, after the
-// turn was due: its create's answer plus the turn's length), peak RSS with the N waits in flight; and the library's import time beside `node -e 0`.
+// service stored it: its created_at), peak RSS with the N waits in flight; and the library's import time beside `node -e 0`.
 // Options: --sessions N (100), --turn S (30), --runs N (20, for import time).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -71,13 +71,8 @@ async function library(url) {
 async function cli(url) {
   const config = mkdtempSync(join(tmpdir(), 'agents-bench-sdk-cli-'));
   const maker = new Agents({ apiKey: 'waiter', baseUrl: url, budget: { dir: join(config, 'pacing') } });
-  const due = new Map();
   const turns = await Promise.all(
-    Array.from({ length: N }, async () => {
-      const t = await maker.create({ agent: 'claude', message });
-      due.set(t.sessionId, Date.now() + TURN_S * 1000);
-      return t;
-    }),
+    Array.from({ length: N }, () => maker.create({ agent: 'claude', message })),
   );
   const env = { ...process.env, AGENTS_BASE_URL: url, AGENTS_API_KEY: 'waiter' };
   env.AGENTS_CONFIG_DIR = config;
@@ -95,7 +90,7 @@ async function cli(url) {
       while ((nl = buffered.indexOf('\n')) !== -1) {
         const line = JSON.parse(buffered.slice(0, nl));
         buffered = buffered.slice(nl + 1);
-        late.push(Date.now() - due.get(line.session));
+        late.push(Date.now() - Date.parse(line.message.created_at));
       }
     });
     child.on('error', reject);

@@ -5,11 +5,17 @@ import {
   Agents,
   NotFoundError,
   SchemaMismatchError,
+  UsageError,
   type AgentsEvent,
   type Landed,
 } from '../../../src/sdk/index.js';
 import { emulator } from '../../support/emulator.js';
 import { agentsOf, budgetDir } from '../../support/sdk.js';
+import { runMain } from '../../support/main.js';
+import { KEY } from '../../support/key.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 describe.each(['spec', 'live'] as const)('the library against the %s dialect', (dialect) => {
   it('create, wait, follow, send, show: the reply, its pull requests, each message as it lands', async () => {
@@ -125,6 +131,30 @@ describe.each(['spec', 'live'] as const)('the library against the %s dialect', (
     expect(got.kind).toBe('file');
     const none = await agents.artifact(turn.sessionId, crypto.randomUUID()).catch((e: unknown) => e);
     expect(none).toMatchObject({ name: 'NotFoundError', exitCode: 4 });
+  });
+});
+
+describe('Agents.fromConfig', () => {
+  it("takes the CLI's settings from the environment, then the profile; none is a UsageError", async () => {
+    const em = await emulator();
+    const dir = mkdtempSync(join(tmpdir(), 'agents-sdk-config-'));
+    const made = await agentsOf(em).create({ agent: 'claude', message: 'hi' });
+    const env = { AGENTS_CONFIG_DIR: dir, AGENTS_API_KEY: KEY, AGENTS_BASE_URL: em.url };
+    const agents = await Agents.fromConfig({ env });
+    expect((await agents.show(made.sessionId)).session.id).toBe(made.sessionId);
+    // The profile written by `agents config set` (the CLI's file), read when the environment has nothing.
+    for (const [k, v] of [
+      ['base-url', em.url],
+      ['api-key', KEY],
+    ]) {
+      const set = await runMain(['config', 'set', k, v!, '--profile', 'work'], {
+        env: { AGENTS_CONFIG_DIR: dir },
+      });
+      expect(set.code, set.stderr).toBe(0);
+    }
+    const work = await Agents.fromConfig({ profile: 'work', env: { AGENTS_CONFIG_DIR: dir } });
+    expect((await work.show(made.sessionId)).session.id).toBe(made.sessionId);
+    await expect(Agents.fromConfig({ env: { AGENTS_CONFIG_DIR: dir } })).rejects.toBeInstanceOf(UsageError);
   });
 });
 
