@@ -46,7 +46,7 @@ const message = `[[turn:${TURN_S * 1000}]] a task`;
 const budgetDir = () => join(mkdtempSync(join(tmpdir(), 'agents-bench-sdk-')), 'pacing');
 
 /** The library: N creates and N waits in one process; lateness per reply, peak RSS, requests. */
-async function library(url) {
+async function library(url, waitOptions = {}) {
   const agents = new Agents({ apiKey: 'waiter', baseUrl: url, budget: { dir: budgetDir() } });
   let peak = process.memoryUsage().rss;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
@@ -56,7 +56,7 @@ async function library(url) {
   );
   await Promise.all(
     turns.map(async (t) => {
-      const reply = await agents.wait(t);
+      const reply = await agents.wait(t, waitOptions);
       late.push(Date.now() - Date.parse(reply.message.created_at));
     }),
   );
@@ -120,6 +120,7 @@ await runBundled('sdk', { main: 'bench/sdk/main.ts' }, async (bundled) => {
 
   for (const [name, mode] of [
     ['library', library],
+    ['library, pullRequests: false', (url) => library(url, { pullRequests: false })],
     ['agents wait', cli],
   ]) {
     const em = await emulator();

@@ -295,6 +295,7 @@ export class Agents {
       stop,
       timeoutMs,
       emit: this.#emit,
+      pullRequests: o.pullRequests !== false,
       ...(check ? { check } : {}),
       ...(this.#options.tuning?.schedule
         ? { schedule: { ...DEFAULT_SCHEDULE, ...this.#options.tuning.schedule } }

@@ -108,6 +108,11 @@ export type TurnRef = Turn | { sessionId: string; threadId?: string } | string;
 
 /** A wait's options. */
 export interface WaitOptions extends CallOptions {
+  /**
+   * Read the session once the reply came, for its pull requests (one more request). Default true; false
+   * leaves `pullRequests` empty, which saves a request a reply when the key's budget is tight.
+   */
+  pullRequests?: boolean;
   /** Check the reply against this schema (nothing is sent: a turn created with one is also asked again). */
   outputSchema?: JsonSchema;
 }

@@ -29,6 +29,8 @@ export interface WaitJob {
   emit: (event: AgentsEvent) => void;
   /** The poll schedule (the CLI's default unless a caller of the CLI's tunes it). */
   schedule?: ScheduleOptions;
+  /** Read the session for its pull requests once the reply came. */
+  pullRequests: boolean;
   /** The reply must match it; `retries` follow-ups ask again (0: checked only). */
   check?: { schema: AnswerSchema; retries: number };
 }
@@ -110,9 +112,11 @@ export async function waitReply(job: WaitJob): Promise<Reply> {
     if (!r.matched) throw mismatchError(r, job.sessionId);
     return { final: r.final, threadId: r.threadId, output: r.value, attempts: r.attempts };
   });
-  const after = await sessionAfterTurn(job.client, job.sessionId, job.stop, (message) =>
-    job.emit({ type: 'warning', message }),
-  );
+  const after = job.pullRequests
+    ? await sessionAfterTurn(job.client, job.sessionId, job.stop, (message) =>
+        job.emit({ type: 'warning', message }),
+      )
+    : { pullRequests: [], url: undefined };
   return {
     sessionId: job.sessionId,
     threadId: got.threadId,

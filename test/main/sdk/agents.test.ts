@@ -45,6 +45,12 @@ describe.each(['spec', 'live'] as const)('the library against the %s dialect', (
 
     // A session id alone: its latest turn.
     expect((await agents.wait(turn.sessionId)).text).toBe('second');
+    // pullRequests: false reads no session for them.
+    const reads = em.stats().byRoute['GET /sessions/:id'] ?? 0;
+    expect(reads).toBeGreaterThan(0);
+    const bare = await agents.wait(next, { pullRequests: false });
+    expect(bare).toMatchObject({ text: 'second', pullRequests: [] });
+    expect(em.stats().byRoute['GET /sessions/:id']).toBe(reads);
 
     const view = await agents.show(turn.sessionId);
     expect(view.session.id).toBe(turn.sessionId);
@@ -143,11 +149,12 @@ describe('Agents.fromConfig', () => {
     const agents = await Agents.fromConfig({ env });
     expect((await agents.show(made.sessionId)).session.id).toBe(made.sessionId);
     // The profile written by `agents config set` (the CLI's file), read when the environment has nothing.
-    for (const [k, v] of [
+    const settings: [string, string][] = [
       ['base-url', em.url],
       ['api-key', KEY],
-    ]) {
-      const set = await runMain(['config', 'set', k, v!, '--profile', 'work'], {
+    ];
+    for (const [k, v] of settings) {
+      const set = await runMain(['config', 'set', k, v, '--profile', 'work'], {
         env: { AGENTS_CONFIG_DIR: dir },
       });
       expect(set.code, set.stderr).toBe(0);
