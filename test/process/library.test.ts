@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/run-cli.js';
-import { BUILD, consumerOf, packBuild, run } from '../support/library-package.js';
+import { BUILD, consumerOf, packBuild, run, type Ran } from '../support/library-package.js';
 import { ownEmulator } from '../support/emulator.js';
 import { KEY } from '../support/key.js';
 
@@ -17,6 +17,10 @@ const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name);
 let report = '';
 let pkg = { dir: '', tarball: '' };
 let consumer = '';
+/** The slow tools, started together once the package is made; each test awaits its own. */
+let reference: Promise<Ran & { to: string }>;
+let linted: Promise<[Ran, Ran]>;
+let compiled: Promise<{ mode: string; ran: Ran }[]>;
 
 beforeAll(async () => {
   const types = await run(process.execPath, ['scripts/library-types.mjs', '--out', BUILD.dist], ROOT);
@@ -24,7 +28,63 @@ beforeAll(async () => {
   report = types.stdout.trim().split('\n').at(-1) ?? '';
   pkg = await packBuild(scratch);
   consumer = await consumerOf(pkg.tarball);
+  const to = join(scratch, 'sdk-reference.md');
+  reference = run(
+    process.execPath,
+    ['scripts/sdk-reference.mjs', '--out', BUILD.dist, '--to', to],
+    ROOT,
+  ).then((r) => ({ ...r, to }));
+  // esm-only: the package is ES modules alone; a require() of it works on Node 22.12 and later (require of
+  // an ES module, checked below), which attw's TypeScript does not model for CommonJS callers.
+  linted = Promise.all([
+    run(bin('publint'), ['run', pkg.dir, '--strict', '--pack', 'false'], pkg.dir),
+    run(
+      bin('attw'),
+      [pkg.tarball, '--profile', 'esm-only', '--format', 'ascii', '--no-emoji', '--no-color'],
+      scratch,
+    ),
+  ]);
+  compiled = compileConsumer();
 }, 120_000);
+
+/** Writes the consumer and the docs' blocks, and runs tsc once per module resolution. */
+function compileConsumer(): Promise<{ mode: string; ran: Ran }[]> {
+  const src = join(consumer, 'src');
+  mkdirSync(src);
+  writeFileSync(join(src, 'consumer.ts'), CONSUMER);
+  docBlocks().forEach((block, i) => writeFileSync(join(src, `doc-${i + 1}.ts`), block));
+  const modes = [
+    ['node16', 'node16'],
+    ['nodenext', 'nodenext'],
+    ['esnext', 'bundler'],
+  ] as const;
+  return Promise.all(
+    modes.map(async ([module, resolution]) => {
+      const config = join(consumer, `tsconfig.${resolution}.json`);
+      writeFileSync(
+        config,
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            noUncheckedIndexedAccess: true,
+            target: 'ES2022',
+            lib: ['ES2023'],
+            types: ['node'],
+            module,
+            moduleResolution: resolution,
+            noEmit: true,
+            // @types/node is not ours to check (it is most of tsc's time); dist/index.d.ts was checked by
+            // API Extractor, and every use of it here is checked in full.
+            skipLibCheck: true,
+          },
+          include: ['src'],
+        }),
+      );
+      const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+      return { mode: resolution, ran: await run(process.execPath, [tsc, '-p', config], consumer) };
+    }),
+  );
+}
 
 /** The ```ts blocks of docs/sdk.md and the README. */
 function docBlocks(): string[] {
@@ -69,71 +129,25 @@ describe('the library, packed', () => {
   });
 
   it('docs/sdk-reference.md is what TypeDoc makes of the TSDoc (npm run docs writes it)', async () => {
-    const to = join(scratch, 'sdk-reference.md');
-    const made = await run(
-      process.execPath,
-      ['scripts/sdk-reference.mjs', '--out', BUILD.dist, '--to', to],
-      ROOT,
-    );
+    const made = await reference;
     expect(made.code, made.stdout + made.stderr).toBe(0);
-    expect(readFileSync(to, 'utf8'), 'the reference is stale: run `npm run build && npm run docs`').toBe(
+    expect(readFileSync(made.to, 'utf8'), 'the reference is stale: run `npm run build && npm run docs`').toBe(
       readFileSync(join(ROOT, 'docs', 'sdk-reference.md'), 'utf8'),
     );
   });
 
   it('publint and Are the Types Wrong find nothing', async () => {
-    // esm-only: the package is ES modules alone; a require() of it works on Node 22.12 and later (require of
-    // an ES module, checked below), which attw's TypeScript does not model for CommonJS callers.
-    const [lint, attw] = await Promise.all([
-      run(bin('publint'), ['run', pkg.dir, '--strict', '--pack', 'false'], pkg.dir),
-      run(
-        bin('attw'),
-        [pkg.tarball, '--profile', 'esm-only', '--format', 'ascii', '--no-emoji', '--no-color'],
-        scratch,
-      ),
-    ]);
+    const [lint, attw] = await linted;
     expect(lint.code, lint.stdout + lint.stderr).toBe(0);
     expect(lint.stdout).toContain('All good');
     expect(attw.code, attw.stdout + attw.stderr).toBe(0);
   });
 
   it('a strict TypeScript consumer and the code of docs/sdk.md compile under node16, nodenext and bundler', async () => {
-    const src = join(consumer, 'src');
-    mkdirSync(src);
-    writeFileSync(join(src, 'consumer.ts'), CONSUMER);
-    docBlocks().forEach((block, i) => writeFileSync(join(src, `doc-${i + 1}.ts`), block));
-    expect(readdirSync(src).length).toBeGreaterThan(8);
-    const modes = [
-      ['node16', 'node16'],
-      ['nodenext', 'nodenext'],
-      ['esnext', 'bundler'],
-    ] as const;
-    const runs = await Promise.all(
-      modes.map(([module, resolution]) => {
-        const config = join(consumer, `tsconfig.${resolution}.json`);
-        writeFileSync(
-          config,
-          JSON.stringify({
-            compilerOptions: {
-              strict: true,
-              noUncheckedIndexedAccess: true,
-              target: 'ES2022',
-              lib: ['ES2023'],
-              types: ['node'],
-              module,
-              moduleResolution: resolution,
-              noEmit: true,
-              // @types/node is not ours to check (it is most of tsc's time); dist/index.d.ts was checked by
-              // API Extractor, and every use of it here is checked in full.
-              skipLibCheck: true,
-            },
-            include: ['src'],
-          }),
-        );
-        return run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', config], consumer);
-      }),
-    );
-    runs.forEach((r, i) => expect(r.code, `${modes[i]![1]}:\n${r.stdout}${r.stderr}`).toBe(0));
+    expect(readdirSync(join(consumer, 'src')).length).toBeGreaterThan(8);
+    const runs = await compiled;
+    expect(runs.map((r) => r.mode)).toEqual(['node16', 'nodenext', 'bundler']);
+    for (const { mode, ran } of runs) expect(ran.code, `${mode}:\n${ran.stdout}${ran.stderr}`).toBe(0);
   });
 
   it('import loads none of the CLI, leaves nothing on the process, and require() works', async () => {

@@ -10,7 +10,7 @@ import {
   type Landed,
 } from '../../../src/sdk/index.js';
 import { emulator } from '../../support/emulator.js';
-import { agentsOf, budgetDir } from '../../support/sdk.js';
+import { budgetDir, fastAgentsOf } from '../../support/sdk.js';
 import { runMain } from '../../support/main.js';
 import { KEY } from '../../support/key.js';
 import { mkdtempSync } from 'node:fs';
@@ -20,7 +20,7 @@ import { join } from 'node:path';
 describe.each(['spec', 'live'] as const)('the library against the %s dialect', (dialect) => {
   it('create, wait, follow, send, show: the reply, its pull requests, each message as it lands', async () => {
     const em = await emulator({ dialect });
-    const agents = agentsOf(em);
+    const agents = fastAgentsOf(em);
     const turn = await agents.create({
       agent: 'claude',
       message: '[[reply:first%20answer]] [[pr:https://github.com/o/r/pull/7]] [[steps:2]]',
@@ -64,7 +64,7 @@ describe.each(['spec', 'live'] as const)('the library against the %s dialect', (
 
   it('replies: many turns, each with its own reply, in the order they end', async () => {
     const em = await emulator({ dialect, turnMsPerRequest: 0 });
-    const agents = agentsOf(em);
+    const agents = fastAgentsOf(em);
     const turns = await Promise.all(
       ['a', 'b', 'c'].map((r) => agents.create({ agent: 'codex', message: `[[reply:${r}]]` })),
     );
@@ -83,7 +83,7 @@ describe.each(['spec', 'live'] as const)('the library against the %s dialect', (
   it('an outputSchema: the reply checked, asked for again, the value returned; never matched, the error', async () => {
     const em = await emulator({ dialect });
     const events: AgentsEvent[] = [];
-    const agents = agentsOf(em, { onEvent: (e) => events.push(e) });
+    const agents = fastAgentsOf(em, { onEvent: (e) => events.push(e) });
     const schema = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] };
     const fixed = await agents.create({
       agent: 'claude',
@@ -121,7 +121,7 @@ describe.each(['spec', 'live'] as const)('the library against the %s dialect', (
 
   it('plan and artifact: the latest plan as text, an artifact as bytes; none is a NotFoundError', async () => {
     const em = await emulator({ dialect });
-    const agents = agentsOf(em);
+    const agents = fastAgentsOf(em);
     const turn = await agents.create({ agent: 'claude', message: '[[plan:%23%20The%20plan]]' });
     await agents.wait(turn);
     if (dialect === 'spec') {
@@ -144,7 +144,7 @@ describe('Agents.fromConfig', () => {
   it("takes the CLI's settings from the environment, then the profile; none is a UsageError", async () => {
     const em = await emulator();
     const dir = mkdtempSync(join(tmpdir(), 'agents-sdk-config-'));
-    const made = await agentsOf(em).create({ agent: 'claude', message: 'hi' });
+    const made = await fastAgentsOf(em).create({ agent: 'claude', message: 'hi' });
     const env = { AGENTS_CONFIG_DIR: dir, AGENTS_API_KEY: KEY, AGENTS_BASE_URL: em.url };
     const agents = await Agents.fromConfig({ env });
     expect((await agents.show(made.sessionId)).session.id).toBe(made.sessionId);
