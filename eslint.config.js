@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'dist-action/', 'node_modules/', 'coverage/', '.test-build/'] },
+  { ignores: ['dist/', 'dist-action/', 'node_modules/', 'coverage/', '.test-build/', '.dist-work/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
