@@ -3,10 +3,10 @@
 // API report held against the committed one), publint and Are the Types Wrong, and tsc once per module
 // resolution over a strict consumer and every code block of docs/sdk.md. Then the import itself: what it
 // loads, what it leaves on the process, require() of it, and a child that waits on a reply ending by itself.
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/run-cli.js';
 import { BUILD, consumerOf, packBuild, run, type Ran } from '../support/library-package.js';
 import { ownEmulator } from '../support/emulator.js';
@@ -51,6 +51,11 @@ beforeAll(async () => {
   ]);
   compiled = compileConsumer();
 }, 120_000);
+
+// The consumer lives under .test-build (inside the checkout, for @types/node): removed with the run's scratch.
+afterAll(() => {
+  for (const dir of [consumer, scratch]) if (dir) rmSync(dir, { recursive: true, force: true });
+});
 
 /** Writes the consumer and the docs' blocks, and runs tsc once per module resolution. */
 function compileConsumer(): Promise<{ mode: string; ran: Ran }[]> {
