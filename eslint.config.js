@@ -4,7 +4,16 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['dist/', 'dist-bin/', 'release/', 'dist-action/', 'node_modules/', 'coverage/', '.test-build/'],
+    ignores: [
+      'dist/',
+      'dist-bin/',
+      'release/',
+      'dist-action/',
+      'node_modules/',
+      'coverage/',
+      '.test-build/',
+      '.dist-work/',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,

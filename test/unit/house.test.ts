@@ -100,6 +100,7 @@ describe('the house', () => {
       ['program'],
       ['commands'],
       ['chat', 'mcp'],
+      ['sdk'],
       ['sessions'],
       ['input'],
       ['run'],

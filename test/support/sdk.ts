@@ -1,0 +1,31 @@
+// A library client of a test's emulator, with a budget file of its own (never the machine's).
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agents, type AgentsOptions } from '../../src/sdk/index.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { KEY } from './key.js';
+import { FAST_TUNING } from './main.js';
+
+/** A fresh directory for a budget's state file. */
+export function budgetDir(): string {
+  return join(mkdtempSync(join(tmpdir(), 'agents-sdk-')), 'pacing');
+}
+
+/** An Agents of `em` with the suite's key and its own budget file; `o` overrides. */
+export function agentsOf(em: RunningEmulator, o: Partial<AgentsOptions> = {}): Agents {
+  return new Agents({ apiKey: KEY, baseUrl: em.url, budget: { dir: budgetDir() }, ...o });
+}
+
+/**
+ * One for tests of what a call returns, not of when it polls: no budget (a waiter's share of it spaces its
+ * polls by seconds) and the suite's fast poll schedule (the library's internal tuning, as agents mcp passes).
+ */
+export function fastAgentsOf(em: RunningEmulator, o: Partial<AgentsOptions> = {}): Agents {
+  return agentsOf(em, { budget: false, tuning: { schedule: FAST_TUNING.schedule }, ...o });
+}
+
+/** The polls of a thread's messages the emulator answered (what a wait sends). */
+export function threadPolls(em: RunningEmulator): number {
+  return em.stats().byRoute['GET /sessions/:id/threads/:tid/messages'] ?? 0;
+}
