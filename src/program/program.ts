@@ -19,6 +19,7 @@ import { artifactSpec } from '../commands/artifact/spec.js';
 import { lsSpec } from '../commands/ls/spec.js';
 import { openSpec } from '../commands/open/spec.js';
 import { mcpSpec } from '../commands/mcp/spec.js';
+import { acpSpec } from '../commands/acp/spec.js';
 import { completionSpec } from '../commands/completion/spec.js';
 import { helpSpec } from '../commands/help/spec.js';
 import { suggestSynonyms } from './synonyms.js';
@@ -47,6 +48,7 @@ const COMMANDS: CommandSpec[] = [
   openSpec,
   // agents on this machine
   mcpSpec,
+  acpSpec,
   completionSpec,
   helpSpec,
 ];
