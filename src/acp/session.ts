@@ -6,6 +6,7 @@ import { CliError, ExitCode } from '../errors/cli-error.js';
 import { formatDuration } from '../util/duration.js';
 import type { Message } from '../api/types.js';
 import {
+  factsOf,
   noThread,
   type AgentSelection,
   type Blocks,
@@ -40,8 +41,9 @@ export class PanelSession {
   private turn: Turn | undefined;
   /** Every assistant message followed or replayed: a follow carries on after them. */
   private seen: Message[] = [];
-  /** The plans already shown (their artifact ids). */
+  /** The plans already shown (their artifact ids), and the pull requests (their lines). */
   private plans = new Set<string>();
+  private prs = new Set<string>();
   private noted = false;
   /** The editor's updates, one after another; and the POSTs, one after another. */
   private out: Promise<void> = Promise.resolve();
@@ -165,12 +167,17 @@ export class PanelSession {
     if (plan !== undefined) await turn.send(plan);
     const reply = entryUpdate(final);
     if (reply !== undefined) await turn.send(reply);
-    if (facts !== undefined && facts.pullRequests.length > 0) {
-      await turn.send(
-        agentText(`\n\nPull requests:\n${facts.pullRequests.map((p) => `- ${p}`).join('\n')}\n`),
-      );
-    }
+    const prs = this.newPullRequests(facts?.pullRequests ?? []);
+    if (prs !== undefined) await turn.send(prs);
     turn.finish();
+  }
+
+  /** The pull requests the panel has not shown (new ones, or a new status), as one message. */
+  private newPullRequests(lines: readonly string[]): SessionUpdate | undefined {
+    const fresh = lines.filter((l) => !this.prs.has(l));
+    for (const l of lines) this.prs.add(l);
+    if (fresh.length === 0) return undefined;
+    return agentText(`\n\nPull requests:\n${fresh.map((p) => `- ${p}`).join('\n')}\n`);
   }
 
   /** The latest plan as an update, when the session has one the panel has not shown. */
@@ -206,6 +213,8 @@ export class PanelSession {
     }
     const plan = await this.newPlan(session.id, session.plan_artifact_ids ?? [], this.o.signal);
     if (plan !== undefined) await this.queue(plan);
+    const prs = this.newPullRequests(factsOf(session).pullRequests);
+    if (prs !== undefined) await this.queue(prs);
     if (history.running !== undefined) {
       await this.queue(
         agentText('\n\n_The agent is still working on the last prompt; your next prompt interrupts it._\n'),

@@ -120,7 +120,7 @@ export function planEntries(markdown: string): PlanEntry[] {
     const m = ITEM.exec(line);
     if (m === null) return [];
     const done = m[1] !== undefined && m[1] !== ' ';
-    return [{ content: m[2]!, priority: 'medium', status: done ? 'completed' : 'pending' } as PlanEntry];
+    return [{ content: m[2]!, priority: 'medium', status: done ? 'completed' : 'pending' }];
   });
   if (items.length > 0) return items;
   const first = markdown

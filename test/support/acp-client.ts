@@ -40,7 +40,8 @@ export function updatesOf(events: readonly AcpEvent[], sessionId: string): Sessi
 
 /** An update's text, for a message chunk. */
 export function chunkText(u: SessionUpdate): string {
-  return 'content' in u && !Array.isArray(u.content) && u.content.type === 'text' ? u.content.text : '';
+  if (u.sessionUpdate !== 'agent_message_chunk' && u.sessionUpdate !== 'user_message_chunk') return '';
+  return u.content.type === 'text' ? u.content.text : '';
 }
 
 function connect(to: Writable, from: Readable, done: Promise<number | null>, stderr: () => string): AcpRun {
@@ -75,7 +76,11 @@ function connect(to: Writable, from: Readable, done: Promise<number | null>, std
 }
 
 /** `agents acp …args` in this process, through main(argv, io), the SDK's client on its stdin and stdout. */
-export function acpInProcess(env: NodeJS.ProcessEnv, args: string[] = [], tuning: Tuning = FAST_TUNING): AcpRun {
+export function acpInProcess(
+  env: NodeJS.ProcessEnv,
+  args: string[] = [],
+  tuning: Tuning = FAST_TUNING,
+): AcpRun {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   let stderr = '';
