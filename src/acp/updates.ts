@@ -116,7 +116,7 @@ const ITEM = /^\s*(?:[-*+]|\d+[.)])\s+(?:\[( |x|X)\]\s+)?(.+?)\s*$/;
  * a plan with no list is one entry, its first line.
  */
 export function planEntries(markdown: string): PlanEntry[] {
-  const items = markdown.split('\n').flatMap((line) => {
+  const items = markdown.split('\n').flatMap((line): PlanEntry[] => {
     const m = ITEM.exec(line);
     if (m === null) return [];
     const done = m[1] !== undefined && m[1] !== ' ';
