@@ -185,6 +185,22 @@ describe('agents acp', () => {
     ).toHaveLength(1);
   });
 
+  it('cancel while the first message is on its way: cancelled at once, the POST neither cut short nor sent again', async () => {
+    const em = await emulator();
+    const acp = start(em);
+    const made = await newSession(acp);
+    // The service takes the POST and answers it ten minutes later: only a cancel that does not wait on it ends the prompt.
+    em.setFaults({ rate: 1, modes: ['slow'], methods: ['POST'], slowMs: 600_000 });
+    const pending = acp.prompt(made.sessionId, 'Start [[reply:late]]');
+    await until(() => em.stats().sessionsCreated === 1);
+    await acp.connection.agent.notify('session/cancel', { sessionId: made.sessionId });
+    expect((await pending).stopReason).toBe('cancelled');
+    expect(updatesOf(acp.events, made.sessionId).map(chunkText)).toEqual([
+      expect.stringMatching(/goes on working/),
+    ]);
+    expect(em.stats().sessionsCreated).toBe(1);
+  });
+
   it('a follow-up while a turn runs interrupts it: the first prompt ends cancelled, the second gets its reply', async () => {
     const em = await emulator();
     const acp = start(em);
