@@ -11,7 +11,7 @@ import { resolveSession } from '../sessions/resolve.js';
 import { readSession } from '../sessions/read-session.js';
 import { artifactRecord, downloadArtifact } from '../sessions/artifacts.js';
 import { ConversationFollow, type LandedEntry } from '../sessions/follow-conversation.js';
-import { mergeOldestFirst } from '../conversation/merge.js';
+import { assistantMessagesOf } from '../conversation/merge.js';
 import type { Entry } from '../conversation/model.js';
 import { readKnownSessions, type KnownSession } from '../state/known-sessions.js';
 import { CliError } from '../errors/cli-error.js';
@@ -151,11 +151,7 @@ export class Blocks {
   async show(sessionId: string, signal: AbortSignal): Promise<BlocksHistory> {
     const view = await readSession(await this.client(), sessionId, { tools: true }, { signal });
     const c = view.conversation;
-    const seen = mergeOldestFirst(
-      c.entries.map((e) => e.message).filter((m) => m.role === 'assistant'),
-      c.notices.map((e) => e.message),
-      c.duplicates,
-    );
+    const seen = assistantMessagesOf(c);
     return {
       session: view.session,
       entries: c.entries,

@@ -2,7 +2,6 @@
 // through main(argv, io) (most tests) or over the built binary's pipes. Every session/update and every
 // prompt's end is kept in one log, in the order the client saw them, so a test checks order, not time.
 import { spawn } from 'node:child_process';
-import { homedir } from 'node:os';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import {
   client,
@@ -12,9 +11,8 @@ import {
   type PromptResponse,
   type SessionUpdate,
 } from '@agentclientprotocol/sdk';
-import { main } from '../../src/cli.js';
-import type { IO, Tuning } from '../../src/io/io.js';
-import { FAST_TUNING } from './main.js';
+import type { Tuning } from '../../src/io/io.js';
+import { FAST_TUNING, runPiped } from './main.js';
 import { BIN, ROOT } from './run-cli.js';
 
 /** What the client saw, in order: an update of a session, or a prompt's end. */
@@ -81,24 +79,8 @@ export function acpInProcess(
   args: string[] = [],
   tuning: Tuning = FAST_TUNING,
 ): AcpRun {
-  const stdin = new PassThrough();
-  const stdout = new PassThrough();
-  let stderr = '';
-  const io: IO = {
-    stdin,
-    stdout,
-    stderr: new Writable({
-      write(chunk: Buffer, _enc, next) {
-        stderr += chunk.toString('utf8');
-        next();
-      },
-    }),
-    env,
-    signal: new AbortController().signal,
-    runtime: { nodeVersion: process.version, platform: process.platform, homedir: homedir() },
-    tuning,
-  };
-  return connect(stdin, stdout, main(['acp', ...args], io), () => stderr);
+  const { stdin, stdout, stderr, done } = runPiped(['acp', ...args], env, tuning);
+  return connect(stdin, stdout, done, stderr);
 }
 
 /** The built binary's `agents acp …args`, the client on its pipes; `raw` is every byte of its stdout. */
