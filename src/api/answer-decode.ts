@@ -1,6 +1,6 @@
-// An answer read whole, decoded: an error status becomes its ApiError, a success's body its JSON value
+// An answer read whole, decoded: an error status becomes its HttpError, a success's body its JSON value
 // (refused when it nests past MAX_JSON_DEPTH or is not JSON).
-import { ApiError, errorFromStatus, type BadRequestDefault } from './errors.js';
+import { HttpError, errorFromStatus, type BadRequestDefault } from './errors.js';
 import { parseRetryAfter } from './backoff.js';
 import { summariseBody } from './summary.js';
 import { redact } from './redact.js';
@@ -10,7 +10,7 @@ import type { ReadAnswer } from './answer-read.js';
 /** Deepest JSON an answer may nest: the API's resources nest a few levels; a parser's stack is not ours to spend. */
 export const MAX_JSON_DEPTH = 100;
 
-/** The value of a 2xx answer's JSON body; throws the ApiError of any other answer. */
+/** The value of a 2xx answer's JSON body; throws the HttpError of any other answer. */
 export function decodeAnswer(
   config: { origin: string; apiKey: string },
   spec: { badRequest?: BadRequestDefault },
@@ -28,7 +28,7 @@ export function decodeAnswer(
   // A parser, or whatever walks the value after it, must not run out of stack on an answer that nests
   // without end: refuse it in one line.
   if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
-    throw new ApiError({
+    throw new HttpError({
       kind: 'unexpected',
       status,
       message: `unexpected answer from ${config.origin} (HTTP ${status}): JSON nested deeper than ${MAX_JSON_DEPTH} levels`,
@@ -38,7 +38,7 @@ export function decodeAnswer(
     return JSON.parse(text) as unknown;
   } catch {
     const what = text.trim() === '' ? 'an empty body' : summariseBody(text, type).summary || 'not JSON';
-    throw new ApiError({
+    throw new HttpError({
       kind: 'unreadable',
       status,
       message: `unreadable answer from ${config.origin} (HTTP ${status}): ${redact(what, config.apiKey)}`,

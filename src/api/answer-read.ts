@@ -1,6 +1,6 @@
 // An answer's body read to the end, or discarded, on every path: a success's up to the size limit, an
 // error's only its start (it is only summarised).
-import { isApiError, ApiError } from './errors.js';
+import { isHttpError, HttpError } from './errors.js';
 import type { ExchangeDeadline } from './request-send.js';
 import type { Answer } from './wire.js';
 
@@ -24,7 +24,7 @@ function sizeText(bytes: number): string {
  * The body as text, at most `cap` bytes of it. Past the cap, `over` decides: undefined keeps the start
  * (error bodies are only summarised), else its error is thrown without decoding what was read.
  */
-async function readCapped(body: Answer['body'], cap: number, over?: () => ApiError): Promise<string> {
+async function readCapped(body: Answer['body'], cap: number, over?: () => HttpError): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   // Leaving the loop early destroys the stream, which releases the socket.
@@ -41,7 +41,7 @@ async function readCapped(body: Answer['body'], cap: number, over?: () => ApiErr
 
 /**
  * Reads `res`'s body within the exchange's deadline. A success's body past `maxResponseBytes` (an answer
- * without end must not take the memory) or that fails is an ApiError; an error's that fails reads as empty.
+ * without end must not take the memory) or that fails is an HttpError; an error's that fails reads as empty.
  */
 export async function readAnswer(
   config: { origin: string; maxResponseBytes: number },
@@ -53,7 +53,7 @@ export async function readAnswer(
   const status = res.statusCode;
   const ok = status >= 200 && status < 300;
   const tooLarge = () =>
-    new ApiError({
+    new HttpError({
       kind: 'unexpected',
       status,
       transient: false,
@@ -68,7 +68,7 @@ export async function readAnswer(
     return { status, ok, headers: res.headers, text };
   } catch (err) {
     if (signal?.aborted) throw err;
-    if (isApiError(err)) {
+    if (isHttpError(err)) {
       res.body.destroy();
       trace(`← ${status} in ${deadline.elapsed()}: ${err.message}`);
       throw err;
@@ -76,7 +76,7 @@ export async function readAnswer(
     const cause = deadline.failure(err);
     trace(`← ${status} in ${deadline.elapsed()}, body failed: ${cause.message}`);
     if (!ok) return { status, ok, headers: res.headers, text: '' };
-    throw new ApiError({
+    throw new HttpError({
       kind: cause.kind === 'timeout' ? 'timeout' : 'unreadable',
       status,
       cause: err,

@@ -1,17 +1,17 @@
 // What an answer must be before anything of it is printed, stored or put in an address: shapes checked
 // lightly (a wrong endpoint or a gateway's JSON is reported as such), ids by what the client does with
 // them, and ids that name what was asked for must name it.
-import { ApiError } from './errors.js';
+import { HttpError } from './errors.js';
 import { isUuid } from '../util/uuid.js';
 import { isObject } from '../util/json.js';
 import { escapeForLine } from '../util/text.js';
 import type { Artifact, ListedMessage, MessagePage, SentMessage, Session } from './types.js';
 
-function unexpected(message: string): ApiError {
-  return new ApiError({ kind: 'unexpected', status: 200, message: `unexpected answer: ${message}` });
+function unexpected(message: string): HttpError {
+  return new HttpError({ kind: 'unexpected', status: 200, message: `unexpected answer: ${message}` });
 }
 
-function shapeError(what: string, missing: string): ApiError {
+function shapeError(what: string, missing: string): HttpError {
   return unexpected(`a ${what} without ${missing}`);
 }
 

@@ -1,8 +1,8 @@
 // The one HTTP client of the Agent Sessions API. It owns auth, the base URL and same-origin links, pacing,
-// retries and time-outs; the commands and the poller see typed calls and ApiErrors, nothing of HTTP.
+// retries and time-outs; the commands and the poller see typed calls and HttpErrors, nothing of HTTP.
 import type { Dispatcher } from 'undici';
 import { VERSION } from '../util/version.js';
-import { isApiError, type Creates } from './errors.js';
+import { isHttpError, type Creates } from './errors.js';
 import { DEFAULT_RETRY, type RetryNotice, type RetryOptions } from './backoff.js';
 import type { ProxyEnv } from './dispatcher.js';
 import { exchangeFor } from './exchange.js';
@@ -98,7 +98,7 @@ function created<T>(parse: () => T, creates: Creates): T {
   try {
     return parse();
   } catch (err) {
-    throw isApiError(err) ? postOutcome(err, creates) : err;
+    throw isHttpError(err) ? postOutcome(err, creates) : err;
   }
 }
 

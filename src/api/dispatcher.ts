@@ -2,7 +2,7 @@
 // when one is set, undici's EnvHttpProxyAgent with our time-outs (exchange.ts). The caller hands the
 // settings over, so undici never reads the environment itself and the caller decides which one counts.
 import type { Dispatcher } from 'undici';
-import { ApiError } from './errors.js';
+import { HttpError } from './errors.js';
 
 /** The proxy variables, as the caller's environment holds them. */
 export interface ProxyEnv {
@@ -79,7 +79,7 @@ function proxyAgent(make: () => Dispatcher): Dispatcher {
   try {
     return make();
   } catch (err) {
-    throw new ApiError({
+    throw new HttpError({
       kind: 'connection',
       transient: false,
       cause: err,

@@ -1,7 +1,7 @@
 // The one request that leaves the base URL's origin: a presigned download link (an artifact's `url`). It
 // carries no key and no header of ours but User-Agent, goes only to https (or this machine, for tests), never
 // follows a redirect, and reads at most a cap; time-outs and retries are the client's own.
-import { ApiError } from './errors.js';
+import { HttpError } from './errors.js';
 import { errorFromNetwork } from './network-errors.js';
 import { summariseBody } from './summary.js';
 import { isLoopbackHost } from '../util/loopback.js';
@@ -33,20 +33,20 @@ export function checkDownloadUrl(raw: string): URL {
   try {
     url = new URL(raw);
   } catch {
-    throw new ApiError({
+    throw new HttpError({
       kind: 'unexpected',
       message: 'the service gave a download link that is not a valid address',
     });
   }
   const local = isLoopbackHost(url.hostname);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && local)) {
-    throw new ApiError({
+    throw new HttpError({
       kind: 'unexpected',
       message: `refusing to download from ${shownUrl(url)}: only https links are followed`,
     });
   }
   if (url.username !== '' || url.password !== '') {
-    throw new ApiError({
+    throw new HttpError({
       kind: 'unexpected',
       message: 'refusing a download link that carries a user name or password',
     });
@@ -54,7 +54,7 @@ export function checkDownloadUrl(raw: string): URL {
   return url;
 }
 
-/** One GET of the link: the bytes, or an ApiError of kind 'download' (or a network kind). */
+/** One GET of the link: the bytes, or an HttpError of kind 'download' (or a network kind). */
 export async function downloadOnce(
   config: DownloadConfig,
   url: URL,
@@ -86,7 +86,7 @@ export async function downloadOnce(
   } catch (err) {
     if (signal?.aborted) throw err;
     const cause = errorFromNetwork(err, url.origin, config);
-    throw new ApiError({
+    throw new HttpError({
       kind: cause.transient ? cause.kind : 'unreadable',
       cause: err,
       message: `the download from ${where} broke off: ${cause.message}`,
@@ -97,7 +97,7 @@ export async function downloadOnce(
   config.trace(`← ${status}, ${size} bytes from ${where}`);
   if (status >= 200 && status < 300) {
     if (tooLarge) {
-      throw new ApiError({
+      throw new HttpError({
         kind: 'download',
         status,
         message: `the download from ${where} is larger than ${Math.round(maxBytes / 1048576)} MiB`,
@@ -115,7 +115,7 @@ export async function downloadOnce(
       : expired
         ? 'the download link has expired'
         : `the download was refused (HTTP ${status})`;
-  throw new ApiError({
+  throw new HttpError({
     kind: status >= 500 ? 'server' : 'download',
     status,
     message: `${lead}${said && !expired ? `: ${said}` : ''}`,

@@ -30,8 +30,8 @@ export type ApiErrorKind =
 /** What a POST creates, so that a failure after it may have arrived can say what to look for. */
 export type Creates = { what: 'session' } | { what: 'message'; sessionId: string };
 
-/** Everything an ApiError is built from. */
-export interface ApiErrorInit {
+/** Everything an HttpError is built from. */
+export interface HttpErrorInit {
   kind: ApiErrorKind;
   message: string;
   status?: number;
@@ -64,7 +64,7 @@ const TRANSIENT_KINDS: ReadonlySet<ApiErrorKind> = new Set([
 const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
 
 /** A failed call to the Agent Sessions API. Its message is one line, capped, and never holds the key. */
-export class ApiError extends Error {
+export class HttpError extends Error {
   readonly kind: ApiErrorKind;
   readonly status: number | undefined;
   /** The service's own `error` text, when the body was JSON. */
@@ -84,9 +84,9 @@ export class ApiError extends Error {
   /** Why the call was cancelled (the AbortSignal's reason), for kind 'aborted'. */
   readonly reason: unknown;
 
-  constructor(init: ApiErrorInit) {
+  constructor(init: HttpErrorInit) {
     super(flatten(init.message, 300), init.cause === undefined ? undefined : { cause: init.cause });
-    this.name = 'ApiError';
+    this.name = 'HttpError';
     this.kind = init.kind;
     this.status = init.status;
     this.serverMessage = init.serverMessage;
@@ -106,8 +106,8 @@ export class ApiError extends Error {
 }
 
 /** Whether `err` is an API error: the one test for it, wherever one is recognised. */
-export function isApiError(err: unknown): err is ApiError {
-  return err instanceof ApiError;
+export function isHttpError(err: unknown): err is HttpError {
+  return err instanceof HttpError;
 }
 
 const BY_STATUS: Record<number, [ApiErrorKind, string]> = {
@@ -129,7 +129,7 @@ export function errorFromStatus(
   bodyText: string,
   contentType: string | undefined,
   options: { badRequest?: BadRequestDefault; retryAfterS?: number; redact?: (s: string) => string } = {},
-): ApiError {
+): HttpError {
   const redact = options.redact ?? ((s: string) => s);
   const body = summariseBody(redact(bodyText), contentType);
   let kind: ApiErrorKind;
@@ -152,7 +152,7 @@ export function errorFromStatus(
 
   const codePart = body.code ? ` ${body.code}` : '';
   const detail = body.serverMessage ?? body.summary;
-  return new ApiError({
+  return new HttpError({
     kind,
     status,
     message: `${label} (HTTP ${status}${codePart})${detail ? `: ${detail}` : ''}`,
@@ -163,11 +163,11 @@ export function errorFromStatus(
 }
 
 /**
- * An ApiError for a call cancelled through its AbortSignal; `reason` is the signal's. `creates` names what
+ * An HttpError for a call cancelled through its AbortSignal; `reason` is the signal's. `creates` names what
  * a POST cancelled after it left may have created.
  */
-export function abortedError(reason: unknown, creates?: Creates): ApiError {
-  return new ApiError({
+export function abortedError(reason: unknown, creates?: Creates): HttpError {
+  return new HttpError({
     kind: 'aborted',
     message: creates ? `request cancelled; the ${creates.what} may have been created` : 'request cancelled',
     outcomeUnknown: creates !== undefined,

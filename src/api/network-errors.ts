@@ -1,6 +1,6 @@
-// Socket-level failures (no HTTP answer at all) mapped to ApiError kinds. What matters most here is which
+// Socket-level failures (no HTTP answer at all) mapped to HttpError kinds. What matters most here is which
 // failures certainly happened before the request left: only those let a POST be sent again.
-import { ApiError } from './errors.js';
+import { HttpError } from './errors.js';
 
 /** Codes that mean the connection was never made, so the request never reached the service. */
 const NEVER_SENT = new Set([
@@ -40,14 +40,14 @@ export interface TimeoutFigures {
  * Maps a failure without an HTTP status (thrown by the exchange, undici's or Node's, or while reading a
  * body). The time-outs have the same meaning under both: connect, the wait for the headers, a gap in the body.
  */
-export function errorFromNetwork(err: unknown, origin: string, figures: TimeoutFigures): ApiError {
+export function errorFromNetwork(err: unknown, origin: string, figures: TimeoutFigures): HttpError {
   const code = errorCode(err) ?? 'unknown';
   const raw = err instanceof Error ? err.message : String(err);
   const at = ` (${code})`;
   const neverSent = NEVER_SENT.has(code);
   switch (code) {
     case 'ECONNREFUSED':
-      return new ApiError({
+      return new HttpError({
         kind: 'connection',
         neverSent,
         unreachable: true,
@@ -56,7 +56,7 @@ export function errorFromNetwork(err: unknown, origin: string, figures: TimeoutF
       });
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return new ApiError({
+      return new HttpError({
         kind: 'connection',
         neverSent,
         unreachable: code === 'ENOTFOUND',
@@ -65,7 +65,7 @@ export function errorFromNetwork(err: unknown, origin: string, figures: TimeoutF
       });
     case 'UND_ERR_CONNECT_TIMEOUT':
     case 'CONNECT_TIMEOUT':
-      return new ApiError({
+      return new HttpError({
         kind: 'timeout',
         neverSent,
         cause: err,
@@ -73,20 +73,20 @@ export function errorFromNetwork(err: unknown, origin: string, figures: TimeoutF
       });
     case 'UND_ERR_HEADERS_TIMEOUT':
     case 'HEADERS_TIMEOUT':
-      return new ApiError({
+      return new HttpError({
         kind: 'timeout',
         cause: err,
         message: `no answer from ${origin} within ${seconds(figures.responseTimeoutMs)}`,
       });
     case 'UND_ERR_BODY_TIMEOUT':
     case 'BODY_TIMEOUT':
-      return new ApiError({
+      return new HttpError({
         kind: 'timeout',
         cause: err,
         message: `the answer from ${origin} stalled for ${seconds(figures.responseTimeoutMs)}`,
       });
     case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
-      return new ApiError({
+      return new HttpError({
         kind: 'unreadable',
         cause: err,
         message: `the answer from ${origin} was cut short${at}`,
@@ -95,7 +95,7 @@ export function errorFromNetwork(err: unknown, origin: string, figures: TimeoutF
     case 'EPIPE':
     case 'UND_ERR_SOCKET':
     case 'UND_ERR_CLOSED':
-      return new ApiError({
+      return new HttpError({
         kind: 'connection',
         cause: err,
         message: `the connection to ${origin} closed before the answer was complete${at}`,
@@ -104,14 +104,14 @@ export function errorFromNetwork(err: unknown, origin: string, figures: TimeoutF
       break;
   }
   if (code.startsWith('HPE_')) {
-    return new ApiError({
+    return new HttpError({
       kind: 'unreadable',
       cause: err,
       message: `garbled HTTP answer from ${origin}${at}`,
     });
   }
   if (TLS_CODES.test(code)) {
-    return new ApiError({
+    return new HttpError({
       kind: 'connection',
       transient: false,
       cause: err,
@@ -121,14 +121,14 @@ export function errorFromNetwork(err: unknown, origin: string, figures: TimeoutF
     });
   }
   if (/proxy/i.test(raw)) {
-    return new ApiError({
+    return new HttpError({
       kind: 'connection',
       cause: err,
       message: `the proxy refused the request to ${origin}: ${raw}`,
       advice: 'check HTTPS_PROXY / HTTP_PROXY (and credentials in them), or exclude the host with NO_PROXY',
     });
   }
-  return new ApiError({
+  return new HttpError({
     kind: 'connection',
     cause: err,
     message: `request to ${origin} failed: ${raw}${at}`,

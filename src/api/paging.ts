@@ -1,6 +1,6 @@
 // Paging that cannot run away: a server that reports a million pages and sends the same items on each would
 // keep a reader paging (and spend the key's budget for every other job) for ever.
-import { ApiError } from './errors.js';
+import { HttpError } from './errors.js';
 import type { MessagePage } from './types.js';
 
 /**
@@ -33,8 +33,8 @@ export class PageGuard {
     }
   }
 
-  private error(why: string): ApiError {
-    return new ApiError({
+  private error(why: string): HttpError {
+    return new HttpError({
       kind: 'unexpected',
       status: 200,
       transient: false,

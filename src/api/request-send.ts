@@ -1,6 +1,6 @@
 // A request put on the wire: the key and content headers, and the exchange's own deadline (headers and
-// body together); a failure before the answer's head becomes an ApiError.
-import { ApiError } from './errors.js';
+// body together); a failure before the answer's head becomes an HttpError.
+import { HttpError } from './errors.js';
 import { errorFromNetwork, type TimeoutFigures } from './network-errors.js';
 import type { Answer, Exchange } from './wire.js';
 
@@ -22,8 +22,8 @@ function seconds(ms: number): string {
 export interface ExchangeDeadline {
   /** The caller's signal and the deadline's, together. */
   signal: AbortSignal;
-  /** The ApiError for a failure of the network, or of the deadline when it has passed. */
-  failure(err: unknown): ApiError;
+  /** The HttpError for a failure of the network, or of the deadline when it has passed. */
+  failure(err: unknown): HttpError;
   /** How long since the request went, as `12 ms`. */
   elapsed(): string;
   dispose(): void;
@@ -38,7 +38,7 @@ export function exchangeDeadline(config: SendConfig, signal: AbortSignal | undef
   const overall = new AbortController();
   const timer = setTimeout(() => overall.abort(), config.requestTimeoutMs);
   const timedOut = () =>
-    new ApiError({
+    new HttpError({
       kind: 'timeout',
       message: `no whole answer from ${config.origin} within ${seconds(config.requestTimeoutMs)} (AGENTS_REQUEST_TIMEOUT)`,
     });

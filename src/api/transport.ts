@@ -1,6 +1,6 @@
 // One request's trip: its pacing slot, then the send, the body read and the decode, in a retry loop. A read
 // is retried on transient failures; a POST only when it certainly never left (the API has no idempotency key).
-import { isApiError, ApiError, abortedError, type BadRequestDefault, type Creates } from './errors.js';
+import { isHttpError, HttpError, abortedError, type BadRequestDefault, type Creates } from './errors.js';
 import { backoffDelay, type RetryNotice, type RetryOptions } from './backoff.js';
 import { isTimeoutReason, sleep } from '../util/sleep.js';
 import { flatten } from '../util/text.js';
@@ -67,7 +67,7 @@ function withGrace(
   let timer: NodeJS.Timeout | undefined;
   const onAbort = () => {
     const reason: unknown = signal.reason;
-    // The deadline's reason, as fromApiError (errors/cli-error.ts) reads it too.
+    // The deadline's reason, as fromHttpError (errors/cli-error.ts) reads it too.
     if (isTimeoutReason(reason)) timer = setTimeout(() => late.abort(reason), graceMs);
     else late.abort(reason);
   };
@@ -122,7 +122,7 @@ export class Transport {
         return await downloadOnce(config, url, signal, maxBytes);
       } catch (err) {
         if (signal?.aborted) throw abortedError(signal.reason);
-        if (!isApiError(err)) throw err;
+        if (!isHttpError(err)) throw err;
         if (err.kind !== 'rate_limited') counted += 1;
         const delay = this.retryDelay(err, err.transient, attempt, counted, started);
         if (delay === undefined) throw err;
@@ -139,7 +139,7 @@ export class Transport {
    * when nothing answers at the address, a long one for 429s, which never count against the retries).
    */
   private retryDelay(
-    err: ApiError,
+    err: HttpError,
     retryable: boolean,
     attempt: number,
     counted: number,
@@ -180,11 +180,11 @@ export class Transport {
         return await this.attempt(spec, bodyText, attempt, state, signal);
       } catch (caught) {
         // Refused before it was acted on (a 429 that came in the grace after the deadline, say): not left.
-        if (isApiError(caught) && caught.neverSent) state.left = false;
+        if (isHttpError(caught) && caught.neverSent) state.left = false;
         if (signal?.aborted) throw cancelled();
-        const err = isApiError(caught)
+        const err = isHttpError(caught)
           ? caught
-          : new ApiError({ kind: 'unexpected', message: String(caught), cause: caught });
+          : new HttpError({ kind: 'unexpected', message: String(caught), cause: caught });
         // Refused before it was acted on (a 429, a refused connection): nothing is in flight, nothing done.
         if (err.neverSent) state.left = false;
         const retryable = spec.method === 'GET' ? err.transient : err.neverSent;
@@ -223,7 +223,7 @@ export class Transport {
     try {
       return await this.exchange(spec, bodyText, attempt, grace ? grace.signal : signal);
     } catch (err) {
-      refused = isApiError(err) && err.kind === 'rate_limited';
+      refused = isHttpError(err) && err.kind === 'rate_limited';
       throw err;
     } finally {
       release?.(true, refused);
@@ -284,7 +284,7 @@ export class Transport {
  * A POST that failed after it may have reached the service: say so instead of sending it again. Failures
  * that certainly did not create anything (refused connection, 4xx answers) pass unchanged.
  */
-export function postOutcome(err: ApiError, creates: Creates | undefined): ApiError {
+export function postOutcome(err: HttpError, creates: Creates | undefined): HttpError {
   if (err.neverSent || err.kind === 'aborted') return err;
   if (err.status !== undefined && err.status >= 300 && err.status < 500) return err;
   const what = creates?.what ?? 'request';
@@ -292,7 +292,7 @@ export function postOutcome(err: ApiError, creates: Creates | undefined): ApiErr
   const lead = created
     ? `the ${what} was created, but the answer could not be read`
     : `the ${what} may have been created (outcome unknown)`;
-  return new ApiError({
+  return new HttpError({
     kind: err.kind,
     status: err.status,
     serverMessage: err.serverMessage,

@@ -5,9 +5,9 @@ import { resolve } from 'node:path';
 import type { Context } from '../run/context.js';
 import { openInBrowser } from '../output/browser.js';
 import type { ApiClient } from '../api/client.js';
-import { isApiError } from '../api/errors.js';
+import { isHttpError } from '../api/errors.js';
 import type { Message, Session } from '../api/types.js';
-import { CliError, fromApiError } from '../errors/cli-error.js';
+import { CliError, fromHttpError } from '../errors/cli-error.js';
 import { renderSession } from '../output/render.js';
 import { renderConversation, type TextMode } from '../output/render-conversation.js';
 import { fileError } from '../errors/file-errors.js';
@@ -38,8 +38,8 @@ export interface CommandHost {
 
 /** A one-line reason for an error shown in the chat (which carries on), and its hint. */
 export function reason(err: unknown): { text: string; hint?: string } {
-  if (isApiError(err)) {
-    const mapped = fromApiError(err);
+  if (isHttpError(err)) {
+    const mapped = fromHttpError(err);
     return { text: mapped.message, hint: mapped.hint };
   }
   if (err instanceof CliError) return { text: err.message, hint: err.hint };

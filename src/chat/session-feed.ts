@@ -3,9 +3,9 @@
 // as a --wait with --timeout does; a failure that polling again cannot cure ends the chat.
 import type { Context } from '../run/context.js';
 import type { ApiClient } from '../api/client.js';
-import { isApiError } from '../api/errors.js';
+import { isHttpError } from '../api/errors.js';
 import type { Message } from '../api/types.js';
-import { CliError, fromApiError } from '../errors/cli-error.js';
+import { CliError, fromHttpError } from '../errors/cli-error.js';
 import type { Entry } from '../conversation/model.js';
 import { ConversationFollow } from '../sessions/follow-conversation.js';
 import { reason } from './commands.js';
@@ -34,8 +34,8 @@ const TYPES = ['message', 'final_message', 'tool_call'] as const;
 
 /** A failure the follow cannot ride out (a revoked key, a deleted session), naming the session. */
 function followError(err: unknown, sessionId: string): unknown {
-  if (!isApiError(err)) return err;
-  const mapped = fromApiError(err);
+  if (!isHttpError(err)) return err;
+  const mapped = fromHttpError(err);
   return new CliError(`${mapped.message} (while following session ${sessionId})`, {
     exitCode: mapped.exitCode,
     hint: mapped.hint,

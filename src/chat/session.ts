@@ -5,7 +5,7 @@ import type { Context } from '../run/context.js';
 import { timeFormat } from '../config/env.js';
 import { notificationBytes } from '../output/notify.js';
 import type { ApiClient } from '../api/client.js';
-import { isApiError } from '../api/errors.js';
+import { isHttpError } from '../api/errors.js';
 import type { CoreAgent, Message, Session } from '../api/types.js';
 import type { AgentSelection } from '../input/agent.js';
 import type { Entry } from '../conversation/model.js';
@@ -304,7 +304,7 @@ export class Chat implements CommandHost {
         if (ctx.signal.aborted) return;
         if (editor.empty) editor.set(text);
         this.warn(err, 'not sent');
-        if (isApiError(err) && err.outcomeUnknown) this.note('it may have reached the service: /show');
+        if (isHttpError(err) && err.outcomeUnknown) this.note('it may have reached the service: /show');
         this.setPhase(before);
         return;
       }

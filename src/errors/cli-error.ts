@@ -1,53 +1,22 @@
-// The one error type the program ends with, the contract's exit codes, and the one mapping from what the
-// HTTP layer reports (ApiError kinds) to an exit code and a hint for a person. main() catches once.
-import { isApiError, type ApiError, type ApiErrorKind } from '../api/errors.js';
+// The one mapping from what the HTTP layer reports (HttpError kinds) to the error classes of
+// agents-error.ts, with an exit code and a hint for a person. main() catches once; the library throws them.
+import { isHttpError, type HttpError, type ApiErrorKind } from '../api/errors.js';
 import { isTimeoutReason } from '../util/sleep.js';
+import {
+  AbortError,
+  AgentsError,
+  ApiError,
+  AuthError,
+  ExitCode,
+  NotFoundError,
+  TimeoutError,
+  type AgentsErrorOptions,
+  type ExitCodeValue,
+} from './agents-error.js';
 
-/** Exit codes of the contract (README, "Exit codes"). */
-export const ExitCode = {
-  OK: 0,
-  FAILURE: 1,
-  USAGE: 2,
-  AUTH: 3,
-  NOT_FOUND: 4,
-  /** The agent's answer did not match --output-schema, however often it was asked again. */
-  SCHEMA_MISMATCH: 5,
-  TIMEOUT: 124,
-  INTERRUPTED: 130,
-} as const;
-export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
-
-export interface CliErrorOptions {
-  exitCode?: ExitCodeValue;
-  /** One line for a human: what to do about it. Printed as `hint: …` under the error. */
-  hint?: string;
-  cause?: unknown;
-  /** Ends the run with its exit code but prints nothing (a closed pipe, a quiet Ctrl-C on `tail`). */
-  silent?: boolean;
-}
-
-/** A one-line message, an exit code from the contract and an optional hint. */
-export class CliError extends Error {
-  readonly exitCode: ExitCodeValue;
-  readonly hint: string | undefined;
-  readonly silent: boolean;
-
-  constructor(message: string, options: CliErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'CliError';
-    this.exitCode = options.exitCode ?? ExitCode.FAILURE;
-    this.hint = options.hint;
-    this.silent = options.silent === true;
-  }
-}
-
-/** Bad arguments or input, found before anything was sent: exit 2. */
-export class UsageError extends CliError {
-  constructor(message: string, hint?: string) {
-    super(message, { exitCode: ExitCode.USAGE, hint });
-    this.name = 'UsageError';
-  }
-}
+export { ExitCode, UsageError, type ExitCodeValue } from './agents-error.js';
+/** The CLI's name for the base class of the one hierarchy (errors/agents-error.ts). */
+export { AgentsError as CliError, type AgentsErrorOptions as CliErrorOptions };
 
 /** Reasons the run's signal aborts with, besides a deadline (an Error named TimeoutError). */
 export type StopReason = 'SIGINT' | 'SIGTERM' | 'EPIPE';
@@ -92,7 +61,7 @@ export const HINTS: Record<ApiErrorKind, string> = {
 };
 
 /** How a person checks whether a POST whose outcome is unknown was carried out. */
-function outcomeHint(err: ApiError): string {
+function outcomeHint(err: HttpError): string {
   const creates = err.creates;
   if (creates?.what === 'message') {
     return `it was not sent again, to avoid a duplicate; check with: agents show ${creates.sessionId}`;
@@ -104,27 +73,33 @@ function outcomeHint(err: ApiError): string {
 }
 
 /**
- * The CliError for an ApiError. A cancelled call becomes 130 (Ctrl-C, SIGTERM), 124 (a deadline) or a
- * silent 0 (the reader of stdout went away); callers that know more (a wait: which session, how to
+ * The error of the one hierarchy for an HttpError: 401/403 an AuthError, 404 a NotFoundError, a deadline
+ * or a key kept busy a TimeoutError, a cancelled call an AbortError (130, or a silent 0 when the reader of
+ * stdout went away), anything else an ApiError. Callers that know more (a wait: which session, how to
  * resume) map those themselves first.
  */
-export function fromApiError(err: ApiError): CliError {
-  let exitCode = exitCodeFor(err.kind);
-  let silent = false;
-  if (err.kind === 'aborted') {
-    if (err.reason === 'EPIPE') [exitCode, silent] = [ExitCode.OK, true];
-    else if (isStop(err.reason)) exitCode = ExitCode.INTERRUPTED;
-    else if (isTimeoutReason(err.reason)) exitCode = ExitCode.TIMEOUT;
-  }
+export function fromHttpError(err: HttpError): AgentsError {
   const hint = err.outcomeUnknown ? outcomeHint(err) : (err.advice ?? HINTS[err.kind]);
-  return new CliError(err.message, { exitCode, hint, cause: err, silent });
+  const init = { hint, cause: err, status: err.status };
+  const code = exitCodeFor(err.kind);
+  if (err.kind === 'aborted') {
+    if (err.reason === 'EPIPE')
+      return new AgentsError(err.message, { ...init, exitCode: ExitCode.OK, silent: true });
+    if (isTimeoutReason(err.reason)) return new TimeoutError(err.message, init);
+    return new AbortError(err.message, init);
+  }
+  if (code === ExitCode.AUTH) return new AuthError(err.message, init);
+  if (code === ExitCode.NOT_FOUND) return new NotFoundError(err.message, init);
+  if (code === ExitCode.TIMEOUT) return new TimeoutError(err.message, init);
+  const kind = err.kind;
+  return new ApiError(err.message, { ...init, kind, outcomeUnknown: err.outcomeUnknown });
 }
 
-/** Anything thrown, as the CliError it ends a run (or an MCP call) with: its own, an API error's mapping, or
- * the first line of any other error's message. */
-export function toCliError(err: unknown): CliError {
-  if (err instanceof CliError) return err;
-  if (isApiError(err)) return fromApiError(err);
+/** Anything thrown, as the error of the one hierarchy it ends a run (or an MCP call) with: its own, an
+ * HttpError's mapping, or the first line of any other error's message. */
+export function toCliError(err: unknown): AgentsError {
+  if (err instanceof AgentsError) return err;
+  if (isHttpError(err)) return fromHttpError(err);
   const message = err instanceof Error ? err.message : String(err);
-  return new CliError(message.split('\n')[0] ?? '', { cause: err });
+  return new AgentsError(message.split('\n')[0] ?? '', { cause: err });
 }

@@ -5,19 +5,19 @@ import type { Message, MessagePage, MessageType, Role, ListQuery } from '../api/
 import { nextDelay, DEFAULT_SCHEDULE, type ScheduleOptions } from './schedule.js';
 import { nextBulkPage, pickPage, SeenWindow } from './window.js';
 import { pause } from './pause.js';
-import { isApiError } from '../api/errors.js';
+import { isHttpError } from '../api/errors.js';
 import type { PollShare } from '../api/budget/limiter.js';
 import { PageGuard } from '../api/paging.js';
 import { isFinalReply } from '../conversation/turn-state.js';
 
 /** Errors the loop rides out: the client's own retries gave up on a transient failure. */
 export function isTransient(err: unknown): boolean {
-  return isApiError(err) && err.transient;
+  return isHttpError(err) && err.transient;
 }
 
 /** A 429: the key's requests are spent for now. */
 export function isRateLimited(err: unknown): boolean {
-  return isApiError(err) && err.kind === 'rate_limited';
+  return isHttpError(err) && err.kind === 'rate_limited';
 }
 
 /** Where to poll: a session, or one thread of it. */

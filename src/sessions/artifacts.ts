@@ -2,10 +2,10 @@
 // line for one the session does not have), the session's latest plan, and the bytes behind a record's
 // presigned link.
 import type { ApiClient, CallOptions } from '../api/client.js';
-import { isApiError } from '../api/errors.js';
+import { isHttpError } from '../api/errors.js';
 import type { Artifact } from '../api/types.js';
 import type { Download } from '../api/transport.js';
-import { CliError, ExitCode } from '../errors/cli-error.js';
+import { NotFoundError } from '../errors/agents-error.js';
 
 /** The artifact's record (its id checked to be the one asked for, by the client). */
 export async function artifactRecord(
@@ -17,11 +17,11 @@ export async function artifactRecord(
   try {
     return await client.getArtifact(sessionId, artifactId, o);
   } catch (err) {
-    if (isApiError(err) && err.kind === 'not_found') {
-      throw new CliError(
+    if (isHttpError(err) && err.kind === 'not_found') {
+      throw new NotFoundError(
         `session ${sessionId} has no artifact ${artifactId} (or the session does not exist)`,
         {
-          exitCode: ExitCode.NOT_FOUND,
+          status: err.status,
           hint: `its plans are listed by: agents show ${sessionId}`,
           cause: err,
         },
@@ -43,8 +43,7 @@ export async function latestPlanRecord(
   const session = await client.getSession(sessionId, o);
   const latest = (session.plan_artifact_ids ?? []).at(-1);
   if (latest === undefined) {
-    throw new CliError(`session ${session.id} has no plan`, {
-      exitCode: ExitCode.NOT_FOUND,
+    throw new NotFoundError(`session ${session.id} has no plan`, {
       hint: `agents show ${session.id} shows what the agent did`,
     });
   }

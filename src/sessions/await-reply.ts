@@ -5,8 +5,9 @@ import { writeFile } from 'node:fs/promises';
 import type { Context } from '../run/context.js';
 import type { Message, MessageType } from '../api/types.js';
 import type { ApiClient } from '../api/client.js';
-import { isApiError } from '../api/errors.js';
-import { CliError, ExitCode, fromApiError } from '../errors/cli-error.js';
+import { isHttpError } from '../api/errors.js';
+import { CliError, ExitCode, fromHttpError } from '../errors/cli-error.js';
+import { AbortError, TimeoutError } from '../errors/agents-error.js';
 import { isFinalReply } from '../conversation/turn-state.js';
 import { Follower, isRateLimited, MAX_FAILED_POLLS, type FollowOptions } from '../poll/follow.js';
 import { classify, streamConversation } from '../conversation/model.js';
@@ -35,19 +36,18 @@ export function waitError(
   if (stop.aborted) {
     if (stop.reason === 'EPIPE')
       return new CliError('stdout closed', { exitCode: ExitCode.OK, silent: true });
-    return new CliError(`interrupted while waiting on session ${sessionId}`, {
-      exitCode: ExitCode.INTERRUPTED,
-      hint,
-    });
+    return new AbortError(`interrupted while waiting on session ${sessionId}`, { hint, cause: err });
   }
   if (deadline.expired) {
-    return new CliError(`timed out${deadline.after} waiting on session ${sessionId}`, {
-      exitCode: ExitCode.TIMEOUT,
+    return new TimeoutError(`timed out${deadline.after} waiting on session ${sessionId}`, {
+      sessionId,
+      threadId,
       hint,
+      cause: err,
     });
   }
-  if (isApiError(err)) {
-    const mapped = fromApiError(err);
+  if (isHttpError(err)) {
+    const mapped = fromHttpError(err);
     // The service kept failing: the session may still go on, so say which one and how to pick it up.
     if (mapped.exitCode === ExitCode.FAILURE) {
       return new CliError(`${err.message} (gave up waiting on session ${sessionId})`, { hint, cause: err });

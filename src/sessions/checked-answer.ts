@@ -2,11 +2,11 @@
 // script gets: one line of JSON and exit 0, or exit 5 with the last errors; the CI result either way.
 import type { Context } from '../run/context.js';
 import { CliError, ExitCode } from '../errors/cli-error.js';
-import { DEFAULT_SCHEMA_RETRIES, problemSummary } from './answer-json.js';
+import { DEFAULT_SCHEMA_RETRIES } from './answer-json.js';
 import { reportedResult, type CheckedTurn } from './turn-started.js';
 import { threadWait, waitError, writeOutput } from './await-reply.js';
 import type { SessionItem } from '../items/session-items.js';
-import { schemaFields, structuredReply, type StructuredResult } from './structured-reply.js';
+import { mismatchError, schemaFields, structuredReply, type StructuredResult } from './structured-reply.js';
 
 /** Waits for an answer that matches the schema; yields what the presenter prints, or throws exit 5. */
 export async function* checkedAnswer(ctx: Context, t: CheckedTurn): AsyncGenerator<SessionItem> {
@@ -57,19 +57,11 @@ export async function* checkedAnswer(ctx: Context, t: CheckedTurn): AsyncGenerat
     if (result) yield reportedResult(t.report, t.title, result);
     return;
   }
-  const { problem } = outcome;
   if (t.report.want) {
     const result = { ...(await t.result(outcome.final.message, threadId)), ...fields };
     yield { kind: 'wait-result', result };
     yield reportedResult(t.report, t.title, result);
   }
-  yield { kind: 'schema-mismatch', problem };
-  const tries = outcome.attempts === 1 ? '1 try' : `${outcome.attempts} tries`;
-  throw new CliError(
-    `the agent's answer did not match the schema after ${tries} (${problemSummary(problem)})`,
-    {
-      exitCode: ExitCode.SCHEMA_MISMATCH,
-      hint: `see the conversation: agents show ${sessionId}`,
-    },
-  );
+  yield { kind: 'schema-mismatch', problem: outcome.problem };
+  throw mismatchError(outcome, sessionId, `see the conversation: agents show ${sessionId}`);
 }

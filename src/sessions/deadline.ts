@@ -2,7 +2,7 @@
 // create or send POST included, so a service that never answers cannot outlast --timeout.
 import { formatDuration } from '../util/duration.js';
 import { afterIo } from '../util/sleep.js';
-import { CliError, ExitCode } from '../errors/cli-error.js';
+import { TimeoutError } from '../errors/agents-error.js';
 
 /** The signal a timed command passes to every call, and why it fired. */
 export interface Deadline {
@@ -53,8 +53,7 @@ export async function withDeadline<T>(
     return await run(deadline.signal);
   } catch (err) {
     if (deadline.expired) {
-      throw new CliError(`timed out${deadline.after} ${what}`, {
-        exitCode: ExitCode.TIMEOUT,
+      throw new TimeoutError(`timed out${deadline.after} ${what}`, {
         hint: 'the service or the network is slow; try again, or give a longer --timeout',
         cause: err,
       });

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import type { Context } from '../run/context.js';
 import type { ApiClient } from '../api/client.js';
 import type { Message } from '../api/types.js';
-import { isApiError } from '../api/errors.js';
-import { CliError, ExitCode, fromApiError, type ExitCodeValue } from '../errors/cli-error.js';
+import { isHttpError } from '../api/errors.js';
+import { CliError, ExitCode, fromHttpError, type ExitCodeValue } from '../errors/cli-error.js';
 import { Follower, isTransient, MAX_FAILED_POLLS } from '../poll/follow.js';
 import { isFinalReply } from '../conversation/turn-state.js';
 import { latestUserMessage } from './latest.js';
@@ -281,8 +281,8 @@ export class FanOut {
 
   private mapError(err: unknown, entry: Entry): CliError {
     const resume = `resume with: ${resumeWait([entry])}`;
-    if (isApiError(err)) {
-      const mapped = fromApiError(err);
+    if (isHttpError(err)) {
+      const mapped = fromHttpError(err);
       if (mapped.exitCode !== ExitCode.FAILURE) return mapped;
       // The service kept failing: the session may still go on.
       return new CliError(`${err.message} (gave up waiting)`, { hint: resume, cause: err });

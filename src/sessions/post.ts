@@ -2,9 +2,10 @@
 // here, so each gets the same deadline, the same account of a POST cut short (it may have been carried
 // out: say so, never send it again), and the same record of `last` with what is known of the session.
 import type { ApiClient } from '../api/client.js';
-import { isApiError } from '../api/errors.js';
+import { isHttpError, type HttpError } from '../api/errors.js';
 import type { CreateSessionBody, SendMessageBody, SentMessage, Session } from '../api/types.js';
-import { CliError, ExitCode, fromApiError } from '../errors/cli-error.js';
+import { fromHttpError } from '../errors/cli-error.js';
+import { TimeoutError } from '../errors/agents-error.js';
 import {
   recordLast as recordLastSession,
   type LastSession,
@@ -53,18 +54,23 @@ export interface Posted {
  * been carried out (the service may have received it); anything else goes to the one mapping.
  */
 export function postError(err: unknown, deadline: Deadline, what: 'session' | 'message'): never {
-  if (isApiError(err) && err.kind === 'aborted' && deadline.expired) {
-    const mapped = fromApiError(err);
+  if (isHttpError(err) && err.kind === 'aborted' && deadline.expired) {
+    const mapped = fromHttpError(err);
     if (err.outcomeUnknown) {
       const lead = `timed out${deadline.after} before the service answered; the ${what} may have been created`;
-      throw new CliError(lead, { exitCode: ExitCode.TIMEOUT, hint: mapped.hint, cause: err });
+      throw new TimeoutError(lead, { sessionId: created(err), hint: mapped.hint, cause: err });
     }
-    throw new CliError(
+    throw new TimeoutError(
       `timed out${deadline.after}; the ${what} was not created (nothing the service acted on was sent)`,
-      { exitCode: ExitCode.TIMEOUT, cause: err },
+      { sessionId: created(err), cause: err },
     );
   }
   throw err;
+}
+
+/** The session a cut-short follow-up was for (a create's session is not known). */
+function created(err: HttpError): string | undefined {
+  return err.creates?.what === 'message' ? err.creates.sessionId : undefined;
 }
 
 /**

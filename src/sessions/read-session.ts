@@ -2,9 +2,9 @@
 // roles (src/sessions/read.ts), cut to the newest when a limit is given, with the turn numbers of the whole
 // session and the turn still running, if any.
 import type { ApiClient, CallOptions } from '../api/client.js';
-import { isApiError } from '../api/errors.js';
+import { isHttpError } from '../api/errors.js';
 import type { MessageType, Session } from '../api/types.js';
-import { CliError, ExitCode } from '../errors/cli-error.js';
+import { NotFoundError } from '../errors/agents-error.js';
 import { readConversation, type Conversation } from '../conversation/model.js';
 import { runningThread } from '../conversation/turn-state.js';
 import { readMessages, userMessages, type ReadMessages } from './read.js';
@@ -52,9 +52,9 @@ export async function readSession(
     const max = q.limit === undefined ? Number.POSITIVE_INFINITY : q.limit * 2 + 1;
     read = await readMessages(client, { sessionId: session.id, threadId: q.thread }, types, max, o);
   } catch (err) {
-    if (isApiError(err) && err.kind === 'not_found' && q.thread !== undefined) {
-      throw new CliError(`session ${session.id} has no thread ${q.thread}`, {
-        exitCode: ExitCode.NOT_FOUND,
+    if (isHttpError(err) && err.kind === 'not_found' && q.thread !== undefined) {
+      throw new NotFoundError(`session ${session.id} has no thread ${q.thread}`, {
+        status: err.status,
         hint: `its threads are listed by: agents show ${session.id} --json`,
         cause: err,
       });

@@ -2,7 +2,7 @@
 // and believed only when the answer shows both roles; otherwise each role is read alone and merged. What a
 // server proved is kept per client, for the rest of the run.
 import type { ApiClient, CallOptions, ThreadTarget } from '../api/client.js';
-import { isApiError } from '../api/errors.js';
+import { isHttpError } from '../api/errors.js';
 import type { ListQuery, Message, MessageType, Role } from '../api/types.js';
 import { mergeOldestFirst } from '../conversation/merge.js';
 
@@ -89,7 +89,7 @@ export async function readMessages(
       const query: ListQuery = { role: ['user', 'assistant'], type: types, direction };
       both = oldestFirst(await take(client.iterateMessages(target, query, o), max), max);
     } catch (err) {
-      if (!(isApiError(err) && err.kind === 'validation')) throw err;
+      if (!(isHttpError(err) && err.kind === 'validation')) throw err;
       repeatedRole.set(client, 'one');
     }
     if (both !== undefined) {

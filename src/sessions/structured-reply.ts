@@ -4,9 +4,10 @@
 import type { ApiClient } from '../api/client.js';
 import type { Message } from '../api/types.js';
 import { CliError, ExitCode } from '../errors/cli-error.js';
+import { SchemaMismatchError, TimeoutError } from '../errors/agents-error.js';
 import type { FollowOptions } from '../poll/follow.js';
 import type { ScheduleOptions } from '../poll/schedule.js';
-import { checkReply, schemaFollowUp, type AnswerSchema } from './answer-json.js';
+import { checkReply, problemSummary, schemaFollowUp, type AnswerSchema } from './answer-json.js';
 import type { SchemaError, SchemaProblem } from '../items/schema-errors.js';
 import { followThread } from './await-reply.js';
 import type { Deadline } from './deadline.js';
@@ -54,6 +55,21 @@ export function schemaFields(r: StructuredResult): SchemaFields {
   const { problem } = r;
   const errors = problem.kind === 'mismatch' ? problem.errors : [{ path: '', message: 'no JSON found' }];
   return { status: 'schema_mismatch', schema_attempts: r.attempts, schema_errors: errors };
+}
+
+/** The error of a reply that never matched: what was wrong with the last one, after how many tries. */
+export function mismatchError(
+  r: StructuredResult & { matched: false },
+  sessionId: string,
+  hint?: string,
+): SchemaMismatchError {
+  const tries = r.attempts === 1 ? '1 try' : `${r.attempts} tries`;
+  const { problem } = r;
+  const errors = problem.kind === 'mismatch' ? problem.errors : [{ path: '', message: 'no JSON found' }];
+  return new SchemaMismatchError(
+    `the agent's answer did not match the schema after ${tries} (${problemSummary(problem)})`,
+    { errors, attempts: r.attempts, sessionId, threadId: r.threadId, reply: r.final.message, hint },
+  );
 }
 
 /** Checks `final`, the reply of `threadId`, the `attempts`th one checked. */
@@ -108,8 +124,8 @@ async function followUp(o: StructuredWait, problem: SchemaProblem): Promise<stri
   } catch (err) {
     // Cut short by the deadline: it says itself that it may have been created; name the session.
     if (err instanceof CliError && err.exitCode === ExitCode.TIMEOUT) {
-      throw new CliError(`${err.message} (the follow-up on session ${sessionId})`, {
-        exitCode: err.exitCode,
+      throw new TimeoutError(`${err.message} (the follow-up on session ${sessionId})`, {
+        sessionId,
         hint: err.hint ?? `see it with: agents show ${sessionId}`,
         cause: err,
       });

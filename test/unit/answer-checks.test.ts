@@ -11,7 +11,7 @@ import {
   MAX_OPAQUE_ID,
 } from '../../src/api/answers.js';
 import { foreignTo } from '../../src/api/belongs.js';
-import { ApiError } from '../../src/api/errors.js';
+import { HttpError } from '../../src/api/errors.js';
 import { PageGuard } from '../../src/api/paging.js';
 import type { Message, MessagePage } from '../../src/api/types.js';
 import { jsonDepthExceeds } from '../../src/util/json.js';
@@ -36,12 +36,12 @@ function message(over: Partial<Message> = {}): Message {
   };
 }
 
-function thrown(f: () => unknown): ApiError {
+function thrown(f: () => unknown): HttpError {
   try {
     f();
   } catch (err) {
-    expect(err).toBeInstanceOf(ApiError);
-    return err as ApiError;
+    expect(err).toBeInstanceOf(HttpError);
+    return err as HttpError;
   }
   throw new Error('no error');
 }
@@ -213,7 +213,7 @@ describe('paging that makes no progress stops with an error', () => {
     const g = new PageGuard('the list');
     g.check(1, page(50, 250, 5), 50);
     g.allow(6);
-    expect(() => g.allow(7)).toThrow(ApiError);
+    expect(() => g.allow(7)).toThrow(HttpError);
   });
 
   it('an empty last page is fine', () => {

@@ -100,6 +100,7 @@ describe('the house', () => {
       ['program'],
       ['commands'],
       ['chat', 'mcp', 'acp'],
+      ['sdk'],
       ['sessions'],
       ['input'],
       ['run'],

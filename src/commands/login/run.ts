@@ -2,8 +2,8 @@
 // the key with one request, and only then store both in the profile. A rejected key stores nothing.
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../../run/context.js';
-import { CliError, ExitCode, UsageError, fromApiError } from '../../errors/cli-error.js';
-import { isApiError } from '../../api/errors.js';
+import { CliError, ExitCode, UsageError, fromHttpError } from '../../errors/cli-error.js';
+import { isHttpError } from '../../api/errors.js';
 import { ENV_VARS, describeSource } from '../../config/settings.js';
 import { validateApiKey, validateBaseUrl } from '../../config/validators.js';
 import type { InStream } from '../../io/io.js';
@@ -56,7 +56,7 @@ export async function verifyKey(ctx: Context, baseUrl: string, apiKey: string): 
   try {
     await client.getSession(randomUUID(), { signal: ctx.signal });
   } catch (err) {
-    if (!isApiError(err)) throw err;
+    if (!isHttpError(err)) throw err;
     // The service's JSON 404 (an `error` text) means the key passed the gateway and the session is unknown.
     if (err.kind === 'not_found' && err.serverMessage !== undefined) return;
     if (err.kind === 'auth' || err.kind === 'forbidden') {
@@ -72,7 +72,7 @@ export async function verifyKey(ctx: Context, baseUrl: string, apiKey: string): 
         cause: err,
       });
     }
-    const mapped = fromApiError(err);
+    const mapped = fromHttpError(err);
     if (err.kind === 'aborted') throw mapped;
     throw new CliError(`could not check the key: ${err.message}; nothing was stored`, {
       exitCode: mapped.exitCode,

@@ -3,7 +3,7 @@
 import type { Context } from '../../run/context.js';
 import { fetchLatestTurnState } from '../../sessions/latest.js';
 import type { ApiClient } from '../../api/client.js';
-import { isApiError } from '../../api/errors.js';
+import { isHttpError } from '../../api/errors.js';
 import type { Item } from '../../output/items.js';
 import {
   noteSessionFacts,
@@ -42,8 +42,8 @@ async function refreshOne(
       state,
     };
   } catch (err) {
-    if (isApiError(err) && err.kind === 'not_found') return { id: s.id, state: 'gone' };
-    if (isApiError(err) && err.kind !== 'auth' && err.kind !== 'forbidden' && err.kind !== 'aborted') {
+    if (isHttpError(err) && err.kind === 'not_found') return { id: s.id, state: 'gone' };
+    if (isHttpError(err) && err.kind !== 'auth' && err.kind !== 'forbidden' && err.kind !== 'aborted') {
       warn(`could not refresh session ${s.id}: ${err.message}`);
       return undefined;
     }

@@ -3,8 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient, type ClientOptions } from '../../../src/api/client.js';
-import { ApiError } from '../../../src/api/errors.js';
-import { ExitCode, fromApiError } from '../../../src/errors/cli-error.js';
+import { HttpError } from '../../../src/api/errors.js';
+import { ExitCode, fromHttpError } from '../../../src/errors/cli-error.js';
 import type { EmulatorOptions, RunningEmulator } from '../../../src/emulator/index.js';
 import type { Message } from '../../../src/api/types.js';
 import { POLL } from '../../support/test-server.js';
@@ -105,9 +105,9 @@ describe('against the emulator', () => {
       [client(e).createSession({ message: 'hi' }), 'validation', ExitCode.FAILURE],
     ];
     for (const [promise, kind, exitCode] of cases) {
-      const err = (await promise.catch((x: unknown) => x)) as ApiError;
-      expect(err).toBeInstanceOf(ApiError);
-      expect([err.kind, fromApiError(err).exitCode]).toEqual([kind, exitCode]);
+      const err = (await promise.catch((x: unknown) => x)) as HttpError;
+      expect(err).toBeInstanceOf(HttpError);
+      expect([err.kind, fromHttpError(err).exitCode]).toEqual([kind, exitCode]);
       expect(err.message).not.toMatch(/<|\n/);
       expect(err.message).not.toContain('wrong-key-1234');
     }
@@ -137,7 +137,7 @@ describe('against the emulator', () => {
     const e = await emulator({ faults: { rate: 1, modes: ['reset-after-commit'], methods: ['POST'] } });
     const err = (await client(e, { retry: { maxRetries: 6, baseDelayMs: 1 } })
       .createSession({ message: 'hi', agent_name: 'claude' })
-      .catch((x: unknown) => x)) as ApiError;
+      .catch((x: unknown) => x)) as HttpError;
     expect(err.outcomeUnknown).toBe(true);
     expect(err.message).toMatch(/session may have been created/);
     expect(e.stats().sessionsCreated).toBe(1);

@@ -1,10 +1,10 @@
-// Every way a call can fail becomes one ApiError kind, one clean line, the server's own text when it gave
-// one, and never the key; fromApiError (src/errors.ts) gives each kind the contract's exit code and a hint.
+// Every way a call can fail becomes one HttpError kind, one clean line, the server's own text when it gave
+// one, and never the key; fromHttpError (src/errors.ts) gives each kind the contract's exit code and a hint.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
-import { ApiError } from '../../../src/api/errors.js';
-import { ExitCode, HINTS, fromApiError, isStop } from '../../../src/errors/cli-error.js';
+import { HttpError } from '../../../src/api/errors.js';
+import { ExitCode, HINTS, fromHttpError, isStop } from '../../../src/errors/cli-error.js';
 import type { ServerResponse } from 'node:http';
 import { FAST, KEY, POLL, html, json, startServer, type TestServer } from '../../support/test-server.js';
 
@@ -60,7 +60,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function failWith(scenario: string, call: 'get' | 'create' | 'send' = 'get'): Promise<ApiError> {
+async function failWith(scenario: string, call: 'get' | 'create' | 'send' = 'get'): Promise<HttpError> {
   const c = new ApiClient({ ...FAST, baseUrl: server.url, retry: { maxRetries: 0, rateLimitedBudgetMs: 0 } });
   const promise =
     call === 'get'
@@ -72,8 +72,8 @@ async function failWith(scenario: string, call: 'get' | 'create' | 'send' = 'get
     () => undefined,
     (e: unknown) => e,
   );
-  expect(err).toBeInstanceOf(ApiError);
-  return err as ApiError;
+  expect(err).toBeInstanceOf(HttpError);
+  return err as HttpError;
 }
 
 describe('HTTP statuses', () => {
@@ -99,7 +99,7 @@ describe('HTTP statuses', () => {
   ] as const)('%s on %s → %s, exit %i', async (scenario, call, kind, exitCode) => {
     const err = await failWith(scenario, call);
     expect(err.kind).toBe(kind);
-    const cli = fromApiError(err);
+    const cli = fromHttpError(err);
     expect(cli.exitCode).toBe(exitCode);
     expect(cli.hint).toBe(HINTS[kind]);
     expect(cli.message).toBe(err.message);
@@ -109,7 +109,7 @@ describe('HTTP statuses', () => {
   it('401 and 403 HTML pages become one clean line with the status and the title', async () => {
     const e401 = await failWith('html-401');
     expect(e401.message).toBe('authentication failed (HTTP 401): HTML page "401 Authorization Required"');
-    expect(fromApiError(e401).hint).toBe('check the API key: agents login, or AGENTS_API_KEY');
+    expect(fromHttpError(e401).hint).toBe('check the API key: agents login, or AGENTS_API_KEY');
     expect(e401.serverMessage).toBeUndefined();
     const e403 = await failWith('html-403');
     expect(e403.message).toBe('permission denied (HTTP 403): HTML page "403 Forbidden"');
@@ -127,7 +127,7 @@ describe('HTTP statuses', () => {
     expect(err.status).toBe(404);
     expect(err.serverMessage).toBe('scripted 404');
     expect(err.message).toBe('not found (HTTP 404): scripted 404');
-    expect(fromApiError(err).hint).toMatch(/sessions of another workspace are reported as not found/);
+    expect(fromHttpError(err).hint).toMatch(/sessions of another workspace are reported as not found/);
   });
 
   it('caps a long server message and keeps it on one line', async () => {
@@ -158,10 +158,10 @@ describe('failures without an answer', () => {
     const url = s.url;
     await s.close();
     const c = new ApiClient({ ...FAST, baseUrl: url, retry: { maxRetries: 0 } });
-    const err = (await c.getSession(id).catch((e: unknown) => e)) as ApiError;
+    const err = (await c.getSession(id).catch((e: unknown) => e)) as HttpError;
     expect(err.kind).toBe('connection');
     expect(err.neverSent).toBe(true);
-    expect(fromApiError(err).exitCode).toBe(ExitCode.FAILURE);
+    expect(fromHttpError(err).exitCode).toBe(ExitCode.FAILURE);
     expect(err.message).toMatch(/connection refused/);
   });
 
@@ -173,16 +173,16 @@ describe('failures without an answer', () => {
       const pending = c.getSession(id, { signal: controller.signal }).catch((e: unknown) => e);
       await expect.poll(() => s.seen.length, POLL).toBe(1); // in flight
       controller.abort('SIGINT');
-      const err = (await pending) as ApiError;
+      const err = (await pending) as HttpError;
       expect(err.kind).toBe('aborted');
       expect(err.cause).toBe('SIGINT');
       expect(err.reason).toBe('SIGINT');
       expect(isStop(err.reason)).toBe(true);
-      expect(fromApiError(err).exitCode).toBe(ExitCode.INTERRUPTED);
-      expect(fromApiError(err).hint).toBe(HINTS.aborted);
+      expect(fromHttpError(err).exitCode).toBe(ExitCode.INTERRUPTED);
+      expect(fromHttpError(err).hint).toBe(HINTS.aborted);
       // The reader of stdout went away: a silent 0, not an interruption.
-      const piped = new ApiError({ kind: 'aborted', message: 'request cancelled', reason: 'EPIPE' });
-      expect([fromApiError(piped).exitCode, fromApiError(piped).silent]).toEqual([ExitCode.OK, true]);
+      const piped = new HttpError({ kind: 'aborted', message: 'request cancelled', reason: 'EPIPE' });
+      expect([fromHttpError(piped).exitCode, fromHttpError(piped).silent]).toEqual([ExitCode.OK, true]);
       expect(isStop(new Error('x'))).toBe(false);
     } finally {
       await s.close();

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
-import { ApiError } from '../../../src/api/errors.js';
+import { HttpError } from '../../../src/api/errors.js';
 import { SlidingWindowLimiter, limiterFor } from '../../../src/api/budget/limiter.js';
 import { KEY, busiestWindow, sessionServer } from '../../support/test-server.js';
 import { until } from '../../support/until.js';
@@ -60,8 +60,8 @@ describe('pacing', () => {
     const controller = new AbortController();
     const pending = c.getSession(randomUUID(), { signal: controller.signal }).catch((e: unknown) => e);
     controller.abort('SIGINT');
-    const err = (await pending) as ApiError;
-    expect(err).toBeInstanceOf(ApiError);
+    const err = (await pending) as HttpError;
+    expect(err).toBeInstanceOf(HttpError);
     expect(err.kind).toBe('aborted');
     expect(err.cause).toBe('SIGINT');
     expect(s.seen).toHaveLength(1);
@@ -87,7 +87,7 @@ describe('pacing', () => {
     expect(limiter.capacity()).toBe(2);
     expect(s.seen).toHaveLength(2);
     controller.abort('SIGINT');
-    expect(((await call) as ApiError).kind).toBe('aborted');
+    expect(((await call) as HttpError).kind).toBe('aborted');
   });
 
   it('serves waiters first come, first served, and frees an aborted waiter’s turn', async () => {

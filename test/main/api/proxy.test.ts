@@ -10,8 +10,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
 import { proxyDispatcher, proxySettings } from '../../../src/api/dispatcher.js';
 import { wireFor } from '../../../src/api/exchange.js';
-import { ApiError } from '../../../src/api/errors.js';
-import { fromApiError } from '../../../src/errors/cli-error.js';
+import { HttpError } from '../../../src/api/errors.js';
+import { fromHttpError } from '../../../src/errors/cli-error.js';
 import { KEY, json, session, startServer, type TestServer } from '../../support/test-server.js';
 
 /** A forwarding proxy that records the request lines it receives and refuses CONNECT tunnels. */
@@ -102,12 +102,12 @@ describe('proxies from the environment', () => {
       baseUrl: 'https://agents.example.test',
       env: { HTTPS_PROXY: proxyUrl },
     });
-    const err = (await c.getSession(id).catch((e: unknown) => e)) as ApiError;
+    const err = (await c.getSession(id).catch((e: unknown) => e)) as HttpError;
     expect(tunnels).toEqual(['agents.example.test:443']);
-    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toBeInstanceOf(HttpError);
     expect(err.kind).toBe('connection');
     expect(err.message).toMatch(/proxy/);
-    expect(fromApiError(err).hint).toMatch(/HTTPS_PROXY/);
+    expect(fromHttpError(err).hint).toMatch(/HTTPS_PROXY/);
   });
 
   it('never reads the proxy variables of process.env: only the environment it is given counts', async () => {

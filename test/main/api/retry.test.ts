@@ -3,8 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
-import { ApiError } from '../../../src/api/errors.js';
-import { fromApiError } from '../../../src/errors/cli-error.js';
+import { HttpError } from '../../../src/api/errors.js';
+import { fromHttpError } from '../../../src/errors/cli-error.js';
 import {
   FAST,
   POLL,
@@ -172,25 +172,25 @@ describe('POST: never repeated once it may have arrived', () => {
     const c = new ApiClient({ ...FAST, baseUrl: s.url, retry: { ...FAST.retry, maxRetries: 6 } });
     const err = (await c
       .createSession({ message: 'hi', agent_name: 'claude' })
-      .catch((e: unknown) => e)) as ApiError;
+      .catch((e: unknown) => e)) as HttpError;
     expect(created).toBe(1);
     expect(s.seen).toHaveLength(1);
-    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toBeInstanceOf(HttpError);
     expect(err.outcomeUnknown).toBe(true);
     expect(err.transient).toBe(false);
     expect(err.message).toMatch(/^the session may have been created \(outcome unknown\): /);
-    expect(fromApiError(err).hint).toMatch(/not sent again.*dashboard/);
+    expect(fromHttpError(err).hint).toMatch(/not sent again.*dashboard/);
   });
 
   it('a follow-up answered 503 is not repeated; the hint names the session to check', async () => {
     const s = await serve((_req, res) => json(res, 503, { error: 'unavailable' }));
     const c = new ApiClient({ ...FAST, baseUrl: s.url });
-    const err = (await c.sendMessage(id, { message: 'more' }).catch((e: unknown) => e)) as ApiError;
+    const err = (await c.sendMessage(id, { message: 'more' }).catch((e: unknown) => e)) as HttpError;
     expect(s.seen).toHaveLength(1);
     expect(err.outcomeUnknown).toBe(true);
     expect(err.status).toBe(503);
     expect(err.message).toMatch(/^the message may have been created/);
-    expect(fromApiError(err).hint).toContain(`agents show ${id}`);
+    expect(fromHttpError(err).hint).toContain(`agents show ${id}`);
   });
 
   it('a success whose body is cut short says the session was created', async () => {
@@ -198,7 +198,7 @@ describe('POST: never repeated once it may have arrived', () => {
     const c = new ApiClient({ ...FAST, baseUrl: s.url });
     const err = (await c
       .createSession({ message: 'hi', agent_name: 'claude' })
-      .catch((e: unknown) => e)) as ApiError;
+      .catch((e: unknown) => e)) as HttpError;
     expect(s.seen).toHaveLength(1);
     expect(err.outcomeUnknown).toBe(true);
     expect(err.message).toMatch(/^the session was created, but the answer could not be read/);
@@ -209,7 +209,7 @@ describe('POST: never repeated once it may have arrived', () => {
     const c = new ApiClient({ ...FAST, baseUrl: s.url, responseTimeoutMs: 100 });
     const err = (await c
       .createSession({ message: 'hi', agent_name: 'claude' })
-      .catch((e: unknown) => e)) as ApiError;
+      .catch((e: unknown) => e)) as HttpError;
     expect(s.seen).toHaveLength(1);
     expect(err.kind).toBe('timeout');
     expect(err.outcomeUnknown).toBe(true);
@@ -218,7 +218,7 @@ describe('POST: never repeated once it may have arrived', () => {
   it('a 4xx answer is a definite refusal, not an unknown outcome', async () => {
     const s = await serve((_req, res) => json(res, 400, { error: 'agent_name is required' }));
     const c = new ApiClient({ ...FAST, baseUrl: s.url });
-    const err = (await c.createSession({ message: 'hi' }).catch((e: unknown) => e)) as ApiError;
+    const err = (await c.createSession({ message: 'hi' }).catch((e: unknown) => e)) as HttpError;
     expect(err.kind).toBe('validation');
     expect(err.outcomeUnknown).toBe(false);
     expect(s.seen).toHaveLength(1);

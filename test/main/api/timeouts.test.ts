@@ -5,21 +5,21 @@ import { createServer as createNetServer, type AddressInfo, type Socket } from '
 import { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
-import { ApiError } from '../../../src/api/errors.js';
-import { ExitCode, fromApiError } from '../../../src/errors/cli-error.js';
+import { HttpError } from '../../../src/api/errors.js';
+import { ExitCode, fromHttpError } from '../../../src/errors/cli-error.js';
 import { FAST, POLL, html, json, serve, session } from '../../support/test-server.js';
 
 const id = randomUUID();
 /** The session the servers below answer with, when they answer whole. */
 const SERVED_ID = randomUUID();
 
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
+async function failure(promise: Promise<unknown>): Promise<HttpError> {
   const err = await promise.then(
     () => undefined,
     (e: unknown) => e,
   );
-  expect(err).toBeInstanceOf(ApiError);
-  return err as ApiError;
+  expect(err).toBeInstanceOf(HttpError);
+  return err as HttpError;
 }
 
 describe('time-outs', () => {
@@ -90,7 +90,7 @@ describe('abort', () => {
     const err = await pending;
     expect(err.kind).toBe('aborted');
     expect((err.cause as Error).name).toBe('TimeoutError');
-    expect(fromApiError(err).exitCode).toBe(ExitCode.TIMEOUT);
+    expect(fromHttpError(err).exitCode).toBe(ExitCode.TIMEOUT);
     expect(c.requestCount).toBe(1);
   });
 
@@ -110,7 +110,7 @@ describe('abort', () => {
     controller.abort('SIGINT');
     const err = await pending;
     expect(err.kind).toBe('aborted');
-    expect(fromApiError(err).exitCode).toBe(ExitCode.INTERRUPTED);
+    expect(fromHttpError(err).exitCode).toBe(ExitCode.INTERRUPTED);
     expect(s.seen).toHaveLength(1);
   });
 
@@ -119,7 +119,7 @@ describe('abort', () => {
     const c = new ApiClient({ ...FAST, baseUrl: s.url });
     const err = await failure(c.getSession(id, { signal: AbortSignal.abort('SIGTERM') }));
     expect(err.kind).toBe('aborted');
-    expect(fromApiError(err).exitCode).toBe(ExitCode.INTERRUPTED);
+    expect(fromHttpError(err).exitCode).toBe(ExitCode.INTERRUPTED);
     // Nor does a POST: nothing can have been created.
     const post = await failure(
       c.createSession({ message: 'hi', agent_name: 'claude' }, { signal: AbortSignal.abort('SIGTERM') }),
@@ -144,7 +144,7 @@ describe('abort', () => {
     expect(err.kind).toBe('aborted');
     expect(err.outcomeUnknown).toBe(true);
     expect(err.message).toBe('request cancelled; the session may have been created');
-    expect(fromApiError(err).hint).toMatch(/not sent again.*dashboard/);
+    expect(fromHttpError(err).hint).toMatch(/not sent again.*dashboard/);
   });
 });
 
@@ -160,7 +160,7 @@ describe('bodies are always consumed', () => {
     const dispatcher = new Agent({ connections: 1 });
     try {
       const c = new ApiClient({ ...FAST, baseUrl: s.url, dispatcher, retry: { maxRetries: 0 } });
-      for (let i = 0; i < 60; i++) await expect(c.getSession(id)).rejects.toBeInstanceOf(ApiError);
+      for (let i = 0; i < 60; i++) await expect(c.getSession(id)).rejects.toBeInstanceOf(HttpError);
       expect(s.seen).toHaveLength(60);
     } finally {
       await dispatcher.close();

@@ -4,7 +4,7 @@
 import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/api/client.js';
-import { ApiError } from '../../../src/api/errors.js';
+import { HttpError } from '../../../src/api/errors.js';
 import { CliError, ExitCode } from '../../../src/errors/cli-error.js';
 import type { FaultMode, RunningEmulator } from '../../../src/emulator/index.js';
 import type { Message, MessageType, Session } from '../../../src/api/types.js';
@@ -305,8 +305,8 @@ describe('Follower: endings', () => {
       schedule: FAST,
     });
     const err = await collect(f).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ApiError);
-    expect((err as ApiError).kind).toBe('not_found');
+    expect(err).toBeInstanceOf(HttpError);
+    expect((err as HttpError).kind).toBe('not_found');
   });
 
   describe('a service that keeps failing', () => {
@@ -339,7 +339,7 @@ describe('Follower: endings', () => {
     it('gives up after MAX_FAILED_POLLS failed polls in a row, reporting each one it rides out', async () => {
       const { em, follow, failures } = await failing();
       const err = await collect(follow({})).catch((e: unknown) => e);
-      expect((err as ApiError).kind).toBe('server');
+      expect((err as HttpError).kind).toBe('server');
       expect(em.stats().faultsInjected).toBe(MAX_FAILED_POLLS);
       expect(failures).toEqual([1, 2]);
     });

@@ -1,0 +1,294 @@
+// The library's client: one key and base URL, the CLI's own core underneath (src/sessions over src/api).
+// Constructing it reads nothing and sends nothing; each call checks its arguments before any request.
+import type { ApiClient } from '../api/client.js';
+import type { CreateSessionBody } from '../api/types.js';
+import { AgentsError, ApiError, UsageError } from '../errors/agents-error.js';
+import { toCliError } from '../errors/cli-error.js';
+import { validateBudgetUrl } from '../config/validators.js';
+import { openConfigFile } from '../config/config-file.js';
+import { requireConnection, resolveSettings } from '../config/settings.js';
+import { startDeadline } from '../sessions/deadline.js';
+import { postTurn, type TurnPost } from '../sessions/post.js';
+import { withSchemaInstruction, type AnswerSchema } from '../sessions/answer-json.js';
+import { loadAnswerSchema } from '../sessions/answer-schema.js';
+import { readSession } from '../sessions/read-session.js';
+import { artifactRecord, latestPlanRecord } from '../sessions/artifacts.js';
+import { groupTurns } from '../conversation/turns.js';
+import {
+  agentArgs,
+  clientArgs,
+  messageArg,
+  schemaArgs,
+  signalArg,
+  timeoutArg,
+  turnArg,
+  uuidArg,
+} from './arguments.js';
+import { clientOf, emitter } from './client-of.js';
+import { followTurn, NEVER, waitReply, type WaitJob } from './waits.js';
+import { settled, type Settled } from './replies.js';
+import type {
+  AgentsEvent,
+  AgentsOptions,
+  ArtifactContent,
+  CallOptions,
+  ConfigOptions,
+  CreateOptions,
+  FollowOptions,
+  Landed,
+  Reply,
+  SendOptions,
+  SessionView,
+  ShowOptions,
+  Turn,
+  TurnRef,
+  WaitOptions,
+} from './types.js';
+
+/** A turn's schema, compiled, and the follow-ups allowed: kept for the wait on a turn created with one. */
+interface Check {
+  schema: AnswerSchema;
+  retries: number;
+}
+
+/**
+ * A client of Blocks' Agent Sessions API: start agent sessions, follow up, wait for replies.
+ *
+ * @example
+ * ```ts
+ * const agents = new Agents({ apiKey: process.env.BLOCKS_API_KEY!, baseUrl: 'https://api.blocks.team' });
+ * const turn = await agents.create({ agent: 'claude', message: 'Fix the flaky test' });
+ * const reply = await agents.wait(turn, { timeout: '20m' });
+ * ```
+ */
+export class Agents {
+  readonly #options: AgentsOptions;
+  readonly #connection: { apiKey: string; baseUrl: string };
+  readonly #emit: (event: AgentsEvent) => void;
+  #client: ApiClient | undefined;
+  /** The schema of each turn created or sent with one, for its wait. */
+  readonly #checks = new WeakMap<object, Check>();
+
+  /** Checks the options (a {@link UsageError} when one is wrong); reads no file and sends nothing. */
+  constructor(options: AgentsOptions) {
+    const { warning, ...connection } = clientArgs(options);
+    if (options.budgetUrl !== undefined) validateBudgetUrl(options.budgetUrl, 'budgetUrl');
+    if (options.budget && options.budget.url !== undefined)
+      validateBudgetUrl(options.budget.url, 'budget.url');
+    if (options.onEvent !== undefined && typeof options.onEvent !== 'function') {
+      throw new UsageError('onEvent must be a function');
+    }
+    this.#options = { ...options };
+    this.#connection = connection;
+    this.#emit = emitter(options.onEvent);
+    if (warning !== undefined) this.#emit({ type: 'warning', message: warning });
+  }
+
+  /**
+   * A client with the CLI's settings: `AGENTS_API_KEY`, `AGENTS_BASE_URL` and `AGENTS_BUDGET_URL` from the
+   * environment, then the profile's values from the CLI's config file (the one file this reads).
+   */
+  static async fromConfig(options: ConfigOptions = {}): Promise<Agents> {
+    const env = options.env ?? process.env;
+    const config = openConfigFile(env);
+    const settings = await resolveSettings(
+      options.profile === undefined ? {} : { profile: options.profile },
+      env,
+      () => config.profiles(),
+      ['apiKey', 'baseUrl', 'budgetUrl'],
+    );
+    const warnings: string[] = [];
+    const connection = requireConnection(settings, (w) => warnings.push(w));
+    return new Agents({
+      ...connection,
+      env,
+      ...(settings.budgetUrl !== undefined ? { budgetUrl: settings.budgetUrl } : {}),
+      ...(options.onEvent !== undefined ? { onEvent: options.onEvent } : {}),
+    });
+  }
+
+  /** The client, made on the first call. */
+  #api(): ApiClient {
+    return (this.#client ??= clientOf(this.#options, this.#connection, this.#emit));
+  }
+
+  /**
+   * Starts a session: the agent takes the message as its first turn. Resolves once the service took it
+   * (the create is never sent twice); {@link Agents.wait} gets the reply. With `outputSchema`, the message
+   * asks for JSON and the turn's wait checks the reply, asking again up to `schemaRetries` times.
+   */
+  async create(options: CreateOptions): Promise<Turn> {
+    if (typeof options !== 'object' || options === null)
+      throw new UsageError('create() needs { agent, message }');
+    const agent = agentArgs(options.agent, options.agentId);
+    const message = messageArg(options.message);
+    const check = await this.#check(options);
+    const body: CreateSessionBody = {
+      message: check ? withSchemaInstruction(message, check.schema) : message,
+      ...agent,
+    };
+    if (options.isPrivate === true) body.is_private = true;
+    return this.#post({ kind: 'create', body }, options, check);
+  }
+
+  /** Sends a follow-up to a session: a new turn, which interrupts the one in progress. */
+  async send(sessionId: string, message: string, options: SendOptions = {}): Promise<Turn> {
+    const id = uuidArg(sessionId, 'sessionId');
+    const text = messageArg(message);
+    const check = await this.#check(options);
+    const body = { message: check ? withSchemaInstruction(text, check.schema) : text };
+    return this.#post({ kind: 'send', sessionId: id, body }, options, check);
+  }
+
+  /**
+   * Waits for a turn's final reply (a session id alone: its latest turn), with the session's pull requests.
+   * `timeout` bounds it (a {@link TimeoutError} naming the session and thread; the session goes on).
+   */
+  async wait(turn: TurnRef, options: WaitOptions = {}): Promise<Reply> {
+    const job = await this.#job(turn, options);
+    return waitReply(job);
+  }
+
+  /** Each message of a turn as it lands (tool calls too with `tools`), ending with the final reply. */
+  async *follow(turn: TurnRef, options: FollowOptions = {}): AsyncGenerator<Landed, void, undefined> {
+    const job = await this.#job(turn, options);
+    yield* followTurn(job, options.tools === true);
+  }
+
+  /**
+   * Waits on many turns at once and yields each as it ends, in the order they end: its reply, or the error
+   * its wait ended with. The waits share the key's budget as the CLI's do; leaving the loop stops the rest.
+   */
+  async *replies(
+    turns: readonly TurnRef[],
+    options: WaitOptions = {},
+  ): AsyncGenerator<Settled, void, undefined> {
+    if (!Array.isArray(turns)) throw new UsageError('replies() takes an array of turns');
+    const refs = turns.map(turnArg);
+    const timeout = timeoutArg(options.timeout);
+    const given = signalArg(options.signal);
+    const stop = new AbortController();
+    const signal = given ? AbortSignal.any([given, stop.signal]) : stop.signal;
+    try {
+      yield* settled(refs, (ref) => this.wait(ref, { ...options, signal, ...(timeout ? { timeout } : {}) }));
+    } finally {
+      stop.abort(new AgentsError('replies() was left'));
+    }
+  }
+
+  /** A session, and its conversation turn by turn. */
+  async show(sessionId: string, options: ShowOptions = {}): Promise<SessionView> {
+    const id = uuidArg(sessionId, 'sessionId');
+    return this.#read(options, async (signal) => {
+      const view = await readSession(this.#api(), id, { tools: options.tools === true }, { signal });
+      const messages = view.conversation.entries.map((e) => e.message);
+      return {
+        session: view.session,
+        turns: groupTurns(messages, view.threads).flatMap((t) =>
+          t.threadId === null ? [] : [{ threadId: t.threadId, number: t.number, messages: t.messages }],
+        ),
+        runningThreadId: view.running,
+        notices: view.conversation.notices.map((n) => n.message),
+      };
+    });
+  }
+
+  /** The session's latest plan, as markdown (a {@link NotFoundError} when it has none). */
+  async plan(sessionId: string, options: CallOptions = {}): Promise<{ artifactId: string; text: string }> {
+    const id = uuidArg(sessionId, 'sessionId');
+    return this.#read(options, async (signal) => {
+      const record = await latestPlanRecord(this.#api(), id, { signal });
+      const got = await this.#api().download(record.url, { signal });
+      return { artifactId: record.id, text: new TextDecoder().decode(got.bytes) };
+    });
+  }
+
+  /** One artifact's bytes (fetched from its presigned link, without the key). */
+  async artifact(sessionId: string, artifactId: string, options: CallOptions = {}): Promise<ArtifactContent> {
+    const id = uuidArg(sessionId, 'sessionId');
+    const aid = uuidArg(artifactId, 'artifactId');
+    return this.#read(options, async (signal) => {
+      const record = await artifactRecord(this.#api(), id, aid, { signal });
+      const got = await this.#api().download(record.url, { signal });
+      return {
+        id: record.id,
+        kind: record.kind,
+        bytes: new Uint8Array(got.bytes),
+        contentType: got.contentType,
+      };
+    });
+  }
+
+  /** outputSchema compiled (ajv loaded only then): a bad schema is a UsageError before anything is sent. */
+  async #check(o: CreateOptions | SendOptions): Promise<Check | undefined> {
+    const given = schemaArgs(o);
+    timeoutArg(o.timeout);
+    signalArg(o.signal);
+    if (given === undefined) return undefined;
+    return { schema: await loadAnswerSchema(given.schema, 'outputSchema'), retries: given.retries };
+  }
+
+  /** Posts a turn within the call's timeout; the Turn, remembered with its schema. */
+  async #post(turn: TurnPost, o: CallOptions, check: Check | undefined): Promise<Turn> {
+    const timeoutMs = timeoutArg(o.timeout);
+    const deadline = startDeadline(signalArg(o.signal) ?? NEVER, timeoutMs);
+    try {
+      const posted =
+        turn.kind === 'create'
+          ? await postTurn(this.#api(), turn, deadline, undefined)
+          : await postTurn(this.#api(), turn, deadline, undefined);
+      if (posted.threadId === undefined) {
+        throw new ApiError(`the service returned no thread for session ${posted.sessionId}`, {
+          kind: 'unexpected',
+        });
+      }
+      const result: Turn = {
+        sessionId: posted.sessionId,
+        threadId: posted.threadId,
+        url: posted.session?.session_html_url || undefined,
+      };
+      if (check) this.#checks.set(result, check);
+      return result;
+    } catch (err) {
+      throw toCliError(err);
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  /** A read within the call's timeout; its errors the hierarchy's. */
+  async #read<T>(o: CallOptions, read: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const deadline = startDeadline(signalArg(o.signal) ?? NEVER, timeoutArg(o.timeout));
+    try {
+      return await read(deadline.signal);
+    } catch (err) {
+      throw toCliError(err);
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  /** A wait's job: the turn checked, its schema (the turn's own, or one given to check the reply). */
+  async #job(turn: TurnRef, o: WaitOptions): Promise<WaitJob> {
+    const ref = turnArg(turn);
+    const timeoutMs = timeoutArg(o.timeout);
+    const stop = signalArg(o.signal) ?? NEVER;
+    const own = typeof turn === 'object' ? this.#checks.get(turn) : undefined;
+    const given =
+      o.outputSchema === undefined
+        ? undefined
+        : schemaArgs({ outputSchema: o.outputSchema, schemaRetries: 0 });
+    const check =
+      own ?? (given && { schema: await loadAnswerSchema(given.schema, 'outputSchema'), retries: 0 });
+    return {
+      client: this.#api(),
+      sessionId: ref.sessionId,
+      threadId: ref.threadId,
+      url: ref.url,
+      stop,
+      timeoutMs,
+      emit: this.#emit,
+      ...(check ? { check } : {}),
+    };
+  }
+}

@@ -1,0 +1,69 @@
+// The ApiClient behind an Agents: the CLI's own client, with the program's options instead of the CLI's
+// environment, and its notices (retries, pacing, a budget store that failed) turned into events.
+import { join } from 'node:path';
+import type { ApiClient, ClientOptions } from '../api/client.js';
+import { ApiClient as Client } from '../api/client.js';
+import { stateDir } from '../config/locations.js';
+import { VERSION } from '../util/version.js';
+import type { AgentsEvent, AgentsOptions } from './types.js';
+
+/** Sends an event to the program, if it listens; a listener that throws never breaks a call. */
+export function emitter(onEvent: AgentsOptions['onEvent']): (event: AgentsEvent) => void {
+  return (event) => {
+    try {
+      onEvent?.(event);
+    } catch {
+      // The program's listener failing is its own business, not the call's.
+    }
+  };
+}
+
+/** The key's budget as the client takes it: paced alone, shared through the machine's file, or Redis. */
+function budgetOf(
+  o: AgentsOptions,
+  env: Record<string, string | undefined>,
+  emit: (event: AgentsEvent) => void,
+): Pick<ClientOptions, 'pacing' | 'ratePerMinute' | 'sharedPacing'> {
+  if (o.budget === false) return { pacing: false };
+  const b = o.budget ?? {};
+  const pacing = b.windowMs === undefined ? undefined : { limit: b.limit ?? 100, windowMs: b.windowMs };
+  const url = b.url ?? o.budgetUrl;
+  return {
+    ...(pacing ? { pacing } : {}),
+    ...(b.limit !== undefined ? { ratePerMinute: b.limit } : {}),
+    sharedPacing: {
+      dir: b.dir ?? join(stateDir(env, process.platform), 'pacing'),
+      ...(url !== undefined ? { url } : {}),
+      onFallback: (message) => emit({ type: 'budget', message }),
+      onRejoin: (message) => emit({ type: 'budget', message }),
+    },
+  };
+}
+
+/** The client for these options (nothing is read or sent until its first call). */
+export function clientOf(
+  o: AgentsOptions,
+  connection: { apiKey: string; baseUrl: string },
+  emit: (event: AgentsEvent) => void,
+): ApiClient {
+  const env = o.env ?? process.env;
+  return new Client({
+    ...connection,
+    userAgent: `agents-cli/${VERSION} node/${process.versions.node}`,
+    ...(o.responseTimeoutMs !== undefined ? { responseTimeoutMs: o.responseTimeoutMs } : {}),
+    env,
+    ...budgetOf(o, env, emit),
+    onRetry: (n) =>
+      emit({
+        type: 'retry',
+        reason: n.reason,
+        attempt: n.attempt,
+        maxRetries: n.maxRetries,
+        delayMs: n.delayMs,
+        rateLimited: n.rateLimited === true,
+      }),
+    onPaced: ({ limit, windowMs }) => emit({ type: 'paced', limit, windowMs }),
+    onForeign: ({ why }) =>
+      emit({ type: 'warning', message: `the service listed messages of another ${why}; they were left out` }),
+  });
+}

@@ -1,0 +1,48 @@
+// The library's public entry (`import { Agents } from 'agents-cli'`): what it exports is the API, held by the
+// report in api/agents-cli.api.md; everything else in src/ is internal.
+export { Agents } from './agents.js';
+export {
+  AbortError,
+  AgentsError,
+  ApiError,
+  AuthError,
+  ExitCode,
+  NotFoundError,
+  SchemaMismatchError,
+  TimeoutError,
+  UsageError,
+} from '../errors/agents-error.js';
+export type {
+  AgentsErrorInit,
+  AgentsErrorOptions,
+  ApiErrorInit,
+  ApiErrorKind,
+  ExitCodeValue,
+  SchemaError,
+  SchemaMismatchInit,
+  TimeoutErrorInit,
+} from '../errors/agents-error.js';
+export type { Settled } from './replies.js';
+export type {
+  AgentsEvent,
+  AgentsOptions,
+  ArtifactContent,
+  BudgetOptions,
+  CallOptions,
+  ConfigOptions,
+  CreateOptions,
+  Duration,
+  FollowOptions,
+  JsonSchema,
+  Landed,
+  PullRequest,
+  Reply,
+  SchemaOptions,
+  SendOptions,
+  SessionView,
+  ShowOptions,
+  Turn,
+  TurnRef,
+  WaitOptions,
+} from './types.js';
+export type { Message, PullRequestRef, Session, SessionLinks, Link } from '../api/types.js';

@@ -1,0 +1,166 @@
+// wait and follow over the CLI's one wait (sessions/await-reply.ts followThread, structured-reply.ts for a
+// schema): the same polls, schedule, outage policy and budget; errors become the hierarchy's, naming the
+// session and thread to resume.
+import type { ApiClient } from '../api/client.js';
+import type { Message, PullRequestRef } from '../api/types.js';
+import { isRateLimited, MAX_FAILED_POLLS } from '../poll/follow.js';
+import { toCliError } from '../errors/cli-error.js';
+import { UsageError } from '../errors/agents-error.js';
+import { followThread, waitError } from '../sessions/await-reply.js';
+import { startDeadline, type Deadline } from '../sessions/deadline.js';
+import { latestUserMessage } from '../sessions/latest.js';
+import { mismatchError, structuredReply } from '../sessions/structured-reply.js';
+import { sessionAfterTurn } from '../sessions/wait-result.js';
+import type { AnswerSchema } from '../sessions/answer-json.js';
+import type { SessionItem } from '../items/session-items.js';
+import type { AgentsEvent, Landed, PullRequest, Reply } from './types.js';
+
+/** A wait's target, its bounds and where its events go. */
+export interface WaitJob {
+  client: ApiClient;
+  sessionId: string;
+  /** The turn; undefined: the session's latest. */
+  threadId: string | undefined;
+  url: string | undefined;
+  /** The caller's signal (a never-aborted one when none was given). */
+  stop: AbortSignal;
+  timeoutMs: number | undefined;
+  emit: (event: AgentsEvent) => void;
+  /** The reply must match it; `retries` follow-ups ask again (0: checked only). */
+  check?: { schema: AnswerSchema; retries: number };
+}
+
+/** The signal of a call that was given none. */
+export const NEVER = new AbortController().signal;
+
+/** The thread of the session's latest turn (one request), for a wait given a session alone. */
+async function latestThread(job: WaitJob, signal: AbortSignal): Promise<string> {
+  const latest = await latestUserMessage(job.client, { sessionId: job.sessionId }, { signal });
+  const thread = latest?.chat_thread_id;
+  if (!thread) throw new UsageError(`session ${job.sessionId} has no message yet`, 'send it one first');
+  return thread;
+}
+
+/** The follower's options a wait shares: its signal, and how it rides out an outage (the CLI's policy). */
+function threadOf(job: WaitJob, deadline: Deadline, threadId: string) {
+  return {
+    client: job.client,
+    sessionId: job.sessionId,
+    threadId,
+    signal: deadline.signal,
+    outage: {
+      maxFailedPolls: job.timeoutMs === undefined ? MAX_FAILED_POLLS : Number.POSITIVE_INFINITY,
+      onTransientError: (err: unknown) =>
+        job.emit({
+          type: 'poll-failed',
+          reason: err instanceof Error ? err.message : String(err),
+          rateLimited: isRateLimited(err),
+          sessionId: job.sessionId,
+        }),
+    },
+  };
+}
+
+/** Runs `work` within the job's deadline; an error becomes the hierarchy's, naming the turn to resume. */
+async function bounded<T>(job: WaitJob, work: (deadline: Deadline) => Promise<T>): Promise<T> {
+  const deadline = startDeadline(job.stop, job.timeoutMs);
+  try {
+    return await work(deadline);
+  } catch (err) {
+    throw toCliError(waitError(err, deadline, job.stop, job.sessionId, job.threadId));
+  } finally {
+    deadline.dispose();
+  }
+}
+
+/** Drains a wait's items to its result, telling the program of each follow-up a schema's check sends. */
+async function drain<T>(run: AsyncGenerator<SessionItem, T>, job: WaitJob): Promise<T> {
+  for (;;) {
+    const step = await run.next();
+    if (step.done) return step.value;
+    const item = step.value;
+    if (item.kind === 'schema-retry') {
+      job.emit({ type: 'schema-retry', sessionId: job.sessionId, attempt: item.retry, of: item.of });
+    }
+  }
+}
+
+/** A pull request as the library gives it, from the spec's string or the live service's object. */
+function pullRequest(p: string | PullRequestRef): PullRequest {
+  return typeof p === 'string'
+    ? { url: p }
+    : { url: p.url, ...(p.status !== undefined ? { status: p.status } : {}) };
+}
+
+/** Waits for the turn's final reply (checked against the schema, and asked for again, with one). */
+export async function waitReply(job: WaitJob): Promise<Reply> {
+  const got = await bounded(job, async (deadline) => {
+    const threadId = job.threadId ?? (await latestThread(job, deadline.signal));
+    job.threadId = threadId;
+    const thread = threadOf(job, deadline, threadId);
+    if (job.check === undefined) {
+      const final = await drain(followThread({ ...thread, mode: 'wait' }), job);
+      return { final, threadId, output: undefined, attempts: undefined };
+    }
+    const r = await drain(structuredReply({ ...thread, ...job.check, deadline }), job);
+    if (!r.matched) throw mismatchError(r, job.sessionId);
+    return { final: r.final, threadId: r.threadId, output: r.value, attempts: r.attempts };
+  });
+  const after = await sessionAfterTurn(job.client, job.sessionId, job.stop, (message) =>
+    job.emit({ type: 'warning', message }),
+  );
+  return {
+    sessionId: job.sessionId,
+    threadId: got.threadId,
+    text: got.final.message,
+    message: got.final,
+    pullRequests: after.pullRequests.map(pullRequest),
+    url: after.url ?? job.url,
+    ...(got.attempts !== undefined ? { output: got.output, attempts: got.attempts } : {}),
+  };
+}
+
+/** A follow's item as the program gets it; undefined for what it did not ask for. */
+function landed(item: SessionItem, tools: boolean): Landed | undefined {
+  if (item.kind === 'entry' && (item.entry.kind === 'reply' || item.entry.kind === 'final')) {
+    const m: Message = item.entry.message;
+    return { kind: item.entry.kind === 'final' ? 'final' : 'message', text: m.message, message: m };
+  }
+  if (tools && item.kind === 'activity' && item.entry.kind === 'tool') {
+    const m = item.entry.message;
+    return {
+      kind: 'tool',
+      text: m.message,
+      message: m,
+      ...(item.entry.tool ? { tool: { ...item.entry.tool } } : {}),
+    };
+  }
+  return undefined;
+}
+
+/** Each message of the turn as it lands, the final reply last; the follow's polls stop when it is left. */
+export async function* followTurn(job: WaitJob, tools: boolean): AsyncGenerator<Landed, void, undefined> {
+  const deadline = startDeadline(job.stop, job.timeoutMs);
+  let run: AsyncGenerator<SessionItem, Message> | undefined;
+  try {
+    const threadId = job.threadId ?? (await latestThread(job, deadline.signal));
+    job.threadId = threadId;
+    run = followThread({
+      ...threadOf(job, deadline, threadId),
+      mode: 'follow',
+      watch: tools,
+      policy: 'show',
+    });
+    for (;;) {
+      const step = await run.next();
+      if (step.done) return;
+      const out = landed(step.value, tools);
+      if (out !== undefined) yield out;
+    }
+  } catch (err) {
+    throw toCliError(waitError(err, deadline, job.stop, job.sessionId, job.threadId));
+  } finally {
+    deadline.dispose();
+    await run?.return(undefined as unknown as Message).catch(() => undefined);
+  }
+}
