@@ -1,28 +1,23 @@
-// Every call `agents acp` makes into the core, in one place and shaped like the library's facade (create,
-// send, follow, show, plan, list): the protocol layer (server.ts, turn.ts) imports nothing else of src/.
+// Every call `agents acp` makes into the core, in one place: the library's public entry (src/sdk: create,
+// send, follow, wait, show, plan) for the service, and the CLI's own settings and state (`last`, what
+// `agents ls` knows) around it, which the library leaves to its callers. The protocol layer (server.ts,
+// session.ts) imports nothing else of src/.
+import { Agents, NotFoundError, type Landed, type Message, type Session } from '../sdk/index.js';
 import type { Context } from '../run/context.js';
-import type { ApiClient } from '../api/client.js';
-import type { CoreAgent, Message, Session } from '../api/types.js';
 import type { AgentSelection } from '../input/agent.js';
 import { notASession, parseSessionRef } from '../input/session-ref.js';
-import { postTurn } from '../sessions/post.js';
-import { startDeadline } from '../sessions/deadline.js';
 import { resolveSession } from '../sessions/resolve.js';
-import { readSession } from '../sessions/read-session.js';
-import { artifactRecord, downloadArtifact } from '../sessions/artifacts.js';
-import { ConversationFollow, type LandedEntry } from '../sessions/follow-conversation.js';
-import { assistantMessagesOf } from '../conversation/merge.js';
-import type { Entry } from '../conversation/model.js';
+import { classify, type Entry } from '../conversation/model.js';
+import { recordLast, type UsedSession } from '../state/last-session.js';
 import { readKnownSessions, type KnownSession } from '../state/known-sessions.js';
-import { CliError } from '../errors/cli-error.js';
-import { pullRequestText } from '../output/render.js';
+import { requireConnection } from '../config/settings.js';
 
-export type { AgentSelection, Entry, LandedEntry, KnownSession };
+export type { AgentSelection, Entry, KnownSession };
 
 /** A turn the service took: the session, the turn's thread, and (create) the dashboard address. */
 export interface BlocksTurn {
   sessionId: string;
-  threadId: string | undefined;
+  threadId: string;
   webUrl?: string;
 }
 
@@ -31,23 +26,31 @@ export interface BlocksHistory {
   session: Session;
   /** The conversation, oldest first: prompts, replies, tool calls (notices and the service's copies left out). */
   entries: Entry[];
-  /** Every assistant message read: what a follow carries on after. */
-  seen: Message[];
   /** The thread the agent is still working on, if any. */
   running?: string;
 }
 
-/** What the session says once a turn ends: its pull requests (as lines) and its plans' artifact ids. */
-export interface BlocksFacts {
-  pullRequests: string[];
-  planIds: string[];
+/** A plan the agent wrote: its artifact (the latest iteration) and its markdown. */
+export interface BlocksPlan {
+  artifactId: string;
+  text: string;
 }
 
-/** The message types a panel follows: replies and tool calls. */
-const TYPES = ['message', 'final_message', 'tool_call'] as const;
+/** A message of a followed turn as the panel shows it; `final` ends the turn. */
+function entryOf(l: Landed): Entry {
+  if (l.kind === 'tool') return { kind: 'tool', message: l.message, ...(l.tool ? { tool: l.tool } : {}) };
+  return { kind: l.kind === 'final' ? 'final' : 'reply', message: l.message };
+}
+
+/** A pull request as one line: its address, and its status when the service gives one. */
+function pullRequestLine(p: { url: string; status?: string }): string {
+  return p.status ? `${p.url} (${p.status})` : p.url;
+}
 
 /** The core, for one run of `agents acp`. */
 export class Blocks {
+  private client: Promise<Agents> | undefined;
+
   constructor(private readonly ctx: Context) {}
 
   /** Whether a key is configured (flag, environment or profile); a bad configuration says so when used. */
@@ -69,75 +72,89 @@ export class Blocks {
   }
 
   /** The agent configured for new sessions (env AGENTS_AGENT, config "agent"), if any. */
-  async configuredAgent(): Promise<CoreAgent | undefined> {
+  async configuredAgent() {
     return (await this.ctx.settings(['agent'])).agent;
   }
 
-  private client(): Promise<ApiClient> {
-    return this.ctx.client();
+  /**
+   * The library's client with the run's settings (flags, environment, profile: the CLI's precedence), made
+   * once; the CLI's error for a missing key or base URL when they are not there.
+   */
+  agents(): Promise<Agents> {
+    return (this.client ??= (async () => {
+      const s = await this.ctx.settings(['apiKey', 'baseUrl', 'budgetUrl']);
+      const connection = requireConnection(s, (w) => this.ctx.log.warn(w));
+      return new Agents({
+        ...connection,
+        env: this.ctx.io.env,
+        // A run told not to pace (a test's tuning) shares no budget either; otherwise the machine's.
+        ...(this.ctx.io.tuning?.pacing === false ? { budget: false as const } : {}),
+        ...(s.budgetUrl !== undefined ? { budgetUrl: s.budgetUrl } : {}),
+        onEvent: (e) => {
+          if (e.type === 'warning' || e.type === 'budget') this.ctx.log.warn(`agents acp: ${e.message}`);
+          else if (e.type === 'poll-failed') this.ctx.log.warn(`agents acp: ${e.reason}; still trying`);
+        },
+      });
+    })());
   }
 
-  private books() {
-    return { state: this.ctx.state, profile: this.ctx.profile() };
+  /** Records `last` (and what `agents ls` knows) after a create or send, as the CLI's commands do. */
+  private async record(turn: BlocksTurn, facts: UsedSession): Promise<void> {
+    const entry = { id: turn.sessionId, threadId: turn.threadId };
+    const warning = await recordLast(this.ctx.state, this.ctx.profile(), entry, facts);
+    if (warning) this.ctx.log.warn(warning);
   }
 
-  /** A new session with its first message (recorded as `last`, as create records it). */
+  /** A new session with its first message. */
   async create(agent: AgentSelection, message: string, signal: AbortSignal): Promise<BlocksTurn> {
-    const client = await this.client();
-    const deadline = startDeadline(signal, undefined);
-    try {
-      const posted = await postTurn(
-        client,
-        { kind: 'create', body: { message, ...agent } },
-        deadline,
-        this.books(),
-      );
-      if (posted.warning) this.ctx.log.warn(posted.warning);
-      return {
-        sessionId: posted.sessionId,
-        threadId: posted.threadId,
-        webUrl: posted.session.session_html_url,
-      };
-    } finally {
-      deadline.dispose();
-    }
+    const agents = await this.agents();
+    const turn = await agents.create({
+      message,
+      signal,
+      ...(agent.agent_id !== undefined ? { agentId: agent.agent_id } : { agent: agent.agent_name }),
+    });
+    const made = {
+      sessionId: turn.sessionId,
+      threadId: turn.threadId,
+      ...(turn.url ? { webUrl: turn.url } : {}),
+    };
+    await this.record(made, { agent: agent.agent_name, web: turn.url, state: 'working' });
+    return made;
   }
 
   /** A follow-up: a new turn, which interrupts the one in progress. */
   async send(sessionId: string, message: string, signal: AbortSignal): Promise<BlocksTurn> {
-    const client = await this.client();
-    const deadline = startDeadline(signal, undefined);
-    try {
-      const turn = { kind: 'send', sessionId, body: { message } } as const;
-      const posted = await postTurn(client, turn, deadline, this.books());
-      if (posted.warning) this.ctx.log.warn(posted.warning);
-      return { sessionId, threadId: posted.threadId };
-    } finally {
-      deadline.dispose();
-    }
+    const turn = await (await this.agents()).send(sessionId, message, { signal });
+    const sent = { sessionId, threadId: turn.threadId };
+    await this.record(sent, { state: 'working' });
+    return sent;
   }
 
   /**
-   * The conversation's entries as they land, a poll at a time, after the messages `after` (each assistant
-   * message once, in the server's order); ends when `signal` aborts.
+   * The turn's messages and tool calls as they land, each once in the server's order, its final reply last;
+   * `timeoutMs` bounds it (the library's TimeoutError, naming the session and the turn).
    */
-  async *follow(
-    sessionId: string,
-    after: readonly Message[],
-    signal: AbortSignal,
-  ): AsyncGenerator<LandedEntry[]> {
-    const follow = new ConversationFollow({
-      client: await this.client(),
-      target: { sessionId },
-      types: [...TYPES],
-      signal,
-      schedule: this.ctx.schedule,
-      shown: after,
-      policy: 'show',
-      onTransientError: (err) =>
-        this.ctx.log.warn(`agents acp: ${String((err as Error).message)}; still trying`),
-    });
-    yield* follow.polls();
+  async *follow(turn: BlocksTurn, signal: AbortSignal, timeoutMs?: number): AsyncGenerator<Entry> {
+    const agents = await this.agents();
+    const ref = { sessionId: turn.sessionId, threadId: turn.threadId };
+    const o = { tools: true, signal, ...(timeoutMs === undefined ? {} : { timeout: timeoutMs }) };
+    for await (const landed of agents.follow(ref, o)) yield entryOf(landed);
+  }
+
+  /** The ended turn's pull requests, as lines (the reply is in hand: one look at the thread, one at the session). */
+  async pullRequests(turn: BlocksTurn, signal: AbortSignal): Promise<string[]> {
+    const reply = await (await this.agents()).wait(turn, { signal });
+    return reply.pullRequests.map(pullRequestLine);
+  }
+
+  /** The session's latest plan, or none. */
+  async plan(sessionId: string, signal: AbortSignal): Promise<BlocksPlan | undefined> {
+    try {
+      return await (await this.agents()).plan(sessionId, { signal });
+    } catch (err) {
+      if (err instanceof NotFoundError) return undefined;
+      throw err;
+    }
   }
 
   /** The session a reference names (an id, an address, `last`). */
@@ -147,30 +164,27 @@ export class Blocks {
     return (await resolveSession(ref, this.ctx.state, this.ctx.profile())).id;
   }
 
-  /** The session and its whole conversation, tool calls included. */
+  /** The session and its whole conversation, tool calls included, oldest first. */
   async show(sessionId: string, signal: AbortSignal): Promise<BlocksHistory> {
-    const view = await readSession(await this.client(), sessionId, { tools: true }, { signal });
-    const c = view.conversation;
-    const seen = assistantMessagesOf(c);
+    const view = await (await this.agents()).show(sessionId, { tools: true, signal });
+    const messages: Message[] = view.turns.flatMap((t) => t.messages);
     return {
       session: view.session,
-      entries: c.entries,
-      seen,
-      ...(view.running ? { running: view.running } : {}),
+      entries: messages.map(classify),
+      ...(view.runningThreadId ? { running: view.runningThreadId } : {}),
     };
   }
 
-  /** The session's pull requests and plans, read once (when a turn ends). */
-  async facts(sessionId: string, signal: AbortSignal): Promise<BlocksFacts> {
-    return factsOf(await (await this.client()).getSession(sessionId, { signal }));
-  }
-
-  /** A plan's markdown: its artifact's record, then the bytes behind its link. */
-  async plan(sessionId: string, artifactId: string, signal: AbortSignal): Promise<string> {
-    const client = await this.client();
-    const record = await artifactRecord(client, sessionId, artifactId, { signal });
-    const fetched = await downloadArtifact(client, record, { signal });
-    return fetched.download.bytes.toString('utf8');
+  /** The session's pull requests as lines. */
+  sessionPullRequests(session: Session): string[] {
+    const list: unknown[] = Array.isArray(session.pull_requests) ? session.pull_requests : [];
+    return list.flatMap((p) =>
+      typeof p === 'string'
+        ? [p]
+        : typeof p === 'object' && p !== null && 'url' in p
+          ? [pullRequestLine(p as { url: string; status?: string })]
+          : [],
+    );
   }
 
   /** The sessions this machine created or sent to, most recently used first (`agents ls`). */
@@ -182,17 +196,4 @@ export class Blocks {
   log(level: 'info' | 'warn' | 'debug', line: string): void {
     this.ctx.log[level](line);
   }
-}
-
-/** Pure: what a session says of its pull requests and plans. */
-export function factsOf(session: Session): BlocksFacts {
-  const prs: unknown[] = Array.isArray(session.pull_requests) ? session.pull_requests : [];
-  return { pullRequests: prs.map(pullRequestText), planIds: [...(session.plan_artifact_ids ?? [])] };
-}
-
-/** A turn whose thread the service did not name cannot be followed to its end. */
-export function noThread(sessionId: string): CliError {
-  return new CliError(`the service returned no thread for session ${sessionId}`, {
-    hint: `read it with: agents show ${sessionId}`,
-  });
 }

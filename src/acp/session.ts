@@ -2,17 +2,7 @@
 // a prompt runs (each assistant message once, in the server's order; tool calls; a plan; the pull requests
 // at the final reply), cancelled at once, replayed on load.
 import type { SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
-import { CliError, ExitCode } from '../errors/cli-error.js';
-import { formatDuration } from '../util/duration.js';
-import type { Message } from '../api/types.js';
-import {
-  factsOf,
-  noThread,
-  type AgentSelection,
-  type Blocks,
-  type BlocksHistory,
-  type LandedEntry,
-} from './blocks.js';
+import type { BlocksHistory, BlocksTurn, AgentSelection, Blocks, Entry } from './blocks.js';
 import { agentText, entryUpdate, planEntries } from './updates.js';
 import { Turn, type UpdateSink } from './turn.js';
 
@@ -39,8 +29,6 @@ export class PanelSession {
   /** The Blocks session, once the first prompt created it (or load named it). */
   blocksId: string | undefined;
   private turn: Turn | undefined;
-  /** Every assistant message followed or replayed: a follow carries on after them. */
-  private seen: Message[] = [];
   /** The plans already shown (their artifact ids), and the pull requests (their lines). */
   private plans = new Set<string>();
   private prs = new Set<string>();
@@ -92,83 +80,57 @@ export class PanelSession {
 
   private async run(turn: Turn, text: string): Promise<void> {
     // One POST at a time: a prompt sent while the first one creates the session must follow up on it.
-    const post = this.posting.then(() => this.post(turn, text));
+    const post = this.posting.then(() => this.post(text));
     this.posting = post.catch(() => undefined);
     const posted = await post;
     if (turn.done) return;
     if (posted.webUrl !== undefined) await turn.send(agentText(`Blocks session: ${posted.webUrl}\n\n`));
-    turn.threadId = posted.threadId;
-    await this.follow(turn, posted.sessionId);
+    await this.follow(turn, posted);
   }
 
-  private async post(
-    turn: Turn,
-    text: string,
-  ): Promise<{ sessionId: string; threadId: string; webUrl?: string }> {
+  private async post(text: string): Promise<BlocksTurn> {
     const { blocks, signal } = this.o;
-    if (this.blocksId !== undefined) {
-      const sent = await blocks.send(this.blocksId, text, signal);
-      if (sent.threadId === undefined) throw noThread(sent.sessionId);
-      return { sessionId: sent.sessionId, threadId: sent.threadId };
-    }
+    if (this.blocksId !== undefined) return blocks.send(this.blocksId, text, signal);
     const message =
       this.o.cwd === undefined ? text : `(working directory in the editor: ${this.o.cwd})\n\n${text}`;
     const made = await blocks.create(this.o.agent, message, signal);
     this.blocksId = made.sessionId;
     blocks.log('info', `agents acp: session ${made.sessionId} created`);
-    if (made.threadId === undefined) throw noThread(made.sessionId);
-    return {
-      sessionId: made.sessionId,
-      threadId: made.threadId,
-      webUrl: turn.done ? undefined : made.webUrl,
-    };
+    return made;
   }
 
-  /** Follows the session until the turn's final reply (or the turn is cancelled, or --timeout runs out). */
-  private async follow(turn: Turn, sessionId: string): Promise<void> {
-    const { timeoutMs } = this.o;
-    const timer = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
-    const signal = timer === undefined ? turn.signal : AbortSignal.any([turn.signal, timer]);
-    try {
-      for await (const entries of this.o.blocks.follow(sessionId, this.seen, signal)) {
-        for (const e of entries) {
-          this.seen.push(e.message);
-          // What an earlier turn still says (one cancelled or interrupted) is not this prompt's.
-          if (e.message.chat_thread_id !== turn.threadId) continue;
-          if (e.kind === 'final') return await this.ended(turn, sessionId, e);
-          const update = entryUpdate(e);
-          if (update !== undefined) await turn.send(update);
-        }
-      }
-    } catch (err) {
-      if (timer?.aborted !== true || turn.done) throw err;
+  /**
+   * Follows the turn (its own thread alone: what a cancelled or interrupted turn still says is not this
+   * prompt's) to its final reply, or until the turn is cancelled, or --timeout runs out.
+   */
+  private async follow(turn: Turn, posted: BlocksTurn): Promise<void> {
+    let lastReply: string | undefined;
+    for await (const e of this.o.blocks.follow(posted, turn.signal, this.o.timeoutMs)) {
+      if (e.kind === 'final') return this.ended(turn, posted, e, e.message.message === lastReply);
+      if (e.kind === 'reply') lastReply = e.message.message;
+      const update = entryUpdate(e);
+      if (update !== undefined) await turn.send(update);
     }
-    if (turn.done) return;
-    throw new CliError(
-      `timed out after ${formatDuration(timeoutMs ?? 0)} waiting for the reply on session ${sessionId}`,
-      {
-        exitCode: ExitCode.TIMEOUT,
-        hint: `the agent goes on: send another prompt, or wait for it with: agents wait ${sessionId}`,
-      },
-    );
   }
 
-  /** The final reply: the new plan first, then the reply, then the pull requests; the turn is over. */
-  private async ended(turn: Turn, sessionId: string, final: LandedEntry): Promise<void> {
+  /**
+   * The final reply: the new plan first, then the reply (unless the message just shown was its copy, as the
+   * live service stores one), then the new pull requests; the turn is over.
+   */
+  private async ended(turn: Turn, posted: BlocksTurn, final: Entry, shown: boolean): Promise<void> {
     const { blocks } = this.o;
-    const facts = await blocks.facts(sessionId, turn.signal).catch((err: unknown) => {
-      blocks.log(
-        'warn',
-        `agents acp: the session's pull requests and plan could not be read: ${String(err)}`,
-      );
-      return undefined;
-    });
-    const plan = await this.newPlan(sessionId, facts?.planIds ?? [], turn.signal);
+    const [plan, prs] = await Promise.all([
+      this.newPlan(posted.sessionId, turn.signal),
+      blocks.pullRequests(posted, turn.signal).catch((err: unknown) => {
+        blocks.log('warn', `agents acp: the session's pull requests could not be read: ${String(err)}`);
+        return [];
+      }),
+    ]);
     if (plan !== undefined) await turn.send(plan);
-    const reply = entryUpdate(final);
+    const reply = shown ? undefined : entryUpdate(final);
     if (reply !== undefined) await turn.send(reply);
-    const prs = this.newPullRequests(facts?.pullRequests ?? []);
-    if (prs !== undefined) await turn.send(prs);
+    const listed = this.newPullRequests(prs);
+    if (listed !== undefined) await turn.send(listed);
     turn.finish();
   }
 
@@ -180,19 +142,13 @@ export class PanelSession {
     return agentText(`\n\nPull requests:\n${fresh.map((p) => `- ${p}`).join('\n')}\n`);
   }
 
-  /** The latest plan as an update, when the session has one the panel has not shown. */
-  private async newPlan(
-    sessionId: string,
-    ids: readonly string[],
-    signal: AbortSignal,
-  ): Promise<SessionUpdate | undefined> {
-    const latest = ids.at(-1);
-    const fresh = ids.filter((id) => !this.plans.has(id));
-    for (const id of ids) this.plans.add(id);
-    if (latest === undefined || fresh.length === 0) return undefined;
+  /** The session's latest plan as an update, when the panel has not shown it. */
+  private async newPlan(sessionId: string, signal: AbortSignal): Promise<SessionUpdate | undefined> {
     try {
-      const markdown = await this.o.blocks.plan(sessionId, latest, signal);
-      return { sessionUpdate: 'plan', entries: planEntries(markdown) };
+      const plan = await this.o.blocks.plan(sessionId, signal);
+      if (plan === undefined || this.plans.has(plan.artifactId)) return undefined;
+      this.plans.add(plan.artifactId);
+      return { sessionUpdate: 'plan', entries: planEntries(plan.text) };
     } catch (err) {
       this.o.blocks.log(
         'warn',
@@ -202,18 +158,19 @@ export class PanelSession {
     }
   }
 
-  /** session/load: replays the conversation (prompts, replies, tool calls, the latest plan); then goes on. */
+  /** session/load: replays the conversation (prompts, replies, tool calls, the plan, the pull requests). */
   async load(history: BlocksHistory): Promise<void> {
     const { session } = history;
     this.blocksId = session.id;
-    this.seen = [...history.seen];
     for (const e of history.entries) {
       const update = entryUpdate(e);
       if (update !== undefined) await this.queue(update);
     }
-    const plan = await this.newPlan(session.id, session.plan_artifact_ids ?? [], this.o.signal);
-    if (plan !== undefined) await this.queue(plan);
-    const prs = this.newPullRequests(factsOf(session).pullRequests);
+    if ((session.plan_artifact_ids ?? []).length > 0) {
+      const plan = await this.newPlan(session.id, this.o.signal);
+      if (plan !== undefined) await this.queue(plan);
+    }
+    const prs = this.newPullRequests(this.o.blocks.sessionPullRequests(session));
     if (prs !== undefined) await this.queue(prs);
     if (history.running !== undefined) {
       await this.queue(
