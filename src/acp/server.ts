@@ -148,7 +148,8 @@ class AcpServer {
     const blocksId = mine ?? (await this.blocks.resolve(sessionId));
     const history = await this.blocks.show(blocksId, this.ctx.signal);
     this.sessions.get(sessionId)?.close();
-    await this.panel(sessionId, { agent_name: 'claude' }, cwd).load(history);
+    // The session has its agent: the selection is never used (a loaded panel only follows up).
+    await this.panel(sessionId, {}, cwd).load(history);
   }
 
   async list(cwd: string | null | undefined) {

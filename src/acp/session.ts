@@ -33,6 +33,8 @@ export class PanelSession {
   private plans = new Set<string>();
   private prs = new Set<string>();
   private noted = false;
+  /** The session's address, until the panel has shown it (a cancel may come before it could be). */
+  private address: string | undefined;
   /** The editor's updates, one after another; and the POSTs, one after another. */
   private out: Promise<void> = Promise.resolve();
   private posting: Promise<unknown> = Promise.resolve();
@@ -67,9 +69,14 @@ export class PanelSession {
         throw err;
       },
     );
-    const reason = await Promise.race([work, turn.stopped]);
-    await this.out;
-    return reason;
+    try {
+      const reason = await Promise.race([work, turn.stopped]);
+      await this.out;
+      return reason;
+    } finally {
+      // Ended, whichever way: a cancel from now on has no prompt to end.
+      turn.finish();
+    }
   }
 
   /** session/cancel: the prompt ends with `cancelled` now; the remote agent is said to go on, once. */
@@ -84,7 +91,11 @@ export class PanelSession {
     this.posting = post.catch(() => undefined);
     const posted = await post;
     if (turn.done) return;
-    if (posted.webUrl !== undefined) await turn.send(agentText(`Blocks session: ${posted.webUrl}\n\n`));
+    if (this.address !== undefined) {
+      const shown = turn.send(agentText(`Blocks session: ${this.address}\n\n`));
+      this.address = undefined;
+      await shown;
+    }
     await this.follow(turn, posted);
   }
 
@@ -95,6 +106,7 @@ export class PanelSession {
       this.o.cwd === undefined ? text : `(working directory in the editor: ${this.o.cwd})\n\n${text}`;
     const made = await blocks.create(this.o.agent, message, signal);
     this.blocksId = made.sessionId;
+    this.address = made.webUrl;
     blocks.log('info', `agents acp: session ${made.sessionId} created`);
     return made;
   }
