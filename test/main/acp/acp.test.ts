@@ -260,6 +260,20 @@ describe('agents acp', () => {
     ).rejects.toMatchObject({ code: -32002, message: expect.stringContaining('hint:') as string });
   });
 
+  it("--timeout: a prompt whose reply has not come by then fails with the CLI's time-out line; the session goes on", async () => {
+    const em = await emulator();
+    const acp = start(em, ['--timeout', '50ms']);
+    const made = await newSession(acp);
+    const late = acp.prompt(made.sessionId, 'Forever [[never]]');
+    await expect(late).rejects.toMatchObject({
+      message: expect.stringMatching(
+        /^timed out after 50ms .*\(hint: the session goes on; resume with: agents tail /,
+      ) as string,
+    });
+    const id = blocksIdOf(updatesOf(acp.events, made.sessionId));
+    expect(em.messages(id).filter((m) => m.role === 'user')).toHaveLength(1);
+  });
+
   it('the agent picked before the first prompt, embedded files as fenced blocks, the cwd only with --send-cwd', async () => {
     const em = await emulator();
     const acp = start(em, ['--send-cwd']);
