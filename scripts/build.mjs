@@ -18,8 +18,8 @@
 // keeps (a runner runs it from the checkout). `--action` writes it (npm run build:action); a plain build
 // leaves the committed file alone, so that the suite's freshness test compares it with a build of its own.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { shipped } from './esbuild-options.mjs';
 
 const outArg = process.argv.indexOf('--out');
@@ -37,6 +37,31 @@ await build({
   // A stack trace needs the mappings, not the text: the maps stay a fraction of the size.
   sourcesContent: false,
 });
+
+// The library (`import { Agents } from 'agents-cli'`, src/sdk/index.ts): a build of its own into dist/index.js,
+// its chunks under dist/lib/. Beside the CLI's, not with it: the CLI's files each import cli.ts (inject,
+// above), so an entry in that build would load commander; and the CLI's --help and show read the files
+// they read before. No top-level await anywhere in it, so that require() of it works (Node 22.12 and
+// later). esbuild's metafile lists what went in, for the test that the import loads no CLI code.
+const library = await build({
+  ...shipped,
+  entryPoints: { index: 'src/sdk/index.ts' },
+  outdir: out,
+  chunkNames: 'lib/[name]-[hash]',
+  splitting: true,
+  sourcemap: 'linked',
+  sourcesContent: false,
+  metafile: true,
+});
+const work = join(dirname(out), `.${basename(out)}-work`);
+mkdirSync(work, { recursive: true });
+writeFileSync(join(work, 'library-meta.json'), JSON.stringify(library.metafile));
+// Its types (dist/index.d.ts, one file rolled up by API Extractor): --types, as `npm run build` does. The
+// suite's build leaves them to test/process/library.test.ts, which makes them beside its other tools.
+if (process.argv.includes('--types')) {
+  const { libraryTypes } = await import('./library-types.mjs');
+  libraryTypes(out, join(work, 'api'));
+}
 
 // One file, every `await import()` inlined: a runner reads the action from the repository at a ref.
 // Beside a private --out build (the suite's), or, with --action, the committed one.

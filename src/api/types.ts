@@ -6,47 +6,69 @@
 export const CORE_AGENTS = ['claude', 'codex', 'gemini', 'opencode', 'cursor', 'kimi', 'sisyphus'] as const;
 export type CoreAgent = (typeof CORE_AGENTS)[number];
 
-export const MESSAGE_TYPES = ['message', 'final_message', 'tool_call'] as const;
-export type MessageType = (typeof MESSAGE_TYPES)[number];
+/** What a message is: the agent's progress, the turn's final reply, or a tool call. */
+export type MessageType = 'message' | 'final_message' | 'tool_call';
+export const MESSAGE_TYPES: readonly MessageType[] = ['message', 'final_message', 'tool_call'];
 
-export const ROLES = ['user', 'assistant'] as const;
-export type Role = (typeof ROLES)[number];
+/** Who wrote a message. */
+export type Role = 'user' | 'assistant';
+export const ROLES: readonly Role[] = ['user', 'assistant'];
 
 /** An absolute address carried in `_links`. */
 export interface Link {
+  /** The address. */
   href: string;
 }
 
 /** Session links; `thread` and `final_message` are set only in the create response. */
 export interface SessionLinks {
+  /** The session. */
   self: Link;
+  /** Its messages. */
   messages: Link;
+  /** The new turn's messages (create only). */
   thread: Link | null;
+  /** The new turn's final reply (create only). */
   final_message: Link | null;
 }
 
 /** A pull request as the live service lists it; the spec lists plain strings. */
 export interface PullRequestRef {
+  /** The pull request's page. */
   url: string;
+  /** `open`, `merged`, … */
   status?: string;
 }
 
 /** A session (conversation) of the caller's workspace. Fields the service adds are kept as they come. */
 export interface Session {
+  /** The session's id (a UUID). */
   id: string;
+  /** Its title, set by the service (may be empty). */
   title: string;
+  /** The pull requests the agent opened: URLs (the spec) or `{url, status}` (the live service). */
   pull_requests: (string | PullRequestRef)[];
+  /** Where the session came from, when the service says. */
   source_url: string | null;
+  /** Archived in the dashboard. */
   is_archived: boolean;
+  /** Only its creator sees it. */
   is_private: boolean;
+  /** ISO 8601. */
   created_at: string;
+  /** ISO 8601. */
   updated_at: string;
+  /** The first turn's thread (the create response), else null. */
   thread_id: string | null;
+  /** The session's page in the Blocks dashboard. */
   session_html_url: string;
+  /** Addresses of the session's resources. */
   _links: SessionLinks;
   /** Live service: the latest artifact of each plan, oldest plan first. */
   plan_artifact_ids?: string[];
+  /** Live service: the group the session belongs to. */
   session_group_id?: string | null;
+  /** Fields the service adds, kept as they come. */
   [extra: string]: unknown;
 }
 
@@ -55,6 +77,7 @@ export interface Session {
  * `id` and `task_id` are opaque strings (only compared); `chat_id` and `chat_thread_id` are UUIDs.
  */
 export interface ListedMessage {
+  /** Opaque: compared, never parsed. */
   id: string;
   /** The session; a list asked for one session may leave it out (Blocks' CI mock does). */
   chat_id?: string;
@@ -62,18 +85,25 @@ export interface ListedMessage {
   chat_thread_id: string | null;
   /** The agent invocation; a list may leave it out. */
   task_id?: string;
+  /** `user` or `assistant`. */
   role: Role;
+  /** `message`, `final_message` (the turn's reply) or `tool_call`. */
   type: MessageType;
+  /** The text (markdown; a tool call's JSON). */
   message: string;
   /** Epoch seconds; fractional on the live service. */
   ts: number | null;
+  /** ISO 8601. */
   created_at: string;
+  /** ISO 8601. */
   updated_at: string;
+  /** Fields the service adds, kept as they come. */
   [extra: string]: unknown;
 }
 
 /** A message of a session, as the client hands it on: `chat_id` filled in with the session asked for. */
 export interface Message extends ListedMessage {
+  /** The session. */
   chat_id: string;
 }
 

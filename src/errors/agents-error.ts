@@ -6,7 +6,9 @@ export type { ApiErrorKind };
 
 /** One error of a reply's check against a JSON Schema: where in the value (a JSON Pointer, '' for the whole) and what. */
 export interface SchemaError {
+  /** Where in the value: a JSON Pointer, '' for the whole. */
   path: string;
+  /** What is wrong there. */
   message: string;
 }
 
@@ -123,8 +125,9 @@ export interface SchemaMismatchInit extends AgentsErrorInit {
   errors: SchemaError[];
   /** Replies checked: the first, and one per follow-up. */
   attempts: number;
-  /** The session, and the thread of the last reply checked. */
+  /** The session asked. */
   sessionId: string;
+  /** The thread of the last reply checked. */
   threadId: string;
   /** The last reply's text. */
   reply: string;
@@ -157,6 +160,7 @@ export class SchemaMismatchError extends AgentsError {
 
 /** What an API error carries. */
 export interface ApiErrorInit extends AgentsErrorInit {
+  /** What went wrong. */
   kind: ApiErrorKind;
   /** A create or send that may have reached the service: it was not sent again, to avoid a duplicate. */
   outcomeUnknown?: boolean;

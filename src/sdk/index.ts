@@ -45,4 +45,13 @@ export type {
   TurnRef,
   WaitOptions,
 } from './types.js';
-export type { Message, PullRequestRef, Session, SessionLinks, Link } from '../api/types.js';
+export type {
+  ListedMessage,
+  Link,
+  Message,
+  MessageType,
+  PullRequestRef,
+  Role,
+  Session,
+  SessionLinks,
+} from '../api/types.js';

@@ -90,7 +90,9 @@ export interface SendOptions extends CallOptions, SchemaOptions {}
  * Pass it to {@link Agents.wait}, {@link Agents.follow} or {@link Agents.replies}.
  */
 export interface Turn {
+  /** The session (a UUID). */
   sessionId: string;
+  /** The turn's thread (a UUID). */
   threadId: string;
   /** The session's page in the Blocks dashboard. */
   url: string | undefined;
@@ -107,6 +109,7 @@ export interface WaitOptions extends CallOptions {
 
 /** A pull request the session opened. */
 export interface PullRequest {
+  /** The pull request's page. */
   url: string;
   /** `open`, `merged`, … when the service says. */
   status?: string;
@@ -114,6 +117,7 @@ export interface PullRequest {
 
 /** A turn's final reply. */
 export interface Reply<T = unknown> {
+  /** The session. */
   sessionId: string;
   /** The turn the reply ends (a follow-up's, when a schema's check asked again). */
   threadId: string;
@@ -145,11 +149,13 @@ export interface Landed {
   text: string;
   /** A tool call's name and arguments, when they could be decoded. */
   tool?: { name: string; input: string };
+  /** The message as the service stored it. */
   message: Message;
 }
 
 /** A session and its turns. */
 export interface SessionView {
+  /** The session's record. */
   session: Session;
   /** Its turns in order, one per thread, each with its messages oldest first. */
   turns: { threadId: string; number: number; messages: Message[] }[];
@@ -171,6 +177,7 @@ export interface ArtifactContent {
   id: string;
   /** `plan`, `file`, … as the service says. */
   kind: string;
+  /** The content, exactly as stored. */
   bytes: Uint8Array;
   /** The Content-Type the storage answered with, when it said. */
   contentType: string | undefined;

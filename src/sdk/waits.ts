@@ -31,7 +31,7 @@ export interface WaitJob {
 }
 
 /** The signal of a call that was given none. */
-export const NEVER = new AbortController().signal;
+export const NEVER: AbortSignal = new AbortController().signal;
 
 /** The thread of the session's latest turn (one request), for a wait given a session alone. */
 async function latestThread(job: WaitJob, signal: AbortSignal): Promise<string> {
