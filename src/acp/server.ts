@@ -92,10 +92,10 @@ class AcpServer {
     };
   }
 
-  /** A key is configured, or the auth-required error with the CLI's line and hint. */
+  /** A key is configured, or the auth-required error with the CLI's line and hint (from the settings). */
   async requireKey(): Promise<void> {
     if (await this.blocks.hasKey()) return;
-    await this.ctx.client();
+    await this.blocks.agents();
   }
 
   private panel(id: string, agentOf: PanelOptions['agent'], cwd: string): PanelSession {
