@@ -16,6 +16,7 @@ import {
 import type { Context } from '../run/context.js';
 import { CORE_AGENTS, type CoreAgent } from '../api/types.js';
 import { VERSION } from '../util/version.js';
+import { CliError, ExitCode, toCliError } from '../errors/cli-error.js';
 import { Blocks } from './blocks.js';
 import { acpError } from './errors.js';
 import { PanelSession, type PanelOptions } from './session.js';
@@ -95,7 +96,14 @@ class AcpServer {
   /** A key is configured, or the auth-required error with the CLI's line and hint (from the settings). */
   async requireKey(): Promise<void> {
     if (await this.blocks.hasKey()) return;
-    await this.blocks.agents();
+    try {
+      await this.blocks.agents();
+    } catch (err) {
+      // With no key, whatever else is missing too (a fresh machine has no base URL either), `agents login`
+      // is the cure: ACP's auth-required, with the CLI's line and hint.
+      const e = toCliError(err);
+      throw new CliError(e.message, { exitCode: ExitCode.AUTH, hint: e.hint, cause: err });
+    }
   }
 
   private panel(id: string, agentOf: PanelOptions['agent'], cwd: string): PanelSession {

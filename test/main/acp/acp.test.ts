@@ -88,6 +88,15 @@ describe('agents acp', () => {
       code: -32000,
       message: expect.stringMatching(/no API key for profile "default" \(hint: run `agents login`/) as string,
     });
+    // A fresh machine, with no base URL either: the same auth-required error, which `agents login` cures.
+    const bare = start(undefined);
+    await initialize(bare);
+    await expect(
+      bare.connection.agent.request('session/new', { cwd: '/w', mcpServers: [] }),
+    ).rejects.toMatchObject({
+      code: -32000,
+      message: expect.stringMatching(/no base URL is configured \(hint: run `agents login`/) as string,
+    });
   });
 
   it('a prompt: the address once, each message once in the server order, tool calls, a plan, the pull requests, end_turn', async () => {
