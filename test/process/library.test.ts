@@ -26,10 +26,12 @@ beforeAll(async () => {
   consumer = await consumerOf(pkg.tarball);
 }, 120_000);
 
-/** The ```ts blocks of docs/sdk.md. */
+/** The ```ts blocks of docs/sdk.md and the README. */
 function docBlocks(): string[] {
-  const text = readFileSync(join(ROOT, 'docs', 'sdk.md'), 'utf8');
-  return [...text.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+  return ['docs/sdk.md', 'README.md'].flatMap((file) => {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    return [...text.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+  });
 }
 
 /** A strict program that uses every method and reads every field a program would branch on. */
@@ -64,6 +66,19 @@ describe('the library, packed', () => {
       readFileSync(report, 'utf8'),
       'the public API changed: run `npm run api` and commit the report',
     ).toBe(readFileSync(join(ROOT, 'api', 'agents-cli.api.md'), 'utf8'));
+  });
+
+  it('docs/sdk-reference.md is what TypeDoc makes of the TSDoc (npm run docs writes it)', async () => {
+    const to = join(scratch, 'sdk-reference.md');
+    const made = await run(
+      process.execPath,
+      ['scripts/sdk-reference.mjs', '--out', BUILD.dist, '--to', to],
+      ROOT,
+    );
+    expect(made.code, made.stdout + made.stderr).toBe(0);
+    expect(readFileSync(to, 'utf8'), 'the reference is stale: run `npm run build && npm run docs`').toBe(
+      readFileSync(join(ROOT, 'docs', 'sdk-reference.md'), 'utf8'),
+    );
   });
 
   it('publint and Are the Types Wrong find nothing', async () => {
