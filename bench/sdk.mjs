@@ -1,7 +1,7 @@
 // `npm run bench:sdk`: the library (dist/index.js) beside the CLI, against the emulator (`agents emulator`,
 // 100 requests a minute per key, as the service): N sessions (default 100) of T-second turns created and
-// awaited from one process with `agents.create` + `agents.wait`, beside the CLI's `agents wait` on N such
-// sessions (created by the bench with another key, outside the one measured); requests per session (the
+// awaited from one process with `agents.create` + `agents.wait`, beside the CLI's `agents wait` on N
+// such sessions (created by the bench with the same key and budget); requests per session (the
 // waits' alone: total less the N creates), p95 lateness of a reply (when the program had it, after the
 // turn was due: its create's answer plus the turn's length), peak RSS with the N waits in flight; and the library's import time beside `node -e 0`.
 // Options: --sessions N (100), --turn S (30), --runs N (20, for import time).
@@ -30,14 +30,11 @@ const RUNS = option('--runs', 20);
 const { Agents } = await import(lib);
 let startEmulator;
 
-/** An emulator in this process (its stats count what each mode sent) with the waiting and the maker's keys. */
+/** An emulator in this process (its stats count what each mode sent), one key. */
 async function emulator() {
   const em = await startEmulator({
     port: 0,
-    keys: [
-      { key: 'waiter', workspace: 'dev' },
-      { key: 'maker', workspace: 'dev' },
-    ],
+    keys: [{ key: 'waiter', workspace: 'dev' }],
     rateLimit: { limit: 100, windowMs: 60_000 },
   });
   return { url: em.url, stats: () => em.stats(), stop: () => em.close() };
@@ -67,9 +64,13 @@ async function library(url) {
   return { late, peakMb: peak / 2 ** 20 };
 }
 
-/** The CLI: N sessions made with the maker's key, then one `agents wait` of them all with the waiter's. */
+/**
+ * The CLI: N sessions made by this process with the same key, on the CLI's own budget file (the state
+ * directory of the `agents wait` run), then one `agents wait` of them all: the same requests, the same budget.
+ */
 async function cli(url) {
-  const maker = new Agents({ apiKey: 'maker', baseUrl: url, budget: { dir: budgetDir() } });
+  const config = mkdtempSync(join(tmpdir(), 'agents-bench-sdk-cli-'));
+  const maker = new Agents({ apiKey: 'waiter', baseUrl: url, budget: { dir: join(config, 'pacing') } });
   const due = new Map();
   const turns = await Promise.all(
     Array.from({ length: N }, async () => {
@@ -79,7 +80,7 @@ async function cli(url) {
     }),
   );
   const env = { ...process.env, AGENTS_BASE_URL: url, AGENTS_API_KEY: 'waiter' };
-  env.AGENTS_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'agents-bench-sdk-cli-'));
+  env.AGENTS_CONFIG_DIR = config;
   const late = [];
   await new Promise((resolve, reject) => {
     const child = spawn(

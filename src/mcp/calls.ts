@@ -1,15 +1,18 @@
-// What each tool does, over src/sessions as the CLI's commands do: post a turn, wait for its reply, read a
-// session, list this machine's sessions. Each returns the result's data; answers.ts makes it a tool result.
+// What each tool does: post a turn and read a session through the library's public entry (src/sdk, so that
+// its regressions fail these tools' tests), wait for a reply over src/sessions' one wait, list this machine's
+// sessions. Each returns the result's data; answers.ts makes it a tool result.
 import type { Context } from '../run/context.js';
 import type { ApiClient } from '../api/client.js';
 import type { CreateSessionBody } from '../api/types.js';
 import { CliError, UsageError } from '../errors/cli-error.js';
 import { CORE_AGENTS } from '../api/types.js';
 import { startDeadline } from '../sessions/deadline.js';
-import { postTurn, type TurnPost } from '../sessions/post.js';
 import { resolveSession } from '../sessions/resolve.js';
 import { latestUserMessage } from '../sessions/latest.js';
-import { DEFAULT_SHOW_LIMIT, readSession } from '../sessions/read-session.js';
+import { DEFAULT_SHOW_LIMIT } from '../sessions/read-session.js';
+import { recordLast } from '../state/last-session.js';
+import type { Turn } from '../sdk/index.js';
+import { agentsOf } from './library.js';
 import { awaitTurn, type TurnOutcome, type TurnWait } from '../sessions/turn-outcome.js';
 import {
   DEFAULT_SCHEMA_RETRIES,
@@ -158,24 +161,37 @@ async function checkOf(a: Arguments, followUps: boolean): Promise<Check | undefi
   return { schema: await loadAnswerSchema(source, 'output_schema'), retries };
 }
 
-/** Posts `turn` within the request deadline, or the call's cancellation. */
-async function post(ctx: Context, client: ApiClient, profile: string, turn: TurnPost, call: ToolCallContext) {
-  const deadline = startDeadline(call.signal, REQUEST_DEADLINE_MS);
-  try {
-    const posted =
-      turn.kind === 'create'
-        ? await postTurn(client, turn, deadline, { state: ctx.state, profile })
-        : await postTurn(client, turn, deadline, { state: ctx.state, profile });
-    if (posted.warning) ctx.log.warn(posted.warning);
-    if (posted.threadId === undefined) {
-      throw new CliError(`the service returned no thread for session ${posted.sessionId}`, {
-        hint: `read it with show_session ${posted.sessionId}`,
-      });
-    }
-    return { ...posted, threadId: posted.threadId };
-  } finally {
-    deadline.dispose();
-  }
+/** What a tool posts: a new session, or a follow-up. */
+type Post =
+  { kind: 'create'; body: CreateSessionBody } | { kind: 'send'; sessionId: string; message: string };
+
+/**
+ * Posts a turn through the library's public entry within the request deadline (or the call's
+ * cancellation), and records it as the profile's `last`.
+ */
+async function post(ctx: Context, profile: string, turn: Post, call: ToolCallContext): Promise<Turn> {
+  const agents = await agentsOf(ctx);
+  const o = { signal: call.signal, timeout: REQUEST_DEADLINE_MS };
+  const t =
+    turn.kind === 'create'
+      ? await agents.create({
+          ...(turn.body.agent_id !== undefined
+            ? { agentId: turn.body.agent_id }
+            : { agent: turn.body.agent_name }),
+          message: turn.body.message,
+          ...(turn.body.is_private ? { isPrivate: true } : {}),
+          ...o,
+        })
+      : await agents.send(turn.sessionId, turn.message, o);
+  const facts = turn.kind === 'create' ? { agent: turn.body.agent_name, web: t.url } : {};
+  const warning = await recordLast(
+    ctx.state,
+    profile,
+    { id: t.sessionId, threadId: t.threadId },
+    { ...facts, state: 'working' },
+  );
+  if (warning) ctx.log.warn(warning);
+  return t;
 }
 
 /** The session a reference names (`last` read from the state file). */
@@ -211,8 +227,8 @@ export async function createSessionTool(
   if (isPrivate) body.is_private = true;
   const client = await ctx.client();
   const profile = ctx.profile();
-  const posted = await post(ctx, client, profile, { kind: 'create', body }, call);
-  const url = posted.session?.session_html_url ?? null;
+  const posted = await post(ctx, profile, { kind: 'create', body }, call);
+  const url = posted.url ?? null;
   return turnAnswer(
     ctx,
     {
@@ -241,7 +257,7 @@ export async function sendMessageTool(
   const { id, profile } = await sessionOf(ctx, ref);
   const client = await ctx.client();
   const message = check ? withSchemaInstruction(given, check.schema) : given;
-  const posted = await post(ctx, client, profile, { kind: 'send', sessionId: id, body: { message } }, call);
+  const posted = await post(ctx, profile, { kind: 'send', sessionId: id, message }, call);
   const known = (await readKnownSessions(ctx.state, profile)).find((s) => s.id === id);
   const t = {
     client,
@@ -297,24 +313,19 @@ export async function showSession(ctx: Context, a: Arguments, call: ToolCallCont
   const ref = a.session();
   const limit = a.number('limit', 1, 100_000, DEFAULT_SHOW_LIMIT, true);
   const { id } = await sessionOf(ctx, ref);
-  const client = await ctx.client();
-  const deadline = startDeadline(call.signal, REQUEST_DEADLINE_MS);
-  try {
-    const view = await readSession(client, id, { limit }, { signal: deadline.signal });
-    const c = view.conversation;
-    const structured: Record<string, unknown> = {
-      session: view.session,
-      messages: c.entries.map((e) => e.message),
-      notices: c.notices.map((n) => n.message),
-      running_thread_id: view.running ?? null,
-    };
-    if (view.truncatedTo !== undefined) structured.truncated_to = view.truncatedTo;
-    const lines = c.entries.map((e) => `${e.kind === 'user' ? 'user' : 'assistant'}: ${e.message.message}`);
-    const head = `${view.session.title || '(untitled)'} (session ${view.session.id}, ${view.running ? 'the agent is working' : 'idle'})`;
-    return { structured, text: [head, ...lines].join('\n\n') };
-  } finally {
-    deadline.dispose();
-  }
+  const agents = await agentsOf(ctx);
+  const view = await agents.show(id, { limit, signal: call.signal, timeout: REQUEST_DEADLINE_MS });
+  const messages = view.turns.flatMap((t) => t.messages);
+  const structured: Record<string, unknown> = {
+    session: view.session,
+    messages,
+    notices: view.notices,
+    running_thread_id: view.runningThreadId ?? null,
+  };
+  if (view.truncatedTo !== undefined) structured.truncated_to = view.truncatedTo;
+  const lines = messages.map((m) => `${m.role === 'user' ? 'user' : 'assistant'}: ${m.message}`);
+  const head = `${view.session.title || '(untitled)'} (session ${view.session.id}, ${view.runningThreadId ? 'the agent is working' : 'idle'})`;
+  return { structured, text: [head, ...lines].join('\n\n') };
 }
 
 export async function listSessions(ctx: Context, a: Arguments): Promise<ToolAnswer> {

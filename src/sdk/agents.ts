@@ -14,6 +14,7 @@ import { loadAnswerSchema } from '../sessions/answer-schema.js';
 import { readSession } from '../sessions/read-session.js';
 import { artifactRecord, latestPlanRecord } from '../sessions/artifacts.js';
 import { groupTurns } from '../conversation/turns.js';
+import { DEFAULT_SCHEDULE } from '../poll/schedule.js';
 import {
   agentArgs,
   clientArgs,
@@ -179,8 +180,13 @@ export class Agents {
   /** A session, and its conversation turn by turn. */
   async show(sessionId: string, options: ShowOptions = {}): Promise<SessionView> {
     const id = uuidArg(sessionId, 'sessionId');
+    const limit = options.limit;
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
+      throw new UsageError('limit must be a whole number of at least 1');
+    }
     return this.#read(options, async (signal) => {
-      const view = await readSession(this.#api(), id, { tools: options.tools === true }, { signal });
+      const q = { tools: options.tools === true, ...(limit !== undefined ? { limit } : {}) };
+      const view = await readSession(this.#api(), id, q, { signal });
       const messages = view.conversation.entries.map((e) => e.message);
       return {
         session: view.session,
@@ -189,6 +195,7 @@ export class Agents {
         ),
         runningThreadId: view.running,
         notices: view.conversation.notices.map((n) => n.message),
+        ...(view.truncatedTo !== undefined ? { truncatedTo: view.truncatedTo } : {}),
       };
     });
   }
@@ -289,6 +296,9 @@ export class Agents {
       timeoutMs,
       emit: this.#emit,
       ...(check ? { check } : {}),
+      ...(this.#options.tuning?.schedule
+        ? { schedule: { ...DEFAULT_SCHEDULE, ...this.#options.tuning.schedule } }
+        : {}),
     };
   }
 }

@@ -24,13 +24,16 @@ function budgetOf(
   env: Record<string, string | undefined>,
   emit: (event: AgentsEvent) => void,
 ): Pick<ClientOptions, 'pacing' | 'ratePerMinute' | 'sharedPacing'> {
-  if (o.budget === false) return { pacing: false };
+  if (o.budget === false || o.tuning?.pacing === false) return { pacing: false };
   const b = o.budget ?? {};
-  const pacing = b.windowMs === undefined ? undefined : { limit: b.limit ?? 100, windowMs: b.windowMs };
+  const pacing =
+    o.tuning?.pacing ??
+    (b.windowMs === undefined ? undefined : { limit: b.limit ?? 100, windowMs: b.windowMs });
   const url = b.url ?? o.budgetUrl;
+  const own = { ...(pacing ? { pacing } : {}), ...(b.limit !== undefined ? { ratePerMinute: b.limit } : {}) };
+  if (b.shared === false) return own;
   return {
-    ...(pacing ? { pacing } : {}),
-    ...(b.limit !== undefined ? { ratePerMinute: b.limit } : {}),
+    ...own,
     sharedPacing: {
       dir: b.dir ?? join(stateDir(env, process.platform), 'pacing'),
       ...(url !== undefined ? { url } : {}),
@@ -53,6 +56,7 @@ export function clientOf(
     ...(o.responseTimeoutMs !== undefined ? { responseTimeoutMs: o.responseTimeoutMs } : {}),
     env,
     ...budgetOf(o, env, emit),
+    ...(o.tuning?.retry ? { retry: o.tuning.retry } : {}),
     onRetry: (n) =>
       emit({
         type: 'retry',

@@ -1,6 +1,7 @@
 // The shapes a program hands the library and gets back: options, turns, replies, events. Plain data, camelCase
 // where it is ours; the service's own records (Session, Message) keep the API's field names.
 import type { Message, Session } from '../api/types.js';
+import type { Tuning } from '../io/io.js';
 
 /** A duration: milliseconds, or a string such as `'90s'`, `'20m'`, `'1h30m'`. */
 export type Duration = number | string;
@@ -16,6 +17,8 @@ export interface BudgetOptions {
    * program and `agents` commands on one machine share the key's budget.
    */
   dir?: string;
+  /** `false`: pace this process alone, sharing nothing (no file, no Redis). Default true. */
+  shared?: boolean;
   /** Share the budget through this Redis (`redis://…`, `rediss://…`) with every machine of a fleet. */
   url?: string;
 }
@@ -39,6 +42,8 @@ export interface AgentsOptions {
   env?: Record<string, string | undefined>;
   /** Longest wait for an answer's headers, and between chunks of its body, in ms. Default 30 000. */
   responseTimeoutMs?: number;
+  /** @internal The CLI's own callers (agents mcp) pass a run's tuning: its retries, poll schedule, pacing. */
+  tuning?: Pick<Tuning, 'retry' | 'schedule' | 'pacing'>;
 }
 
 /** What {@link Agents.fromConfig} reads: the CLI's settings (environment, then the profile). */
@@ -163,12 +168,16 @@ export interface SessionView {
   runningThreadId: string | undefined;
   /** System notices (no thread). */
   notices: Message[];
+  /** With `limit`: older messages were left out, the conversation cut to this many. */
+  truncatedTo?: number;
 }
 
 /** What {@link Agents.show} reads. */
 export interface ShowOptions extends CallOptions {
   /** Also read the tool calls. */
   tools?: boolean;
+  /** Only the newest `limit` messages of the conversation (default: all of it). */
+  limit?: number;
 }
 
 /** An artifact's bytes and what they are. */

@@ -13,6 +13,7 @@ import { mismatchError, structuredReply } from '../sessions/structured-reply.js'
 import { sessionAfterTurn } from '../sessions/wait-result.js';
 import type { AnswerSchema } from '../sessions/answer-json.js';
 import type { SessionItem } from '../items/session-items.js';
+import type { ScheduleOptions } from '../poll/schedule.js';
 import type { AgentsEvent, Landed, PullRequest, Reply } from './types.js';
 
 /** A wait's target, its bounds and where its events go. */
@@ -26,6 +27,8 @@ export interface WaitJob {
   stop: AbortSignal;
   timeoutMs: number | undefined;
   emit: (event: AgentsEvent) => void;
+  /** The poll schedule (the CLI's default unless a caller of the CLI's tunes it). */
+  schedule?: ScheduleOptions;
   /** The reply must match it; `retries` follow-ups ask again (0: checked only). */
   check?: { schema: AnswerSchema; retries: number };
 }
@@ -48,6 +51,7 @@ function threadOf(job: WaitJob, deadline: Deadline, threadId: string) {
     sessionId: job.sessionId,
     threadId,
     signal: deadline.signal,
+    ...(job.schedule ? { schedule: job.schedule } : {}),
     outage: {
       maxFailedPolls: job.timeoutMs === undefined ? MAX_FAILED_POLLS : Number.POSITIVE_INFINITY,
       onTransientError: (err: unknown) =>

@@ -9,8 +9,8 @@ import type { ApiClient } from '../api/client.js';
 import type { Message } from '../api/types.js';
 import { isHttpError } from '../api/errors.js';
 import { CliError, ExitCode, fromHttpError, type ExitCodeValue } from '../errors/cli-error.js';
-import { Follower, isTransient, MAX_FAILED_POLLS } from '../poll/follow.js';
-import { isFinalReply } from '../conversation/turn-state.js';
+import { isTransient, MAX_FAILED_POLLS } from '../poll/follow.js';
+import { followThread } from './await-reply.js';
 import { latestUserMessage } from './latest.js';
 import type { WaitRef } from '../input/wait-ref.js';
 import { resolveSession } from './resolve.js';
@@ -241,27 +241,28 @@ export class FanOut {
     this.o.ctx.log.warn(`session ${sessionId}: the service is failing: ${what}; still waiting`);
   }
 
+  /** The one wait (followThread, as create --wait, the library and agents mcp wait): the thread's final. */
   private async follow(sessionId: string, threadId: string, key: string): Promise<Message> {
     const { ctx, client, signal } = this.o;
-    const follower = new Follower({
+    const run = followThread({
       client,
-      target: { sessionId, threadId },
-      types: ['final_message'],
-      untilFinal: true,
+      sessionId,
+      threadId,
+      mode: 'wait',
       signal,
       schedule: ctx.schedule,
-      maxFailedPolls: this.o.bounded ? Number.POSITIVE_INFINITY : MAX_FAILED_POLLS,
-      onTransientError: (err, n) => {
-        this.row(key, { state: 'retrying' });
-        this.warnFailing(sessionId, err, n);
+      outage: {
+        maxFailedPolls: this.o.bounded ? Number.POSITIVE_INFINITY : MAX_FAILED_POLLS,
+        onTransientError: (err, n) => {
+          this.row(key, { state: 'retrying' });
+          this.warnFailing(sessionId, err, n);
+        },
       },
     });
-    let final: Message | undefined;
-    for await (const m of follower) {
-      if (isFinalReply(m)) final = m;
+    for (;;) {
+      const step = await run.next();
+      if (step.done) return step.value;
     }
-    if (final === undefined) throw new CliError('the wait ended before the final message');
-    return final;
   }
 
   /** DIR/<session>.md, or DIR/<session>-<thread>.md when several threads of one session are waited on. */
