@@ -6,7 +6,7 @@ import type { Message, Session } from '../api/types.js';
 import type { Conversation } from '../conversation/model.js';
 import { groupTurns } from '../conversation/turns.js';
 import { latestTurn } from '../conversation/turn-state.js';
-import { mergeOldestFirst } from '../conversation/merge.js';
+import { assistantMessagesOf } from '../conversation/merge.js';
 import { readSession } from '../sessions/read-session.js';
 
 /** Messages read for the backlog: one request (the limit counts what is shown; show reads twice as many). */
@@ -70,11 +70,7 @@ export async function loadBacklog(
   );
   const whole = item.conversation;
   const { conversation, cut } = lastTurns(whole, turns);
-  const seen = mergeOldestFirst(
-    whole.entries.map((e) => e.message).filter((m) => m.role === 'assistant'),
-    whole.notices.map((e) => e.message),
-    whole.duplicates,
-  );
+  const seen = assistantMessagesOf(whole);
   return {
     session: item.session,
     conversation,

@@ -2,6 +2,7 @@
 // oldest first, into one list by created_at. Messages stored in one instant tie on every timestamp: only the
 // order the server listed them in tells which came first, so a tie is never broken otherwise.
 import type { Message } from '../api/types.js';
+import type { Conversation } from './model.js';
 
 /** created_at in ms; a time that does not parse sorts first rather than making the order inconsistent. */
 function createdMs(m: Message): number {
@@ -59,4 +60,16 @@ function promptsFirst(group: Message[], listOf: ReadonlyMap<string, number>): Me
     out.splice(first, 0, u);
   }
   return out;
+}
+
+/**
+ * Pure: every assistant message of a conversation read whole (replies, notices, the service's copies of
+ * finals), oldest first: what a follow that carries on after it has seen.
+ */
+export function assistantMessagesOf(c: Conversation): Message[] {
+  return mergeOldestFirst(
+    c.entries.map((e) => e.message).filter((m) => m.role === 'assistant'),
+    c.notices.map((e) => e.message),
+    c.duplicates,
+  );
 }

@@ -22,6 +22,7 @@ import { checkoutSpec } from '../commands/checkout/spec.js';
 import { diffSpec } from '../commands/diff/spec.js';
 import { budgetSpec } from '../commands/budget/spec.js';
 import { mcpSpec } from '../commands/mcp/spec.js';
+import { acpSpec } from '../commands/acp/spec.js';
 import { completionSpec } from '../commands/completion/spec.js';
 import { helpSpec } from '../commands/help/spec.js';
 import { suggestSynonyms } from './synonyms.js';
@@ -54,6 +55,7 @@ const COMMANDS: CommandSpec[] = [
   // agents on this machine
   budgetSpec,
   mcpSpec,
+  acpSpec,
   completionSpec,
   helpSpec,
 ];

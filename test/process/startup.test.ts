@@ -77,6 +77,10 @@ const http = (r: Run) => r.probe.builtins.filter((m) => HTTP.includes(m));
 const mcpSdk = (r: Run) =>
   r.probe.files.filter((f) => readFileSync(f, 'utf8').includes('StdioServerTransport'));
 
+/** The files read that hold the ACP SDK (its method table, by the protocol's own name for one method). */
+const acpSdk = (r: Run) =>
+  r.probe.files.filter((f) => readFileSync(f, 'utf8').includes('session/set_config_option'));
+
 const SESSION = '0b5e8f3c-1d2a-4c3b-9e8f-7a6b5c4d3e2f';
 
 const file = fileSession();
@@ -120,18 +124,21 @@ describe('the binary', () => {
     expect(http(r)).toEqual(expect.arrayContaining(['http', '_http_client']));
   });
 
-  it('--help and show do not load the MCP SDK; agents mcp does (and ends at once on an empty stdin)', async () => {
-    const [help, show, mcp] = await Promise.all([
+  it('--help and show load neither the MCP nor the ACP SDK; agents mcp and agents acp load theirs (and end at once on an empty stdin)', async () => {
+    const [help, show, mcp, acp] = await Promise.all([
       runBin(['--help'], file.env),
       runBin(['show', file.sessionId, '--json'], file.env),
       runBin(['mcp'], file.env),
+      runBin(['acp'], file.env),
     ]);
-    expect([help.code, show.code, mcp.code]).toEqual([0, 0, 0]);
+    expect([help.code, show.code, mcp.code, acp.code]).toEqual([0, 0, 0, 0]);
     expect(help.probe.files.length).toBeGreaterThan(0);
-    expect(mcpSdk(help)).toEqual([]);
-    expect(mcpSdk(show)).toEqual([]);
+    for (const r of [help, show]) expect([...mcpSdk(r), ...acpSdk(r)]).toEqual([]);
     expect(mcpSdk(mcp)).not.toEqual([]);
-    expect(mcp.stdout).toBe('');
+    expect(acpSdk(mcp)).toEqual([]);
+    expect(acpSdk(acp)).not.toEqual([]);
+    expect(mcpSdk(acp)).toEqual([]);
+    expect([mcp.stdout, acp.stdout]).toEqual(['', '']);
   });
 
   it('with --debug or AGENTS_DEBUG, a stack trace names the src/ files and functions it passed through', async () => {

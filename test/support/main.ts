@@ -185,3 +185,34 @@ export class RecordingSpawner implements Spawner {
     return this.o.browserError ? Promise.reject(this.o.browserError) : Promise.resolve();
   }
 }
+
+/** A server run in this process (`agents mcp`, `agents acp`): its stdin and stdout are the client's pipes. */
+export interface PipedRun {
+  stdin: PassThrough;
+  stdout: PassThrough;
+  stderr: () => string;
+  /** main's exit code. */
+  done: Promise<number>;
+}
+
+/** Runs `agents ARGS` through main(argv, io) with open pipes for stdin and stdout, for a protocol client. */
+export function runPiped(args: string[], env: NodeJS.ProcessEnv, tuning: Tuning = FAST_TUNING): PipedRun {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  let stderr = '';
+  const io: IO = {
+    stdin,
+    stdout,
+    stderr: new Writable({
+      write(chunk: Buffer, _enc, done) {
+        stderr += chunk.toString('utf8');
+        done();
+      },
+    }),
+    env,
+    signal: new AbortController().signal,
+    runtime: { nodeVersion: process.version, platform: process.platform, homedir: homedir() },
+    tuning,
+  };
+  return { stdin, stdout, stderr: () => stderr, done: main(args, io) };
+}

@@ -5,10 +5,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { homedir } from 'node:os';
-import { PassThrough, Writable, type Readable } from 'node:stream';
-import { main } from '../../src/cli.js';
-import type { IO, Tuning } from '../../src/io/io.js';
+import type { Readable, Writable } from 'node:stream';
+import type { Tuning } from '../../src/io/io.js';
+import { runPiped } from './main.js';
 import { BIN, ROOT } from './run-cli.js';
 
 /** A connected client, the server's stderr so far, and a way to end both. */
@@ -107,23 +106,6 @@ export async function mcpInProcess(
   env: NodeJS.ProcessEnv,
   tuning: Tuning,
 ): Promise<McpRun & { done: Promise<number> }> {
-  const stdin = new PassThrough();
-  const stdout = new PassThrough();
-  let stderr = '';
-  const io: IO = {
-    stdin,
-    stdout,
-    stderr: new Writable({
-      write(chunk: Buffer, _enc, done) {
-        stderr += chunk.toString('utf8');
-        done();
-      },
-    }),
-    env,
-    signal: new AbortController().signal,
-    runtime: { nodeVersion: process.version, platform: process.platform, homedir: homedir() },
-    tuning,
-  };
-  const done = main(['mcp'], io);
-  return { ...(await connected(new StreamTransport(stdout, stdin), env, () => stderr, done)), done };
+  const { stdin, stdout, stderr, done } = runPiped(['mcp'], env, tuning);
+  return { ...(await connected(new StreamTransport(stdout, stdin), env, stderr, done)), done };
 }

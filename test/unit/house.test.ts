@@ -99,7 +99,7 @@ describe('the house', () => {
       ['cli.ts'],
       ['program'],
       ['commands'],
-      ['chat', 'mcp'],
+      ['chat', 'mcp', 'acp'],
       ['sdk'],
       ['sessions'],
       ['input'],

@@ -1,0 +1,241 @@
+// `agents acp`: the Agent Client Protocol over stdio with the official SDK, imported by the acp command
+// alone. stdout carries the protocol alone, logs go to stderr; it ends when stdin closes. Each panel session
+// is a PanelSession over one Blocks session; every call into the core goes through blocks.ts.
+import { randomUUID } from 'node:crypto';
+import { Readable, Writable } from 'node:stream';
+import {
+  PROTOCOL_VERSION,
+  RequestError,
+  agent,
+  ndJsonStream,
+  type AgentConnection,
+  type AuthMethod,
+  type InitializeResponse,
+  type SessionConfigOption,
+} from '@agentclientprotocol/sdk';
+import type { Context } from '../run/context.js';
+import { CORE_AGENTS, type CoreAgent } from '../api/types.js';
+import { VERSION } from '../util/version.js';
+import { CliError, ExitCode, toCliError } from '../errors/cli-error.js';
+import { Blocks } from './blocks.js';
+import { acpError } from './errors.js';
+import { PanelSession, type PanelOptions } from './session.js';
+import { promptText } from './updates.js';
+
+/** How `agents acp` was asked to run. */
+export interface AcpOptions {
+  /** --agent: the agent of new sessions (else the configured one, else claude); the panel may pick another. */
+  agent?: CoreAgent;
+  /** --agent-id: every new session goes to this agent of the workspace (no choice in the panel). */
+  agentId?: string;
+  /** --send-cwd: the editor's directory goes into the first message's context line. */
+  sendCwd?: boolean;
+  /** --timeout: how long a prompt waits for its final reply. */
+  timeoutMs?: number;
+}
+
+/** The one auth method, named when no key is configured: the CLI's own login. */
+const LOGIN: AuthMethod = {
+  id: 'agents-login',
+  name: 'agents login',
+  description:
+    'Run `agents login` in a terminal (or set AGENTS_API_KEY in the environment the editor starts `agents acp` with), then start a new thread.',
+};
+
+/** The config option that picks the agent of a new session, before its first prompt. */
+function agentOption(current: string): SessionConfigOption[] {
+  return [
+    {
+      id: 'agent',
+      name: 'Agent',
+      description: 'The Blocks agent that works on this session (chosen before the first prompt).',
+      type: 'select',
+      currentValue: current,
+      options: CORE_AGENTS.map((a) => ({ value: a, name: a })),
+    },
+  ];
+}
+
+/** The server: its panel sessions and the handlers over them. */
+class AcpServer {
+  readonly blocks: Blocks;
+  private readonly sessions = new Map<string, PanelSession>();
+  connection: AgentConnection | undefined;
+
+  constructor(
+    private readonly ctx: Context,
+    private readonly o: AcpOptions,
+  ) {
+    this.blocks = new Blocks(ctx);
+  }
+
+  /** Runs `body`, its failure the ACP error the editor shows. */
+  async guard<T>(body: () => Promise<T>): Promise<T> {
+    try {
+      return await body();
+    } catch (err) {
+      const e = acpError(err, await this.blocks.secret());
+      this.blocks.log('debug', `agents acp: ${e.message}`);
+      throw e;
+    }
+  }
+
+  async initialize(clientVersion: number): Promise<InitializeResponse> {
+    return {
+      protocolVersion: Math.min(clientVersion, PROTOCOL_VERSION),
+      agentCapabilities: {
+        loadSession: true,
+        promptCapabilities: { image: false, audio: false, embeddedContext: true },
+        sessionCapabilities: { list: {} },
+      },
+      authMethods: (await this.blocks.hasKey()) ? [] : [LOGIN],
+      agentInfo: { name: 'agents', title: 'Blocks', version: VERSION },
+    };
+  }
+
+  /** A key is configured, or the auth-required error with the CLI's line and hint (from the settings). */
+  async requireKey(): Promise<void> {
+    if (await this.blocks.hasKey()) return;
+    try {
+      await this.blocks.agents();
+    } catch (err) {
+      // With no key, whatever else is missing too (a fresh machine has no base URL either), `agents login`
+      // is the cure: ACP's auth-required, with the CLI's line and hint.
+      const e = toCliError(err);
+      throw new CliError(e.message, { exitCode: ExitCode.AUTH, hint: e.hint, cause: err });
+    }
+  }
+
+  private panel(id: string, agentOf: PanelOptions['agent'], cwd: string): PanelSession {
+    const panel = new PanelSession({
+      blocks: this.blocks,
+      signal: this.ctx.signal,
+      notify: (update) => this.connection!.client.notify('session/update', { sessionId: id, update }),
+      agent: agentOf,
+      ...(this.o.sendCwd ? { cwd } : {}),
+      ...(this.o.timeoutMs === undefined ? {} : { timeoutMs: this.o.timeoutMs }),
+    });
+    this.sessions.set(id, panel);
+    return panel;
+  }
+
+  async newSession(cwd: string) {
+    await this.requireKey();
+    const id = randomUUID();
+    if (this.o.agentId !== undefined) {
+      this.panel(id, { agent_id: this.o.agentId }, cwd);
+      return { sessionId: id };
+    }
+    const name = this.o.agent ?? (await this.blocks.configuredAgent()) ?? 'claude';
+    this.panel(id, { agent_name: name }, cwd);
+    return { sessionId: id, configOptions: agentOption(name) };
+  }
+
+  setAgent(sessionId: string, configId: string, value: unknown) {
+    const panel = this.known(sessionId);
+    if (
+      configId !== 'agent' ||
+      typeof value !== 'string' ||
+      !(CORE_AGENTS as readonly string[]).includes(value)
+    ) {
+      throw RequestError.invalidParams({ configId }, `the option is agent, one of ${CORE_AGENTS.join(', ')}`);
+    }
+    if (panel.blocksId !== undefined || !('agent_name' in panel.agent)) {
+      throw RequestError.invalidParams(
+        { configId },
+        'the agent is chosen before the first prompt: start a new thread for another agent',
+      );
+    }
+    panel.agent = { agent_name: value as CoreAgent };
+    return { configOptions: agentOption(value) };
+  }
+
+  async load(sessionId: string, cwd: string): Promise<void> {
+    await this.requireKey();
+    const mine = this.sessions.get(sessionId)?.blocksId;
+    const blocksId = mine ?? (await this.blocks.resolve(sessionId));
+    const history = await this.blocks.show(blocksId, this.ctx.signal);
+    this.sessions.get(sessionId)?.close();
+    // The session has its agent: the selection is never used (a loaded panel only follows up).
+    await this.panel(sessionId, {}, cwd).load(history);
+  }
+
+  async list(cwd: string | null | undefined) {
+    const known = await this.blocks.list();
+    const dir = cwd ?? this.ctx.io.runtime.homedir;
+    return {
+      sessions: known.map((s) => ({
+        sessionId: s.id,
+        cwd: dir,
+        title: s.title ?? null,
+        updatedAt: s.usedAt || null,
+      })),
+    };
+  }
+
+  known(sessionId: string): PanelSession {
+    const panel = this.sessions.get(sessionId);
+    if (panel === undefined) throw RequestError.resourceNotFound(sessionId);
+    return panel;
+  }
+
+  close(): void {
+    for (const panel of this.sessions.values()) panel.close();
+  }
+}
+
+/** Serves the protocol on the run's stdin and stdout until stdin closes or the run is stopped. */
+export async function serve(ctx: Context, o: AcpOptions): Promise<void> {
+  const s = new AcpServer(ctx, o);
+  const app = agent({ name: 'agents' })
+    .onRequest('initialize', ({ params }) => s.guard(() => s.initialize(params.protocolVersion)))
+    .onRequest('authenticate', () =>
+      s.guard(async () => {
+        await s.requireKey();
+        return {};
+      }),
+    )
+    .onRequest('session/new', ({ params }) => s.guard(() => s.newSession(params.cwd)))
+    .onRequest('session/load', ({ params }) =>
+      s.guard(async () => {
+        await s.load(params.sessionId, params.cwd);
+        return {};
+      }),
+    )
+    .onRequest('session/list', ({ params }) => s.guard(() => s.list(params.cwd)))
+    .onRequest('session/set_config_option', ({ params }) =>
+      s.guard(() => Promise.resolve(s.setAgent(params.sessionId, params.configId, params.value))),
+    )
+    .onRequest('session/prompt', ({ params }) =>
+      s.guard(async () => {
+        const panel = s.known(params.sessionId);
+        let text: string;
+        try {
+          text = promptText(params.prompt);
+        } catch (err) {
+          throw RequestError.invalidParams(undefined, (err as Error).message);
+        }
+        return { stopReason: await panel.prompt(text) };
+      }),
+    )
+    .onNotification('session/cancel', ({ params }) => {
+      s.known(params.sessionId).cancel();
+    });
+  const stdin = ctx.io.stdin as unknown as Readable;
+  const stdout = ctx.io.stdout as unknown as Writable;
+  const stream = ndJsonStream(
+    Writable.toWeb(stdout) as WritableStream<Uint8Array>,
+    Readable.toWeb(stdin) as ReadableStream<Uint8Array>,
+  );
+  const connection = app.connect(stream);
+  s.connection = connection;
+  const end = () => connection.close();
+  if (ctx.signal.aborted) end();
+  else ctx.signal.addEventListener('abort', end, { once: true });
+  try {
+    await connection.closed;
+  } finally {
+    ctx.signal.removeEventListener('abort', end);
+    s.close();
+  }
+}

@@ -1,0 +1,199 @@
+// One session of the editor's panel over one Blocks session: created with the first prompt, followed while
+// a prompt runs (each assistant message once, in the server's order; tool calls; a plan; the pull requests
+// at the final reply), cancelled at once, replayed on load.
+import type { SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
+import type { BlocksHistory, BlocksTurn, AgentSelection, Blocks, Entry } from './blocks.js';
+import { agentText, entryUpdate, planEntries } from './updates.js';
+import { Turn, type UpdateSink } from './turn.js';
+
+/** How a panel session was opened. */
+export interface PanelOptions {
+  blocks: Blocks;
+  /** The run's stop: a POST in flight ends only with it (a cancel never cuts a POST short). */
+  signal: AbortSignal;
+  /** Sends one update of this session to the editor. */
+  notify: UpdateSink;
+  /** The agent of the session's first message: a name, or `--agent-id`'s id. */
+  agent: AgentSelection;
+  /** --send-cwd: the editor's directory, for the first message's context line. */
+  cwd?: string;
+  /** --timeout: how long a prompt may wait for its final reply. */
+  timeoutMs?: number;
+}
+
+/** The panel's note at the first cancel: what cancel can and cannot do. */
+export const CANCEL_NOTE =
+  '\n\n_Stopped following. The agent on Blocks goes on working (the API cannot stop it) until your next prompt interrupts it._\n';
+
+export class PanelSession {
+  /** The Blocks session, once the first prompt created it (or load named it). */
+  blocksId: string | undefined;
+  private turn: Turn | undefined;
+  /** The plans already shown (their artifact ids), and the pull requests (their lines). */
+  private plans = new Set<string>();
+  private prs = new Set<string>();
+  private noted = false;
+  /** The session's address, until the panel has shown it (a cancel may come before it could be). */
+  private address: string | undefined;
+  /** The editor's updates, one after another; and the POSTs, one after another. */
+  private out: Promise<void> = Promise.resolve();
+  private posting: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly o: PanelOptions) {}
+
+  /** The agent new sessions go to (the config option), until the first prompt. */
+  get agent(): PanelOptions['agent'] {
+    return this.o.agent;
+  }
+
+  set agent(agent: PanelOptions['agent']) {
+    this.o.agent = agent;
+  }
+
+  private readonly queue: UpdateSink = (update) => {
+    const next = this.out.then(() => this.o.notify(update));
+    this.out = next.catch(() => undefined);
+    return next;
+  };
+
+  /** A prompt: posts it (the first creates the session) and follows the turn to its final reply. */
+  async prompt(text: string): Promise<StopReason> {
+    // A prompt while one runs supersedes it (the editor did not cancel): that one ends, cancelled.
+    this.turn?.cancel();
+    const turn = new Turn(this.queue);
+    this.turn = turn;
+    const work = this.run(turn, text).then(
+      (): StopReason => 'end_turn',
+      (err: unknown): StopReason => {
+        if (turn.done && turn.signal.aborted) return 'cancelled';
+        throw err;
+      },
+    );
+    try {
+      const reason = await Promise.race([work, turn.stopped]);
+      await this.out;
+      return reason;
+    } finally {
+      // Ended, whichever way: a cancel from now on has no prompt to end.
+      turn.finish();
+    }
+  }
+
+  /** session/cancel: the prompt ends with `cancelled` now; the remote agent is said to go on, once. */
+  cancel(): void {
+    const note = this.noted ? undefined : agentText(CANCEL_NOTE);
+    if (this.turn?.cancel(note) && note) this.noted = true;
+  }
+
+  private async run(turn: Turn, text: string): Promise<void> {
+    // One POST at a time: a prompt sent while the first one creates the session must follow up on it.
+    const post = this.posting.then(() => this.post(text));
+    this.posting = post.catch(() => undefined);
+    const posted = await post;
+    if (turn.done) return;
+    if (this.address !== undefined) {
+      const shown = turn.send(agentText(`Blocks session: ${this.address}\n\n`));
+      this.address = undefined;
+      await shown;
+    }
+    await this.follow(turn, posted);
+  }
+
+  private async post(text: string): Promise<BlocksTurn> {
+    const { blocks, signal } = this.o;
+    if (this.blocksId !== undefined) return blocks.send(this.blocksId, text, signal);
+    const message =
+      this.o.cwd === undefined ? text : `(working directory in the editor: ${this.o.cwd})\n\n${text}`;
+    const made = await blocks.create(this.o.agent, message, signal);
+    this.blocksId = made.sessionId;
+    this.address = made.webUrl;
+    blocks.log('info', `agents acp: session ${made.sessionId} created`);
+    return made;
+  }
+
+  /**
+   * Follows the turn (its own thread alone: what a cancelled or interrupted turn still says is not this
+   * prompt's) to its final reply, or until the turn is cancelled, or --timeout runs out.
+   */
+  private async follow(turn: Turn, posted: BlocksTurn): Promise<void> {
+    let lastReply: string | undefined;
+    for await (const e of this.o.blocks.follow(posted, turn.signal, this.o.timeoutMs)) {
+      if (e.kind === 'final') return this.ended(turn, posted, e, e.message.message === lastReply);
+      if (e.kind === 'reply') lastReply = e.message.message;
+      const update = entryUpdate(e);
+      if (update !== undefined) await turn.send(update);
+    }
+  }
+
+  /**
+   * The final reply: the new plan first, then the reply (unless the message just shown was its copy, as the
+   * live service stores one), then the new pull requests; the turn is over.
+   */
+  private async ended(turn: Turn, posted: BlocksTurn, final: Entry, shown: boolean): Promise<void> {
+    const { blocks } = this.o;
+    const [plan, prs] = await Promise.all([
+      this.newPlan(posted.sessionId, turn.signal),
+      blocks.pullRequests(posted, turn.signal).catch((err: unknown) => {
+        blocks.log('warn', `agents acp: the session's pull requests could not be read: ${String(err)}`);
+        return [];
+      }),
+    ]);
+    if (plan !== undefined) await turn.send(plan);
+    const reply = shown ? undefined : entryUpdate(final);
+    if (reply !== undefined) await turn.send(reply);
+    const listed = this.newPullRequests(prs);
+    if (listed !== undefined) await turn.send(listed);
+    turn.finish();
+  }
+
+  /** The pull requests the panel has not shown (new ones, or a new status), as one message. */
+  private newPullRequests(lines: readonly string[]): SessionUpdate | undefined {
+    const fresh = lines.filter((l) => !this.prs.has(l));
+    for (const l of lines) this.prs.add(l);
+    if (fresh.length === 0) return undefined;
+    return agentText(`\n\nPull requests:\n${fresh.map((p) => `- ${p}`).join('\n')}\n`);
+  }
+
+  /** The session's latest plan as an update, when the panel has not shown it. */
+  private async newPlan(sessionId: string, signal: AbortSignal): Promise<SessionUpdate | undefined> {
+    try {
+      const plan = await this.o.blocks.plan(sessionId, signal);
+      if (plan === undefined || this.plans.has(plan.artifactId)) return undefined;
+      this.plans.add(plan.artifactId);
+      return { sessionUpdate: 'plan', entries: planEntries(plan.text) };
+    } catch (err) {
+      this.o.blocks.log(
+        'warn',
+        `agents acp: the plan of session ${sessionId} could not be read: ${String(err)}`,
+      );
+      return undefined;
+    }
+  }
+
+  /** session/load: replays the conversation (prompts, replies, tool calls, the plan, the pull requests). */
+  async load(history: BlocksHistory): Promise<void> {
+    const { session } = history;
+    this.blocksId = session.id;
+    for (const e of history.entries) {
+      const update = entryUpdate(e);
+      if (update !== undefined) await this.queue(update);
+    }
+    if ((session.plan_artifact_ids ?? []).length > 0) {
+      const plan = await this.newPlan(session.id, this.o.signal);
+      if (plan !== undefined) await this.queue(plan);
+    }
+    const prs = this.newPullRequests(this.o.blocks.sessionPullRequests(session));
+    if (prs !== undefined) await this.queue(prs);
+    if (history.running !== undefined) {
+      await this.queue(
+        agentText('\n\n_The agent is still working on the last prompt; your next prompt interrupts it._\n'),
+      );
+    }
+    await this.out;
+  }
+
+  /** The connection closed: every prompt in flight stops. */
+  close(): void {
+    this.turn?.cancel();
+  }
+}
