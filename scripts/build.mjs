@@ -24,6 +24,7 @@ import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { shipped } from './esbuild-options.mjs';
 import { checkRuntimeApart, requestRuntime } from './request-runtime.mjs';
+import { builtinImports } from './builtin-imports.mjs';
 
 const outArg = process.argv.indexOf('--out');
 const out = outArg === -1 ? 'dist' : process.argv[outArg + 1];
@@ -31,7 +32,7 @@ rmSync(out, { recursive: true, force: true });
 
 const program = await build({
   ...shipped,
-  plugins: [...(shipped.plugins ?? []), requestRuntime('src')],
+  plugins: [...(shipped.plugins ?? []), requestRuntime('src'), builtinImports],
   metafile: true,
   entryPoints: { agents: 'src/cli.ts' },
   inject: ['src/cli.ts'],

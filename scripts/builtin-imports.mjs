@@ -1,0 +1,31 @@
+// An esbuild plugin for dist/: an ES `import` of one of Node's own modules, ours or a bundled library's,
+// is linked to `process.getBuiltinModule()`, the object `require()` returns, instead of Node's ES facade
+// of it. Node makes a built-in's facade by reading every export, and some exports are getters that load
+// more: `node:process`'s reads process.stdin (a stream for it, with fs's streams, fs/promises and
+// readline), process.report and the finalization registry; `node:fs`'s loads fs/promises; `node:crypto`'s
+// WebCrypto and perf_hooks. env-paths' `import process from 'node:process'` alone cost `show` about 4 ms
+// and 3 MB that way. Linked as `require()` is, a built-in loads when the module importing it first runs.
+//  - The module is Node's own, unchanged, and no library's file is: this is how the bundle links it, as the
+//    banner's `require` links the CommonJS libraries' require() of the same modules.
+//  - Each importer gets its own two-line module (keyed by its path): a module shared by entries that
+//    reach it differently would be a chunk of its own, a file more for a run to read.
+import { builtinModules } from 'node:module';
+
+const builtins = new Set(builtinModules);
+
+/** The plugin (needs Node 22.3 or later at run time, for process.getBuiltinModule). */
+export const builtinImports = {
+  name: 'builtin-imports',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?[a-z_/0-9]+$/ }, (args) => {
+      if (args.kind !== 'import-statement' && args.kind !== 'dynamic-import') return undefined;
+      const name = args.path.replace(/^node:/, '');
+      if (!builtins.has(name)) return undefined;
+      return { path: `${args.importer}#node:${name}`, namespace: 'builtin-import' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'builtin-import' }, (args) => ({
+      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path.slice(args.path.lastIndexOf('#') + 1))});\n`,
+      loader: 'js',
+    }));
+  },
+};
