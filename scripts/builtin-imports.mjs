@@ -13,6 +13,23 @@ import { builtinModules } from 'node:module';
 
 const builtins = new Set(builtinModules);
 
+/**
+ * The module an importer gets: Node's own as its default export, and each export as a named one, read from
+ * the module when the importer first runs. Each read is marked pure, so that esbuild drops the ones nothing
+ * imports (a getter such as fs.promises is never read unless imported). The names are those of the Node
+ * that builds; a name it lacks fails the build, as an import Node lacks fails to link.
+ */
+function facadeless(id) {
+  const names = Object.keys(process.getBuiltinModule(id)).filter(
+    (name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default',
+  );
+  return [
+    `const m = process.getBuiltinModule(${JSON.stringify(id)});`,
+    'export default m;',
+    ...names.map((name) => `export const ${name} = /* @__PURE__ */ (() => m.${name})();`),
+  ].join('\n');
+}
+
 /** The plugin (needs Node 22.3 or later at run time, for process.getBuiltinModule). */
 export const builtinImports = {
   name: 'builtin-imports',
@@ -24,7 +41,7 @@ export const builtinImports = {
       return { path: `${args.importer}#node:${name}`, namespace: 'builtin-import' };
     });
     build.onLoad({ filter: /.*/, namespace: 'builtin-import' }, (args) => ({
-      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path.slice(args.path.lastIndexOf('#') + 1))});\n`,
+      contents: facadeless(args.path.slice(args.path.lastIndexOf('#') + 1)),
       loader: 'js',
     }));
   },
