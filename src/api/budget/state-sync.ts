@@ -5,6 +5,7 @@ import { capacity, lowerCap, shareGap, WaiterCount, type PacingOptions } from '.
 import { prune, slotsHeld, type SharedState } from './state.js';
 import type { BudgetStore } from './budget-store.js';
 import { FELL_BACK, type Fallback } from './fallback.js';
+import { monotonicMs } from '../../util/clock.js';
 
 /** A waiter entry lives at least this long without a refresh (its process polls far more often). */
 const MIN_WAITER_TTL_MS = 30_000;
@@ -147,7 +148,7 @@ export class StateSync {
     fn: (s: SharedState, now: number) => T,
     apply: () => void,
   ): Promise<T | typeof FELL_BACK> {
-    const started = performance.now();
+    const started = monotonicMs();
     try {
       const result = await this.store.transact((s, now) => {
         apply();
@@ -158,7 +159,7 @@ export class StateSync {
         return out;
       });
       this.cost.transactions += 1;
-      this.cost.totalMs += performance.now() - started;
+      this.cost.totalMs += monotonicMs() - started;
       this.fallback.answered();
       return result;
     } catch (err) {
