@@ -10,6 +10,7 @@
 //  - Each importer gets its own two-line module (keyed by its path): a module shared by entries that
 //    reach it differently would be a chunk of its own, a file more for a run to read.
 import { builtinModules } from 'node:module';
+import { relative } from 'node:path';
 
 const builtins = new Set(builtinModules);
 
@@ -38,7 +39,8 @@ export const builtinImports = {
       if (args.kind !== 'import-statement' && args.kind !== 'dynamic-import') return undefined;
       const name = args.path.replace(/^node:/, '');
       if (!builtins.has(name)) return undefined;
-      return { path: `${args.importer}#node:${name}`, namespace: 'builtin-import' };
+      // Named by the importer's path from the checkout, which the bundle keeps as a label.
+      return { path: `${relative(process.cwd(), args.importer)}#node:${name}`, namespace: 'builtin-import' };
     });
     build.onLoad({ filter: /.*/, namespace: 'builtin-import' }, (args) => ({
       contents: facadeless(args.path.slice(args.path.lastIndexOf('#') + 1)),
