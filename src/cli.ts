@@ -37,20 +37,24 @@ export async function main(argv: readonly string[], io: IO): Promise<number> {
     const { present } = await import('./output/presenter.js');
     await present(ctx, result);
   };
-  const program = buildProgram(runner, {
-    writeOut: (s) => void io.stdout.write(s),
-    writeErr: (s) => void io.stderr.write(s),
-    getOutHelpWidth: () => io.stdout.columns || 80,
-    getErrHelpWidth: () => io.stderr.columns || 80,
-    getOutHasColors: () => false,
-    getErrHasColors: () => false,
-    // commander's own messages are one line starting with "error:"; its "(Did you mean …?)" suggestion
-    // would be a second, unlabelled line, so it becomes the contract's `hint:` line.
-    outputError: (str, write) => {
-      const [, message = str, suggestion] = /^([\s\S]*?)(?:\n\(Did you mean (.+)\?\))?\n?$/.exec(str) ?? [];
-      write(`${escapeForLine(message)}\n${suggestion ? `hint: did you mean ${suggestion}?\n` : ''}`);
+  const program = buildProgram(
+    runner,
+    {
+      writeOut: (s) => void io.stdout.write(s),
+      writeErr: (s) => void io.stderr.write(s),
+      getOutHelpWidth: () => io.stdout.columns || 80,
+      getErrHelpWidth: () => io.stderr.columns || 80,
+      getOutHasColors: () => false,
+      getErrHasColors: () => false,
+      // commander's own messages are one line starting with "error:"; its "(Did you mean …?)" suggestion
+      // would be a second, unlabelled line, so it becomes the contract's `hint:` line.
+      outputError: (str, write) => {
+        const [, message = str, suggestion] = /^([\s\S]*?)(?:\n\(Did you mean (.+)\?\))?\n?$/.exec(str) ?? [];
+        write(`${escapeForLine(message)}\n${suggestion ? `hint: did you mean ${suggestion}?\n` : ''}`);
+      },
     },
-  });
+    argv,
+  );
   const debug = argv.includes('--debug') || debugFromEnv(io.env);
   try {
     await program.parseAsync([...argv], { from: 'user' });

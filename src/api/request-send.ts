@@ -3,6 +3,7 @@
 import { HttpError } from './errors.js';
 import { errorFromNetwork, type TimeoutFigures } from './network-errors.js';
 import type { Answer, Exchange } from './wire.js';
+import { monotonicMs } from '../util/clock.js';
 
 /** What sending needs of the transport's configuration (TransportConfig). */
 export interface SendConfig extends TimeoutFigures {
@@ -34,7 +35,7 @@ export interface ExchangeDeadline {
  * each gap between chunks, so a body that arrives a byte a second would otherwise never end.
  */
 export function exchangeDeadline(config: SendConfig, signal: AbortSignal | undefined): ExchangeDeadline {
-  const started = performance.now();
+  const started = monotonicMs();
   const overall = new AbortController();
   const timer = setTimeout(() => overall.abort(), config.requestTimeoutMs);
   const timedOut = () =>
@@ -45,7 +46,7 @@ export function exchangeDeadline(config: SendConfig, signal: AbortSignal | undef
   return {
     signal: signal ? AbortSignal.any([signal, overall.signal]) : overall.signal,
     failure: (err) => (overall.signal.aborted ? timedOut() : errorFromNetwork(err, config.origin, config)),
-    elapsed: () => `${Math.round(performance.now() - started)} ms`,
+    elapsed: () => `${Math.round(monotonicMs() - started)} ms`,
     dispose: () => clearTimeout(timer),
   };
 }

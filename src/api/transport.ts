@@ -11,6 +11,7 @@ import type { Exchange } from './wire.js';
 import { exchangeDeadline, sendRequest } from './request-send.js';
 import { readAnswer, type ReadAnswer } from './answer-read.js';
 import { decodeAnswer } from './answer-decode.js';
+import { monotonicMs } from '../util/clock.js';
 
 export type { Download } from './download.js';
 export { MAX_JSON_DEPTH } from './answer-decode.js';
@@ -115,7 +116,7 @@ export class Transport {
    */
   async download(raw: string, signal: AbortSignal | undefined, maxBytes: number): Promise<Download> {
     const url = checkDownloadUrl(raw);
-    const started = performance.now();
+    const started = monotonicMs();
     const config = { ...this.config, trace: (line: string) => this.trace(line) };
     for (let attempt = 1, counted = 0; ; attempt++) {
       try {
@@ -154,7 +155,7 @@ export class Transport {
       : rateLimited
         ? retry.rateLimitedBudgetMs
         : retry.totalBudgetMs;
-    if (performance.now() - started + delay > budget) return undefined;
+    if (monotonicMs() - started + delay > budget) return undefined;
     const shown = rateLimited ? `${attempt}` : `${counted}/${retry.maxRetries}`;
     this.trace(`retry ${shown} in ${delay} ms after: ${err.message}`);
     this.config.onRetry?.({
@@ -169,7 +170,7 @@ export class Transport {
 
   /** Sends `spec`, retrying within the configured bounds; resolves with the parsed JSON body. */
   async send(spec: RequestSpec, signal?: AbortSignal): Promise<unknown> {
-    const started = performance.now();
+    const started = monotonicMs();
     const bodyText = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     const state = { left: false };
     // A POST cancelled after it left may still have been carried out.
@@ -236,11 +237,11 @@ export class Transport {
     const { limiter, onPaced } = this.config;
     if (limiter === undefined) return undefined;
     const notice = onPaced && setTimeout(() => onPaced(limiter), PACED_NOTICE_MS);
-    const asked = performance.now();
+    const asked = monotonicMs();
     try {
       const release = await limiter.acquire(signal, { urgent });
       // --debug: a request that waited for the key's budget says how long (a late poll's reason).
-      const waited = performance.now() - asked;
+      const waited = monotonicMs() - asked;
       if (waited >= PACED_TRACE_MS)
         this.trace(`waited ${Math.round(waited)} ms for a slot of the key's budget`);
       return release;

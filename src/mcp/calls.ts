@@ -27,6 +27,7 @@ import { sessionJson } from '../output/render-sessions.js';
 import type { Arguments } from './arguments.js';
 import { DEFAULT_WAIT_SECONDS } from './tools.js';
 import type { SessionRef } from '../input/session-ref.js';
+import { monotonicMs } from '../util/clock.js';
 
 /**
  * How long a create or send POST, or a read, may take before the call gives up on it: more than a minute,
@@ -281,7 +282,7 @@ export async function waitForReply(ctx: Context, a: Arguments, call: ToolCallCon
   const { id, profile } = await sessionOf(ctx, ref);
   const client = await ctx.client();
   // wait_seconds bounds the whole call, the look-ups included (a key kept busy by others cannot hold it).
-  const started = performance.now();
+  const started = monotonicMs();
   const deadline = startDeadline(call.signal, seconds > 0 ? seconds * 1000 : REQUEST_DEADLINE_MS);
   let threadId = thread;
   let url: string | null = null;
@@ -301,7 +302,7 @@ export async function waitForReply(ctx: Context, a: Arguments, call: ToolCallCon
   if (threadId === undefined) {
     throw new UsageError(`session ${id} has no message yet`, 'send it one with send_message');
   }
-  const left = seconds > 0 ? Math.max(0.001, seconds - (performance.now() - started) / 1000) : 0;
+  const left = seconds > 0 ? Math.max(0.001, seconds - (monotonicMs() - started) / 1000) : 0;
   return turnAnswer(
     ctx,
     { client, profile, sessionId: id, threadId, url, seconds: left, asked: seconds, check },

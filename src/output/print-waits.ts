@@ -1,6 +1,5 @@
 // The presenter's handlers for what src/sessions yields while a command posts and waits: progress and
 // activity on stderr, the reply (or its JSON) on stdout, the CI job's result and files, --notify.
-import { appendFile } from 'node:fs/promises';
 import type { SessionItem } from '../items/session-items.js';
 import { escapeForLine } from '../util/text.js';
 import { githubOutputs, resultOutputs, stepSummary } from './github.js';
@@ -13,7 +12,9 @@ import { renderReplyHeader, renderSchemaErrors, renderSchemaRetry } from './rend
 /** Appends to a file the CI runner reads; a failure is a warning (the job's result is on stdout too). */
 async function appendRunnerFile(p: Printer, path: string, text: string): Promise<void> {
   try {
-    await appendFile(path, text);
+    // fs/promises only here (a CI job's files): loading it costs every run of the presenter a dozen of
+    // Node's modules (readline, streams, watchers).
+    await process.getBuiltinModule('node:fs/promises').appendFile(path, text);
   } catch (err) {
     p.ctx.log.warn(`could not write ${path}: ${err instanceof Error ? err.message : String(err)}`);
   }

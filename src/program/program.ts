@@ -29,36 +29,57 @@ import { suggestSynonyms } from './synonyms.js';
 
 export type { Runner } from '../commands/options/command-spec.js';
 
-/** Every command, in the order of `agents --help`. */
-const COMMANDS: CommandSpec[] = [
+/** Every command by its name, in the order of `agents --help`. */
+const COMMANDS: Record<string, CommandSpec> = {
   // configuration
-  configSpec,
-  loginSpec,
-  logoutSpec,
-  emulatorSpec,
+  config: configSpec,
+  login: loginSpec,
+  logout: logoutSpec,
+  emulator: emulatorSpec,
   // conversation
-  createSpec,
-  sendSpec,
-  showSpec,
-  tailSpec,
-  waitSpec,
-  chatSpec,
+  create: createSpec,
+  send: sendSpec,
+  show: showSpec,
+  tail: tailSpec,
+  wait: waitSpec,
+  chat: chatSpec,
   // plans and artifacts
-  planSpec,
-  artifactSpec,
+  plan: planSpec,
+  artifact: artifactSpec,
   // finding sessions again
-  lsSpec,
-  openSpec,
+  ls: lsSpec,
+  open: openSpec,
   // after the agent: its pull request in this clone
-  checkoutSpec,
-  diffSpec,
+  checkout: checkoutSpec,
+  diff: diffSpec,
   // agents on this machine
-  budgetSpec,
-  mcpSpec,
-  acpSpec,
-  completionSpec,
-  helpSpec,
-];
+  budget: budgetSpec,
+  mcp: mcpSpec,
+  acp: acpSpec,
+  completion: completionSpec,
+  help: helpSpec,
+};
+
+/** The global options a line may give before its command: with their value in the next word, or alone. */
+const VALUED_GLOBALS = new Set(['--profile', '--base-url']);
+const FLAG_GLOBALS = new Set(['--json', '-q', '--quiet', '--no-color', '--debug']);
+
+/**
+ * The command a command line runs, when it names one that needs no other: its first word after the global
+ * options above. `help` and `completion` read the whole tree; a word that names no command (a typo, a
+ * synonym) needs every name for its hint; any other option first (`--help`, `-V`, one commander rejects)
+ * is answered by the program, which lists every command.
+ */
+function commandAlone(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i] ?? '';
+    if (VALUED_GLOBALS.has(word)) i++;
+    else if (/^--(profile|base-url)=/.test(word) || FLAG_GLOBALS.has(word)) continue;
+    else if (word.startsWith('-')) return undefined;
+    else return Object.hasOwn(COMMANDS, word) && word !== 'help' && word !== 'completion' ? word : undefined;
+  }
+  return undefined;
+}
 
 const EXAMPLES = `
 Examples:
@@ -79,8 +100,11 @@ Docs: \`man agents\` (every command and option), and \`agents <command> --help\`
 /**
  * Builds the program. `run` gives each action its Context and prints what it returns; `output` is where
  * commander writes help and its errors (set before any command is added, so every command inherits it).
+ * Given the command line, a line that runs one command gets that command alone: parsing it, its help and
+ * its errors read nothing of the others, and making the other 16 (their options, checks and help) was
+ * a few milliseconds of every run. Without it (the docs, the tests of the tree), every command.
  */
-export function buildProgram(run: Runner, output: OutputConfiguration): Command {
+export function buildProgram(run: Runner, output: OutputConfiguration, argv?: readonly string[]): Command {
   const program = new Command('agents')
     .exitOverride()
     .configureOutput(output)
@@ -99,6 +123,8 @@ export function buildProgram(run: Runner, output: OutputConfiguration): Command 
     // Our own `help [command]` (commands/help/spec.ts).
     .helpCommand(false);
   suggestSynonyms(program);
-  for (const spec of COMMANDS) spec(program, run);
+  const alone = argv === undefined ? undefined : commandAlone(argv);
+  for (const [name, spec] of Object.entries(COMMANDS))
+    if (alone === undefined || name === alone) spec(program, run);
   return program;
 }

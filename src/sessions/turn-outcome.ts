@@ -14,6 +14,7 @@ import type { Bookkeeping } from './post.js';
 import { checkedResult, structuredReply, type StructuredResult } from './structured-reply.js';
 import type { SessionItem } from '../items/session-items.js';
 import { sessionAfterTurn } from './wait-result.js';
+import { monotonicMs } from '../util/clock.js';
 
 /** What to wait for, and for how long. */
 export interface TurnWait {
@@ -81,7 +82,7 @@ interface Got {
 
 /** Waits for the reply (checked, and asked for again, with a schema) within the deadline. */
 async function waitFor(w: TurnWait, deadline: Deadline, seen: Seen): Promise<Got> {
-  const started = performance.now();
+  const started = monotonicMs();
   const thread = {
     client: w.client,
     sessionId: w.sessionId,
@@ -99,7 +100,7 @@ async function waitFor(w: TurnWait, deadline: Deadline, seen: Seen): Promise<Got
     onPoll: () => {
       seen.answered += 1;
       seen.rateLimited = false;
-      w.onPoll?.((performance.now() - started) / 1000);
+      w.onPoll?.((monotonicMs() - started) / 1000);
     },
   };
   if (w.check === undefined) {

@@ -1,3 +1,4 @@
+import { monotonicMs } from './clock.js';
 // SIGINT and SIGTERM as the run's stop: the first aborts the run, a second means "now". One signal can come
 // twice: signal-exit (in proper-lockfile, ora) re-sends a signal to the process when it counts no listener but
 // its own, so a repeat within REPEAT_MS of the first is that same stop, not a person or a runner insisting.
@@ -12,7 +13,7 @@ type SignalSource = Pick<NodeJS.EventEmitter, 'on' | 'off'>;
 export function onStopSignals(
   stop: (sig: NodeJS.Signals) => void,
   now: () => void,
-  { source = process, clock = () => performance.now() }: { source?: SignalSource; clock?: () => number } = {},
+  { source = process, clock = monotonicMs }: { source?: SignalSource; clock?: () => number } = {},
 ): () => void {
   let first: number | undefined;
   const onSignal = (sig: NodeJS.Signals) => {

@@ -133,6 +133,13 @@ describe('the binary', () => {
     ]);
     expect([help.code, show.code, mcp.code, acp.code]).toEqual([0, 0, 0, 0]);
     expect(help.probe.files.length).toBeGreaterThan(0);
+    // Each file of dist/ a run loads costs the ES module loader about half a millisecond: --help reads the
+    // launcher, dist/agents.js and the chunk of what cli.ts imports; show adds the request runtime's chunk
+    // (scripts/request-runtime.mjs), the entries it goes through (each a few lines), and the libraries it
+    // shares with other entries (env-paths, string-width). It read 34 before the request runtime was one.
+    const dist = (r: Run) => r.probe.files.filter((f) => !f.endsWith(join('bin', 'agents.js')));
+    expect(dist(help)).toHaveLength(2);
+    expect(dist(show).length).toBeLessThanOrEqual(12);
     for (const r of [help, show]) expect([...mcpSdk(r), ...acpSdk(r)]).toEqual([]);
     expect(mcpSdk(mcp)).not.toEqual([]);
     expect(acpSdk(mcp)).toEqual([]);

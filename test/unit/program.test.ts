@@ -6,8 +6,11 @@ import { buildProgram } from '../../src/program/program.js';
 
 const U = '0b5e8f3c-1d2a-4c3b-9e8f-7a6b5c4d3e2f';
 
-/** A program whose actions record the command that ran instead of running it. */
-function program(): { program: Command; out: () => string; ran: string[] } {
+/**
+ * A program whose actions record the command that ran instead of running it; given the command line, built
+ * for it as main() builds it (the command it names alone).
+ */
+function program(argv?: string[]): { program: Command; out: () => string; ran: string[] } {
   let out = '';
   const ran: string[] = [];
   const p = buildProgram(
@@ -16,6 +19,7 @@ function program(): { program: Command; out: () => string; ran: string[] } {
       return Promise.resolve();
     },
     { writeOut: (s) => void (out += s), writeErr: (s) => void (out += s), getOutHelpWidth: () => 100 },
+    argv,
   );
   return { program: p, out: () => out, ran };
 }
@@ -61,5 +65,47 @@ describe('the program', () => {
       expect(out()).toContain('--agent-profile-file <file>');
       expect(out()).toContain('-o, --output <file>');
     }
+  });
+
+  it('built for a command line, answers it as the whole program does, with the command it runs alone', async () => {
+    const lines = [
+      ['show', U, '--limit', '5'],
+      ['show', '--help'],
+      ['show', 'not-a-session'],
+      ['show', U, '--limit', '0'],
+      ['show', U, '--bogus'],
+      ['--json', '--profile', 'work', 'show', U],
+      ['--base-url=http://127.0.0.1:1', '-q', 'send', U, 'hi', '--wait'],
+      ['create', '-a', 'nobody', 'hi'],
+      ['config', 'get', 'nothing'],
+      ['--help', 'show'],
+      ['help', 'show'],
+      ['lst'],
+      ['--bogus', 'show'],
+      ['completion', 'bash'],
+      [],
+    ];
+    const built: number[] = [];
+    for (const line of lines) {
+      const [whole, alone] = [program(), program(line)];
+      const answers = await Promise.all(
+        [whole, alone].map(({ program: p }) =>
+          p.parseAsync(line, { from: 'user' }).then(
+            () => 'ran',
+            (e: Error) => e.message,
+          ),
+        ),
+      );
+      expect({ line, answer: answers[1], out: alone.out(), ran: alone.ran }).toEqual({
+        line,
+        answer: answers[0],
+        out: whole.out(),
+        ran: whole.ran,
+      });
+      built.push(alone.program.commands.length);
+    }
+    // The lines that run one command made it alone; help, a typo, an option first and completion made all.
+    const all = program().program.commands.length;
+    expect(built).toEqual([...Array<number>(9).fill(1), ...Array<number>(6).fill(all)]);
   });
 });

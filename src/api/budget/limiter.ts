@@ -1,3 +1,4 @@
+import { monotonicMs } from '../../util/clock.js';
 // Keeps a process under the service's rate limit (100 requests a minute per key) without help from the
 // server, which sends no rate-limit headers: a true sliding window, not a token bucket.
 
@@ -178,7 +179,7 @@ export class SlidingWindowLimiter implements Limiter {
     }
     this.limit = Math.floor(options.limit);
     this.windowMs = options.windowMs;
-    this.now = options.now ?? (() => performance.now());
+    this.now = options.now ?? monotonicMs;
   }
 
   /**
@@ -292,7 +293,7 @@ export class SlidingWindowLimiter implements Limiter {
     // A lowered limit grows back: a slot may come free that way before the oldest end leaves the window.
     const grows = this.cap === undefined ? Number.POSITIVE_INFINITY : CAP_RECOVERY_MS;
     const wait = Math.max(0, Math.min(oldest + this.windowMs - now, grows));
-    // +1: timers may fire a fraction of a millisecond early relative to performance.now().
+    // +1: timers may fire a fraction of a millisecond early relative to the monotonic clock.
     this.timer = setTimeout(() => this.drain(), Math.ceil(wait) + 1);
   }
 

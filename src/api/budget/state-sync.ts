@@ -1,10 +1,11 @@
 // This process's part of a shared budget's state (its entries in flight, ended requests, tickets and
 // waiters) written to the store one transaction at a time, and its view of the others' part.
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../../util/sha256.js';
 import { capacity, lowerCap, shareGap, WaiterCount, type PacingOptions } from './limiter.js';
 import { prune, slotsHeld, type SharedState } from './state.js';
 import type { BudgetStore } from './budget-store.js';
 import { FELL_BACK, type Fallback } from './fallback.js';
+import { monotonicMs } from '../../util/clock.js';
 
 /** A waiter entry lives at least this long without a refresh (its process polls far more often). */
 const MIN_WAITER_TTL_MS = 30_000;
@@ -34,7 +35,7 @@ export interface WindowSeen {
  * server by then if at all, so a process killed mid-request holds its slots for at most `leaseMs` + a window.
  */
 export class StateSync {
-  readonly processId = randomBytes(6).toString('hex');
+  readonly processId = randomHex(6);
   private seq = 0;
   /** Our entries in flight, and the end times of ours not yet written (-1: given back unsent). */
   private readonly flight = new Set<string>();
@@ -154,7 +155,7 @@ export class StateSync {
     fn: (s: SharedState, now: number) => T,
     apply: () => void,
   ): Promise<T | typeof FELL_BACK> {
-    const started = performance.now();
+    const started = monotonicMs();
     try {
       const result = await this.store.transact((s, now) => {
         apply();
@@ -165,7 +166,7 @@ export class StateSync {
         return out;
       });
       this.cost.transactions += 1;
-      this.cost.totalMs += performance.now() - started;
+      this.cost.totalMs += monotonicMs() - started;
       this.fallback.answered();
       return result;
     } catch (err) {

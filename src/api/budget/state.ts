@@ -1,7 +1,7 @@
 // The shared budget's state file (shared.ts) and its rules, pure: what the file holds, what makes it
 // unusable, when entries leave the window (an entry in flight whose lease ran out counts as ended when it
 // did), and what it is called (the origin readable, the key only inside a hash).
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../util/sha256.js';
 import { isObject } from '../../util/json.js';
 
 const VERSION = 1;
@@ -142,6 +142,6 @@ export function nextFree(s: SharedState, now: number, windowMs: number): number 
 /** The state file of one origin and key: the origin readable, the key only as a hash. */
 export function stateFileName(origin: string, apiKey: string): string {
   const host = origin.replace(/^[a-z]+:\/\//i, '').replace(/[^A-Za-z0-9.-]+/g, '_');
-  const hash = createHash('sha256').update(`agents pacing\n${origin}\n${apiKey}`).digest('hex').slice(0, 24);
+  const hash = sha256Hex(`agents pacing\n${origin}\n${apiKey}`).slice(0, 24);
   return `${host}-${hash}.json`;
 }

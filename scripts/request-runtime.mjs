@@ -1,0 +1,90 @@
+// An esbuild plugin for dist/: the code every command that runs (as opposed to --help or a usage error)
+// loads is one chunk, `request-runtime`, not thirty small ones.
+//
+// esbuild splits by the set of entry points that reach a module, and each `await import()` is an entry: the
+// run context, the presenter, the HTTP client, each command's run.ts, … Modules shared by different sets of
+// those sat in a chunk per set, and `show --json` read 34 files of dist/, each costing the ES module loader
+// about half a millisecond of CPU (resolving, reading, its compile cache, linking), more than the code in
+// them. build.mjs already has every module import src/cli.ts (its `inject`), which puts what cli.ts
+// imports in one chunk beside agents.js; this does the same one level down, for what only runs import:
+//  - a virtual module, the hub, names the request runtime with `require()` calls that never run (behind a
+//    global that is never set): edges for esbuild's chunking only, evaluated by nothing;
+//  - every module of src/ that is the target of an `await import()` gets `import` of the hub appended, so
+//    the hub and all it reaches are reached by the same set of entries, and are one chunk.
+// What it names: the context, the presenter, the HTTP client and its plain wire, and each command's run.ts
+// but the emulator's and mcp's (each brings a server and its library, loaded by that command alone).
+// The modules themselves are unchanged; nothing runs that did not, in the same order: each module is still
+// evaluated by the `await import()` that loads it. Help and usage errors load none of it (cli.ts's chunk
+// does not reach the hub: build.mjs checks that in the metafile).
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const HUB = 'agents:request-runtime';
+
+/** The modules the hub names, absolute. */
+function runtimeModules(src) {
+  const commands = readdirSync(join(src, 'commands'))
+    .filter((name) => !['emulator', 'mcp'].includes(name))
+    .map((name) => join(src, 'commands', name, 'run.ts'))
+    .filter((file) => existsSync(file));
+  return [
+    join(src, 'run', 'context.ts'),
+    join(src, 'output', 'presenter.ts'),
+    join(src, 'api', 'client.ts'),
+    join(src, 'api', 'plain-http.ts'),
+    ...commands,
+  ];
+}
+
+/**
+ * Our modules an `await import('./…')` of src/ loads, absolute: found in the text, so that the set is
+ * whole before esbuild loads any file (a module it met first through a static import would miss the hub).
+ */
+function dynamicTargets(src) {
+  const targets = new Set();
+  for (const entry of readdirSync(src, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
+    const dir = entry.parentPath;
+    const text = readFileSync(join(dir, entry.name), 'utf8');
+    for (const [, path] of text.matchAll(/\bimport\(\s*'(\.{1,2}\/[^']+)\.js'\s*\)/g))
+      targets.add(resolve(dir, `${path}.ts`));
+  }
+  return targets;
+}
+
+/** The plugin; `src` is the source directory (its files are the only ones given the hub). */
+export function requestRuntime(src) {
+  const root = resolve(src);
+  const targets = dynamicTargets(root);
+  return {
+    name: 'request-runtime',
+    setup(build) {
+      build.onResolve({ filter: /^agents:request-runtime$/ }, () => ({ path: HUB, namespace: 'agents' }));
+      build.onLoad({ filter: /.*/, namespace: 'agents' }, () => ({
+        contents: `if (globalThis.__agentsBuildEdgesOnly) {\n${runtimeModules(root)
+          .map((file) => `  require(${JSON.stringify(file)});\n`)
+          .join('')}}\n`,
+        resolveDir: root,
+        loader: 'js',
+      }));
+      build.onLoad({ filter: /\.ts$/ }, (args) => {
+        if (!targets.has(args.path)) return undefined;
+        const contents = `${readFileSync(args.path, 'utf8')}\nimport ${JSON.stringify(HUB)};\n`;
+        return { contents, loader: 'ts' };
+      });
+    },
+  };
+}
+
+/** Throws when the hub is in a chunk every run loads (a module of cli.ts's imports got it). */
+export function checkRuntimeApart(metafile, entryPoint) {
+  const [entry] = Object.entries(metafile.outputs).find(([, o]) => o.entryPoint === entryPoint) ?? [];
+  if (entry === undefined) throw new Error(`scripts/request-runtime.mjs: no output for ${entryPoint}`);
+  const statics = metafile.outputs[entry].imports.filter((i) => i.kind === 'import-statement');
+  const loaded = [entry, ...statics.map((i) => i.path)];
+  if (loaded.some((out) => Object.keys(metafile.outputs[out]?.inputs ?? {}).some((i) => i.endsWith(HUB))))
+    throw new Error(
+      'scripts/request-runtime.mjs: the request runtime landed in the chunk --help loads (a module that ' +
+        'src/cli.ts imports is also loaded by `await import()`): help and usage errors would load it all',
+    );
+}

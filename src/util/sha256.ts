@@ -1,0 +1,64 @@
+// SHA-256 (FIPS 180-4) of a string's UTF-8 bytes, and random hex for ids, without node:crypto: loading
+// node:crypto costs every run about 6 ms of CPU (its fifteen modules), and the request budget, on the path
+// of every command that sends a request, needs only a file name from a hash of the key and ids that differ
+// between processes. Checked against node:crypto by test/unit/sha256.test.ts.
+
+const K = new Uint32Array([
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
+  0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
+  0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8,
+  0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+  0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819,
+  0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
+  0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+  0xc67178f2,
+]);
+
+const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));
+
+/** The SHA-256 digest of `text` (as UTF-8), in lowercase hex: what node:crypto's createHash gives. */
+export function sha256Hex(text: string): string {
+  const data = Buffer.from(text, 'utf8');
+  // The message, a 1 bit, zeros, and its length in bits (64-bit big-endian) to a multiple of 64 bytes.
+  const blocks = Buffer.alloc(Math.ceil((data.length + 9) / 64) * 64);
+  data.copy(blocks);
+  blocks[data.length] = 0x80;
+  const bits = data.length * 8;
+  blocks.writeUInt32BE(Math.floor(bits / 0x100000000), blocks.length - 8);
+  blocks.writeUInt32BE(bits >>> 0, blocks.length - 4);
+  const h = new Uint32Array([
+    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+  ]);
+  const w = new Uint32Array(64);
+  for (let off = 0; off < blocks.length; off += 64) {
+    for (let i = 0; i < 16; i++) w[i] = blocks.readUInt32BE(off + i * 4);
+    for (let i = 16; i < 64; i++) {
+      const a = w[i - 15]!;
+      const b = w[i - 2]!;
+      const s0 = rotr(a, 7) ^ rotr(a, 18) ^ (a >>> 3);
+      const s1 = rotr(b, 17) ^ rotr(b, 19) ^ (b >>> 10);
+      w[i] = w[i - 16]! + s0 + w[i - 7]! + s1;
+    }
+    let [a, b, c, d, e, f, g, k] = h as unknown as number[];
+    for (let i = 0; i < 64; i++) {
+      const t1 = k! + (rotr(e!, 6) ^ rotr(e!, 11) ^ rotr(e!, 25)) + ((e! & f!) ^ (~e! & g!)) + K[i]! + w[i]!;
+      const t2 = (rotr(a!, 2) ^ rotr(a!, 13) ^ rotr(a!, 22)) + ((a! & b!) ^ (a! & c!) ^ (b! & c!));
+      [k, g, f, e, d, c, b, a] = [g, f, e, (d! + t1) | 0, c, b, a, (t1 + t2) | 0];
+    }
+    [a, b, c, d, e, f, g, k].forEach((v, i) => (h[i] = h[i]! + v!));
+  }
+  return [...h].map((v) => v.toString(16).padStart(8, '0')).join('');
+}
+
+/**
+ * `bytes` random bytes in hex, from Math.random (seeded per process from the system's entropy): for ids
+ * that must differ between processes (a temporary file's, a process's in a shared file), never for secrets.
+ */
+export function randomHex(bytes: number): string {
+  let hex = '';
+  for (let i = 0; i < bytes; i++)
+    hex += Math.floor(Math.random() * 256)
+      .toString(16)
+      .padStart(2, '0');
+  return hex;
+}
