@@ -12,7 +12,7 @@
 //  - every module of src/ that is the target of an `await import()` gets `import` of the hub appended, so
 //    the hub and all it reaches are reached by the same set of entries, and are one chunk.
 // What it names: the context, the presenter, the HTTP client and its plain wire, and each command's run.ts
-// but the emulator's and mcp's (each brings a server and its library, loaded by that command alone).
+// but the emulator's, mcp's and acp's (each brings a server and its library, loaded by that command alone).
 // The modules themselves are unchanged; nothing runs that did not, in the same order: each module is still
 // evaluated by the `await import()` that loads it. Help and usage errors load none of it (cli.ts's chunk
 // does not reach the hub: build.mjs checks that in the metafile).
@@ -24,7 +24,7 @@ const HUB = 'agents:request-runtime';
 /** The modules the hub names, absolute. */
 function runtimeModules(src) {
   const commands = readdirSync(join(src, 'commands'))
-    .filter((name) => !['emulator', 'mcp'].includes(name))
+    .filter((name) => !['emulator', 'mcp', 'acp'].includes(name))
     .map((name) => join(src, 'commands', name, 'run.ts'))
     .filter((file) => existsSync(file));
   return [
