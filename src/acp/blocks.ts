@@ -2,7 +2,8 @@
 // send, follow, wait, show, plan) for the service, and the CLI's own settings and state (`last`, what
 // `agents ls` knows) around it, which the library leaves to its callers. The protocol layer (server.ts,
 // session.ts) imports nothing else of src/.
-import { Agents, NotFoundError, type Landed, type Message, type Session } from '../sdk/index.js';
+import type { Agents} from '../sdk/index.js';
+import { NotFoundError, type Landed, type Message, type Session } from '../sdk/index.js';
 import type { Context } from '../run/context.js';
 import type { AgentSelection } from '../input/agent.js';
 import { notASession, parseSessionRef } from '../input/session-ref.js';
@@ -10,7 +11,7 @@ import { resolveSession } from '../sessions/resolve.js';
 import { classify, type Entry } from '../conversation/model.js';
 import { recordLast, type UsedSession } from '../state/last-session.js';
 import { readKnownSessions, type KnownSession } from '../state/known-sessions.js';
-import { requireConnection } from '../config/settings.js';
+import { agentsOf } from '../host/agents-of.js';
 
 export type { AgentSelection, Entry, KnownSession };
 
@@ -49,8 +50,6 @@ function pullRequestLine(p: { url: string; status?: string }): string {
 
 /** The core, for one run of `agents acp`. */
 export class Blocks {
-  private client: Promise<Agents> | undefined;
-
   constructor(private readonly ctx: Context) {}
 
   /** Whether a key is configured (flag, environment or profile); a bad configuration says so when used. */
@@ -76,26 +75,9 @@ export class Blocks {
     return (await this.ctx.settings(['agent'])).agent;
   }
 
-  /**
-   * The library's client with the run's settings (flags, environment, profile: the CLI's precedence), made
-   * once; the CLI's error for a missing key or base URL when they are not there.
-   */
+  /** The library's client with the run's settings, made once (the CLI's error when a key or base URL is missing). */
   agents(): Promise<Agents> {
-    return (this.client ??= (async () => {
-      const s = await this.ctx.settings(['apiKey', 'baseUrl', 'budgetUrl']);
-      const connection = requireConnection(s, (w) => this.ctx.log.warn(w));
-      return new Agents({
-        ...connection,
-        env: this.ctx.io.env,
-        // A run told not to pace (a test's tuning) shares no budget either; otherwise the machine's.
-        ...(this.ctx.io.tuning?.pacing === false ? { budget: false as const } : {}),
-        ...(s.budgetUrl !== undefined ? { budgetUrl: s.budgetUrl } : {}),
-        onEvent: (e) => {
-          if (e.type === 'warning' || e.type === 'budget') this.ctx.log.warn(`agents acp: ${e.message}`);
-          else if (e.type === 'poll-failed') this.ctx.log.warn(`agents acp: ${e.reason}; still trying`);
-        },
-      });
-    })());
+    return agentsOf(this.ctx);
   }
 
   /** Records `last` (and what `agents ls` knows) after a create or send, as the CLI's commands do. */

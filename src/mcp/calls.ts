@@ -12,7 +12,7 @@ import { latestUserMessage } from '../sessions/latest.js';
 import { DEFAULT_SHOW_LIMIT } from '../sessions/read-session.js';
 import { recordLast } from '../state/last-session.js';
 import type { Turn } from '../sdk/index.js';
-import { agentsOf } from './library.js';
+import { agentsOf } from '../host/agents-of.js';
 import { awaitTurn, type TurnOutcome, type TurnWait } from '../sessions/turn-outcome.js';
 import {
   DEFAULT_SCHEMA_RETRIES,

@@ -100,6 +100,7 @@ describe('the house', () => {
       ['program'],
       ['commands'],
       ['chat', 'mcp', 'acp'],
+      ['host'],
       ['sdk'],
       ['sessions'],
       ['input'],

@@ -1,6 +1,6 @@
-// The library's client for a run of `agents mcp`: the tools post and read through the public entry
-// (src/sdk/index.ts), so a regression of the library fails the MCP tests too. The run's settings, budget
-// directory and tuning go in; the library's events come out on the run's stderr.
+// The library's client for a run of a command that hosts it (`agents mcp`, `agents acp`): they post and read
+// through the public entry (src/sdk/index.ts), so a regression of the library fails their tests too. The
+// run's settings, budget directory and tuning go in; the library's events come out on the run's stderr.
 import { join } from 'node:path';
 import { Agents, type AgentsEvent } from '../sdk/index.js';
 import type { Context } from '../run/context.js';
@@ -13,6 +13,7 @@ const made = new WeakMap<Context, Promise<Agents>>();
 /** Tells the run's log of the library's progress, as the CLI's own client does. */
 function logEvent(ctx: Context, e: AgentsEvent): void {
   if (e.type === 'budget' || e.type === 'warning') ctx.log.warn(e.message);
+  else if (e.type === 'poll-failed') ctx.log.warn(`${e.reason}; still trying`);
   else if (e.type === 'retry') ctx.log.debug(`${e.reason}; retrying in ${e.delayMs} ms`);
 }
 
