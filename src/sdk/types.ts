@@ -161,6 +161,11 @@ export interface Landed {
   tool?: { name: string; input: string };
   /** The message as the service stored it. */
   message: Message;
+  /**
+   * On the final: its text is the message yielded just before it, word for word (the live service stores
+   * each reply twice, as the turn's last `message` and as its `final_message`): a reader shows it once.
+   */
+  repeats?: true;
 }
 
 /** A session and its turns. */

@@ -132,7 +132,8 @@ export async function waitReply(job: WaitJob): Promise<Reply> {
 function landed(item: SessionItem, tools: boolean): Landed | undefined {
   if (item.kind === 'entry' && (item.entry.kind === 'reply' || item.entry.kind === 'final')) {
     const m: Message = item.entry.message;
-    return { kind: item.entry.kind === 'final' ? 'final' : 'message', text: m.message, message: m };
+    const kind = item.entry.kind === 'final' ? 'final' : 'message';
+    return { kind, text: m.message, message: m, ...(item.repeats ? { repeats: true } : {}) };
   }
   if (tools && item.kind === 'activity' && item.entry.kind === 'tool') {
     const m = item.entry.message;

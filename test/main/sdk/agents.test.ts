@@ -42,6 +42,11 @@ describe.each(['spec', 'live'] as const)('the library against the %s dialect', (
     expect(landed.filter((m) => m.kind === 'final')).toHaveLength(1);
     expect(new Set(landed.map((m) => m.kind))).toEqual(new Set(['message', 'tool', 'final']));
     expect(landed.find((m) => m.kind === 'tool')?.tool?.name).toBeTruthy();
+    // The live service stores the reply as the turn's last message too: the copy is left out when it lands
+    // with the final, and when it landed first the final says it repeats it, so the text is read once.
+    const texts = landed.filter((m) => m.kind !== 'tool' && !m.repeats).map((m) => m.text);
+    expect(texts.filter((t) => t === 'second')).toHaveLength(1);
+    expect(landed.at(-1)?.repeats === true).toBe(landed.at(-2)?.text === 'second');
 
     // A session id alone: its latest turn.
     expect((await agents.wait(turn.sessionId)).text).toBe('second');
