@@ -16,9 +16,10 @@ export default defineConfig({
       extends: true,
       test: { name, include: [`test/${name}/**/*.test.ts`] },
     })),
-    // The suite mostly waits on sockets, timers and child processes (about 50 s of CPU in 120 s of tests),
-    // so more files run at once than there are cores: 3 workers on 2 cores finish in about 50 s, not 130.
-    maxWorkers: Math.max(3, availableParallelism()),
+    // The suite mostly waits on sockets, timers and child processes, so more files run at once than there
+    // are cores: 3 workers on 2 cores finished in about 50 s, not 130. With the library's and the install's
+    // slow tools (one file holds a worker for 15 to 30 s), 4: on 2 cores, 80 s where 3 took 98 s.
+    maxWorkers: Math.max(4, availableParallelism()),
     // Guards against a hang, never a speed limit: the suite must pass on a loaded machine at any speed (a
     // process test starting twenty binaries on two busy cores has taken over 30 s).
     testTimeout: 120_000,

