@@ -2,7 +2,7 @@
 // send, follow, wait, show, plan) for the service, and the CLI's own settings and state (`last`, what
 // `agents ls` knows) around it, which the library leaves to its callers. The protocol layer (server.ts,
 // session.ts) imports nothing else of src/.
-import type { Agents} from '../sdk/index.js';
+import type { Agents } from '../sdk/index.js';
 import { NotFoundError, type Landed, type Message, type Session } from '../sdk/index.js';
 import type { Context } from '../run/context.js';
 import type { AgentSelection } from '../input/agent.js';

@@ -98,6 +98,12 @@ export interface TimeoutErrorInit extends AgentsErrorInit {
   sessionId?: string;
   /** The turn (thread) waited on, when known. */
   threadId?: string;
+  /** A wait's time ran out: the polls the service answered during it (0: it never answered). */
+  answered?: number;
+  /** A wait's time ran out with the service's last answer a 429 (the key's budget spent by others). */
+  rateLimited?: boolean;
+  /** A wait with a schema ran out: the replies checked so far (each one that did not match was asked again). */
+  attempts?: number;
 }
 
 /**
@@ -107,15 +113,27 @@ export interface TimeoutErrorInit extends AgentsErrorInit {
 export class TimeoutError extends AgentsError {
   /** The session waited on, when there was one. */
   readonly sessionId: string | undefined;
-  /** The turn (thread) waited on, when known. */
+  /** The turn (thread) waited on, when known: after a schema's follow-up, the follow-up's. */
   readonly threadId: string | undefined;
+  /**
+   * Set when a wait's own time ran out (not a request's, nor a follow-up's post): the polls the service
+   * answered during it. 0 means the service never answered (the key busy, the service down).
+   */
+  readonly answered: number | undefined;
+  /** The wait's last poll was refused with a 429: the key's budget was spent (by this or other processes). */
+  readonly rateLimited: boolean;
+  /** A wait with a schema: the replies checked before the time ran out (0: none came). */
+  readonly attempts: number | undefined;
 
   constructor(message: string, init: TimeoutErrorInit = {}) {
-    const { sessionId, threadId, ...rest } = init;
+    const { sessionId, threadId, answered, rateLimited, attempts, ...rest } = init;
     super(message, { ...rest, exitCode: ExitCode.TIMEOUT });
     this.name = 'TimeoutError';
     this.sessionId = sessionId;
     this.threadId = threadId;
+    this.answered = answered;
+    this.rateLimited = rateLimited === true;
+    this.attempts = attempts;
   }
 }
 

@@ -4,7 +4,7 @@
 import { toCliError } from '../errors/cli-error.js';
 import { redact } from '../api/redact.js';
 import { escapeForLine } from '../util/text.js';
-import type { ToolAnswer } from './calls.js';
+import type { ToolAnswer } from './turn-answer.js';
 
 /** A tools/call result (the MCP CallToolResult shape, as far as this server fills it). */
 export interface ToolResult {

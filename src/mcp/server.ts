@@ -10,15 +10,8 @@ import { VERSION } from '../util/version.js';
 import { Arguments } from './arguments.js';
 import { redact } from '../api/redact.js';
 import { errorResult, resultOf, type ToolResult } from './answers.js';
-import {
-  createSessionTool,
-  listSessions,
-  sendMessageTool,
-  showSession,
-  waitForReply,
-  type ToolAnswer,
-  type ToolCallContext,
-} from './calls.js';
+import { createSessionTool, listSessions, sendMessageTool, showSession, waitForReply } from './calls.js';
+import type { ToolAnswer, ToolCallContext } from './turn-answer.js';
 import { servedTools, type ToolDefinition, type ToolName } from './tools.js';
 
 /** How the server was asked to run. */

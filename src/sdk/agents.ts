@@ -146,7 +146,7 @@ export class Agents {
    * `timeout` bounds it (a {@link TimeoutError} naming the session and thread; the session goes on).
    */
   async wait(turn: TurnRef, options: WaitOptions = {}): Promise<Reply> {
-    const job = await this.#job(turn, options);
+    const job = await this.#job(turn, options, true);
     return waitReply(job);
   }
 
@@ -166,12 +166,14 @@ export class Agents {
   ): AsyncGenerator<Settled, void, undefined> {
     if (!Array.isArray(turns)) throw new UsageError('replies() takes an array of turns');
     const refs = turns.map(turnArg);
-    const timeout = timeoutArg(options.timeout);
+    const timeout = timeoutArg(options.timeout, true);
     const given = signalArg(options.signal);
     const stop = new AbortController();
     const signal = given ? AbortSignal.any([given, stop.signal]) : stop.signal;
     try {
-      yield* settled(refs, (ref) => this.wait(ref, { ...options, signal, ...(timeout ? { timeout } : {}) }));
+      yield* settled(refs, (ref) =>
+        this.wait(ref, { ...options, signal, ...(timeout !== undefined ? { timeout } : {}) }),
+      );
     } finally {
       stop.abort(new AgentsError('replies() was left'));
     }
@@ -275,10 +277,16 @@ export class Agents {
     }
   }
 
-  /** A wait's job: the turn checked, its schema (the turn's own, or one given to check the reply). */
-  async #job(turn: TurnRef, o: WaitOptions): Promise<WaitJob> {
+  /**
+   * A wait's job: the turn checked, its schema (the turn's own, or one given to check the reply). `once`:
+   * a timeout of 0 (look once) is allowed.
+   */
+  async #job(turn: TurnRef, o: WaitOptions, once = false): Promise<WaitJob> {
     const ref = turnArg(turn);
-    const timeoutMs = timeoutArg(o.timeout);
+    const timeoutMs = timeoutArg(o.timeout, once);
+    if (o.onProgress !== undefined && typeof o.onProgress !== 'function') {
+      throw new UsageError('onProgress must be a function');
+    }
     const stop = signalArg(o.signal) ?? NEVER;
     const own = typeof turn === 'object' ? this.#checks.get(turn) : undefined;
     const given =
@@ -296,6 +304,8 @@ export class Agents {
       timeoutMs,
       emit: this.#emit,
       pullRequests: o.pullRequests !== false,
+      seen: { answered: 0, rateLimited: false, attempts: 0 },
+      ...(o.onProgress ? { onProgress: o.onProgress } : {}),
       ...(check ? { check } : {}),
       ...(this.#options.tuning?.schedule
         ? { schedule: { ...DEFAULT_SCHEDULE, ...this.#options.tuning.schedule } }

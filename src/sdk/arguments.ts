@@ -23,9 +23,10 @@ export function messageArg(value: unknown, what = 'message'): string {
   return value;
 }
 
-/** `timeout`: ms (a positive number) or a duration string; undefined for none. */
-export function timeoutArg(value: Duration | undefined): number | undefined {
+/** `timeout`: ms (a positive number) or a duration string; undefined for none; 0 where `zero` allows it. */
+export function timeoutArg(value: Duration | undefined, zero = false): number | undefined {
   if (value === undefined) return undefined;
+  if (zero && value === 0) return 0;
   const ms =
     typeof value === 'number'
       ? value > 0 && Number.isFinite(value)
@@ -34,7 +35,7 @@ export function timeoutArg(value: Duration | undefined): number | undefined {
       : parseDuration(String(value));
   if (ms === undefined)
     throw new UsageError(
-      `timeout must be a positive number of ms or a duration such as '20m', got ${shown(value)}`,
+      `timeout must be a ${zero ? 'number of ms (0: look once)' : 'positive number of ms'} or a duration such as '20m', got ${shown(value)}`,
     );
   return ms;
 }

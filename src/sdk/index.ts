@@ -44,6 +44,7 @@ export type {
   Turn,
   TurnRef,
   WaitOptions,
+  WaitProgress,
 } from './types.js';
 export type {
   ListedMessage,

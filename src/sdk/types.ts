@@ -115,6 +115,27 @@ export interface WaitOptions extends CallOptions {
   pullRequests?: boolean;
   /** Check the reply against this schema (nothing is sent: a turn created with one is also asked again). */
   outputSchema?: JsonSchema;
+  /**
+   * Told after each poll the service answered, with the time waited so far: for a progress bar, or to
+   * tell a caller the wait is alive.
+   */
+  onProgress?: (progress: WaitProgress) => void;
+  /**
+   * Bounds the whole wait (ms or `'20m'`); a {@link TimeoutError} when it runs out. `0`: look once (one
+   * request), without waiting: the reply if it is already there (checked, with a schema, and never asked
+   * for again), else a {@link TimeoutError} at once.
+   */
+  timeout?: Duration;
+}
+
+/** A wait's progress (see {@link WaitOptions.onProgress}). */
+export interface WaitProgress {
+  /** The session waited on. */
+  sessionId: string;
+  /** The turn waited on: after a schema's follow-up, the follow-up's. */
+  threadId: string;
+  /** Milliseconds since the wait began. */
+  waitedMs: number;
 }
 
 /** A pull request the session opened. */

@@ -6,15 +6,23 @@ import type { Message, PullRequestRef } from '../api/types.js';
 import { isRateLimited, MAX_FAILED_POLLS } from '../poll/follow.js';
 import { toCliError } from '../errors/cli-error.js';
 import { UsageError } from '../errors/agents-error.js';
-import { followThread, waitError } from '../sessions/await-reply.js';
+import { followThread, resumeCommand, waitError } from '../sessions/await-reply.js';
 import { startDeadline, type Deadline } from '../sessions/deadline.js';
 import { latestUserMessage } from '../sessions/latest.js';
-import { mismatchError, structuredReply } from '../sessions/structured-reply.js';
 import { sessionAfterTurn } from '../sessions/wait-result.js';
 import type { AnswerSchema } from '../sessions/answer-json.js';
 import type { SessionItem } from '../items/session-items.js';
 import type { ScheduleOptions } from '../poll/schedule.js';
-import type { AgentsEvent, Landed, PullRequest, Reply } from './types.js';
+import { TimeoutError } from '../errors/agents-error.js';
+import { isFinalReply } from '../conversation/turn-state.js';
+import {
+  checkedResult,
+  mismatchError,
+  structuredReply,
+  type StructuredResult,
+} from '../sessions/structured-reply.js';
+import { monotonicMs } from '../util/clock.js';
+import type { AgentsEvent, Landed, PullRequest, Reply, WaitProgress } from './types.js';
 
 /** A wait's target, its bounds and where its events go. */
 export interface WaitJob {
@@ -33,6 +41,17 @@ export interface WaitJob {
   pullRequests: boolean;
   /** The reply must match it; `retries` follow-ups ask again (0: checked only). */
   check?: { schema: AnswerSchema; retries: number };
+  /** Told after each poll the service answered. */
+  onProgress?: (progress: WaitProgress) => void;
+  /** What the wait saw so far, for the TimeoutError when its time runs out. */
+  seen: Seen;
+}
+
+/** Polls the service answered, whether its last answer was a 429, and the replies checked against a schema. */
+interface Seen {
+  answered: number;
+  rateLimited: boolean;
+  attempts: number;
 }
 
 /** The signal of a call that was given none. */
@@ -48,6 +67,7 @@ async function latestThread(job: WaitJob, signal: AbortSignal): Promise<string> 
 
 /** The follower's options a wait shares: its signal, and how it rides out an outage (the CLI's policy). */
 function threadOf(job: WaitJob, deadline: Deadline, threadId: string) {
+  const started = monotonicMs();
   return {
     client: job.client,
     sessionId: job.sessionId,
@@ -56,24 +76,45 @@ function threadOf(job: WaitJob, deadline: Deadline, threadId: string) {
     ...(job.schedule ? { schedule: job.schedule } : {}),
     outage: {
       maxFailedPolls: job.timeoutMs === undefined ? MAX_FAILED_POLLS : Number.POSITIVE_INFINITY,
-      onTransientError: (err: unknown) =>
+      onTransientError: (err: unknown) => {
+        job.seen.rateLimited = isRateLimited(err);
         job.emit({
           type: 'poll-failed',
           reason: err instanceof Error ? err.message : String(err),
-          rateLimited: isRateLimited(err),
+          rateLimited: job.seen.rateLimited,
           sessionId: job.sessionId,
-        }),
+        });
+      },
+    },
+    onPoll: () => {
+      job.seen.answered += 1;
+      job.seen.rateLimited = false;
+      job.onProgress?.({
+        sessionId: job.sessionId,
+        threadId: job.threadId ?? threadId,
+        waitedMs: monotonicMs() - started,
+      });
     },
   };
 }
 
+/** What a wait's TimeoutError carries of what it saw. */
+function seenOf(job: WaitJob) {
+  const { answered, rateLimited, attempts } = job.seen;
+  return { answered, rateLimited, ...(job.check ? { attempts } : {}) };
+}
+
 /** Runs `work` within the job's deadline; an error becomes the hierarchy's, naming the turn to resume. */
 async function bounded<T>(job: WaitJob, work: (deadline: Deadline) => Promise<T>): Promise<T> {
-  const deadline = startDeadline(job.stop, job.timeoutMs);
+  // A look (timeout 0) is one request, bounded by the caller's signal alone.
+  const deadline = startDeadline(job.stop, job.timeoutMs === 0 ? undefined : job.timeoutMs);
   try {
     return await work(deadline);
   } catch (err) {
-    throw toCliError(waitError(err, deadline, job.stop, job.sessionId, job.threadId));
+    // A look that found no reply, or a schema's follow-up cut short by the deadline (it says itself that
+    // it may have been created): kept as they are.
+    if (err instanceof TimeoutError && !job.stop.aborted) throw err;
+    throw toCliError(waitError(err, deadline, job.stop, job.sessionId, job.threadId, seenOf(job)));
   } finally {
     deadline.dispose();
   }
@@ -86,8 +127,11 @@ async function drain<T>(run: AsyncGenerator<SessionItem, T>, job: WaitJob): Prom
     if (step.done) return step.value;
     const item = step.value;
     if (item.kind === 'schema-retry') {
+      job.seen.attempts = item.retry;
       job.emit({ type: 'schema-retry', sessionId: job.sessionId, attempt: item.retry, of: item.of });
     }
+    // A schema's follow-up started a new turn: a wait that runs out now names it.
+    if (item.kind === 'waiting' && item.threadId) job.threadId = item.threadId;
   }
 }
 
@@ -98,9 +142,53 @@ function pullRequest(p: string | PullRequestRef): PullRequest {
     : { url: p.url, ...(p.status !== undefined ? { status: p.status } : {}) };
 }
 
+/** The thread's final reply, if it is already stored (one request). */
+async function finalNow(job: WaitJob, threadId: string, signal: AbortSignal): Promise<Message | undefined> {
+  const target = { sessionId: job.sessionId, threadId };
+  const page = await job.client.listMessages(
+    target,
+    { role: 'assistant', type: ['final_message'], direction: 'desc', limit: 1 },
+    { signal },
+  );
+  job.seen.answered += 1;
+  return page.items.find((m) => isFinalReply(m) && job.client.belongs(target, m));
+}
+
+/** A look (timeout 0): the reply if it is there (checked, never asked for again), else a TimeoutError. */
+async function lookOnce(job: WaitJob, deadline: Deadline): Promise<Got> {
+  const threadId = job.threadId ?? (await latestThread(job, deadline.signal));
+  job.threadId = threadId;
+  const final = await finalNow(job, threadId, deadline.signal);
+  if (final === undefined) {
+    throw new TimeoutError(`no reply yet on session ${job.sessionId} (looked once)`, {
+      sessionId: job.sessionId,
+      threadId,
+      ...seenOf(job),
+      hint: `the session goes on; resume with: ${resumeCommand(job.sessionId, threadId)}`,
+    });
+  }
+  if (job.check === undefined) return { final, threadId, output: undefined, attempts: undefined };
+  return checked(checkedResult(final, threadId, job.check.schema), job);
+}
+
+/** A reply in hand: the last one waited for, its thread, and with a schema its value and the tries. */
+interface Got {
+  final: Message;
+  threadId: string;
+  output: unknown;
+  attempts: number | undefined;
+}
+
+/** A checked reply: its value, or the SchemaMismatchError of one that never matched. */
+function checked(r: StructuredResult, job: WaitJob): Got {
+  if (!r.matched) throw mismatchError(r, job.sessionId);
+  return { final: r.final, threadId: r.threadId, output: r.value, attempts: r.attempts };
+}
+
 /** Waits for the turn's final reply (checked against the schema, and asked for again, with one). */
 export async function waitReply(job: WaitJob): Promise<Reply> {
-  const got = await bounded(job, async (deadline) => {
+  const got = await bounded(job, async (deadline): Promise<Got> => {
+    if (job.timeoutMs === 0) return lookOnce(job, deadline);
     const threadId = job.threadId ?? (await latestThread(job, deadline.signal));
     job.threadId = threadId;
     const thread = threadOf(job, deadline, threadId);
@@ -108,9 +196,7 @@ export async function waitReply(job: WaitJob): Promise<Reply> {
       const final = await drain(followThread({ ...thread, mode: 'wait' }), job);
       return { final, threadId, output: undefined, attempts: undefined };
     }
-    const r = await drain(structuredReply({ ...thread, ...job.check, deadline }), job);
-    if (!r.matched) throw mismatchError(r, job.sessionId);
-    return { final: r.final, threadId: r.threadId, output: r.value, attempts: r.attempts };
+    return checked(await drain(structuredReply({ ...thread, ...job.check, deadline }), job), job);
   });
   const after = job.pullRequests
     ? await sessionAfterTurn(job.client, job.sessionId, job.stop, (message) =>

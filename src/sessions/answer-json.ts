@@ -37,9 +37,12 @@ export function schemaErrorLine(e: SchemaError): string {
   return `${e.path === '' ? '(the value)' : e.path}: ${e.message}`;
 }
 
+/** What a reply with no JSON in it is called: the summary, and the one error a result or error lists for it. */
+export const NO_JSON = 'no JSON found';
+
 /** A problem in a few words, for stderr: "no JSON found", "2 errors". */
 export function problemSummary(problem: SchemaProblem): string {
-  if (problem.kind === 'no-json') return 'no JSON found';
+  if (problem.kind === 'no-json') return NO_JSON;
   const n = problem.errors.length;
   return `${n} error${n === 1 ? '' : 's'}`;
 }

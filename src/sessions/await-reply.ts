@@ -7,7 +7,7 @@ import type { Message, MessageType } from '../api/types.js';
 import type { ApiClient } from '../api/client.js';
 import { isHttpError } from '../api/errors.js';
 import { CliError, ExitCode, fromHttpError } from '../errors/cli-error.js';
-import { AbortError, TimeoutError } from '../errors/agents-error.js';
+import { AbortError, TimeoutError, type TimeoutErrorInit } from '../errors/agents-error.js';
 import { isFinalReply } from '../conversation/turn-state.js';
 import { Follower, isRateLimited, MAX_FAILED_POLLS, type FollowOptions } from '../poll/follow.js';
 import { classify, streamConversation } from '../conversation/model.js';
@@ -31,6 +31,8 @@ export function waitError(
   stop: AbortSignal,
   sessionId: string,
   threadId?: string,
+  /** What the wait saw, for the TimeoutError of a deadline that ran out. */
+  seen?: Pick<TimeoutErrorInit, 'answered' | 'rateLimited' | 'attempts'>,
 ): unknown {
   const hint = `the session goes on; resume with: ${resumeCommand(sessionId, threadId)}`;
   if (stop.aborted) {
@@ -42,6 +44,7 @@ export function waitError(
     return new TimeoutError(`timed out${deadline.after} waiting on session ${sessionId}`, {
       sessionId,
       threadId,
+      ...seen,
       hint,
       cause: err,
     });

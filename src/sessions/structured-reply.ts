@@ -7,7 +7,7 @@ import { CliError, ExitCode } from '../errors/cli-error.js';
 import { SchemaMismatchError, TimeoutError } from '../errors/agents-error.js';
 import type { FollowOptions } from '../poll/follow.js';
 import type { ScheduleOptions } from '../poll/schedule.js';
-import { checkReply, problemSummary, schemaFollowUp, type AnswerSchema } from './answer-json.js';
+import { checkReply, NO_JSON, problemSummary, schemaFollowUp, type AnswerSchema } from './answer-json.js';
 import type { SchemaError, SchemaProblem } from '../items/schema-errors.js';
 import { followThread } from './await-reply.js';
 import type { Deadline } from './deadline.js';
@@ -53,7 +53,7 @@ export type SchemaFields =
 export function schemaFields(r: StructuredResult): SchemaFields {
   if (r.matched) return { structured_output: r.value, schema_attempts: r.attempts };
   const { problem } = r;
-  const errors = problem.kind === 'mismatch' ? problem.errors : [{ path: '', message: 'no JSON found' }];
+  const errors = problem.kind === 'mismatch' ? problem.errors : [{ path: '', message: NO_JSON }];
   return { status: 'schema_mismatch', schema_attempts: r.attempts, schema_errors: errors };
 }
 
@@ -65,7 +65,7 @@ export function mismatchError(
 ): SchemaMismatchError {
   const tries = r.attempts === 1 ? '1 try' : `${r.attempts} tries`;
   const { problem } = r;
-  const errors = problem.kind === 'mismatch' ? problem.errors : [{ path: '', message: 'no JSON found' }];
+  const errors = problem.kind === 'mismatch' ? problem.errors : [{ path: '', message: NO_JSON }];
   return new SchemaMismatchError(
     `the agent's answer did not match the schema after ${tries} (${problemSummary(problem)})`,
     { errors, attempts: r.attempts, sessionId, threadId: r.threadId, reply: r.final.message, hint },

@@ -11,7 +11,7 @@ import {
   TimeoutError,
   UsageError,
 } from '../../../src/sdk/index.js';
-import { emulator } from '../../support/emulator.js';
+import { emulator, endTurn } from '../../support/emulator.js';
 import { until } from '../../support/until.js';
 import { agentsOf, budgetDir, threadPolls } from '../../support/sdk.js';
 import { KEY } from '../../support/key.js';
@@ -42,11 +42,42 @@ describe.each(['spec', 'live'] as const)('errors against the %s dialect', (diale
     const em = await emulator({ dialect, turnMsPerRequest: 0 });
     const agents = agentsOf(em);
     const turn = await agents.create({ agent: 'claude', message: '[[never]]' });
-    const err = await agents.wait(turn, { timeout: 400 }).catch((e: unknown) => e);
+    const progress: { threadId: string; waitedMs: number }[] = [];
+    const err = await agents
+      .wait(turn, { timeout: 400, onProgress: (p) => progress.push(p) })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TimeoutError);
     expect(err).toBeInstanceOf(AgentsError);
     expect(err).toMatchObject({ sessionId: turn.sessionId, threadId: turn.threadId, exitCode: 124 });
+    // The service answered the wait's polls (so the time ran out on a live turn, not on a busy key), and
+    // each answered poll was told, in order, with the time waited.
+    const e = err as TimeoutError;
+    expect(e.answered).toBe(progress.length);
+    expect(e.answered).toBeGreaterThan(0);
+    expect(e.rateLimited).toBe(false);
+    expect(e.attempts).toBeUndefined();
+    expect(progress.every((p) => p.threadId === turn.threadId)).toBe(true);
+    expect(progress.map((p) => p.waitedMs)).toEqual(
+      [...progress.map((p) => p.waitedMs)].sort((a, b) => a - b),
+    );
     expect((await agents.show(turn.sessionId)).runningThreadId).toBe(turn.threadId);
+  });
+
+  it('timeout 0 looks once: a TimeoutError at once while the turn runs, the reply (checked) once it ended', async () => {
+    const em = await emulator({ dialect, turnMsPerRequest: 0 });
+    const agents = agentsOf(em);
+    const turn = await agents.create({ agent: 'claude', message: '[[reply:%7B%22ok%22%3Atrue%7D]] go' });
+    const before = em.stats().requests;
+    const err = await agents.wait(turn, { timeout: 0 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TimeoutError);
+    expect(err).toMatchObject({ sessionId: turn.sessionId, threadId: turn.threadId, answered: 1 });
+    // One look: one request, no poll after it.
+    expect(em.stats().requests - before).toBe(1);
+    endTurn(em, turn.sessionId);
+    const schema = { type: 'object', required: ['ok'] };
+    const reply = await agents.wait(turn, { timeout: 0, outputSchema: schema });
+    expect(reply).toMatchObject({ threadId: turn.threadId, output: { ok: true }, attempts: 1 });
+    await expect(agents.wait(turn, { timeout: -1 })).rejects.toBeInstanceOf(UsageError);
   });
 
   it('a bad key is an AuthError whose message, hint and stack carry no key; an unknown session a NotFoundError', async () => {

@@ -1,0 +1,190 @@
+// A turn's result as the MCP tools that post or wait give it: the wait goes through the library's public
+// `wait` (src/sdk), so that its regressions fail these tools' tests; time running out is an answer
+// ("running"), a reply that never matched output_schema is one too (status schema_mismatch).
+import type { Context } from '../run/context.js';
+import { CliError } from '../errors/cli-error.js';
+import { SchemaMismatchError, TimeoutError } from '../errors/agents-error.js';
+import { schemaErrorLine, NO_JSON } from '../sessions/answer-json.js';
+import { recordLast } from '../state/last-session.js';
+import { noteSessionFacts } from '../state/known-sessions.js';
+import type { JsonSchema, TurnRef } from '../sdk/index.js';
+import { agentsOf } from '../host/agents-of.js';
+
+/**
+ * How long a create or send POST, or a read, may take before the call gives up on it: more than a minute,
+ * the window of the key's budget, which a request may have to wait out for its slot.
+ */
+export const REQUEST_DEADLINE_MS = 120_000;
+
+/** One tool call as the server hands it over: its cancel signal, and progress when the client asked. */
+export interface ToolCallContext {
+  signal: AbortSignal;
+  /** Whether the server is ending (stdin closed), as opposed to the client cancelling the call. */
+  ending?: () => boolean;
+  /** Told of the wait so far (seconds waited, of how many). */
+  progress?: (waited: number, total: number, message: string) => void;
+}
+
+/**
+ * A turn's result (the structuredContent of the tools that post or wait). With output_schema it gains the
+ * CLI's --json fields: `structured_output` and `schema_attempts`, or `status: "schema_mismatch"` with
+ * `schema_errors` (see schemaFields).
+ */
+export interface TurnResult {
+  session_id: string;
+  thread_id: string;
+  session_html_url: string | null;
+  status: 'completed' | 'running' | 'schema_mismatch';
+  final_message: string | null;
+  pull_requests: unknown[];
+  schema_attempts?: number;
+}
+
+/** What a call returns: the data, and a first line for a reader of the text. */
+export interface ToolAnswer {
+  structured: Record<string, unknown>;
+  text: string;
+}
+
+/** A turn under way: where it is, and how long to wait for it. */
+export interface TurnAt {
+  profile: string;
+  /** What the library waits on: a posted Turn carries its output_schema and retries. */
+  turn: TurnRef;
+  sessionId: string;
+  threadId: string;
+  url: string | null;
+  seconds: number;
+  /** The wait the caller asked for, when `seconds` is what is left of it. */
+  asked?: number;
+  /** The turn was just posted: with no time to wait, it is running (nothing is asked). */
+  posted?: boolean;
+  /** wait_for_reply's output_schema: the reply is checked, never asked for again. */
+  check?: JsonSchema;
+}
+
+/** A wait that got no answer from the service at all before its time ran out (a busy key, a slow service). */
+export function noAnswer(seconds: number, sessionId: string, rateLimited: boolean): CliError {
+  return new CliError(
+    `no answer from the service in ${seconds} s while waiting on session ${sessionId}${rateLimited ? ' (429: the key is busy)' : ''}`,
+    {
+      hint: "the key's 100 requests a minute may be spent by other processes or machines (429), or the service is slow; the session goes on: call wait_for_reply again later",
+    },
+  );
+}
+
+/**
+ * Waits (or looks once, with 0 seconds) for the turn's reply through the library's public wait and makes
+ * the result; with output_schema the reply is checked (and asked for again) as the CLI's --output-schema
+ * does, and the result says how. The wait's time running out is an answer ("running"), not an error.
+ */
+export async function turnAnswer(ctx: Context, t: TurnAt, call: ToolCallContext): Promise<ToolAnswer> {
+  const base = { session_id: t.sessionId, session_html_url: t.url };
+  if (t.posted && t.seconds === 0) return runningAnswer(base, t.threadId, 0);
+  const agents = await agentsOf(ctx);
+  const total = t.asked ?? t.seconds;
+  try {
+    const reply = await agents.wait(t.turn, {
+      timeout: t.seconds * 1000,
+      signal: call.signal,
+      onProgress: (p) =>
+        call.progress?.(p.waitedMs / 1000, total, `waiting for the reply on session ${t.sessionId}`),
+      ...(t.check ? { outputSchema: t.check } : {}),
+    });
+    await followedUp(ctx, t, reply.threadId);
+    await finished(ctx, t);
+    const result: TurnResult = {
+      ...base,
+      thread_id: reply.threadId,
+      status: 'completed',
+      final_message: reply.text,
+      pull_requests: reply.pullRequests.map((p) => (p.status === undefined ? p.url : { ...p })),
+    };
+    if (reply.attempts === undefined) return { structured: { ...result }, text: reply.text };
+    const fields = { structured_output: reply.output, schema_attempts: reply.attempts };
+    return { structured: { ...result, ...fields }, text: JSON.stringify(reply.output) };
+  } catch (err) {
+    // The wait's own time ran out (not a request's, nor a follow-up's post cut short): still running.
+    if (err instanceof TimeoutError && err.answered !== undefined) {
+      if (err.answered === 0) throw noAnswer(total, t.sessionId, err.rateLimited);
+      const threadId = err.threadId ?? t.threadId;
+      await followedUp(ctx, t, threadId);
+      return runningAnswer(base, threadId, err.attempts ?? 0);
+    }
+    if (err instanceof SchemaMismatchError) return mismatchAnswer(ctx, t, err);
+    throw err;
+  }
+}
+
+/** The result of a turn still under way; `attempts`: replies checked against output_schema so far. */
+function runningAnswer(
+  base: Pick<TurnResult, 'session_id' | 'session_html_url'>,
+  threadId: string,
+  attempts: number,
+): ToolAnswer {
+  const result: TurnResult = {
+    ...base,
+    thread_id: threadId,
+    status: 'running',
+    final_message: null,
+    pull_requests: [],
+  };
+  if (attempts > 0) result.schema_attempts = attempts;
+  const asked = attempts > 0 ? ` Its answer did not match output_schema and was asked for again.` : '';
+  const text = `The agent is still working (session ${base.session_id}, thread ${threadId}).${asked} Call wait_for_reply to wait for its reply.`;
+  return { structured: { ...result }, text };
+}
+
+/** The result of a reply that never matched output_schema: what was wrong, the last reply, the pull requests. */
+async function mismatchAnswer(ctx: Context, t: TurnAt, e: SchemaMismatchError): Promise<ToolAnswer> {
+  await followedUp(ctx, t, e.threadId);
+  await finished(ctx, t);
+  const result: TurnResult = {
+    session_id: t.sessionId,
+    thread_id: e.threadId,
+    session_html_url: t.url,
+    status: 'schema_mismatch',
+    final_message: e.reply,
+    pull_requests: await pullRequestsOf(ctx, t.sessionId),
+  };
+  const fields = { schema_attempts: e.attempts, schema_errors: e.errors };
+  return { structured: { ...result, ...fields }, text: mismatchText(e) };
+}
+
+/** A reply that never matched, as text: what was wrong with the last one, and the reply itself. */
+function mismatchText(e: SchemaMismatchError): string {
+  const tries = e.attempts === 1 ? '1 try' : `${e.attempts} tries`;
+  // A reply with no JSON in it is the one error at path '' the library names so (see mismatchError).
+  const noJson = e.errors.length === 1 && e.errors[0]!.path === '' && e.errors[0]!.message === NO_JSON;
+  const n = e.errors.length;
+  const summary = noJson ? NO_JSON : `${n} error${n === 1 ? '' : 's'}`;
+  const errors = noJson ? [] : e.errors.map((x) => `\n- ${schemaErrorLine(x)}`);
+  return `The agent's answer did not match output_schema after ${tries} (${summary}).${errors.join('')}\n\nIts last reply:\n${e.reply}`;
+}
+
+/** The session's pull requests as the service gives them (one read; none, with a warning, when it fails). */
+async function pullRequestsOf(ctx: Context, sessionId: string): Promise<unknown[]> {
+  try {
+    const agents = await agentsOf(ctx);
+    const view = await agents.show(sessionId, { limit: 1, timeout: REQUEST_DEADLINE_MS });
+    return Array.isArray(view.session.pull_requests) ? view.session.pull_requests : [];
+  } catch (err) {
+    ctx.log.warn(
+      `could not read the session's pull requests: ${err instanceof Error ? err.message : String(err)}`,
+    );
+    return [];
+  }
+}
+
+/** A schema's follow-up started a turn of its own: it is the profile's `last` now, as a send's is. */
+async function followedUp(ctx: Context, t: TurnAt, threadId: string): Promise<void> {
+  if (threadId === t.threadId) return;
+  const warning = await recordLast(ctx.state, t.profile, { id: t.sessionId, threadId }, { state: 'working' });
+  if (warning) ctx.log.warn(warning);
+}
+
+/** The turn ended: the session is noted as finished in this machine's list. */
+async function finished(ctx: Context, t: TurnAt): Promise<void> {
+  const failed = await noteSessionFacts(ctx.state, t.profile, [{ id: t.sessionId, state: 'finished' }]);
+  if (failed) ctx.log.warn(failed);
+}
