@@ -61,9 +61,11 @@ export function libraryTypes(dist, work) {
   const result = Extractor.invoke(config, {
     localBuild: true,
     showVerboseMessages: false,
+    // Every message is ours to report: API Extractor would print its notices ("Analysis will use the
+    // bundled TypeScript version …") on stdout, which is `npm pack --json`'s (prepack builds).
     messageCallback: (m) => {
+      m.handled = true;
       if (m.logLevel === 'warning' || m.logLevel === 'error') {
-        m.handled = true;
         warnings.push(`${m.sourceFilePath ?? ''}:${m.sourceFileLine ?? ''} ${m.messageId}: ${m.text}`);
       }
     },
