@@ -37,10 +37,17 @@ export interface BlocksPlan {
   text: string;
 }
 
-/** A message of a followed turn as the panel shows it; `final` ends the turn. */
-function entryOf(l: Landed): Entry {
+/**
+ * A message of a followed turn as the panel shows it; `final` ends the turn, `repeats` when its text is the
+ * message just shown (the live service's copy, which the library marks).
+ */
+function entryOf(l: Landed): Entry & { repeats?: boolean } {
   if (l.kind === 'tool') return { kind: 'tool', message: l.message, ...(l.tool ? { tool: l.tool } : {}) };
-  return { kind: l.kind === 'final' ? 'final' : 'reply', message: l.message };
+  return {
+    kind: l.kind === 'final' ? 'final' : 'reply',
+    message: l.message,
+    ...(l.repeats ? { repeats: true } : {}),
+  };
 }
 
 /** A pull request as one line: its address, and its status when the service gives one. */
@@ -116,7 +123,11 @@ export class Blocks {
    * The turn's messages and tool calls as they land, each once in the server's order, its final reply last;
    * `timeoutMs` bounds it (the library's TimeoutError, naming the session and the turn).
    */
-  async *follow(turn: BlocksTurn, signal: AbortSignal, timeoutMs?: number): AsyncGenerator<Entry> {
+  async *follow(
+    turn: BlocksTurn,
+    signal: AbortSignal,
+    timeoutMs?: number,
+  ): AsyncGenerator<Entry & { repeats?: boolean }> {
     const agents = await this.agents();
     const ref = { sessionId: turn.sessionId, threadId: turn.threadId };
     const o = { tools: true, signal, ...(timeoutMs === undefined ? {} : { timeout: timeoutMs }) };

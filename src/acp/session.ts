@@ -116,10 +116,8 @@ export class PanelSession {
    * prompt's) to its final reply, or until the turn is cancelled, or --timeout runs out.
    */
   private async follow(turn: Turn, posted: BlocksTurn): Promise<void> {
-    let lastReply: string | undefined;
     for await (const e of this.o.blocks.follow(posted, turn.signal, this.o.timeoutMs)) {
-      if (e.kind === 'final') return this.ended(turn, posted, e, e.message.message === lastReply);
-      if (e.kind === 'reply') lastReply = e.message.message;
+      if (e.kind === 'final') return this.ended(turn, posted, e, e.repeats === true);
       const update = entryUpdate(e);
       if (update !== undefined) await turn.send(update);
     }
