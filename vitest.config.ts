@@ -29,6 +29,10 @@ export default defineConfig({
     // in a module: the hooks of test/support live in the setup file, which runs before every file, and test
     // files restore what they change of the process (its environment, spies on its streams).
     isolate: false,
+    // The transformed test and source files kept on disk (node_modules/.experimental-vitest-cache, keyed by
+    // each file's content and the config): a run after the first, and CI's runs under Node 24 and 26 after
+    // its run under 22, skip vitest's transform of every file (the unit tier: 10.4 s to 8.3 s on 2 cores).
+    experimental: { fsModuleCache: true },
     // Every test gets its own config dir through AGENTS_CONFIG_DIR; never the user's real one.
     setupFiles: ['test/support/setup.ts'],
     // Builds dist/ once for the end-to-end tests of the binary.
