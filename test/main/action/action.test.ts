@@ -255,11 +255,25 @@ describe('the GitHub Action, in-process', () => {
     expect(run.summary).toBe('');
   });
 
-  it('with wait: false on session_id, the Message just posted is the result', async () => {
+  it("with wait: false on session_id, the Message just posted is the result; budget_url is the library's budget", async () => {
     const f = await fixture({ turnMsPerRequest: 0 });
     const id = (await f.run(['create', '-a', 'claude', '[[never]] go'])).stdout.trim();
-    const run = await runAction({ ...base(f.em.url), session_id: id, prompt: 'and more', wait: 'false' });
+    // A Redis nobody listens on (port 9, refused at once): the library says so and paces with this
+    // machine's budget (the suite's tuning paces nothing, so the budget is turned back on here).
+    const run = await runAction(
+      {
+        ...base(f.em.url),
+        session_id: id,
+        prompt: 'and more',
+        wait: 'false',
+        budget_url: 'redis://:s3cret-pw@127.0.0.1:9',
+      },
+      { tuning: { pacing: undefined } },
+    );
     expect(run.code).toBe(0);
+    expect(run.stdout.split('\n')[1]).toBe('::add-mask::s3cret-pw');
+    expect(quoted(run.stdout)).toEqual([expect.stringMatching(/^warning: .*127\.0\.0\.1:9.*cannot be used/)]);
+    expect(run.stdout.split('\n').slice(2).join('\n')).not.toContain('s3cret-pw');
     expect(JSON.parse(run.outputs.result ?? '')).toMatchObject({
       role: 'user',
       message: 'and more',
