@@ -79,6 +79,10 @@ async function report(io: ActionIO, ready: Ready, outcome: TurnOutcome): Promise
   const title = turn.session?.title || undefined;
   const reported = reply ? replied(reply) : await unanswered(ready.agents, turn, error, io.signal, io.log);
   if (reported !== undefined) {
+    // A schema never matched: what was wrong with the last answer, in the log too (as the CLI writes it).
+    const wrong = reported.result.schema_errors ?? [];
+    if (wrong.length > 0) io.log('the last answer did not match the schema:');
+    for (const e of wrong) io.log(`  ${e.path || '(the value)'}: ${e.message}`);
     setOutputs(file, endOutputs(reported, turn));
     writeSummary(io, reported, title);
     return true;

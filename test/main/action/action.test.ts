@@ -217,6 +217,10 @@ describe('the GitHub Action, in-process', () => {
     expect(run.outputs.final_message).toBe(result.final_message);
     expect(result.final_message).not.toBe('');
     expect(run.summary).toContain('the answer did not match the schema');
+    expect(quoted(run.stdout).slice(-2)).toEqual([
+      'the last answer did not match the schema:',
+      '  (the value): no JSON found',
+    ]);
     expect(em.messages(run.outputs.session_id ?? '').filter((m) => m.role === 'user')).toHaveLength(2);
     expectKeyKept(run, KEY);
   });
