@@ -1,6 +1,5 @@
 // The Action's entry, bundled into dist-action/index.mjs (action.yml's `main`): the only Action code that
 // touches `process`. A cancelled job (SIGINT, then SIGTERM) stops the wait and leaves the session running.
-import { homedir } from 'node:os';
 import { runAction } from './run-action.js';
 import { onStopSignals } from '../util/stop-signals.js';
 
@@ -19,7 +18,6 @@ const code = await runAction({
   log: (line) => void process.stdout.write(`${line}\n`),
   signal: controller.signal,
   cwd: process.cwd(),
-  runtime: { nodeVersion: process.version, platform: process.platform, homedir: homedir() },
 });
 process.exitCode = code;
 // Whatever the run left (a keep-alive socket, a Redis connection) must not keep the step alive.

@@ -1,28 +1,21 @@
-// One run of the GitHub Action: the key masked first, the inputs checked, `agents create|send` run in-process
-// by main() (whose --github-output writes the ids before the wait), then the outputs only the Action has,
-// and one annotation when the step fails or times out.
-import { readFileSync } from 'node:fs';
-import { Readable, Writable } from 'node:stream';
-import { main } from '../cli.js';
-import { CliError, ExitCode } from '../errors/cli-error.js';
-import type { Env, IO } from '../io/io.js';
-import { commandLine } from './command-line.js';
-import { envInputs, parseInputs, type ActionInputs } from './inputs.js';
-import { structuredOutput } from './schema.js';
-import { addMask, annotation, outputNames, setOutputs, stopCommands } from './workflow-commands.js';
+// One run of the GitHub Action: the key masked first, the inputs checked and the workspace's files read,
+// then the session work through the library's public entry (turn.ts): the ids to $GITHUB_OUTPUT as soon
+// as the service took the turn, the result, the step summary and one annotation when the step fails or
+// times out. The Action is not a second client: it sends nothing but through `Agents`.
+import { appendFileSync } from 'node:fs';
+import { Agents, AgentsError, ExitCode } from '../sdk/index.js';
+import { githubFiles } from '../config/env.js';
+import { toCliError } from '../errors/cli-error.js';
+import type { Env, Tuning } from '../io/io.js';
+import { stepSummary } from '../output/github.js';
+import { agentsOptions } from './client.js';
+import { envInputs, parseInputs, type ActionInputs, type InputReader } from './inputs.js';
+import { endOutputs, idOutputs, postedOutputs, replied, unanswered, type Reported } from './result.js';
+import { promptOf, schemaOf } from './sources.js';
+import { runTurn, type TurnJob, type TurnOutcome } from './turn.js';
+import { addMask, annotation, setOutputs, stopCommands } from './workflow-commands.js';
 
-/** Every output action.yml declares; the CLI writes the first six under --github-output, the Action the rest. */
-export const OUTPUT_NAMES = [
-  'session_id',
-  'thread_id',
-  'final_message',
-  'session_html_url',
-  'pull_requests',
-  'status',
-  'structured_output',
-  'schema_errors',
-  'result',
-] as const;
+export { OUTPUT_NAMES } from './result.js';
 
 /** How a step ended, as the `status` output says it (empty: cancelled, the session goes on). */
 export type ActionStatus = 'completed' | 'timed_out' | 'schema_mismatch' | 'failed';
@@ -30,52 +23,18 @@ export type ActionStatus = 'completed' | 'timed_out' | 'schema_mismatch' | 'fail
 /** What the Action is given in place of `process`. */
 export interface ActionIO {
   env: Env;
-  /** The job's log: workflow commands and the CLI's lines. */
+  /** The job's log: workflow commands and the progress lines. */
   log: (line: string) => void;
   /** Aborts on SIGINT or SIGTERM (a cancelled job). */
   signal: AbortSignal;
   /** Where relative paths lead when GITHUB_WORKSPACE is not set. */
   cwd: string;
-  runtime: IO['runtime'];
+  /** A test's: the library's retries, poll schedule and pacing, and the heartbeat lines' gap. */
+  tuning?: Tuning;
 }
 
-/** The CLI's stderr as log lines, keeping its `error:` and `hint:` lines back for the annotation. */
-class StderrLines extends Writable {
-  error: string | undefined;
-  hint: string | undefined;
-  private partial = '';
-
-  constructor(private readonly log: (line: string) => void) {
-    super();
-  }
-
-  override _write(chunk: Buffer | string, _enc: BufferEncoding, done: () => void): void {
-    const lines = (this.partial + chunk.toString()).split('\n');
-    this.partial = lines.pop() ?? '';
-    for (const line of lines) this.line(line);
-    done();
-  }
-
-  flushRest(): void {
-    if (this.partial !== '') this.line(this.partial);
-    this.partial = '';
-  }
-
-  private line(line: string): void {
-    if (line.startsWith('error: ')) this.error = line.slice('error: '.length);
-    else if (line.startsWith('hint: ')) this.hint = line.slice('hint: '.length);
-    else this.log(line);
-  }
-}
-
-/** stdout of the CLI, kept whole: the JSON it prints is the `result` output. */
-class Collect extends Writable {
-  text = '';
-  override _write(chunk: Buffer | string, _enc: BufferEncoding, done: () => void): void {
-    this.text += chunk.toString();
-    done();
-  }
-}
+/** A minute between two "still waiting" lines, as `agents … --wait` writes them off a terminal. */
+const HEARTBEAT_MS = 60_000;
 
 /** The status an exit code of the contract means (130: cancelled, no status). */
 function statusOf(code: number): ActionStatus | undefined {
@@ -86,61 +45,68 @@ function statusOf(code: number): ActionStatus | undefined {
   return 'failed';
 }
 
-function parseResult(stdout: string): Record<string, unknown> | undefined {
+/** Everything checked and read before anything is sent. */
+interface Ready {
+  inputs: ActionInputs;
+  agents: Agents;
+  message: string;
+  outputSchema: TurnJob['outputSchema'];
+}
+
+/** Reads and checks the inputs and the workspace's files, and makes the client; a UsageError at the first wrong. */
+async function prepare(io: ActionIO, read: InputReader): Promise<Ready> {
+  const inputs = parseInputs(read, io.env.GITHUB_WORKSPACE || io.cwd);
+  const agents = new Agents(agentsOptions(inputs, io.env, io.log, io.tuning));
+  return { inputs, agents, message: await promptOf(inputs), outputSchema: await schemaOf(inputs) };
+}
+
+/** Appends the step summary, where the runner names a file and AGENTS_STEP_SUMMARY does not turn it off. */
+function writeSummary(io: ActionIO, reported: Reported, title: string | undefined): void {
+  const file = githubFiles(io.env, {}).summary;
+  if (file === undefined) return;
   try {
-    const value: unknown = JSON.parse(stdout);
-    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
+    appendFileSync(file, stepSummary(reported.result, title));
+  } catch (err) {
+    io.log(`warning: could not write ${file}: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 
-/** Runs `agents` for the inputs; its exit code, stdout and its error and hint lines. */
-async function runAgents(io: ActionIO, inputs: ActionInputs) {
-  const run = commandLine(inputs, io.env);
-  const stdout = new Collect();
-  const stderr = new StderrLines(io.log);
-  const commands = stopCommands();
-  io.log(commands.stop);
-  const code = await main(run.argv, {
-    stdin: Readable.from(run.stdin === undefined ? [] : [run.stdin]),
-    stdinIsTTY: false,
-    stdout,
-    stderr,
-    env: run.env,
-    signal: io.signal,
-    runtime: io.runtime,
-    ...(run.tuning !== undefined ? { tuning: run.tuning } : {}),
-  });
-  stderr.flushRest();
-  io.log(commands.resume);
-  return { code, stdout: stdout.text.trim(), error: stderr.error, hint: stderr.hint };
+/** Writes what the turn's end gives the job (outputs, summary); whether a result (and its status) was written. */
+async function report(io: ActionIO, ready: Ready, outcome: TurnOutcome): Promise<boolean> {
+  const { turn, reply, error } = outcome;
+  const file = io.env.GITHUB_OUTPUT;
+  if (turn === undefined) return false;
+  const title = turn.session?.title || undefined;
+  const reported = reply ? replied(reply) : await unanswered(ready.agents, turn, error, io.signal, io.log);
+  if (reported !== undefined) {
+    // A schema never matched: what was wrong with the last answer, in the log too (as the CLI writes it).
+    const wrong = reported.result.schema_errors ?? [];
+    if (wrong.length > 0) io.log('the last answer did not match the schema:');
+    for (const e of wrong) io.log(`  ${e.path || '(the value)'}: ${e.message}`);
+    setOutputs(file, endOutputs(reported, turn));
+    writeSummary(io, reported, title);
+    return true;
+  }
+  if (error === undefined) setOutputs(file, postedOutputs(turn));
+  return false;
 }
 
-/** The outputs the CLI does not write: `result`, `structured_output`, the ids without a wait, `status`. */
-export function actionOutputs(
-  inputs: ActionInputs,
-  result: Record<string, unknown> | undefined,
-  status: ActionStatus | undefined,
-  written: Map<string, string>,
-): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (result !== undefined) out.result = JSON.stringify(result);
-  // The CLI's --github-output writes it once the answer matched; a result read from stdout covers the rest.
-  const structured = structuredOutput(result);
-  if (structured !== undefined && !written.has('structured_output')) out.structured_output = structured;
-  if (!inputs.wait && result !== undefined && status === 'completed') {
-    // create: the Session; send: the Message just posted (its session is the input's).
-    const str = (v: unknown) => (typeof v === 'string' ? v : '');
-    out.session_id = inputs.sessionId ?? str(result.id);
-    out.thread_id = str(inputs.sessionId === undefined ? result.thread_id : result.chat_thread_id);
-    out.session_html_url = str(result.session_html_url);
+/**
+ * The exit code of a run that ended on `error` (none: 0), its annotation logged, and its `status` written
+ * unless its result was (without a wait nothing has ended: no status unless the post failed).
+ */
+function ending(io: ActionIO, inputs: ActionInputs, error: unknown, reported: boolean): number {
+  if (error === undefined) return ExitCode.OK;
+  // The library throws its own errors alone; a runner file that could not be written is one line too.
+  const err = toCliError(error);
+  const status = statusOf(err.exitCode);
+  if (status !== undefined && !reported) setOutputs(io.env.GITHUB_OUTPUT, { status });
+  if (status === 'timed_out' && !inputs.failOnTimeout) {
+    io.log(annotation('warning', err.message, err.hint));
+    return ExitCode.OK;
   }
-  // The CLI wrote `completed` or `timed_out` when its wait ended; the Action says what else happened
-  // (without a wait nothing has ended: no status unless the post failed).
-  const ended = inputs.wait || status !== 'completed';
-  if (status !== undefined && ended && written.get('status') !== status) out.status = status;
-  return out;
+  io.log(annotation('error', err.message, err.hint));
+  return status === undefined ? ExitCode.INTERRUPTED : ExitCode.FAILURE;
 }
 
 /** The Action from start to end; resolves to the process's exit code. */
@@ -153,46 +119,39 @@ export async function runAction(io: ActionIO): Promise<number> {
   if (budgetPassword !== undefined) io.log(addMask(budgetPassword));
   const outputFile = io.env.GITHUB_OUTPUT;
 
-  let inputs: ActionInputs;
+  let ready: Ready;
   try {
-    inputs = parseInputs(read, io.env.GITHUB_WORKSPACE || io.cwd);
-    // The schema flags are checked here too, so that nothing is sent when they cannot be honoured.
-    commandLine(inputs, io.env);
+    ready = await prepare(io, read);
   } catch (err) {
-    if (!(err instanceof CliError)) throw err;
+    if (!(err instanceof AgentsError)) throw err;
     io.log(annotation('error', err.message, err.hint));
     setOutputs(outputFile, { status: 'failed' });
     return ExitCode.FAILURE;
   }
-  for (const name of inputs.ignored) {
+  for (const name of ready.inputs.ignored) {
     io.log(
       annotation('warning', `input ${name} is ignored with session_id: a follow-up keeps its session's`),
     );
   }
 
-  const ran = await runAgents(io, inputs);
-  const status = statusOf(ran.code);
-  const result = parseResult(ran.stdout);
-  const written = outputNames(readIfThere(outputFile));
-  setOutputs(outputFile, actionOutputs(inputs, result, status, written));
-
-  if (status === 'completed') return ExitCode.OK;
-  const message = ran.error ?? `agents ended with exit code ${ran.code}`;
-  if (status === 'timed_out' && !inputs.failOnTimeout) {
-    io.log(annotation('warning', message, ran.hint));
-    return ExitCode.OK;
-  }
-  io.log(annotation('error', message, ran.hint));
-  return ran.code === ExitCode.INTERRUPTED ? ExitCode.INTERRUPTED : ExitCode.FAILURE;
-}
-
-/** What the CLI wrote to $GITHUB_OUTPUT ('' when it wrote nothing, or the runner names no file). */
-function readIfThere(file: string | undefined): string {
+  // The lines between these (which may quote the service's text) are read by the runner as text only.
+  const commands = stopCommands();
+  io.log(commands.stop);
+  let outcome: TurnOutcome;
+  let reported: boolean;
   try {
-    return file ? readFileSync(file, 'utf8') : '';
-  } catch {
-    return '';
+    outcome = await runTurn({
+      ...ready,
+      signal: io.signal,
+      log: io.log,
+      heartbeatMs: io.tuning?.heartbeatMs ?? HEARTBEAT_MS,
+      posted: (turn) => setOutputs(outputFile, idOutputs(turn)),
+    });
+    reported = await report(io, ready, outcome);
+  } finally {
+    io.log(commands.resume);
   }
+  return ending(io, ready.inputs, outcome.error, reported);
 }
 
 /** The password in a redis:// address, to be masked (undefined when there is none or it is no URL). */

@@ -158,6 +158,9 @@ export interface Profile {
   config_merge_strategy?: string;
 }
 
+/** The live service's longest session title (CreateSessionBody.title). */
+export const MAX_TITLE_LENGTH = 200;
+
 /** Body of Create session: exactly one of agent_name, agent_id, profile. */
 export interface CreateSessionBody {
   message: string;

@@ -9,6 +9,8 @@ import type { InStream } from '../io/io.js';
 export interface MessageSources {
   args: string[];
   file?: string;
+  /** How errors name the file (default `--file PATH`; the Action names its input). */
+  fileLabel?: string;
   stdin: InStream;
   /** Prompts are allowed (a terminal, not CI). */
   interactive: boolean;
@@ -36,9 +38,9 @@ function decode(bytes: Buffer, origin: string): string {
 
 const notBoth = () => new UsageError('give the message as arguments or with --file, not both');
 
-function unreadable(file: string, err: unknown): UsageError {
+function unreadable(label: string, err: unknown): UsageError {
   const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
-  return new UsageError(`cannot read --file ${file}: ${code}`);
+  return new UsageError(`cannot read ${label}: ${code}`);
 }
 
 /**
@@ -53,7 +55,7 @@ export function checkMessageSources(args: string[], file: string | undefined): v
     if (statSync(file).isDirectory()) throw Object.assign(new Error(file), { code: 'EISDIR' });
     accessSync(file, constants.R_OK);
   } catch (err) {
-    throw unreadable(file, err);
+    throw unreadable(`--file ${file}`, err);
   }
 }
 
@@ -64,13 +66,13 @@ export async function readMessage(src: MessageSources): Promise<string> {
   let text: string;
   let origin: string;
   if (src.file !== undefined && src.file !== '-') {
+    origin = src.fileLabel ?? `--file ${src.file}`;
     let bytes: Buffer;
     try {
       bytes = await readFile(src.file);
     } catch (err) {
-      throw unreadable(src.file, err);
+      throw unreadable(origin, err);
     }
-    origin = `--file ${src.file}`;
     text = decode(bytes, origin);
   } else if (fromStdinArg || src.file === '-' || (src.args.length === 0 && src.stdin.isTTY !== true)) {
     origin = 'standard input';

@@ -1,7 +1,7 @@
 // The library's client: one key and base URL, the CLI's own core underneath (src/sessions over src/api).
 // Constructing it reads nothing and sends nothing; each call checks its arguments before any request.
 import type { ApiClient } from '../api/client.js';
-import type { CreateSessionBody } from '../api/types.js';
+import type { CreateSessionBody, Session } from '../api/types.js';
 import { AgentsError, ApiError, UsageError } from '../errors/agents-error.js';
 import { toCliError } from '../errors/cli-error.js';
 import { validateBudgetUrl } from '../config/validators.js';
@@ -22,6 +22,7 @@ import {
   schemaArgs,
   signalArg,
   timeoutArg,
+  titleArg,
   turnArg,
   uuidArg,
 } from './arguments.js';
@@ -123,12 +124,17 @@ export class Agents {
       throw new UsageError('create() needs { agent, message }');
     const agent = agentArgs(options.agent, options.agentId);
     const message = messageArg(options.message);
+    const title = titleArg(options.title);
+    const group =
+      options.sessionGroupId === undefined ? undefined : uuidArg(options.sessionGroupId, 'sessionGroupId');
     const check = await this.#check(options);
     const body: CreateSessionBody = {
       message: check ? withSchemaInstruction(message, check.schema) : message,
       ...agent,
     };
     if (options.isPrivate === true) body.is_private = true;
+    if (title !== undefined) body.title = title;
+    if (group !== undefined) body.session_group_id = group;
     return this.#post({ kind: 'create', body }, options, check);
   }
 
@@ -177,6 +183,15 @@ export class Agents {
     } finally {
       stop.abort(new AgentsError('replies() was left'));
     }
+  }
+
+  /**
+   * A session's record alone, in one request: its title, web address and pull requests as the service
+   * lists them, without its conversation ({@link Agents.show} reads that too).
+   */
+  async session(sessionId: string, options: CallOptions = {}): Promise<Session> {
+    const id = uuidArg(sessionId, 'sessionId');
+    return this.#read(options, (signal) => this.#api().getSession(id, { signal }));
   }
 
   /** A session, and its conversation turn by turn. */
@@ -255,6 +270,8 @@ export class Agents {
         sessionId: posted.sessionId,
         threadId: posted.threadId,
         url: posted.session?.session_html_url || undefined,
+        ...(posted.session ? { session: posted.session } : {}),
+        ...(posted.sent ? { sent: posted.sent } : {}),
       };
       if (check) this.#checks.set(result, check);
       return result;

@@ -3,7 +3,7 @@
 import { UsageError } from '../errors/agents-error.js';
 import { validateAgent, validateApiKey, validateBaseUrl } from '../config/validators.js';
 import { isUuid } from '../util/uuid.js';
-import type { CoreAgent } from '../api/types.js';
+import { MAX_TITLE_LENGTH, type CoreAgent } from '../api/types.js';
 import { parseDuration } from '../util/duration.js';
 import { MAX_SCHEMA_RETRIES, DEFAULT_SCHEMA_RETRIES } from '../sessions/answer-json.js';
 import type { AgentsOptions, Duration, JsonSchema, SchemaOptions, TurnRef } from './types.js';
@@ -83,6 +83,17 @@ export function agentArgs(
   if (agent === undefined) throw new UsageError('no agent given: give agent (e.g. claude) or agentId');
   if (typeof agent !== 'string') throw new UsageError('agent must be a string');
   return { agent_name: validateAgent(agent) };
+}
+
+/** A session's title: a string of 1 to 200 characters (the live service's bound), or nothing. */
+export function titleArg(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_TITLE_LENGTH) {
+    throw new UsageError(
+      `title must be a string of 1 to ${MAX_TITLE_LENGTH} characters, got ${shown(value)}`,
+    );
+  }
+  return value;
 }
 
 /** The client's own options: a key that fits a header, a base URL the CLI would accept. */

@@ -85,6 +85,13 @@ export interface CreateOptions extends CallOptions, SchemaOptions {
   message: string;
   /** Only the creator sees the session. */
   isPrivate?: boolean;
+  /**
+   * The session's title, 1 to 200 characters. Without it the service names the session after the message.
+   * Sent only when given (the live service takes it; the API's document does not name it).
+   */
+  title?: string;
+  /** File the session under this session group (a UUID). Sent only when given, as `title` is. */
+  sessionGroupId?: string;
 }
 
 /** A follow-up. */
@@ -101,6 +108,13 @@ export interface Turn {
   threadId: string;
   /** The session's page in the Blocks dashboard. */
   url: string | undefined;
+  /**
+   * {@link Agents.create}'s turn: the new session's record as the service returned it (its title, its
+   * fields as the API names them).
+   */
+  session?: Session;
+  /** {@link Agents.send}'s turn: the follow-up message as the service stored it. */
+  sent?: Message;
 }
 
 /** What a wait takes: a {@link Turn}, or a session id (its latest turn). */

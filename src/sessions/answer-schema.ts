@@ -1,14 +1,11 @@
 // Compiles the JSON Schema an answer must match (a file, or a value already parsed: the MCP tool's and the
 // Action's) with ajv and ajv-formats: draft 2020-12 unless `$schema` names draft-07 or 2019-09. Imported
 // only where a schema is given, so that no other run loads ajv.
-import { readFile } from 'node:fs/promises';
 import type { ErrorObject } from 'ajv';
 import { UsageError } from '../errors/cli-error.js';
 import { MAX_SCHEMA_ERRORS, type AnswerSchema } from './answer-json.js';
 import type { SchemaError } from '../items/schema-errors.js';
-
-/** A schema file larger than this is not a schema someone wrote for an answer. */
-const MAX_SCHEMA_BYTES = 1024 * 1024;
+import { readSchemaFile } from '../input/schema-file.js';
 
 type Draft = '2020-12' | '2019-09' | 'draft-07';
 
@@ -30,24 +27,6 @@ function toSchemaError(e: ErrorObject): SchemaError {
     path: e.instancePath,
     message: `${e.message ?? e.keyword}${typeof extra === 'string' ? `: ${JSON.stringify(extra)}` : ''}`,
   };
-}
-
-async function readSchemaFile(path: string, label: string): Promise<unknown> {
-  let text: string;
-  try {
-    const bytes = await readFile(path);
-    if (bytes.length > MAX_SCHEMA_BYTES) throw new UsageError(`${label}: over 1 MiB, not a schema`);
-    text = bytes.toString('utf8');
-  } catch (err) {
-    if (err instanceof UsageError) throw err;
-    const why = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
-    throw new UsageError(`${label}: cannot read it (${why})`);
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (err) {
-    throw new UsageError(`${label}: not JSON (${err instanceof Error ? err.message : String(err)})`);
-  }
 }
 
 /**

@@ -1,5 +1,6 @@
-// Runs the bundled GitHub Action as a runner does: `node <main>` in a workspace, its `with:` as INPUT_<NAME>
-// variables, and files for GITHUB_OUTPUT, GITHUB_STEP_SUMMARY and GITHUB_ENV; then reads back what it left.
+// A GitHub Action step as a runner sets it up: a workspace, its `with:` as INPUT_<NAME> variables, and files
+// for GITHUB_OUTPUT, GITHUB_STEP_SUMMARY and GITHUB_ENV; the bundle run as a runner runs it (`node <main>`),
+// or (action-main.ts) the Action in-process; then what it left, read back.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -39,6 +40,7 @@ export function parseOutputs(text: string): Record<string, string> {
 
 export interface ActionRun {
   code: number | null;
+  /** The job's log (in-process: the lines the Action logged). */
   stdout: string;
   stderr: string;
   /** $GITHUB_OUTPUT as written, and parsed. */
@@ -61,8 +63,15 @@ export interface ActionOptions {
   outputPath?: (path: string) => void;
 }
 
-/** Runs the action with these inputs (every name must be one action.yml declares). */
-export async function runAction(inputs: Record<string, string>, o: ActionOptions = {}): Promise<ActionRun> {
+/** A run's workspace and runner files, and the environment a runner gives the step. */
+export interface ActionStep {
+  workspace: string;
+  files: { output: string; summary: string; env: string };
+  env: NodeJS.ProcessEnv;
+}
+
+/** Sets up a step with these inputs (every name must be one action.yml declares), as a runner does. */
+export function actionStep(inputs: Record<string, string>, o: ActionOptions = {}): ActionStep {
   const known = declared('inputs');
   for (const name of Object.keys(inputs)) expect(known, `input ${name} in action.yml`).toContain(name);
   const dir = mkdtempSync(join(tmpdir(), 'agents-action-'));
@@ -82,8 +91,15 @@ export async function runAction(inputs: Record<string, string>, o: ActionOptions
     ...o.env,
     ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
   });
-  const r = await runCli([], { bin: ACTION_MAIN, env, cwd: workspace, closeStdin: true, onSpawn: o.onSpawn });
-  const outputText = readFileSync(files.output, 'utf8');
+  return { workspace, files, env };
+}
+
+/** What a step left: its exit code and log, and the runner's files read back (every output declared). */
+export function actionRun(
+  step: ActionStep,
+  r: { code: number | null; stdout: string; stderr: string },
+): ActionRun {
+  const outputText = readFileSync(step.files.output, 'utf8');
   const outputs = parseOutputs(outputText);
   const outputNames = declared('outputs');
   for (const name of Object.keys(outputs))
@@ -95,12 +111,25 @@ export async function runAction(inputs: Record<string, string>, o: ActionOptions
     stderr: r.stderr,
     outputText,
     outputs,
-    summary: readFileSync(files.summary, 'utf8'),
-    envFile: readFileSync(files.env, 'utf8'),
+    summary: readFileSync(step.files.summary, 'utf8'),
+    envFile: readFileSync(step.files.env, 'utf8'),
     errors: lines.filter((l) => l.startsWith('::error')),
     warnings: lines.filter((l) => l.startsWith('::warning')),
-    workspace,
+    workspace: step.workspace,
   };
+}
+
+/** Runs the bundled action (`node dist-action/index.mjs`) with these inputs, as a runner does. */
+export async function runAction(inputs: Record<string, string>, o: ActionOptions = {}): Promise<ActionRun> {
+  const step = actionStep(inputs, o);
+  const r = await runCli([], {
+    bin: ACTION_MAIN,
+    env: step.env,
+    cwd: step.workspace,
+    closeStdin: true,
+    onSpawn: o.onSpawn,
+  });
+  return actionRun(step, r);
 }
 
 /**

@@ -92,6 +92,24 @@ describe('the house', () => {
     expect(bad).toEqual([]);
   });
 
+  it("lets the Action reach the service only through the library's public entry (issue 37)", () => {
+    // Everything the Action's files reach, not going through src/sdk/index.ts: none of it may be the HTTP
+    // client, the session work, the CLI's program, or the library's insides.
+    const entry = join(SRC, 'sdk', 'index.ts');
+    const seen = new Set<string>();
+    const todo = files.filter((f) => rel(f).startsWith('action/'));
+    while (todo.length > 0) {
+      const f = todo.pop()!;
+      if (seen.has(f)) continue;
+      seen.add(f);
+      for (const t of imports(f)) if (t !== entry && files.includes(t)) todo.push(t);
+    }
+    const banned =
+      /^(cli\.ts|program\/|commands\/|run\/|host\/|mcp\/|acp\/|chat\/|sessions\/|sdk\/|poll\/follow|api\/(client|exchange|request-send|plain-http|undici-http|budget\/(shared|redis-store|file-store)))/;
+    expect([...seen].map(rel).filter((r) => banned.test(r))).toEqual([]);
+    expect(imports(join(SRC, 'action', 'turn.ts'))).toContain(entry);
+  });
+
   it('imports only downwards, from layer to layer as docs/architecture.md draws them', () => {
     // Top to bottom; a folder imports its own files and any folder on a lower line.
     const LAYERS = [

@@ -4,14 +4,12 @@
 import { InvalidArgumentError } from 'commander';
 import { isUuid } from '../../util/uuid.js';
 import { parseDuration } from '../../util/duration.js';
+import { MAX_TITLE_LENGTH } from '../../api/types.js';
 
 export function uuidOption(value: string): string {
   if (!isUuid(value)) throw new InvalidArgumentError('expected a UUID.');
   return value.toLowerCase();
 }
-
-/** The live service's longest session title. */
-export const MAX_TITLE_LENGTH = 200;
 
 /** A session title (--title): one to 200 characters, as the live service takes it. */
 export function titleOption(value: string): string {

@@ -193,3 +193,42 @@ describe('two clients', () => {
     expect(em.stats().rejected429).toBe(0);
   });
 });
+
+describe('what a turn carries', () => {
+  it("create sends title and sessionGroupId when given; a turn carries the service's record; session() reads one", async () => {
+    const em = await emulator({ dialect: 'live' });
+    const agents = fastAgentsOf(em);
+    const group = '0b5e6f0e-3c7a-4d7e-9d8e-2f1a3b4c5d6e';
+    const turn = await agents.create({
+      agent: 'claude',
+      message: 'Review the nightly build [[reply:ok]] [[pr:https://github.com/o/r/pull/9]]',
+      title: 'Nightly review',
+      sessionGroupId: group,
+    });
+    expect(turn.session).toMatchObject({
+      id: turn.sessionId,
+      thread_id: turn.threadId,
+      title: 'Nightly review',
+      session_group_id: group,
+    });
+    expect(turn.sent).toBeUndefined();
+    // Neither is sent when not given: the service names the session after its message.
+    const untitled = await agents.create({ agent: 'claude', message: 'Review the nightly build' });
+    expect(untitled.session).toMatchObject({ title: 'Review the nightly build', session_group_id: null });
+
+    await agents.wait(turn);
+    const before = em.stats().requests;
+    const record = await agents.session(turn.sessionId);
+    expect(em.stats().requests - before).toBe(1);
+    expect(record).toMatchObject({ id: turn.sessionId, title: 'Nightly review' });
+    expect(record.pull_requests).toHaveLength(1);
+
+    const next = await agents.send(turn.sessionId, 'And the weekly one');
+    expect(next.sent).toMatchObject({
+      role: 'user',
+      message: 'And the weekly one',
+      chat_thread_id: next.threadId,
+    });
+    expect(next.session).toBeUndefined();
+  });
+});

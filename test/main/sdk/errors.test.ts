@@ -110,6 +110,16 @@ describe.each(['spec', 'live'] as const)('errors against the %s dialect', (diale
       ['agent and agentId', () => agents.create({ agent: 'claude', agentId: id, message: 'hi' })],
       ['no agent', () => agents.create({ message: 'hi' })],
       ['an empty message', () => agents.create({ agent: 'claude', message: ' ' })],
+      [
+        'a title over 200 characters',
+        () => agents.create({ agent: 'claude', message: 'hi', title: 'x'.repeat(201) }),
+      ],
+      ['a blank title', () => agents.create({ agent: 'claude', message: 'hi', title: ' ' })],
+      [
+        'a session group that is no UUID',
+        () => agents.create({ agent: 'claude', message: 'hi', sessionGroupId: 'g' }),
+      ],
+      ['session() of no UUID', () => agents.session('last')],
       ['a bad timeout', () => agents.create({ agent: 'claude', message: 'hi', timeout: 'soon' })],
       ['a negative timeout', () => agents.wait(id, { timeout: -1 })],
       ['schemaRetries alone', () => agents.create({ agent: 'claude', message: 'hi', schemaRetries: 1 })],
