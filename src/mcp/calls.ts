@@ -7,7 +7,6 @@ import { UsageError } from '../errors/cli-error.js';
 import { CORE_AGENTS } from '../api/types.js';
 import { startDeadline } from '../sessions/deadline.js';
 import { resolveSession } from '../sessions/resolve.js';
-import { latestUserMessage } from '../sessions/latest.js';
 import { DEFAULT_SHOW_LIMIT } from '../sessions/read-session.js';
 import { recordLast } from '../state/last-session.js';
 import type { JsonSchema, Turn } from '../sdk/index.js';
@@ -169,31 +168,24 @@ export async function waitForReply(ctx: Context, a: Arguments, call: ToolCallCon
   // wait_for_reply only checks the reply: it never sends a follow-up (as `agents wait --output-schema`).
   const check = await checkOf(a, false);
   const { id, profile } = await sessionOf(ctx, ref);
-  const client = await ctx.client();
-  // wait_seconds bounds the whole call, the look-ups included (a key kept busy by others cannot hold it).
+  const agents = await agentsOf(ctx);
+  // wait_seconds bounds the whole call, the read of the session included (a key kept busy by others cannot
+  // hold it); without `thread`, the library's wait finds the latest turn within the same time.
   const started = monotonicMs();
   const deadline = startDeadline(call.signal, seconds > 0 ? seconds * 1000 : REQUEST_DEADLINE_MS);
-  let threadId = thread;
-  let url: string | null = null;
+  let url: string | null;
   try {
     // The session first: an unknown one is a clear 404, and its address goes into the result.
-    const session = await client.getSession(id, { signal: deadline.signal });
-    url = session.session_html_url || null;
-    threadId ??=
-      (await latestUserMessage(client, { sessionId: id }, { signal: deadline.signal }))?.chat_thread_id ??
-      undefined;
+    url = (await agents.session(id, { signal: deadline.signal })).session_html_url || null;
   } catch (err) {
     if (deadline.expired) throw noAnswer(seconds || REQUEST_DEADLINE_MS / 1000, id, false);
     throw err;
   } finally {
     deadline.dispose();
   }
-  if (threadId === undefined) {
-    throw new UsageError(`session ${id} has no message yet`, 'send it one with send_message');
-  }
   const left = seconds > 0 ? Math.max(0.001, seconds - (monotonicMs() - started) / 1000) : 0;
-  const turn = { sessionId: id, threadId };
-  const t = { profile, turn, sessionId: id, threadId, url, seconds: left, asked: seconds };
+  const turn = thread === undefined ? { sessionId: id } : { sessionId: id, threadId: thread };
+  const t = { profile, turn, sessionId: id, threadId: thread, url, seconds: left, asked: seconds };
   return turnAnswer(ctx, check ? { ...t, check: check.outputSchema } : t, call);
 }
 

@@ -52,7 +52,8 @@ export interface TurnAt {
   /** What the library waits on: a posted Turn carries its output_schema and retries. */
   turn: TurnRef;
   sessionId: string;
-  threadId: string;
+  /** Undefined for wait_for_reply without `thread`: the library's wait finds the session's latest turn. */
+  threadId: string | undefined;
   url: string | null;
   seconds: number;
   /** The wait the caller asked for, when `seconds` is what is left of it. */
@@ -80,7 +81,7 @@ export function noAnswer(seconds: number, sessionId: string, rateLimited: boolea
  */
 export async function turnAnswer(ctx: Context, t: TurnAt, call: ToolCallContext): Promise<ToolAnswer> {
   const base = { session_id: t.sessionId, session_html_url: t.url };
-  if (t.posted && t.seconds === 0) return runningAnswer(base, t.threadId, 0);
+  if (t.posted && t.seconds === 0) return runningAnswer(base, t.threadId ?? '', 0);
   const agents = await agentsOf(ctx);
   const total = t.asked ?? t.seconds;
   try {
@@ -107,7 +108,7 @@ export async function turnAnswer(ctx: Context, t: TurnAt, call: ToolCallContext)
     // The wait's own time ran out (not a request's, nor a follow-up's post cut short): still running.
     if (err instanceof TimeoutError && err.answered !== undefined) {
       if (err.answered === 0) throw noAnswer(total, t.sessionId, err.rateLimited);
-      const threadId = err.threadId ?? t.threadId;
+      const threadId = err.threadId ?? t.threadId ?? '';
       await followedUp(ctx, t, threadId);
       return runningAnswer(base, threadId, err.attempts ?? 0);
     }
@@ -166,8 +167,8 @@ function mismatchText(e: SchemaMismatchError): string {
 async function pullRequestsOf(ctx: Context, sessionId: string): Promise<unknown[]> {
   try {
     const agents = await agentsOf(ctx);
-    const view = await agents.show(sessionId, { limit: 1, timeout: REQUEST_DEADLINE_MS });
-    return Array.isArray(view.session.pull_requests) ? view.session.pull_requests : [];
+    const session = await agents.session(sessionId, { timeout: REQUEST_DEADLINE_MS });
+    return Array.isArray(session.pull_requests) ? session.pull_requests : [];
   } catch (err) {
     ctx.log.warn(
       `could not read the session's pull requests: ${err instanceof Error ? err.message : String(err)}`,
@@ -178,7 +179,8 @@ async function pullRequestsOf(ctx: Context, sessionId: string): Promise<unknown[
 
 /** A schema's follow-up started a turn of its own: it is the profile's `last` now, as a send's is. */
 async function followedUp(ctx: Context, t: TurnAt, threadId: string): Promise<void> {
-  if (threadId === t.threadId) return;
+  // wait_for_reply never follows up: with no thread given, the one the wait found is the latest turn's.
+  if (t.threadId === undefined || threadId === t.threadId) return;
   const warning = await recordLast(ctx.state, t.profile, { id: t.sessionId, threadId }, { state: 'working' });
   if (warning) ctx.log.warn(warning);
 }

@@ -105,6 +105,8 @@ describe('agents mcp', () => {
     expect(waited.isError).toBeFalsy();
     expect(waited.structuredContent).toMatchObject({
       session_id: id,
+      // Not given: the thread is the one the library's wait found, the latest turn's (the create's).
+      thread_id: (created.structuredContent as { thread_id: string }).thread_id,
       status: 'running',
       final_message: null,
     });
