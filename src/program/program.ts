@@ -1,8 +1,7 @@
-// The commander program: the global options and the list of commands. Each command's folder declares it
+// The commander program: the root (root.ts) and its commands. Each command's folder declares it
 // (src/commands/<name>/spec.ts: its options, help and checks, in commander's own terms) and loads its
 // run.ts only when it runs, so --help and usage errors pay for commander and the specs alone.
-import { Command, type OutputConfiguration } from 'commander';
-import { VERSION } from '../util/version.js';
+import type { Command, OutputConfiguration } from 'commander';
 import type { CommandSpec, Runner } from '../commands/options/command-spec.js';
 import { configSpec } from '../commands/config/spec.js';
 import { loginSpec } from '../commands/login/spec.js';
@@ -26,33 +25,28 @@ import { acpSpec } from '../commands/acp/spec.js';
 import { completionSpec } from '../commands/completion/spec.js';
 import { helpSpec } from '../commands/help/spec.js';
 import { suggestSynonyms } from './synonyms.js';
+import { globalOptionWords, HEADS, isRootHelp, rootCommand, rootHelpProgram } from './root.js';
 
 export type { Runner } from '../commands/options/command-spec.js';
 
-/** Every command by its name, in the order of `agents --help`. */
+/** Every command by its name (root.ts's HEADS gives their order). */
 const COMMANDS: Record<string, CommandSpec> = {
-  // configuration
   config: configSpec,
   login: loginSpec,
   logout: logoutSpec,
   emulator: emulatorSpec,
-  // conversation
   create: createSpec,
   send: sendSpec,
   show: showSpec,
   tail: tailSpec,
   wait: waitSpec,
   chat: chatSpec,
-  // plans and artifacts
   plan: planSpec,
   artifact: artifactSpec,
-  // finding sessions again
   ls: lsSpec,
   open: openSpec,
-  // after the agent: its pull request in this clone
   checkout: checkoutSpec,
   diff: diffSpec,
-  // agents on this machine
   budget: budgetSpec,
   mcp: mcpSpec,
   acp: acpSpec,
@@ -60,71 +54,32 @@ const COMMANDS: Record<string, CommandSpec> = {
   help: helpSpec,
 };
 
-/** The global options a line may give before its command: with their value in the next word, or alone. */
-const VALUED_GLOBALS = new Set(['--profile', '--base-url']);
-const FLAG_GLOBALS = new Set(['--json', '-q', '--quiet', '--no-color', '--debug']);
-
 /**
  * The command a command line runs, when it names one that needs no other: its first word after the global
- * options above. `help` and `completion` read the whole tree; a word that names no command (a typo, a
- * synonym) needs every name for its hint; any other option first (`--help`, `-V`, one commander rejects)
- * is answered by the program, which lists every command.
+ * options. `help` and `completion` read the whole tree; a word that names no command (a typo, a synonym)
+ * needs every name for its hint; any other option first (`--help`, `-V`, one commander rejects) is
+ * answered by the program, which lists every command.
  */
 function commandAlone(argv: readonly string[]): string | undefined {
-  for (let i = 0; i < argv.length; i++) {
-    const word = argv[i] ?? '';
-    if (VALUED_GLOBALS.has(word)) i++;
-    else if (/^--(profile|base-url)=/.test(word) || FLAG_GLOBALS.has(word)) continue;
-    else if (word.startsWith('-')) return undefined;
-    else return Object.hasOwn(COMMANDS, word) && word !== 'help' && word !== 'completion' ? word : undefined;
-  }
-  return undefined;
+  let i = 0;
+  while (i < argv.length && globalOptionWords(argv, i) > 0) i += globalOptionWords(argv, i);
+  const word = argv[i];
+  if (word === undefined || word.startsWith('-')) return undefined;
+  return Object.hasOwn(COMMANDS, word) && word !== 'help' && word !== 'completion' ? word : undefined;
 }
-
-const EXAMPLES = `
-Examples:
-  $ printf '%s' "$prompt" | agents create --agent claude --wait > answer.md
-  $ id=$(agents create -a codex "Add a --verbose flag")
-  $ agents send "$id" --wait --timeout 20m "Fix the failing test"
-  $ agents tail last --until-final
-  $ agents chat -a claude
-  $ for t in tasks/*.md; do agents create -a claude --file "$t"; done | agents wait --output-dir replies/
-  $ agents show last --all --json
-  $ agents ls
-  $ agents emulator --port 4010
-
-Exit codes: 0 ok, 1 request failed, 2 usage error, 3 auth failure, 4 not found,
-            5 answer did not match --output-schema, 124 --timeout ran out, 130 interrupted.
-Docs: \`man agents\` (every command and option), and \`agents <command> --help\`.`;
 
 /**
  * Builds the program. `run` gives each action its Context and prints what it returns; `output` is where
- * commander writes help and its errors (set before any command is added, so every command inherits it).
- * Given the command line, a line that runs one command gets that command alone: parsing it, its help and
- * its errors read nothing of the others, and making the other 16 (their options, checks and help) was
- * a few milliseconds of every run. Without it (the docs, the tests of the tree), every command.
+ * commander writes help and its errors. Given the command line, a line that runs one command gets that
+ * command alone: parsing it, its help and its errors read nothing of the others, and making the other 20
+ * (their options, checks and help) was a few milliseconds of every run; a line that asks for the root help
+ * alone gets the commands' heads (root.ts). Without it (the docs, the tests of the tree), every command.
  */
 export function buildProgram(run: Runner, output: OutputConfiguration, argv?: readonly string[]): Command {
-  const program = new Command('agents')
-    .exitOverride()
-    .configureOutput(output)
-    .description('Run conversations with software agents through the Agent Sessions API.')
-    .version(`${VERSION}`, '-V, --version', 'print the version (of the npm package agents-cli)')
-    .helpOption('-h, --help', 'show help')
-    .option('--profile <name>', 'config profile to use (env AGENTS_PROFILE; default "default")')
-    .option('--base-url <url>', 'service base URL, without /rest/v1 (env AGENTS_BASE_URL)')
-    .option('--json', 'print JSON on stdout instead of text')
-    .option('-q, --quiet', 'print nothing on stderr but errors')
-    .option('--no-color', 'no colour (NO_COLOR and FORCE_COLOR are honoured too)')
-    .option('--debug', 'trace each request and response on stderr, key redacted (env AGENTS_DEBUG=1)')
-    .addHelpText('after', EXAMPLES)
-    .configureHelp({ showGlobalOptions: true })
-    .showSuggestionAfterError(true)
-    // Our own `help [command]` (commands/help/spec.ts).
-    .helpCommand(false);
+  if (argv !== undefined && isRootHelp(argv)) return rootHelpProgram(output);
+  const program = rootCommand(output);
   suggestSynonyms(program);
   const alone = argv === undefined ? undefined : commandAlone(argv);
-  for (const [name, spec] of Object.entries(COMMANDS))
-    if (alone === undefined || name === alone) spec(program, run);
+  for (const { name } of HEADS) if (alone === undefined || name === alone) COMMANDS[name]?.(program, run);
   return program;
 }

@@ -2,12 +2,13 @@
 import type { Command } from 'commander';
 import type { SessionRef } from '../../input/session-ref.js';
 import type { CommandSpec } from '../options/command-spec.js';
+import { openHead } from './head.js';
 import { sessionOrPickArg } from '../options/session-args.js';
 
 export const openSpec: CommandSpec = (program, run) =>
   program
-    .command('open')
-    .description('open a session in the browser (its address is printed where no browser can start)')
+    .command(openHead.name)
+    .description(openHead.description)
     .addArgument(sessionOrPickArg())
     .addHelpText(
       'after',
