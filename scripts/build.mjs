@@ -45,6 +45,25 @@ const program = await build({
 });
 checkRuntimeApart(program.metafile, 'src/cli.ts');
 
+// The root help's own entry (src/help.ts): one file, dist/help.js, that bin/agents.js imports for
+// `agents`, `agents --help` and `agents -h` instead of the program above. A build of its own, as the
+// library's is: in the one above, every file imports cli.ts. It must stay one file of commander and the
+// commands' heads: an `await import()` in what it reaches would be bundled in whole.
+const help = await build({
+  ...shipped,
+  plugins: [...(shipped.plugins ?? []), builtinImports],
+  metafile: true,
+  entryPoints: { help: 'src/help.ts' },
+  outdir: out,
+  sourcemap: 'linked',
+  sourcesContent: false,
+});
+const lazy = Object.entries(help.metafile.inputs).flatMap(([file, input]) =>
+  input.imports.filter((i) => i.kind === 'dynamic-import').map((i) => `${file} -> ${i.path}`),
+);
+if (lazy.length > 0)
+  throw new Error(`src/help.ts reaches an await import(), which its build would bundle: ${lazy}`);
+
 // The library (`import { Agents } from 'agents-cli'`, src/sdk/index.ts): a build of its own into dist/index.js,
 // its chunks under dist/lib/. Beside the CLI's, not with it: the CLI's files each import cli.ts (inject,
 // above), so an entry in that build would load commander; and the CLI's --help and show read the files

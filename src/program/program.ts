@@ -1,6 +1,7 @@
 // The commander program: the root (root.ts) and its commands. Each command's folder declares it
 // (src/commands/<name>/spec.ts: its options, help and checks, in commander's own terms) and loads its
-// run.ts only when it runs, so --help and usage errors pay for commander and the specs alone.
+// run.ts only when it runs, so usage errors pay for commander and the specs alone. (The root help alone
+// needs no command: root.ts.)
 import type { Command, OutputConfiguration } from 'commander';
 import type { CommandSpec, Runner } from '../commands/options/command-spec.js';
 import { configSpec } from '../commands/config/spec.js';
@@ -25,7 +26,7 @@ import { acpSpec } from '../commands/acp/spec.js';
 import { completionSpec } from '../commands/completion/spec.js';
 import { helpSpec } from '../commands/help/spec.js';
 import { suggestSynonyms } from './synonyms.js';
-import { globalOptionWords, HEADS, isRootHelp, rootCommand, rootHelpProgram } from './root.js';
+import { globalOptionWords, HEADS, rootCommand } from './root.js';
 
 export type { Runner } from '../commands/options/command-spec.js';
 
@@ -72,11 +73,10 @@ function commandAlone(argv: readonly string[]): string | undefined {
  * Builds the program. `run` gives each action its Context and prints what it returns; `output` is where
  * commander writes help and its errors. Given the command line, a line that runs one command gets that
  * command alone: parsing it, its help and its errors read nothing of the others, and making the other 20
- * (their options, checks and help) was a few milliseconds of every run; a line that asks for the root help
- * alone gets the commands' heads (root.ts). Without it (the docs, the tests of the tree), every command.
+ * (their options, checks and help) was a few milliseconds of every run. Without it (the docs, the tests of
+ * the tree), every command. (main() answers the root help alone without this module: root.ts.)
  */
 export function buildProgram(run: Runner, output: OutputConfiguration, argv?: readonly string[]): Command {
-  if (argv !== undefined && isRootHelp(argv)) return rootHelpProgram(output);
   const program = rootCommand(output);
   suggestSynonyms(program);
   const alone = argv === undefined ? undefined : commandAlone(argv);

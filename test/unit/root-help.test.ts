@@ -2,9 +2,9 @@
 // not from the commands (src/program/root.ts): it must be the whole program's help, byte for byte, at any
 // width, on stdout and (a line with no command) on stderr, so that the two can never drift.
 import { describe, expect, it } from 'vitest';
-import type { Command } from 'commander';
+import type { Command, OutputConfiguration } from 'commander';
 import { buildProgram } from '../../src/program/program.js';
-import { HEADS, isRootHelp } from '../../src/program/root.js';
+import { HEADS, isRootHelp, rootHelpProgram } from '../../src/program/root.js';
 import { runMain } from '../support/main.js';
 
 interface Answer {
@@ -14,19 +14,16 @@ interface Answer {
   end: string;
 }
 
-/** The program built as main() builds it for `line` (argv given) or whole (none), and its answer to `line`. */
-async function answer(line: string[], width: number, argv?: string[]): Promise<[Answer, Command]> {
+/** The answer to `line` of the root made from the heads (`light`, as main() makes it) or of the whole program. */
+async function answer(line: string[], width: number, light = false): Promise<[Answer, Command]> {
   const a: Answer = { out: '', err: '', end: '' };
-  const program = buildProgram(
-    () => Promise.resolve(),
-    {
-      writeOut: (s) => void (a.out += s),
-      writeErr: (s) => void (a.err += s),
-      getOutHelpWidth: () => width,
-      getErrHelpWidth: () => width,
-    },
-    argv,
-  );
+  const output: OutputConfiguration = {
+    writeOut: (s) => void (a.out += s),
+    writeErr: (s) => void (a.err += s),
+    getOutHelpWidth: () => width,
+    getErrHelpWidth: () => width,
+  };
+  const program = light ? rootHelpProgram(output) : buildProgram(() => Promise.resolve(), output);
   a.end = await program.parseAsync(line, { from: 'user' }).then(
     () => 'ran',
     (e: { code?: string }) => e.code ?? 'thrown',
@@ -49,7 +46,7 @@ describe('the root help', () => {
       for (const width of [40, 80, 100, 132, 250]) {
         const [[whole], [light, program]] = await Promise.all([
           answer(line, width),
-          answer(line, width, line),
+          answer(line, width, true),
         ]);
         expect(light, `${line.join(' ')} at ${width} columns`).toEqual(whole);
         // Stand-ins, not the commands: no options, no arguments, no subcommands, no action.
