@@ -6,7 +6,6 @@ import { ExitCode, toCliError } from './errors/cli-error.js';
 import type { IO } from './io/io.js';
 import type { Context, GlobalOptions } from './run/context.js';
 import { buildProgram, type Runner } from './program/program.js';
-import { isRootHelp, rootHelpProgram } from './program/root.js';
 import { commandLabel } from './program/command-label.js';
 import { commanderExitCode, commanderOutput } from './program/commander-io.js';
 import { debugFromEnv } from './config/env.js';
@@ -39,9 +38,7 @@ export async function main(argv: readonly string[], io: IO): Promise<number> {
     const { present } = await import('./output/presenter.js');
     await present(ctx, result);
   };
-  const output = commanderOutput(io);
-  // The root help alone is made from the commands' heads (program/root.ts), as help.ts makes it.
-  const program = isRootHelp(argv) ? rootHelpProgram(output) : buildProgram(runner, output, argv);
+  const program = buildProgram(runner, commanderOutput(io), argv);
   const debug = argv.includes('--debug') || debugFromEnv(io.env);
   try {
     await program.parseAsync([...argv], { from: 'user' });

@@ -1,89 +1,12 @@
-// The program's root: its global options and examples, and the list of commands `agents --help` shows.
-// A line that asks for that help alone (`agents`, `agents --help`) gets the root with the commands' heads
-// (src/commands/<name>/head.ts) in place of the commands: making the 21 commands, their hundred options,
-// checks and help, was about two thirds of what `agents --help` cost above commander's own. The heads give
-// the same list byte for byte (test/unit/root-help.test.ts); every other line gets the commands themselves
-// (program.ts).
+// The program's root: its global options and the help around the list of commands. The whole program
+// (program.ts) adds the commands to it. The root help alone (`agents`, `agents --help`, `agents -h`) has
+// an entry of its own (src/help.ts), which adds to it a stand-in for each command made from the command's
+// head: the name, term and description its list shows, read from the whole program when it is built
+// (scripts/build.mjs). Making the 21 commands, their hundred options, checks and help, was about two thirds
+// of what `agents --help` cost in-process; the stand-ins give the same help byte for byte
+// (test/unit/root-help.test.ts).
 import { Command, type HelpConfiguration, type OutputConfiguration } from 'commander';
 import { VERSION } from '../util/version.js';
-import type { CommandHead } from '../commands/options/command-spec.js';
-import { configHead } from '../commands/config/head.js';
-import { loginHead } from '../commands/login/head.js';
-import { logoutHead } from '../commands/logout/head.js';
-import { emulatorHead } from '../commands/emulator/head.js';
-import { createHead } from '../commands/create/head.js';
-import { sendHead } from '../commands/send/head.js';
-import { showHead } from '../commands/show/head.js';
-import { tailHead } from '../commands/tail/head.js';
-import { waitHead } from '../commands/wait/head.js';
-import { chatHead } from '../commands/chat/head.js';
-import { planHead } from '../commands/plan/head.js';
-import { artifactHead } from '../commands/artifact/head.js';
-import { lsHead } from '../commands/ls/head.js';
-import { openHead } from '../commands/open/head.js';
-import { checkoutHead } from '../commands/checkout/head.js';
-import { diffHead } from '../commands/diff/head.js';
-import { budgetHead } from '../commands/budget/head.js';
-import { mcpHead } from '../commands/mcp/head.js';
-import { acpHead } from '../commands/acp/head.js';
-import { completionHead } from '../commands/completion/head.js';
-import { helpHead } from '../commands/help/head.js';
-
-/** Every command, in the order of `agents --help`. */
-export const HEADS: readonly CommandHead[] = [
-  // configuration
-  configHead,
-  loginHead,
-  logoutHead,
-  emulatorHead,
-  // conversation
-  createHead,
-  sendHead,
-  showHead,
-  tailHead,
-  waitHead,
-  chatHead,
-  // plans and artifacts
-  planHead,
-  artifactHead,
-  // finding sessions again
-  lsHead,
-  openHead,
-  // after the agent: its pull request in this clone
-  checkoutHead,
-  diffHead,
-  // agents on this machine
-  budgetHead,
-  mcpHead,
-  acpHead,
-  completionHead,
-  helpHead,
-];
-
-/** The global options a line may give before its command: with their value in the next word, or alone. */
-const VALUED_GLOBALS = new Set(['--profile', '--base-url']);
-const FLAG_GLOBALS = new Set(['--json', '-q', '--quiet', '--no-color', '--debug']);
-const HELP_FLAGS = new Set(['-h', '--help']);
-
-/** How many words the global option at `argv[i]` takes (itself, and its value if given apart), or 0. */
-export function globalOptionWords(argv: readonly string[], i: number): number {
-  const word = argv[i] ?? '';
-  if (VALUED_GLOBALS.has(word)) return 2;
-  return /^--(profile|base-url)=/.test(word) || FLAG_GLOBALS.has(word) ? 1 : 0;
-}
-
-/**
- * Whether the line's answer is the root help and nothing else: global options and `--help` (or nothing),
- * no command. (`agents` alone prints the same help, on stderr.)
- */
-export function isRootHelp(argv: readonly string[]): boolean {
-  for (let i = 0; i < argv.length;) {
-    const words = globalOptionWords(argv, i) || (HELP_FLAGS.has(argv[i] ?? '') ? 1 : 0);
-    if (words === 0) return false;
-    i += words;
-  }
-  return true;
-}
 
 const EXAMPLES = `
 Examples:
@@ -131,18 +54,32 @@ export function rootCommand(output: OutputConfiguration): Command {
   );
 }
 
+/** What the root help lists of a command: its name, the term shown for it, its description. */
+export interface CommandHead {
+  readonly name: string;
+  /** `show [options] [session]`: the name, `[options]` when it has options, its arguments. */
+  readonly term: string;
+  readonly description: string;
+}
+
+/** The heads of the commands `program`'s help lists, in its order, as its help shows them. */
+export function headsOf(program: Command): CommandHead[] {
+  const help = program.createHelp();
+  return help.visibleCommands(program).map((cmd) => ({
+    name: cmd.name(),
+    term: help.subcommandTerm(cmd),
+    description: help.subcommandDescription(cmd),
+  }));
+}
+
 /**
- * The program for a line `isRootHelp` accepts: the root, and for each command a stand-in with its name and
- * description alone, listed with the synopsis of its head (commander's own term would say `[options]`
- * only for a command that has options, and the stand-ins have none).
+ * The program for the root help alone: the root, and for each head a stand-in with the command's name and
+ * description, listed with the head's term (commander's own would show `[options]` and the arguments of
+ * a command that has them, and the stand-ins have neither).
  */
-export function rootHelpProgram(output: OutputConfiguration): Command {
+export function rootHelpProgram(output: OutputConfiguration, heads: readonly CommandHead[]): Command {
   const program = rootCommand(output);
-  const synopses = new Map<Command, string>();
-  for (const head of HEADS)
-    synopses.set(program.command(head.name).description(head.description), head.synopsis);
-  return program.configureHelp({
-    ...HELP,
-    subcommandTerm: (cmd) => [cmd.name(), synopses.get(cmd) ?? ''].filter(Boolean).join(' '),
-  });
+  const terms = new Map<Command, string>();
+  for (const head of heads) terms.set(program.command(head.name).description(head.description), head.term);
+  return program.configureHelp({ ...HELP, subcommandTerm: (cmd) => terms.get(cmd) ?? cmd.name() });
 }

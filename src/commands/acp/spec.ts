@@ -3,13 +3,12 @@ import { Option, type Command } from 'commander';
 import { CORE_AGENTS } from '../../api/types.js';
 import { durationOption, uuidOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';
-import { acpHead } from './head.js';
 import type { AcpFlags } from './run.js';
 
 export const acpSpec: CommandSpec = (program, run) =>
   program
-    .command(acpHead.name)
-    .description(acpHead.description)
+    .command('acp')
+    .description("serve sessions to an editor's agent panel: the Agent Client Protocol on stdio")
     .addOption(
       new Option(
         '-a, --agent <name>',

@@ -3,14 +3,13 @@ import type { Command } from 'commander';
 import type { SessionRef } from '../../input/session-ref.js';
 import { uuidOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';
-import { artifactHead } from './head.js';
 import { readTimeoutOption, sessionArg } from '../options/session-args.js';
 import type { ArtifactFlags } from './run.js';
 
 export const artifactSpec: CommandSpec = (program, run) =>
   program
-    .command(artifactHead.name)
-    .description(artifactHead.description)
+    .command('artifact')
+    .description('download one artifact of a session (a plan iteration or a file)')
     .addArgument(sessionArg())
     .argument('<artifact-id>', "the artifact's id (a UUID)", uuidOption)
     .option('-o, --output <file>', 'write it to FILE instead of stdout')

@@ -1,13 +1,12 @@
 // agents budget: its options and help.
 import type { Command } from 'commander';
 import type { CommandSpec } from '../options/command-spec.js';
-import { budgetHead } from './head.js';
 import type { BudgetFlags } from './run.js';
 
 export const budgetSpec: CommandSpec = (program, run) =>
   program
-    .command(budgetHead.name)
-    .description(budgetHead.description)
+    .command('budget')
+    .description('show the key’s request budget as this machine (or, with a Redis budget, the fleet) sees it')
     .option('--watch', 'redraw once a second (NDJSON once a second in a pipe) until Ctrl-C')
     .addHelpText(
       'after',

@@ -5,7 +5,6 @@ import type { AgentFlags } from '../../input/agent.js';
 import type { SessionRef } from '../../input/session-ref.js';
 import { intOption, sessionArgument, uuidOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';
-import { chatHead } from './head.js';
 import { SESSION_ARG } from '../options/session-args.js';
 import type { ChatFlags } from './run.js';
 
@@ -19,8 +18,8 @@ interface ChatOptions extends AgentFlags {
 
 export const chatSpec: CommandSpec = (program, run) =>
   program
-    .command(chatHead.name)
-    .description(chatHead.description)
+    .command('chat')
+    .description('a conversation with an agent at the terminal: type, watch it work, reply')
     .argument('[session]', `continue this session (${SESSION_ARG})`, sessionArgument)
     .addOption(
       new Option('-a, --agent <name>', 'agent of a new session (env AGENTS_AGENT, config "agent")').choices(

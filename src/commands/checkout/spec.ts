@@ -2,15 +2,14 @@
 import type { Command } from 'commander';
 import type { SessionRef } from '../../input/session-ref.js';
 import type { CommandSpec } from '../options/command-spec.js';
-import { checkoutHead } from './head.js';
 import { sessionOrPickArg } from '../options/session-args.js';
 import { pullRequestOption } from '../options/pull-request-options.js';
 import type { CheckoutFlags } from './run.js';
 
 export const checkoutSpec: CommandSpec = (program, run) =>
   program
-    .command(checkoutHead.name)
-    .description(checkoutHead.description)
+    .command('checkout')
+    .description('put the session’s pull request on a local branch of this clone and switch to it')
     .addArgument(sessionOrPickArg())
     .addOption(pullRequestOption())
     .option('--branch <name>', 'the local branch (default agents/<first 8 of the session id>-pr<N>)')

@@ -1,15 +1,14 @@
 // agents completion <shell>, and the hidden `agents __complete` the completion scripts call.
 import { Argument, type Command } from 'commander';
 import type { CommandSpec } from '../options/command-spec.js';
-import { completionHead } from './head.js';
 
 /** The shells `agents completion` writes a script for. */
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
 export const completionSpec: CommandSpec = (program, run) => {
   const completion = program
-    .command(completionHead.name)
-    .description(completionHead.description)
+    .command('completion')
+    .description('print a completion script for bash, zsh or fish')
     .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(SHELLS))
     .addHelpText(
       'after',

@@ -1,14 +1,13 @@
 // agents config list|get|set|unset|path: the subcommands and their help.
 import type { Command } from 'commander';
 import type { CommandSpec } from '../options/command-spec.js';
-import { configHead } from './head.js';
 
 const KEY = 'api-key, base-url or agent';
 
 export const configSpec: CommandSpec = (program, run) => {
   const config = program
-    .command(configHead.name)
-    .description(configHead.description)
+    .command('config')
+    .description('show and change the settings of a profile (--profile NAME; default "default")')
     .addHelpText(
       'after',
       `

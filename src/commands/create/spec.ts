@@ -5,7 +5,6 @@ import type { AgentFlags } from '../../input/agent.js';
 import type { ReplyFlags } from '../../input/reply-flags.js';
 import { titleOption, uuidOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';
-import { createHead } from './head.js';
 import { addReplyOptions, loadSchemaOption } from '../options/reply-options.js';
 import type { CreateFlags } from './run.js';
 
@@ -19,8 +18,8 @@ interface CreateOptions extends AgentFlags, ReplyFlags {
 export const createSpec: CommandSpec = (program, run) =>
   addReplyOptions(
     program
-      .command(createHead.name)
-      .description(createHead.description)
+      .command('create')
+      .description('create a session with a first message')
       .argument('[message...]', 'the message ("-" reads standard input)')
       .addOption(
         new Option('-a, --agent <name>', 'agent (env AGENTS_AGENT, config "agent")').choices(CORE_AGENTS),

@@ -2,7 +2,6 @@
 import { Argument, Option, type Command } from 'commander';
 import type { SessionRef } from '../../input/session-ref.js';
 import type { CommandSpec } from '../options/command-spec.js';
-import { diffHead } from './head.js';
 import { SESSION_ARG } from '../options/session-args.js';
 import { sessionArgument } from '../options/option-values.js';
 import { pullRequestOption } from '../options/pull-request-options.js';
@@ -10,8 +9,8 @@ import type { DiffFlags } from './run.js';
 
 export const diffSpec: CommandSpec = (program, run) =>
   program
-    .command(diffHead.name)
-    .description(diffHead.description)
+    .command('diff')
+    .description('show the change of the session’s pull request, without switching branch')
     .addArgument(
       new Argument(
         '[session]',

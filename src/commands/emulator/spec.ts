@@ -2,7 +2,6 @@
 import { Option, type Command } from 'commander';
 import { decimalOption, hostOption, intOption, keySpecOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';
-import { emulatorHead } from './head.js';
 import type { EmulatorFlags } from './run.js';
 
 // The emulator's fault modes and misbehaviours (src/emulator/surface.ts, misbehave.ts), listed here so that
@@ -19,8 +18,8 @@ MISBEHAVIOUR_NAMES.push('endless-pages', 'bad-ids-session', 'bad-ids-thread', 'd
 
 export const emulatorSpec: CommandSpec = (program, run) =>
   program
-    .command(emulatorHead.name)
-    .description(emulatorHead.description)
+    .command('emulator')
+    .description('serve the whole API on loopback with scripted agents: no account, no network')
     .addOption(
       new Option('--port <n>', 'port to listen on (0: any free port)')
         .argParser(intOption(0, 65535))

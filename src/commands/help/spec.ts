@@ -1,13 +1,12 @@
 // agents help [command...]: our own, because commander's prints the whole help for a command it does not
 // know; this one ends as running that unknown command would, with the same error and suggestion.
 import type { CommandSpec } from '../options/command-spec.js';
-import { helpHead } from './head.js';
 import { failUnknownCommand } from '../options/commander-private.js';
 
 export const helpSpec: CommandSpec = (program) =>
   program
-    .command(helpHead.name)
-    .description(helpHead.description)
+    .command('help')
+    .description('display help for a command')
     .argument('[command...]', 'the command, and a subcommand of it')
     .action((names: string[]) => {
       let target = program;

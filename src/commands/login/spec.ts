@@ -1,13 +1,12 @@
 // agents login: its options and help.
 import type { Command } from 'commander';
 import type { CommandSpec } from '../options/command-spec.js';
-import { loginHead } from './head.js';
 import type { LoginFlags } from './run.js';
 
 export const loginSpec: CommandSpec = (program, run) =>
   program
-    .command(loginHead.name)
-    .description(loginHead.description)
+    .command('login')
+    .description('check an API key against the service and store it with the base URL in the profile')
     .option('--with-key', 'read the key from standard input (for CI and scripts)')
     .addHelpText(
       'after',

@@ -3,13 +3,12 @@ import { Option, type Command } from 'commander';
 import { MAX_SESSIONS } from '../../state/known-sessions.js';
 import { intOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';
-import { lsHead } from './head.js';
 import type { LsFlags } from './run.js';
 
 export const lsSpec: CommandSpec = (program, run) =>
   program
-    .command(lsHead.name)
-    .description(lsHead.description)
+    .command('ls')
+    .description('list the sessions this machine created or sent to (this profile), latest first')
     .addOption(
       new Option('--limit <n>', 'at most N sessions (default 20)')
         .argParser(intOption(1, MAX_SESSIONS))

@@ -1,13 +1,12 @@
 // agents mcp: its options and help.
 import type { Command } from 'commander';
 import type { CommandSpec } from '../options/command-spec.js';
-import { mcpHead } from './head.js';
 import type { McpFlags } from './run.js';
 
 export const mcpSpec: CommandSpec = (program, run) =>
   program
-    .command(mcpHead.name)
-    .description(mcpHead.description)
+    .command('mcp')
+    .description('serve sessions as tools to a local agent: the Model Context Protocol on stdio')
     .option('--read-only', 'only the tools that send nothing to a session (wait, show, list)')
     .addHelpText(
       'after',

@@ -2,13 +2,12 @@
 import type { Command } from 'commander';
 import type { SessionRef } from '../../input/session-ref.js';
 import type { CommandSpec } from '../options/command-spec.js';
-import { openHead } from './head.js';
 import { sessionOrPickArg } from '../options/session-args.js';
 
 export const openSpec: CommandSpec = (program, run) =>
   program
-    .command(openHead.name)
-    .description(openHead.description)
+    .command('open')
+    .description('open a session in the browser (its address is printed where no browser can start)')
     .addArgument(sessionOrPickArg())
     .addHelpText(
       'after',

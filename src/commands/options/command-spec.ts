@@ -1,25 +1,12 @@
-// What every command folder gives the program. Its head.ts is what `agents --help` lists of the command; its
-// spec.ts adds the command to commander's program (its arguments, options, help and every check that needs
-// no network) and hands the command's work to `run`; its run.ts, imported only when the command runs, takes
-// typed options and returns data.
+// What every command folder gives the program. Its spec.ts adds the command to commander's program (its
+// arguments, options, help and every check that needs no network) and hands the command's work to `run`;
+// its run.ts, imported only when the command runs, takes typed options and returns data.
 import type { Command } from 'commander';
 import type { Context } from '../../run/context.js';
 import type { Result } from '../../output/items.js';
 
 /** Runs a command's body with the run's Context and prints what it returns (cli.ts's main gives it). */
 export type Runner = (cmd: Command, body: (ctx: Context) => Promise<Result> | Result) => Promise<void>;
-
-/**
- * What `agents --help` lists of a command, in its folder's head.ts apart from spec.ts, so that the root help
- * is made without making any command (src/program/root.ts); spec.ts names and describes the command from it.
- */
-export interface CommandHead {
-  readonly name: string;
-  /** What the list shows after the name: `[options]` when the command has options, then its arguments. */
-  readonly synopsis: string;
-  /** The one line the list shows, and the command's own help under its usage. */
-  readonly description: string;
-}
 
 /** A command's declaration: adds the command to `program` and returns it. */
 export type CommandSpec = (program: Command, run: Runner) => Command;

@@ -2,14 +2,13 @@
 import type { Command } from 'commander';
 import type { SessionRef } from '../../input/session-ref.js';
 import type { CommandSpec } from '../options/command-spec.js';
-import { planHead } from './head.js';
 import { readTimeoutOption, sessionOrPickArg } from '../options/session-args.js';
 import type { PlanFlags } from './run.js';
 
 export const planSpec: CommandSpec = (program, run) =>
   program
-    .command(planHead.name)
-    .description(planHead.description)
+    .command('plan')
+    .description('print the latest plan the agent wrote (markdown)')
     .addArgument(sessionOrPickArg())
     .option('-o, --output <file>', 'write it to FILE instead of stdout')
     .addOption(readTimeoutOption())

@@ -4,7 +4,6 @@ import type { ReplyFlags } from '../../input/reply-flags.js';
 import type { SessionRef } from '../../input/session-ref.js';
 import { uuidOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';
-import { sendHead } from './head.js';
 import { addReplyOptions, loadSchemaOption } from '../options/reply-options.js';
 import { sessionOrPickArg } from '../options/session-args.js';
 import type { SendFlags } from './run.js';
@@ -19,8 +18,8 @@ interface SendOptions extends ReplyFlags {
 export const sendSpec: CommandSpec = (program, run) =>
   addReplyOptions(
     program
-      .command(sendHead.name)
-      .description(sendHead.description)
+      .command('send')
+      .description('post a follow-up: starts a new thread and interrupts the turn in progress')
       .addArgument(sessionOrPickArg())
       .argument('[message...]', 'the message ("-" reads standard input)')
       .option('--agent-profile <uuid>', 'an existing agent profile for this turn', uuidOption)

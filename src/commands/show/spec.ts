@@ -4,7 +4,6 @@ import type { SessionRef } from '../../input/session-ref.js';
 import { withThreadSession, type ThreadOption } from '../../input/wait-ref.js';
 import { intOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';
-import { showHead } from './head.js';
 import { readTimeoutOption, sessionOrPickArg, threadOption } from '../options/session-args.js';
 import type { ShowFlags } from './run.js';
 
@@ -13,8 +12,8 @@ type ShowOptions = Omit<ShowFlags, 'thread'> & { thread?: ThreadOption };
 
 export const showSpec: CommandSpec = (program, run) =>
   program
-    .command(showHead.name)
-    .description(showHead.description)
+    .command('show')
+    .description('print a session and its conversation, oldest first, grouped by turn')
     .addArgument(sessionOrPickArg())
     .addOption(threadOption())
     .option('--tools', 'include tool calls')

@@ -4,7 +4,6 @@ import type { SessionRef } from '../../input/session-ref.js';
 import { withThreadSession, type ThreadOption } from '../../input/wait-ref.js';
 import { durationOption, intOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';
-import { tailHead } from './head.js';
 import { sessionOrPickArg, threadOption } from '../options/session-args.js';
 import type { TailFlags } from './run.js';
 import { sinceOption } from './since.js';
@@ -14,8 +13,8 @@ type TailOptions = Omit<TailFlags, 'thread'> & { thread?: ThreadOption };
 
 export const tailSpec: CommandSpec = (program, run) =>
   program
-    .command(tailHead.name)
-    .description(tailHead.description)
+    .command('tail')
+    .description('print the last messages, then follow new ones as they land')
     .addArgument(sessionOrPickArg())
     .option('-n, --lines <n>', 'how many existing messages to print first', intOption(0, 10_000), 10)
     .option(

@@ -3,14 +3,13 @@ import type { Command } from 'commander';
 import { waitRefArg, type WaitRef } from '../../input/wait-ref.js';
 import { durationOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';
-import { waitHead } from './head.js';
 import { loadSchemaOption } from '../options/reply-options.js';
 import type { WaitFlags } from './run.js';
 
 export const waitSpec: CommandSpec = (program, run) =>
   program
-    .command(waitHead.name)
-    .description(waitHead.description)
+    .command('wait')
+    .description('wait for the final reply of each session or thread given, printing each as it lands')
     .argument(
       '[ref...]',
       'session id, address, "last", or <session>/<thread> (default: one per line on standard input)',
