@@ -86,7 +86,7 @@ const SESSION = '0b5e8f3c-1d2a-4c3b-9e8f-7a6b5c4d3e2f';
 const file = fileSession();
 
 describe('the binary', () => {
-  it('answers --version, the root help (from dist/help.js) and a usage error as main does in-process', async () => {
+  it('answers --version, the root help (dist/help.js: agents, --help, -h) and a usage error as main does in-process', async () => {
     for (const [args, code] of [
       [['--version'], 0],
       [['--help'], 0],

@@ -105,7 +105,6 @@ describe('the program', () => {
       built.push(alone.program.commands.length);
     }
     // The lines that run one command made it alone; help, a typo, an option first and completion made all.
-    // (main() answers the root help alone with the commands' heads instead: root-help.test.ts.)
     const all = program().program.commands.length;
     expect(built).toEqual([...Array<number>(9).fill(1), ...Array<number>(6).fill(all)]);
   });
