@@ -57,7 +57,8 @@ const heads = await fromSources(
 );
 const help = await build({
   ...shipped,
-  define: { ...shipped.define, __AGENTS_HEADS__: JSON.stringify(heads) },
+  // A string of JSON: an object given to `define` is a module of its own, initialised from every module.
+  define: { ...shipped.define, __AGENTS_HEADS__: JSON.stringify(JSON.stringify(heads)) },
   plugins: [...(shipped.plugins ?? []), builtinImports],
   metafile: true,
   entryPoints: { help: 'src/help.ts' },

@@ -10,8 +10,8 @@ import { ExitCode } from './errors/agents-error.js';
 import { commanderExitCode, commanderOutput } from './program/commander-io.js';
 import { rootHelpProgram, type CommandHead } from './program/root.js';
 
-/** The heads of the whole program's commands (root.ts's headsOf), read from it by the build. */
-declare const __AGENTS_HEADS__: readonly CommandHead[];
+/** The heads of the whole program's commands (root.ts's headsOf) as JSON, read from it by the build. */
+declare const __AGENTS_HEADS__: string;
 
 /** Prints the root help on the process's streams and sets its exit code, as run() and main() would. */
 export async function run(): Promise<void> {
@@ -19,7 +19,8 @@ export async function run(): Promise<void> {
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code !== 'EPIPE') throw err;
   });
-  const program = rootHelpProgram(commanderOutput(process), __AGENTS_HEADS__);
+  const heads = JSON.parse(__AGENTS_HEADS__) as CommandHead[];
+  const program = rootHelpProgram(commanderOutput(process), heads);
   try {
     await program.parseAsync(process.argv.slice(2), { from: 'user' });
     process.exitCode = ExitCode.OK;
