@@ -10,5 +10,8 @@ const debug = process.env.AGENTS_DEBUG;
 if (process.argv.includes('--debug') || (debug && debug !== '0' && debug.toLowerCase() !== 'false')) {
   process.setSourceMapsEnabled(true);
 }
-const { run } = await import('../dist/agents.js');
+// `agents`, `agents --help`, `agents -h`: the root help alone, from a file of its own (src/help.ts).
+const args = process.argv.slice(2);
+const rootHelp = args.length === 0 || (args.length === 1 && (args[0] === '--help' || args[0] === '-h'));
+const { run } = await import(rootHelp ? '../dist/help.js' : '../dist/agents.js');
 await run();

@@ -25,6 +25,7 @@ import { basename, dirname, join } from 'node:path';
 import { shipped } from './esbuild-options.mjs';
 import { checkRuntimeApart, requestRuntime } from './request-runtime.mjs';
 import { builtinImports } from './builtin-imports.mjs';
+import { fromSources } from './from-sources.mjs';
 
 const outArg = process.argv.indexOf('--out');
 const out = outArg === -1 ? 'dist' : process.argv[outArg + 1];
@@ -44,6 +45,32 @@ const program = await build({
   sourcesContent: false,
 });
 checkRuntimeApart(program.metafile, 'src/cli.ts');
+
+// The root help's own entry (src/help.ts): one file, dist/help.js, that bin/agents.js imports for
+// `agents`, `agents --help` and `agents -h` instead of the program above. A build of its own, as the
+// library's is: in the one above, every file imports cli.ts. The commands' heads (what the root help lists
+// of each) are read from the whole program as the sources declare it, and given to it as data. It must
+// stay one file of commander and the root: an `await import()` in what it reaches would be bundled whole.
+const heads = await fromSources(
+  "export { buildProgram } from './src/program/program.ts';\nexport { headsOf } from './src/program/root.ts';",
+  ({ buildProgram, headsOf }) => headsOf(buildProgram(() => undefined, {})),
+);
+const help = await build({
+  ...shipped,
+  // A string of JSON: an object given to `define` is a module of its own, initialised from every module.
+  define: { ...shipped.define, __AGENTS_HEADS__: JSON.stringify(JSON.stringify(heads)) },
+  plugins: [...(shipped.plugins ?? []), builtinImports],
+  metafile: true,
+  entryPoints: { help: 'src/help.ts' },
+  outdir: out,
+  sourcemap: 'linked',
+  sourcesContent: false,
+});
+const lazy = Object.entries(help.metafile.inputs).flatMap(([file, input]) =>
+  input.imports.filter((i) => i.kind === 'dynamic-import').map((i) => `${file} -> ${i.path}`),
+);
+if (lazy.length > 0)
+  throw new Error(`src/help.ts reaches an await import(), which its build would bundle: ${lazy}`);
 
 // The library (`import { Agents } from 'agents-cli'`, src/sdk/index.ts): a build of its own into dist/index.js,
 // its chunks under dist/lib/. Beside the CLI's, not with it: the CLI's files each import cli.ts (inject,

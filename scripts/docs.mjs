@@ -1,17 +1,15 @@
 // `npm run docs`: writes docs/commands.md and man/agents.1 from the program's own commander tree
-// (buildProgram in src/program/program.ts, bundled here by esbuild; scripts/docs/reference.ts reads it), the man
+// (buildProgram in src/program/program.ts, bundled by esbuild: from-sources.mjs; scripts/docs/reference.ts reads it), the man
 // page through marked-man's own command, so that --help, the reference and the man page never disagree.
 // `--check`: writes nothing, and exits 1 naming each file that differs from what would be written
 // (test/process/generated-docs.test.ts runs it). The output depends on the source alone: the man page's date is fixed
 // (MAN_DATE), and its version is package.json's.
-import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { nodeBundle } from './esbuild-options.mjs';
+import { fileURLToPath } from 'node:url';
+import { fromSources } from './from-sources.mjs';
 
 // The month the man page's header shows: a date that changed on every run would make the check fail each
 // month. Move it forward with a release (with package.json's version), then run `npm run docs`.
@@ -22,31 +20,18 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const check = process.argv.includes('--check');
 
 /** The reference's two markdown documents, from the program as the sources declare it now. */
-async function markdown() {
-  const out = mkdtempSync(join(tmpdir(), 'agents-docs-'));
-  try {
-    await build({
-      stdin: {
-        contents:
-          "export { buildProgram } from './src/program/program.ts';\nexport { reference } from './scripts/docs/reference.ts';",
-        resolveDir: root,
-        sourcefile: 'docs-entry.ts',
-        loader: 'ts',
-      },
-      ...nodeBundle,
-      outdir: out,
-      splitting: true,
-    });
-    const { buildProgram, reference } = await import(pathToFileURL(join(out, 'stdin.js')).href);
-    const program = buildProgram(
-      () => Promise.resolve(),
-      // Help is never printed here: the reference reads the tree, not commander's wrapped text.
-      { writeOut: () => {}, writeErr: () => {} },
-    );
-    return reference(program, pkg.version);
-  } finally {
-    rmSync(out, { recursive: true, force: true });
-  }
+function markdown() {
+  return fromSources(
+    "export { buildProgram } from './src/program/program.ts';\nexport { reference } from './scripts/docs/reference.ts';",
+    ({ buildProgram, reference }) => {
+      const program = buildProgram(
+        () => Promise.resolve(),
+        // Help is never printed here: the reference reads the tree, not commander's wrapped text.
+        { writeOut: () => {}, writeErr: () => {} },
+      );
+      return reference(program, pkg.version);
+    },
+  );
 }
 
 /** The man page: the markdown through marked-man's command (its documented interface), in roff. */

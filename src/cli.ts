@@ -7,6 +7,7 @@ import type { IO } from './io/io.js';
 import type { Context, GlobalOptions } from './run/context.js';
 import { buildProgram, type Runner } from './program/program.js';
 import { commandLabel } from './program/command-label.js';
+import { commanderExitCode, commanderOutput } from './program/commander-io.js';
 import { debugFromEnv } from './config/env.js';
 import { escapeForLine } from './util/text.js';
 import { watchStdoutReader } from './util/pipe-watch.js';
@@ -37,34 +38,14 @@ export async function main(argv: readonly string[], io: IO): Promise<number> {
     const { present } = await import('./output/presenter.js');
     await present(ctx, result);
   };
-  const program = buildProgram(
-    runner,
-    {
-      writeOut: (s) => void io.stdout.write(s),
-      writeErr: (s) => void io.stderr.write(s),
-      getOutHelpWidth: () => io.stdout.columns || 80,
-      getErrHelpWidth: () => io.stderr.columns || 80,
-      getOutHasColors: () => false,
-      getErrHasColors: () => false,
-      // commander's own messages are one line starting with "error:"; its "(Did you mean …?)" suggestion
-      // would be a second, unlabelled line, so it becomes the contract's `hint:` line.
-      outputError: (str, write) => {
-        const [, message = str, suggestion] = /^([\s\S]*?)(?:\n\(Did you mean (.+)\?\))?\n?$/.exec(str) ?? [];
-        write(`${escapeForLine(message)}\n${suggestion ? `hint: did you mean ${suggestion}?\n` : ''}`);
-      },
-    },
-    argv,
-  );
+  const program = buildProgram(runner, commanderOutput(io), argv);
   const debug = argv.includes('--debug') || debugFromEnv(io.env);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return ExitCode.OK;
   } catch (err) {
     ctx?.close();
-    if (err instanceof CommanderError) {
-      // help and version end with exit code 0; every other commander error is a usage error.
-      return err.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
-    }
+    if (err instanceof CommanderError) return commanderExitCode(err);
     return report(err, io, debug);
   } finally {
     ctx?.close();

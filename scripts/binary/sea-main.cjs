@@ -1,6 +1,6 @@
 // The entry of the one-file executable (scripts/build-binary.mjs), what bin/agents.js is to the npm
 // install. dist/ is in the executable as its assets, one per file, and loads as it does from the disk: a
-// file only when the run imports it, so `--help` reads the same 2 files of it and `mcp` alone loads the
+// file only when the run imports it, so `--help` reads the same file of it and `mcp` alone loads the
 // MCP SDK's chunk. A module hook serves each asset as an ES module at a URL of its own under ROOT, and
 // resolves the chunks' relative imports against it; every other import (node:*) goes on as usual.
 // CommonJS because the executable's main script may import() only Node's own modules; a require() made
@@ -28,5 +28,8 @@ registerHooks({
     return { format: 'module', source: getAsset(url.slice(ROOT.length), 'utf8'), shortCircuit: true };
   },
 });
-const { run } = createRequire(__filename)(`${ROOT}agents.js`);
+// `agents`, `agents --help`, `agents -h`: the root help alone, from a file of its own, as bin/agents.js does.
+const args = process.argv.slice(2);
+const rootHelp = args.length === 0 || (args.length === 1 && (args[0] === '--help' || args[0] === '-h'));
+const { run } = createRequire(__filename)(`${ROOT}${rootHelp ? 'help.js' : 'agents.js'}`);
 run();

@@ -1,8 +1,8 @@
-// The commander program: the global options and the list of commands. Each command's folder declares it
+// The commander program: the root (root.ts) and the list of commands. Each command's folder declares it
 // (src/commands/<name>/spec.ts: its options, help and checks, in commander's own terms) and loads its
-// run.ts only when it runs, so --help and usage errors pay for commander and the specs alone.
-import { Command, type OutputConfiguration } from 'commander';
-import { VERSION } from '../util/version.js';
+// run.ts only when it runs, so help and usage errors pay for commander and the specs alone. (The root help
+// alone has an entry of its own, src/help.ts, that makes none of them: root.ts.)
+import type { Command, OutputConfiguration } from 'commander';
 import type { CommandSpec, Runner } from '../commands/options/command-spec.js';
 import { configSpec } from '../commands/config/spec.js';
 import { loginSpec } from '../commands/login/spec.js';
@@ -26,6 +26,7 @@ import { acpSpec } from '../commands/acp/spec.js';
 import { completionSpec } from '../commands/completion/spec.js';
 import { helpSpec } from '../commands/help/spec.js';
 import { suggestSynonyms } from './synonyms.js';
+import { rootCommand } from './root.js';
 
 export type { Runner } from '../commands/options/command-spec.js';
 
@@ -81,47 +82,15 @@ function commandAlone(argv: readonly string[]): string | undefined {
   return undefined;
 }
 
-const EXAMPLES = `
-Examples:
-  $ printf '%s' "$prompt" | agents create --agent claude --wait > answer.md
-  $ id=$(agents create -a codex "Add a --verbose flag")
-  $ agents send "$id" --wait --timeout 20m "Fix the failing test"
-  $ agents tail last --until-final
-  $ agents chat -a claude
-  $ for t in tasks/*.md; do agents create -a claude --file "$t"; done | agents wait --output-dir replies/
-  $ agents show last --all --json
-  $ agents ls
-  $ agents emulator --port 4010
-
-Exit codes: 0 ok, 1 request failed, 2 usage error, 3 auth failure, 4 not found,
-            5 answer did not match --output-schema, 124 --timeout ran out, 130 interrupted.
-Docs: \`man agents\` (every command and option), and \`agents <command> --help\`.`;
-
 /**
- * Builds the program. `run` gives each action its Context and prints what it returns; `output` is where
- * commander writes help and its errors (set before any command is added, so every command inherits it).
+ * Builds the program: the root (root.ts) and its commands. `run` gives each action its Context and prints
+ * what it returns; `output` is where commander writes help and its errors.
  * Given the command line, a line that runs one command gets that command alone: parsing it, its help and
- * its errors read nothing of the others, and making the other 16 (their options, checks and help) was
+ * its errors read nothing of the others, and making the other 20 (their options, checks and help) was
  * a few milliseconds of every run. Without it (the docs, the tests of the tree), every command.
  */
 export function buildProgram(run: Runner, output: OutputConfiguration, argv?: readonly string[]): Command {
-  const program = new Command('agents')
-    .exitOverride()
-    .configureOutput(output)
-    .description('Run conversations with software agents through the Agent Sessions API.')
-    .version(`${VERSION}`, '-V, --version', 'print the version (of the npm package agents-cli)')
-    .helpOption('-h, --help', 'show help')
-    .option('--profile <name>', 'config profile to use (env AGENTS_PROFILE; default "default")')
-    .option('--base-url <url>', 'service base URL, without /rest/v1 (env AGENTS_BASE_URL)')
-    .option('--json', 'print JSON on stdout instead of text')
-    .option('-q, --quiet', 'print nothing on stderr but errors')
-    .option('--no-color', 'no colour (NO_COLOR and FORCE_COLOR are honoured too)')
-    .option('--debug', 'trace each request and response on stderr, key redacted (env AGENTS_DEBUG=1)')
-    .addHelpText('after', EXAMPLES)
-    .configureHelp({ showGlobalOptions: true })
-    .showSuggestionAfterError(true)
-    // Our own `help [command]` (commands/help/spec.ts).
-    .helpCommand(false);
+  const program = rootCommand(output);
   suggestSynonyms(program);
   const alone = argv === undefined ? undefined : commandAlone(argv);
   for (const [name, spec] of Object.entries(COMMANDS))

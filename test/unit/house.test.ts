@@ -114,7 +114,7 @@ describe('the house', () => {
     // Top to bottom; a folder imports its own files and any folder on a lower line.
     const LAYERS = [
       ['action'],
-      ['cli.ts'],
+      ['cli.ts', 'help.ts'],
       ['program'],
       ['commands'],
       ['chat', 'mcp', 'acp'],
