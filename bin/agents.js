@@ -10,8 +10,10 @@ const debug = process.env.AGENTS_DEBUG;
 if (process.argv.includes('--debug') || (debug && debug !== '0' && debug.toLowerCase() !== 'false')) {
   process.setSourceMapsEnabled(true);
 }
-// `agents`, `agents --help`, `agents -h`: the root help alone, from a file of its own (src/help.ts).
+// `agents`, `agents --help`, `agents -h`, `agents --version`, `agents -V`: the root alone answers them, from a
+// file of its own (src/help.ts).
+const ROOT_LINES = ['--help', '-h', '--version', '-V'];
 const args = process.argv.slice(2);
-const rootHelp = args.length === 0 || (args.length === 1 && (args[0] === '--help' || args[0] === '-h'));
+const rootHelp = args.length === 0 || (args.length === 1 && ROOT_LINES.includes(args[0]));
 const { run } = await import(rootHelp ? '../dist/help.js' : '../dist/agents.js');
 await run();

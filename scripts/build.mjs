@@ -47,7 +47,7 @@ const program = await build({
 checkRuntimeApart(program.metafile, 'src/cli.ts');
 
 // The root help's own entry (src/help.ts): one file, dist/help.js, that bin/agents.js imports for
-// `agents`, `agents --help` and `agents -h` instead of the program above. A build of its own, as the
+// `agents`, `agents --help`, `agents -h`, `--version` and `-V` instead of the program above. A build of its own, as the
 // library's is: in the one above, every file imports cli.ts. The commands' heads (what the root help lists
 // of each) are read from the whole program as the sources declare it, and given to it as data. It must
 // stay one file of commander and the root: an `await import()` in what it reaches would be bundled whole.

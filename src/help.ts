@@ -1,6 +1,6 @@
 // The root help's own entry point, built apart into dist/help.js (scripts/build.mjs). bin/agents.js imports
 // it instead of the whole program (cli.ts, dist/agents.js) for the lines people type for that help alone,
-// `agents`, `agents --help` and `agents -h`: one file of commander and the root (program/root.ts), with the
+// `agents`, `agents --help` and `agents -h` (and the version, `--version` and `-V`): one file of commander and the root (program/root.ts), with the
 // commands' heads as data, and none of the chunk every command shares (the specs, errors, signals,
 // settings), which was most of what `agents --help` cost above a bare commander program's help. main()
 // answers those lines with the whole program, byte for byte the same (test/unit/root-help.test.ts, and

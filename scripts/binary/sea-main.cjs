@@ -28,8 +28,10 @@ registerHooks({
     return { format: 'module', source: getAsset(url.slice(ROOT.length), 'utf8'), shortCircuit: true };
   },
 });
-// `agents`, `agents --help`, `agents -h`: the root help alone, from a file of its own, as bin/agents.js does.
+// `agents`, `agents --help`, `agents -h`, `agents --version`, `agents -V`: the root alone answers them, from a
+// file of its own, as bin/agents.js does.
+const ROOT_LINES = ['--help', '-h', '--version', '-V'];
 const args = process.argv.slice(2);
-const rootHelp = args.length === 0 || (args.length === 1 && (args[0] === '--help' || args[0] === '-h'));
+const rootHelp = args.length === 0 || (args.length === 1 && ROOT_LINES.includes(args[0]));
 const { run } = createRequire(__filename)(`${ROOT}${rootHelp ? 'help.js' : 'agents.js'}`);
 run();

@@ -86,9 +86,10 @@ const SESSION = '0b5e8f3c-1d2a-4c3b-9e8f-7a6b5c4d3e2f';
 const file = fileSession();
 
 describe('the binary', () => {
-  it('answers --version, the root help (dist/help.js: agents, --help, -h) and a usage error as main does in-process', async () => {
+  it('answers the version and the root help (dist/help.js: agents, --help, -h, --version, -V) and a usage error as main does in-process', async () => {
     for (const [args, code] of [
       [['--version'], 0],
+      [['-V'], 0],
       [['--help'], 0],
       [['-h'], 0],
       [[], 2],
@@ -128,13 +129,14 @@ describe('the binary', () => {
   });
 
   it('--help and show load neither the MCP nor the ACP SDK; agents mcp and agents acp load theirs (and end at once on an empty stdin)', async () => {
-    const [help, show, mcp, acp] = await Promise.all([
+    const [help, version, show, mcp, acp] = await Promise.all([
       runBin(['--help'], file.env),
+      runBin(['--version'], file.env),
       runBin(['show', file.sessionId, '--json'], file.env),
       runBin(['mcp'], file.env),
       runBin(['acp'], file.env),
     ]);
-    expect([help.code, show.code, mcp.code, acp.code]).toEqual([0, 0, 0, 0]);
+    expect([help.code, version.code, show.code, mcp.code, acp.code]).toEqual([0, 0, 0, 0, 0]);
     expect(help.probe.files.length).toBeGreaterThan(0);
     // Each file of dist/ a run loads costs the ES module loader about half a millisecond: --help reads the
     // launcher and dist/help.js (commander and the commands' heads, src/help.ts); show reads dist/agents.js
@@ -142,7 +144,8 @@ describe('the binary', () => {
     // entries it goes through (each a few lines), and the libraries it shares with other entries
     // (env-paths, string-width). It read 34 before the request runtime was one.
     const dist = (r: Run) => r.probe.files.filter((f) => !f.endsWith(join('bin', 'agents.js')));
-    expect(dist(help).map((f) => f.split(/[\\/]/).slice(-2).join('/'))).toEqual(['dist/help.js']);
+    for (const r of [help, version])
+      expect(dist(r).map((f) => f.split(/[\\/]/).slice(-2).join('/'))).toEqual(['dist/help.js']);
     expect(dist(show).length).toBeLessThanOrEqual(12);
     for (const r of [help, show]) expect([...mcpSdk(r), ...acpSdk(r)]).toEqual([]);
     expect(mcpSdk(mcp)).not.toEqual([]);
