@@ -6,6 +6,7 @@ import { rateLimitFromEnv, sharedPacingFromEnv } from '../config/env.js';
 import type { Env, Tuning } from '../io/io.js';
 import { DEFAULT_SCHEDULE, type ScheduleOptions } from '../poll/schedule.js';
 import type { ActionInputs } from './inputs.js';
+import { RATE_LIMITED_LINE, failingLine } from '../items/outage-lines.js';
 
 /**
  * poll_interval_seconds as a floor on every gap between two polls, jitter included; the schedule (and the
@@ -33,9 +34,7 @@ export function ownEnv(env: Env): Env {
 export function eventLine(e: AgentsEvent): string | undefined {
   if (e.type === 'budget' || e.type === 'warning') return `warning: ${e.message}`;
   if (e.type === 'poll-failed') {
-    return e.rateLimited
-      ? "warning: the key's requests are spent for now (429, other processes or machines); still waiting"
-      : `warning: the service is failing: ${e.reason}; still waiting`;
+    return `warning: ${e.rateLimited ? RATE_LIMITED_LINE : failingLine(e.reason)}`;
   }
   if (e.type === 'schema-retry')
     return `answer did not match the schema; asking again (${e.attempt} of ${e.of})`;

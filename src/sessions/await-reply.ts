@@ -11,6 +11,7 @@ import { AbortError, TimeoutError, type TimeoutErrorInit } from '../errors/agent
 import { isFinalReply } from '../conversation/turn-state.js';
 import { Follower, isRateLimited, MAX_FAILED_POLLS, type FollowOptions } from '../poll/follow.js';
 import { classify, streamConversation } from '../conversation/model.js';
+import { RATE_LIMITED_LINE, failingLine } from '../items/outage-lines.js';
 import type { ScheduleOptions } from '../poll/schedule.js';
 import { fileError } from '../errors/file-errors.js';
 import type { Deadline } from './deadline.js';
@@ -74,14 +75,12 @@ export function outagePolicy(
     maxFailedPolls: timeoutMs === undefined ? MAX_FAILED_POLLS : Number.POSITIVE_INFINITY,
     onTransientError: (err, n) => {
       if (isRateLimited(err)) {
-        ctx.log.warn(
-          "the key's requests are spent for now (429, other processes or machines); still waiting",
-        );
+        ctx.log.warn(RATE_LIMITED_LINE);
         return;
       }
       const what = err instanceof Error ? err.message : String(err);
       const left = timeoutMs === undefined ? ` (attempt ${n} of ${MAX_FAILED_POLLS})` : '';
-      ctx.log.warn(`the service is failing: ${what}; still waiting${left}`);
+      ctx.log.warn(failingLine(what, left));
     },
   };
 }
