@@ -33,9 +33,6 @@ export interface ActionIO {
   tuning?: Tuning;
 }
 
-/** A minute between two "still waiting" lines, as `agents … --wait` writes them off a terminal. */
-const HEARTBEAT_MS = 60_000;
-
 /** The status an exit code of the contract means (130: cancelled, no status). */
 function statusOf(code: number): ActionStatus | undefined {
   if (code === ExitCode.OK) return 'completed';
@@ -144,7 +141,7 @@ export async function runAction(io: ActionIO): Promise<number> {
       ...ready,
       signal: io.signal,
       log: io.log,
-      heartbeatMs: io.tuning?.heartbeatMs ?? HEARTBEAT_MS,
+      ...(io.tuning?.heartbeatMs !== undefined ? { heartbeatMs: io.tuning.heartbeatMs } : {}),
       posted: (turn) => setOutputs(outputFile, idOutputs(turn)),
     });
     reported = await report(io, ready, outcome);

@@ -1,8 +1,8 @@
 // The Action's session work, through the library's public entry alone: create (or send), the ids handed
-// on at once, then the wait (a schema's follow-ups are the library's too), with the CLI's log lines rebuilt
-// from the library's progress: "Waiting for … on session …" when it starts, "still waiting (…)" as it goes.
-import type { Agents, JsonSchema, Reply, Turn, WaitProgress } from '../sdk/index.js';
-import { formatDuration } from '../util/duration.js';
+// on at once, then the wait (a schema's follow-ups are the library's too), logged by the CLI's own lines
+// for a CI log (output/progress.ts): "Waiting for … on session …" when it starts, "still waiting (…)" as it goes.
+import type { Agents, JsonSchema, Reply, Turn } from '../sdk/index.js';
+import { lineProgress } from '../output/progress.js';
 import { monotonicMs } from '../util/clock.js';
 import type { ActionInputs } from './inputs.js';
 
@@ -14,8 +14,8 @@ export interface TurnJob {
   outputSchema: JsonSchema | undefined;
   signal: AbortSignal;
   log: (line: string) => void;
-  /** Between two "still waiting" lines. */
-  heartbeatMs: number;
+  /** Between two "still waiting" lines (default the CLI's, a minute). */
+  heartbeatMs?: number;
   /** Told of the turn once the service took it, before any wait (the ids go to $GITHUB_OUTPUT then). */
   posted: (turn: Turn) => void;
 }
@@ -28,14 +28,9 @@ export interface TurnOutcome {
   error?: unknown;
 }
 
-/** "still waiting (2m)" once a heartbeat's time has passed since the last, told by the wait's polls. */
-function heartbeat(log: (line: string) => void, everyMs: number): (p: WaitProgress) => void {
-  let next = everyMs;
-  return ({ waitedMs }) => {
-    if (waitedMs < next) return;
-    log(`still waiting (${formatDuration(waitedMs)})`);
-    next = (Math.floor(waitedMs / everyMs) + 1) * everyMs;
-  };
+/** The job's log as the progress lines' logger: every line is the log's (a job log has no --quiet). */
+function logger(log: (line: string) => void) {
+  return { info: log, hint: log, warn: log, debug: () => undefined, debugEnabled: false };
 }
 
 /** Posts the prompt (a new session, or a follow-up on session_id) within timeout_minutes. */
@@ -67,14 +62,24 @@ export async function runTurn(job: TurnJob): Promise<TurnOutcome> {
     job.posted(turn);
     if (!i.wait) return { turn };
     const who = i.sessionId !== undefined ? 'the reply' : (i.agent ?? 'the agent');
-    log(`Waiting for ${who} on session ${turn.sessionId}${turn.url ? ` (${turn.url})` : ''}`);
-    const reply = await agents.wait(turn, {
-      signal: job.signal,
-      // Never 0, which is a wait's "look once".
-      timeout: Math.max(1, i.timeoutMs - (monotonicMs() - started)),
-      onProgress: heartbeat(log, job.heartbeatMs),
+    const progress = lineProgress({
+      log: logger(log),
+      ...(job.heartbeatMs ? { heartbeatMs: job.heartbeatMs } : {}),
     });
-    return { turn, reply };
+    await progress.start(`Waiting for ${who}…`, {
+      sessionId: turn.sessionId,
+      ...(turn.url ? { url: turn.url } : {}),
+    });
+    try {
+      const reply = await agents.wait(turn, {
+        signal: job.signal,
+        // Never 0, which is a wait's "look once".
+        timeout: Math.max(1, i.timeoutMs - (monotonicMs() - started)),
+      });
+      return { turn, reply };
+    } finally {
+      progress.stop();
+    }
   } catch (error) {
     return { turn, error };
   }

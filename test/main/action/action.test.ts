@@ -65,11 +65,11 @@ describe('the GitHub Action, in-process', () => {
     expectKeyKept(run, KEY);
   });
 
-  it('logs the wait as the CLI does: the session and its address, then "still waiting" as polls answer', async () => {
+  it('logs the wait as the CLI does: the session and its address, then "still waiting" as it goes', async () => {
     const { em } = await fixture({ dialect: 'live' });
     const run = await runAction(
       { ...base(em.url), agent: 'claude', prompt: '[[think:4000]] [[reply:done]]' },
-      // A heartbeat every millisecond: each answered poll after the first says the wait is alive.
+      // A heartbeat every millisecond (the CLI's lines, output/progress.ts): the wait's polls outlast a few.
       { tuning: { heartbeatMs: 1 } },
     );
     expect(run.code).toBe(0);
