@@ -11,13 +11,15 @@
 //    global that is never set): edges for esbuild's chunking only, evaluated by nothing;
 //  - every module of src/ that is the target of an `await import()` gets `import` of the hub appended, so
 //    the hub and all it reaches are reached by the same set of entries, and are one chunk.
-// What it names: the context, the presenter, the HTTP client and its plain wire, and each command's run.ts
-// but the emulator's, mcp's and acp's (each brings a server and its library, loaded by that command alone).
+// What it names: run/run-command.ts (the context, the presenter, the HTTP client and its plain wire: what a
+// run imports statically) and each command's run.ts but the emulator's, mcp's and acp's (each brings a server
+// and its library, loaded by that command alone).
 // The modules themselves are unchanged; nothing runs that did not, in the same order: each module is still
 // evaluated by the `await import()` that loads it. Help and usage errors load none of it (cli.ts's chunk
 // does not reach the hub: build.mjs checks that in the metafile).
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { isBuiltin } from 'node:module';
+import { join, resolve, sep } from 'node:path';
 
 const HUB = 'agents:request-runtime';
 
@@ -27,13 +29,7 @@ function runtimeModules(src) {
     .filter((name) => !['emulator', 'mcp', 'acp'].includes(name))
     .map((name) => join(src, 'commands', name, 'run.ts'))
     .filter((file) => existsSync(file));
-  return [
-    join(src, 'run', 'context.ts'),
-    join(src, 'output', 'presenter.ts'),
-    join(src, 'api', 'client.ts'),
-    join(src, 'api', 'plain-http.ts'),
-    ...commands,
-  ];
+  return [join(src, 'run', 'run-command.ts'), ...commands];
 }
 
 /**
@@ -67,6 +63,33 @@ export function requestRuntime(src) {
         resolveDir: root,
         loader: 'js',
       }));
+      // A library our modules load by `await import('pkg')` (conf, ora, chalk, …) is an entry too, and the
+      // modules it shares with the runtime (env-paths with conf, string-width and ansi-regex with ora) were
+      // reached by one entry more than the rest of the runtime: chunks of their own, three more files for
+      // every run to read. Its import() is given a module of ours instead, which is the library (every
+      // export, and its default) and imports the hub: the shared modules join the runtime's chunk. The
+      // library's own modules are untouched and still sit in chunks its import() alone loads.
+      //  - Named `.mjs`: esbuild then links a CommonJS library as Node does, module.exports as the default
+      //    (what `(await import('ajv')).default.default` relies on), as it did from our own modules.
+      //  - The default is read by a computed key: a library without one (marked, @inquirer/prompts) would
+      //    make esbuild warn that the read is always undefined, which it is, as it was before.
+      build.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (args.kind !== 'dynamic-import' || args.namespace !== 'file') return undefined;
+        if (!args.importer.startsWith(root + sep) || isBuiltin(args.path)) return undefined;
+        return {
+          path: `${args.path}.mjs`,
+          namespace: 'agents-lazy',
+          pluginData: { resolveDir: args.resolveDir },
+        };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'agents-lazy' }, (args) => {
+        const spec = JSON.stringify(args.path.slice(0, -'.mjs'.length));
+        return {
+          contents: `export * from ${spec};\nimport * as lib from ${spec};\nconst key = 'default';\nexport default lib[key];\nimport ${JSON.stringify(HUB)};\n`,
+          resolveDir: args.pluginData.resolveDir,
+          loader: 'js',
+        };
+      });
       build.onLoad({ filter: /\.ts$/ }, (args) => {
         if (!targets.has(args.path)) return undefined;
         const contents = `${readFileSync(args.path, 'utf8')}\nimport ${JSON.stringify(HUB)};\n`;

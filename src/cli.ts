@@ -32,11 +32,8 @@ function report(err: unknown, io: IO, debug: boolean): number {
 export async function main(argv: readonly string[], io: IO): Promise<number> {
   let ctx: Context | undefined;
   const runner: Runner = async (cmd, body) => {
-    const { createContext } = await import('./run/context.js');
-    ctx = await createContext(io, cmd.optsWithGlobals<GlobalOptions>(), commandLabel(cmd));
-    const result = await body(ctx);
-    const { present } = await import('./output/presenter.js');
-    await present(ctx, result);
+    const { runCommand } = await import('./run/run-command.js');
+    await runCommand(io, cmd.optsWithGlobals<GlobalOptions>(), commandLabel(cmd), body, (c) => (ctx = c));
   };
   const program = buildProgram(runner, commanderOutput(io), argv);
   const debug = argv.includes('--debug') || debugFromEnv(io.env);

@@ -1,7 +1,9 @@
 // How the client puts one request on the wire, chosen once per client: Node's own HTTP client, or undici
-// where a proxy or a caller's dispatcher needs it. Either module loads with the first request.
+// where a proxy or a caller's dispatcher needs it. Either loads with the first request (node:http through
+// getBuiltinModule in plain-http.ts, which is small and imported as any module is; undici's module by import()).
 import type { Dispatcher } from 'undici';
 import { hasProxy, proxyDispatcher, proxySettings, type ProxyEnv } from './dispatcher.js';
+import { plainRequest } from './plain-http.js';
 import type { Exchange } from './wire.js';
 
 /** What the choice depends on. */
@@ -30,16 +32,14 @@ export function wireFor(settings: Pick<ExchangeSettings, 'env' | 'dispatcher'>):
 /**
  * The exchange for a client with these settings. Either way the time-outs are the same (connect; the wait
  * for the headers and each gap in the body), the body streams to the caller, who reads it to the end or
- * destroys it, and the module loads with the first request, so a command that sends none loads no HTTP code.
+ * destroys it, and the HTTP code loads with the first request, so a command that sends none loads none.
  */
 export function exchangeFor(settings: ExchangeSettings): Exchange {
   const { connectTimeoutMs, responseTimeoutMs, env, dispatcher } = settings;
   if (wireFor(settings) === 'node') {
     const bounds = { connectTimeoutMs, responseTimeoutMs };
-    return async (url, options) => {
-      const { plainRequest } = await import('./plain-http.js');
-      return plainRequest(url, options, bounds);
-    };
+    // async: a signal aborted before the call is a rejection, as from the wire undici is.
+    return async (url, options) => plainRequest(url, options, bounds);
   }
   const pool = () =>
     dispatcher === undefined

@@ -1,6 +1,6 @@
 // How a run makes its API clients: its settings from the environment, its notices (retries, pacing, a
 // foreign message) on stderr through the run's logger.
-import type { ApiClient, ClientOptions } from '../api/client.js';
+import { ApiClient, type ClientOptions } from '../api/client.js';
 import type { IO } from '../io/io.js';
 import { VERSION } from '../util/version.js';
 import { maxResponseFromEnv, rateLimitFromEnv, requestTimeouts } from '../config/env.js';
@@ -11,7 +11,7 @@ import { formatDuration } from '../util/duration.js';
 /** Makes an API client for a base URL and key, with the run's settings unless `options` says otherwise. */
 export type ClientFor = (
   options: Pick<ClientOptions, 'baseUrl' | 'apiKey'> & Partial<ClientOptions>,
-) => Promise<ApiClient>;
+) => ApiClient;
 
 /** Makes the run's API clients, with its settings from the environment and its notices on stderr. */
 export function clientMaker(
@@ -31,8 +31,7 @@ export function clientMaker(
     const asked = why === 'session' ? `session ${target.sessionId}` : `thread ${target.threadId}`;
     log.warn(`the service listed messages of another ${why} than ${asked}; they were left out`);
   };
-  return async (options) => {
-    const { ApiClient } = await import('../api/client.js');
+  return (options) => {
     const rate = rateLimitFromEnv(env);
     return new ApiClient({
       userAgent: `agents/${VERSION} node/${io.runtime.nodeVersion}`,

@@ -55,7 +55,7 @@ export interface Context extends PresentContext {
   settings(need?: readonly SettingName[]): Promise<Settings>;
   /** The config profile in effect (--profile > AGENTS_PROFILE > default), with no file read. */
   profile(): string;
-  /** The run's API client for the configured base URL and key (made once, undici loaded then). */
+  /** The run's API client for the configured base URL and key (made once, when first asked for). */
   client(): Promise<ApiClient>;
   /** A client for another base URL or key (login checks a key before storing it). */
   clientFor: ClientFor;

@@ -75,7 +75,7 @@ export async function chat(ctx: Context, ref: SessionRef | undefined, flags: Cha
   }
 
   const connection = requireConnection(await ctx.settings(['apiKey', 'baseUrl']));
-  const poller = await ctx.clientFor({ ...connection, retry: POLL_RETRY });
+  const poller = ctx.clientFor({ ...connection, retry: POLL_RETRY });
   const chat = new Chat({
     ctx,
     client,

@@ -52,7 +52,7 @@ export async function readKeyFromStdin(stdin: InStream): Promise<string> {
  */
 export async function verifyKey(ctx: Context, baseUrl: string, apiKey: string): Promise<void> {
   // One request: a login that retries for a minute against a wrong address helps nobody.
-  const client = await ctx.clientFor({ baseUrl, apiKey, retry: { maxRetries: 0 } });
+  const client = ctx.clientFor({ baseUrl, apiKey, retry: { maxRetries: 0 } });
   try {
     await client.getSession(randomUUID(), { signal: ctx.signal });
   } catch (err) {
