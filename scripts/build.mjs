@@ -24,7 +24,7 @@ import { build } from 'esbuild';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { shipped } from './esbuild-options.mjs';
-import { checkRuntimeApart, requestRuntime } from './request-runtime.mjs';
+import { checkRunsReadAscii, checkRuntimeApart, requestRuntime } from './request-runtime.mjs';
 import { builtinImports } from './builtin-imports.mjs';
 import { fromSources } from './from-sources.mjs';
 
@@ -46,6 +46,7 @@ const program = await build({
   sourcesContent: false,
 });
 checkRuntimeApart(program.metafile, 'src/cli.ts');
+checkRunsReadAscii(program.metafile, 'src/cli.ts');
 
 // The root help's own entry (src/help.ts): one file, dist/help.js, that bin/agents.js imports for
 // `agents`, `agents --help`, `agents -h`, `--version` and `-V` instead of the program above. A build of its own, as the

@@ -128,7 +128,9 @@ export function lineProgress(o: LineOptions): Progress {
       const about = subject
         ? ` on session ${subject.sessionId}${subject.url ? ` (${subject.url})` : ''}`
         : '';
-      o.log.info(`${label.replace(/…$/, '')}${about}`);
+      // The ellipsis escaped: esbuild escapes strings but not a regular expression, and one character
+      // beyond Latin-1 makes V8 hold the whole chunk's source as two-byte text (scripts/build.mjs checks).
+      o.log.info(`${label.replace(/\u2026$/, '')}${about}`);
       // A long wait shows that it is alive, and what the agent last did.
       timer = setInterval(() => {
         const elapsed = formatDuration(now() - started);
