@@ -147,7 +147,12 @@ describe('the binary', () => {
     const dist = (r: Run) => r.probe.files.filter((f) => !f.endsWith(join('bin', 'agents.js')));
     for (const r of [help, version])
       expect(dist(r).map((f) => f.split(/[\\/]/).slice(-2).join('/'))).toEqual(['dist/help.js']);
-    const names = dist(show).map((f) => f.split(/[\\/]/).at(-1)?.replace(/-[A-Z0-9]+\.js$/, ''));
+    const names = dist(show).map((f) =>
+      f
+        .split(/[\\/]/)
+        .at(-1)
+        ?.replace(/-[A-Z0-9]+\.js$/, ''),
+    );
     expect(names.sort()).toEqual(['agents.js', 'chunk', 'chunk', 'run', 'run-command']);
     for (const r of [help, show]) expect([...mcpSdk(r), ...acpSdk(r)]).toEqual([]);
     expect(mcpSdk(mcp)).not.toEqual([]);
