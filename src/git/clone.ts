@@ -2,7 +2,7 @@
 // a pull request's head fetched from one, the remote's default branch, and the branches this tool made
 // (recorded in git's own config as `branch.<name>.agents-session`, which `git branch -D` removes with it).
 import { CliError, UsageError } from '../errors/cli-error.js';
-import { git, gitSays, gitText, type GitPlace } from './git.js';
+import { git, gitSays, gitText, type GitPlace, type GitResult } from './git.js';
 import { remoteNames, type PullRequestAddress } from './forge-urls.js';
 import { isUuid } from '../util/uuid.js';
 
@@ -111,40 +111,126 @@ export async function defaultBranch(place: GitPlace, remote: string): Promise<st
   return m[1] ?? '';
 }
 
-/** A local branch: whether it exists, and the session that made it when `agents checkout` did. */
+/** A local branch: its commit when it exists, and the session that made it when `agents checkout` did. */
 export interface BranchState {
-  exists: boolean;
+  tip?: string;
   madeFor?: string;
 }
 
 export async function branchState(place: GitPlace, branch: string): Promise<BranchState> {
   const [ref, made] = await Promise.all([
-    git(place, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]),
+    git(place, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`]),
     git(place, ['config', '--get', `branch.${branch}.${MADE_BY_KEY}`]),
   ]);
+  const tip = ref.code === 0 ? ref.stdout.toString('utf8').trim() : undefined;
   const madeFor = made.code === 0 ? made.stdout.toString('utf8').trim() : undefined;
-  return { exists: ref.code === 0, ...(madeFor ? { madeFor } : {}) };
-}
-
-/** Refuses a branch name git would refuse, before anything is fetched. */
-export async function requireBranchName(place: GitPlace, branch: string): Promise<void> {
-  const r = await git(place, ['check-ref-format', '--branch', branch]);
-  if (r.code !== 0) throw new UsageError(`not a valid branch name: ${JSON.stringify(branch)}`);
+  return { ...(tip ? { tip } : {}), ...(madeFor ? { madeFor } : {}) };
 }
 
 /**
- * Makes or moves `branch` to `commit`, switches to it, and records it as made for `sessionId`, with the
- * pull request as its upstream (`git pull` then brings the agent's next push, as after `gh pr checkout`).
+ * Refuses a branch name git would refuse, or would read as another branch or commit, before anything is
+ * fetched: `check-ref-format --branch` expands `@{-1}` to the branch checked out before (so the checks
+ * that follow would look up, and `checkout -B` move, that one), and `@` alone is HEAD to every other git
+ * command.
+ */
+export async function requireBranchName(place: GitPlace, branch: string): Promise<void> {
+  const r = await git(place, ['check-ref-format', '--branch', branch]);
+  const read = r.stdout.toString('utf8').trim();
+  if (r.code === 0 && read === branch && branch !== '@') return;
+  const shown = JSON.stringify(branch);
+  const hint = "give the new branch's own name";
+  if (r.code === 0 && read !== branch) {
+    throw new UsageError(`--branch ${shown} is read by git as the branch ${read}; ${hint}`);
+  }
+  if (branch === '@' || branch.includes('@{')) {
+    throw new UsageError(
+      `--branch ${shown} is read by git as another name (@ is HEAD, @{…} another branch or commit); ${hint}`,
+    );
+  }
+  throw new UsageError(`--branch ${shown} is not a valid branch name`);
+}
+
+/** Whether commit `a` is `b` or one of its ancestors. */
+async function isAncestor(place: GitPlace, a: string, b: string): Promise<boolean> {
+  return (await git(place, ['merge-base', '--is-ancestor', a, b])).code === 0;
+}
+
+/** Where switchTo left the branch, and how many commits of its own it kept beyond the pull request's head. */
+export interface BranchMove {
+  at: string;
+  ahead: number;
+}
+
+const counted = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+const pronoun = (n: number) => (n === 1 ? 'it' : 'them');
+
+/**
+ * Where the branch goes: to `commit` when it is new, or moves there by fast-forward (or `force`); left at
+ * its tip when that already holds `commit`. Refused when it has commits `commit` does not (they would be
+ * dropped, as `git checkout -B` drops them).
+ */
+async function target(
+  place: GitPlace,
+  o: { branch: string; tip: string | undefined; commit: string; force: boolean },
+): Promise<BranchMove> {
+  const { branch, tip, commit } = o;
+  if (tip === undefined || tip === commit || o.force || (await isAncestor(place, tip, commit))) {
+    return { at: commit, ahead: 0 };
+  }
+  const own = Number(await gitText(place, ['rev-list', '--count', `${commit}..${tip}`]));
+  if (await isAncestor(place, commit, tip)) return { at: tip, ahead: own };
+  throw new UsageError(
+    `the branch ${branch} has ${counted(own, 'commit')} the pull request's head (${commit.slice(0, 7)}) does not; moving it would drop ${pronoun(own)}`,
+    `keep ${pronoun(own)} on another branch (git branch ${branch}-mine ${branch}), then move ${branch} with --force; or merge the head into it yourself (git pull)`,
+  );
+}
+
+/**
+ * Makes `branch` at `commit`, or moves it there only by fast-forward (a branch already holding `commit`
+ * is left where it is), switches to it, and records it as made for `sessionId`, with the pull request as
+ * its upstream (`git pull` then brings the agent's next push, as after `gh pr checkout`). A branch with
+ * commits `commit` does not have is refused, unless `force` (then it is reset, as `gh pr checkout --force`
+ * does). No file git does not track is overwritten, ignored ones included: git refuses, and so does this.
  */
 export async function switchTo(
   place: GitPlace,
-  o: { branch: string; commit: string; remote: string; pr: PullRequestAddress; sessionId: string },
-): Promise<void> {
-  await gitText(place, ['checkout', '--quiet', '-B', o.branch, o.commit]);
+  o: {
+    branch: string;
+    tip: string | undefined;
+    commit: string;
+    force: boolean;
+    remote: string;
+    pr: PullRequestAddress;
+    sessionId: string;
+  },
+): Promise<BranchMove> {
+  const move = await target(place, o);
+  // --no-overwrite-ignore: git's checkout otherwise replaces an ignored file (a .env) the commit tracks.
+  const r = await git(place, ['checkout', '--quiet', '--no-overwrite-ignore', '-B', o.branch, move.at]);
+  if (r.code !== 0) throw checkoutRefusal(r);
   const key = (k: string) => `branch.${o.branch}.${k}`;
   await gitText(place, ['config', key(MADE_BY_KEY), o.sessionId]);
   await gitText(place, ['config', key('remote'), o.remote]);
   await gitText(place, ['config', key('merge'), `refs/pull/${o.pr.number}/head`]);
+  return move;
+}
+
+/**
+ * Why git's checkout refused. The files it would have overwritten are the lines it indents with a tab
+ * (so in every language git speaks): a usage error naming them; anything else, git's own words.
+ */
+function checkoutRefusal(r: GitResult): CliError {
+  const files = r.stderr
+    .split('\n')
+    .filter((l) => l.startsWith('\t'))
+    .map((l) => l.slice(1));
+  if (files.length === 0) return new CliError(`git checkout failed: ${gitSays(r)}`);
+  const shown = files.length > 10 ? [...files.slice(0, 10), `${files.length - 10} more`] : files;
+  const them = pronoun(files.length);
+  return new UsageError(
+    `the pull request would overwrite ${counted(files.length, 'file')} of this clone that git does not track: ${shown.join(', ')}`,
+    `move ${them} away (or commit ${them}), then run it again`,
+  );
 }
 
 /**

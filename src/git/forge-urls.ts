@@ -39,13 +39,35 @@ export function parsePullRequestUrl(url: string): PullRequestAddress {
     );
   }
   const [, owner = '', repo = '', n = '0'] = m;
+  const decode = (part: string): string => {
+    const text = decoded(part);
+    if (text !== undefined) return text;
+    const stray = /%(?![0-9a-f]{2}).{0,2}/i.exec(part)?.[0];
+    const why =
+      stray !== undefined
+        ? `${JSON.stringify(stray)} is not a %-escape`
+        : `${JSON.stringify(part)} is not UTF-8 once decoded`;
+    throw new UsageError(
+      `the pull request ${JSON.stringify(url)} is not a valid address: ${why}`,
+      'check the address the agent reported: agents show <session>',
+    );
+  };
   return {
     url,
     host: u.hostname.toLowerCase(),
-    owner: decodeURIComponent(owner),
-    repo: decodeURIComponent(repo),
+    owner: decode(owner),
+    repo: decode(repo),
     number: Number(n),
   };
+}
+
+/** Pure: a part of a URL's path with its %-escapes decoded; undefined when one is not UTF-8 or not an escape. */
+function decoded(part: string): string | undefined {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -67,7 +89,9 @@ export function parseRemoteUrl(url: string): RepoName | undefined {
     }
     if (!/^(https?|ssh|git|git\+ssh|ssh\+git):$/i.test(u.protocol)) return undefined;
     host = u.hostname;
-    path = decodeURIComponent(u.pathname);
+    const p = decoded(u.pathname);
+    if (p === undefined) return undefined;
+    path = p;
   } else if (scp !== null) {
     host = scp[1] ?? '';
     path = scp[2] ?? '';

@@ -5,7 +5,7 @@
 import type { Session } from '../api/types.js';
 import { CliError, ExitCode, UsageError } from '../errors/cli-error.js';
 import type { Prompts } from '../output/prompts.js';
-import { neutralize } from '../util/text.js';
+import { escapeForLine } from '../util/text.js';
 
 /** `--pr`: a pull request's number, or its address. */
 export type PullRequestPick = { kind: 'number'; n: number } | { kind: 'url'; url: string };
@@ -78,6 +78,7 @@ export async function choosePullRequest(
   const newestFirst = [...urls].reverse();
   return prompts.choice(
     'Pull request:',
-    newestFirst.map((u) => ({ value: u, name: neutralize(u) })),
+    // One line each: an address holding a line break would otherwise add a line to the list.
+    newestFirst.map((u) => ({ value: u, name: escapeForLine(u) })),
   );
 }

@@ -58,7 +58,8 @@ export type Item =
   | { kind: 'value'; text: string | undefined; json: unknown }
   /**
    * A pull request on a local branch (checkout): the session, the pull request's address, the remote it was
-   * fetched from, the branch, its commit now, and before (when the branch existed).
+   * fetched from, the branch, its commit now, the pull request's head, the branch's commit before (when it
+   * existed), and how many commits of its own the branch kept beyond the head (it is never moved back).
    */
   | {
       kind: 'checkout';
@@ -67,7 +68,9 @@ export type Item =
       remote: string;
       branch: string;
       commit: string;
+      head: string;
       before: string | undefined;
+      ahead: number;
     }
   /** A pull request's change (diff), as git wrote it, against the remote's default branch `base`. */
   | {

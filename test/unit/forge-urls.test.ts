@@ -34,6 +34,8 @@ describe('forge addresses', () => {
     'git@git.example.com:acme/app.git',
     '/srv/git/app.git',
     'https://github.com/acme/app/extra',
+    // An escape that does not decode names nothing (it threw "URI malformed", an exit 1).
+    'https://github.com/%ZZ/app.git',
   ])('%s does not', (url) => {
     expect(remoteNames(url, pr)).toBe(false);
   });
@@ -51,6 +53,8 @@ describe('forge addresses', () => {
     'https://gitlab.com/acme/app/-/merge_requests/3',
     'https://bitbucket.org/acme/app/pull-requests/3',
     'not a url',
+    'https://github.com/%ZZ/app/pull/1',
+    'https://github.com/acme/%C3/pull/1',
   ])('refuses %s with exit 2, naming it', (url) => {
     expect(() => parsePullRequestUrl(url)).toThrow(expect.objectContaining({ exitCode: 2 }));
     expect(() => parsePullRequestUrl(url)).toThrow(JSON.stringify(url));

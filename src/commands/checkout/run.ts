@@ -1,11 +1,10 @@
 // agents checkout: the session's pull request fetched into this clone, on a branch this command makes (or
-// moves, on a later run), switched to.
+// moves forward, on a later run), switched to; local commits and files git does not track are never lost.
 import type { Context } from '../../run/context.js';
 import type { SessionRef } from '../../input/session-ref.js';
 import type { PullRequestPick } from '../../input/pull-request-choice.js';
 import { locatePull } from '../../sessions/session-pull.js';
 import { branchState, fetchPull, requireBranchName, switchTo } from '../../git/clone.js';
-import { gitText } from '../../git/git.js';
 import { UsageError } from '../../errors/cli-error.js';
 import type { Item } from '../../output/items.js';
 
@@ -13,7 +12,7 @@ export interface CheckoutFlags {
   pr?: PullRequestPick;
   /** The local branch instead of agents/<8 of the id>-pr<N>. */
   branch?: string;
-  /** Move a branch this command did not make. */
+  /** Move a branch this command did not make, or reset one with commits the pull request does not have. */
   force?: boolean;
 }
 
@@ -30,14 +29,32 @@ export async function checkout(
   const { sessionId, pr, remote, place } = located;
   const branch = flags.branch ?? `agents/${sessionId.slice(0, 8)}-pr${pr.number}`;
   const state = await branchState(place, branch);
-  if (state.exists && state.madeFor === undefined && flags.force !== true) {
+  const force = flags.force === true;
+  if (state.tip !== undefined && state.madeFor === undefined && !force) {
     throw new UsageError(
       `the branch ${branch} exists and agents checkout did not make it`,
       'give another with --branch NAME, or move it anyway with --force',
     );
   }
-  const before = state.exists ? await gitText(place, ['rev-parse', `refs/heads/${branch}`]) : undefined;
-  const commit = await fetchPull(place, remote.name, pr);
-  await switchTo(place, { branch, commit, remote: remote.name, pr, sessionId });
-  return { kind: 'checkout', sessionId, pullRequest: pr.url, remote: remote.name, branch, commit, before };
+  const head = await fetchPull(place, remote.name, pr);
+  const move = await switchTo(place, {
+    branch,
+    tip: state.tip,
+    commit: head,
+    force,
+    remote: remote.name,
+    pr,
+    sessionId,
+  });
+  return {
+    kind: 'checkout',
+    sessionId,
+    pullRequest: pr.url,
+    remote: remote.name,
+    branch,
+    commit: move.at,
+    head,
+    before: state.tip,
+    ahead: move.ahead,
+  };
 }

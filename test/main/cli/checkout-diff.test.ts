@@ -1,8 +1,6 @@
-// agents checkout and agents diff against a repository of the test's own: a bare repository stands for
-// GitHub (refs/pull/<n>/head as GitHub keeps them), and each clone's origin is https://github.com/acme/app.git,
-// redirected to it by git's url.<base>.insteadOf, so nothing leaves the machine. The emulator gives the
-// sessions their pull requests (the live dialect: {url, status} objects).
-import { execFileSync } from 'node:child_process';
+// agents checkout and agents diff against a repository of the test's own (test/support/git-fixture.ts:
+// a bare repository standing for GitHub, clones whose origin is GitHub's address redirected to it). The
+// emulator gives the sessions their pull requests (the live dialect: {url, status} objects).
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,54 +11,17 @@ import { KEY } from '../../support/key.js';
 import { cliEnv } from '../../support/run-cli.js';
 import { RecordingSpawner, runMain, type MainOptions } from '../../support/main.js';
 import { until } from '../../support/until.js';
+import { GIT_ENV, git, gitFixture, snapshot, type GitFixture } from '../../support/git-fixture.js';
 
-const ORIGIN = 'https://github.com/acme/app.git';
 const PR12 = 'https://github.com/acme/app/pull/12';
 const PR13 = 'https://github.com/acme/app/pull/13';
-/** Git as the tests run it: no user or system config of this machine, a fixed author. */
-const GIT_ENV = {
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_AUTHOR_NAME: 'Test',
-  GIT_AUTHOR_EMAIL: 'test@example.com',
-  GIT_COMMITTER_NAME: 'Test',
-  GIT_COMMITTER_EMAIL: 'test@example.com',
-};
 
-const root = mkdtempSync(join(tmpdir(), 'agents-checkout-'));
-const bare = join(root, 'github.git');
-const work = join(root, 'work');
 let em: RunningEmulator;
 let env: NodeJS.ProcessEnv;
-
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' }).trim();
-
-/** A commit on `work` pushed to the bare repository as `ref`, on top of `from`. */
-function pushCommit(from: string, file: string, text: string, ref: string): string {
-  git(work, 'checkout', '-q', '--detach', from);
-  writeFileSync(join(work, file), text);
-  git(work, 'add', file);
-  git(work, 'commit', '-q', '-m', `${file}: ${text.trim()}`);
-  git(work, 'push', '-q', '--force', bare, `HEAD:${ref}`);
-  return git(work, 'rev-parse', 'HEAD');
-}
-
-let counter = 0;
-/** A fresh clone whose origin reads as GitHub's address (one git run). */
-function clone(origin = ORIGIN): string {
-  const dir = join(root, `clone-${(counter += 1)}`);
-  git(root, 'clone', '-q', '-c', `url.${bare}.insteadOf=${origin}`, origin, dir);
-  return dir;
-}
-
-/** Everything a refusal must leave as it was: the branches and their commits, HEAD, the files' changes. */
-const snapshot = (dir: string) => [
-  git(dir, 'for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads'),
-  git(dir, 'symbolic-ref', 'HEAD'),
-  git(dir, 'status', '--porcelain'),
-  git(dir, 'config', '--list', '--local'),
-];
+let repo: GitFixture;
+const clone = (origin?: string) => repo.clone(origin);
+const pushCommit = (from: string, file: string, text: string, ref: string) =>
+  repo.pushCommit(from, { [file]: text }, ref);
 
 const run = (args: string[], cwd: string, o: MainOptions = {}) => runMain(args, { env, cwd, ...o });
 
@@ -73,22 +34,15 @@ async function sessionWith(...prs: string[]): Promise<string> {
   return id;
 }
 
-let main0 = '';
 let head12 = '';
 let head13 = '';
 
 beforeAll(async () => {
   em = await ownEmulator({ dialect: 'live' });
   env = cliEnv({ AGENTS_BASE_URL: em.url, AGENTS_API_KEY: KEY, ...GIT_ENV });
-  git(root, 'init', '-q', '--bare', '-b', 'main', bare);
-  git(root, 'init', '-q', '-b', 'main', work);
-  writeFileSync(join(work, 'app.txt'), 'one\n');
-  git(work, 'add', 'app.txt');
-  git(work, 'commit', '-q', '-m', 'one');
-  git(work, 'push', '-q', bare, 'main');
-  main0 = git(work, 'rev-parse', 'HEAD');
-  head12 = pushCommit(main0, 'app.txt', 'one\ntwo\n', 'refs/pull/12/head');
-  head13 = pushCommit(main0, 'other.txt', 'other\n', 'refs/pull/13/head');
+  repo = gitFixture();
+  head12 = pushCommit(repo.main0, 'app.txt', 'one\ntwo\n', 'refs/pull/12/head');
+  head13 = pushCommit(repo.main0, 'other.txt', 'other\n', 'refs/pull/13/head');
 });
 
 afterAll(async () => {
@@ -124,7 +78,7 @@ describe('agents checkout', () => {
     expect(git(dir, 'rev-parse', 'HEAD')).toBe(next);
     expect(readFileSync(join(dir, 'app.txt'), 'utf8')).toBe('one\ntwo\nthree\n');
     // Back as the other tests expect it.
-    git(work, 'push', '-q', '--force', bare, `${head12}:refs/pull/12/head`);
+    git(repo.bare, 'update-ref', 'refs/pull/12/head', head12);
   });
 
   it('refuses, changing nothing, with exit 2: outside a clone, with uncommitted changes, with no remote naming the repository', async () => {
