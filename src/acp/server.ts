@@ -61,12 +61,21 @@ class AcpServer {
   readonly blocks: Blocks;
   private readonly sessions = new Map<string, PanelSession>();
   connection: AgentConnection | undefined;
+  /** Aborted when the editor leaves (stdin closed): nobody is there to hear any answer any more. */
+  private readonly left = new AbortController();
+  /**
+   * Every request's stop: the run's, or the editor leaving. A POST not yet sent is then not sent (a create
+   * made after the editor left would be a session nobody asked to see), and a read or a 429's backoff in
+   * flight ends at once, so the process exits.
+   */
+  readonly signal: AbortSignal;
 
   constructor(
     private readonly ctx: Context,
     private readonly o: AcpOptions,
   ) {
     this.blocks = new Blocks(ctx);
+    this.signal = AbortSignal.any([ctx.signal, this.left.signal]);
   }
 
   /** Runs `body`, its failure the ACP error the editor shows. */
@@ -109,7 +118,7 @@ class AcpServer {
   private panel(id: string, agentOf: PanelOptions['agent'], cwd: string): PanelSession {
     const panel = new PanelSession({
       blocks: this.blocks,
-      signal: this.ctx.signal,
+      signal: this.signal,
       notify: (update) => this.connection!.client.notify('session/update', { sessionId: id, update }),
       agent: agentOf,
       ...(this.o.sendCwd ? { cwd } : {}),
@@ -154,7 +163,7 @@ class AcpServer {
     await this.requireKey();
     const mine = this.sessions.get(sessionId)?.blocksId;
     const blocksId = mine ?? (await this.blocks.resolve(sessionId));
-    const history = await this.blocks.show(blocksId, this.ctx.signal);
+    const history = await this.blocks.show(blocksId, this.signal);
     this.sessions.get(sessionId)?.close();
     // The session has its agent: the selection is never used (a loaded panel only follows up).
     await this.panel(sessionId, {}, cwd).load(history);
@@ -179,7 +188,9 @@ class AcpServer {
     return panel;
   }
 
+  /** The editor left: every prompt stops, and every request in flight or not yet sent ends. */
   close(): void {
+    this.left.abort('the editor closed the connection');
     for (const panel of this.sessions.values()) panel.close();
   }
 }

@@ -3,13 +3,16 @@
 // at the final reply), cancelled at once, replayed on load.
 import type { SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
 import type { BlocksHistory, BlocksTurn, AgentSelection, Blocks, Entry } from './blocks.js';
-import { agentText, entryUpdate, planEntries } from './updates.js';
+import { agentText, entryUpdate, paragraphGap, planEntries } from './updates.js';
 import { Turn, type UpdateSink } from './turn.js';
 
 /** How a panel session was opened. */
 export interface PanelOptions {
   blocks: Blocks;
-  /** The run's stop: a POST in flight ends only with it (a cancel never cuts a POST short). */
+  /**
+   * The run's stop, or the editor leaving: a POST in flight ends only with it (a cancel never cuts a POST
+   * short), and one not yet sent is not sent.
+   */
   signal: AbortSignal;
   /** Sends one update of this session to the editor. */
   notify: UpdateSink;
@@ -38,6 +41,8 @@ export class PanelSession {
   /** The editor's updates, one after another; and the POSTs, one after another. */
   private out: Promise<void> = Promise.resolve();
   private posting: Promise<unknown> = Promise.resolve();
+  /** The agent text queued last since the user last spoke (a prompt, a replayed one): the next starts a paragraph after it. */
+  private said: string | undefined;
 
   constructor(private readonly o: PanelOptions) {}
 
@@ -50,14 +55,29 @@ export class PanelSession {
     this.o.agent = agent;
   }
 
-  private readonly queue: UpdateSink = (update) => {
+  private readonly queue: UpdateSink = (raw) => {
+    const update = this.paragraphed(raw);
     const next = this.out.then(() => this.o.notify(update));
     this.out = next.catch(() => undefined);
     return next;
   };
 
+  /**
+   * Each message a paragraph of its own: agent text after agent text (since the user spoke) begins with the
+   * blank line between them, which an editor would not add (it joins the chunks of one agent message).
+   */
+  private paragraphed(update: SessionUpdate): SessionUpdate {
+    if (update.sessionUpdate === 'user_message_chunk') this.said = undefined;
+    if (update.sessionUpdate !== 'agent_message_chunk' || update.content.type !== 'text') return update;
+    const text = paragraphGap(this.said, update.content.text) + update.content.text;
+    this.said = text;
+    return text === update.content.text ? update : agentText(text);
+  }
+
   /** A prompt: posts it (the first creates the session) and follows the turn to its final reply. */
   async prompt(text: string): Promise<StopReason> {
+    // The editor shows the prompt: what the agent says next opens a message of its own.
+    this.said = undefined;
     // A prompt while one runs supersedes it (the editor did not cancel): that one ends, cancelled.
     this.turn?.cancel();
     const turn = new Turn(this.queue);

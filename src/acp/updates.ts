@@ -52,6 +52,17 @@ export function agentText(text: string): SessionUpdate {
   return { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } };
 }
 
+/**
+ * Pure: what goes before `next` so that it starts a paragraph of its own after `before`, the agent text the
+ * panel showed last since the user spoke: an editor joins agent message chunks into one message, so two
+ * messages sent back to back would run together ("…(step 3).Done, see the PR.").
+ */
+export function paragraphGap(before: string | undefined, next: string): string {
+  if (before === undefined || before === '' || next === '') return '';
+  const newlines = (/\n*$/.exec(before)?.[0].length ?? 0) + (/^\n*/.exec(next)?.[0].length ?? 0);
+  return '\n'.repeat(Math.max(0, 2 - newlines));
+}
+
 /** A user message chunk of `text` (a replayed prompt). */
 export function userText(text: string): SessionUpdate {
   return { sessionUpdate: 'user_message_chunk', content: { type: 'text', text } };

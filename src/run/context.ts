@@ -92,6 +92,7 @@ function sharedPacingOf(io: IO, log: Logger, label: string | undefined): ClientO
     dir: pacingDir(io),
     label,
     onFallback: (message: string) => log.warn(message),
+    onRepair: (message: string) => log.warn(message),
     onRejoin: (message: string) => log.info(message),
   };
 }

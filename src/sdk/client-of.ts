@@ -38,6 +38,7 @@ function budgetOf(
       dir: b.dir ?? join(stateDir(env, process.platform), 'pacing'),
       ...(url !== undefined ? { url } : {}),
       onFallback: (message) => emit({ type: 'budget', message }),
+      onRepair: (message) => emit({ type: 'budget', message }),
       onRejoin: (message) => emit({ type: 'budget', message }),
     },
   };

@@ -1,7 +1,7 @@
 // The one file lock: a `<file>.lock` directory beside a file that several agents processes read, modify and
 // write back (an atomic mkdir, taken over when stale, so a killed process holds nothing for long), in two
 // weights: withLock for sections that await, withBriefLock for a few synchronous file operations.
-import { mkdirSync, rmdirSync, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, renameSync, rmdirSync } from 'node:fs';
 import { sleep } from './sleep.js';
 
 /** Thrown when the lock stays taken: another process holds it, or the directory cannot take one. */
@@ -67,24 +67,61 @@ export interface BriefLockOptions {
   staleMs?: number;
   /** Give up after waiting this long. Default 10 000. */
   maxWaitMs?: number;
+  /** Told where a file found in the lock's place was moved to (see setAsideNotALock). */
+  onSetAside?: (copy: string) => void;
 }
 
 const code = (err: unknown) => (err as NodeJS.ErrnoException | undefined)?.code;
 
+/** Where an unusable file at `path` is kept once set aside: beside it, named for when (`<path>.broken-<time>`). */
+export function brokenCopyPath(path: string, now = Date.now()): string {
+  return `${path}.broken-${new Date(now).toISOString().replace(/[:.]/g, '-')}`;
+}
+
+/**
+ * Something other than a directory where the lock should be (a file a person or a tool left there): no
+ * process ever holds such a lock, yet mkdir fails on it for ever. It is moved aside, kept, under a second
+ * brief lock (`<lock>.repair`) and after a second look inside it: the name may be a live lock by then (a
+ * waiter that moved the file first, then took the lock), and a directory is never moved or removed here.
+ * Returns where the file went, or undefined (another waiter is on it, or it was gone).
+ */
+function setAsideNotALock(lockPath: string, staleMs: number): string | undefined {
+  const repair = `${lockPath}.repair`;
+  if (!tryTake(repair, staleMs)) return undefined;
+  try {
+    if (lstatSync(lockPath, { throwIfNoEntry: false })?.isDirectory() !== false) return undefined;
+    const copy = brokenCopyPath(lockPath);
+    renameSync(lockPath, copy);
+    return copy;
+  } finally {
+    try {
+      rmdirSync(repair);
+    } catch {
+      // Taken over as stale: nothing left to remove.
+    }
+  }
+}
+
 /** Tries once: true when the lock is now ours. */
-function tryTake(lockPath: string, staleMs: number): boolean {
+function tryTake(lockPath: string, staleMs: number, o: BriefLockOptions = {}): boolean {
   try {
     mkdirSync(lockPath);
     return true;
   } catch (err) {
     if (code(err) !== 'EEXIST') throw new LockError(lockPath, code(err), err);
   }
-  let mtimeMs: number;
+  let stat;
   try {
-    mtimeMs = statSync(lockPath).mtimeMs;
+    stat = lstatSync(lockPath);
   } catch {
     return false; // released meanwhile: the next try may have it
   }
+  if (!stat.isDirectory()) {
+    const copy = setAsideNotALock(lockPath, staleMs);
+    if (copy !== undefined) o.onSetAside?.(copy);
+    return false;
+  }
+  const { mtimeMs } = stat;
   if (Date.now() - mtimeMs > staleMs) {
     // Left by a process that died inside the section (which lasts well under a millisecond).
     try {
@@ -106,7 +143,7 @@ export async function withBriefLock<T>(lockPath: string, fn: () => T, o: BriefLo
   const staleMs = o.staleMs ?? 3000;
   const maxWaitMs = o.maxWaitMs ?? 10_000;
   const started = Date.now();
-  for (let attempt = 0; !tryTake(lockPath, staleMs); attempt += 1) {
+  for (let attempt = 0; !tryTake(lockPath, staleMs, o); attempt += 1) {
     if (Date.now() - started > maxWaitMs) throw new LockError(lockPath, 'held too long');
     // Short, growing, jittered: holders keep it well under a millisecond, and waiters must not retry in step.
     await sleep(Math.random() * Math.min(2 ** attempt, 25));

@@ -1,13 +1,17 @@
 // The shared budget between real processes: children that share one key's budget through one directory,
 // some of them killed (SIGKILL) with requests in flight mid-window. No window at the server ever holds
-// more than the limit, and the survivors all finish: a dead process's slots are not held for ever.
+// more than the limit, and the survivors all finish: a dead process's slots are not held for ever. A budget
+// file that cannot be used (garbage in it, a file where its lock goes) is repaired by the first process
+// that meets it, its broken copy kept: the emulator refuses none of the processes' requests.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/run-cli.js';
+import { ownEmulator } from '../support/emulator.js';
+import { parseState, stateFileName } from '../../src/api/budget/state.js';
 import {
   busiestWindow,
   json,
@@ -119,5 +123,61 @@ describe('one budget across processes', () => {
     } finally {
       await s.close();
     }
+  });
+});
+
+describe('a budget file that cannot be used, under many processes', () => {
+  /** Children sharing one fresh budget directory on the emulator, which allows `limit` requests a second. */
+  async function crowd(spoil: (file: string) => void) {
+    const limit = 4;
+    const em = await ownEmulator({ rateLimit: { limit, windowMs: 1000 } });
+    const dir = join(mkdtempSync(join(tmpdir(), 'agents-xproc-broken-')), 'pacing');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = join(dir, stateFileName(new URL(em.url).origin, KEY));
+    spoil(file);
+    try {
+      const runs = [1, 2, 3, 4, 5, 6, 7, 8].map((who) =>
+        run([em.url, KEY, dir, String(who), '2', String(limit), '1000', '1000']),
+      );
+      const codes = await Promise.all(runs.map((r) => r.exit));
+      return { codes, stats: em.stats(), dir, file, stderr: runs.map((r) => r.stderr()) };
+    } finally {
+      await em.close();
+    }
+  }
+
+  /** The copies set aside in `dir`, with what each holds. */
+  const copies = (dir: string) =>
+    readdirSync(dir)
+      .filter((f) => f.includes('.broken-'))
+      .map((f) => [
+        f.slice(0, f.indexOf('.broken-') + '.broken-'.length),
+        readFileSync(join(dir, f), 'utf8'),
+      ]);
+
+  it('garbage in the file: repaired once, inside the lock, the broken copy kept; no 429', async () => {
+    const r = await crowd((file) => writeFileSync(file, 'garbage', { mode: 0o600 }));
+    expect(r.codes, r.stderr.join('')).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+    expect([r.stats.requests, r.stats.rejected429]).toEqual([16, 0]);
+    expect(() => parseState(readFileSync(r.file, 'utf8'))).not.toThrow();
+    expect(copies(r.dir)).toEqual([[`${r.file.split('/').at(-1)}.broken-`, 'garbage']]);
+    // One process repaired it and said so, naming where the copy is; none paced alone.
+    const told = r.stderr.filter((e) => e !== '');
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatch(
+      /^repaired: .* could not be used \(it is not JSON\): replaced it, the broken one kept at .*\.broken-/,
+    );
+  });
+
+  it('a regular file where the lock directory goes: moved aside once, kept; nobody waits it out, no 429', async () => {
+    const r = await crowd((file) => writeFileSync(`${file}.lock`, 'left here\n'));
+    expect(r.codes, r.stderr.join('')).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+    expect([r.stats.requests, r.stats.rejected429]).toEqual([16, 0]);
+    expect(copies(r.dir)).toEqual([[`${r.file.split('/').at(-1)}.lock.broken-`, 'left here\n']]);
+    // No lock left behind, and the budget was shared: every process wrote to the one file.
+    expect(readdirSync(r.dir).filter((f) => f.endsWith('.lock') || f.endsWith('.repair'))).toEqual([]);
+    const told = r.stderr.filter((e) => e !== '');
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatch(/^repaired: a file stood where the lock .* goes: moved it to .*\.lock\.broken-/);
   });
 });

@@ -1,7 +1,7 @@
 // What agents acp makes of a prompt and of the conversation: the message sent, tool calls' kinds and
 // titles, a plan's entries (src/acp/updates.ts, pure).
 import { describe, expect, it } from 'vitest';
-import { planEntries, promptText, toolCall, toolKind } from '../../src/acp/updates.js';
+import { paragraphGap, planEntries, promptText, toolCall, toolKind } from '../../src/acp/updates.js';
 import type { Message } from '../../src/api/types.js';
 
 const message = (text: string): Message =>
@@ -17,6 +17,14 @@ const message = (text: string): Message =>
   }) as unknown as Message;
 
 describe('acp updates', () => {
+  it('a message after agent text starts a paragraph: the blank line it lacks, none at the start of a reply', () => {
+    expect(paragraphGap(undefined, 'Done.')).toBe('');
+    expect(paragraphGap('(step 3).', 'Done.')).toBe('\n\n');
+    expect(paragraphGap('(step 3).\n', 'Done.')).toBe('\n');
+    expect(paragraphGap('Blocks session: x\n\n', 'Done.')).toBe('');
+    expect(paragraphGap('(step 3).', '\n\nPull requests:')).toBe('');
+  });
+
   it("maps the tools to ACP's kinds as the issue lists them, anything else to other", () => {
     const kinds = ['Read', 'Edit', 'Write', 'Bash', 'Grep', 'Glob', 'WebFetch', 'TodoWrite', 'Task'].map(
       toolKind,

@@ -21,6 +21,10 @@ export interface BudgetStore {
   transact<T>(fn: (s: SharedState, now: number) => T): Promise<T>;
   /** The state as it is now (no lock), for a view of the window; rejects on any failure. */
   peek(): Promise<SharedState>;
+  /** Repairs what the next transaction would (see FileStore.repair), writing nothing else. */
+  repair?(): Promise<void>;
+  /** Told when the store repaired itself (a file that could not be used, set aside and replaced). */
+  onRepair?: ((message: string) => void) | undefined;
   /** As peek, but undefined when nothing is stored for the key (no process has used it here). */
   stored(): Promise<SharedState | undefined>;
 }

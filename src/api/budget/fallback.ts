@@ -9,7 +9,7 @@ export const FELL_BACK = Symbol('fell back');
 
 const errText = (err: unknown) =>
   err instanceof BrokenState
-    ? `${err.message}; delete it to share the budget again`
+    ? `${err.message}; ${err.newer ? 'use that version, or delete it,' : 'delete it'} to share the budget again`
     : ((err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err)));
 
 /** Whether a shared budget fell back from its store, what paces the process meanwhile, and who is told. */

@@ -1,9 +1,11 @@
 // The machine's budget: a small JSON file per origin and key under the state directory, read, modified and
 // written under the brief lock (util/lock.ts), mode 0600 in a 0700 directory. The key is only in a hash.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+// A file that cannot be used (not JSON, malformed, far too large) is set aside and replaced inside the lock,
+// at once: a process that paced alone meanwhile would run the key past its limit with every other one.
+import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomHex } from '../../util/sha256.js';
-import { withBriefLock } from '../../util/lock.js';
+import { brokenCopyPath, withBriefLock } from '../../util/lock.js';
 import { BrokenState, emptyState, parseState, stateFileName, type SharedState } from './state.js';
 import type { BudgetStore } from './budget-store.js';
 
@@ -17,6 +19,8 @@ export class FileStore implements BudgetStore {
   private readonly lockPath: string;
   private readonly tmpPath: string;
   private dirReady = false;
+  /** Told what was repaired: the file, or the lock, set aside (where its copy is kept) and replaced. */
+  onRepair: ((message: string) => void) | undefined;
 
   constructor(
     private readonly dir: string,
@@ -39,13 +43,55 @@ export class FileStore implements BudgetStore {
       this.dirReady = true;
     }
     // Synchronous inside the lock: a fraction of a millisecond, never held across an await.
-    return withBriefLock(this.lockPath, () => {
-      const s = this.read();
-      const out = fn(s, Date.now());
-      writeFileSync(this.tmpPath, JSON.stringify(s), { mode: 0o600 });
-      renameSync(this.tmpPath, this.where);
-      return out;
-    });
+    return withBriefLock(
+      this.lockPath,
+      () => {
+        const s = this.readOrRepair();
+        const out = fn(s, Date.now());
+        writeFileSync(this.tmpPath, JSON.stringify(s), { mode: 0o600 });
+        renameSync(this.tmpPath, this.where);
+        return out;
+      },
+      {
+        onSetAside: (copy) =>
+          this.onRepair?.(
+            `a file stood where the lock of the request budget (${this.lockPath}) goes: moved it to ${copy}`,
+          ),
+      },
+    );
+  }
+
+  /**
+   * Inside the lock: the state, or, for a file that cannot be used, a fresh one, the broken file kept
+   * beside it (brokenCopyPath). What it held is lost either way; the service's 429s, if the window was in
+   * fact spent, lower the limit (limiter.ts Cap). A newer version's file is left alone (it throws).
+   */
+  private readOrRepair(): SharedState {
+    try {
+      return this.read();
+    } catch (err) {
+      if (!(err instanceof BrokenState) || err.newer) throw err;
+      const copy = brokenCopyPath(this.where);
+      renameSync(this.where, copy);
+      this.onRepair?.(
+        `the request budget file ${this.where} could not be used (${err.message}): replaced it, the broken one kept at ${copy}`,
+      );
+      return emptyState();
+    }
+  }
+
+  /**
+   * What a transaction repairs (an unusable file, a file in the lock's place), repaired now, for `agents
+   * budget`; a sound budget is not written (nor made where none is).
+   */
+  async repair(): Promise<void> {
+    let broken = lstatSync(this.lockPath, { throwIfNoEntry: false })?.isDirectory() === false;
+    try {
+      this.read();
+    } catch (err) {
+      if (err instanceof BrokenState && !err.newer) broken = true;
+    }
+    if (broken) await this.transact(() => undefined);
   }
 
   peek(): Promise<SharedState> {

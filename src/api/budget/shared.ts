@@ -30,6 +30,11 @@ export interface SharedPacingOptions {
   onFallback?: (message: string) => void;
   /** How long an entry in flight is vouched for before its process must renew it. Default 5000. */
   leaseMs?: number;
+  /**
+   * Told when this process repaired the machine's budget file (one that could not be used, or a file where
+   * its lock goes): set aside beside it, kept, and replaced, so that every process shares the budget again.
+   */
+  onRepair?: (message: string) => void;
   /** Told when the Redis of `url` answers again after a fallback. */
   onRejoin?: (message: string) => void;
   /** How long after it failed a store that recovers (Redis) is tried again. Default REJOIN_MS. */
@@ -85,7 +90,7 @@ export class SharedLimiter implements Limiter {
     private readonly store: BudgetStore,
     o: Pick<
       SharedPacingOptions,
-      'onFallback' | 'onRejoin' | 'leaseMs' | 'rejoinMs' | 'reservePerWaiter' | 'label'
+      'onFallback' | 'onRejoin' | 'onRepair' | 'leaseMs' | 'rejoinMs' | 'reservePerWaiter' | 'label'
     >,
     /** What paces the process while a store that recovers cannot be used (the machine's file). */
     machine?: Limiter,
@@ -108,6 +113,12 @@ export class SharedLimiter implements Limiter {
     this.queue = new SlotQueue(store, this.state, own);
     this.cost = this.state.cost;
     this.state.label = o.label;
+    this.onRepair = o.onRepair;
+  }
+
+  /** Who hears of a repair of the store (SharedPacingOptions.onRepair): the latest run's. */
+  set onRepair(told: ((message: string) => void) | undefined) {
+    this.store.onRepair = told;
   }
 
   /** What this process is, for `agents budget` (SharedPacingOptions.label): the latest run's. */
@@ -209,6 +220,7 @@ export function sharedLimiterFor(
   // The latest run of the process hears of a fallback (tests run many in one process).
   limiter.fallback.onFallback = options.onFallback;
   limiter.fallback.onRejoin = options.onRejoin;
+  limiter.onRepair = options.onRepair;
   limiter.label = options.label;
   return limiter;
 }

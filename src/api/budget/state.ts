@@ -35,8 +35,18 @@ export interface SharedState {
 /** How long a 429 is remembered for `agents budget` (the last hour). */
 export const REFUSALS_KEPT_MS = 60 * 60_000;
 
-/** Why the file cannot be used as it is. */
-export class BrokenState extends Error {}
+/**
+ * Why the file cannot be used as it is. `newer`: a later version of agents wrote it, which that version
+ * reads: it is left alone (replacing it would break the budget for the processes of that version).
+ */
+export class BrokenState extends Error {
+  readonly newer: boolean;
+
+  constructor(message: string, options: ErrorOptions & { newer?: boolean } = {}) {
+    super(message, options);
+    this.newer = options.newer === true;
+  }
+}
 
 export const emptyState = (): SharedState => ({ v: VERSION, ended: [], flight: {}, waiters: {}, queue: {} });
 
@@ -51,6 +61,8 @@ export function parseState(text: string): SharedState {
   } catch {
     throw new BrokenState('it is not JSON');
   }
+  if (isObject(value) && typeof value.v === 'number' && value.v > VERSION)
+    throw new BrokenState('a newer version of agents wrote it', { newer: true });
   if (!isObject(value) || value.v !== VERSION)
     throw new BrokenState('it is not a budget file of this version');
   const { ended, flight, waiters, cap, who, refused } = value;

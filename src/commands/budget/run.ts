@@ -8,6 +8,7 @@ import { ApiUrls } from '../../api/urls.js';
 import { DEFAULT_PACING } from '../../api/budget/limiter.js';
 import type { BudgetStore } from '../../api/budget/budget-store.js';
 import { budgetView } from '../../api/budget/budget-view.js';
+import { BrokenState } from '../../api/budget/state.js';
 import { CliError, ExitCode, isStop } from '../../errors/cli-error.js';
 import { sleep } from '../../util/sleep.js';
 import type { Item } from '../../output/items.js';
@@ -37,10 +38,18 @@ async function read(ctx: Context, at: Awaited<ReturnType<typeof storeOf>>): Prom
   const pacing = { ...DEFAULT_PACING, limit: rateLimitFromEnv(ctx.io.env) ?? DEFAULT_PACING.limit };
   let state;
   try {
+    // What the next command would repair (an unusable file, a file in the lock's place), repaired now,
+    // and said: looking should not leave the budget broken, nor keep quiet about what it did.
+    at.store.onRepair = (message) => ctx.log.warn(message);
+    await at.store.repair?.();
     state = await at.store.stored();
   } catch (err) {
+    const newer = err instanceof BrokenState && err.newer;
     throw new CliError(`could not read the budget: ${err instanceof Error ? err.message : String(err)}`, {
       cause: err,
+      hint: newer
+        ? `run that version's \`agents budget\`; processes of this one pace alone until ${at.store.where} is deleted`
+        : `the processes that use the key pace alone meanwhile; check ${at.store.where}, or delete it`,
     });
   }
   const view = state === undefined ? undefined : budgetView(state, at.store.now(), pacing);

@@ -50,13 +50,16 @@ function expectedOf(stored: Message[], thread: string): string[] {
     .map((m) => (m.type === 'tool_call' ? `tool:${m.id}` : `text:${m.message}`));
 }
 
+/** A message chunk's text without the blank line that makes it a paragraph of its own after another. */
+const said = (u: SessionUpdate) => chunkText(u).replace(/^\n\n/, '');
+
 /** The panel's updates as the same strings (message chunks and tool calls only). */
 function shown(updates: SessionUpdate[]): string[] {
   return updates.flatMap((u) =>
     u.sessionUpdate === 'tool_call'
       ? [`tool:${u.toolCallId}`]
       : u.sessionUpdate === 'agent_message_chunk'
-        ? [`text:${chunkText(u)}`]
+        ? [`text:${said(u)}`]
         : [],
   );
 }
@@ -119,7 +122,7 @@ describe('agents acp', () => {
     // Text and tool calls exactly as stored, in order, once each; the PR line after the final reply.
     expect(shown(updates.slice(1))).toEqual([
       ...expectedOf(stored, thread),
-      `text:\n\nPull requests:\n- ${pr} (open)\n`,
+      `text:Pull requests:\n- ${pr} (open)\n`,
     ]);
     const tools = updates.filter((u) => u.sessionUpdate === 'tool_call');
     expect(tools.map((t) => [t.title, t.kind, t.status])).toEqual([
@@ -137,7 +140,7 @@ describe('agents acp', () => {
       },
     ]);
     // The plan comes before the final reply, and the prompt's end after every update.
-    expect(updates.indexOf(plans[0]!)).toBeLessThan(updates.findIndex((u) => chunkText(u) === 'done'));
+    expect(updates.indexOf(plans[0]!)).toBeLessThan(updates.findIndex((u) => said(u) === 'done'));
     expect(acp.events.at(-1)).toEqual({ kind: 'stop', sessionId: made.sessionId, stopReason: 'end_turn' });
     // A second prompt follows up on the same session: no second address, and its own reply alone.
     const again = await acp.prompt(made.sessionId, 'And the docs [[reply:docs%20too]]');
@@ -146,6 +149,34 @@ describe('agents acp', () => {
     const latest = em.messages(id).findLast((m) => m.role === 'user')!.chat_thread_id!;
     expect(shown(second)).toEqual(expectedOf(em.messages(id), latest));
     expect(second.filter((u) => chunkText(u).includes('/sessions/'))).toEqual([]);
+  });
+
+  it('each message a paragraph of its own: two messages back to back reach the panel with a blank line between them, live and replayed', async () => {
+    const em = await emulator();
+    const acp = start(em);
+    const made = await newSession(acp);
+    // The third step is a message and the final reply follows it at once: nothing between them.
+    const r = await acp.prompt(made.sessionId, 'Go [[steps:3]] [[reply:Done, see the PR.]]');
+    expect(r.stopReason).toBe('end_turn');
+    const id = blocksIdOf(updatesOf(acp.events, made.sessionId));
+    const texts = em
+      .messages(id)
+      .filter((m) => m.role === 'assistant' && m.type !== 'tool_call')
+      .map((m) => m.message);
+    expect(texts.slice(-2)).toEqual(['claude is working on it (step 3).', 'Done, see the PR.']);
+    // An editor joins the agent's chunks of one reply into one text: each message is a paragraph of it.
+    const joined = (updates: SessionUpdate[]) =>
+      updates
+        .filter((u) => u.sessionUpdate === 'agent_message_chunk')
+        .map(chunkText)
+        .join('');
+    const live = joined(updatesOf(acp.events, made.sessionId));
+    expect(live).toContain('(step 3).\n\nDone, see the PR.');
+    expect(live.split('\n\n').slice(1)).toEqual(texts);
+    const other = start(em);
+    await initialize(other);
+    await other.connection.agent.request('session/load', { sessionId: id, cwd: '/w', mcpServers: [] });
+    expect(joined(updatesOf(other.events, id))).toBe(texts.join('\n\n'));
   });
 
   it('cancel mid-turn: cancelled after one note, nothing after it; the next prompt shows its own turn alone', async () => {
@@ -228,7 +259,7 @@ describe('agents acp', () => {
     expect(stored.filter((m) => m.type === 'final_message').map((m) => m.chat_thread_id)).toEqual([
       threads[1],
     ]);
-    expect(chunkText(updatesOf(acp.events, made.sessionId).at(-1)!)).toBe('this');
+    expect(said(updatesOf(acp.events, made.sessionId).at(-1)!)).toBe('this');
   });
 
   it('load: any reference replays the conversation (prompts, replies, tool calls), then a prompt follows up', async () => {
@@ -254,10 +285,10 @@ describe('agents acp', () => {
       'agent_message_chunk',
     ]);
     expect(chunkText(replay[0]!)).toBe('First [[steps:2]] [[reply:one]]');
-    expect(chunkText(replay.at(-1)!)).toBe('one');
+    expect(said(replay.at(-1)!)).toBe('one');
     const r = await other.prompt('last', 'Second [[reply:two]]');
     expect(r.stopReason).toBe('end_turn');
-    expect(chunkText(updatesOf(other.events, 'last').at(-1)!)).toBe('two');
+    expect(said(updatesOf(other.events, 'last').at(-1)!)).toBe('two');
     expect(em.messages(id).filter((m) => m.role === 'user')).toHaveLength(2);
     // An unknown session is the CLI's not-found line, with its hint.
     await expect(

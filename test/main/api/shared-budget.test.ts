@@ -100,25 +100,51 @@ describe('a budget shared through the state file', () => {
     expect(await fifth).toBe('SIGINT');
   });
 
-  it('a corrupt file: one warning, then the process paces itself alone (and keeps to its own window)', async () => {
+  it('a corrupt file: repaired at once, the broken copy kept beside it, said once; the budget stays shared', async () => {
     const s = await sessionServer();
     const dir = tempDir();
     const warnings: string[] = [];
+    const repairs: string[] = [];
     const pacing = { limit: 5, windowMs: 300 };
-    const l = processLimiter(s.url, dir, pacing, warnings);
+    const l = fileLimiter(s.url, KEY, pacing, {
+      dir,
+      onFallback: (m) => warnings.push(m),
+      onRepair: (m) => repairs.push(m),
+      leaseMs: 200,
+    });
     writeFileSync(l.path, '{"v":1,"ended":[1,2', { mode: 0o600 });
     const c = clientOn(s, l);
     await Promise.all(Array.from({ length: 10 }, () => c.getSession(randomUUID())));
     expect(s.seen).toHaveLength(10);
     expect(busiestWindow(s.seen, pacing.windowMs)).toBeLessThanOrEqual(pacing.limit);
+    expect([l.fellBack, warnings]).toEqual([false, []]);
+    expect(repairs).toHaveLength(1);
+    const copy = readdirSync(dir).find((f) => f.includes('.broken-'));
+    expect(repairs[0]).toBe(
+      `the request budget file ${l.path} could not be used (it is not JSON): replaced it, the broken one kept at ${join(dir, copy ?? '')}`,
+    );
+    // The broken file as it was, for a person to look at; a sound one in its place.
+    expect(readFileSync(join(dir, copy ?? ''), 'utf8')).toBe('{"v":1,"ended":[1,2');
+    await expect.poll(() => readState(l).ended.length, POLL).toBeGreaterThan(0);
+  });
+
+  it("a newer version's file: left alone, one warning, then the process paces itself alone", async () => {
+    const s = await sessionServer();
+    const dir = tempDir();
+    const warnings: string[] = [];
+    const pacing = { limit: 5, windowMs: 300 };
+    const l = processLimiter(s.url, dir, pacing, warnings);
+    writeFileSync(l.path, '{"v":2}', { mode: 0o600 });
+    const c = clientOn(s, l);
+    await Promise.all(Array.from({ length: 10 }, () => c.getSession(randomUUID())));
+    expect(busiestWindow(s.seen, pacing.windowMs)).toBeLessThanOrEqual(pacing.limit);
     expect(l.fellBack).toBe(true);
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain(l.path);
     expect(warnings[0]).toMatch(
-      /not JSON; delete it to share the budget again\); this process paces itself alone/,
+      /a newer version of agents wrote it; use that version, or delete it, to share the budget again\); this process paces itself alone/,
     );
-    // The file is left as it was for a person to look at.
-    expect(readFileSync(l.path, 'utf8')).toBe('{"v":1,"ended":[1,2');
+    expect(readFileSync(l.path, 'utf8')).toBe('{"v":2}');
+    expect(readdirSync(dir).filter((f) => f.includes('.broken-'))).toEqual([]);
   });
 
   it('an empty file (a crash before the first write) is a fresh budget, not a broken one', async () => {

@@ -2,7 +2,7 @@
 // no state is one line and exit 0; beside two processes waiting on one key (limiters made as separate
 // processes make them, sharing this machine's file) its counts are the store's; a real `create --wait`
 // run names itself there; --watch gives a line of NDJSON a reading, drawn over in place at a terminal.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../../src/emulator/index.js';
@@ -131,6 +131,45 @@ describe('agents budget', () => {
     for (const r of readings) expect(r.split('\n')).toHaveLength(8);
     waiting?.kill('SIGINT');
     expect((await waitRun).code).toBe(130);
+  });
+
+  it('a broken budget file, or a file where its lock goes: repaired, the copy kept, and said; a newer version’s file is left alone, with what to do', async () => {
+    const { env, dir, state } = setup();
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, stateFileName(new URL(em.url).origin, KEY));
+    const copies = () => readdirSync(dir).filter((f) => f.includes('.broken-'));
+    writeFileSync(file, 'garbage');
+    writeFileSync(`${file}.lock`, 'left here');
+    const r = await runMain(['budget'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^Key of http:.*: this machine/);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines).toContainEqual(
+      expect.stringMatching(/a file stood where the lock .* goes: moved it to .*\.lock\.broken-/),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /could not be used \(it is not JSON\): replaced it, the broken one kept at .*\.json\.broken-/,
+      ),
+    );
+    expect(
+      copies()
+        .map((f) => readFileSync(join(dir, f), 'utf8'))
+        .sort(),
+    ).toEqual(['garbage', 'left here']);
+    expect(state()).toMatchObject({ v: 1, ended: [] });
+    // Sound now: looking again repairs nothing and says nothing.
+    const again = await runMain(['budget'], { env });
+    expect([again.code, again.stderr, copies()]).toEqual([0, '', copies()]);
+    // A newer version's file is not this version's to replace: exit 1, and what to do.
+    writeFileSync(file, JSON.stringify({ v: 2 }));
+    const newer = await runMain(['budget'], { env });
+    expect(newer.code).toBe(1);
+    expect(newer.stderr).toMatch(
+      /could not read the budget: a newer version of agents wrote it.*hint: .*agents budget/s,
+    );
+    expect(readFileSync(file, 'utf8')).toBe(JSON.stringify({ v: 2 }));
   });
 
   const noRedis = redisSkipReason();

@@ -297,7 +297,7 @@ describe('the shared budget, as a run uses it', () => {
     expect(readdirSync(alone.env.AGENTS_CONFIG_DIR ?? '')).not.toContain('pacing');
   });
 
-  it('a corrupt budget file: one warning, and the command works', async () => {
+  it('a corrupt budget file: repaired, one warning naming the copy kept, and the command works', async () => {
     const f = await fixture();
     await f.run(['create', '-a', 'claude', 'x'], { tuning: PACED });
     const dir = join(f.env.AGENTS_CONFIG_DIR ?? '', 'pacing');
@@ -308,8 +308,9 @@ describe('the shared budget, as a run uses it', () => {
     const warnings = r.stderr.split('\n').filter((l) => l.startsWith('warning:'));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(
-      /request budget shared with other agents processes .* cannot be used \(it is not JSON/,
+      /request budget file .* could not be used \(it is not JSON\): replaced it, the broken one kept at .*\.broken-/,
     );
+    expect(readdirSync(dir).filter((f) => f.includes('.broken-'))).toHaveLength(1);
     expect(UUID.test(readFileSync(join(dir, file), 'utf8'))).toBe(false);
   });
 });
