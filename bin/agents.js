@@ -5,6 +5,17 @@
 // loaded after. The program is imported only then (an import statement would load it first).
 import module from 'node:module';
 
+// A Node older than package.json's engines (>=22.12) must not half run (npm only warns, EBADENGINE): one
+// line saying which Node is needed, before anything else loads. test/process/startup.test.ts holds these
+// numbers to package.json's. The one-file executable carries its own Node, so sea-main.cjs has no check.
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 12)) {
+  process.stderr.write(
+    `error: agents needs Node.js 22.12 or later, and this is Node.js ${process.versions.node}: ` +
+      'update Node (https://nodejs.org), or install the one-file executable of a release, which needs none\n',
+  );
+  process.exit(1);
+}
 module.enableCompileCache?.();
 const debug = process.env.AGENTS_DEBUG;
 if (process.argv.includes('--debug') || (debug && debug !== '0' && debug.toLowerCase() !== 'false')) {

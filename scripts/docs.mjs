@@ -50,12 +50,15 @@ function roff(source) {
  * Three things of marked-man's output that `mandoc -Tlint` or `groff -ww` warn about, put right: its
  * "November 2026" date becomes the ISO one man-pages(7) asks for, a paragraph macro straight after a
  * heading (which does nothing) goes, and each character beyond ASCII is written as groff's \[uXXXX] escape
- * (what preconv does for `man`; plain groff reads bytes).
+ * (what preconv does for `man`; plain groff reads bytes). And a `code span` in the text a command prints
+ * after its help (a block marked-man copies as it is, since markdown reads nothing inside one) is set in
+ * bold, as marked-man sets the markdown's own: a man page shows no backticks.
  */
 function tidy(page) {
   return page
     .replace(/^(\.TH "[^"]*" "[^"]*" )"[^"]*"/m, `$1"${MAN_DATE}"`)
     .replace(/^(\.S[HS] .*\n)\.P\n/gm, '$1')
+    .replace(/^\.nf\n[^]*?^\.fi$/gm, (block) => block.replace(/`([^`\n]+)`/g, '\\fB$1\\fP'))
     .replace(/\P{ASCII}/gu, (c) => `\\[u${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}]`);
 }
 

@@ -57,13 +57,17 @@ export function anchor(heading: string): string {
 }
 
 /** One command's section: its heading and usage, then the rest of it (body). */
-function section(entry: Entry, depth: string, global: boolean): string[] {
+function section(entry: Entry, depth: string, global: boolean, man: boolean): string[] {
   const { cmd, path } = entry;
-  return [`${depth} ${path}`, '', fenced(help.commandUsage(cmd)), '', ...body(cmd, path, global)];
+  return [`${depth} ${path}`, '', fenced(help.commandUsage(cmd)), '', ...body(cmd, path, global, man)];
 }
 
-/** A command's description, arguments, options, subcommands and the text after, as --help has them. */
-function body(cmd: Command, path: string, global: boolean): string[] {
+/**
+ * A command's description, arguments, options, subcommands and the text after, as --help has them. In the
+ * reference a subcommand links to its section; the man page has no anchors to go to, and marked-man prints
+ * a link's text raw (backticks and all) and eats the space after it, so there it is code, as options are.
+ */
+function body(cmd: Command, path: string, global: boolean, man: boolean): string[] {
   const out: string[] = [];
   const description = help.commandDescription(cmd);
   if (description) out.push(text(description), '');
@@ -83,7 +87,8 @@ function body(cmd: Command, path: string, global: boolean): string[] {
   if (subs.length > 0) {
     out.push('Commands:', '');
     for (const sub of subs) {
-      const term = `[\`${help.subcommandTerm(sub)}\`](#${anchor(`${path} ${sub.name()}`)})`;
+      const code = `\`${help.subcommandTerm(sub)}\``;
+      const term = man ? code : `[${code}](#${anchor(`${path} ${sub.name()}`)})`;
       out.push(`- ${term}: ${text(help.subcommandDescription(sub))}`);
     }
     out.push('');
@@ -112,8 +117,8 @@ export function reference(program: Command, version: string): Reference {
     '',
     ...[root!, ...commands].map((e) => `- [${e.path}](#${anchor(e.path)})`),
     '',
-    ...section(root!, '##', true),
-    ...commands.flatMap((e) => section(e, '##', false)),
+    ...section(root!, '##', true, false),
+    ...commands.flatMap((e) => section(e, '##', false, false)),
   ].join('\n');
   const man = [
     `# ${name}(1) -- ${text(program.description().replace(/\.$/, ''))}`,
@@ -124,12 +129,12 @@ export function reference(program: Command, version: string): Reference {
     '',
     '## DESCRIPTION',
     '',
-    ...body(program, name, true),
+    ...body(program, name, true, true),
     '## COMMANDS',
     '',
     'Every command also takes the options above, before or after its name.',
     '',
-    ...commands.flatMap((e) => section(e, '###', false)),
+    ...commands.flatMap((e) => section(e, '###', false, true)),
     '## SEE ALSO',
     '',
     `\`${name} <command> --help\`; the README and docs/ of the package.`,

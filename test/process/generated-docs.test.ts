@@ -1,6 +1,7 @@
 // docs/commands.md and man/agents.1 are what `npm run docs` makes of the program as it is, and the man page
 // renders every command without a warning from groff or from mandoc's linter (each skips where missing).
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
@@ -41,8 +42,20 @@ describe('the generated reference and man page', () => {
       const lines = run.stdout.split('\n').map((l) => l.trim());
       expect(commands.length).toBeGreaterThan(15);
       for (const command of commands) expect(lines, command).toContain(command);
+      // The markdown's code renders bold, as man pages show what is typed: no backtick is left to show
+      // (groff prints one as a quote), and the text after a term keeps its space ("config: show …").
+      expect(run.stdout).not.toMatch(/[`\u2018]/);
+      expect(lines.filter((l) => l.startsWith('• config:'))[0]).toMatch(/^• config: +show +and +change/);
+      expect(lines.filter((l) => /^• \S+:\S/.test(l))).toEqual([]);
     },
   );
+
+  it('man/agents.1 sets code in bold, with no backtick left in its source', () => {
+    const page = readFileSync(MAN, 'utf8');
+    expect(page.split('\n').filter((l) => l.includes('`'))).toEqual([]);
+    expect(page).toContain('\\fBconfig\\fP: show and change');
+    expect(page).toContain('Docs: \\fBman agents\\fP (every command and option)');
+  });
 
   it.skipIf(no.mandoc)(titled('man/agents.1 passes mandoc -Tlint with no warning', no.mandoc), () => {
     const run = spawnSync('mandoc', ['-Tlint', '-W', 'warning', MAN], { encoding: 'utf8' });

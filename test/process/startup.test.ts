@@ -2,14 +2,16 @@
 // esbuild ES module build split by command. Checked on the binary itself: it answers like main() does
 // in-process; help and a usage error load no HTTP code, while `show` does; and a --debug stack trace names
 // our src/ files (source maps, on only then). The packed tarball is tarball.test.ts's.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, cliEnv } from '../support/run-cli.js';
+import { BIN, ROOT, cliEnv } from '../support/run-cli.js';
 import { runMain } from '../support/main.js';
 import { fileSession } from '../support/file-session.js';
+import { oldNode } from '../support/old-node.js';
+import { titled } from '../support/tools.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'agents-startup-'));
 
@@ -43,11 +45,14 @@ interface Run {
   probe: { builtins: string[]; files: string[]; sourceMaps: boolean };
 }
 
-/** Runs `node bin …args` with pipes and stdin on /dev/null, as a script does, under the probe. */
-function runBin(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
+/**
+ * Runs `node bin …args` with pipes and stdin on /dev/null, as a script does, under the probe; `node` is
+ * another Node and the options it takes before the probe.
+ */
+function runBin(args: string[], env: NodeJS.ProcessEnv, node = [process.execPath]): Promise<Run> {
   const probeOut = join(mkdtempSync(join(scratch, 'probe-')), 'probe.json');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--require', PROBE, BIN, ...args], {
+    const child = spawn(node[0]!, [...node.slice(1), '--require', PROBE, BIN, ...args], {
       cwd: dirname(dirname(BIN)),
       env: { ...env, STARTUP_PROBE_OUT: probeOut },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -179,4 +184,54 @@ describe('the binary', () => {
       expect(r.stderr).not.toMatch(/[\\/]dist[\\/]/);
     }
   });
+});
+
+// package.json's engines, as npm reads them (">=22.12"): the oldest Node the launcher lets run.
+const engines = (
+  JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }
+).engines.node;
+const [major, minor] = /^>=(\d+)\.(\d+)$/.exec(engines)!.slice(1).map(Number) as [number, number];
+const oldest = `${major}.${minor}.0`;
+const tooOld = minor > 0 ? `${major}.${minor - 1}.99` : `${major - 1}.99.99`;
+const needs = `error: agents needs Node.js ${major}.${minor} or later, and this is Node.js `;
+
+/** Node's options that make process.versions.node say `version` (the rest of the runtime is this one's). */
+const saying = (version: string) => [
+  process.execPath,
+  '--import',
+  `data:text/javascript,Object.defineProperty(process.versions,'node',{value:'${version}'})`,
+];
+
+describe('a Node older than package.json allows', () => {
+  it(`${tooOld} (just below ${engines}): one line naming the Node needed, exit 1, and nothing of dist/ loaded; ${oldest} runs`, async () => {
+    const [old, ok] = await Promise.all([
+      runBin(['--version'], file.env, saying(tooOld)),
+      runBin(['--version'], file.env, saying(oldest)),
+    ]);
+    expect({ code: old.code, stdout: old.stdout }).toEqual({ code: 1, stdout: '' });
+    expect(old.stderr.startsWith(`${needs}${tooOld}`), old.stderr).toBe(true);
+    expect(old.stderr.split('\n')).toHaveLength(2);
+    expect(old.probe.files.filter((f) => !f.endsWith(join('bin', 'agents.js')))).toEqual([]);
+    expect({ code: ok.code, stderr: ok.stderr }).toEqual({ code: 0, stderr: '' });
+  });
+
+  const old = oldNode();
+  it.skipIf(old.missing !== undefined)(
+    titled('a real Node 20 running bin/agents.js: the same line and exit 1, for any command', old.missing),
+    () => {
+      // Without the probe: Node 20 has no module.registerHooks.
+      for (const args of [['--version'], ['show', 'last']]) {
+        const r = spawnSync(old.path!, [BIN, ...args], {
+          env: file.env,
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        expect(r.status, r.stderr).toBe(1);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toMatch(
+          /^error: agents needs Node\.js \d+\.\d+ or later, and this is Node\.js 20\.[^\n]*\n$/,
+        );
+      }
+    },
+  );
 });
