@@ -49,6 +49,12 @@ export interface ClientOptions {
    * server ignored its own filter); the message is dropped, never shown or waited on.
    */
   onForeign?: (notice: ForeignNotice) => void;
+  /**
+   * Told of the messages of each page listed (those of the session asked for), before the page is
+   * returned: where every reader (a wait, tail, show, the library) sees a turn end, so one observer can
+   * record it for all of them (src/state/turn-ends.ts). A failure of the observer is its own.
+   */
+  onListed?: (target: ThreadTarget, messages: readonly Message[]) => void | Promise<void>;
   retry?: Partial<RetryOptions>;
   /** At most `limit` requests in any `windowMs` per (origin, key), for the whole process. Default 100 per minute. */
   pacing?: { limit: number; windowMs: number } | false;
@@ -108,12 +114,14 @@ export class ApiClient {
   private readonly transport: Transport;
   private readonly limiter: Limiter | undefined;
   private readonly onForeign: ((notice: ForeignNotice) => void) | undefined;
+  private readonly onListed: ClientOptions['onListed'];
 
   constructor(options: ClientOptions) {
     this.urls = new ApiUrls(options.baseUrl);
     const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
     const responseTimeoutMs = options.responseTimeoutMs ?? 30_000;
     this.onForeign = options.onForeign;
+    this.onListed = options.onListed;
     const pacing =
       options.pacing ??
       (options.ratePerMinute === undefined
@@ -220,7 +228,12 @@ export class ApiClient {
       { method: 'GET', url: this.urls.messages(target, query) },
       o.signal,
     );
-    return asMessagePage(json, target.sessionId);
+    const page = asMessagePage(json, target.sessionId);
+    if (this.onListed !== undefined) {
+      const mine = page.items.filter((m) => foreignTo({ sessionId: target.sessionId }, m) === undefined);
+      await this.onListed(target, mine);
+    }
+    return page;
   }
 
   /**

@@ -26,7 +26,10 @@ import {
   turnArg,
   uuidArg,
 } from './arguments.js';
-import { clientOf, emitter } from './client-of.js';
+import { clientOf, emitter, recordIn } from './client-of.js';
+import { openStateFile } from '../state/state-file.js';
+import { historyOf } from '../state/history.js';
+import { profileOf } from '../config/config-file.js';
 import { followTurn, NEVER, waitReply, type WaitJob } from './waits.js';
 import { settled, type Settled } from './replies.js';
 import type {
@@ -88,7 +91,8 @@ export class Agents {
 
   /**
    * A client with the CLI's settings: `AGENTS_API_KEY`, `AGENTS_BASE_URL` and `AGENTS_BUDGET_URL` from the
-   * environment, then the profile's values from the CLI's config file (the one file this reads).
+   * environment, then the profile's values from the CLI's config file (the one file this reads). A turn's
+   * end it sees is recorded in the CLI's state file, so that `agents ls` shows the session as finished.
    */
   static async fromConfig(options: ConfigOptions = {}): Promise<Agents> {
     const env = options.env ?? process.env;
@@ -101,17 +105,28 @@ export class Agents {
     );
     const warnings: string[] = [];
     const connection = requireConnection(settings, (w) => warnings.push(w));
-    return new Agents({
+    const agents = new Agents({
       ...connection,
       env,
       ...(settings.budgetUrl !== undefined ? { budgetUrl: settings.budgetUrl } : {}),
       ...(options.onEvent !== undefined ? { onEvent: options.onEvent } : {}),
     });
+    // The profile's own base URL places entries recorded before base URLs were (src/state/history.ts).
+    const stored =
+      settings.sources.baseUrl === 'profile'
+        ? settings.baseUrl
+        : await config.profiles().then(
+            (p) => profileOf(p, settings.profile)['base-url'],
+            () => undefined,
+          );
+    const state = openStateFile(env, process.platform);
+    recordIn(agents, historyOf(state, settings.profile, connection.baseUrl, stored));
+    return agents;
   }
 
   /** The client, made on the first call. */
   #api(): ApiClient {
-    return (this.#client ??= clientOf(this.#options, this.#connection, this.#emit));
+    return (this.#client ??= clientOf(this.#options, this.#connection, this.#emit, this));
   }
 
   /**
