@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Agents } from '../../../src/sdk/index.js';
 import { emulator } from '../../support/emulator.js';
-import { fixture, KEY, type Fixture } from '../../support/fixture.js';
+import { fixture, KEY, until, type Fixture } from '../../support/fixture.js';
 import { runMain } from '../../support/main.js';
 import { cliEnv, type CliResult } from '../../support/run-cli.js';
 import { mcpInProcess, type McpRun } from '../../support/mcp-client.js';
@@ -71,14 +71,37 @@ describe("a turn's end, wherever it is seen, is what agents ls shows", () => {
     expect(await stateOf(f, id)).toBe('finished');
   });
 
-  it('a turn that has not ended, or an older turn that has, leaves it working', async () => {
-    const f = await fixture();
+  it("show: the latest turn's end, not an older turn's", async () => {
+    // Turns move on only when the test ends them.
+    const f = await fixture({ turnMsPerRequest: 0 });
     const id = await create(f, '[[reply:first]] one');
     f.em.endTurns(id);
-    expect((await f.run(['send', id, '[[never]] two'])).code).toBe(0);
-    // show lists the first turn's final reply: not the latest turn's end.
+    expect((await f.run(['send', id, 'two'])).code).toBe(0);
+    // show lists the first turn's final reply: not the end of the latest turn, which still runs.
     expect((await f.run(['show', id])).code).toBe(0);
     expect(await stateOf(f, id)).toBe('working');
+    f.em.endTurns(id);
+    expect((await f.run(['show', id])).code).toBe(0);
+    expect(await stateOf(f, id)).toBe('finished');
+  });
+
+  it("chat (its poller's client)", async () => {
+    const f = await fixture();
+    const tty = { stdin: true, stdout: true, stderr: true, columns: 60 };
+    const r = await f.run(['chat', '-a', 'claude'], {
+      tty,
+      idleStdin: true,
+      onStart: (run) =>
+        void (async () => {
+          await until(() => run.stderr.includes('new session'));
+          run.stdin.write('first\r');
+          await until(() => run.stderr.includes('done in'));
+          run.stdin.write('\u0004');
+        })(),
+    });
+    expect(r.code, r.stderr.slice(-500)).toBe(0);
+    const id = (await ls(f))[0]![0]!;
+    expect(await stateOf(f, id)).toBe('finished');
   });
 
   it('the library made by Agents.fromConfig', async () => {
