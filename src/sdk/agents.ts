@@ -91,8 +91,9 @@ export class Agents {
 
   /**
    * A client with the CLI's settings: `AGENTS_API_KEY`, `AGENTS_BASE_URL` and `AGENTS_BUDGET_URL` from the
-   * environment, then the profile's values from the CLI's config file (the one file this reads). A turn's
-   * end it sees is recorded in the CLI's state file, so that `agents ls` shows the session as finished.
+   * environment, then the profile's values from the CLI's config file (the one file read for them). A turn's
+   * end it sees, on a session `agents ls` knows, is recorded in the CLI's state file (`ls` then shows it
+   * finished); it adds no session there and never changes `last`.
    */
   static async fromConfig(options: ConfigOptions = {}): Promise<Agents> {
     const env = options.env ?? process.env;
