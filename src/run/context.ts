@@ -14,9 +14,8 @@ import {
   type Settings,
 } from '../config/settings.js';
 import { openStateFile, type StateFile } from '../state/state-file.js';
-import { historyOf, type History } from '../state/history.js';
+import { historyFor, type History } from '../state/history.js';
 import { recordTurnEnds, type TurnEnds } from '../state/turn-ends.js';
-import { profileOf } from '../config/config-file.js';
 import { detectTerminal, type TerminalCaps } from '../output/terminal.js';
 import { createStyle } from '../output/style.js';
 import { createLogger, Stderr, type Logger } from '../output/stderr.js';
@@ -138,18 +137,7 @@ export async function createContext(
   let client: Promise<ApiClient> | undefined;
   let history: Promise<History> | undefined;
   const readHistory = () =>
-    (history ??= (async () => {
-      const s = await settings(['baseUrl']);
-      // Entries recorded before base URLs were belong to the one the profile stores (see History).
-      const stored =
-        s.sources.baseUrl === 'profile'
-          ? s.baseUrl
-          : await readProfiles().then(
-              (p) => profileOf(p, s.profile)['base-url'],
-              () => undefined, // a broken config file is said where a setting is needed, not here
-            );
-      return historyOf(state, s.profile, s.baseUrl, stored);
-    })());
+    (history ??= settings(['baseUrl']).then((s) => historyFor(state, s, readProfiles)));
   // Every turn's end a client of the run sees on the run's service is recorded for `agents ls`, whichever
   // command reads it (a wait, tail, show, chat's poller, checkout).
   let turnEnds: TurnEnds | undefined;

@@ -28,8 +28,7 @@ import {
 } from './arguments.js';
 import { clientOf, emitter, recordIn } from './client-of.js';
 import { openStateFile } from '../state/state-file.js';
-import { historyOf } from '../state/history.js';
-import { profileOf } from '../config/config-file.js';
+import { historyFor } from '../state/history.js';
 import { followTurn, NEVER, waitReply, type WaitJob } from './waits.js';
 import { settled, type Settled } from './replies.js';
 import type {
@@ -112,16 +111,8 @@ export class Agents {
       ...(settings.budgetUrl !== undefined ? { budgetUrl: settings.budgetUrl } : {}),
       ...(options.onEvent !== undefined ? { onEvent: options.onEvent } : {}),
     });
-    // The profile's own base URL places entries recorded before base URLs were (src/state/history.ts).
-    const stored =
-      settings.sources.baseUrl === 'profile'
-        ? settings.baseUrl
-        : await config.profiles().then(
-            (p) => profileOf(p, settings.profile)['base-url'],
-            () => undefined,
-          );
     const state = openStateFile(env, process.platform);
-    recordIn(agents, historyOf(state, settings.profile, connection.baseUrl, stored));
+    recordIn(agents, await historyFor(state, settings, () => config.profiles()));
     return agents;
   }
 
