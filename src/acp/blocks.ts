@@ -90,7 +90,7 @@ export class Blocks {
   /** Records `last` (and what `agents ls` knows) after a create or send, as the CLI's commands do. */
   private async record(turn: BlocksTurn, facts: UsedSession): Promise<void> {
     const entry = { id: turn.sessionId, threadId: turn.threadId };
-    const warning = await recordLast(this.ctx.state, this.ctx.profile(), entry, facts);
+    const warning = await recordLast(await this.ctx.history(), entry, facts);
     if (warning) this.ctx.log.warn(warning);
   }
 
@@ -107,7 +107,15 @@ export class Blocks {
       threadId: turn.threadId,
       ...(turn.url ? { webUrl: turn.url } : {}),
     };
-    await this.record(made, { agent: agent.agent_name, web: turn.url, state: 'working' });
+    // Its title and time too, as a create of the CLI records them: `agents ls` shows them without --refresh.
+    const { session } = turn;
+    await this.record(made, {
+      agent: agent.agent_name,
+      web: turn.url,
+      title: session?.title || undefined,
+      createdAt: session?.created_at,
+      state: 'working',
+    });
     return made;
   }
 
@@ -154,7 +162,7 @@ export class Blocks {
   async resolve(reference: string): Promise<string> {
     const ref = parseSessionRef(reference);
     if (ref === undefined) throw notASession(reference);
-    return (await resolveSession(ref, this.ctx.state, this.ctx.profile())).id;
+    return (await resolveSession(ref, await this.ctx.history())).id;
   }
 
   /** The session and its whole conversation, tool calls included, oldest first. */
@@ -181,8 +189,8 @@ export class Blocks {
   }
 
   /** The sessions this machine created or sent to, most recently used first (`agents ls`). */
-  list(): Promise<KnownSession[]> {
-    return readKnownSessions(this.ctx.state, this.ctx.profile());
+  async list(): Promise<KnownSession[]> {
+    return readKnownSessions(await this.ctx.history());
   }
 
   /** Logs a line on stderr (stdout is the protocol's). */

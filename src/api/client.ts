@@ -2,7 +2,7 @@
 // retries and time-outs; the commands and the poller see typed calls and HttpErrors, nothing of HTTP.
 import type { Dispatcher } from 'undici';
 import { VERSION } from '../util/version.js';
-import { isHttpError, type Creates } from './errors.js';
+import { HttpError, isHttpError, type Creates } from './errors.js';
 import { DEFAULT_RETRY, type RetryNotice, type RetryOptions } from './backoff.js';
 import type { ProxyEnv } from './dispatcher.js';
 import { exchangeFor } from './exchange.js';
@@ -49,6 +49,12 @@ export interface ClientOptions {
    * server ignored its own filter); the message is dropped, never shown or waited on.
    */
   onForeign?: (notice: ForeignNotice) => void;
+  /**
+   * Told of the messages of each page listed (those of the session asked for), before the page is
+   * returned: where every reader (a wait, tail, show, the library) sees a turn end, so one observer can
+   * record it for all of them (src/state/turn-ends.ts). A failure of the observer is its own.
+   */
+  onListed?: (target: ThreadTarget, messages: readonly Message[]) => void | Promise<void>;
   retry?: Partial<RetryOptions>;
   /** At most `limit` requests in any `windowMs` per (origin, key), for the whole process. Default 100 per minute. */
   pacing?: { limit: number; windowMs: number } | false;
@@ -102,18 +108,39 @@ function created<T>(parse: () => T, creates: Creates): T {
   }
 }
 
+/**
+ * A 404 without the API's error body (a JSON object with an `error` text, which the API gives for a session
+ * or thread it does not have) is a route the server lacks: the base URL is wrong, whatever the request was
+ * about, and saying "check the session id" after a create would mislead. Named so, with its own advice.
+ */
+function routeless(err: unknown, base: string): unknown {
+  if (!isHttpError(err) || err.kind !== 'not_found' || err.serverMessage !== undefined) return err;
+  return new HttpError({
+    kind: 'not_found',
+    status: err.status,
+    message: `the server at ${base} has no such route (HTTP ${err.status ?? 404}): it does not serve the Agent Sessions API there`,
+    advice: `check the base URL (--base-url, AGENTS_BASE_URL, or the profile's base-url): it is the service's address without /rest/v1`,
+    cause: err,
+  });
+}
+
 /** A client of the Agent Sessions API for one base URL and key. */
 export class ApiClient {
   private readonly urls: ApiUrls;
   private readonly transport: Transport;
   private readonly limiter: Limiter | undefined;
   private readonly onForeign: ((notice: ForeignNotice) => void) | undefined;
+  private readonly onListed: ClientOptions['onListed'];
+  /** The base URL as its requests use it (without /rest/v1), for messages. */
+  private readonly base: string;
 
   constructor(options: ClientOptions) {
     this.urls = new ApiUrls(options.baseUrl);
+    this.base = this.urls.root.replace(/\/rest\/v1$/, '');
     const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
     const responseTimeoutMs = options.responseTimeoutMs ?? 30_000;
     this.onForeign = options.onForeign;
+    this.onListed = options.onListed;
     const pacing =
       options.pacing ??
       (options.ratePerMinute === undefined
@@ -147,6 +174,13 @@ export class ApiClient {
     });
   }
 
+  /** One request through the transport, a 404 of a route the server lacks said as such (routeless). */
+  private send(...args: Parameters<Transport['send']>): ReturnType<Transport['send']> {
+    return this.transport.send(...args).catch((err: unknown) => {
+      throw routeless(err, this.base);
+    });
+  }
+
   /**
    * Registers a poller on the key's budget: its share() is the least gap between its polls that keeps
    * all the waiters on the key (in every process, when the budget is shared) within the limit. Without
@@ -162,7 +196,7 @@ export class ApiClient {
   }
 
   async createSession(body: CreateSessionBody, o: CallOptions = {}): Promise<Session> {
-    const json = await this.transport.send(
+    const json = await this.send(
       {
         method: 'POST',
         url: this.urls.sessions(),
@@ -176,7 +210,7 @@ export class ApiClient {
   }
 
   async getSession(sessionId: string, o: CallOptions = {}): Promise<Session> {
-    const json = await this.transport.send(
+    const json = await this.send(
       { method: 'GET', url: this.urls.session(sessionId), urgent: o.urgent },
       o.signal,
     );
@@ -185,7 +219,7 @@ export class ApiClient {
 
   /** One artifact of a session (the live service's endpoint): its record, with a presigned download link. */
   async getArtifact(sessionId: string, artifactId: string, o: CallOptions = {}): Promise<Artifact> {
-    const json = await this.transport.send(
+    const json = await this.send(
       { method: 'GET', url: this.urls.artifact(sessionId, artifactId) },
       o.signal,
     );
@@ -201,7 +235,7 @@ export class ApiClient {
   }
 
   async sendMessage(sessionId: string, body: SendMessageBody, o: CallOptions = {}): Promise<SentMessage> {
-    const json = await this.transport.send(
+    const json = await this.send(
       {
         method: 'POST',
         url: this.urls.sessionMessages(sessionId),
@@ -216,11 +250,16 @@ export class ApiClient {
 
   /** One page of messages; the threaded form when `target.threadId` is set. */
   async listMessages(target: ThreadTarget, query: ListQuery, o: CallOptions = {}): Promise<MessagePage> {
-    const json = await this.transport.send(
+    const json = await this.send(
       { method: 'GET', url: this.urls.messages(target, query) },
       o.signal,
     );
-    return asMessagePage(json, target.sessionId);
+    const page = asMessagePage(json, target.sessionId);
+    if (this.onListed !== undefined) {
+      const mine = page.items.filter((m) => foreignTo({ sessionId: target.sessionId }, m) === undefined);
+      await this.onListed(target, mine);
+    }
+    return page;
   }
 
   /**

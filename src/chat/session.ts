@@ -39,8 +39,6 @@ export interface ChatOptions {
   yes?: boolean;
   /** --notify: tell the person when a turn ends. */
   notify?: boolean;
-  /** The config profile, for `last`. */
-  profile: string;
 }
 
 /** How a chat ended. */
@@ -277,8 +275,8 @@ export class Chat implements CommandHost {
       let threadId: string | undefined;
       // Posted as create and send post, with their handling of a POST cut short; `last` is recorded as
       // they record it (with the agent, so that show names it), without holding up the next message.
-      const books = { state: ctx.state, profile: this.o.profile };
       const posting = (async () => {
+        const books = await ctx.history();
         const deadline = startDeadline(ctx.signal, undefined);
         try {
           if (this.sessionId === undefined) {

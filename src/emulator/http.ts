@@ -21,6 +21,15 @@ export function apiError(status: number, code: string, error: string): Reply {
   return json(status, { error, code });
 }
 
+/**
+ * A path the API does not have, answered as a web framework answers a route it lacks: a 404 without the
+ * API's `{"error": …}` body, which the API keeps for a session or thread it does not have. A client tells
+ * a wrong base URL from an unknown session by it.
+ */
+export function noRoute(): Reply {
+  return json(404, { detail: 'Not Found' });
+}
+
 /** The reply with `code` taken out of a JSON error body: `{"error": …}` alone (Blocks' CI mock). */
 export function withoutErrorCode(reply: Reply): Reply {
   if (reply.status < 400 || !reply.headers['content-type']?.startsWith('application/json')) return reply;

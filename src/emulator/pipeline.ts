@@ -2,7 +2,16 @@
 // delivery (whole, trickled, endless, late, cut).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { immediateFaultReply } from './faults.js';
-import { apiError, json, readBody, withoutErrorCode, writeReply, type Delivery, type Reply } from './http.js';
+import {
+  apiError,
+  json,
+  noRoute,
+  readBody,
+  withoutErrorCode,
+  writeReply,
+  type Delivery,
+  type Reply,
+} from './http.js';
 import { matchRoute } from './router.js';
 import type { Call } from './sessions.js';
 import { aimsAt, deepJson, withBadIds, withEndlessPages, writeEndless, writeTrickle } from './misbehave.js';
@@ -36,7 +45,7 @@ function route(e: Emulation, req: IncomingMessage, url: URL, body: Buffer): Repl
     reply.headers['retry-after'] = '1';
     return reply;
   }
-  if (!match.route) return apiError(404, 'NOT_FOUND', `No route for ${method} ${url.pathname}`);
+  if (!match.route) return noRoute();
   if (!match.handler) {
     const reply = apiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed here`);
     reply.headers.allow = match.allow.join(', ');
@@ -48,7 +57,7 @@ function route(e: Emulation, req: IncomingMessage, url: URL, body: Buffer): Repl
       : apiError(dialect.badIdStatus, 'VALIDATION', 'Path ids must be UUIDs');
   }
   if (match.route?.name === '/sessions/:id/artifacts/:aid' && !dialect.artifacts) {
-    return apiError(404, 'NOT_FOUND', `No route for ${method} ${url.pathname}`);
+    return noRoute();
   }
   if (method === 'POST') {
     const type = (req.headers['content-type'] ?? '').toLowerCase();

@@ -3,6 +3,7 @@
 // run's settings, budget directory and tuning go in; the library's events come out on the run's stderr.
 import { join } from 'node:path';
 import { Agents, type AgentsEvent } from '../sdk/index.js';
+import { recordIn } from '../sdk/client-of.js';
 import type { Context } from '../run/context.js';
 import { requireConnection } from '../config/settings.js';
 import { sharedPacingFromEnv } from '../config/env.js';
@@ -27,13 +28,16 @@ export function agentsOf(ctx: Context): Promise<Agents> {
       const { env } = ctx.io;
       const shared = ctx.io.tuning?.pacing !== false && sharedPacingFromEnv(env);
       const dir = join(stateDir(env, ctx.io.runtime.platform), 'pacing');
-      return new Agents({
+      const agents = new Agents({
         ...connection,
         env,
         budget: { dir, shared, ...(s.budgetUrl !== undefined ? { url: s.budgetUrl } : {}) },
         onEvent: (e) => logEvent(ctx, e),
         ...(ctx.io.tuning ? { tuning: ctx.io.tuning } : {}),
       });
+      // The turns' ends it sees go where the run's own client records them (`agents ls`).
+      recordIn(agents, await ctx.history());
+      return agents;
     })();
     made.set(ctx, agents);
   }

@@ -4,6 +4,7 @@
 import type { Context } from '../run/context.js';
 import { UsageError } from '../errors/cli-error.js';
 import { readKnownSessions } from '../state/known-sessions.js';
+import { historyName } from '../state/history.js';
 import { sessionChoiceLabel } from '../output/render-sessions.js';
 import { timeFormat } from '../config/env.js';
 import type { SessionRef } from './session-ref.js';
@@ -15,12 +16,12 @@ export const MISSING_SESSION = "missing required argument 'session'";
 export async function sessionOrPick(ctx: Context, ref: SessionRef | undefined): Promise<SessionRef> {
   if (ref !== undefined) return ref;
   if (ctx.prompts === undefined) throw new UsageError(MISSING_SESSION);
-  const profile = ctx.profile();
-  const known = await readKnownSessions(ctx.state, profile);
+  const history = await ctx.history();
+  const known = await readKnownSessions(history);
   if (known.length === 0) {
     throw new UsageError(
       MISSING_SESSION,
-      `no session recorded on this machine for profile ${profile} yet: give a session id or "last"`,
+      `no session recorded on this machine ${historyName(history)} yet: give a session id or "last"`,
     );
   }
   const time = timeFormat(ctx.io.env);

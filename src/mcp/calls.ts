@@ -13,6 +13,7 @@ import type { JsonSchema, Turn } from '../sdk/index.js';
 import { agentsOf } from '../host/agents-of.js';
 import { DEFAULT_SCHEMA_RETRIES, MAX_SCHEMA_RETRIES } from '../sessions/answer-json.js';
 import { MAX_SESSIONS, readKnownSessions } from '../state/known-sessions.js';
+import { historyName } from '../state/history.js';
 import { sessionJson } from '../output/render-sessions.js';
 import type { Arguments } from './arguments.js';
 import { DEFAULT_WAIT_SECONDS } from './tools.js';
@@ -79,8 +80,7 @@ async function post(
       : await agents.send(turn.sessionId, turn.message, o);
   const facts = turn.kind === 'create' ? { agent: turn.body.agent_name, web: t.url } : {};
   const warning = await recordLast(
-    ctx.state,
-    profile,
+    await ctx.history(),
     { id: t.sessionId, threadId: t.threadId },
     { ...facts, state: 'working' },
   );
@@ -91,7 +91,7 @@ async function post(
 /** The session a reference names (`last` read from the state file). */
 async function sessionOf(ctx: Context, ref: SessionRef): Promise<{ id: string; profile: string }> {
   const profile = ctx.profile();
-  const { id } = await resolveSession(ref, ctx.state, profile);
+  const { id } = await resolveSession(ref, await ctx.history());
   return { id, profile };
 }
 
@@ -148,7 +148,7 @@ export async function sendMessageTool(
   const seconds = a.waitSeconds(check ? DEFAULT_WAIT_SECONDS : 0);
   const { id, profile } = await sessionOf(ctx, ref);
   const posted = await post(ctx, profile, { kind: 'send', sessionId: id, message: given }, call, check);
-  const known = (await readKnownSessions(ctx.state, profile)).find((s) => s.id === id);
+  const known = (await readKnownSessions(await ctx.history())).find((s) => s.id === id);
   const t = {
     profile,
     turn: posted,
@@ -210,9 +210,10 @@ export async function showSession(ctx: Context, a: Arguments, call: ToolCallCont
 
 export async function listSessions(ctx: Context, a: Arguments): Promise<ToolAnswer> {
   const limit = a.number('limit', 1, MAX_SESSIONS, 20, true);
-  const profile = ctx.profile();
-  const sessions = (await readKnownSessions(ctx.state, profile)).slice(0, limit);
+  const history = await ctx.history();
+  const { profile } = history;
+  const sessions = (await readKnownSessions(history)).slice(0, limit);
   const lines = sessions.map((s) => [s.id, s.title ?? '', s.agent ?? '', s.state ?? ''].join('\t'));
-  const text = sessions.length ? lines.join('\n') : `No sessions recorded for profile ${profile} yet.`;
+  const text = sessions.length ? lines.join('\n') : `No sessions recorded ${historyName(history)} yet.`;
   return { structured: { profile, sessions: sessions.map(sessionJson) }, text };
 }

@@ -181,12 +181,16 @@ async function pullRequestsOf(ctx: Context, sessionId: string): Promise<unknown[
 async function followedUp(ctx: Context, t: TurnAt, threadId: string): Promise<void> {
   // wait_for_reply never follows up: with no thread given, the one the wait found is the latest turn's.
   if (t.threadId === undefined || threadId === t.threadId) return;
-  const warning = await recordLast(ctx.state, t.profile, { id: t.sessionId, threadId }, { state: 'working' });
+  const warning = await recordLast(await ctx.history(), { id: t.sessionId, threadId }, { state: 'working' });
   if (warning) ctx.log.warn(warning);
 }
 
-/** The turn ended: the session is noted as finished in this machine's list. */
+/**
+ * The turn ended: the session is noted as finished in this machine's list. The client records a turn's
+ * end as it lists it (src/state/turn-ends.ts), but a schema's follow-up is recorded here only after the
+ * library's wait has seen its end.
+ */
 async function finished(ctx: Context, t: TurnAt): Promise<void> {
-  const failed = await noteSessionFacts(ctx.state, t.profile, [{ id: t.sessionId, state: 'finished' }]);
+  const failed = await noteSessionFacts(await ctx.history(), [{ id: t.sessionId, state: 'finished' }]);
   if (failed) ctx.log.warn(failed);
 }

@@ -45,7 +45,7 @@ export type Item =
       written?: string;
     }
   /** The sessions this machine created or sent to (ls), the most recently used first. */
-  | { kind: 'sessions'; profile: string; sessions: KnownSession[] }
+  | { kind: 'sessions'; profile: string; baseUrl: string | undefined; sessions: KnownSession[] }
   /** A dashboard address for the browser (open, show --web): opened where one can be, else printed. */
   | { kind: 'browse'; url: string }
   /** A chat was left: the session it was on (if one was started) and how to come back to it. */

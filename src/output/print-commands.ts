@@ -9,6 +9,7 @@ import { bodyText, line, renderConversation, serviceText } from './render-conver
 import { renderSessions, renderSessionsPlain, sessionJson } from './render-sessions.js';
 import { renderChatEnd, renderCreated, renderSession } from './render.js';
 import { jsonText } from '../util/text.js';
+import { historyName } from '../state/history.js';
 
 export const COMMAND_HANDLERS: Handlers<
   Exclude<Item['kind'], SessionItem['kind'] | 'checkout' | 'diff' | 'budget'>
@@ -70,12 +71,12 @@ export const COMMAND_HANDLERS: Handlers<
     }
     if (written !== undefined) p.ctx.log.info(`Wrote ${written} (${bytes.length} bytes)`);
   },
-  sessions(p, { sessions, profile }) {
+  sessions(p, { sessions, profile, baseUrl }) {
     const { ctx } = p;
     if (p.json) p.out(`${jsonText(sessions.map(sessionJson), 2)}\n`);
     else if (!p.text.tty) p.out(renderSessionsPlain(sessions));
     else if (sessions.length === 0) {
-      ctx.log.info(`No sessions recorded for profile ${profile} yet.`);
+      ctx.log.info(`No sessions recorded ${historyName({ profile, baseUrl })} yet.`);
       ctx.log.hint('agents create and agents send record the sessions they start or continue here.');
     } else {
       const time = p.text.time ?? timeFormat(ctx.io.env);

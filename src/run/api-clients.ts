@@ -13,6 +13,12 @@ export type ClientFor = (
   options: Pick<ClientOptions, 'baseUrl' | 'apiKey'> & Partial<ClientOptions>,
 ) => ApiClient;
 
+/** Told of each page a client for `baseUrl` listed (see ClientOptions.onListed). */
+export type ListedOn = (
+  baseUrl: string,
+  ...page: Parameters<NonNullable<ClientOptions['onListed']>>
+) => Promise<void>;
+
 /** Makes the run's API clients, with its settings from the environment and its notices on stderr. */
 export function clientMaker(
   io: IO,
@@ -20,6 +26,7 @@ export function clientMaker(
   log: Logger,
   debug: boolean,
   sharedPacing: ClientOptions['sharedPacing'],
+  onListed?: ListedOn,
 ): ClientFor {
   const { env } = io;
   // A server whose filter let another session's or thread's message through: said once a run, on stderr
@@ -56,6 +63,7 @@ export function clientMaker(
       ratePerMinute: rate,
       ...(io.tuning?.pacing !== undefined ? { pacing: io.tuning.pacing } : {}),
       sharedPacing,
+      ...(onListed ? { onListed: (target, messages) => onListed(options.baseUrl, target, messages) } : {}),
       ...options,
       retry: { ...io.tuning?.retry, ...options.retry },
     });

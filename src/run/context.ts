@@ -14,6 +14,8 @@ import {
   type Settings,
 } from '../config/settings.js';
 import { openStateFile, type StateFile } from '../state/state-file.js';
+import { historyFor, type History } from '../state/history.js';
+import { recordTurnEnds, type TurnEnds } from '../state/turn-ends.js';
 import { detectTerminal, type TerminalCaps } from '../output/terminal.js';
 import { createStyle } from '../output/style.js';
 import { createLogger, Stderr, type Logger } from '../output/stderr.js';
@@ -23,7 +25,7 @@ import type { PresentContext } from '../output/printer.js';
 import { createPrompts, type Prompts } from '../output/prompts.js';
 import type { Profiles } from '../config/config-file.js';
 import { DEFAULT_SCHEDULE, type ScheduleOptions } from '../poll/schedule.js';
-import { clientMaker, type ClientFor } from './api-clients.js';
+import { clientMaker, type ClientFor, type ListedOn } from './api-clients.js';
 
 /** Global options declared on the program in cli.ts. */
 export interface GlobalOptions {
@@ -55,6 +57,8 @@ export interface Context extends PresentContext {
   settings(need?: readonly SettingName[]): Promise<Settings>;
   /** The config profile in effect (--profile > AGENTS_PROFILE > default), with no file read. */
   profile(): string;
+  /** What this machine recorded for the profile on the run's base URL (`last`, `ls`, completion). */
+  history(): Promise<History>;
   /** The run's API client for the configured base URL and key (made once, when first asked for). */
   client(): Promise<ApiClient>;
   /** A client for another base URL or key (login checks a key before storing it). */
@@ -130,8 +134,19 @@ export async function createContext(
   const readProfiles = () => (profiles ??= config.profiles());
   const settings = (need?: readonly SettingName[]) => resolveSettings(globals, env, readProfiles, need);
   const sharedPacing = sharedPacingOf(io, log, label);
-  const clientFor = clientMaker(io, caps, log, debug, sharedPacing);
   let client: Promise<ApiClient> | undefined;
+  let history: Promise<History> | undefined;
+  const readHistory = () =>
+    (history ??= settings(['baseUrl']).then((s) => historyFor(state, s, readProfiles)));
+  // Every turn's end a client of the run sees on the run's service is recorded for `agents ls`, whichever
+  // command reads it (a wait, tail, show, chat's poller, checkout).
+  let turnEnds: TurnEnds | undefined;
+  const onListed: ListedOn = async (baseUrl, target, messages) => {
+    const h = await readHistory().catch(() => undefined);
+    if (h === undefined || h.baseUrl !== baseUrl) return;
+    await (turnEnds ??= recordTurnEnds(h))(target, messages);
+  };
+  const clientFor = clientMaker(io, caps, log, debug, sharedPacing, onListed);
   let status: StatusLines | undefined;
 
   return {
@@ -155,6 +170,7 @@ export async function createContext(
     schedule: { ...DEFAULT_SCHEDULE, ...io.tuning?.schedule },
     settings,
     profile: () => resolveProfile(globals, env).profile,
+    history: readHistory,
     client: () =>
       (client ??= (async () => {
         // The warning: a key about to travel over plain http to a host that is not loopback.

@@ -26,7 +26,9 @@ import {
   turnArg,
   uuidArg,
 } from './arguments.js';
-import { clientOf, emitter } from './client-of.js';
+import { clientOf, emitter, recordIn } from './client-of.js';
+import { openStateFile } from '../state/state-file.js';
+import { historyFor } from '../state/history.js';
 import { followTurn, NEVER, waitReply, type WaitJob } from './waits.js';
 import { settled, type Settled } from './replies.js';
 import type {
@@ -88,7 +90,9 @@ export class Agents {
 
   /**
    * A client with the CLI's settings: `AGENTS_API_KEY`, `AGENTS_BASE_URL` and `AGENTS_BUDGET_URL` from the
-   * environment, then the profile's values from the CLI's config file (the one file this reads).
+   * environment, then the profile's values from the CLI's config file (the one file read for them). A turn's
+   * end it sees, on a session `agents ls` knows, is recorded in the CLI's state file (`ls` then shows it
+   * finished); it adds no session there and never changes `last`.
    */
   static async fromConfig(options: ConfigOptions = {}): Promise<Agents> {
     const env = options.env ?? process.env;
@@ -101,17 +105,20 @@ export class Agents {
     );
     const warnings: string[] = [];
     const connection = requireConnection(settings, (w) => warnings.push(w));
-    return new Agents({
+    const agents = new Agents({
       ...connection,
       env,
       ...(settings.budgetUrl !== undefined ? { budgetUrl: settings.budgetUrl } : {}),
       ...(options.onEvent !== undefined ? { onEvent: options.onEvent } : {}),
     });
+    const state = openStateFile(env, process.platform);
+    recordIn(agents, await historyFor(state, settings, () => config.profiles()));
+    return agents;
   }
 
   /** The client, made on the first call. */
   #api(): ApiClient {
-    return (this.#client ??= clientOf(this.#options, this.#connection, this.#emit));
+    return (this.#client ??= clientOf(this.#options, this.#connection, this.#emit, this));
   }
 
   /**

@@ -5,6 +5,8 @@ import type { ApiClient, ClientOptions } from '../api/client.js';
 import { ApiClient as Client } from '../api/client.js';
 import { stateDir } from '../config/locations.js';
 import { VERSION } from '../util/version.js';
+import type { History } from '../state/history.js';
+import { recordTurnEnds, type TurnEnds } from '../state/turn-ends.js';
 import type { AgentsEvent, AgentsOptions } from './types.js';
 
 /** Sends an event to the program, if it listens; a listener that throws never breaks a call. */
@@ -44,13 +46,26 @@ function budgetOf(
   };
 }
 
+/**
+ * The CLI's history an Agents records the turns' ends it sees in (one made by fromConfig, or by a run
+ * that hosts the library), so that `agents ls` shows them; kept here, out of the package's API.
+ */
+const recorders = new WeakMap<object, TurnEnds>();
+
+/** Has `agents` record each turn's end it sees in `history` (src/state/turn-ends.ts). */
+export function recordIn(agents: object, history: History): void {
+  recorders.set(agents, recordTurnEnds(history));
+}
+
 /** The client for these options (nothing is read or sent until its first call). */
 export function clientOf(
   o: AgentsOptions,
   connection: { apiKey: string; baseUrl: string },
   emit: (event: AgentsEvent) => void,
+  owner?: object,
 ): ApiClient {
   const env = o.env ?? process.env;
+  const onListed = owner && recorders.get(owner);
   return new Client({
     ...connection,
     userAgent: `agents-cli/${VERSION} node/${process.versions.node}`,
@@ -68,6 +83,7 @@ export function clientOf(
         rateLimited: n.rateLimited === true,
       }),
     onPaced: ({ limit, windowMs }) => emit({ type: 'paced', limit, windowMs }),
+    ...(onListed ? { onListed } : {}),
     onForeign: ({ why }) =>
       emit({ type: 'warning', message: `the service listed messages of another ${why}; they were left out` }),
   });

@@ -4,7 +4,6 @@
 import type { Context } from '../run/context.js';
 import { CliError, ExitCode } from '../errors/cli-error.js';
 import { githubFiles } from '../config/env.js';
-import { noteSessionFacts } from '../state/known-sessions.js';
 import { awaitReply, notifyEnd } from './await-reply.js';
 import { reportedResult, type Reporting, type TurnStarted } from './turn-started.js';
 import type { SessionItem } from '../items/session-items.js';
@@ -13,7 +12,7 @@ import type { WaitResult } from '../items/ci-result.js';
 
 /**
  * The rest of a create or send, once the turn has started: without --wait/--follow the next steps; with
- * them, the wait (and --notify), the session noted as finished, then the next steps.
+ * them, the wait (and --notify; the client records the turn's end for `agents ls`), then the next steps.
  */
 export async function* afterPost(ctx: Context, t: TurnStarted): AsyncGenerator<SessionItem> {
   const { flags, sessionId, threadId } = t;
@@ -78,6 +77,5 @@ export async function* afterPost(ctx: Context, t: TurnStarted): AsyncGenerator<S
     }
     throw err;
   }
-  await noteSessionFacts(ctx.state, t.profile, [{ id: sessionId, state: 'finished' }]);
   yield { kind: 'next-steps', sessionId, finished: true };
 }

@@ -26,7 +26,7 @@ export async function* checkedAnswer(ctx: Context, t: CheckedTurn): AsyncGenerat
       schema: t.schema,
       retries: t.flags.schemaRetries ?? DEFAULT_SCHEMA_RETRIES,
       deadline: t.deadline,
-      books: { state: ctx.state, profile: t.profile },
+      books: await ctx.history(),
     });
     for (;;) {
       const step = await run.next();

@@ -35,7 +35,6 @@ interface Entry {
 export interface FanOutOptions {
   ctx: Context;
   client: ApiClient;
-  profile: string;
   /** Ends every wait: the deadline, Ctrl-C, or the command leaving early. */
   signal: AbortSignal;
   /** Whether the user bounded the wait (--timeout): then an outage is ridden out until the deadline. */
@@ -143,10 +142,13 @@ export class FanOut {
 
   /** The agent each session this machine created was created with, read once for every reference. */
   private agents(): Promise<Map<string, string | undefined>> {
-    this.knownAgents ??= readKnownSessions(this.o.ctx.state, this.o.profile).then(
-      (known) => new Map(known.map((s) => [s.id, s.agent])),
-      () => new Map(),
-    );
+    this.knownAgents ??= this.o.ctx
+      .history()
+      .then(readKnownSessions)
+      .then(
+        (known) => new Map(known.map((s) => [s.id, s.agent])),
+        () => new Map(),
+      );
     return this.knownAgents;
   }
 
@@ -168,7 +170,7 @@ export class FanOut {
       const sessionId =
         entry.ref.session.kind === 'id'
           ? entry.ref.session.id
-          : (await resolveSession(entry.ref.session, ctx.state, this.o.profile)).id;
+          : (await resolveSession(entry.ref.session, await ctx.history())).id;
       entry.sessionId = sessionId;
       const given = this.perSession.get(sessionId) ?? new Set<string>();
       given.add(entry.ref.threadId ?? 'latest');

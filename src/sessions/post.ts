@@ -11,7 +11,7 @@ import {
   type LastSession,
   type UsedSession,
 } from '../state/last-session.js';
-import type { StateFile } from '../state/state-file.js';
+import type { History } from '../state/history.js';
 import type { Deadline } from './deadline.js';
 
 /** A new session with its first message. */
@@ -30,11 +30,8 @@ export interface SendTurn {
 /** What to post. */
 export type TurnPost = CreateTurn | SendTurn;
 
-/** Where `last` is kept. */
-export interface Bookkeeping {
-  state: StateFile;
-  profile: string;
-}
+/** Where `last` is kept: the profile's history on the client's service. */
+export type Bookkeeping = History;
 
 /** A turn the service took. */
 export interface Posted {
@@ -129,5 +126,5 @@ function recordLast(
   facts: UsedSession,
 ): Promise<string | undefined> {
   if (books === undefined) return Promise.resolve(undefined);
-  return recordLastSession(books.state, books.profile, entry, facts);
+  return recordLastSession(books, entry, facts);
 }

@@ -1,7 +1,7 @@
 // A parsed `<session>` reference made into a session id: `last` is looked up in the state file.
 import { UsageError } from '../errors/cli-error.js';
 import { readLastSession, type LastSession } from '../state/last-session.js';
-import type { StateFile } from '../state/state-file.js';
+import { historyName, type History } from '../state/history.js';
 import type { SessionRef } from '../input/session-ref.js';
 
 /** A resolved session: its id, and what `last` remembered with it. */
@@ -10,11 +10,8 @@ export interface ResolvedSession {
   last?: LastSession;
 }
 
-export async function resolveSession(
-  ref: SessionRef,
-  state: StateFile,
-  profile: string,
-): Promise<ResolvedSession> {
+export async function resolveSession(ref: SessionRef, history: History): Promise<ResolvedSession> {
+  const { state } = history;
   if (ref.kind === 'id') return { id: ref.id };
   // A state file that cannot be written may hold an older session than the one just created or sent
   // to: posting to it would go to the wrong conversation.
@@ -24,10 +21,11 @@ export async function resolveSession(
       'give the session id, or make the state directory writable (AGENTS_STATE_DIR moves it)',
     );
   }
-  const last = await readLastSession(state, profile);
+  const last = await readLastSession(history);
   if (last === undefined) {
+    // Sessions of another service are not offered: they would be "not found" here.
     throw new UsageError(
-      `no "last" session for profile ${profile} yet`,
+      `no "last" session ${historyName(history)} yet`,
       'create one with agents create, or give a session id',
     );
   }

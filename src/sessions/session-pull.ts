@@ -50,7 +50,7 @@ export async function locatePull(
   const fallback = given === undefined ? await o.fallback?.(place) : undefined;
   const ref: SessionRef =
     given ?? (fallback !== undefined ? { kind: 'id', id: fallback } : await sessionOrPick(ctx, undefined));
-  const { id } = await resolveSession(ref, ctx.state, ctx.profile());
+  const { id } = await resolveSession(ref, await ctx.history());
   const client = await ctx.client();
   const session = await client.getSession(id, { signal: ctx.signal });
   const url = await choosePullRequest(id, pullRequestUrls(session), o.pick, ctx.prompts);

@@ -10,7 +10,6 @@ import type { SessionItem } from '../items/session-items.js';
 /** What create and send know once the service has taken their message. */
 export interface TurnStarted {
   client: ApiClient;
-  profile: string;
   sessionId: string;
   /** The new turn's thread, when the answer named one. */
   threadId: string | undefined;

@@ -4,11 +4,12 @@ import type { Context } from '../run/context.js';
 import { noteSessionFacts, readKnownSessions } from '../state/known-sessions.js';
 
 /** The dashboard address of a session: recorded, or asked of the service (and then recorded). */
-export async function webAddress(ctx: Context, id: string, profile: string): Promise<string> {
-  const known = (await readKnownSessions(ctx.state, profile)).find((s) => s.id === id);
+export async function webAddress(ctx: Context, id: string): Promise<string> {
+  const history = await ctx.history();
+  const known = (await readKnownSessions(history)).find((s) => s.id === id);
   if (known?.web) return known.web;
   const client = await ctx.client();
   const session = await client.getSession(id, { signal: ctx.signal });
-  if (known) await noteSessionFacts(ctx.state, profile, [{ id, web: session.session_html_url }]);
+  if (known) await noteSessionFacts(history, [{ id, web: session.session_html_url }]);
   return session.session_html_url;
 }

@@ -1,8 +1,10 @@
-// The `last` session reference: the most recent session this machine created or sent to, per profile.
+// The `last` session reference: the most recent session this machine created or sent to, per profile and
+// service (the head of its known sessions). `last` of the state file is still written, and read for a
+// history that has no known session (a file from before known sessions were kept).
 import { isObject } from '../util/json.js';
 import { isUuid } from '../util/uuid.js';
-import type { StateFile } from './state-file.js';
-import { withUsedSession, type SessionFacts } from './known-sessions.js';
+import { knownSessions, withUsedSession, type SessionFacts } from './known-sessions.js';
+import { inHistory, normalBaseUrl, type History } from './history.js';
 
 /** What `last` resolves to. */
 export interface LastSession {
@@ -16,10 +18,15 @@ function entries(data: Record<string, unknown>): Record<string, unknown> {
   return isObject(data.last) ? data.last : {};
 }
 
-/** The last session of a profile, if one is recorded. */
-export async function readLastSession(state: StateFile, profile: string): Promise<LastSession | undefined> {
-  const entry = entries(await state.read())[profile];
+/** The last session of a history, if one is recorded. */
+export async function readLastSession(h: History): Promise<LastSession | undefined> {
+  const data = await h.state.read();
+  const head = knownSessions(data, h)[0];
+  if (head !== undefined) return { id: head.id, threadId: head.threadId, at: head.usedAt };
+  const entry = entries(data)[h.profile];
   if (!isObject(entry) || typeof entry.id !== 'string' || !isUuid(entry.id)) return undefined;
+  const baseUrl = typeof entry.baseUrl === 'string' ? normalBaseUrl(entry.baseUrl) : undefined;
+  if (!inHistory(h, baseUrl)) return undefined;
   return {
     id: entry.id.toLowerCase(),
     threadId: typeof entry.threadId === 'string' && isUuid(entry.threadId) ? entry.threadId : undefined,
@@ -31,24 +38,21 @@ export async function readLastSession(state: StateFile, profile: string): Promis
 export type UsedSession = Omit<SessionFacts, 'id' | 'threadId'>;
 
 /**
- * Records the last session of a profile, and the session at the head of the profile's known sessions
- * (src/state/known-sessions.ts), in one update. Throws a CliError naming the file when it cannot be written.
+ * Records the session at the head of the history's known sessions (src/state/known-sessions.ts), and the
+ * profile's `last` for older readers, in one update. Throws a CliError naming the file when it cannot be written.
  */
 export async function writeLastSession(
-  state: StateFile,
-  profile: string,
+  h: History,
   entry: Omit<LastSession, 'at'>,
   now = new Date(),
   facts: UsedSession = {},
 ): Promise<void> {
-  await state.update((data) =>
+  const at = now.toISOString();
+  const baseUrl = h.baseUrl === undefined ? {} : { baseUrl: h.baseUrl };
+  await h.state.update((data) =>
     withUsedSession(
-      {
-        ...data,
-        version: 1,
-        last: { ...entries(data), [profile]: { ...entry, at: now.toISOString() } },
-      },
-      profile,
+      { ...data, version: 1, last: { ...entries(data), [h.profile]: { ...entry, ...baseUrl, at } } },
+      h,
       { ...facts, id: entry.id, threadId: entry.threadId },
       now,
     ),
@@ -62,17 +66,16 @@ export async function writeLastSession(
  * written `last` is refused (see resolveSession).
  */
 export async function recordLast(
-  state: StateFile,
-  profile: string,
+  h: History,
   entry: Omit<LastSession, 'at'>,
   facts: UsedSession = {},
 ): Promise<string | undefined> {
   try {
-    await writeLastSession(state, profile, entry, new Date(), facts);
+    await writeLastSession(h, entry, new Date(), facts);
     return undefined;
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    const cleared = state.remove() ? ' and was cleared' : '';
+    const cleared = h.state.remove() ? ' and was cleared' : '';
     return `${why}; "last" cannot name this session${cleared}: give its id instead (${entry.id})`;
   }
 }

@@ -1,7 +1,8 @@
-// The state file: what this machine remembers between runs (the `last` session of each profile). conf
-// reads it and replaces it atomically; a lock serialises read-modify-write, so two profiles' commands at
-// once cannot drop each other's entry. Mode 0600 in a 0700 directory.
+// The state file: what this machine remembers between runs (the sessions of each profile and service). conf
+// replaces it atomically; a lock serialises read-modify-write, so two profiles' commands at once cannot
+// drop each other's entry. Mode 0600 in a 0700 directory.
 import { accessSync, constants, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type Conf from 'conf';
 import type { Env } from '../io/io.js';
@@ -33,16 +34,18 @@ async function openConf(dir: string): Promise<Conf<StateData>> {
     configFileMode: 0o600,
     accessPropertiesByDotNotation: false,
     clearInvalidConfig: false,
-    // A damaged state file is a convenience lost, not an error: start afresh.
-    deserialize: (text: string) => {
-      try {
-        const value: unknown = JSON.parse(text);
-        return isObject(value) ? value : {};
-      } catch {
-        return {};
-      }
-    },
+    deserialize: parseState,
   });
+}
+
+/** A damaged state file is a convenience lost, not an error: start afresh. */
+function parseState(text: string): StateData {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isObject(value) ? value : {};
+  } catch {
+    return {};
+  }
 }
 
 /**
@@ -54,10 +57,11 @@ export function openStateFile(env: Env, platform: NodeJS.Platform, lockWaitMs?: 
   const path = join(dir, 'state.json');
   return {
     path,
+    // A plain read: conf (a chunk of its own) is loaded only to write. Reading commands read this file too
+    // (a turn's end is written only when the record changes: src/state/turn-ends.ts).
     async read() {
-      if (!existsSync(path)) return {};
       try {
-        return (await openConf(dir)).store;
+        return parseState(await readFile(path, 'utf8'));
       } catch {
         return {};
       }

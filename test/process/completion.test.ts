@@ -29,8 +29,13 @@ beforeAll(async () => {
   const a = await f.run(['create', '-a', 'claude', 'Fix the flaky parser test']);
   const b = await f.run(['--profile', 'work', 'create', '-a', 'codex', 'Work session']);
   ids = { default: a.stdout.trim(), work: b.stdout.trim() };
-  // The completion scripts need neither the service nor a key.
-  env = cliEnv({ AGENTS_CONFIG_DIR: f.env.AGENTS_CONFIG_DIR, PATH: `${dir}:${process.env.PATH ?? ''}` });
+  // The completion scripts need neither the service nor a key; the base URL says whose sessions they offer
+  // (those made against another service would be "not found" on this one).
+  env = cliEnv({
+    AGENTS_CONFIG_DIR: f.env.AGENTS_CONFIG_DIR,
+    AGENTS_BASE_URL: f.em.url,
+    PATH: `${dir}:${process.env.PATH ?? ''}`,
+  });
   for (const shell of ['bash', 'zsh', 'fish'] as const) {
     const r = await runCli(['completion', shell], { env, closeStdin: true });
     expect(r.code, r.stderr).toBe(0);

@@ -23,6 +23,11 @@ export function fileSession(): FileSession {
     const created = await runMain(['create', '-a', 'claude', 'hello'], { env: s.env });
     expect(created.code, created.stderr).toBe(0);
     s.sessionId = created.stdout.trim();
+    // Its turn ended and recorded so (a wait sees the end): a `show` then reads the state file and writes
+    // nothing, so what it loads does not depend on whether its own requests saw the turn end first.
+    s.em.endTurns(s.sessionId);
+    const waited = await runMain(['wait', s.sessionId], { env: s.env });
+    expect(waited.code, waited.stderr).toBe(0);
   });
   afterAll(() => s.em.close());
   return s;

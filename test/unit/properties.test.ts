@@ -320,7 +320,16 @@ describe('session references (parseSessionRef, sessionRefArg, resolveSession)', 
   it('any text resolves to a lower-case UUID, or a UsageError naming the forms', async () => {
     await fc.assert(
       fc.asyncProperty(refish, async (text) => {
-        const r = await outcomeOf(() => resolveSession(sessionRefArg(text), state, 'default'), UsageError);
+        const r = await outcomeOf(
+          () =>
+            resolveSession(sessionRefArg(text), {
+              state,
+              profile: 'default',
+              baseUrl: undefined,
+              legacyBaseUrl: undefined,
+            }),
+          UsageError,
+        );
         if (r.ok) {
           expect(isUuid(r.value.id)).toBe(true);
           expect(r.value.id).toBe(r.value.id.toLowerCase());
@@ -417,16 +426,22 @@ describe('session references (parseSessionRef, sessionRefArg, resolveSession)', 
         fc.uuid(),
         fc.option(fc.uuid(), { nil: undefined }),
         async (name, id, threadId) => {
-          await writeLastSession(recorded, name, { id, threadId });
-          const got = await resolveSession({ kind: 'last' }, recorded, name);
+          const history = {
+            state: recorded,
+            profile: name,
+            baseUrl: 'https://agents.example',
+            legacyBaseUrl: undefined,
+          };
+          await writeLastSession(history, { id, threadId });
+          const got = await resolveSession({ kind: 'last' }, history);
           expect(got.id).toBe(id.toLowerCase());
           expect(got.last?.threadId).toBe(threadId);
           // A state file that cannot be written may hold an older session than the one just used.
-          const readOnly = { ...recorded, writable: () => false };
-          const r = await outcomeOf(() => resolveSession({ kind: 'last' }, readOnly, name), UsageError);
+          const readOnly = { ...history, state: { ...recorded, writable: () => false } };
+          const r = await outcomeOf(() => resolveSession({ kind: 'last' }, readOnly), UsageError);
           expect(r.ok).toBe(false);
           // An id needs no state file at all.
-          expect(await resolveSession({ kind: 'id', id }, readOnly, name)).toEqual({ id });
+          expect(await resolveSession({ kind: 'id', id }, readOnly)).toEqual({ id });
         },
       ),
       { numRuns: 50 },

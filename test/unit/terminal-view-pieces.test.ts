@@ -233,36 +233,47 @@ describe('pager and browser decisions', () => {
 
 const S = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
+/** A profile's history on a service (the state file unused by the pure functions). */
+const H = (
+  profile: string,
+  baseUrl: string | undefined = 'https://agents.example',
+  legacyBaseUrl = baseUrl,
+) => ({
+  profile,
+  baseUrl,
+  legacyBaseUrl,
+});
+
 describe('the sessions this machine knows', () => {
   it('most recently used first, facts merged, bounded to MAX_SESSIONS per profile', () => {
     let data: Record<string, unknown> = {};
     for (let i = 0; i < MAX_SESSIONS + 5; i++) {
       data = withUsedSession(
         data,
-        'default',
+        H('default'),
         { id: S(i), title: `t${i}`, agent: 'claude' },
         new Date(NOW + i),
       );
     }
-    data = withUsedSession(data, 'work', { id: S(1) }, new Date(NOW));
-    const list = knownSessions(data, 'default');
+    data = withUsedSession(data, H('work'), { id: S(1) }, new Date(NOW));
+    const list = knownSessions(data, H('default'));
     expect(list).toHaveLength(MAX_SESSIONS);
     expect(list[0]?.id).toBe(S(MAX_SESSIONS + 4));
-    expect(knownSessions(data, 'work').map((s) => s.id)).toEqual([S(1)]);
+    expect(knownSessions(data, H('work')).map((s) => s.id)).toEqual([S(1)]);
     // Used again: to the front, its title kept when the new facts have none.
-    data = withUsedSession(data, 'default', { id: S(50), state: 'working' }, new Date(NOW + 1000));
-    const again = knownSessions(data, 'default');
+    data = withUsedSession(data, H('default'), { id: S(50), state: 'working' }, new Date(NOW + 1000));
+    const again = knownSessions(data, H('default'));
     expect(again[0]).toMatchObject({ id: S(50), title: 't50', agent: 'claude', state: 'working' });
     expect(again).toHaveLength(MAX_SESSIONS);
   });
   it('facts learnt later change known sessions in place and add none', () => {
-    let data = withUsedSession({}, 'default', { id: S(1), state: 'working' }, new Date(NOW));
-    data = withUsedSession(data, 'default', { id: S(2) }, new Date(NOW + 1));
-    data = withSessionFacts(data, 'default', [
+    let data = withUsedSession({}, H('default'), { id: S(1), state: 'working' }, new Date(NOW));
+    data = withUsedSession(data, H('default'), { id: S(2) }, new Date(NOW + 1));
+    data = withSessionFacts(data, H('default'), [
       { id: S(1), state: 'finished', title: 'now titled' },
       { id: S(3), state: 'gone' },
     ]);
-    const list = knownSessions(data, 'default');
+    const list = knownSessions(data, H('default'));
     expect(list.map((s) => s.id)).toEqual([S(2), S(1)]);
     expect(list[1]).toMatchObject({ state: 'finished', title: 'now titled' });
   });
@@ -279,9 +290,34 @@ describe('the sessions this machine knows', () => {
         other: 'not a list',
       },
     };
-    expect(knownSessions(data, 'default')).toEqual([{ id: S(1), usedAt: 'x' }]);
-    expect(knownSessions(data, 'other')).toEqual([]);
-    expect(knownSessions({ sessions: [] }, 'default')).toEqual([]);
+    expect(knownSessions(data, H('default'))).toEqual([{ id: S(1), usedAt: 'x' }]);
+    expect(knownSessions(data, H('other'))).toEqual([]);
+    expect(knownSessions({ sessions: [] }, H('default'))).toEqual([]);
+  });
+  it("kept per service: another base URL neither sees nor pushes them out; an entry with none is the profile's", () => {
+    const here = H('default', 'https://agents.example');
+    const emulator = H('default', 'http://127.0.0.1:4010', 'https://agents.example');
+    let data: Record<string, unknown> = {
+      // Recorded before base URLs were: the profile's own service (the base URL it stores).
+      sessions: { default: [{ id: S(9), usedAt: 'then' }] },
+    };
+    data = withUsedSession(data, here, { id: S(1) }, new Date(NOW));
+    for (let i = 0; i < MAX_SESSIONS + 3; i++)
+      data = withUsedSession(data, emulator, { id: S(100 + i) }, new Date(NOW));
+    expect(knownSessions(data, here).map((s) => s.id)).toEqual([S(1), S(9)]);
+    expect(knownSessions(data, here)[0]?.baseUrl).toBe('https://agents.example');
+    const rehearsed = knownSessions(data, emulator);
+    expect(rehearsed).toHaveLength(MAX_SESSIONS);
+    expect(rehearsed.every((s) => s.baseUrl === 'http://127.0.0.1:4010')).toBe(true);
+    // Facts learnt on one service change nothing of another's.
+    data = withSessionFacts(data, emulator, [{ id: S(1), state: 'gone' }]);
+    expect(knownSessions(data, here)[0]?.state).toBeUndefined();
+    // A profile that stores no base URL: its old entries go with whichever the run uses.
+    expect(
+      knownSessions({ sessions: { default: [{ id: S(9) }] } }, H('default', 'http://x.example')).map(
+        (s) => s.id,
+      ),
+    ).toEqual([S(9)]);
   });
 });
 

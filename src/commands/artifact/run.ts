@@ -20,8 +20,7 @@ export async function artifact(
   artifactId: string,
   flags: ArtifactFlags,
 ): Promise<Item> {
-  const profile = ctx.profile();
-  const { id } = await resolveSession(ref, ctx.state, profile);
+  const { id } = await resolveSession(ref, await ctx.history());
   const client = await ctx.client();
   const fetched = await withDeadline(
     ctx.signal,

@@ -58,12 +58,11 @@ async function knownAgent(ctx: Context, flags: ChatFlags): Promise<AgentSelectio
 
 export async function chat(ctx: Context, ref: SessionRef | undefined, flags: ChatFlags): Promise<Item> {
   requireTerminal(ctx);
-  const profile = ctx.profile();
   const client = await ctx.client();
   let agent: AgentSelection | undefined;
   let backlog: Backlog | undefined;
   if (ref !== undefined) {
-    const { id } = await resolveSession(ref, ctx.state, profile);
+    const { id } = await resolveSession(ref, await ctx.history());
     agent = await knownAgent(ctx, flags);
     backlog = await loadBacklog(ctx, id, flags.turns);
   } else {
@@ -84,7 +83,6 @@ export async function chat(ctx: Context, ref: SessionRef | undefined, flags: Cha
     private: flags.private,
     yes: flags.yes,
     notify: flags.notify,
-    profile,
   });
   const { io } = ctx;
   const terminal = new ChatTerminal({

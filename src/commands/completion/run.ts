@@ -18,8 +18,7 @@ export function completion(program: Command, shell: 'bash' | 'zsh' | 'fish'): It
 /** `agents __complete sessions`: the profile's known session ids, each with its title after a tab. */
 export async function completeWords(ctx: Context, what: string): Promise<Item> {
   if (what !== 'sessions') return { kind: 'value', text: undefined, json: [] };
-  const profile = ctx.profile();
-  const known = await readKnownSessions(ctx.state, profile);
+  const known = await readKnownSessions(await ctx.history());
   const text = known.map((s) => `${s.id}\t${flatten(s.title ?? '', 80).replace(/\t/g, ' ')}`).join('\n');
   return { kind: 'value', text: known.length ? text : undefined, json: known.map((s) => s.id) };
 }

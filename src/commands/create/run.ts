@@ -49,15 +49,13 @@ export async function* create(ctx: Context, words: string[], flags: CreateFlags)
   // --timeout bounds the whole command from here on, the POST included.
   const deadline = startDeadline(ctx.signal, flags.timeout);
   try {
-    const profile = ctx.profile();
-    const posted = await postTurn(client, { kind: 'create', body }, deadline, { state: ctx.state, profile });
+    const posted = await postTurn(client, { kind: 'create', body }, deadline, await ctx.history());
     const { session, threadId } = posted;
     if (posted.warning) yield { kind: 'warning', text: posted.warning };
     yield { kind: 'session-created', session, waiting };
     const who = agent.agent_name ?? 'the agent';
     yield* afterPost(ctx, {
       client,
-      profile,
       sessionId: session.id,
       threadId,
       flags,

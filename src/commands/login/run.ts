@@ -57,7 +57,8 @@ export async function verifyKey(ctx: Context, baseUrl: string, apiKey: string): 
     await client.getSession(randomUUID(), { signal: ctx.signal });
   } catch (err) {
     if (!isHttpError(err)) throw err;
-    // The service's JSON 404 (an `error` text) means the key passed the gateway and the session is unknown.
+    // The service's JSON 404 (an `error` text) means the key passed the gateway and the session is unknown;
+    // a 404 without it is a route the server does not have: a wrong base URL (a typo in its path).
     if (err.kind === 'not_found' && err.serverMessage !== undefined) return;
     if (err.kind === 'auth' || err.kind === 'forbidden') {
       throw new CliError(`${baseUrl} rejected the API key (HTTP ${String(err.status)}); nothing was stored`, {
@@ -66,7 +67,10 @@ export async function verifyKey(ctx: Context, baseUrl: string, apiKey: string): 
       });
     }
     if (err.kind === 'not_found' || err.kind === 'unexpected') {
-      throw new CliError(`${baseUrl} does not answer like the Agent Sessions API; nothing was stored`, {
+      // A 404 without the API's error body is a route the server lacks (the client says so, naming it).
+      const what =
+        err.kind === 'not_found' ? err.message : `${baseUrl} does not answer like the Agent Sessions API`;
+      throw new CliError(`${what}; nothing was stored`, {
         exitCode: ExitCode.FAILURE,
         hint: 'check the base URL: it is the address without /rest/v1',
         cause: err,

@@ -52,8 +52,9 @@ async function refreshOne(
 }
 
 export async function ls(ctx: Context, flags: LsFlags): Promise<Item[]> {
-  const profile = ctx.profile();
-  let sessions = (await readKnownSessions(ctx.state, profile)).slice(0, flags.limit);
+  const history = await ctx.history();
+  const { profile } = history;
+  let sessions = (await readKnownSessions(history)).slice(0, flags.limit);
   const items: Item[] = [];
   if (flags.refresh && sessions.length > 0) {
     const client = await ctx.client();
@@ -68,7 +69,7 @@ export async function ls(ctx: Context, flags: LsFlags): Promise<Item[]> {
     };
     await Promise.all(Array.from({ length: Math.min(REFRESH_CONCURRENCY, sessions.length) }, worker));
     const found = facts.filter((f): f is SessionFacts => f !== undefined);
-    const failed = await noteSessionFacts(ctx.state, profile, found);
+    const failed = await noteSessionFacts(history, found);
     if (failed) warn(`${failed}; the refreshed states are shown but not kept`);
     sessions = sessions.map((s, i) => {
       const f = facts[i];
@@ -78,6 +79,6 @@ export async function ls(ctx: Context, flags: LsFlags): Promise<Item[]> {
       return merged;
     });
   }
-  items.push({ kind: 'sessions', profile, sessions });
+  items.push({ kind: 'sessions', profile, baseUrl: history.baseUrl, sessions });
   return items;
 }

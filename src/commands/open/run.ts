@@ -8,7 +8,6 @@ import type { Item } from '../../output/items.js';
 
 export async function open(ctx: Context, given: SessionRef | undefined): Promise<Item> {
   const ref = await sessionOrPick(ctx, given);
-  const profile = ctx.profile();
-  const { id } = await resolveSession(ref, ctx.state, profile);
-  return { kind: 'browse', url: await webAddress(ctx, id, profile) };
+  const { id } = await resolveSession(ref, await ctx.history());
+  return { kind: 'browse', url: await webAddress(ctx, id) };
 }

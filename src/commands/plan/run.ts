@@ -18,8 +18,7 @@ export interface PlanFlags {
 
 export async function plan(ctx: Context, given: SessionRef | undefined, flags: PlanFlags): Promise<Item> {
   const ref = await sessionOrPick(ctx, given);
-  const profile = ctx.profile();
-  const { id } = await resolveSession(ref, ctx.state, profile);
+  const { id } = await resolveSession(ref, await ctx.history());
   const client = await ctx.client();
   const fetched = await withDeadline(
     ctx.signal,

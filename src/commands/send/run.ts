@@ -32,8 +32,8 @@ export async function* send(
   flags: SendFlags,
 ): AsyncGenerator<Item> {
   const ref = await sessionOrPick(ctx, given);
-  const profile = ctx.profile();
-  const session = await resolveSession(ref, ctx.state, profile);
+  const history = await ctx.history();
+  const session = await resolveSession(ref, history);
   const client = await ctx.client();
   const message = await readMessage({
     args: words,
@@ -68,20 +68,14 @@ export async function* send(
   const waiting = flags.wait === true || flags.follow === true;
   const deadline = startDeadline(ctx.signal, flags.timeout);
   try {
-    const posted = await postTurn(client, { kind: 'send', sessionId: session.id, body }, deadline, {
-      state: ctx.state,
-      profile,
-    });
+    const posted = await postTurn(client, { kind: 'send', sessionId: session.id, body }, deadline, history);
     const { sent, threadId } = posted;
     if (posted.warning) yield { kind: 'warning', text: posted.warning };
     yield { kind: 'message-sent', sessionId: session.id, sent, waiting };
     // What this machine knows of the session (its title, the agent it was created with), for --notify.
-    const known = waiting
-      ? (await readKnownSessions(ctx.state, profile)).find((s) => s.id === session.id)
-      : undefined;
+    const known = waiting ? (await readKnownSessions(history)).find((s) => s.id === session.id) : undefined;
     yield* afterPost(ctx, {
       client,
-      profile,
       sessionId: session.id,
       threadId,
       flags,

@@ -26,11 +26,10 @@ export interface ShowFlags {
 
 export async function show(ctx: Context, given: SessionRef | undefined, flags: ShowFlags): Promise<Item> {
   const ref = await sessionOrPick(ctx, given);
-  const profile = ctx.profile();
-  const { id } = await resolveSession(ref, ctx.state, profile);
+  const { id } = await resolveSession(ref, await ctx.history());
   if (flags.web) {
     const { webAddress } = await import('../../sessions/web-address.js');
-    return { kind: 'browse', url: await webAddress(ctx, id, profile) };
+    return { kind: 'browse', url: await webAddress(ctx, id) };
   }
   const client = await ctx.client();
   const limit = flags.all ? undefined : (flags.limit ?? DEFAULT_SHOW_LIMIT);
@@ -42,7 +41,7 @@ export async function show(ctx: Context, given: SessionRef | undefined, flags: S
   // created the session with (the state file is read for a person only: a script's show stays as fast).
   const named = typeof session.agent_name === 'string' ? session.agent_name : undefined;
   const forPerson = ctx.caps.stdoutIsTTY && !ctx.globals.json;
-  const recorded = forPerson && named === undefined ? await readKnownSessions(ctx.state, profile) : [];
+  const recorded = forPerson && named === undefined ? await readKnownSessions(await ctx.history()) : [];
   const agent = named ?? recorded.find((s) => s.id === session.id)?.agent;
   return {
     kind: 'conversation',

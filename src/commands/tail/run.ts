@@ -28,8 +28,7 @@ export async function* tail(
   flags: TailFlags,
 ): AsyncGenerator<Item> {
   const ref = await sessionOrPick(ctx, given);
-  const profile = ctx.profile();
-  const { id } = await resolveSession(ref, ctx.state, profile);
+  const { id } = await resolveSession(ref, await ctx.history());
   const client = await ctx.client();
   const target = { sessionId: id, threadId: flags.thread };
   const types: MessageType[] = flags.tools

@@ -63,7 +63,6 @@ export async function* wait(ctx: Context, refs: WaitRef[], flags: WaitFlags): As
     );
   }
   if (flags.outputDir !== undefined) await prepareOutputDir(flags.outputDir);
-  const profile = ctx.profile();
   const client = await ctx.client();
   // --timeout bounds everything from here: reading standard input, finding each session's latest turn, polling.
   const deadline = startDeadline(ctx.signal, flags.timeout);
@@ -72,7 +71,6 @@ export async function* wait(ctx: Context, refs: WaitRef[], flags: WaitFlags): As
   const fan = new FanOut({
     ctx,
     client,
-    profile,
     signal,
     bounded: flags.timeout !== undefined,
     titles: ctx.caps.stdoutIsTTY || ctx.caps.spinner,

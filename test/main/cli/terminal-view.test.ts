@@ -357,7 +357,8 @@ describe('agents ls', () => {
     const piped = await f.run(['ls']);
     expect([piped.code, piped.stdout]).toEqual([0, '']);
     const tty = await f.run(['ls'], TERMINAL);
-    expect(tty.stderr).toContain('No sessions recorded for profile default yet.');
+    // Named with the service: sessions made against another base URL are not this one's.
+    expect(tty.stderr).toContain(`No sessions recorded on ${f.em.url} for profile default yet.`);
     expect(f.em.stats().requests).toBe(0);
   });
 });

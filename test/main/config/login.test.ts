@@ -120,8 +120,30 @@ describe('agents login --with-key', () => {
     const dir = freshDir();
     const run = await cli(['login', '--with-key', '--base-url', htmlUrl], cleanEnv(dir), GOOD);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/does not answer like the Agent Sessions API/);
+    expect(run.stderr).toContain(`the server at ${htmlUrl} has no such route (HTTP 404)`);
     expect(await stored(dir)).toEqual({});
+  });
+
+  it('a base URL with a wrong path (a route the server lacks) exits 1, names it, and stores nothing', async () => {
+    const dir = freshDir();
+    const typo = `${em.url}/typo`;
+    const run = await cli(['login', '--with-key', '--base-url', typo], cleanEnv(dir), GOOD);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `error: the server at ${typo} has no such route (HTTP 404): it does not serve the Agent Sessions API there; nothing was stored\n` +
+        'hint: check the base URL: it is the address without /rest/v1\n',
+    );
+    expect(await stored(dir)).toEqual({});
+  });
+
+  it('a create against that base URL says to check it, never the session id', async () => {
+    const dir = freshDir();
+    const env = cleanEnv(dir, { AGENTS_BASE_URL: `${em.url}/typo`, AGENTS_API_KEY: GOOD });
+    const run = await cli(['create', '-a', 'claude', 'hello'], env);
+    expect(run.code).toBe(4);
+    expect(run.stderr).toContain(`error: the server at ${em.url}/typo has no such route (HTTP 404)`);
+    expect(run.stderr).toContain('hint: check the base URL (--base-url, AGENTS_BASE_URL');
+    expect(run.stderr).not.toContain('session id');
   });
 
   it.each([

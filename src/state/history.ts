@@ -1,0 +1,61 @@
+// Whose history a run reads and writes: the sessions of one profile on one service (base URL). The API has
+// no way to list sessions, and a session of one service is "not found" on another, so `last`, `ls`, the
+// chooser and completion never offer a session made against another base URL.
+import { validateBaseUrl } from '../config/validators.js';
+import { profileOf, type Profiles } from '../config/config-file.js';
+import type { Settings } from '../config/settings.js';
+import type { StateFile } from './state-file.js';
+
+/** One profile's history on one service. */
+export interface History {
+  state: StateFile;
+  profile: string;
+  /** The base URL this run talks to (normalized); undefined when none is configured. */
+  baseUrl: string | undefined;
+  /**
+   * Where an entry recorded before base URLs were (it has none) belongs: the base URL the profile stores
+   * (`agents login`), else, for a profile that stores none, this run's.
+   */
+  legacyBaseUrl: string | undefined;
+}
+
+/** A base URL as the client uses it (validated, normalized), or undefined when it is not one. */
+export function normalBaseUrl(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  try {
+    return validateBaseUrl(url).value;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The history of a run with settings `s` (its profile, its base URL). The profile's stored base URL, which
+ * places older entries, is read from the config only when a flag or the environment gave another; a broken
+ * config file is said where a setting is needed, not here.
+ */
+export async function historyFor(
+  state: StateFile,
+  s: Pick<Settings, 'profile' | 'baseUrl' | 'sources'>,
+  readProfiles: () => Promise<Profiles>,
+): Promise<History> {
+  const stored =
+    s.sources.baseUrl === 'profile'
+      ? s.baseUrl
+      : await readProfiles().then(
+          (p) => profileOf(p, s.profile)['base-url'],
+          () => undefined,
+        );
+  const own = normalBaseUrl(s.baseUrl);
+  return { state, profile: s.profile, baseUrl: own, legacyBaseUrl: normalBaseUrl(stored) ?? own };
+}
+
+/** Whether an entry recorded with `baseUrl` (undefined: before base URLs were recorded) is of `h`. */
+export function inHistory(h: Omit<History, 'state'>, baseUrl: string | undefined): boolean {
+  return (baseUrl ?? h.legacyBaseUrl) === h.baseUrl;
+}
+
+/** "on https://… for profile work", for messages about an empty history. */
+export function historyName(h: Pick<History, 'profile' | 'baseUrl'>): string {
+  return `${h.baseUrl === undefined ? '' : `on ${h.baseUrl} `}for profile ${h.profile}`;
+}

@@ -1,0 +1,44 @@
+// Records the end of a turn wherever one is seen (a wait, tail, show, chat, the library, mcp, acp), so that
+// `agents ls` shows the state "as last seen here" without --refresh. The one place that sees every listed
+// message is the API client (its onListed hook); what a page shows is matched here against the history.
+import type { Message } from '../api/types.js';
+import type { ThreadTarget } from '../api/urls.js';
+import { isFinalReply } from '../conversation/turn-state.js';
+import { knownSessions, withSessionFacts } from './known-sessions.js';
+import type { History } from './history.js';
+
+/** What the client's onListed is told: a page's messages of the session asked for. */
+export type TurnEnds = (target: ThreadTarget, messages: readonly Message[]) => Promise<void>;
+
+/**
+ * The client's onListed for a history: a final reply on the thread recorded as a known session's latest
+ * turn marks that session finished. A final on an older thread says nothing of the latest (a follow-up
+ * may run), nor does one on a session recorded without its thread. Nothing is read unless a page holds a
+ * final reply, nothing written unless the record changes; a state file that cannot be written loses the
+ * fact, never the command's reading.
+ */
+export function recordTurnEnds(h: History): TurnEnds {
+  const recorded = new Set<string>();
+  return async (target, messages) => {
+    const id = target.sessionId.toLowerCase();
+    const threads = new Set(messages.filter(isFinalReply).map((m) => (m.chat_thread_id ?? '').toLowerCase()));
+    const ends = (data: Record<string, unknown>) => {
+      const known = knownSessions(data, h).find((s) => s.id === id);
+      const running = known?.state === undefined || known.state === 'working';
+      return known?.threadId !== undefined && running && threads.has(known.threadId);
+    };
+    const fresh = [...threads].filter((t) => !recorded.has(`${id} ${t}`));
+    if (fresh.length === 0) return;
+    try {
+      if (ends(await h.state.read())) {
+        await h.state.update((data) =>
+          ends(data) ? withSessionFacts(data, h, [{ id, state: 'finished' }]) : data,
+        );
+      }
+      // Seen once is enough for this run: a later page repeating the final changes nothing.
+      for (const t of fresh) recorded.add(`${id} ${t}`);
+    } catch {
+      // A convenience lost (the state file cannot be written): the reading goes on.
+    }
+  };
+}
