@@ -1,7 +1,7 @@
 // agents create: a new session with its first message; optionally wait for or follow the reply.
 import type { Context } from '../../run/context.js';
 import type { CreateSessionBody } from '../../api/types.js';
-import { commandMessage } from '../../input/message.js';
+import { commandMessage } from '../../input/command-message.js';
 import { selectAgent, type CheckedAgentFlags } from '../../input/agent.js';
 import type { ReplyFlags } from '../../input/reply-flags.js';
 import { withSchemaInstruction, type AnswerSchema } from '../../sessions/answer-json.js';

@@ -2,7 +2,7 @@
 import type { Context } from '../../run/context.js';
 import type { Profile, SendMessageBody } from '../../api/types.js';
 import { CliError, ExitCode } from '../../errors/cli-error.js';
-import { commandMessage } from '../../input/message.js';
+import { commandMessage } from '../../input/command-message.js';
 import type { ReplyFlags } from '../../input/reply-flags.js';
 import { withSchemaInstruction, type AnswerSchema } from '../../sessions/answer-json.js';
 import type { SessionRef } from '../../input/session-ref.js';
