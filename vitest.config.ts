@@ -33,6 +33,9 @@ export default defineConfig({
     // each file's content and the config): a run after the first, and CI's runs under Node 24 and 26 after
     // its run under 22, skip vitest's transform of every file (the unit tier: 10.4 s to 8.3 s on 2 cores).
     experimental: { fsModuleCache: true },
+    // The default summary says how many tests were skipped; the second reporter says which and why (the
+    // reasons are in their titles, which only a verbose reporter shows).
+    reporters: ['default', './test/support/skip-reporter.ts'],
     // Every test gets its own config dir through AGENTS_CONFIG_DIR; never the user's real one.
     setupFiles: ['test/support/setup.ts'],
     // Builds dist/ once for the end-to-end tests of the binary.

@@ -3,6 +3,7 @@
 import type { Message } from '../api/types.js';
 import { isFinalReply } from './turn-state.js';
 import { isObject } from '../util/json.js';
+import { flatten } from '../util/text.js';
 
 /** What a message is in the conversation. */
 export type EntryKind = 'user' | 'reply' | 'final' | 'tool' | 'notice';
@@ -58,6 +59,18 @@ export function decodeToolCall(text: string): ToolCall | undefined {
       : argText(only[1])
     : args.map(([k, v]) => `${k}=${argText(v)}`).join(' ');
   return { name, input };
+}
+
+/**
+ * Pure: a tool call as one readable line, `⚙ Bash  npm test`: its name and arguments decoded where they
+ * could be, else its raw text; whatever it holds (a script, a JSON document) on one line. What the CLI prints
+ * (on a terminal made harmless and cut to the width) and what the library's `follow` gives as the text.
+ */
+export function toolSummary(entry: Pick<Entry, 'tool' | 'message'>): string {
+  const one = (s: string) => flatten(s, 10_000);
+  return entry.tool
+    ? `⚙ ${one(entry.tool.name)}  ${one(entry.tool.input)}`.trimEnd()
+    : `⚙ ${one(entry.message.message)}`;
 }
 
 /** Pure: what one message is. */

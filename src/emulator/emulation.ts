@@ -79,6 +79,7 @@ export async function setUpEmulation(opts: EmulatorOptions): Promise<Emulation> 
       timeScale: held ? 1 : (opts.timeScale ?? 1),
       random: Math.random,
       dialect,
+      notice: opts.onNotice,
     },
     repeatedParams: opts.repeatedParams ?? (dialect.name === 'spec' ? 'first' : 'all'),
     misbehave: { ...opts.misbehave },

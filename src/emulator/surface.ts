@@ -87,6 +87,11 @@ export interface EmulatorOptions {
   misbehave?: Misbehaviour;
   /** How long a presigned artifact link stays valid, in ms (default 6 days, as the service's). */
   artifactTtlMs?: number;
+  /**
+   * Told, one line each, what the person running the emulator should know: a directive its dialect cannot
+   * honour (`[[plan:…]]` in the spec dialect). `agents emulator` writes them on stderr; default none.
+   */
+  onNotice?: (line: string) => void;
 }
 
 /** An artifact to attach with the addArtifact test hook. */

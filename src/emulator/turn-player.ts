@@ -1,5 +1,12 @@
 // Plays a scripted agent turn: stores the assistant's messages on its clock, as planned by planTurn.
-import { oneLine, parseDirectives, planTurn, stripDirectives, type TurnScript } from './directives.js';
+import {
+  oneLine,
+  parseDirectives,
+  planTurn,
+  stripDirectives,
+  unhonoured,
+  type TurnScript,
+} from './directives.js';
 import type { SessionRecord, Store, ThreadRecord, TurnHandle } from './store.js';
 import type { Dialect } from './dialect.js';
 import type { TurnClock, TurnTimer } from './turn-clock.js';
@@ -13,6 +20,8 @@ export interface TurnEnv {
   /** 0 <= x < 1; only ts-shuffle uses it. */
   random: () => number;
   dialect: Dialect;
+  /** Where a directive the dialect cannot honour is reported (the emulator's stderr), besides the reply. */
+  notice: ((line: string) => void) | undefined;
 }
 
 const TOOLS: [string, (step: number) => string][] = [
@@ -66,6 +75,10 @@ export function startTurn(env: TurnEnv, record: SessionRecord, thread: ThreadRec
   record.turn?.cancel();
   record.turn = undefined;
   const script = parseDirectives(userText);
+  // A directive this dialect cannot honour is said, never silently dropped: at once on the emulator's
+  // stderr, and in the reply, where the person who sent it looks.
+  const refused = unhonoured(script, env.dialect);
+  for (const line of refused) env.notice?.(`session ${record.id}: ${line}`);
   if (script.replies !== undefined) record.replies = [...script.replies];
   const events = planTurn(script);
   const pending = new Set<TurnTimer>();
@@ -99,7 +112,8 @@ export function startTurn(env: TurnEnv, record: SessionRecord, thread: ThreadRec
       () => {
         pending.delete(t);
         if (ev.kind === 'final') {
-          finishTurn(env, record, thread, script, finalText(script, userText, record), { ts: tsFor, at });
+          const text = [finalText(script, userText, record), ...refused.map((l) => `(emulator: ${l})`)];
+          finishTurn(env, record, thread, script, text.join('\n\n'), { ts: tsFor, at });
         } else {
           // A burst shares one ts second even if the 1 ms storage bumps cross into the next second.
           let burstTs: number | undefined;

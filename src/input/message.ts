@@ -16,12 +16,22 @@ export interface MessageSources {
   interactive: boolean;
   /** Asks the user; called only when interactive and nothing else gave a message. */
   prompt: () => Promise<string>;
+  /**
+   * Told once when standard input is still being read after `afterMs`: a command fed by a slow or idle pipe
+   * (`sleep 3 | agents create …`) would otherwise wait in silence.
+   */
+  slowStdin?: { afterMs: number; tell: () => void };
 }
 
-async function readStream(stream: NodeJS.ReadableStream): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks);
+async function readStream(stream: NodeJS.ReadableStream, slow: MessageSources['slowStdin']): Promise<Buffer> {
+  const timer = slow && setTimeout(slow.tell, slow.afterMs);
+  try {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    return Buffer.concat(chunks);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Bytes as UTF-8 text; invalid bytes are refused rather than silently replaced with U+FFFD. */
@@ -76,7 +86,7 @@ export async function readMessage(src: MessageSources): Promise<string> {
     text = decode(bytes, origin);
   } else if (fromStdinArg || src.file === '-' || (src.args.length === 0 && src.stdin.isTTY !== true)) {
     origin = 'standard input';
-    text = decode(await readStream(src.stdin), origin);
+    text = decode(await readStream(src.stdin, src.slowStdin), origin);
   } else if (src.args.length > 0) {
     text = src.args.join(' ');
     origin = 'the arguments';
@@ -89,6 +99,14 @@ export async function readMessage(src: MessageSources): Promise<string> {
       'pass it as arguments, with --file PATH, or on standard input (-)',
     );
   }
-  if (text.trim() === '') throw new UsageError(`the message from ${origin} is empty`);
+  if (text.trim() === '') {
+    // Standard input is read when nothing else gave a message: an empty one is most often `</dev/null` or a
+    // pipe whose writer printed nothing, and the way out is another source.
+    const hint =
+      origin === 'standard input'
+        ? 'give the message as arguments, with --file PATH, or pipe it in: echo "fix the tests" | agents …'
+        : undefined;
+    throw new UsageError(`the message from ${origin} is empty`, hint);
+  }
   return text;
 }

@@ -12,10 +12,14 @@ import type { SessionRef } from './session-ref.js';
 /** The usage error of a missing `<session>` (commander's own words, so scripts see what they saw). */
 export const MISSING_SESSION = "missing required argument 'session'";
 
+/** What to give instead, where no one can pick: `last` is what a script most often means. */
+const MISSING_SESSION_HINT =
+  'give a session id or address, or "last" for the latest session this machine used';
+
 /** The reference given, or one the person at the terminal picks; a usage error when neither can be had. */
 export async function sessionOrPick(ctx: Context, ref: SessionRef | undefined): Promise<SessionRef> {
   if (ref !== undefined) return ref;
-  if (ctx.prompts === undefined) throw new UsageError(MISSING_SESSION);
+  if (ctx.prompts === undefined) throw new UsageError(MISSING_SESSION, MISSING_SESSION_HINT);
   const history = await ctx.history();
   const known = await readKnownSessions(history);
   if (known.length === 0) {

@@ -34,6 +34,8 @@ export interface Tuning {
   lockWaitMs?: number;
   /** Between two readings of `agents budget --watch` (default a second). */
   watchMs?: number;
+  /** How long a message read from a quiet standard input goes unmentioned on a terminal (default a second). */
+  stdinNoticeMs?: number;
 }
 
 /**

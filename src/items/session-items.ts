@@ -67,6 +67,8 @@ export type SessionItem =
       message: Message;
       /** wait --output-schema: the JSON taken from the reply, which matched. */
       structured?: { value: unknown };
+      /** The wait has more than one turn so far: a pipe's reader is told whose each reply is. */
+      several: boolean;
     }
   /** What to type next, on a terminal: after work left running, or after a reply arrived. */
   | { kind: 'next-steps'; sessionId: string; finished: boolean }

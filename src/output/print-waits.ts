@@ -86,7 +86,7 @@ export const WAIT_HANDLERS: Handlers<SessionItem['kind']> = {
     else lines.set(key, row);
   },
   'wait-reply'(p, item) {
-    const { sessionId, threadId, message, structured } = item;
+    const { sessionId, threadId, message, structured, several } = item;
     if (p.json) {
       const fields = structured ? { structured_output: structured.value } : {};
       p.out(jsonLine({ session: sessionId, thread: threadId, message, ...fields }));
@@ -96,7 +96,12 @@ export const WAIT_HANDLERS: Handlers<SessionItem['kind']> = {
     if (p.text.tty) {
       const header = renderReplyHeader(sessionId, item.title, p.text.style, p.ctx.caps.columns);
       p.out(`${header}\n${body ?? line(serviceText(message.message, p.text))}`);
-    } else p.out(body ?? `${message.message}\n`);
+    } else {
+      // stdout stays the replies alone; among several, whose each is goes to stderr just before it, named as
+      // `wait` takes it.
+      if (several) p.ctx.log.info(`reply of ${sessionId}/${threadId}:`);
+      p.out(body ?? `${message.message}\n`);
+    }
   },
   'next-steps'(p, { sessionId, finished }) {
     // A hint is dimmed as a whole (each line once); the lines come plain.

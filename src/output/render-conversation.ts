@@ -2,7 +2,7 @@
 // (show), tool calls as one line, notices. On a terminal: labels, local times, colour, markdown, service
 // text made harmless and tool calls cut to the width; on a pipe: the text as sent, one tool call per line.
 import type { Message } from '../api/types.js';
-import type { Conversation, Entry } from '../conversation/model.js';
+import { toolSummary, type Conversation, type Entry } from '../conversation/model.js';
 import { groupTurns } from '../conversation/turns.js';
 import { flatten, neutralize } from '../util/text.js';
 import { cut } from '../util/width.js';
@@ -46,11 +46,7 @@ export function bodyText(text: string, mode: TextMode): string {
 
 /** A tool call as one line: `⚙ Bash  npm test`, cut to the terminal's width. */
 export function toolLine(entry: Entry, mode: TextMode): string {
-  // One line whatever the call holds (a multi-line script, a JSON document).
-  const one = (s: string) => flatten(s, 10_000);
-  let text = entry.tool
-    ? `⚙ ${one(entry.tool.name)}  ${one(entry.tool.input)}`.trimEnd()
-    : `⚙ ${one(entry.message.message)}`;
+  let text = toolSummary(entry);
   if (mode.tty) {
     text = neutralize(text);
     if (mode.columns !== undefined) text = cut(text, mode.columns);

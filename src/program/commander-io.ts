@@ -6,6 +6,19 @@ import { ExitCode, type ExitCodeValue } from '../errors/agents-error.js';
 import type { IO } from '../io/io.js';
 import { escapeForLine } from '../util/text.js';
 
+/**
+ * commander words a value its parser refused as two sentences, its own and the parser's ("option '--timeout
+ * <duration>' argument '-1m' is invalid. expected a duration …."): one sentence, the reason after a colon.
+ */
+export function oneSentence(message: string): string {
+  const two = /^(error: .* is invalid(?: for argument '[^']*')?)\. (.*?)\.?$/s.exec(message);
+  if (!two) return message;
+  const [, head, reason = ''] = two;
+  // "Allowed choices are …" reads on after a colon in lower case; "UUID …" keeps its capitals.
+  const rest = /^[A-Z][a-z]/.test(reason) ? reason[0]!.toLowerCase() + reason.slice(1) : reason;
+  return `${head}: ${rest}`;
+}
+
 /** Where commander writes help and its errors: the run's stdout and stderr. */
 export function commanderOutput(io: Pick<IO, 'stdout' | 'stderr'>): OutputConfiguration {
   return {
@@ -19,7 +32,9 @@ export function commanderOutput(io: Pick<IO, 'stdout' | 'stderr'>): OutputConfig
     // would be a second, unlabelled line, so it becomes the contract's `hint:` line.
     outputError: (str, write) => {
       const [, message = str, suggestion] = /^([\s\S]*?)(?:\n\(Did you mean (.+)\?\))?\n?$/.exec(str) ?? [];
-      write(`${escapeForLine(message)}\n${suggestion ? `hint: did you mean ${suggestion}?\n` : ''}`);
+      write(
+        `${escapeForLine(oneSentence(message))}\n${suggestion ? `hint: did you mean ${suggestion}?\n` : ''}`,
+      );
     },
   };
 }

@@ -190,11 +190,15 @@ export interface FollowOptions extends CallOptions {
 export interface Landed {
   /** `message`: the agent's progress; `tool`: a tool call (with `tools: true`); `final`: the reply, last. */
   kind: 'message' | 'tool' | 'final';
-  /** The text (a tool call's raw text). */
+  /**
+   * The text: a message's as the agent wrote it; for a tool call, one readable line as the CLI prints it,
+   * `⚙ Read  src/a.ts` (its name and arguments, or its raw text when it could not be decoded), whose raw
+   * record stays in `message`.
+   */
   text: string;
   /** A tool call's name and arguments, when they could be decoded. */
   tool?: { name: string; input: string };
-  /** The message as the service stored it. */
+  /** The message as the service stored it (a tool call's raw record, as sent). */
   message: Message;
   /**
    * On the final: its text is the message yielded just before it, word for word (the live service stores

@@ -15,6 +15,7 @@ import type { SessionItem } from '../items/session-items.js';
 import type { ScheduleOptions } from '../poll/schedule.js';
 import { TimeoutError } from '../errors/agents-error.js';
 import { isFinalReply } from '../conversation/turn-state.js';
+import { toolSummary } from '../conversation/model.js';
 import {
   checkedResult,
   mismatchError,
@@ -225,7 +226,8 @@ function landed(item: SessionItem, tools: boolean): Landed | undefined {
     const m = item.entry.message;
     return {
       kind: 'tool',
-      text: m.message,
+      // The line the CLI prints for it (`⚙ Read  src/a.ts`); the raw record stays in `message`.
+      text: toolSummary(item.entry),
       message: m,
       ...(item.entry.tool ? { tool: { ...item.entry.tool } } : {}),
     };

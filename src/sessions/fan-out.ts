@@ -206,7 +206,16 @@ export class FanOut {
       }
       entry.state = 'done';
       this.row(key, { state: 'done', until: Date.now() });
-      this.channel.push({ kind: 'wait-reply', sessionId, threadId, title, message: final, structured });
+      const several = this.counted().length > 1;
+      this.channel.push({
+        kind: 'wait-reply',
+        sessionId,
+        threadId,
+        title,
+        message: final,
+        structured,
+        several,
+      });
     } catch (err) {
       if (signal.aborted) {
         this.row(key, { state: 'stopped', until: Date.now() });

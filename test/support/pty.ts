@@ -17,8 +17,19 @@ function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-export function runInPty(args: string[], env: NodeJS.ProcessEnv, cols = 100, rows = 40): PtyRun {
-  const command = `stty cols ${cols} rows ${rows}; exec ${shellQuote(process.execPath)} ${shellQuote(BIN)} ${args.map(shellQuote).join(' ')}`;
+/**
+ * `pipeFrom`: a shell command whose output is the program's standard input (`cat` passes on what is typed,
+ * as `cat | agents create` would); stdout and stderr stay the terminal.
+ */
+export function runInPty(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cols = 100,
+  rows = 40,
+  pipeFrom?: string,
+): PtyRun {
+  const program = `exec ${shellQuote(process.execPath)} ${shellQuote(BIN)} ${args.map(shellQuote).join(' ')}`;
+  const command = `stty cols ${cols} rows ${rows}; ${pipeFrom === undefined ? '' : `${pipeFrom} | `}${program}`;
   const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { TERM: 'xterm-256color', ...env } });
   let screen = '';
   const waiters: Array<() => void> = [];

@@ -1,7 +1,7 @@
 // agents create: a new session with its first message; optionally wait for or follow the reply.
 import type { Context } from '../../run/context.js';
 import type { CreateSessionBody } from '../../api/types.js';
-import { readMessage } from '../../input/message.js';
+import { commandMessage } from '../../input/command-message.js';
 import { selectAgent, type CheckedAgentFlags } from '../../input/agent.js';
 import type { ReplyFlags } from '../../input/reply-flags.js';
 import { withSchemaInstruction, type AnswerSchema } from '../../sessions/answer-json.js';
@@ -28,13 +28,7 @@ export async function* create(ctx: Context, words: string[], flags: CreateFlags)
     async () => (await ctx.settings(['agent'])).agent,
     ctx.prompts && (() => ctx.prompts!.agent()),
   );
-  const message = await readMessage({
-    args: words,
-    file: flags.file,
-    stdin: ctx.io.stdin,
-    interactive: ctx.prompts !== undefined,
-    prompt: () => ctx.prompts!.message(),
-  });
+  const message = await commandMessage(ctx, words, flags.file);
 
   // --github-output where the runner names no GITHUB_OUTPUT: a usage error before anything is sent.
   if (flags.wait) githubFiles(ctx.io.env, flags);

@@ -93,7 +93,9 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
 
 /** Starts the emulator, says where it is, serves until the run's signal aborts, then closes. */
 export async function* emulator(ctx: Context, flags: EmulatorFlags): AsyncGenerator<Item> {
-  const opts = emulatorOptions(flags);
+  // What the emulator has to say while it serves (a directive its dialect cannot honour) goes to stderr as
+  // it happens: the items of this run are only its start and its end.
+  const opts = { ...emulatorOptions(flags), onNotice: (line: string) => ctx.log.warn(line) };
   let em;
   try {
     em = await startEmulator(opts);

@@ -2,7 +2,7 @@
 import type { Context } from '../../run/context.js';
 import type { Profile, SendMessageBody } from '../../api/types.js';
 import { CliError, ExitCode } from '../../errors/cli-error.js';
-import { readMessage } from '../../input/message.js';
+import { commandMessage } from '../../input/command-message.js';
 import type { ReplyFlags } from '../../input/reply-flags.js';
 import { withSchemaInstruction, type AnswerSchema } from '../../sessions/answer-json.js';
 import type { SessionRef } from '../../input/session-ref.js';
@@ -35,13 +35,7 @@ export async function* send(
   const history = await ctx.history();
   const session = await resolveSession(ref, history);
   const client = await ctx.client();
-  const message = await readMessage({
-    args: words,
-    file: flags.file,
-    stdin: ctx.io.stdin,
-    interactive: ctx.prompts !== undefined,
-    prompt: () => ctx.prompts!.message(),
-  });
+  const message = await commandMessage(ctx, words, flags.file);
   // At a terminal, "last" is named before anything is posted to it.
   if (ref.kind === 'last' && ctx.caps.stderrIsTTY) {
     yield { kind: 'note', text: `Sending to session ${session.id} (last)` };

@@ -29,8 +29,9 @@ export const waitSpec: CommandSpec = (program, run) =>
       'after',
       `
 A session alone waits for its latest turn (the one in progress, or the last one if it has ended).
-Piped, each reply is printed followed by a newline; on a terminal under a line naming its session, with
-a status line per session on stderr. --json: one {"session", "thread", "message"} per line.
+Piped, each reply is printed followed by a newline (among several, "reply of <session>/<thread>:" on
+stderr before it); on a terminal under a line naming its session, with a status line per session on
+stderr. --json: one {"session", "thread", "message"} per line.
 With --output-dir, DIR/<session-id>-<thread-id>.md when several threads of one session are waited on.
 Exit 0 when every reply has come; 124 when --timeout ran out first (the ones still pending and the
 command that resumes them on stderr); else the first failure's code, once the others are done.

@@ -211,7 +211,7 @@ const NOT_SESSION = /not a session/;
   for (const [why, v] of BAD_DURATIONS)
     c(`--timeout ${why}`, ['-a', 'claude', '--wait', '--timeout', v, 'hi'], INVALID_VALUE);
   for (const agent of ['nobody', 'CLAUDE', '', ' claude', 'gpt']) {
-    c(`--agent ${JSON.stringify(agent)}`, ['--agent', agent, 'hi'], /Allowed choices are claude/);
+    c(`--agent ${JSON.stringify(agent)}`, ['--agent', agent, 'hi'], /is invalid: allowed choices are claude/);
   }
   c('AGENTS_AGENT unknown', ['hi'], /unknown agent in AGENTS_AGENT "nobody"/, {
     env: { AGENTS_AGENT: 'nobody' },
@@ -537,7 +537,7 @@ const NOT_SESSION = /not a session/;
   ] as Pair[]) {
     e(`--fault-rate ${why}`, ['--fault-rate', v, '--fault', '503'], INVALID_VALUE);
   }
-  e('--fault unknown mode', ['--fault-rate', '0.5', '--fault', '418'], /Allowed choices/);
+  e('--fault unknown mode', ['--fault-rate', '0.5', '--fault', '418'], /is invalid: allowed choices/);
   e('--fault without --fault-rate', ['--fault', '503'], /go together/);
   e('--fault-rate without --fault', ['--fault-rate', '0.5'], /go together/);
   e('--fault-seed negative', ['--fault-seed', '-1'], INVALID_VALUE);

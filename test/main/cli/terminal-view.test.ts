@@ -365,14 +365,17 @@ describe('agents ls', () => {
 
 describe('a session argument left out, in a script', () => {
   it.each(['send', 'show', 'tail', 'plan', 'open'])(
-    '%s: the one-line usage error, exit 2, nothing sent',
+    '%s: the usage error and a hint naming `last`, exit 2, nothing sent',
     async (cmd) => {
       const f = await fixture();
       await f.run(['create', '-a', 'claude', 'one on record']);
       f.em.resetStats();
       const r = await f.run([cmd]);
       expect(r.code).toBe(2);
-      expect(r.stderr).toBe("error: missing required argument 'session'\n");
+      expect(r.stderr).toBe(
+        "error: missing required argument 'session'\n" +
+          'hint: give a session id or address, or "last" for the latest session this machine used\n',
+      );
       expect(r.stdout).toBe('');
       expect(f.em.stats().requests).toBe(0);
     },

@@ -55,11 +55,23 @@ describe.each(DIALECTS)('agents wait against the %s dialect', (dialect) => {
     // The slow turn ends only once the quick reply is out.
     const slow = await create(f, '[[never]] a');
     const quick = await create(f, '[[turn:200]] [[reply:quick]] b');
-    const r = await f.run(['wait', slow, quick], { onStart: endTurnAfter(f, slow, 'quick\n', 'slow') });
+    const writes: string[] = [];
+    const r = await f.run(['wait', slow, quick], {
+      onStart: endTurnAfter(f, slow, 'quick\n', 'slow'),
+      onWrite: (to, text) => writes.push(`${to} ${text}`),
+    });
     expect(r.code).toBe(0);
-    // Piped: each reply followed by a newline, in the order they landed.
+    // Piped: each reply followed by a newline, in the order they landed; whose each is, on stderr.
     expect(r.stdout).toBe('quick\nslow\n');
-    expect(r.stderr).toBe('');
+    const [quickThread, slowThread] = [latestThread(f, quick), latestThread(f, slow)];
+    expect(r.stderr).toBe(`reply of ${quick}/${quickThread}:\nreply of ${slow}/${slowThread}:\n`);
+    // Each label comes just before its reply.
+    expect(writes).toEqual([
+      `err reply of ${quick}/${quickThread}:\n`,
+      'out quick\n',
+      `err reply of ${slow}/${slowThread}:\n`,
+      'out slow\n',
+    ]);
   });
 
   it('404, 124 and success at once: the reply printed, the 404 reported, 124 naming what is pending', async () => {
@@ -69,8 +81,11 @@ describe.each(DIALECTS)('agents wait against the %s dialect', (dialect) => {
     const r = await f.run(['wait', ok, MISSING, never, '--timeout', '0.5s']);
     expect(r.code).toBe(124);
     expect(r.stdout).toBe('done here\n');
+    // Whose the one reply is, then the errors (the label's place among them is the machine's timing).
+    const label = `reply of ${ok}/${latestThread(f, ok)}:`;
     const lines = r.stderr.trimEnd().split('\n');
-    expect(lines).toEqual([
+    expect(lines.filter((l) => l === label)).toHaveLength(1);
+    expect(lines.filter((l) => l !== label)).toEqual([
       `error: session ${MISSING}: not found (HTTP 404 NOT_FOUND): Session not found`,
       'hint: check the session id; sessions of another workspace are reported as not found',
       'error: timed out after 500ms with 1 of 3 replies outstanding',

@@ -130,6 +130,36 @@ describe('agents emulator (in-process)', () => {
     expect(o.misbehave).toEqual({ endlessPages: true, badIds: 'thread' });
   });
 
+  it('--help lists the directives, [[plan:TEXT]] as the live dialect’s alone', async () => {
+    const r = await run(['emulator', '--help']);
+    expect(r.stdout).toMatch(/^Directives in a message script the agent's turn/m);
+    expect(r.stdout).toMatch(/^ {2}\[\[plan:TEXT\]\] +the turn writes a plan .*; live dialect only$/m);
+    expect(r.stdout).toMatch(/^ {2}\[\[never\]\] +no final message/m);
+  });
+
+  it('a directive the dialect cannot honour is a warning on its stderr as the message arrives', async () => {
+    let id = '';
+    const r = await runMain(['emulator', '--port', '0', '--time-scale', '0'], {
+      env: env(),
+      killAfterMs: 10_000,
+      onStart: (h) =>
+        void until(() => /^http:\/\/\S+\n/.test(h.stdout)).then(async () => {
+          const res = await request(`${h.stdout.split('\n')[0]}/rest/v1/sessions`, {
+            method: 'POST',
+            headers: { authorization: 'ApiKey agents-dev-key', 'content-type': 'application/json' },
+            body: JSON.stringify({ agent_name: 'claude', message: '[[plan:%23%20Plan]] go' }),
+          });
+          id = ((await res.body.json()) as { id: string }).id;
+          await until(() => h.stderr.includes('[[plan:'));
+          h.kill('SIGINT');
+        }),
+    });
+    expect(r.signal).toBeNull();
+    expect(r.stderr).toContain(
+      `warning: session ${id}: [[plan:…]] does nothing in the spec dialect, which has no plans; run the emulator with --dialect live\n`,
+    );
+  });
+
   it("--dialect ci-mock serves as Blocks' CI mock answers (listed in --help)", async () => {
     const help = await run(['emulator', '--help']);
     expect(help.stdout.replace(/\s+/g, ' ')).toMatch(

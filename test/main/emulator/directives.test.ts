@@ -3,7 +3,14 @@
 // waits; one test plays a turn on real timers, with lower bounds only (never speed limits).
 import { describe, expect, it } from 'vitest';
 import type { Message, Session } from '../../../src/api/types.js';
-import { parseDirectives, planTurn, stripDirectives } from '../../../src/emulator/directives.js';
+import { readFileSync } from 'node:fs';
+import {
+  DEFAULT_SCRIPT,
+  parseDirectives,
+  planTurn,
+  stripDirectives,
+} from '../../../src/emulator/directives.js';
+import { DIRECTIVE_TABLE } from '../../../src/emulator/directive-table.js';
 import type { RunningEmulator } from '../../../src/emulator/index.js';
 import { call, create, finalOf, list, ms, ofThread, start } from '../../support/api-calls.js';
 
@@ -261,7 +268,64 @@ describe('reply directives', () => {
   });
 });
 
+/** A session created in any dialect (201 or 200). */
+async function anyCreate(em: RunningEmulator, message: string): Promise<Session> {
+  const r = await call(em, 'POST', '/rest/v1/sessions', { body: { agent_name: 'claude', message } });
+  expect(r.status).toBeLessThan(300);
+  return r.json as Session;
+}
+
+describe('a directive the dialect cannot honour', () => {
+  it.each(['spec', 'ci-mock'] as const)(
+    '%s: [[plan:…]] is said at once to onNotice and at the end of the reply; nothing else changes',
+    async (dialect) => {
+      const told: string[] = [];
+      const em = await start({ dialect, turns: 'held', turnMsPerRequest: 0, onNotice: (l) => told.push(l) });
+      const s = await anyCreate(em, '[[reply:done]] [[plan:%23%20Plan]] go');
+      const said = `[[plan:…]] does nothing in the ${dialect} dialect, which has no plans; run the emulator with --dialect live`;
+      expect(told).toEqual([`session ${s.id}: ${said}`]);
+      em.endTurns();
+      const msgs = ofThread(em, s.id, s.thread_id ?? '');
+      expect(msgs.map((m) => m.type)).toEqual(['message', 'tool_call', 'final_message']);
+      expect(msgs.at(-1)?.message).toBe(`done\n\n(emulator: ${said})`);
+    },
+  );
+
+  it('live: the plan is made, and nothing is said', async () => {
+    const told: string[] = [];
+    const em = await start({
+      dialect: 'live',
+      turns: 'held',
+      turnMsPerRequest: 0,
+      onNotice: (l) => told.push(l),
+    });
+    const s = await anyCreate(em, '[[reply:done]] [[plan:%23%20Plan]] go');
+    em.endTurns();
+    expect(told).toEqual([]);
+    const got = await call(em, 'GET', `/rest/v1/sessions/${s.id}`);
+    expect((got.json as { plan_artifact_ids: string[] }).plan_artifact_ids).toHaveLength(1);
+    expect(
+      em
+        .messages(s.id)
+        .filter((m) => m.type === 'final_message')
+        .map((m) => m.message),
+    ).toEqual(['done']);
+  });
+});
+
 describe('directive parsing (pure)', () => {
+  it('--help lists exactly the directives the parser reads, and each row’s form does something', () => {
+    // The parser's names, from its switch: a directive added there and not to the table fails here.
+    const source = readFileSync(new URL('../../../src/emulator/directives.ts', import.meta.url), 'utf8');
+    const read = [...source.matchAll(/^ {6}case '([a-z-]+)':/gm)].map((m) => m[1]).sort();
+    const listed = DIRECTIVE_TABLE.map((r) => /^\[\[([a-z-]+)/.exec(r.usage)?.[1]).sort();
+    expect(listed).toEqual(read);
+    for (const { usage } of DIRECTIVE_TABLE) {
+      const example = usage.replace(/:[A-Z|]+\]\]$/, (v) => (/MS|N|S\]/.test(v) ? ':7]]' : ':x]]'));
+      expect(parseDirectives(example), usage).not.toEqual(DEFAULT_SCRIPT);
+    }
+  });
+
   it('reads every directive', () => {
     const s = parseDirectives(
       '[[think:1]][[steps:2]][[gap:3]][[turn:4]][[never]][[burst:5]][[same-ts]][[ts-lag:6]][[ts-shuffle]]' +

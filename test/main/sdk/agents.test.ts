@@ -41,7 +41,13 @@ describe.each(['spec', 'live'] as const)('the library against the %s dialect', (
     expect(landed.at(-1)).toMatchObject({ kind: 'final', text: 'second' });
     expect(landed.filter((m) => m.kind === 'final')).toHaveLength(1);
     expect(new Set(landed.map((m) => m.kind))).toEqual(new Set(['message', 'tool', 'final']));
-    expect(landed.find((m) => m.kind === 'tool')?.tool?.name).toBeTruthy();
+    // A tool call's text is the line the CLI prints for it; the raw record, as stored, is its message.
+    const tool = landed.find((m) => m.kind === 'tool');
+    expect(tool).toMatchObject({
+      text: '⚙ Read  src/module-2.ts',
+      tool: { name: 'Read', input: 'src/module-2.ts' },
+    });
+    expect(JSON.parse(tool!.message.message)).toMatchObject({ input: 'src/module-2.ts' });
     // The live service stores the reply as the turn's last message too: the copy is left out when it lands
     // with the final, and when it landed first the final says it repeats it, so the text is read once.
     const texts = landed.filter((m) => m.kind !== 'tool' && !m.repeats).map((m) => m.text);
