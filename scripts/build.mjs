@@ -27,6 +27,7 @@ import { shipped } from './esbuild-options.mjs';
 import { checkRunsReadAscii, checkRuntimeApart, requestRuntime } from './request-runtime.mjs';
 import { builtinImports } from './builtin-imports.mjs';
 import { fromSources } from './from-sources.mjs';
+import { toolkitSideEffects } from './toolkit-side-effects.mjs';
 
 const outArg = process.argv.indexOf('--out');
 const out = outArg === -1 ? 'dist' : process.argv[outArg + 1];
@@ -105,6 +106,7 @@ const action = process.argv.includes('--action');
 if (outArg !== -1 || action)
   await build({
     ...shipped,
+    plugins: [...(shipped.plugins ?? []), toolkitSideEffects],
     entryPoints: ['src/action/index.ts'],
     outfile: action ? join('dist-action', 'index.mjs') : join(dirname(out), 'dist-action', 'index.mjs'),
   });

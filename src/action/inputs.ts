@@ -4,7 +4,6 @@ import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { MAX_TITLE_LENGTH, type CoreAgent } from '../api/types.js';
 import { UsageError } from '../errors/cli-error.js';
-import type { Env } from '../io/io.js';
 import { validateAgent, validateApiKey, validateBaseUrl, validateBudgetUrl } from '../config/validators.js';
 import { isUuid } from '../util/uuid.js';
 
@@ -32,13 +31,8 @@ export const INPUT_NAMES = [
 /** The name of one input. */
 export type InputName = (typeof INPUT_NAMES)[number];
 
-/** Reads one input as the runner passes it (INPUT_<NAME>), trimmed as @actions/core's getInput trims. */
+/** Reads one input as the runner passes it, trimmed: the Action's is @actions/core's getInput. */
 export type InputReader = (name: InputName) => string;
-
-/** The runner's way: `with: {session_id: …}` arrives as INPUT_SESSION_ID. */
-export function envInputs(env: Env): InputReader {
-  return (name) => (env[`INPUT_${name.toUpperCase()}`] ?? '').trim();
-}
 
 /** The defaults of action.yml, for a runner (or a test) that passes an input empty. */
 const DEFAULT_BASE_URL = 'https://api.blocks.team';
@@ -74,6 +68,10 @@ export interface ActionInputs {
   ignored: string[];
 }
 
+/**
+ * A true-or-false input. Not the toolkit's getBooleanInput: it takes YAML 1.2's six spellings alone
+ * (true, True, TRUE and the three of false), and a workflow passing yes, on or 1 here today would fail.
+ */
 function bool(read: InputReader, name: InputName, fallback: boolean): boolean {
   const value = read(name).toLowerCase();
   if (value === '') return fallback;

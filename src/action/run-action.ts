@@ -1,30 +1,29 @@
 // One run of the GitHub Action: the key masked first, the inputs checked and the workspace's files read,
 // then the session work through the library's public entry (turn.ts): the ids to $GITHUB_OUTPUT as soon
 // as the service took the turn, the result, the step summary and one annotation when the step fails or
-// times out. The Action is not a second client: it sends nothing but through `Agents`.
-import { appendFileSync } from 'node:fs';
+// times out. The Action is not a second client: it sends nothing but through `Agents`. It speaks to the
+// runner in GitHub's toolkit (@actions/core), which reads the step's environment (its inputs, the runner's
+// files) from the process and writes the log to its stdout: so the Action reads the environment there too.
+import { getInput, info, setSecret, summary } from '@actions/core';
 import { Agents, AgentsError, ExitCode } from '../sdk/index.js';
 import { githubFiles } from '../config/env.js';
 import { toCliError } from '../errors/cli-error.js';
 import type { Env, Tuning } from '../io/io.js';
 import { stepSummary } from '../output/github.js';
 import { agentsOptions } from './client.js';
-import { envInputs, parseInputs, type ActionInputs, type InputReader } from './inputs.js';
+import { parseInputs, type ActionInputs, type InputReader } from './inputs.js';
 import { endOutputs, idOutputs, postedOutputs, replied, unanswered, type Reported } from './result.js';
 import { promptOf, schemaOf } from './sources.js';
 import { runTurn, type TurnJob, type TurnOutcome } from './turn.js';
-import { addMask, annotation, setOutputs, stopCommands } from './workflow-commands.js';
+import { annotate, setOutputs, stopCommands } from './toolkit.js';
 
 export { OUTPUT_NAMES } from './result.js';
 
 /** How a step ended, as the `status` output says it (empty: cancelled, the session goes on). */
 export type ActionStatus = 'completed' | 'timed_out' | 'schema_mismatch' | 'failed';
 
-/** What the Action is given in place of `process`. */
+/** What the Action is given beside the step's environment and log (the toolkit's: the process's). */
 export interface ActionIO {
-  env: Env;
-  /** The job's log: workflow commands and the progress lines. */
-  log: (line: string) => void;
   /** Aborts on SIGINT or SIGTERM (a cancelled job). */
   signal: AbortSignal;
   /** Where relative paths lead when GITHUB_WORKSPACE is not set. */
@@ -51,40 +50,39 @@ interface Ready {
 }
 
 /** Reads and checks the inputs and the workspace's files, and makes the client; a UsageError at the first wrong. */
-async function prepare(io: ActionIO, read: InputReader): Promise<Ready> {
-  const inputs = parseInputs(read, io.env.GITHUB_WORKSPACE || io.cwd);
-  const agents = new Agents(agentsOptions(inputs, io.env, io.log, io.tuning));
+async function prepare(io: ActionIO, env: Env, read: InputReader): Promise<Ready> {
+  const inputs = parseInputs(read, env.GITHUB_WORKSPACE || io.cwd);
+  const agents = new Agents(agentsOptions(inputs, env, info, io.tuning));
   return { inputs, agents, message: await promptOf(inputs), outputSchema: await schemaOf(inputs) };
 }
 
 /** Appends the step summary, where the runner names a file and AGENTS_STEP_SUMMARY does not turn it off. */
-function writeSummary(io: ActionIO, reported: Reported, title: string | undefined): void {
-  const file = githubFiles(io.env, {}).summary;
-  if (file === undefined) return;
+async function writeSummary(env: Env, reported: Reported, title: string | undefined): Promise<void> {
+  if (githubFiles(env, {}).summary === undefined) return;
   try {
-    appendFileSync(file, stepSummary(reported.result, title));
+    // Emptied first: a write that failed leaves its text in the toolkit's buffer.
+    await summary.emptyBuffer().addRaw(stepSummary(reported.result, title)).write();
   } catch (err) {
-    io.log(`warning: could not write ${file}: ${err instanceof Error ? err.message : String(err)}`);
+    info(`warning: could not write the step summary: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 
 /** Writes what the turn's end gives the job (outputs, summary); whether a result (and its status) was written. */
-async function report(io: ActionIO, ready: Ready, outcome: TurnOutcome): Promise<boolean> {
+async function report(io: ActionIO, env: Env, ready: Ready, outcome: TurnOutcome): Promise<boolean> {
   const { turn, reply, error } = outcome;
-  const file = io.env.GITHUB_OUTPUT;
   if (turn === undefined) return false;
   const title = turn.session?.title || undefined;
-  const reported = reply ? replied(reply) : await unanswered(ready.agents, turn, error, io.signal, io.log);
+  const reported = reply ? replied(reply) : await unanswered(ready.agents, turn, error, io.signal, info);
   if (reported !== undefined) {
     // A schema never matched: what was wrong with the last answer, in the log too (as the CLI writes it).
     const wrong = reported.result.schema_errors ?? [];
-    if (wrong.length > 0) io.log('the last answer did not match the schema:');
-    for (const e of wrong) io.log(`  ${e.path || '(the value)'}: ${e.message}`);
-    setOutputs(file, endOutputs(reported, turn));
-    writeSummary(io, reported, title);
+    if (wrong.length > 0) info('the last answer did not match the schema:');
+    for (const e of wrong) info(`  ${e.path || '(the value)'}: ${e.message}`);
+    setOutputs(endOutputs(reported, turn));
+    await writeSummary(env, reported, title);
     return true;
   }
-  if (error === undefined) setOutputs(file, postedOutputs(turn));
+  if (error === undefined) setOutputs(postedOutputs(turn));
   return false;
 }
 
@@ -92,63 +90,61 @@ async function report(io: ActionIO, ready: Ready, outcome: TurnOutcome): Promise
  * The exit code of a run that ended on `error` (none: 0), its annotation logged, and its `status` written
  * unless its result was (without a wait nothing has ended: no status unless the post failed).
  */
-function ending(io: ActionIO, inputs: ActionInputs, error: unknown, reported: boolean): number {
+function ending(inputs: ActionInputs, error: unknown, reported: boolean): number {
   if (error === undefined) return ExitCode.OK;
   // The library throws its own errors alone; a runner file that could not be written is one line too.
   const err = toCliError(error);
   const status = statusOf(err.exitCode);
-  if (status !== undefined && !reported) setOutputs(io.env.GITHUB_OUTPUT, { status });
+  if (status !== undefined && !reported) setOutputs({ status });
   if (status === 'timed_out' && !inputs.failOnTimeout) {
-    io.log(annotation('warning', err.message, err.hint));
+    annotate('warning', err.message, err.hint);
     return ExitCode.OK;
   }
-  io.log(annotation('error', err.message, err.hint));
+  annotate('error', err.message, err.hint);
   return status === undefined ? ExitCode.INTERRUPTED : ExitCode.FAILURE;
 }
 
 /** The Action from start to end; resolves to the process's exit code. */
 export async function runAction(io: ActionIO): Promise<number> {
-  const read = envInputs(io.env);
+  const env: Env = process.env;
+  const read: InputReader = (name) => getInput(name);
   // Before anything else can print it, an error message included.
   const key = read('blocks_api_key');
-  if (key !== '') io.log(addMask(key));
+  if (key !== '') setSecret(key);
   const budgetPassword = safeUrlPassword(read('budget_url'));
-  if (budgetPassword !== undefined) io.log(addMask(budgetPassword));
-  const outputFile = io.env.GITHUB_OUTPUT;
+  if (budgetPassword !== undefined) setSecret(budgetPassword);
 
   let ready: Ready;
   try {
-    ready = await prepare(io, read);
+    ready = await prepare(io, env, read);
   } catch (err) {
     if (!(err instanceof AgentsError)) throw err;
-    io.log(annotation('error', err.message, err.hint));
-    setOutputs(outputFile, { status: 'failed' });
+    annotate('error', err.message, err.hint);
+    setOutputs({ status: 'failed' });
     return ExitCode.FAILURE;
   }
   for (const name of ready.inputs.ignored) {
-    io.log(
-      annotation('warning', `input ${name} is ignored with session_id: a follow-up keeps its session's`),
-    );
+    annotate('warning', `input ${name} is ignored with session_id: a follow-up keeps its session's`);
   }
 
   // The lines between these (which may quote the service's text) are read by the runner as text only.
   const commands = stopCommands();
-  io.log(commands.stop);
+  info(commands.stop);
   let outcome: TurnOutcome;
   let reported: boolean;
   try {
     outcome = await runTurn({
       ...ready,
       signal: io.signal,
-      log: io.log,
+      log: info,
       ...(io.tuning?.heartbeatMs !== undefined ? { heartbeatMs: io.tuning.heartbeatMs } : {}),
-      posted: (turn) => setOutputs(outputFile, idOutputs(turn)),
+      posted: (turn) => setOutputs(idOutputs(turn)),
     });
-    reported = await report(io, ready, outcome);
+    reported = await report(io, env, ready, outcome);
   } finally {
-    io.log(commands.resume);
+    info(commands.resume);
   }
-  return ending(io, ready.inputs, outcome.error, reported);
+  return ending(ready.inputs, outcome.error, reported);
 }
 
 /** The password in a redis:// address, to be masked (undefined when there is none or it is no URL). */

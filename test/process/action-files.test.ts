@@ -40,6 +40,14 @@ describe("the Action's files", () => {
     }
   });
 
+  it("bundles GitHub's toolkit without the undici of its own HTTP client, which the Action never calls", () => {
+    // @actions/core imports @actions/http-client, and so a second undici (v6, beside the library's): the
+    // build leaves out what nothing calls (scripts/toolkit-side-effects.mjs), 571 KB of 2 MB.
+    const text = readFileSync(ACTION_MAIN, 'utf8');
+    expect(text).toContain('ghadelimiter_');
+    expect(text.split('formdata-undici-0').length - 1).toBeLessThanOrEqual(1);
+  });
+
   it('the committed bundle is what building the sources makes (rebuild with npm run build, and commit it)', () => {
     // ACTION_MAIN was built from the sources for this test run (test/support/global-setup.ts).
     expect(ACTION_MAIN).not.toBe(COMMITTED_MAIN);

@@ -2,7 +2,9 @@
 // and the runner's files, against the emulator: a whole step, and a job cancelled by each of the runner's
 // signals. Every other case runs in-process, through the same runAction (test/main/action/action.test.ts).
 // Turns are held: they end when the test or a request moves them on.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixture, UUID } from '../support/fixture.js';
 import { KEY } from '../support/key.js';
@@ -47,6 +49,20 @@ describe('the GitHub Action', () => {
         .filter((n) => n !== 'structured_output' && n !== 'schema_errors')
         .sort(),
     );
+  });
+
+  it('a runner file it cannot write: one annotation for it, exit 1, and no stack trace', async () => {
+    const { em } = await fixture();
+    const missing = join(mkdtempSync(join(tmpdir(), 'agents-action-')), 'gone', 'output');
+    const run = await runAction({ ...base(em.url), prompt: 'hello' }, { env: { GITHUB_OUTPUT: missing } });
+    expect(run.code).toBe(1);
+    expect(run.errors).toEqual([
+      expect.stringMatching(/^::error::input agent \(or agent_id\) is needed/),
+      `::error::Missing file at path: ${missing}`,
+    ]);
+    expect(run.stderr).toBe('');
+    expect(em.stats().requests).toBe(0);
+    expectKeyKept(run, KEY);
   });
 
   it.each(['SIGTERM', 'SIGINT'] as const)(

@@ -61,6 +61,8 @@ export interface ActionOptions {
   onSpawn?: RunOptions['onSpawn'];
   /** Called with the $GITHUB_OUTPUT path before the run (to watch it). */
   outputPath?: (path: string) => void;
+  /** The step summary's file, emptied first (default: one of the step's own). */
+  summaryPath?: string;
 }
 
 /** A run's workspace and runner files, and the environment a runner gives the step. */
@@ -78,7 +80,8 @@ export function actionStep(inputs: Record<string, string>, o: ActionOptions = {}
   const workspace = join(dir, 'workspace');
   mkdirSync(workspace);
   for (const [path, text] of Object.entries(o.files ?? {})) writeFileSync(join(workspace, path), text);
-  const files = { output: join(dir, 'output'), summary: join(dir, 'summary'), env: join(dir, 'env') };
+  const summary = o.summaryPath ?? join(dir, 'summary');
+  const files = { output: join(dir, 'output'), summary, env: join(dir, 'env') };
   for (const f of Object.values(files)) writeFileSync(f, '');
   o.outputPath?.(files.output);
   const env = cliEnv({

@@ -82,7 +82,8 @@ describe('the GitHub Action, in-process', () => {
 
   it('times out: status timed_out, the ids set; exit 1 with fail_on_timeout, exit 0 and a warning without', async () => {
     const { em } = await fixture({ turnMsPerRequest: 0 });
-    // Both steps at once, on one emulator: the time-out is a second of the wall clock, spent once.
+    // Both steps on one emulator, a second of the wall clock each (in-process steps take turns: the
+    // toolkit's environment and log are the process's, see test/support/action-main.ts).
     const runs = await Promise.all(
       [true, false].map((fail) =>
         runAction({
