@@ -2,7 +2,7 @@
 // written under the brief lock (util/lock.ts), mode 0600 in a 0700 directory. The key is only in a hash.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomHex } from '../../util/sha256.js';
+import { randomBytes } from 'node:crypto';
 import { withBriefLock } from '../../util/lock.js';
 import { BrokenState, emptyState, parseState, stateFileName, type SharedState } from './state.js';
 import type { BudgetStore } from './budget-store.js';
@@ -25,7 +25,7 @@ export class FileStore implements BudgetStore {
   ) {
     this.where = join(dir, stateFileName(origin, apiKey));
     this.lockPath = `${this.where}.lock`;
-    this.tmpPath = `${this.where}.${randomHex(6)}.tmp`;
+    this.tmpPath = `${this.where}.${randomBytes(6).toString('hex')}.tmp`;
   }
 
   /** One machine: its own clock. */
