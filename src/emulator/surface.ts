@@ -49,6 +49,13 @@ export interface EmulatorOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
+  /**
+   * Serve the API over HTTPS with this certificate (its chain, PEM) and private key: the scheme the service
+   * uses, for a client that trusts the issuer (NODE_EXTRA_CA_CERTS; the bench and the start-up test make a
+   * test authority with openssl). Default plain HTTP. The artifact host stays plain HTTP, as links to
+   * another host may be.
+   */
+  tls?: { cert: string | Buffer; key: string | Buffer };
   /** Default: one documented dev key, `agents-dev-key` in workspace `dev`. */
   keys?: EmulatorKey[];
   /** Default 100 per 60000 ms per key (sliding window); false = unlimited. */
@@ -128,7 +135,7 @@ export type AddMessageInput = Partial<Message> & {
 
 /** A started emulator. */
 export interface RunningEmulator {
-  /** Base URL without /rest/v1, e.g. http://127.0.0.1:43123. */
+  /** Base URL without /rest/v1, e.g. http://127.0.0.1:43123 (https:// with the tls option). */
   url: string;
   port: number;
   keys: EmulatorKey[];

@@ -1,5 +1,6 @@
 // git run as a program: an argument array (never a shell, so nothing from a pull request's address or a
 // branch name is ever read as shell syntax), in the run's directory, its output captured.
+import { execFile } from 'node:child_process';
 import type { Env } from '../io/io.js';
 import { CliError, UsageError } from '../errors/cli-error.js';
 
@@ -25,7 +26,6 @@ const MAX_OUTPUT_BYTES = 512 * 1024 * 1024;
  * run's signal stops it. Git never prompts on this process's stdin (it reads a password from /dev/tty).
  */
 export async function git(place: GitPlace, args: readonly string[]): Promise<GitResult> {
-  const { execFile } = await import('node:child_process');
   return new Promise((resolve, reject) => {
     execFile(
       'git',

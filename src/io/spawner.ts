@@ -1,13 +1,13 @@
 // The real Spawner (src/io/io.ts) of a process: the pager through the shell, as git and gh start it, the
 // browser through the `open` package (loaded only then), and a program on the terminal (git diff). Used by
 // run() alone; tests pass their own.
+import { spawn } from 'node:child_process';
 import type { Env, Spawner } from './io.js';
 
 /** Starts programs on this process's terminal and desktop. */
 export function processSpawner(): Spawner {
   return {
     async pager(command: string, text: string, env: Env): Promise<number | null> {
-      const { spawn } = await import('node:child_process');
       return new Promise((resolve, reject) => {
         const child = spawn(command, {
           shell: true,
@@ -22,7 +22,6 @@ export function processSpawner(): Spawner {
       });
     },
     async attached(file, args, o): Promise<number | null> {
-      const { spawn } = await import('node:child_process');
       return new Promise((resolve, reject) => {
         const child = spawn(file, [...args], { stdio: 'inherit', cwd: o.cwd, env: o.env });
         child.once('error', reject);

@@ -1,6 +1,7 @@
 // What each tool does: post a turn, wait for its reply and read a session through the library's public
 // entry (src/sdk, so that its regressions fail these tools' tests), list this machine's sessions. Each
 // returns the result's data; answers.ts makes it a tool result.
+import { loadAnswerSchema } from '../sessions/answer-schema.js';
 import type { Context } from '../run/context.js';
 import type { CreateSessionBody } from '../api/types.js';
 import { UsageError } from '../errors/cli-error.js';
@@ -44,7 +45,6 @@ async function checkOf(a: Arguments, followUps: boolean): Promise<Check | undefi
     ? a.number('schema_retries', 0, MAX_SCHEMA_RETRIES, DEFAULT_SCHEMA_RETRIES, true)
     : 0;
   // Compiled here first so that a bad schema is refused naming output_schema, not the library's outputSchema.
-  const { loadAnswerSchema } = await import('../sessions/answer-schema.js');
   await loadAnswerSchema(source, 'output_schema');
   return { outputSchema: source, schemaRetries: retries };
 }

@@ -1,6 +1,7 @@
 // What a CI job gets from a wait: one result (the session and thread ids, the web address, the status, the
 // final reply, the session's pull requests), and under GitHub Actions a step summary and step outputs in
 // the files the runner names. Pure: the text of each; the presenter appends them.
+import { randomBytes } from 'node:crypto';
 import type { PullRequestRef } from '../api/types.js';
 import type { WaitResult } from '../items/ci-result.js';
 
@@ -11,8 +12,7 @@ const prUrl = (pr: string | PullRequestRef) => (typeof pr === 'string' ? pr : pr
 /** Pure: `name<<DELIMITER` blocks for $GITHUB_OUTPUT (multi-line values whole); a delimiter in no value. */
 export function githubOutputs(
   fields: Record<string, string>,
-  // node:crypto only here, when a CI job's outputs are written (the presenter loads this module on every run).
-  delimiter = `agents_${process.getBuiltinModule('node:crypto').randomBytes(8).toString('hex')}`,
+  delimiter = `agents_${randomBytes(8).toString('hex')}`,
 ): string {
   return Object.entries(fields)
     .map(([name, value]) => `${name}<<${delimiter}\n${value}\n${delimiter}\n`)

@@ -6,7 +6,7 @@ import { latestTurnState } from '../conversation/turn-state.js';
 import { pagerCommand, pagerEnv, timeFormat } from '../config/env.js';
 import { openInBrowser } from './browser.js';
 import type { Item, Result } from './items.js';
-import type { RenderMarkdown } from './markdown.js';
+import { loadMarkdown, type RenderMarkdown } from './markdown.js';
 import { COMMAND_HANDLERS } from './print-commands.js';
 import { WAIT_HANDLERS } from './print-waits.js';
 import { PULL_HANDLERS } from './print-pulls.js';
@@ -81,9 +81,7 @@ class Presenter implements Printer {
   private renderer(hyperlinks: boolean): Promise<RenderMarkdown> {
     let r = this.markdown.get(hyperlinks);
     if (r === undefined) {
-      r = import('./markdown.js').then(({ loadMarkdown }) =>
-        loadMarkdown({ columns: this.ctx.caps.columns, color: this.ctx.caps.colorOut, hyperlinks }),
-      );
+      r = loadMarkdown({ columns: this.ctx.caps.columns, color: this.ctx.caps.colorOut, hyperlinks });
       this.markdown.set(hyperlinks, r);
     }
     return r;

@@ -1,5 +1,6 @@
 // What every command receives, built once per run from the IO and the global flags. Commands use it
 // instead of `process`, and never write to stdout: they return data for the presenter.
+import { createStatusLines } from '../output/status-lines.js';
 import type { ApiClient, ClientOptions } from '../api/client.js';
 import type { IO } from '../io/io.js';
 import { join } from 'node:path';
@@ -159,9 +160,10 @@ export async function createContext(
     stderr,
     log,
     progress,
-    async statusLines() {
-      const { createStatusLines } = await import('../output/status-lines.js');
-      return (status ??= createStatusLines(caps, { stream: io.stderr, stderr, style: styleErr }));
+    statusLines() {
+      return Promise.resolve(
+        (status ??= createStatusLines(caps, { stream: io.stderr, stderr, style: styleErr })),
+      );
     },
     prompts,
     debug,

@@ -15,6 +15,7 @@ const INSTALL = {
   'valkey-server': 'valkey-server (Debian 12: from bookworm-backports)',
   groff: 'groff-base',
   mandoc: 'mandoc',
+  openssl: 'openssl',
 } as const;
 
 export type Tool = keyof typeof INSTALL;

@@ -1,5 +1,6 @@
 // The house's rules, read from the code: file and function sizes, what sits at src/'s root and in
-// src/commands, which layer may import which, and no import cycles. A rule broken here is a review comment
+// src/commands, which layer may import which, no import cycles, and the load rule (what a command's first
+// file may import statically, where `import()` may be: docs/architecture.md's "Loading"). A rule broken here is a review comment
 // the next change would otherwise have to hear.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -46,6 +47,44 @@ function imports(file: string): string[] {
   const specs = [...text.matchAll(/(?:from\s+|import\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) => m[1]!);
   return specs.map((s) => resolve(dirname(file), s).replace(/\.js$/, '.ts'));
 }
+
+/** An import of a file: its target (a src/ path, or a package or Node module by name) and how it loads. */
+interface Edge {
+  target: string;
+  kind: 'static' | 'type' | 'lazy';
+}
+
+/** Every import of `file`, from its syntax: `import type` and imports of types alone are 'type'. */
+function edges(file: string): Edge[] {
+  const sf = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const target = (spec: string) =>
+    spec.startsWith('.') ? resolve(dirname(file), spec).replace(/\.js$/, '.ts') : spec;
+  const out: Edge[] = [];
+  const visit = (n: ts.Node): void => {
+    if (ts.isImportDeclaration(n) && ts.isStringLiteral(n.moduleSpecifier)) {
+      const c = n.importClause;
+      const named = c?.namedBindings;
+      const typesAlone =
+        c !== undefined &&
+        (c.isTypeOnly ||
+          (c.name === undefined &&
+            named !== undefined &&
+            ts.isNamedImports(named) &&
+            named.elements.every((e) => e.isTypeOnly)));
+      out.push({ target: target(n.moduleSpecifier.text), kind: typesAlone ? 'type' : 'static' });
+    } else if (ts.isExportDeclaration(n) && n.moduleSpecifier && ts.isStringLiteral(n.moduleSpecifier)) {
+      out.push({ target: target(n.moduleSpecifier.text), kind: n.isTypeOnly ? 'type' : 'static' });
+    } else if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const [spec] = n.arguments;
+      out.push({ target: spec && ts.isStringLiteral(spec) ? target(spec.text) : '(computed)', kind: 'lazy' });
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return out;
+}
+
+const isNodeModule = (name: string) => name.startsWith('node:');
 
 describe('the house', () => {
   it('has no file under src/ over 400 lines', () => {
@@ -166,5 +205,41 @@ describe('the house', () => {
     };
     for (const f of files) visit(f, []);
     expect(cycles).toEqual([]);
+  });
+
+  it("loads by the rule: a command's first file imports only what parses a command line, and import() is at the doors alone", () => {
+    // What the first file (cli.ts, which builds the program from every command's spec.ts) reaches by
+    // static imports: every command line, a usage error included, loads all of it.
+    const FIRST_FILE_MAY =
+      /^(commander$|node:|program\/|commands\/[^/]+\/(?!run\.ts$)[^/]+\.ts$|input\/|errors\/|config\/env\.ts$|io\/|util\/|state\/known-sessions\.ts$|api\/(types|errors|summary)\.ts$|sessions\/answer-(schema|json)\.ts$)/;
+    const reached = new Set<string>();
+    const todo = [join(SRC, 'cli.ts')];
+    while (todo.length > 0) {
+      const f = todo.pop()!;
+      if (reached.has(f)) continue;
+      reached.add(f);
+      if (files.includes(f)) for (const e of edges(f)) if (e.kind === 'static') todo.push(e.target);
+    }
+    const name = (t: string) => (files.includes(t) ? rel(t) : t);
+    expect([...reached].map(name).filter((t) => t !== 'cli.ts' && !FIRST_FILE_MAY.test(t))).toEqual([]);
+    // Where import() may be: a command's spec.ts loading its run.ts, cli.ts loading the run
+    // (run/run-command.ts), a library (a package: loaded where it is used, by the run that uses it), and
+    // undici's wire (api/undici-http.ts, for a proxy or a caller's dispatcher). Anything else, and Node's
+    // own modules, is a static import.
+    const door = (from: string, to: string) =>
+      (/^commands\/[^/]+\/spec\.ts$/.test(from) && to === from.replace(/spec\.ts$/, 'run.ts')) ||
+      (from === 'cli.ts' && to === 'run/run-command.ts') ||
+      to === 'api/undici-http.ts';
+    const stray = files.flatMap((f) =>
+      edges(f)
+        .filter((e) => e.kind === 'lazy')
+        .filter((e) =>
+          files.includes(e.target)
+            ? !door(rel(f), rel(e.target))
+            : e.target.startsWith('/') || e.target === '(computed)' || isNodeModule(e.target),
+        )
+        .map((e) => `${rel(f)} -> ${name(e.target)}`),
+    );
+    expect(stray).toEqual([]);
   });
 });

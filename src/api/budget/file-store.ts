@@ -4,7 +4,7 @@
 // at once: a process that paced alone meanwhile would run the key past its limit with every other one.
 import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomHex } from '../../util/sha256.js';
+import { randomBytes } from 'node:crypto';
 import { brokenCopyPath, withBriefLock } from '../../util/lock.js';
 import { BrokenState, emptyState, parseState, stateFileName, type SharedState } from './state.js';
 import type { BudgetStore } from './budget-store.js';
@@ -29,7 +29,7 @@ export class FileStore implements BudgetStore {
   ) {
     this.where = join(dir, stateFileName(origin, apiKey));
     this.lockPath = `${this.where}.lock`;
-    this.tmpPath = `${this.where}.${randomHex(6)}.tmp`;
+    this.tmpPath = `${this.where}.${randomBytes(6).toString('hex')}.tmp`;
   }
 
   /** One machine: its own clock. */

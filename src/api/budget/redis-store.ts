@@ -1,9 +1,9 @@
 // The fleet's budget: the same state as the machine's file (state.ts), kept in one Redis key per origin and
 // key, so that every process on every machine that uses them shares one sliding window, its leases and its
 // waiters. ioredis loads only when this is used.
-import { sha256Hex } from '../../util/sha256.js';
+import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { BrokenState, emptyState, parseState, type SharedState } from './state.js';
+import { BrokenState, budgetDigest, emptyState, parseState, type SharedState } from './state.js';
 import type { BudgetStore } from './budget-store.js';
 import { afterIo, sleep } from '../../util/sleep.js';
 
@@ -82,7 +82,7 @@ export function shownRedisUrl(url: string): string {
 
 /** The Redis key of an origin and API key's budget. */
 export function budgetKey(origin: string, apiKey: string): string {
-  return KEY_PREFIX + sha256Hex(`agents pacing\n${origin}\n${apiKey}`).slice(0, 32);
+  return KEY_PREFIX + budgetDigest(origin, apiKey).slice(0, 32);
 }
 
 /** A failure of the store, said without the URL's credentials (a client's own messages may hold them). */
@@ -139,7 +139,7 @@ export class RedisStore implements BudgetStore {
   async transact<T>(fn: (s: SharedState, now: number) => T): Promise<T> {
     return this.using(async (redis) => {
       const lock = `${this.key}:lock`;
-      const token = process.getBuiltinModule('node:crypto').randomBytes(8).toString('hex');
+      const token = randomBytes(8).toString('hex');
       const started = Date.now();
       // Two round trips in all, the lock held across one: a process the machine is slow to schedule (32
       // of them on two cores) keeps the others waiting for one of its turns, not three.

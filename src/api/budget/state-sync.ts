@@ -1,6 +1,6 @@
 // This process's part of a shared budget's state (its entries in flight, ended requests, tickets and
 // waiters) written to the store one transaction at a time, and its view of the others' part.
-import { randomHex } from '../../util/sha256.js';
+import { randomBytes } from 'node:crypto';
 import { capacity, lowerCap, shareGap, WaiterCount, type PacingOptions } from './limiter.js';
 import { prune, slotsHeld, type SharedState } from './state.js';
 import type { BudgetStore } from './budget-store.js';
@@ -35,7 +35,7 @@ export interface WindowSeen {
  * server by then if at all, so a process killed mid-request holds its slots for at most `leaseMs` + a window.
  */
 export class StateSync {
-  readonly processId = randomHex(6);
+  readonly processId = randomBytes(6).toString('hex');
   private seq = 0;
   /** Our entries in flight, and the end times of ours not yet written (-1: given back unsent). */
   private readonly flight = new Set<string>();

@@ -1,7 +1,7 @@
 // The shared budget's state file (shared.ts) and its rules, pure: what the file holds, what makes it
 // unusable, when entries leave the window (an entry in flight whose lease ran out counts as ended when it
 // did), and what it is called (the origin readable, the key only inside a hash).
-import { sha256Hex } from '../../util/sha256.js';
+import { createHash } from 'node:crypto';
 import { isObject } from '../../util/json.js';
 
 const VERSION = 1;
@@ -151,9 +151,17 @@ export function nextFree(s: SharedState, now: number, windowMs: number): number 
   return first;
 }
 
+/**
+ * The SHA-256 (hex) that names one origin and key's budget, in a file name and a Redis key: the key only
+ * inside a hash. Every version of agents must compute the same, so that they share one budget.
+ */
+export function budgetDigest(origin: string, apiKey: string): string {
+  return createHash('sha256').update(`agents pacing\n${origin}\n${apiKey}`, 'utf8').digest('hex');
+}
+
 /** The state file of one origin and key: the origin readable, the key only as a hash. */
 export function stateFileName(origin: string, apiKey: string): string {
   const host = origin.replace(/^[a-z]+:\/\//i, '').replace(/[^A-Za-z0-9.-]+/g, '_');
-  const hash = sha256Hex(`agents pacing\n${origin}\n${apiKey}`).slice(0, 24);
+  const hash = budgetDigest(origin, apiKey).slice(0, 24);
   return `${host}-${hash}.json`;
 }

@@ -1,4 +1,5 @@
 // agents artifact <session> <artifact-id>: its options and help, and the check of -o.
+import { checkOutputPath } from '../../input/reply-flags.js';
 import type { Command } from 'commander';
 import type { SessionRef } from '../../input/session-ref.js';
 import { uuidOption } from '../options/option-values.js';
@@ -24,7 +25,6 @@ Examples:
     )
     .action(async (ref: SessionRef, artifactId: string, flags: ArtifactFlags, cmd: Command) => {
       // -o names a file that can be written, found before anything is downloaded.
-      if (flags.output !== undefined)
-        (await import('../../input/reply-flags.js')).checkOutputPath(flags.output, '-o');
+      if (flags.output !== undefined) checkOutputPath(flags.output, '-o');
       return run(cmd, async (ctx) => (await import('./run.js')).artifact(ctx, ref, artifactId, flags));
     });

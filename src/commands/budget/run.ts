@@ -1,5 +1,7 @@
 // agents budget: the key's budget read from where the processes that use it keep it (this machine's file,
 // or the fleet's Redis), never from the service: looking costs no request.
+import { RedisStore } from '../../api/budget/redis-store.js';
+import { FileStore } from '../../api/budget/file-store.js';
 import type { Context } from '../../run/context.js';
 import { pacingDir } from '../../run/context.js';
 import { requireConnection } from '../../config/settings.js';
@@ -26,10 +28,8 @@ async function storeOf(ctx: Context): Promise<{ store: BudgetStore; origin: stri
   const { baseUrl, apiKey } = requireConnection(s);
   const { origin } = new ApiUrls(baseUrl);
   if (s.budgetUrl !== undefined) {
-    const { RedisStore } = await import('../../api/budget/redis-store.js');
     return { store: new RedisStore(s.budgetUrl, origin, apiKey), origin, fleet: true };
   }
-  const { FileStore } = await import('../../api/budget/file-store.js');
   return { store: new FileStore(pacingDir(ctx.io), origin, apiKey), origin, fleet: false };
 }
 

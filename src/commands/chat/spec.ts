@@ -1,4 +1,5 @@
 // agents chat [session]: its options and help, and the agent checks the flags alone decide.
+import { checkAgentFlags } from '../../input/agent.js';
 import { Option, type Command } from 'commander';
 import { CORE_AGENTS } from '../../api/types.js';
 import type { AgentFlags } from '../../input/agent.js';
@@ -45,13 +46,12 @@ Examples:
   $ agents chat last`,
     )
     .action(async (ref: SessionRef | undefined, opts: ChatOptions, cmd: Command) => {
-      const flags = await check(opts);
+      const flags = check(opts);
       return run(cmd, async (ctx) => (await import('./run.js')).chat(ctx, ref, flags));
     });
 
 /** One way of naming the agent at most, a profile file read and checked. */
-async function check(opts: ChatOptions): Promise<ChatFlags> {
-  const { checkAgentFlags } = await import('../../input/agent.js');
+function check(opts: ChatOptions): ChatFlags {
   const { agentProfile: _id, agentProfileFile: _file, ...rest } = opts;
   return { ...rest, ...checkAgentFlags(opts) };
 }

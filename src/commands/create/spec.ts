@@ -1,4 +1,7 @@
 // agents create [message...]: its options and help, and the checks the flags alone decide.
+import { checkReplyFlags } from '../../input/reply-flags.js';
+import { checkAgentFlags } from '../../input/agent.js';
+import { checkMessageSources } from '../../input/message.js';
 import { Option, type Command } from 'commander';
 import { CORE_AGENTS } from '../../api/types.js';
 import type { AgentFlags } from '../../input/agent.js';
@@ -47,15 +50,9 @@ Examples:
 
 /**
  * What the flags decide before anything is read or sent: --wait and its company, one way of naming the
- * agent (a profile file read and checked), one source of the message. The checkers touch the file system,
- * so they load here and not with the program.
+ * agent (a profile file read and checked), one source of the message.
  */
 async function check(words: string[], opts: CreateOptions): Promise<CreateFlags> {
-  const [{ checkReplyFlags }, { checkAgentFlags }, { checkMessageSources }] = await Promise.all([
-    import('../../input/reply-flags.js'),
-    import('../../input/agent.js'),
-    import('../../input/message.js'),
-  ]);
   checkReplyFlags(opts);
   const schema = opts.outputSchema === undefined ? undefined : await loadSchemaOption(opts.outputSchema);
   const { agentProfile: _id, agentProfileFile: _file, ...rest } = opts;

@@ -1,5 +1,6 @@
 // The options of the commands that post a turn (create and send): where the message comes from, what is
 // attached, and how to wait for the reply. input/reply-flags.ts checks their combinations.
+import { loadAnswerSchema } from '../../sessions/answer-schema.js';
 import type { Command } from 'commander';
 import type { AnswerSchema } from '../../sessions/answer-json.js';
 import { durationOption, intOption, uuidListOption } from './option-values.js';
@@ -34,6 +35,5 @@ export function addReplyOptions(cmd: Command): Command {
 
 /** --output-schema FILE compiled (ajv is loaded here, and only here): a bad file is exit 2, before anything is sent. */
 export async function loadSchemaOption(path: string): Promise<AnswerSchema> {
-  const { loadAnswerSchema } = await import('../../sessions/answer-schema.js');
   return loadAnswerSchema(path, `--output-schema ${path}`);
 }

@@ -1,4 +1,5 @@
 // agents plan [session]: its options and help, and the check of -o.
+import { checkOutputPath } from '../../input/reply-flags.js';
 import type { Command } from 'commander';
 import type { SessionRef } from '../../input/session-ref.js';
 import type { CommandSpec } from '../options/command-spec.js';
@@ -22,7 +23,6 @@ Examples:
     )
     .action(async (ref: SessionRef | undefined, flags: PlanFlags, cmd: Command) => {
       // -o names a file that can be written, found before anything is downloaded.
-      if (flags.output !== undefined)
-        (await import('../../input/reply-flags.js')).checkOutputPath(flags.output, '-o');
+      if (flags.output !== undefined) checkOutputPath(flags.output, '-o');
       return run(cmd, async (ctx) => (await import('./run.js')).plan(ctx, ref, flags));
     });

@@ -1,4 +1,7 @@
 // agents send [session] [message...]: its options and help, and the checks the flags alone decide.
+import { checkReplyFlags } from '../../input/reply-flags.js';
+import { profileFromFlags } from '../../input/agent.js';
+import { checkMessageSources } from '../../input/message.js';
 import type { Command } from 'commander';
 import type { ReplyFlags } from '../../input/reply-flags.js';
 import type { SessionRef } from '../../input/session-ref.js';
@@ -43,11 +46,6 @@ Examples:
 
 /** --wait and its company, the turn's profile (a file read and checked), one source of the message. */
 async function check(words: string[], opts: SendOptions): Promise<SendFlags> {
-  const [{ checkReplyFlags }, { profileFromFlags }, { checkMessageSources }] = await Promise.all([
-    import('../../input/reply-flags.js'),
-    import('../../input/agent.js'),
-    import('../../input/message.js'),
-  ]);
   checkReplyFlags(opts);
   const schema = opts.outputSchema === undefined ? undefined : await loadSchemaOption(opts.outputSchema);
   const { agentProfile: _id, agentProfileFile: _file, ...rest } = opts;

@@ -1,5 +1,6 @@
 // agents show: a session and its conversation, oldest first, grouped by turn. Everything is read before
 // anything is printed, so a failure part-way (an unknown --thread) leaves stdout empty.
+import { webAddress } from '../../sessions/web-address.js';
 import type { Context } from '../../run/context.js';
 import type { SessionRef } from '../../input/session-ref.js';
 import { resolveSession } from '../../sessions/resolve.js';
@@ -28,7 +29,6 @@ export async function show(ctx: Context, given: SessionRef | undefined, flags: S
   const ref = await sessionOrPick(ctx, given);
   const { id } = await resolveSession(ref, await ctx.history());
   if (flags.web) {
-    const { webAddress } = await import('../../sessions/web-address.js');
     return { kind: 'browse', url: await webAddress(ctx, id) };
   }
   const client = await ctx.client();
