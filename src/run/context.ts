@@ -15,7 +15,8 @@ import {
   type Settings,
 } from '../config/settings.js';
 import { openStateFile, type StateFile } from '../state/state-file.js';
-import { historyFor, type History } from '../state/history.js';
+import type { History } from '../state/history.js';
+import { historyFor } from '../state/history-for.js';
 import { recordTurnEnds, type TurnEnds } from '../state/turn-ends.js';
 import { detectTerminal, type TerminalCaps } from '../output/terminal.js';
 import { createStyle } from '../output/style.js';

@@ -28,7 +28,7 @@ import {
 } from './arguments.js';
 import { clientOf, emitter, recordIn } from './client-of.js';
 import { openStateFile } from '../state/state-file.js';
-import { historyFor } from '../state/history.js';
+import { historyFor } from '../state/history-for.js';
 import { followTurn, NEVER, waitReply, type WaitJob } from './waits.js';
 import { settled, type Settled } from './replies.js';
 import type {

@@ -2,8 +2,6 @@
 // no way to list sessions, and a session of one service is "not found" on another, so `last`, `ls`, the
 // chooser and completion never offer a session made against another base URL.
 import { validateBaseUrl } from '../config/validators.js';
-import { profileOf, type Profiles } from '../config/config-file.js';
-import type { Settings } from '../config/settings.js';
 import type { StateFile } from './state-file.js';
 
 /** One profile's history on one service. */
@@ -27,27 +25,6 @@ export function normalBaseUrl(url: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * The history of a run with settings `s` (its profile, its base URL). The profile's stored base URL, which
- * places older entries, is read from the config only when a flag or the environment gave another; a broken
- * config file is said where a setting is needed, not here.
- */
-export async function historyFor(
-  state: StateFile,
-  s: Pick<Settings, 'profile' | 'baseUrl' | 'sources'>,
-  readProfiles: () => Promise<Profiles>,
-): Promise<History> {
-  const stored =
-    s.sources.baseUrl === 'profile'
-      ? s.baseUrl
-      : await readProfiles().then(
-          (p) => profileOf(p, s.profile)['base-url'],
-          () => undefined,
-        );
-  const own = normalBaseUrl(s.baseUrl);
-  return { state, profile: s.profile, baseUrl: own, legacyBaseUrl: normalBaseUrl(stored) ?? own };
 }
 
 /** Whether an entry recorded with `baseUrl` (undefined: before base URLs were recorded) is of `h`. */

@@ -2,7 +2,7 @@
 // emulator() starts after every test, not after the file), the environment pointing at it, and one session
 // created on it, made before the file's tests and closed after them. With `tls`, the emulator serves HTTPS
 // under a test authority (test-ca.ts) that the environment's NODE_EXTRA_CA_CERTS names, as the service is
-// reached; the session is then created by the binary, since Node reads that variable as a process starts.
+// reached; the session is then created and waited on by the binary, since Node reads that variable as a process starts.
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { ownEmulator } from './emulator.js';
@@ -28,14 +28,15 @@ export function fileSession(o: { tls?: boolean } = {}): FileSession {
       AGENTS_API_KEY: KEY,
       ...(ca === undefined ? {} : { NODE_EXTRA_CA_CERTS: ca.ca }),
     });
-    const args = ['create', '-a', 'claude', 'hello'];
-    const created = await (ca === undefined ? runMain(args, { env: s.env }) : runCli(args, { env: s.env }));
+    const run = (args: string[]) =>
+      ca === undefined ? runMain(args, { env: s.env }) : runCli(args, { env: s.env });
+    const created = await run(['create', '-a', 'claude', 'hello']);
     expect(created.code, created.stderr).toBe(0);
     s.sessionId = created.stdout.trim();
     // Its turn ended and recorded so (a wait sees the end): a `show` then reads the state file and writes
     // nothing, so what it loads does not depend on whether its own requests saw the turn end first.
     s.em.endTurns(s.sessionId);
-    const waited = await runMain(['wait', s.sessionId], { env: s.env });
+    const waited = await run(['wait', s.sessionId]);
     expect(waited.code, waited.stderr).toBe(0);
   });
   afterAll(() => s.em.close());
