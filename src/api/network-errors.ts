@@ -47,6 +47,18 @@ export interface TimeoutFigures {
   responseTimeoutMs: number;
 }
 
+/** A connection that closed: before the request was sent (it may go again), or after. */
+function closed(err: unknown, origin: string, at: string, early: boolean): HttpError {
+  return new HttpError({
+    kind: 'connection',
+    neverSent: early,
+    cause: err,
+    message: early
+      ? `the connection to ${origin} closed before the request was sent${at}`
+      : `the connection to ${origin} closed before the answer was complete${at}`,
+  });
+}
+
 /**
  * Maps a failure without an HTTP status (thrown by the exchange, undici's or Node's, or while reading a
  * body). The time-outs have the same meaning under both: connect, the wait for the headers, a gap in the body.
@@ -107,19 +119,7 @@ export function errorFromNetwork(err: unknown, origin: string, figures: TimeoutF
     case 'EPIPE':
     case 'UND_ERR_SOCKET':
     case 'UND_ERR_CLOSED':
-      if (early) {
-        return new HttpError({
-          kind: 'connection',
-          neverSent,
-          cause: err,
-          message: `the connection to ${origin} closed before the request was sent${at}`,
-        });
-      }
-      return new HttpError({
-        kind: 'connection',
-        cause: err,
-        message: `the connection to ${origin} closed before the answer was complete${at}`,
-      });
+      return closed(err, origin, at, early);
     default:
       break;
   }
