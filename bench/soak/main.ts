@@ -258,7 +258,7 @@ export async function run({ bin, argv }: { bin: string; argv: string[] }): Promi
   console.log(
     [
       `ran ${minutes} min: ${stats.requests} requests, ${stats.faultsInjected} faults injected, ${away.length} restarts (away ${away.join(', ') || 'never'})`,
-      `turns right          ${tally.right} of ${tally.turns} (${tally.unknownOutcome} more ended "outcome unknown" on a POST cut after its commit, as they must)`,
+      `turns right          ${tally.right} of ${tally.turns}; the other ${tally.turns - tally.right - tally.wrong.length} ended "outcome unknown" on a POST cut after its commit, as they must`,
       `turns wrong          ${tally.wrong.length}`,
       `repeated POSTs       ${repeated}`,
       `tails exact          ${tally.tailsExact} of ${tally.tails}; messages lost ${tally.lost}, duplicated ${tally.duplicated}`,
