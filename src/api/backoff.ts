@@ -15,16 +15,27 @@ export interface RetryOptions {
   totalBudgetMs: number;
   /**
    * The same for 429s, which do not count against maxRetries: a 429 is the service saying "later" about a
-   * request it never acted on, so a command rides them out (within its own --timeout, which ends it first)
-   * for this long before it gives up with 124, never 1.
+   * request it never acted on, so a call without a deadline rides them out for this long (what a person
+   * would wait, said on stderr meanwhile) before it gives up with 124, never 1. A call with a deadline
+   * rides them out until its deadline.
    */
   rateLimitedBudgetMs: number;
   /**
-   * The same, for an address that refuses connections or a name that does not resolve: a wrong port or a
-   * service that is down is reported in seconds, not after the whole budget.
+   * The same, for an address that refuses connections or a name that does not resolve, when the service
+   * has never answered there (not in this run, nor on this machine within RECENT_ANSWER_MS): a wrong port
+   * or a mistyped host is reported in seconds, not after the whole budget.
    */
   unreachableBudgetMs: number;
+  /**
+   * How long a call without a deadline rides out an outage (nothing answers, or a gateway's 502/503/504)
+   * of a service that has answered: retried this long from the call's start whatever maxRetries says,
+   * so a restart of the service costs a run nothing. A call with a deadline rides it out until then.
+   */
+  outageBudgetMs: number;
 }
+
+/** An answer seen this recently on this machine (the key's budget remembers it) makes a refusal an outage. */
+export const RECENT_ANSWER_MS = 5 * 60_000;
 
 export const DEFAULT_RETRY: RetryOptions = {
   maxRetries: 6,
@@ -32,8 +43,9 @@ export const DEFAULT_RETRY: RetryOptions = {
   maxDelayMs: 8_000,
   maxRetryAfterMs: 60_000,
   totalBudgetMs: 90_000,
-  rateLimitedBudgetMs: 15 * 60_000,
+  rateLimitedBudgetMs: 3 * 60_000,
   unreachableBudgetMs: 3_000,
+  outageBudgetMs: 60_000,
 };
 
 /**
@@ -80,4 +92,14 @@ export interface RetryNotice {
   reason: string;
   /** A 429: retried until the command's deadline, not counted against maxRetries. */
   rateLimited?: boolean;
+  /**
+   * How the call is bounded: `deadline` (its caller's time-out ends it), `outage` (riding out an outage of
+   * a service that answered, for `leftMs` more), `budget` (a 429's or the retries' own budget), or `count`
+   * (maxRetries).
+   */
+  bound?: 'deadline' | 'outage' | 'budget' | 'count';
+  /** Without a deadline: how long the call may still retry before it gives up. */
+  leftMs?: number;
+  /** How long the call has been failing (since its first attempt). */
+  failingForMs?: number;
 }

@@ -88,6 +88,11 @@ export interface CallOptions {
    * requests waiting without it (polls). Only getSession takes it.
    */
   urgent?: boolean;
+  /**
+   * The caller rides out failed calls itself, saying so (a wait's poller): the call keeps to the retries of
+   * a call without a deadline even when its signal has one. Only listMessages takes it.
+   */
+  ownRetries?: boolean;
 }
 
 /** Page size of iterateMessages: the largest the service allows. */
@@ -253,6 +258,7 @@ export class ApiClient {
     const json = await this.send(
       { method: 'GET', url: this.urls.messages(target, query) },
       o.signal,
+      { ownRetries: o.ownRetries === true },
     );
     const page = asMessagePage(json, target.sessionId);
     if (this.onListed !== undefined) {

@@ -11,6 +11,17 @@ const NEVER_SENT = new Set([
   'CONNECT_TIMEOUT',
 ]);
 
+/**
+ * Failures the wire saw before its connection was made (plain-http.ts marks them): a reset or a TLS
+ * handshake that failed before any byte of the request was written, so even a POST may be sent again.
+ */
+const beforeConnect = new WeakSet<object>();
+
+/** Marks `err` as a failure before the connection was made (see beforeConnect). */
+export function markBeforeConnect(err: unknown): void {
+  if (typeof err === 'object' && err !== null) beforeConnect.add(err);
+}
+
 const TLS_CODES = /^(CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_)/;
 
 /**
@@ -36,6 +47,18 @@ export interface TimeoutFigures {
   responseTimeoutMs: number;
 }
 
+/** A connection that closed: before the request was sent (it may go again), or after. */
+function closed(err: unknown, origin: string, at: string, early: boolean): HttpError {
+  return new HttpError({
+    kind: 'connection',
+    neverSent: early,
+    cause: err,
+    message: early
+      ? `the connection to ${origin} closed before the request was sent${at}`
+      : `the connection to ${origin} closed before the answer was complete${at}`,
+  });
+}
+
 /**
  * Maps a failure without an HTTP status (thrown by the exchange, undici's or Node's, or while reading a
  * body). The time-outs have the same meaning under both: connect, the wait for the headers, a gap in the body.
@@ -44,7 +67,8 @@ export function errorFromNetwork(err: unknown, origin: string, figures: TimeoutF
   const code = errorCode(err) ?? 'unknown';
   const raw = err instanceof Error ? err.message : String(err);
   const at = ` (${code})`;
-  const neverSent = NEVER_SENT.has(code);
+  const early = typeof err === 'object' && err !== null && beforeConnect.has(err);
+  const neverSent = NEVER_SENT.has(code) || early;
   switch (code) {
     case 'ECONNREFUSED':
       return new HttpError({
@@ -95,11 +119,7 @@ export function errorFromNetwork(err: unknown, origin: string, figures: TimeoutF
     case 'EPIPE':
     case 'UND_ERR_SOCKET':
     case 'UND_ERR_CLOSED':
-      return new HttpError({
-        kind: 'connection',
-        cause: err,
-        message: `the connection to ${origin} closed before the answer was complete${at}`,
-      });
+      return closed(err, origin, at, early);
     default:
       break;
   }
@@ -114,6 +134,7 @@ export function errorFromNetwork(err: unknown, origin: string, figures: TimeoutF
     return new HttpError({
       kind: 'connection',
       transient: false,
+      neverSent,
       cause: err,
       message: `TLS failure talking to ${origin}: ${raw}${at}`,
       advice:

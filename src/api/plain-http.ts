@@ -4,6 +4,7 @@ import type * as NodeHttp from 'node:http';
 import type { Agent, IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Answer, ExchangeOptions } from './wire.js';
+import { markBeforeConnect } from './network-errors.js';
 
 /** The bounds of one request besides the caller's signal. */
 export interface PlainBounds {
@@ -55,6 +56,8 @@ export function plainRequest(url: URL, o: ExchangeOptions, bounds: PlainBounds):
   return new Promise<Answer>((resolve, reject) => {
     let answer: IncomingMessage | undefined;
     let connectTimer: NodeJS.Timeout | undefined;
+    /** The request is written only once its socket connected (and, for https, its handshake ended). */
+    let connected = false;
     const headers: Record<string, string | number> = { ...o.headers };
     if (o.body !== undefined) headers['content-length'] = Buffer.byteLength(o.body);
     const req = request(url, {
@@ -85,13 +88,19 @@ export function plainRequest(url: URL, o: ExchangeOptions, bounds: PlainBounds):
     };
     req.on('socket', (socket: Socket) => {
       // A kept-alive socket is connected already; a new one gets the connect time-out.
-      if (!socket.connecting) return;
+      if (!socket.connecting) {
+        connected = true;
+        return;
+      }
       connectTimer = setTimeout(
         () =>
           fail(coded('CONNECT_TIMEOUT', `no connection within ${bounds.connectTimeoutMs} ms (${url.host})`)),
         bounds.connectTimeoutMs,
       );
-      socket.once(secure ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
+      socket.once(secure ? 'secureConnect' : 'connect', () => {
+        connected = true;
+        clearTimeout(connectTimer);
+      });
     });
     req.on('timeout', () =>
       fail(
@@ -102,6 +111,8 @@ export function plainRequest(url: URL, o: ExchangeOptions, bounds: PlainBounds):
     );
     req.on('error', (err) => {
       done();
+      // Nothing of the request was written (refused, reset or a handshake failed while connecting).
+      if (!connected) markBeforeConnect(err);
       if (answer === undefined) reject(err);
       else if (!answer.complete) answer.destroy(err);
     });

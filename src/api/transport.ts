@@ -1,7 +1,9 @@
 // One request's trip: its pacing slot, then the send, the body read and the decode, in a retry loop. A read
 // is retried on transient failures; a POST only when it certainly never left (the API has no idempotency key).
 import { isHttpError, HttpError, abortedError, type BadRequestDefault, type Creates } from './errors.js';
-import { backoffDelay, type RetryNotice, type RetryOptions } from './backoff.js';
+import { backoffDelay, RECENT_ANSWER_MS, type RetryNotice, type RetryOptions } from './backoff.js';
+import { afterAttempts, isOutage, retryBound, type CallBounds } from './retry-bound.js';
+import { deadlineOf } from './call-deadline.js';
 import { isTimeoutReason, sleep } from '../util/sleep.js';
 import { flatten } from '../util/text.js';
 import { redact } from './redact.js';
@@ -95,10 +97,21 @@ export interface RequestSpec {
   urgent?: boolean;
 }
 
+/** How one call is sent. */
+export interface SendOptions {
+  /**
+   * The caller rides out failed calls itself, warning as it goes (a wait's poller): the call keeps to the
+   * bounds of a call without a deadline even under one.
+   */
+  ownRetries?: boolean;
+}
+
 /** Sends requests for one ApiClient. */
 export class Transport {
   /** Requests put on the wire so far (every attempt counts). */
   requestCount = 0;
+  /** The service answered a request of this client (any HTTP status): its address is right. */
+  private answered = false;
   private readonly config: TransportConfig;
 
   constructor(config: TransportConfig) {
@@ -116,7 +129,7 @@ export class Transport {
    */
   async download(raw: string, signal: AbortSignal | undefined, maxBytes: number): Promise<Download> {
     const url = checkDownloadUrl(raw);
-    const started = monotonicMs();
+    const call: CallBounds = { started: monotonicMs(), deadline: deadlineOf(signal), outages: true };
     const config = { ...this.config, trace: (line: string) => this.trace(line) };
     for (let attempt = 1, counted = 0; ; attempt++) {
       try {
@@ -125,7 +138,7 @@ export class Transport {
         if (signal?.aborted) throw abortedError(signal.reason);
         if (!isHttpError(err)) throw err;
         if (err.kind !== 'rate_limited') counted += 1;
-        const delay = this.retryDelay(err, err.transient, attempt, counted, started);
+        const delay = this.retryDelay(err, err.transient, attempt, counted, call);
         if (delay === undefined) throw err;
         await sleep(delay, signal).catch(() => {
           throw abortedError(signal?.reason);
@@ -136,26 +149,27 @@ export class Transport {
 
   /**
    * The wait before retrying `err` (attempt `attempt` failed, `counted` of the failures so far not 429s),
-   * or undefined when it is not retried: not retryable, retries used up, or past the budget (a short one
-   * when nothing answers at the address, a long one for 429s, which never count against the retries).
+   * or undefined when it is not retried (see retryBound).
    */
   private retryDelay(
     err: HttpError,
     retryable: boolean,
     attempt: number,
     counted: number,
-    started: number,
+    call: CallBounds,
   ): number | undefined {
     const { retry } = this.config;
     const rateLimited = err.kind === 'rate_limited';
-    if (!retryable || (!rateLimited && counted > retry.maxRetries)) return undefined;
+    if (!retryable) return undefined;
     const delay = backoffDelay(attempt, retry, { rateLimited, retryAfterS: err.retryAfterS });
-    const budget = err.unreachable
-      ? retry.unreachableBudgetMs
-      : rateLimited
-        ? retry.rateLimitedBudgetMs
-        : retry.totalBudgetMs;
-    if (monotonicMs() - started + delay > budget) return undefined;
+    const failingForMs = monotonicMs() - call.started;
+    const bound = retryBound(err, retry, {
+      counted,
+      elapsedMs: failingForMs + delay,
+      deadline: call.deadline !== undefined,
+      answered: call.deadline === undefined && call.outages && this.answeredLately(),
+    });
+    if (bound === undefined) return undefined;
     const shown = rateLimited ? `${attempt}` : `${counted}/${retry.maxRetries}`;
     this.trace(`retry ${shown} in ${delay} ms after: ${err.message}`);
     this.config.onRetry?.({
@@ -164,13 +178,30 @@ export class Transport {
       delayMs: delay,
       reason: err.message,
       rateLimited,
+      bound: bound.kind,
+      ...(bound.budgetMs !== undefined ? { leftMs: Math.max(0, bound.budgetMs - failingForMs) } : {}),
+      failingForMs,
     });
     return delay;
   }
 
+  /** Whether the service answered this client, or this machine within RECENT_ANSWER_MS (the key's budget knows). */
+  private answeredLately(): boolean {
+    if (this.answered) return true;
+    const since = this.config.limiter?.sinceAnswerMs?.();
+    return since !== undefined && since <= RECENT_ANSWER_MS;
+  }
+
   /** Sends `spec`, retrying within the configured bounds; resolves with the parsed JSON body. */
-  async send(spec: RequestSpec, signal?: AbortSignal): Promise<unknown> {
-    const started = monotonicMs();
+  async send(spec: RequestSpec, signal?: AbortSignal, o: SendOptions = {}): Promise<unknown> {
+    const deadline = deadlineOf(signal);
+    const call: CallBounds = {
+      started: monotonicMs(),
+      // A caller that rides out failed calls itself until its deadline hears of each soon, and warns.
+      ...(o.ownRetries === true
+        ? { deadline: undefined, outages: deadline === undefined }
+        : { deadline, outages: true }),
+    };
     const bodyText = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     const state = { left: false };
     // A POST cancelled after it left may still have been carried out.
@@ -188,9 +219,9 @@ export class Transport {
           : new HttpError({ kind: 'unexpected', message: String(caught), cause: caught });
         // Refused before it was acted on (a 429, a refused connection): nothing is in flight, nothing done.
         if (err.neverSent) state.left = false;
-        const retryable = spec.method === 'GET' ? err.transient : err.neverSent;
+        const retryable = spec.method === 'GET' ? err.transient : err.neverSent && err.transient;
         if (err.kind !== 'rate_limited') counted += 1;
-        const delay = this.retryDelay(err, retryable, attempt, counted, started);
+        const delay = this.retryDelay(err, retryable, attempt, counted, call);
         if (delay !== undefined) {
           try {
             await sleep(delay, signal);
@@ -199,7 +230,8 @@ export class Transport {
           }
           continue;
         }
-        throw spec.method === 'POST' ? postOutcome(err, spec.creates) : err;
+        const told = attempt > 1 ? afterAttempts(err, attempt, monotonicMs() - call.started) : err;
+        throw spec.method === 'POST' ? postOutcome(told, spec.creates) : told;
       }
     }
   }
@@ -221,13 +253,18 @@ export class Transport {
     const grace = spec.method === 'POST' ? withGrace(signal, POST_GRACE_MS) : undefined;
     // A 429 tells the budget that others spend the key too (budget/limiter.ts Cap).
     let refused = false;
+    let answered = true;
     try {
       return await this.exchange(spec, bodyText, attempt, grace ? grace.signal : signal);
     } catch (err) {
       refused = isHttpError(err) && err.kind === 'rate_limited';
+      // A gateway's 502, 503 or 504 says nothing of the service behind it.
+      answered = isHttpError(err) && err.status !== undefined && !isOutage(err);
       throw err;
     } finally {
-      release?.(true, refused);
+      // The key's budget remembers it for the machine's other runs (an outage is not a typo in the URL).
+      if (answered) this.answered = true;
+      release?.(true, refused, answered);
       grace?.dispose();
     }
   }

@@ -141,6 +141,15 @@ export interface RunningEmulator {
   keys: EmulatorKey[];
   /** Stops timers, closes sockets, resolves when down. */
   close(): Promise<void>;
+  /**
+   * A restart's first half: the listener goes away (connections in flight are cut, new ones refused) while
+   * the sessions, turns and stats stay; resolves once nothing listens on the port.
+   */
+  stopListening(): Promise<void>;
+  /** A restart's second half: listens again on the same port; resolves once it does. */
+  listenAgain(): Promise<void>;
+  /** Whether the listener is there (false between stopListening and listenAgain). */
+  readonly listening: boolean;
   setFaults(f: FaultOptions | undefined): void;
   /** How a repeated single-valued parameter is read from now on (see EmulatorOptions.repeatedParams). */
   setRepeatedParams(mode: RepeatedParams): void;

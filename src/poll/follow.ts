@@ -31,7 +31,7 @@ export interface MessageLister {
   listMessages(
     target: PollTarget,
     query: ListQuery,
-    options?: { signal?: AbortSignal },
+    options?: { signal?: AbortSignal; ownRetries?: boolean },
   ): Promise<MessagePage>;
   /** Registers the follow as a waiter on the key's budget (ApiClient#pollShare). */
   pollShare?(): PollShare | undefined;
@@ -237,7 +237,11 @@ export class Follower implements AsyncIterable<Message> {
 
   private async list(page: number, limit: number): Promise<MessagePage> {
     this.requests += 1;
-    return this.o.client.listMessages(this.o.target, this.query(page, limit), { signal: this.o.signal });
+    // The loop rides out failed polls itself, warning of each (see poll), under a deadline too.
+    return this.o.client.listMessages(this.o.target, this.query(page, limit), {
+      signal: this.o.signal,
+      ownRetries: true,
+    });
   }
 
   /**

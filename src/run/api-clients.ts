@@ -7,6 +7,27 @@ import { maxResponseFromEnv, rateLimitFromEnv, requestTimeouts } from '../config
 import type { TerminalCaps } from '../output/terminal.js';
 import type { Logger } from '../output/stderr.js';
 import { formatDuration } from '../util/duration.js';
+import type { RetryNotice } from '../api/backoff.js';
+
+/** Off a terminal, a call failing this long is said on stderr (a CI log shows why a step is slow)... */
+const QUIET_RETRY_MS = 5000;
+/** ...at most this often. */
+const TOLD_EVERY_MS = 30_000;
+
+/** The line of a retry: why, when, and what ends the retries. */
+export function retryLine(n: RetryNotice): string {
+  const left = formatDuration(n.leftMs ?? 0);
+  const until = n.rateLimited
+    ? n.bound === 'deadline'
+      ? 'the key is busy: until it is not, or the --timeout'
+      : `the key is busy: for up to ${left} more; --timeout sets another bound`
+    : n.bound === 'deadline'
+      ? 'until the --timeout'
+      : n.bound === 'outage'
+        ? `the service may be restarting: for up to ${left} more`
+        : `${n.attempt} of ${n.maxRetries}`;
+  return `${n.reason}; retrying in ${formatDuration(n.delayMs)} (${until})`;
+}
 
 /** Makes an API client for a base URL and key, with the run's settings unless `options` says otherwise. */
 export type ClientFor = (
@@ -32,6 +53,16 @@ export function clientMaker(
   // A server whose filter let another session's or thread's message through: said once a run, on stderr
   // (the message itself is dropped by the client).
   let toldForeign = false;
+  // Off a terminal, when a call has been failing QUIET_RETRY_MS (the run's clock, not the test's).
+  let toldRetryAt = Number.NEGATIVE_INFINITY;
+  const onRetry = (n: RetryNotice) => {
+    if (!caps.stderrIsTTY) {
+      const now = Date.now();
+      if ((n.failingForMs ?? 0) < QUIET_RETRY_MS || now - toldRetryAt < TOLD_EVERY_MS) return;
+      toldRetryAt = now;
+    }
+    log.warn(retryLine(n));
+  };
   const onForeign: ClientOptions['onForeign'] = ({ why, target }) => {
     if (toldForeign) return;
     toldForeign = true;
@@ -47,13 +78,8 @@ export function clientMaker(
       onForeign,
       debug: debug ? (line: string) => log.debug(line) : undefined,
       env,
-      // A person at a terminal sees why nothing happens while a request is retried.
-      onRetry: caps.stderrIsTTY
-        ? (n) =>
-            log.warn(
-              `${n.reason}; retrying in ${formatDuration(n.delayMs)} (${n.rateLimited ? 'the key is busy: until it is not, or --timeout' : `${n.attempt} of ${n.maxRetries}`})`,
-            )
-        : undefined,
+      // A person at a terminal sees why nothing happens while a request is retried; a log, a long outage.
+      onRetry,
       onPaced: caps.stderrIsTTY
         ? ({ limit }) =>
             log.info(

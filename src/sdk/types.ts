@@ -40,7 +40,12 @@ export interface AgentsOptions {
    * Default `process.env`.
    */
   env?: Record<string, string | undefined>;
-  /** Longest wait for an answer's headers, and between chunks of its body, in ms. Default 30 000. */
+  /**
+   * Longest wait for an answer's headers, and between chunks of its body, in ms; one attempt's whole exchange
+   * ends at twice this. Default 30 000. A call retries what may pass (up to 6 times, or through an outage of a
+   * service that answered for 60 s, or until its `timeout`), and its error then says how many attempts it made
+   * over how long.
+   */
   responseTimeoutMs?: number;
   /** @internal The CLI's own callers (agents mcp) pass a run's tuning: its retries, poll schedule, pacing. */
   tuning?: Pick<Tuning, 'retry' | 'schedule' | 'pacing'>;

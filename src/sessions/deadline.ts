@@ -3,6 +3,7 @@
 import { formatDuration } from '../util/duration.js';
 import { afterIo } from '../util/sleep.js';
 import { TimeoutError } from '../errors/agents-error.js';
+import { markDeadline } from '../api/call-deadline.js';
 
 /** The signal a timed command passes to every call, and why it fired. */
 export interface Deadline {
@@ -27,8 +28,11 @@ export function startDeadline(stop: AbortSignal, timeoutMs: number | undefined):
     timeoutMs === undefined
       ? () => undefined
       : afterIo(timeoutMs, () => timer.abort(new DOMException('the time-out ran out', 'TimeoutError')));
+  const signal = AbortSignal.any([stop, timer.signal]);
+  // Every call made under it rides out an outage until then (api/transport.ts).
+  if (timeoutMs !== undefined) markDeadline(signal, timeoutMs);
   return {
-    signal: AbortSignal.any([stop, timer.signal]),
+    signal,
     timeoutMs,
     get expired() {
       return timer.signal.aborted && !stop.aborted;

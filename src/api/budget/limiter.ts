@@ -14,9 +14,10 @@ export interface PacingOptions {
 /**
  * Ends a request's time in flight; its slot is then held for one more window. `sent: false` gives back a
  * slot whose request never left (nothing to hold); `refused`: the service answered 429, so the key is
- * spent by others this budget cannot see (see lowerCap). Safe to call twice.
+ * spent by others this budget cannot see (see lowerCap); `answered`: the service answered (any status),
+ * which the budget remembers (Limiter.sinceAnswerMs). Safe to call twice.
  */
-export type Release = (sent?: boolean, refused?: boolean) => void;
+export type Release = (sent?: boolean, refused?: boolean, answered?: boolean) => void;
 
 /**
  * A budget's limit lowered by 429s: [slots, since when] (on the budget's clock). A 429 for a request this
@@ -69,6 +70,8 @@ export interface Limiter {
   acquire(signal?: AbortSignal, o?: AcquireOptions): Promise<Release>;
   /** Registers a waiter on this budget. */
   register(): PollShare;
+  /** How long ago the service last answered a request of the key here (undefined: not that it knows). */
+  sinceAnswerMs?(): number | undefined;
 }
 
 /**
@@ -172,6 +175,8 @@ export class SlidingWindowLimiter implements Limiter {
   private readonly waiting = new WaiterCount();
   /** Lowered by 429s (see Cap). */
   private cap: Cap | undefined;
+  /** When the service last answered a request released here. */
+  private lastAnswer: number | undefined;
 
   constructor(options: PacingOptions & { now?: () => number }) {
     if (!(options.limit >= 1) || !(options.windowMs > 0)) {
@@ -211,6 +216,10 @@ export class SlidingWindowLimiter implements Limiter {
     });
   }
 
+  sinceAnswerMs(): number | undefined {
+    return this.lastAnswer === undefined ? undefined : this.now() - this.lastAnswer;
+  }
+
   /** A waiter of this process; alone on the key, its share is its part of this process's waiters. */
   register(): PollShare {
     return this.waiting.register((n) => this.gapFor(n));
@@ -242,11 +251,12 @@ export class SlidingWindowLimiter implements Limiter {
   private releaser(): Release {
     let done = false;
     const granted = this.now();
-    return (sent = true, refused = false) => {
+    return (sent = true, refused = false, answered = false) => {
       if (done) return;
       done = true;
       this.inFlight -= 1;
       const now = this.now();
+      if (answered) this.lastAnswer = now;
       if (refused) this.cap = lowerCap(this.limit, this.cap, now, granted);
       // Now is later than every recorded end, so pushing keeps the list sorted.
       if (sent) this.ended.push(now);

@@ -133,6 +133,7 @@ export class SharedLimiter implements Limiter {
 
   async acquire(signal?: AbortSignal, o: AcquireOptions = {}): Promise<Release> {
     // A store that may come back is tried again now and then; meanwhile the fallback paces.
+    // (The answers of requests it paces are remembered by the process's own window, see sinceAnswerMs.)
     if (this.fallback.paces()) return this.fallback.limiter.acquire(signal, o);
     const own = await this.local.acquire(signal, o);
     if (this.fallback.active) return own;
@@ -148,12 +149,22 @@ export class SharedLimiter implements Limiter {
     const entry = id;
     const granted = this.store.now();
     let done = false;
-    return (sent = true, refused = false) => {
+    return (sent = true, refused = false, answered = false) => {
       if (done) return;
       done = true;
-      own(sent, refused);
-      this.state.giveBack(entry, sent ? this.store.now() : -1, refused ? granted : undefined);
+      own(sent, refused, answered);
+      const now = this.store.now();
+      this.state.giveBack(entry, sent ? now : -1, refused ? granted : undefined, answered ? now : undefined);
     };
+  }
+
+  /** The latest answer this process saw, or any process that shares the store as of its last read. */
+  sinceAnswerMs(): number | undefined {
+    const seen = this.state.view.answered;
+    const shared = seen === undefined ? undefined : Math.max(0, this.store.now() - seen);
+    const own = this.local.sinceAnswerMs();
+    if (own === undefined) return shared;
+    return shared === undefined ? own : Math.min(own, shared);
   }
 
   /**

@@ -25,6 +25,8 @@ export interface WindowSeen {
   held: number;
   ended: number[];
   limit: number;
+  /** When the service last answered a request of the key (SharedState.answered). */
+  answered?: number;
 }
 
 /**
@@ -48,6 +50,8 @@ export class StateSync {
   private viewAt = 0;
   /** The latest grant of a request of ours the service refused with 429, not yet written (see Cap). */
   private refusedGrant: number | undefined;
+  /** When the service last answered a request of ours, not yet written. */
+  private answeredAt: number | undefined;
   /** When our requests were refused with 429, not yet written (the store keeps an hour of them). */
   private readonly refusals: number[] = [];
   /** What this process is, for `agents budget` (SharedPacingOptions.label); written beside its entries. */
@@ -86,8 +90,12 @@ export class StateSync {
     return id;
   }
 
-  /** Ends our entry `id`: at `end`, or -1 for a slot given back unsent; `refusedAt`: granted then, refused by a 429. */
-  giveBack(id: string, end: number, refusedAt?: number): void {
+  /**
+   * Ends our entry `id`: at `end`, or -1 for a slot given back unsent; `refusedAt`: granted then, refused by
+   * a 429; `answeredAt`: the service answered it then.
+   */
+  giveBack(id: string, end: number, refusedAt?: number, answeredAt?: number): void {
+    if (answeredAt !== undefined) this.answeredAt = Math.max(this.answeredAt ?? answeredAt, answeredAt);
     if (refusedAt !== undefined) {
       this.refusedGrant = Math.max(this.refusedGrant ?? refusedAt, refusedAt);
       this.refusals.push(end >= 0 ? end : refusedAt);
@@ -202,6 +210,8 @@ export class StateSync {
     if (this.refusedGrant !== undefined) s.cap = lowerCap(limit, s.cap, now, this.refusedGrant);
     this.refusedGrant = undefined;
     if (this.refusals.length > 0) s.refused = [...(s.refused ?? []), ...this.refusals.splice(0)];
+    if (this.answeredAt !== undefined) s.answered = Math.max(s.answered ?? 0, this.answeredAt);
+    this.answeredAt = undefined;
     if (s.cap !== undefined && capacity(limit, s.cap, now) >= limit) delete s.cap;
     const mine = this.waiting.count;
     if (mine > 0) {
@@ -233,7 +243,12 @@ export class StateSync {
     let others = 0;
     for (const [id, [n]] of Object.entries(s.waiters)) if (id !== this.processId) others += n;
     this.othersWaiting = others;
-    this.view = { held: slotsHeld(s), ended: [...s.ended], limit: capacity(this.pacing.limit, s.cap, now) };
+    this.view = {
+      held: slotsHeld(s),
+      ended: [...s.ended],
+      limit: capacity(this.pacing.limit, s.cap, now),
+      ...(s.answered !== undefined ? { answered: s.answered } : {}),
+    };
     this.viewAt = now;
   }
 

@@ -30,6 +30,11 @@ export interface SharedState {
   who?: Record<string, string>;
   /** When the service refused a request of the key with 429, within the last REFUSALS_KEPT_MS. */
   refused?: number[];
+  /**
+   * When the service last answered a request of the key (any status): a refused connection soon after is
+   * an outage to ride out, not a mistyped address (api/retry-bound.ts). Absent in an older version's file.
+   */
+  answered?: number;
 }
 
 /** How long a 429 is remembered for `agents budget` (the last hour). */
@@ -65,7 +70,7 @@ export function parseState(text: string): SharedState {
     throw new BrokenState('a newer version of agents wrote it', { newer: true });
   if (!isObject(value) || value.v !== VERSION)
     throw new BrokenState('it is not a budget file of this version');
-  const { ended, flight, waiters, cap, who, refused } = value;
+  const { ended, flight, waiters, cap, who, refused, answered } = value;
   const queue = value.queue ?? {};
   const pair = (w: unknown): w is [number, number] => Array.isArray(w) && w.length === 2 && w.every(isTime);
   const ok =
@@ -79,7 +84,8 @@ export function parseState(text: string): SharedState {
     Object.values(queue).every(pair) &&
     (cap === undefined || (pair(cap) && cap[0] >= 1)) &&
     (who === undefined || (isObject(who) && Object.values(who).every((w) => typeof w === 'string'))) &&
-    (refused === undefined || (Array.isArray(refused) && refused.every(isTime)));
+    (refused === undefined || (Array.isArray(refused) && refused.every(isTime))) &&
+    (answered === undefined || isTime(answered));
   if (!ok) throw new BrokenState('its entries are malformed');
   return { ...(value as unknown as SharedState), queue: queue as SharedState['queue'] };
 }

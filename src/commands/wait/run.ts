@@ -10,6 +10,7 @@ import type { Item } from '../../output/items.js';
 import type { AnswerSchema } from '../../sessions/answer-json.js';
 import type { InStream } from '../../io/io.js';
 import { startDeadline } from '../../sessions/deadline.js';
+import { anySignal } from '../../api/call-deadline.js';
 import { FanOut, resumeWait } from '../../sessions/fan-out.js';
 
 export interface WaitFlags {
@@ -67,7 +68,7 @@ export async function* wait(ctx: Context, refs: WaitRef[], flags: WaitFlags): As
   // --timeout bounds everything from here: reading standard input, finding each session's latest turn, polling.
   const deadline = startDeadline(ctx.signal, flags.timeout);
   const left = new AbortController();
-  const signal = AbortSignal.any([deadline.signal, left.signal]);
+  const signal = anySignal([deadline.signal, left.signal]);
   const fan = new FanOut({
     ctx,
     client,

@@ -318,7 +318,8 @@ describe('Follower: endings', () => {
         baseUrl: em.url,
         apiKey: KEY,
         pacing: false,
-        retry: { maxRetries: 0, rateLimitedBudgetMs: 0 },
+        // No ride through the outage of a service that answered (the create) either.
+        retry: { maxRetries: 0, rateLimitedBudgetMs: 0, outageBudgetMs: 0 },
       });
       const s = await client.createSession({ agent_name: 'claude', message: '[[think:2000]] hi' });
       em.setFaults({ rate: 1, modes, methods: ['GET'] });
