@@ -17,6 +17,8 @@ export interface WaitFlags {
   outputDir?: string;
   /** --output-schema, compiled by the spec: each reply is checked against it. */
   schema?: AnswerSchema;
+  /** --notify (true), --no-notify (false), neither: the `notify` setting decides. */
+  notify?: boolean;
 }
 
 /** --output-dir: made if missing, and writable, before anything is read or sent. */
@@ -76,6 +78,7 @@ export async function* wait(ctx: Context, refs: WaitRef[], flags: WaitFlags): As
     titles: ctx.caps.stdoutIsTTY || ctx.caps.spinner,
     outputDir: flags.outputDir,
     schema: flags.schema,
+    notify: flags.notify,
   });
   let stdinOpen = fromStdin;
   try {
