@@ -83,6 +83,8 @@ export class FanOut {
   readonly entries: Entry[] = [];
   /** The first permanent error's exit code, in the order they happened. */
   firstError: ExitCodeValue | undefined;
+  /** The highest exit code of the permanent errors (create --attempts ends with the worst). */
+  worstError: ExitCodeValue | undefined;
   private readonly channel = new Channel<SessionItem>();
   /** Each reference's status line, as last sent. */
   private readonly rows = new Map<string, StatusRow>();
@@ -139,6 +141,7 @@ export class FanOut {
 
   private fail(text: string, err: CliError): void {
     this.firstError ??= err.exitCode;
+    this.worstError = Math.max(this.worstError ?? 0, err.exitCode) as ExitCodeValue;
     this.channel.push({ kind: 'error', text, hint: err.hint });
   }
 
