@@ -81,6 +81,21 @@ describe('agents create --attempts', () => {
     expect((await f.run(['wait', 'last'])).stdout).toBe('again\n');
   });
 
+  it('ls and show take the group: its attempts, attempt 1 first', async () => {
+    const f = await fixture();
+    await f.run(['create', '-a', 'claude', 'an older one']);
+    const made = await f.run(['create', '-a', 'claude', '--attempts', '2', 'go']);
+    const ids = made.stdout.trim().split('\n');
+    const listed = await f.run(['ls', 'last', '--json']);
+    expect(listed.code, listed.stderr).toBe(0);
+    const rows = JSON.parse(listed.stdout) as { id: string }[];
+    expect(rows.map((s) => s.id)).toEqual(ids);
+    const shown = await f.run(['show', groupIn(made.stderr), '--json']);
+    expect((JSON.parse(shown.stdout) as { id: string }[]).map((s) => s.id)).toEqual(ids);
+    const notGroup = await f.run(['ls', ids[0]!]);
+    expect(notGroup.code).toBe(2);
+  });
+
   it.each([
     [['--attempts', '0'], /--attempts.*2 to 5/],
     [['--attempts', '6'], /--attempts.*2 to 5/],
