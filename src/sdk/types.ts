@@ -110,6 +110,7 @@ export type Attempt =
 export interface Attempts {
   /** The session group's id (a UUID made by the client, sent as `session_group_id`). */
   groupId: string;
+  /** Each attempt asked for, in order: its turn, or why its create failed. */
   attempts: Attempt[];
 }
 
