@@ -11,7 +11,15 @@ import type { Item } from '../../output/items.js';
 import { startDeadline } from '../../sessions/deadline.js';
 import { FanOut } from '../../sessions/fan-out.js';
 import { postTurn } from '../../sessions/post.js';
-import type { CreateFlags } from './run.js';
+
+/** What of create's flags the attempts read (run.ts's CreateFlags has them). */
+export interface AttemptFlags {
+  /** --attempts N: 2 to 5. */
+  attempts?: number;
+  wait?: boolean;
+  timeout?: number;
+  notify?: boolean;
+}
 
 /** The worse of two exit codes: the higher (a time-out, 124, is worse than a failure, 1). */
 const worse = (a: ExitCodeValue | undefined, b: ExitCodeValue | undefined): ExitCodeValue | undefined =>
@@ -21,7 +29,7 @@ export async function* createAttempts(
   ctx: Context,
   client: ApiClient,
   body: CreateSessionBody,
-  flags: CreateFlags,
+  flags: AttemptFlags,
 ): AsyncGenerator<Item> {
   const n = flags.attempts!;
   const group = randomUUID();
@@ -70,7 +78,7 @@ async function* waitAll(
   ctx: Context,
   client: ApiClient,
   created: { attempt: number; session: Session }[],
-  flags: CreateFlags,
+  flags: AttemptFlags,
   signal: AbortSignal,
 ): AsyncGenerator<Item, ExitCodeValue | undefined> {
   const fan = new FanOut({
