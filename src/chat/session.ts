@@ -3,7 +3,7 @@
 // interrupts a turn), the slash commands. It draws nothing: it prints through the ChatTerminal.
 import type { Context } from '../run/context.js';
 import { timeFormat } from '../config/env.js';
-import { notificationBytes } from '../output/notify.js';
+import { notify } from '../output/notify.js';
 import type { ApiClient } from '../api/client.js';
 import { isHttpError } from '../api/errors.js';
 import type { CoreAgent, Message, Session } from '../api/types.js';
@@ -37,7 +37,7 @@ export interface ChatOptions {
   private?: boolean;
   /** --yes: a follow-up interrupts a running turn without asking. */
   yes?: boolean;
-  /** --notify: tell the person when a turn ends. */
+  /** --notify (true) / --no-notify (false) / neither (the `notify` setting decides): when a turn ends. */
   notify?: boolean;
 }
 
@@ -227,16 +227,17 @@ export class Chat implements CommandHost {
     // Already set when the final's entry was printed; a new turn clears it.
     this.status.tookMs ??= Date.now() - (this.status.since ?? Date.now());
     this.setPhase('idle');
-    if (this.o.notify) this.notifyTurnEnd();
+    void this.notifyTurnEnd();
     // The question was whether to interrupt: there is nothing to interrupt any more.
     if (this.status.confirming) this.terminal.resolve(true);
   }
 
-  /** --notify: a bell, and a desktop notification where the terminal shows one. */
-  private notifyTurnEnd(): void {
+  /** --notify and the `notify` setting: a bell (through the chat's own terminal), or the setting's program. */
+  private async notifyTurnEnd(): Promise<void> {
     const who = this.status.label || 'the agent';
     const body = `${who} replied${this.lastFinal ? `: ${this.lastFinal.message.split('\n')[0] ?? ''}` : ''}`;
-    this.terminal.control(notificationBytes(this.o.ctx.io.env, { title: 'agents chat', body }));
+    const n = { title: 'agents chat', body, result: this.lastFinal };
+    await notify(this.o.ctx, n, this.o.notify, (bytes) => this.terminal.control(bytes));
   }
 
   /** Sends a message: the first one creates the session. */

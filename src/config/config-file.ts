@@ -51,6 +51,7 @@ export const SCHEMA = {
         'base-url': { type: 'string', minLength: 1 },
         agent: { type: 'string', enum: [...CORE_AGENTS] },
         'budget-url': { type: 'string', pattern: '^rediss?://' },
+        notify: { type: 'string', minLength: 1 },
       },
       additionalProperties: false,
     },

@@ -12,12 +12,13 @@ import {
   validateBudgetUrl,
   validateProfileName,
 } from './validators.js';
+import { validateNotify } from './notify-setting.js';
 
 /** Where a setting's value came from. */
 export type SettingSource = 'flag' | 'env' | 'profile' | 'default';
 
 /** The settings a run can ask for. */
-export type SettingName = 'apiKey' | 'baseUrl' | 'agent' | 'budgetUrl';
+export type SettingName = 'apiKey' | 'baseUrl' | 'agent' | 'budgetUrl' | 'notify';
 
 /** The settings of this run, each with its source. Only those asked for are looked up. */
 export interface Settings {
@@ -35,6 +36,9 @@ export interface Settings {
    * its environment does not depend on a config file).
    */
   budgetUrl: string | undefined;
+  /** AGENTS_NOTIFY > profile 'notify' (the --notify flags belong to the commands that wait): how a finished
+   * turn is announced, validated and normal (src/config/notify-setting.ts). */
+  notify: string | undefined;
   sources: Record<SettingName | 'profile', SettingSource>;
   /** The profiles in the file, when it was read (for messages about a profile that does not exist). */
   profiles: string[] | undefined;
@@ -46,6 +50,7 @@ export const ENV_VARS = {
   baseUrl: 'AGENTS_BASE_URL',
   agent: 'AGENTS_AGENT',
   budgetUrl: 'AGENTS_BUDGET_URL',
+  notify: 'AGENTS_NOTIFY',
   profile: 'AGENTS_PROFILE',
 } as const;
 
@@ -54,6 +59,7 @@ const FILE_KEYS = {
   baseUrl: 'base-url',
   agent: 'agent',
   budgetUrl: 'budget-url',
+  notify: 'notify',
 } as const;
 
 /** An environment variable's value; set-but-empty counts as unset, as most CLIs treat it. */
@@ -83,7 +89,7 @@ export async function resolveSettings(
   globals: { profile?: string; baseUrl?: string },
   env: Env,
   readFile: () => Promise<Profiles>,
-  need: readonly SettingName[] = ['apiKey', 'baseUrl', 'agent', 'budgetUrl'],
+  need: readonly SettingName[] = ['apiKey', 'baseUrl', 'agent', 'budgetUrl', 'notify'],
 ): Promise<Settings> {
   const { profile, source: profileSource } = resolveProfile(globals, env);
   const given: Record<SettingName, [string | undefined, SettingSource]> = {
@@ -92,12 +98,14 @@ export async function resolveSettings(
       globals.baseUrl !== undefined ? [globals.baseUrl, 'flag'] : [fromEnv(env, ENV_VARS.baseUrl), 'env'],
     agent: [fromEnv(env, ENV_VARS.agent), 'env'],
     budgetUrl: [fromEnv(env, ENV_VARS.budgetUrl), 'env'],
+    notify: [fromEnv(env, ENV_VARS.notify), 'env'],
   };
   let profiles: Profiles | undefined;
-  // The budget URL never makes the file be read beside other settings (see Settings.budgetUrl); asked for
-  // alone (`config get budget-url`), it is what the file is read for.
+  // The budget URL and notify never make the file be read beside other settings (see Settings.budgetUrl);
+  // asked for alone (`config get budget-url`, a wait's end), each is what the file is read for.
   const alone = need.length === 1;
-  const missing = (name: SettingName) => given[name][0] === undefined && (alone || name !== 'budgetUrl');
+  const optional = (name: SettingName) => name === 'budgetUrl' || name === 'notify';
+  const missing = (name: SettingName) => given[name][0] === undefined && (alone || !optional(name));
   if (need.some(missing)) profiles = await readFile();
   const stored = profiles === undefined ? {} : profileOf(profiles, profile);
 
@@ -111,6 +119,11 @@ export async function resolveSettings(
   const [baseUrl, baseUrlSource] = value('baseUrl');
   const [agentName, agentSource] = value('agent');
   const [budgetRaw, budgetSource] = value('budgetUrl');
+  const [notifyRaw, notifySource] = value('notify');
+  const notify =
+    notifyRaw === undefined
+      ? undefined
+      : validateNotify(notifyRaw, notifySource === 'env' ? ENV_VARS.notify : 'notify in the config');
   const budgetUrl =
     budgetRaw === undefined
       ? undefined
@@ -131,12 +144,14 @@ export async function resolveSettings(
     baseUrl,
     agent,
     budgetUrl,
+    notify,
     sources: {
       profile: profileSource,
       apiKey: apiKeySource,
       baseUrl: baseUrlSource,
       agent: agentSource,
       budgetUrl: budgetSource,
+      notify: notifySource,
     },
     profiles: profiles === undefined ? undefined : Object.keys(profiles).sort(),
   };

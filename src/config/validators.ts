@@ -4,9 +4,10 @@
 import { CORE_AGENTS, type CoreAgent } from '../api/types.js';
 import { UsageError } from '../errors/cli-error.js';
 import { isLoopbackHost } from '../util/loopback.js';
+import { validateNotify } from './notify-setting.js';
 
 /** The keys a profile holds. */
-export const CONFIG_KEYS = ['api-key', 'base-url', 'agent', 'budget-url'] as const;
+export const CONFIG_KEYS = ['api-key', 'base-url', 'agent', 'budget-url', 'notify'] as const;
 /** One of CONFIG_KEYS. */
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
@@ -117,6 +118,8 @@ export function validateConfigValue(key: ConfigKey, value: string): { value: str
       return { value: validateAgent(value) };
     case 'budget-url':
       return { value: validateBudgetUrl(value) };
+    case 'notify':
+      return { value: validateNotify(value) };
   }
 }
 

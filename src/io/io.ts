@@ -36,6 +36,8 @@ export interface Tuning {
   watchMs?: number;
   /** How long a message read from a quiet standard input goes unmentioned on a terminal (default a second). */
   stdinNoticeMs?: number;
+  /** How long the `notify` setting's program may run (default 10 s). */
+  notifyTimeoutMs?: number;
 }
 
 /**

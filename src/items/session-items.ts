@@ -52,8 +52,18 @@ export type SessionItem =
   | { kind: 'github-ids'; output: string; ids: StartedIds }
   /** Under GitHub Actions, after it: the result for $GITHUB_STEP_SUMMARY and/or $GITHUB_OUTPUT. */
   | { kind: 'github-result'; result: WaitResult; summary?: string; output?: string; title?: string }
-  /** --notify: the wait ended (not when the user stopped it): who was waited on, and how it ended. */
-  | { kind: 'wait-ended'; who: string; title?: string; outcome: 'replied' | 'timed-out' | 'failed' }
+  /**
+   * A wait ended (not when the user stopped it): who was waited on, how it ended, the turn's result as
+   * --json prints it, and --notify/--no-notify as given (undefined: the `notify` setting decides).
+   */
+  | {
+      kind: 'wait-ended';
+      who: string;
+      title?: string;
+      outcome: 'replied' | 'timed-out' | 'failed';
+      notify: boolean | undefined;
+      result?: unknown;
+    }
   /** --output-schema: a reply did not give the JSON asked for; `retry` of `of` follow-ups is being sent. */
   | { kind: 'schema-retry'; problem: SchemaProblem; retry: number; of: number }
   /** `agents wait` is following the session of `key`: its status line (undefined: no line for it). */

@@ -12,6 +12,17 @@ export type Item =
   | SessionItem
   /** A new session; `waiting` when the command goes on to wait for its reply. */
   | { kind: 'session-created'; session: Session; waiting: boolean }
+  /**
+   * create --attempts: the new session group and the attempts the service took (of `of` asked for, each
+   * with its number); `waiting` as above.
+   */
+  | {
+      kind: 'attempts-created';
+      group: string;
+      attempts: { attempt: number; session: Session }[];
+      of: number;
+      waiting: boolean;
+    }
   /** A follow-up posted; `waiting` as above. */
   | { kind: 'message-sent'; sessionId: string; sent: SentMessage; waiting: boolean }
   /**

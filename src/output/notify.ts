@@ -1,8 +1,14 @@
-// --notify: when a long wait ends, a bell and a desktop notification where the terminal makes one of an
-// escape sequence (OSC 9: iTerm2, WezTerm, Ghostty, kitty; OSC 777: foot, VTE, urxvt). Only on a terminal,
-// never a pipe. create/send --wait, `agents wait` and `agents chat` call notify() the same way.
-import type { Env } from '../io/io.js';
-import type { Stderr } from './stderr.js';
+// --notify and the `notify` setting: when a wait ends, a bell and a desktop notification where the terminal
+// makes one of an escape sequence (OSC 9: iTerm2, WezTerm, Ghostty, kitty; OSC 777: foot, VTE, urxvt; only
+// on a terminal, never a pipe), or the setting's program with the turn's result on its stdin (terminal or
+// not). create/send --wait, `agents wait`, `tail --until-final` and `agents chat` call notify() the same way,
+// so the flags and the setting mean one thing everywhere.
+import type { Env, IO } from '../io/io.js';
+import type { SettingName, Settings } from '../config/settings.js';
+import { notifyHow } from '../config/notify-setting.js';
+import { runNotifyProgram } from '../io/notify-program.js';
+import { escapeForLine } from '../util/text.js';
+import type { Logger, Stderr } from './stderr.js';
 
 /** What a notification says. Text from the service is made safe here. */
 export interface Notification {
@@ -10,6 +16,8 @@ export interface Notification {
   title: string;
   /** One line: "claude replied: Fix the flaky test". */
   body: string;
+  /** What --json prints for the turn: the notify program's standard input, as one line of JSON. */
+  result?: unknown;
 }
 
 /** The desktop notification escape a terminal understands, if any. */
@@ -51,16 +59,43 @@ export function notificationBytes(env: Env, n: Notification): string {
 
 /** What notify needs of the run (a Context has it all). */
 export interface NotifyTarget {
-  io: { env: Env };
+  io: Pick<IO, 'env' | 'tuning'>;
   caps: { stderrIsTTY: boolean };
   stderr: Stderr;
+  log: Pick<Logger, 'warn'>;
+  settings(need?: readonly SettingName[]): Promise<Pick<Settings, 'notify'>>;
 }
 
 /**
- * Rings the bell and raises the notification on stderr when it is a terminal (around a running spinner);
- * nothing otherwise. It was asked for by --notify, so --quiet does not silence it: it writes no text.
+ * Announces the end of a turn as `flag` (--notify true, --no-notify false, neither undefined) and the
+ * `notify` setting say: the bell and escape on stderr when it is a terminal (or through `write`, where the
+ * caller owns the terminal: chat), or the setting's program. It was asked for, so --quiet does not silence
+ * the bell (it writes no text). Never throws: a bad setting or a failed program is one warning.
  */
-export function notify(ctx: NotifyTarget, n: Notification): void {
-  if (!ctx.caps.stderrIsTTY) return;
-  ctx.stderr.write(notificationBytes(ctx.io.env, n));
+export async function notify(
+  ctx: NotifyTarget,
+  n: Notification,
+  flag: boolean | undefined,
+  write: (bytes: string) => void = (bytes) => ctx.stderr.write(bytes),
+): Promise<void> {
+  if (flag === false) return;
+  let how;
+  try {
+    how = notifyHow(flag, (await ctx.settings(['notify'])).notify);
+  } catch (err) {
+    ctx.log.warn(`no notification: ${err instanceof Error ? err.message : String(err)}`);
+    return;
+  }
+  if (how.kind === 'terminal') {
+    if (ctx.caps.stderrIsTTY) write(notificationBytes(ctx.io.env, n));
+    return;
+  }
+  if (how.kind !== 'program') return;
+  const input = `${JSON.stringify(n.result ?? { title: n.title, body: n.body })}\n`;
+  const why = await runNotifyProgram(how.argv, input, {
+    env: ctx.io.env,
+    timeoutMs: ctx.io.tuning?.notifyTimeoutMs,
+  });
+  if (why !== undefined)
+    ctx.log.warn(`the notify program ${escapeForLine(how.argv[0] ?? '')} failed: ${escapeForLine(why)}`);
 }

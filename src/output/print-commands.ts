@@ -7,7 +7,7 @@ import { jsonLine, type Handlers } from './printer.js';
 import { renderConfigList } from './render-config.js';
 import { bodyText, line, renderConversation, serviceText } from './render-conversation.js';
 import { renderSessions, renderSessionsPlain, sessionJson } from './render-sessions.js';
-import { renderChatEnd, renderCreated, renderSession } from './render.js';
+import { renderAttempts, renderChatEnd, renderCreated, renderSession } from './render.js';
 import { jsonText } from '../util/text.js';
 import { historyName } from '../state/history.js';
 
@@ -17,6 +17,20 @@ export const COMMAND_HANDLERS: Handlers<
   'session-created'(p, { session, waiting }) {
     if (p.ctx.caps.stderrIsTTY) p.ctx.log.info(renderCreated(session, p.ctx.styleErr));
     if (!waiting) p.out(p.json ? jsonLine(session) : `${session.id}\n`);
+  },
+  'attempts-created'(p, { group, attempts, of, waiting }) {
+    if (p.json) {
+      if (!waiting) p.out(`${jsonText(attempts.map((a) => a.session))}\n`);
+    } else if (p.text.tty && !waiting) {
+      p.out(renderAttempts(group, attempts, p.text.style));
+    } else if (!waiting) {
+      // Each id on a line of its own: what `agents wait` reads; the group on stderr.
+      p.out(attempts.map((a) => `${a.session.id}\n`).join(''));
+    }
+    p.ctx.log.info(`session group ${group}: ${attempts.length} of ${of} attempts created`);
+    if (p.ctx.caps.stderrIsTTY && !waiting && attempts.length > 0) {
+      p.ctx.log.hint(`Wait for them with: agents wait ${group}\nCompare: agents diff ${group} --attempt K`);
+    }
   },
   'message-sent'(p, { sessionId, sent, waiting }) {
     // <session>/<thread>: what `agents wait` and --thread read (the session alone if no thread came back).

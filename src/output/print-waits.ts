@@ -64,10 +64,10 @@ export const WAIT_HANDLERS: Handlers<SessionItem['kind']> = {
     if (summary !== undefined) await appendRunnerFile(p, summary, stepSummary(result, title));
     if (output !== undefined) await appendRunnerFile(p, output, githubOutputs(resultOutputs(result)));
   },
-  'wait-ended'(p, { who, title, outcome }) {
+  async 'wait-ended'(p, { who, title, outcome, notify: flag, result }) {
     const what = title ? `: ${title}` : '';
     const body = outcome === 'replied' ? `${who} replied${what}` : `${ENDED[outcome]} ${who}${what}`;
-    notify(p.ctx, { title: 'agents', body });
+    await notify(p.ctx, { title: 'agents', body, result }, flag);
   },
   'schema-retry'(p, item) {
     p.ctx.log.info(renderSchemaRetry(item.problem, item.retry, item.of));

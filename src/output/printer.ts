@@ -1,5 +1,6 @@
 // What the presenter's handlers (one per item kind: print-waits.ts, print-commands.ts) get to print with:
 // the run's streams and modes, and the presenter's few shared helpers.
+import type { SettingName, Settings } from '../config/settings.js';
 import type { Message } from '../api/types.js';
 import type { IO } from '../io/io.js';
 import type { Item } from './items.js';
@@ -23,6 +24,8 @@ export interface PresentContext {
   progress: Progress;
   /** The status lines of `agents wait` (made on first use). */
   statusLines(): Promise<StatusLines>;
+  /** The run's settings (the `notify` setting, when a wait ends). */
+  settings(need?: readonly SettingName[]): Promise<Settings>;
 }
 
 /** The presenter as its handlers see it. */

@@ -14,6 +14,19 @@ export function renderCreated(session: Session, style: Style = PLAIN): string {
   ].join('\n');
 }
 
+/** create --attempts on a terminal: the group, then each attempt's number, id and address. */
+export function renderAttempts(
+  group: string,
+  attempts: readonly { attempt: number; session: Session }[],
+  style: Style = PLAIN,
+): string {
+  const rows = attempts.map(
+    ({ attempt, session }) =>
+      `  ${style.bold(`attempt ${attempt}`)}  ${session.id}  ${neutralize(session.session_html_url ?? '')}`,
+  );
+  return `${[`${style.green('✓')} Session group ${group}`, ...rows].join('\n')}\n`;
+}
+
 /**
  * What to type next, after work was left running (follow it, reply) or after a reply arrived (reply,
  * read the whole conversation).

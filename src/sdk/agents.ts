@@ -31,9 +31,13 @@ import { openStateFile } from '../state/state-file.js';
 import { historyFor } from '../state/history-for.js';
 import { followTurn, NEVER, waitReply, type WaitJob } from './waits.js';
 import { settled, type Settled } from './replies.js';
+import { randomUUID } from 'node:crypto';
 import type {
   AgentsEvent,
   AgentsOptions,
+  Attempt,
+  Attempts,
+  AttemptsOptions,
   ArtifactContent,
   CallOptions,
   ConfigOptions,
@@ -143,6 +147,39 @@ export class Agents {
     if (title !== undefined) body.title = title;
     if (group !== undefined) body.session_group_id = group;
     return this.#post({ kind: 'create', body }, options, check);
+  }
+
+  /**
+   * Starts the same task as `attempts` sessions (2 to 5) in one new session group, to compare their answers
+   * and keep the best. The creates are posted one after another through the key's budget; one that fails
+   * is reported in its {@link Attempt} and leaves the others (none is sent twice). Wait on them with
+   * {@link Agents.replies}. A usage error (bad `attempts`, `sessionGroupId` given) sends nothing.
+   */
+  async createAttempts(options: AttemptsOptions): Promise<Attempts> {
+    if (typeof options !== 'object' || options === null)
+      throw new UsageError('createAttempts() needs { agent, message, attempts }');
+    const n = options.attempts;
+    if (!Number.isInteger(n) || n < 2 || n > 5)
+      throw new UsageError('attempts must be a whole number from 2 to 5');
+    if ((options as CreateOptions).sessionGroupId !== undefined) {
+      throw new UsageError('createAttempts() makes a new session group: leave sessionGroupId out');
+    }
+    // Checked once, before anything is sent: a bad argument is not N errors.
+    agentArgs(options.agent, options.agentId);
+    messageArg(options.message);
+    titleArg(options.title);
+    const groupId = randomUUID();
+    const { attempts: _n, ...create } = options;
+    const attempts: Attempt[] = [];
+    for (let attempt = 1; attempt <= n; attempt += 1) {
+      try {
+        attempts.push({ attempt, turn: await this.create({ ...create, sessionGroupId: groupId }) });
+      } catch (err) {
+        if (options.signal?.aborted) throw err;
+        attempts.push({ attempt, error: toCliError(err) });
+      }
+    }
+    return { groupId, attempts };
   }
 
   /** Sends a follow-up to a session: a new turn, which interrupts the one in progress. */

@@ -1,5 +1,6 @@
 // The shapes a program hands the library and gets back: options, turns, replies, events. Plain data, camelCase
 // where it is ours; the service's own records (Session, Message) keep the API's field names.
+import type { AgentsError } from '../errors/agents-error.js';
 import type { Message, Session } from '../api/types.js';
 import type { Tuning } from '../io/io.js';
 
@@ -97,6 +98,25 @@ export interface CreateOptions extends CallOptions, SchemaOptions {
   title?: string;
   /** File the session under this session group (a UUID). Sent only when given, as `title` is. */
   sessionGroupId?: string;
+}
+
+/** {@link Agents.createAttempts}: one task as several sessions in one new session group (best of N). */
+export interface AttemptsOptions extends Omit<CreateOptions, 'sessionGroupId'> {
+  /** How many sessions: 2 to 5. */
+  attempts: number;
+}
+
+/** One attempt of {@link Agents.createAttempts}: its turn, or the error its create ended with. */
+export type Attempt =
+  | { attempt: number; turn: Turn; error?: undefined }
+  | { attempt: number; turn?: undefined; error: AgentsError };
+
+/** What {@link Agents.createAttempts} made: the new session group and each attempt, the first first. */
+export interface Attempts {
+  /** The session group's id (a UUID made by the client, sent as `session_group_id`). */
+  groupId: string;
+  /** Each attempt asked for, in order: its turn, or why its create failed. */
+  attempts: Attempt[];
 }
 
 /** A follow-up. */

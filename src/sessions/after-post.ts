@@ -10,6 +10,17 @@ import { reportedResult, type Reporting, type TurnStarted } from './turn-started
 import type { SessionItem } from '../items/session-items.js';
 import { waitResult } from './wait-result.js';
 import type { WaitResult } from '../items/ci-result.js';
+import { notifyHow } from '../config/notify-setting.js';
+
+/** Whether this run's notification is the `notify` setting's program (a bad setting: no, notify() says why). */
+async function notifyByProgram(ctx: Context, flag: boolean | undefined): Promise<boolean> {
+  if (flag === false) return false;
+  try {
+    return notifyHow(flag, (await ctx.settings(['notify'])).notify).kind === 'program';
+  } catch {
+    return false;
+  }
+}
 
 /**
  * The rest of a create or send, once the turn has started: without --wait/--follow the next steps; with
@@ -59,23 +70,27 @@ export async function* afterPost(ctx: Context, t: TurnStarted): AsyncGenerator<S
       url: t.url,
     });
   }
-  const items = notifyEnd(flags.notify === true, { who: t.who, title: t.title, signal: ctx.signal }, wait);
-  try {
-    for await (const item of items) {
-      if (item.kind === 'reply' && report.want && item.result === undefined) {
-        const r = await result(item.message.message);
-        yield { ...item, result: r };
-        yield reported(r);
-      } else yield item;
+  // The notify program is given what --json prints, the CI result: made for it too.
+  const withResult = report.want || (flags.wait === true && (await notifyByProgram(ctx, flags.notify)));
+  async function* reporting(): AsyncGenerator<SessionItem> {
+    try {
+      for await (const item of wait) {
+        if (item.kind === 'reply' && withResult && item.result === undefined) {
+          const r = await result(item.message.message);
+          yield { ...item, result: r };
+          if (report.want) yield reported(r);
+        } else yield item;
+      }
+    } catch (err) {
+      // A wait that timed out still tells the job where the session is, and that it timed out.
+      if (withResult && err instanceof CliError && err.exitCode === ExitCode.TIMEOUT) {
+        const r = await result(null);
+        yield { kind: 'wait-result', result: r };
+        if (report.want) yield reported(r);
+      }
+      throw err;
     }
-  } catch (err) {
-    // A wait that timed out still tells the job where the session is, and that it timed out.
-    if (report.want && err instanceof CliError && err.exitCode === ExitCode.TIMEOUT) {
-      const r = await result(null);
-      yield { kind: 'wait-result', result: r };
-      yield reported(r);
-    }
-    throw err;
   }
+  yield* notifyEnd(flags.notify, { who: t.who, title: t.title, signal: ctx.signal }, reporting());
   yield { kind: 'next-steps', sessionId, finished: true };
 }

@@ -225,28 +225,55 @@ export interface NotifyAbout {
   signal: AbortSignal;
 }
 
+/** Pure: what --json prints for the turn that `item` ends, if it is such an item. */
+export function turnResult(item: SessionItem): unknown {
+  switch (item.kind) {
+    case 'reply':
+      return item.result ? { ...item.message, ...item.result } : item.message;
+    case 'structured-reply':
+      return { ...item.message, ...item.result };
+    case 'wait-result':
+      return item.result;
+    default:
+      return undefined;
+  }
+}
+
 /**
- * --notify: the items of a wait, then a notification that it ended: the reply arrived, or the wait timed
- * out or failed (not when the user stopped it). Without `on`, the items alone.
+ * The items of a wait, then that it ended (for --notify and the `notify` setting): the reply arrived, or
+ * the wait timed out or failed (not when the user stopped it), with the turn's result. --no-notify (`flag`
+ * false): the items alone.
  */
 export async function* notifyEnd(
-  on: boolean,
+  flag: boolean | undefined,
   about: NotifyAbout,
   items: AsyncIterable<SessionItem>,
 ): AsyncGenerator<SessionItem> {
-  if (!on) {
+  if (flag === false) {
     yield* items;
     return;
   }
   const { who, title } = about;
+  let result: unknown;
+  const ended = (outcome: 'replied' | 'timed-out' | 'failed'): SessionItem => ({
+    kind: 'wait-ended',
+    who,
+    title,
+    outcome,
+    notify: flag,
+    result,
+  });
   try {
-    yield* items;
+    for await (const item of items) {
+      result = turnResult(item) ?? result;
+      yield item;
+    }
   } catch (err) {
     if (!about.signal.aborted) {
       const timedOut = err instanceof CliError && err.exitCode === ExitCode.TIMEOUT;
-      yield { kind: 'wait-ended', who, title, outcome: timedOut ? 'timed-out' : 'failed' };
+      yield ended(timedOut ? 'timed-out' : 'failed');
     }
     throw err;
   }
-  yield { kind: 'wait-ended', who, title, outcome: 'replied' };
+  yield ended('replied');
 }

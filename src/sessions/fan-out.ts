@@ -44,6 +44,8 @@ export interface FanOutOptions {
   outputDir?: string;
   /** --output-schema: each reply must give JSON that matches it (checked only: no follow-up is sent). */
   schema?: AnswerSchema;
+  /** --notify/--no-notify: each reply (or failure) announced as the flag and the `notify` setting say. */
+  notify?: boolean;
 }
 
 /** A reply that did not match the schema, in one line: no JSON, or its first errors. */
@@ -81,6 +83,8 @@ export class FanOut {
   readonly entries: Entry[] = [];
   /** The first permanent error's exit code, in the order they happened. */
   firstError: ExitCodeValue | undefined;
+  /** The highest exit code of the permanent errors (create --attempts ends with the worst). */
+  worstError: ExitCodeValue | undefined;
   private readonly channel = new Channel<SessionItem>();
   /** Each reference's status line, as last sent. */
   private readonly rows = new Map<string, StatusRow>();
@@ -137,6 +141,7 @@ export class FanOut {
 
   private fail(text: string, err: CliError): void {
     this.firstError ??= err.exitCode;
+    this.worstError = Math.max(this.worstError ?? 0, err.exitCode) as ExitCodeValue;
     this.channel.push({ kind: 'error', text, hint: err.hint });
   }
 
@@ -216,6 +221,9 @@ export class FanOut {
         structured,
         several,
       });
+      const fields = structured ? { structured_output: structured.value } : {};
+      const result = { session: sessionId, thread: threadId, message: final, ...fields };
+      this.ended(agent ?? `session ${sessionId}`, title, 'replied', result);
     } catch (err) {
       if (signal.aborted) {
         this.row(key, { state: 'stopped', until: Date.now() });
@@ -228,7 +236,22 @@ export class FanOut {
       const who = entry.sessionId ? `session ${entry.sessionId}` : entry.origin;
       const named = entry.sessionId !== undefined && e.message.includes(entry.sessionId);
       this.fail(named ? e.message : `${who}: ${e.message}`, e);
+      if (entry.sessionId !== undefined) {
+        const failed = { session: entry.sessionId, error: e.message, exit_code: e.exitCode };
+        this.ended(`session ${entry.sessionId}`, undefined, 'failed', failed);
+      }
     }
+  }
+
+  /** A wait ended: for --notify and the `notify` setting, as the wait's --json prints it. */
+  private ended(
+    who: string,
+    title: string | undefined,
+    outcome: 'replied' | 'failed',
+    result: unknown,
+  ): void {
+    if (this.o.notify === false) return;
+    this.channel.push({ kind: 'wait-ended', who, title, outcome, notify: this.o.notify, result });
   }
 
   /** A request made before the wait proper, ridden through an outage as the polls are. */

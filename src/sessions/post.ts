@@ -18,6 +18,8 @@ import type { Deadline } from './deadline.js';
 export interface CreateTurn {
   kind: 'create';
   body: CreateSessionBody;
+  /** `create --attempts`: which attempt of the group (body.session_group_id) this is, from 1. */
+  attempt?: number;
 }
 
 /** A follow-up on a session. */
@@ -98,15 +100,19 @@ export async function postTurn(
       .createSession(turn.body, o)
       .catch((err: unknown) => postError(err, deadline, 'session'));
     const threadId = session.thread_id ?? undefined;
+    // An attempt is recorded with its group, which `last` then names (see LastSession.group).
+    const group = turn.attempt === undefined ? undefined : turn.body.session_group_id;
     const warning = await recordLast(
       books,
-      { id: session.id, threadId },
+      { id: session.id, threadId, ...(group === undefined ? {} : { group }) },
       {
         title: session.title || undefined,
         agent: turn.body.agent_name,
         createdAt: session.created_at,
         web: session.session_html_url,
         state: 'working',
+        group,
+        attempt: turn.attempt,
       },
     );
     return { sessionId: session.id, threadId, session, warning };

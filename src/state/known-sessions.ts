@@ -30,6 +30,10 @@ export interface KnownSession {
   threadId?: string;
   /** The dashboard address (session_html_url). */
   web?: string;
+  /** `create --attempts`: the session group (session_group_id) its attempts share (`agents board` groups them). */
+  group?: string;
+  /** `create --attempts`: which attempt of the group it is, from 1. */
+  attempt?: number;
 }
 
 const text = (v: unknown, max = 2000): string | undefined =>
@@ -50,6 +54,10 @@ function parse(value: unknown): KnownSession | undefined {
   if (typeof value.threadId === 'string' && isUuid(value.threadId)) s.threadId = value.threadId.toLowerCase();
   const web = text(value.web);
   if (web !== undefined) s.web = web;
+  if (typeof value.group === 'string' && isUuid(value.group)) s.group = value.group.toLowerCase();
+  if (Number.isInteger(value.attempt) && (value.attempt as number) >= 1 && (value.attempt as number) <= 5) {
+    s.attempt = value.attempt as number;
+  }
   return s;
 }
 

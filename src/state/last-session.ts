@@ -12,6 +12,9 @@ export interface LastSession {
   /** The thread of the latest create or send, so a wait can resume it. */
   threadId?: string;
   at: string;
+  /** Set when the last command was `create --attempts`: `last` names this session group to wait, show, ls,
+   * diff and checkout (a later create or send names its own session again). */
+  group?: string;
 }
 
 function entries(data: Record<string, unknown>): Record<string, unknown> {
@@ -22,8 +25,13 @@ function entries(data: Record<string, unknown>): Record<string, unknown> {
 export async function readLastSession(h: History): Promise<LastSession | undefined> {
   const data = await h.state.read();
   const head = knownSessions(data, h)[0];
-  if (head !== undefined) return { id: head.id, threadId: head.threadId, at: head.usedAt };
   const entry = entries(data)[h.profile];
+  if (head !== undefined) {
+    const last: LastSession = { id: head.id, threadId: head.threadId, at: head.usedAt };
+    const group = isObject(entry) && entry.id === head.id ? entry.group : undefined;
+    if (typeof group === 'string' && isUuid(group) && head.group === group) last.group = group;
+    return last;
+  }
   if (!isObject(entry) || typeof entry.id !== 'string' || !isUuid(entry.id)) return undefined;
   const baseUrl = typeof entry.baseUrl === 'string' ? normalBaseUrl(entry.baseUrl) : undefined;
   if (!inHistory(h, baseUrl)) return undefined;

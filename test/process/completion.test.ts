@@ -158,7 +158,7 @@ describe.concurrent('completion scripts', () => {
         ],
         [
           ['agents', 'config', 'get', ''],
-          ['api-key', 'base-url', 'agent', 'budget-url'],
+          ['api-key', 'base-url', 'agent', 'budget-url', 'notify'],
         ],
         [
           ['agents', 'completion', ''],
@@ -188,7 +188,7 @@ describe.concurrent('completion scripts', () => {
       ],
       [
         ['agents', 'config', 'set', ''],
-        ['api-key', 'base-url', 'agent', 'budget-url'],
+        ['api-key', 'base-url', 'agent', 'budget-url', 'notify'],
       ],
       [['agents', 'create', '--file', ''], ['<files>']],
       [
@@ -217,7 +217,7 @@ describe.concurrent('completion scripts', () => {
       sorted([...CORE_AGENTS]),
       ['last', ids.default],
       ['last', ids.work],
-      ['agent', 'api-key', 'base-url', 'budget-url'],
+      ['agent', 'api-key', 'base-url', 'budget-url', 'notify'],
       ['--refresh'],
       ['last', ids.default],
     ]);

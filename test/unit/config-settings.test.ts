@@ -149,6 +149,7 @@ describe('resolveSettings: flag > env > profile > default', () => {
     expect(s.sources).toEqual({
       profile: 'default',
       budgetUrl: 'default',
+      notify: 'default',
       apiKey: 'profile',
       baseUrl: 'profile',
       agent: 'profile',

@@ -198,14 +198,29 @@ describe('--notify', () => {
     );
     expect(out).toBe('\u0007\u001b]777;notify;agents;x ]52,c,ZXZpbA== \\,evil\u0007');
   });
-  it('writes nothing when stderr is not a terminal', () => {
+  it('writes nothing when stderr is not a terminal, or with --no-notify', async () => {
     const chunks: string[] = [];
     const stream = { write: (s: string) => chunks.push(s) } as unknown as NodeJS.WritableStream;
     const n = { title: 'agents', body: 'done' };
-    notify({ io: { env: {} }, caps: { stderrIsTTY: false }, stderr: new Stderr(stream) }, n);
+    const target = (tty: boolean, notify?: string) => ({
+      io: { env: {} },
+      caps: { stderrIsTTY: tty },
+      stderr: new Stderr(stream),
+      log: { warn: (l: string) => chunks.push(`warning: ${l}`) },
+      settings: () => Promise.resolve({ notify }),
+    });
+    await notify(target(false), n, true);
     expect(chunks).toEqual([]);
-    notify({ io: { env: {} }, caps: { stderrIsTTY: true }, stderr: new Stderr(stream) }, n);
+    await notify(target(true), n, false);
+    await notify(target(true, 'terminal'), n, false);
+    expect(chunks).toEqual([]);
+    await notify(target(true), n, true);
     expect(chunks).toEqual(['\u0007']);
+    // The setting alone: terminal rings, off and unset do not.
+    await notify(target(true, 'terminal'), n, undefined);
+    await notify(target(true, 'off'), n, undefined);
+    await notify(target(true), n, undefined);
+    expect(chunks).toEqual(['\u0007', '\u0007']);
   });
 });
 

@@ -33,6 +33,7 @@ export const chatSpec: CommandSpec = (program, run) =>
     .option('--private', 'hide new sessions from other workspace members')
     .option('-y, --yes', 'send a follow-up that interrupts a running turn without asking')
     .option('--notify', 'ring the bell when a turn ends')
+    .option('--no-notify', 'no notification for this run, whatever the notify setting says')
     .option('-n, --turns <n>', 'turns of a continued session to show first', intOption(0, 1000), 3)
     .addHelpText(
       'after',

@@ -2,6 +2,7 @@
 // moves forward, on a later run), switched to; local commits and files git does not track are never lost.
 import type { Context } from '../../run/context.js';
 import type { SessionRef } from '../../input/session-ref.js';
+import { withAttempt } from '../../sessions/groups.js';
 import type { PullRequestPick } from '../../input/pull-request-choice.js';
 import { locatePull } from '../../sessions/session-pull.js';
 import { branchState, fetchPull, requireBranchName, switchTo } from '../../git/clone.js';
@@ -10,6 +11,8 @@ import type { Item } from '../../output/items.js';
 
 export interface CheckoutFlags {
   pr?: PullRequestPick;
+  /** --attempt K: that attempt of the session group given. */
+  attempt?: number;
   /** The local branch instead of agents/<8 of the id>-pr<N>. */
   branch?: string;
   /** Move a branch this command did not make, or reset one with commits the pull request does not have. */
@@ -21,7 +24,7 @@ export async function checkout(
   given: SessionRef | undefined,
   flags: CheckoutFlags,
 ): Promise<Item> {
-  const located = await locatePull(ctx, given, {
+  const located = await locatePull(ctx, await withAttempt(given, flags.attempt, () => ctx.history()), {
     pick: flags.pr,
     clean: true,
     before: flags.branch === undefined ? undefined : (place) => requireBranchName(place, flags.branch ?? ''),

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { SessionRef } from '../../input/session-ref.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import { sessionOrPickArg } from '../options/session-args.js';
-import { pullRequestOption } from '../options/pull-request-options.js';
+import { attemptOption, pullRequestOption } from '../options/pull-request-options.js';
 import type { CheckoutFlags } from './run.js';
 
 export const checkoutSpec: CommandSpec = (program, run) =>
@@ -12,6 +12,7 @@ export const checkoutSpec: CommandSpec = (program, run) =>
     .description('put the session’s pull request on a local branch of this clone and switch to it')
     .addArgument(sessionOrPickArg())
     .addOption(pullRequestOption())
+    .addOption(attemptOption())
     .option('--branch <name>', 'the local branch (default agents/<first 8 of the session id>-pr<N>)')
     .option(
       '--force',

@@ -18,6 +18,7 @@ const FIELD: Record<ConfigKey, SettingName> = {
   'base-url': 'baseUrl',
   agent: 'agent',
   'budget-url': 'budgetUrl',
+  notify: 'notify',
 };
 const FLAGS: Partial<Record<ConfigKey, string>> = { 'base-url': '--base-url' };
 

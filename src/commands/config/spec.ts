@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { CommandSpec } from '../options/command-spec.js';
 
-const KEY = 'api-key, base-url or agent';
+const KEY = 'api-key, base-url, agent, budget-url or notify';
 
 export const configSpec: CommandSpec = (program, run) => {
   const config = program
@@ -11,11 +11,13 @@ export const configSpec: CommandSpec = (program, run) => {
     .addHelpText(
       'after',
       `
-Keys: api-key, base-url, agent, budget-url. list and get show the value in effect (flag > env > profile), a key masked.
+Keys: api-key, base-url, agent, budget-url, notify. list and get show the value in effect (flag > env > profile), a key masked.
+notify says how a finished turn is announced: terminal, off, or a JSON array naming a program and its arguments.
 Examples:
   $ agents config list
   $ agents config set base-url https://agents.example.com
   $ agents --profile work config set agent codex
+  $ agents config set notify '["notify-send", "agents"]'
   $ agents config path`,
     );
   const commands = () => import('./run.js');

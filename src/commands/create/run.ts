@@ -19,6 +19,8 @@ export interface CreateFlags extends CheckedAgentFlags, ReplyFlags {
   sessionGroup?: string;
   /** --output-schema, compiled by the spec. */
   schema?: AnswerSchema;
+  /** --attempts N (2 to 5): N sessions in one new session group. */
+  attempts?: number;
 }
 
 export async function* create(ctx: Context, words: string[], flags: CreateFlags): AsyncGenerator<Item> {
@@ -39,6 +41,11 @@ export async function* create(ctx: Context, words: string[], flags: CreateFlags)
   if (flags.title !== undefined) body.title = flags.title;
   if (flags.sessionGroup !== undefined) body.session_group_id = flags.sessionGroup;
   if (flags.artifact?.length) body.artifact_ids = flags.artifact;
+  if (flags.attempts !== undefined) {
+    const { createAttempts } = await import('./attempts.js');
+    yield* createAttempts(ctx, client, body, flags);
+    return;
+  }
   const waiting = flags.wait === true || flags.follow === true;
   // --timeout bounds the whole command from here on, the POST included.
   const deadline = startDeadline(ctx.signal, flags.timeout);

@@ -2,6 +2,7 @@
 // terminal git itself writes it (its pager, its colours); otherwise its output is the command's data.
 import type { Context } from '../../run/context.js';
 import type { SessionRef } from '../../input/session-ref.js';
+import { withAttempt } from '../../sessions/groups.js';
 import type { PullRequestPick } from '../../input/pull-request-choice.js';
 import { locatePull } from '../../sessions/session-pull.js';
 import { currentBranchSession, defaultBranch, fetchPull } from '../../git/clone.js';
@@ -11,6 +12,8 @@ import type { Item } from '../../output/items.js';
 
 export interface DiffFlags {
   pr?: PullRequestPick;
+  /** --attempt K: that attempt of the session group given. */
+  attempt?: number;
   stat?: boolean;
   nameOnly?: boolean;
 }
@@ -21,11 +24,15 @@ export async function diff(
   flags: DiffFlags,
 ): Promise<Item | void> {
   // Left out: the session of the branch agents checkout made, when on one (as gh pr diff takes the branch's).
-  const { sessionId, pr, remote, place } = await locatePull(ctx, given, {
-    pick: flags.pr,
-    clean: false,
-    fallback: currentBranchSession,
-  });
+  const { sessionId, pr, remote, place } = await locatePull(
+    ctx,
+    await withAttempt(given, flags.attempt, () => ctx.history()),
+    {
+      pick: flags.pr,
+      clean: false,
+      fallback: currentBranchSession,
+    },
+  );
   const base = await defaultBranch(place, remote.name);
   const tracking = `refs/remotes/${remote.name}/${base}`;
   // The base is brought up to date with the head, in the one fetch, as `git fetch <remote>` would.

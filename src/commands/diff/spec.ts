@@ -4,7 +4,7 @@ import type { SessionRef } from '../../input/session-ref.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import { SESSION_ARG } from '../options/session-args.js';
 import { sessionArgument } from '../options/option-values.js';
-import { pullRequestOption } from '../options/pull-request-options.js';
+import { attemptOption, pullRequestOption } from '../options/pull-request-options.js';
 import type { DiffFlags } from './run.js';
 
 export const diffSpec: CommandSpec = (program, run) =>
@@ -18,6 +18,7 @@ export const diffSpec: CommandSpec = (program, run) =>
       ).argParser(sessionArgument),
     )
     .addOption(pullRequestOption())
+    .addOption(attemptOption())
     .option('--stat', 'a diffstat instead of the patch, as git diff --stat')
     .addOption(new Option('--name-only', 'only the names of the changed files').conflicts('stat'))
     .addHelpText(

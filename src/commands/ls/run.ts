@@ -1,5 +1,8 @@
 // agents ls: the sessions this machine created or sent to, for the profile, the most recently used first
 // (the API has no way to list sessions). --refresh asks the service about each one shown.
+import type { SessionRef } from '../../input/session-ref.js';
+import { UsageError } from '../../errors/cli-error.js';
+import { groupOf } from '../../sessions/groups.js';
 import type { Context } from '../../run/context.js';
 import { fetchLatestTurnState } from '../../sessions/latest.js';
 import type { ApiClient } from '../../api/client.js';
@@ -13,6 +16,8 @@ import {
 } from '../../state/known-sessions.js';
 
 export interface LsFlags {
+  /** [group]: only the attempts of this session group. */
+  group?: SessionRef;
   limit: number;
   refresh?: boolean;
 }
@@ -51,10 +56,23 @@ async function refreshOne(
   }
 }
 
+/** A group argument that names none this machine made. */
+function notAGroup(): UsageError {
+  return new UsageError(
+    'not a session group that `agents create --attempts` made on this machine',
+    "give the group's id (create --attempts prints it on stderr), or last right after the create",
+  );
+}
+
 export async function ls(ctx: Context, flags: LsFlags): Promise<Item[]> {
   const history = await ctx.history();
   const { profile } = history;
   let sessions = (await readKnownSessions(history)).slice(0, flags.limit);
+  if (flags.group !== undefined) {
+    const group = await groupOf(flags.group, history);
+    if (group === undefined) throw notAGroup();
+    sessions = group.sessions;
+  }
   const items: Item[] = [];
   if (flags.refresh && sessions.length > 0) {
     const client = await ctx.client();

@@ -1,7 +1,8 @@
 // agents ls: its options and help.
-import { Option, type Command } from 'commander';
+import { Argument, Option, type Command } from 'commander';
 import { MAX_SESSIONS } from '../../state/known-sessions.js';
-import { intOption } from '../options/option-values.js';
+import { intOption, sessionArgument } from '../options/option-values.js';
+import type { SessionRef } from '../../input/session-ref.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import type { LsFlags } from './run.js';
 
@@ -9,6 +10,12 @@ export const lsSpec: CommandSpec = (program, run) =>
   program
     .command('ls')
     .description('list the sessions this machine created or sent to (this profile), latest first')
+    .addArgument(
+      new Argument(
+        '[group]',
+        'only the attempts of this session group (its id, or last after create --attempts)',
+      ).argParser(sessionArgument),
+    )
     .addOption(
       new Option('--limit <n>', 'at most N sessions (default 20)')
         .argParser(intOption(1, MAX_SESSIONS))
@@ -23,8 +30,9 @@ Piped: one line each, tab-separated (id, title, agent, state, created); --json: 
 Examples:
   $ agents ls
   $ agents ls --refresh --limit 5
-  $ agents ls --json | jq -r '.[0].id'`,
+  $ agents ls --json | jq -r '.[0].id'
+  $ agents ls last          # right after create --attempts: its attempts`,
     )
-    .action((flags: LsFlags, cmd: Command) =>
-      run(cmd, async (ctx) => (await import('./run.js')).ls(ctx, flags)),
+    .action((group: SessionRef | undefined, flags: LsFlags, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./run.js')).ls(ctx, { ...flags, group })),
     );

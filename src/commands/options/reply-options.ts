@@ -5,15 +5,22 @@ import type { Command } from 'commander';
 import type { AnswerSchema } from '../../sessions/answer-json.js';
 import { durationOption, intOption, uuidListOption } from './option-values.js';
 
-export function addReplyOptions(cmd: Command): Command {
+/** --notify and --no-notify of a command that waits: true, false, or undefined (the setting decides). */
+export function addNotifyOptions(cmd: Command, what: string): Command {
   return cmd
+    .option('--notify', what)
+    .option('--no-notify', 'no notification for this run, whatever the notify setting says');
+}
+
+export function addReplyOptions(cmd: Command): Command {
+  const head = cmd
     .option('--file <path>', 'read the message from a file ("-" for standard input)')
     .option('--artifact <uuid>', 'attach an existing artifact (repeatable)', uuidListOption)
     .option('-w, --wait', 'wait for the final reply and print its text')
     .option('-f, --follow', 'print each assistant message as it lands, ending at the final one')
     .option('--timeout <duration>', 'bound the command: 90s, 20m, 1h or seconds (exit 124)', durationOption)
-    .option('-o, --output <file>', 'with --wait: also write the final text to FILE')
-    .option('--notify', 'with --wait or --follow: ring the bell and notify the desktop when it ends')
+    .option('-o, --output <file>', 'with --wait: also write the final text to FILE');
+  return addNotifyOptions(head, 'with --wait or --follow: ring the bell and notify the desktop when it ends')
     .option(
       '--github-output',
       'with --wait: write the result (ids, address, status, reply, pull requests) to $GITHUB_OUTPUT',

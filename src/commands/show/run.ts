@@ -4,6 +4,7 @@ import { webAddress } from '../../sessions/web-address.js';
 import type { Context } from '../../run/context.js';
 import type { SessionRef } from '../../input/session-ref.js';
 import { resolveSession } from '../../sessions/resolve.js';
+import { groupOf } from '../../sessions/groups.js';
 import { sessionOrPick } from '../../input/pick-session.js';
 import { readKnownSessions } from '../../state/known-sessions.js';
 import { DEFAULT_SHOW_LIMIT, readSession } from '../../sessions/read-session.js';
@@ -27,7 +28,13 @@ export interface ShowFlags {
 
 export async function show(ctx: Context, given: SessionRef | undefined, flags: ShowFlags): Promise<Item> {
   const ref = await sessionOrPick(ctx, given);
-  const { id } = await resolveSession(ref, await ctx.history());
+  const history = await ctx.history();
+  // A session group (create --attempts): its attempts, as `agents ls` lists them.
+  const group = await groupOf(ref, history);
+  if (group !== undefined) {
+    return { kind: 'sessions', profile: history.profile, baseUrl: history.baseUrl, sessions: group.sessions };
+  }
+  const { id } = await resolveSession(ref, history);
   if (flags.web) {
     return { kind: 'browse', url: await webAddress(ctx, id) };
   }

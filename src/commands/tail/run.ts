@@ -1,14 +1,15 @@
 // agents tail: the agent's last messages already there, then new ones as they land, until interrupted (or,
 // with --until-final, until the latest turn's final message).
 import type { Context } from '../../run/context.js';
-import type { MessageType } from '../../api/types.js';
+import type { Message, MessageType } from '../../api/types.js';
+import type { SessionItem } from '../../items/session-items.js';
 import { CliError, ExitCode, isStop } from '../../errors/cli-error.js';
 import type { SessionRef } from '../../input/session-ref.js';
 import { resolveSession } from '../../sessions/resolve.js';
 import { sessionOrPick } from '../../input/pick-session.js';
 import type { Item } from '../../output/items.js';
 import { startDeadline } from '../../sessions/deadline.js';
-import { outagePolicy, waitError } from '../../sessions/await-reply.js';
+import { notifyEnd, outagePolicy, waitError } from '../../sessions/await-reply.js';
 import { ConversationFollow, readBacklog } from '../../sessions/follow-conversation.js';
 
 export interface TailFlags {
@@ -20,6 +21,8 @@ export interface TailFlags {
   tools?: boolean;
   untilFinal?: boolean;
   timeout?: number;
+  /** With --until-final: --notify (true), --no-notify (false), neither (the `notify` setting decides). */
+  notify?: boolean;
 }
 
 export async function* tail(
@@ -27,6 +30,27 @@ export async function* tail(
   given: SessionRef | undefined,
   flags: TailFlags,
 ): AsyncGenerator<Item> {
+  if (!flags.untilFinal) {
+    yield* tailing(ctx, given, flags);
+    return;
+  }
+  // --until-final ends with the turn: announced as --notify and the `notify` setting say, with the final
+  // message (what --json prints last) as the turn's result.
+  let final: Message | undefined;
+  const watched = async function* (): AsyncGenerator<SessionItem> {
+    for await (const item of tailing(ctx, given, flags)) {
+      if (item.kind === 'entry' && item.entry.kind === 'final') final = item.entry.message;
+      yield item as SessionItem;
+    }
+  };
+  for await (const item of notifyEnd(flags.notify, { who: 'the agent', signal: ctx.signal }, watched())) {
+    yield item.kind === 'wait-ended'
+      ? { ...item, title: final?.message.split('\n')[0], result: final }
+      : item;
+  }
+}
+
+async function* tailing(ctx: Context, given: SessionRef | undefined, flags: TailFlags): AsyncGenerator<Item> {
   const ref = await sessionOrPick(ctx, given);
   const { id } = await resolveSession(ref, await ctx.history());
   const client = await ctx.client();

@@ -1,5 +1,6 @@
 // agents tail [session]: its options and help.
 import type { Command } from 'commander';
+import { UsageError } from '../../errors/cli-error.js';
 import type { SessionRef } from '../../input/session-ref.js';
 import { withThreadSession, type ThreadOption } from '../../input/wait-ref.js';
 import { durationOption, intOption } from '../options/option-values.js';
@@ -25,6 +26,8 @@ export const tailSpec: CommandSpec = (program, run) =>
     .addOption(threadOption())
     .option('--tools', 'include tool calls')
     .option('--until-final', "exit 0 after the latest turn's final message")
+    .option('--notify', 'with --until-final: ring the bell and notify the desktop when it ends')
+    .option('--no-notify', 'no notification for this run, whatever the notify setting says')
     .option(
       '--timeout <duration>',
       'stop after this long: 90s, 20m, 1h or seconds (exit 124)',
@@ -35,6 +38,7 @@ export const tailSpec: CommandSpec = (program, run) =>
       `\nExamples:\n  $ agents tail last\n  $ agents tail "$SESSION" --until-final --json | jq -r .message`,
     )
     .action((given: SessionRef | undefined, opts: TailOptions, cmd: Command) => {
+      if (opts.notify === true && !opts.untilFinal) throw new UsageError('--notify needs --until-final');
       const ref = withThreadSession(given, opts.thread);
       // With --since alone, every message since then; with -n as well, both limits apply.
       const counted = opts.since === undefined || cmd.getOptionValueSource('lines') !== 'default';

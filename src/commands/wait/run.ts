@@ -12,12 +12,15 @@ import type { InStream } from '../../io/io.js';
 import { startDeadline } from '../../sessions/deadline.js';
 import { anySignal } from '../../api/call-deadline.js';
 import { FanOut, resumeWait } from '../../sessions/fan-out.js';
+import { groupOf } from '../../sessions/groups.js';
 
 export interface WaitFlags {
   timeout?: number;
   outputDir?: string;
   /** --output-schema, compiled by the spec: each reply is checked against it. */
   schema?: AnswerSchema;
+  /** --notify (true), --no-notify (false), neither: the `notify` setting decides. */
+  notify?: boolean;
 }
 
 /** --output-dir: made if missing, and writable, before anything is read or sent. */
@@ -35,8 +38,18 @@ async function prepareOutputDir(dir: string): Promise<void> {
   }
 }
 
+/** Waits on `ref`, or on each session of the group it names (`create --attempts`: its id, or `last`). */
+async function addRef(ctx: Context, fan: FanOut, ref: WaitRef, origin: string): Promise<void> {
+  const group = ref.threadId === undefined ? await groupOf(ref.session, await ctx.history()) : undefined;
+  if (group === undefined) return fan.add(ref, origin);
+  for (const s of group.sessions) {
+    const member = { session: { kind: 'id', id: s.id } as const, text: s.id };
+    fan.add(s.threadId ? { ...member, threadId: s.threadId } : member, `${origin} (attempt ${s.attempt})`);
+  }
+}
+
 /** Feeds the references on standard input, one per line (blank lines skipped), as they arrive. */
-async function feedLines(fan: FanOut, input: InStream, signal: AbortSignal): Promise<void> {
+async function feedLines(ctx: Context, fan: FanOut, input: InStream, signal: AbortSignal): Promise<void> {
   const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY, terminal: false });
   const close = () => lines.close();
   signal.addEventListener('abort', close, { once: true });
@@ -48,7 +61,7 @@ async function feedLines(fan: FanOut, input: InStream, signal: AbortSignal): Pro
       if (text === '') continue;
       const ref = parseWaitRef(text);
       if (ref === undefined) fan.reject(`standard input, line ${n}`, notAWaitRef(text));
-      else fan.add(ref, `standard input, line ${n}`);
+      else await addRef(ctx, fan, ref, `standard input, line ${n}`);
     }
   } finally {
     signal.removeEventListener('abort', close);
@@ -77,11 +90,12 @@ export async function* wait(ctx: Context, refs: WaitRef[], flags: WaitFlags): As
     titles: ctx.caps.stdoutIsTTY || ctx.caps.spinner,
     outputDir: flags.outputDir,
     schema: flags.schema,
+    notify: flags.notify,
   });
   let stdinOpen = fromStdin;
   try {
     if (fromStdin) {
-      feedLines(fan, ctx.io.stdin, signal)
+      feedLines(ctx, fan, ctx.io.stdin, signal)
         .catch((err: unknown) => {
           const why = err instanceof Error ? err.message : String(err);
           fan.reject('standard input', new UsageError(`could not be read: ${why}`));
@@ -91,7 +105,7 @@ export async function* wait(ctx: Context, refs: WaitRef[], flags: WaitFlags): As
           fan.endFeeding();
         });
     } else {
-      refs.forEach((ref, i) => fan.add(ref, `argument ${i + 1}`));
+      for (const [i, ref] of refs.entries()) await addRef(ctx, fan, ref, `argument ${i + 1}`);
       fan.endFeeding();
     }
     yield* fan.items();

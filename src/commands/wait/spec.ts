@@ -3,12 +3,14 @@ import type { Command } from 'commander';
 import { waitRefArg, type WaitRef } from '../../input/wait-ref.js';
 import { durationOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';
-import { loadSchemaOption } from '../options/reply-options.js';
+import { addNotifyOptions, loadSchemaOption } from '../options/reply-options.js';
 import type { WaitFlags } from './run.js';
 
 export const waitSpec: CommandSpec = (program, run) =>
-  program
-    .command('wait')
+  addNotifyOptions(
+    program.command('wait'),
+    'ring the bell and notify the desktop as each reply lands (or a wait fails)',
+  )
     .description('wait for the final reply of each session or thread given, printing each as it lands')
     .argument(
       '[ref...]',

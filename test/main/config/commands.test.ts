@@ -191,6 +191,7 @@ describe('config list', () => {
         },
         agent: { key: 'agent', value: null, source: 'unset', origin: null },
         'budget-url': { key: 'budget-url', value: null, source: 'unset', origin: null },
+        notify: { key: 'notify', value: null, source: 'unset', origin: null },
       },
     });
   });
