@@ -19,10 +19,11 @@ const UUID = '/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i'
 
 // Each candidate: the package it needs, and a module exporting check(session, page) that throws on a refusal.
 const CANDIDATES = {
-  'by hand (answers.ts before)': {
-    pkg: undefined,
+  // What ships: the records' modules, their wording and the HttpError they throw (src/api/schemas/).
+  'src/api/schemas (valibot)': {
+    pkg: 'valibot',
     source: `
-      import { asSession, asMessagePage } from ${JSON.stringify(join(root, 'src/api/answers.ts'))};
+      import { asSession, asMessagePage } from ${JSON.stringify(join(root, 'src/api/schemas/index.ts'))};
       export function check(s, p) { asSession(s); asMessagePage(p, s.id); }`,
   },
   valibot: {
