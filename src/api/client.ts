@@ -10,7 +10,7 @@ import { DEFAULT_PACING, limiterFor, type Limiter, type PollShare } from './budg
 import { sharedLimiterFor, type SharedPacingOptions } from './budget/shared.js';
 import { DOWNLOAD_CAP, postOutcome, Transport, type Download } from './transport.js';
 import { ApiUrls, assertUuid, type ThreadTarget } from './urls.js';
-import { asArtifact, asMessagePage, asSentMessage, asSession } from './answers.js';
+import { asArtifact, asMessagePage, asSentMessage, asSession } from './schemas/index.js';
 import { foreignTo, type ForeignNotice } from './belongs.js';
 import { PageGuard } from './paging.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './transport.js';

@@ -13,6 +13,9 @@ export interface BodySummary {
   summary: string;
 }
 
+/** A code a client may branch on: a short word, never text to show (the error body's contract says so too). */
+export const ERROR_CODE_PATTERN = /^[A-Za-z0-9_.-]{1,40}$/;
+
 function asText(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
 }
@@ -28,7 +31,7 @@ function fromJson(json: unknown): BodySummary | undefined {
   }
   return {
     serverMessage: message === undefined ? undefined : flatten(message),
-    code: code === undefined || !/^[A-Za-z0-9_.-]{1,40}$/.test(code) ? undefined : code,
+    code: code === undefined || !ERROR_CODE_PATTERN.test(code) ? undefined : code,
     summary: message === undefined ? 'JSON body without an error text' : '',
   };
 }

@@ -7,7 +7,7 @@ import { SchemaMismatchError, TimeoutError } from '../errors/agents-error.js';
 import { schemaErrorLine, NO_JSON } from '../sessions/answer-json.js';
 import { recordLast } from '../state/last-session.js';
 import { noteSessionFacts } from '../state/known-sessions.js';
-import type { JsonSchema, TurnRef } from '../sdk/index.js';
+import type { JsonSchema, Session, TurnRef } from '../sdk/index.js';
 import { agentsOf } from '../host/agents-of.js';
 
 /**
@@ -30,13 +30,13 @@ export interface ToolCallContext {
  * CLI's --json fields: `structured_output` and `schema_attempts`, or `status: "schema_mismatch"` with
  * `schema_errors` (see schemaFields).
  */
-export interface TurnResult {
+export interface TurnResult extends Pick<Session, 'pull_requests'> {
   session_id: string;
   thread_id: string;
-  session_html_url: string | null;
+  /** The Session's, null where it is not known. */
+  session_html_url: Session['session_html_url'] | null;
   status: 'completed' | 'running' | 'schema_mismatch';
   final_message: string | null;
-  pull_requests: unknown[];
   schema_attempts?: number;
 }
 
@@ -164,7 +164,7 @@ function mismatchText(e: SchemaMismatchError): string {
 }
 
 /** The session's pull requests as the service gives them (one read; none, with a warning, when it fails). */
-async function pullRequestsOf(ctx: Context, sessionId: string): Promise<unknown[]> {
+async function pullRequestsOf(ctx: Context, sessionId: string): Promise<Session['pull_requests']> {
   try {
     const agents = await agentsOf(ctx);
     const session = await agents.session(sessionId, { timeout: REQUEST_DEADLINE_MS });

@@ -9,7 +9,7 @@ import {
   asSentMessage,
   asSession,
   MAX_OPAQUE_ID,
-} from '../../src/api/answers.js';
+} from '../../src/api/schemas/index.js';
 import { foreignTo } from '../../src/api/belongs.js';
 import { HttpError } from '../../src/api/errors.js';
 import { PageGuard } from '../../src/api/paging.js';
