@@ -22,8 +22,8 @@ export type {
   Session,
   SessionLinks,
 } from './schemas/index.js';
-export { MESSAGE_TYPES, ROLES } from './schemas/message.js';
-import type { MessageType, Role } from './schemas/message.js';
+export { MESSAGE_TYPES, ROLES } from './schemas/message-kinds.js';
+import type { MessageType, Role } from './schemas/message-kinds.js';
 
 /** Profile request object (create and send). Its inner shapes are not described by the spec. */
 export interface Profile {

@@ -1,6 +1,7 @@
 // The `notify` setting's program: run without a shell (its arguments passed as the setting names them), the
 // turn's result as JSON on its standard input, whether or not a terminal is attached. Its output goes
 // nowhere near stdout (stdout is the run's data); its failure is a reason, never an exception.
+import { spawn } from 'node:child_process';
 import type { Env } from './io.js';
 
 /** How long the program may take before it is stopped (tests tune it down). */
@@ -15,7 +16,6 @@ export async function runNotifyProgram(
   input: string,
   o: { env: Env; timeoutMs?: number },
 ): Promise<string | undefined> {
-  const { spawn } = await import('node:child_process');
   const [file = '', ...args] = argv;
   const timeoutMs = o.timeoutMs ?? NOTIFY_TIMEOUT_MS;
   return new Promise((resolve) => {

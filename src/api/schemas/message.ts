@@ -16,13 +16,9 @@ import {
   type Same,
 } from './fields.js';
 
-/** What a message is: the agent's progress, the turn's final reply, or a tool call. */
-export type MessageType = 'message' | 'final_message' | 'tool_call';
-export const MESSAGE_TYPES: readonly MessageType[] = ['message', 'final_message', 'tool_call'];
+import { MESSAGE_TYPES, ROLES, type MessageType, type Role } from './message-kinds.js';
 
-/** Who wrote a message. */
-export type Role = 'user' | 'assistant';
-export const ROLES: readonly Role[] = ['user', 'assistant'];
+export { MESSAGE_TYPES, ROLES, type MessageType, type Role };
 
 /**
  * A message as a service sends it. `ts` is the provider's epoch-seconds timestamp and the `gts` cursor.

@@ -10,6 +10,7 @@ import { githubFiles } from '../../config/env.js';
 import { startDeadline } from '../../sessions/deadline.js';
 import { afterPost } from '../../sessions/after-post.js';
 import { postTurn } from '../../sessions/post.js';
+import { createAttempts } from './attempts.js';
 
 /** The options of create, as its spec (spec.ts) checked them. */
 export interface CreateFlags extends CheckedAgentFlags, ReplyFlags {
@@ -42,7 +43,6 @@ export async function* create(ctx: Context, words: string[], flags: CreateFlags)
   if (flags.sessionGroup !== undefined) body.session_group_id = flags.sessionGroup;
   if (flags.artifact?.length) body.artifact_ids = flags.artifact;
   if (flags.attempts !== undefined) {
-    const { createAttempts } = await import('./attempts.js');
     yield* createAttempts(ctx, client, body, flags);
     return;
   }
