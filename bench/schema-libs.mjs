@@ -1,5 +1,5 @@
 // What a schema library costs on the path every request takes: each candidate's Session, Message and
-// message-page schemas (the checks src/api/answers.ts made by hand before src/api/schemas/), bundled as the
+// message-page schemas (the checks src/core/api/answers.ts made by hand before src/core/api/schemas/), bundled as the
 // CLI is (esbuild, `shipped`), then in fresh Node processes, interleaved: the time to import the bundle,
 // to check one Session and a page of 100 messages the first time (V8 compiling the checker), and the
 // bundle's bytes. Candidates that are not installed are skipped with the command that installs them (only
@@ -19,11 +19,11 @@ const UUID = '/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i'
 
 // Each candidate: the package it needs, and a module exporting check(session, page) that throws on a refusal.
 const CANDIDATES = {
-  // What ships: the records' modules, their wording and the HttpError they throw (src/api/schemas/).
-  'src/api/schemas (valibot)': {
+  // What ships: the records' modules, their wording and the HttpError they throw (src/core/api/schemas/).
+  'src/core/api/schemas (valibot)': {
     pkg: 'valibot',
     source: `
-      import { asSession, asMessagePage } from ${JSON.stringify(join(root, 'src/api/schemas/index.ts'))};
+      import { asSession, asMessagePage } from ${JSON.stringify(join(root, 'src/core/api/schemas/index.ts'))};
       export function check(s, p) { asSession(s); asMessagePage(p, s.id); }`,
   },
   valibot: {

@@ -6,7 +6,7 @@
 // answers those lines with the whole program, byte for byte the same (test/unit/root-help.test.ts, and
 // test/process/startup.test.ts, which runs both).
 import { CommanderError } from 'commander';
-import { ExitCode } from './errors/agents-error.js';
+import { ExitCode } from '../core/errors/agents-error.js';
 import { commanderExitCode, commanderOutput } from './program/commander-io.js';
 import { rootHelpProgram, type CommandHead } from './program/root.js';
 

@@ -2,7 +2,7 @@
 // misbehaviour, held turns) and the content it plants (messages, artifacts, pull requests).
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Message } from '../api/types.js';
+import type { Message } from '../core/api/types.js';
 import { FaultPicker } from './faults.js';
 import type { Store } from './store.js';
 import { emptyStats, type Emulation } from './emulation.js';

@@ -1,6 +1,6 @@
 // Replies as data, bounded body reading, and writing a reply (whole, or sabotaged by a fault).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ERROR_BODY, served } from '../api/schemas/index.js';
+import { ERROR_BODY, served } from '../core/api/schemas/index.js';
 
 /** A response before it is written, so a fault can decide how (or whether) it reaches the client. */
 export interface Reply {

@@ -1,6 +1,6 @@
 // List session messages, both forms: filters, ordering, paging and the self / new_messages links.
-import type { ListedMessage, Message, MessagePage } from '../api/types.js';
-import { MESSAGE_PAGE, served } from '../api/schemas/index.js';
+import type { ListedMessage, Message, MessagePage } from '../core/api/types.js';
+import { MESSAGE_PAGE, served } from '../core/api/schemas/index.js';
 import { apiError, json, type Reply } from './http.js';
 import { notFound, type Call, type Service } from './sessions.js';
 import type { StoredMessage } from './store.js';

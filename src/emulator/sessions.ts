@@ -1,6 +1,6 @@
 // Create session, Get session and Send message, and the Session / SentMessage views they answer with.
-import type { Artifact, Session, SentMessage } from '../api/types.js';
-import { ARTIFACT, SENT_MESSAGE, SESSION, served } from '../api/schemas/index.js';
+import type { Artifact, Session, SentMessage } from '../core/api/types.js';
+import { ARTIFACT, SENT_MESSAGE, SESSION, served } from '../core/api/schemas/index.js';
 import { oneLine, parseDirectives, stripDirectives } from './directives.js';
 import { apiError, json, type Reply } from './http.js';
 import type { SessionRecord, Store } from './store.js';

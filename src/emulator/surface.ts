@@ -1,5 +1,5 @@
 // The emulator's public surface (re-exported by index.ts). Tests and the demo depend on these names.
-import type { Artifact, Message, MessageType, Role } from '../api/types.js';
+import type { Artifact, Message, MessageType, Role } from '../core/api/types.js';
 import type { DialectName } from './dialect.js';
 import type { Misbehaviour } from './misbehave.js';
 import type { RepeatedParams } from './validate.js';

@@ -2,12 +2,12 @@
 // through the public entry (src/sdk/index.ts), so a regression of the library fails their tests too. The
 // run's settings, budget directory and tuning go in; the library's events come out on the run's stderr.
 import { join } from 'node:path';
-import { Agents, type AgentsEvent } from '../sdk/index.js';
-import { recordIn } from '../sdk/client-of.js';
-import type { Context } from '../run/context.js';
-import { requireConnection } from '../config/settings.js';
-import { sharedPacingFromEnv } from '../config/env.js';
-import { stateDir } from '../config/locations.js';
+import { Agents, type AgentsEvent } from './index.js';
+import { recordIn } from './client-of.js';
+import type { Context } from '../cli/run/context.js';
+import { requireConnection } from '../core/config/settings.js';
+import { sharedPacingFromEnv } from '../core/config/env.js';
+import { stateDir } from '../core/config/locations.js';
 
 const made = new WeakMap<Context, Promise<Agents>>();
 

@@ -1,20 +1,20 @@
-// The library's client: one key and base URL, the CLI's own core underneath (src/sessions over src/api).
+// The library's client: one key and base URL, the CLI's own core underneath (src/core/sessions over src/core/api).
 // Constructing it reads nothing and sends nothing; each call checks its arguments before any request.
-import type { ApiClient } from '../api/client.js';
-import type { CreateSessionBody, Session } from '../api/types.js';
-import { AgentsError, ApiError, UsageError } from '../errors/agents-error.js';
-import { toCliError } from '../errors/cli-error.js';
-import { validateBudgetUrl } from '../config/validators.js';
-import { openConfigFile } from '../config/config-file.js';
-import { requireConnection, resolveSettings } from '../config/settings.js';
-import { startDeadline } from '../sessions/deadline.js';
-import { postTurn, type TurnPost } from '../sessions/post.js';
-import { withSchemaInstruction, type AnswerSchema } from '../sessions/answer-json.js';
-import { loadAnswerSchema } from '../sessions/answer-schema.js';
-import { readSession } from '../sessions/read-session.js';
-import { artifactRecord, latestPlanRecord } from '../sessions/artifacts.js';
-import { groupTurns } from '../conversation/turns.js';
-import { DEFAULT_SCHEDULE } from '../poll/schedule.js';
+import type { ApiClient } from '../core/api/client.js';
+import type { CreateSessionBody, Session } from '../core/api/types.js';
+import { AgentsError, ApiError, UsageError } from '../core/errors/agents-error.js';
+import { toCliError } from '../core/errors/cli-error.js';
+import { validateBudgetUrl } from '../core/config/validators.js';
+import { openConfigFile } from '../core/config/config-file.js';
+import { requireConnection, resolveSettings } from '../core/config/settings.js';
+import { startDeadline } from '../core/sessions/deadline.js';
+import { postTurn, type TurnPost } from '../core/sessions/post.js';
+import { withSchemaInstruction, type AnswerSchema } from '../core/sessions/answer-json.js';
+import { loadAnswerSchema } from '../core/sessions/answer-schema.js';
+import { readSession } from '../core/sessions/read-session.js';
+import { artifactRecord, latestPlanRecord } from '../core/sessions/artifacts.js';
+import { groupTurns } from '../core/conversation/turns.js';
+import { DEFAULT_SCHEDULE } from '../core/poll/schedule.js';
 import {
   agentArgs,
   clientArgs,
@@ -27,8 +27,8 @@ import {
   uuidArg,
 } from './arguments.js';
 import { clientOf, emitter, recordIn } from './client-of.js';
-import { openStateFile } from '../state/state-file.js';
-import { historyFor } from '../state/history-for.js';
+import { openStateFile } from '../core/state/state-file.js';
+import { historyFor } from '../core/state/history-for.js';
 import { followTurn, NEVER, waitReply, type WaitJob } from './waits.js';
 import { settled, type Settled } from './replies.js';
 import { randomUUID } from 'node:crypto';

@@ -1,8 +1,8 @@
 // The shapes a program hands the library and gets back: options, turns, replies, events. Plain data, camelCase
 // where it is ours; the service's own records (Session, Message) keep the API's field names.
-import type { AgentsError } from '../errors/agents-error.js';
-import type { Message, Session } from '../api/types.js';
-import type { Tuning } from '../io/io.js';
+import type { AgentsError } from '../core/errors/agents-error.js';
+import type { Message, Session } from '../core/api/types.js';
+import type { Tuning } from '../core/io/io.js';
 
 /** A duration: milliseconds, or a string such as `'90s'`, `'20m'`, `'1h30m'`. */
 export type Duration = number | string;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixture } from '../support/fixture.js';
 import { BIN, cliEnv, runCli } from '../support/run-cli.js';
-import { CORE_AGENTS } from '../../src/api/types.js';
+import { CORE_AGENTS } from '../../src/core/api/types.js';
 import { missing, titled } from '../support/tools.js';
 
 /** Each shell is driven only where it is installed (a missing one fails under AGENTS_TEST_REQUIRE_TOOLS=1). */

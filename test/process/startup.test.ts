@@ -166,7 +166,7 @@ describe('the binary', () => {
     expect([help.code, version.code, show.code, mcp.code, acp.code]).toEqual([0, 0, 0, 0, 0]);
     expect(help.probe.files.length).toBeGreaterThan(0);
     // Each file of dist/ a run loads costs the ES module loader about a millisecond: --help reads the
-    // launcher and dist/help.js (commander and the commands' heads, src/help.ts); show reads SHOW_READS. It
+    // launcher and dist/help.js (commander and the commands' heads, src/cli/help.ts); show reads SHOW_READS. It
     // read 34 before the request runtime was one chunk, 11 before the libraries it shares with lazily loaded
     // ones (env-paths, string-width) joined it and the run's own modules stopped importing each other lazily.
     for (const r of [help, version])
@@ -214,9 +214,9 @@ describe('the binary', () => {
       expect(r.code).toBe(2);
       expect(r.probe.sourceMaps).toBe(true);
       expect(r.stderr).toMatch(
-        /^ {4}at requireConnection \(.*[\\/]src[\\/]config[\\/]settings\.ts:\d+:\d+\)$/m,
+        /^ {4}at requireConnection \(.*[\\/]src[\\/]core[\\/]config[\\/]settings\.ts:\d+:\d+\)$/m,
       );
-      expect(r.stderr).toMatch(/^ {4}at async main \(.*[\\/]src[\\/]cli\.ts:\d+:\d+\)$/m);
+      expect(r.stderr).toMatch(/^ {4}at async main \(.*[\\/]src[\\/]cli[\\/]main\.ts:\d+:\d+\)$/m);
       expect(r.stderr).not.toMatch(/[\\/]dist[\\/]/);
     }
   });

@@ -4,8 +4,8 @@
 import { clearLine, cursorTo, moveCursor } from 'node:readline';
 import { PassThrough, Writable } from 'node:stream';
 import { homedir } from 'node:os';
-import { main } from '../../src/cli.js';
-import type { IO, Spawner, Tuning } from '../../src/io/io.js';
+import { main } from '../../src/cli/main.js';
+import type { IO, Spawner, Tuning } from '../../src/core/io/io.js';
 import { cliEnv, type CliResult } from './run-cli.js';
 
 /**

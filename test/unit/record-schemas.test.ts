@@ -1,4 +1,4 @@
-// The wire records' schemas (src/api/schemas/): both services' shapes taken, by the client's check and by
+// The wire records' schemas (src/core/api/schemas/): both services' shapes taken, by the client's check and by
 // the contract the emulator serves to; the values that would reach a URL, a file or a terminal refused; an
 // answer taken is the answer itself (fields the service adds kept as they come, in their order).
 import { describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import {
   MESSAGE,
   MESSAGE_PAGE,
   SESSION,
-} from '../../src/api/schemas/index.js';
+} from '../../src/core/api/schemas/index.js';
 
 const S = '6f1c2a0e-8b7d-4c3e-9a51-0d2e4f6a8b9c';
 const T = '8b1c2a0e-8b7d-4c3e-9a51-0d2e4f6a8b9c';

@@ -2,12 +2,12 @@
 // already shown, through the same conversation model as `tail`. An outage is ridden out with a warning,
 // as a --wait with --timeout does; a failure that polling again cannot cure ends the chat.
 import type { Context } from '../run/context.js';
-import type { ApiClient } from '../api/client.js';
-import { isHttpError } from '../api/errors.js';
-import type { Message } from '../api/types.js';
-import { CliError, fromHttpError } from '../errors/cli-error.js';
-import type { Entry } from '../conversation/model.js';
-import { ConversationFollow } from '../sessions/follow-conversation.js';
+import type { ApiClient } from '../../core/api/client.js';
+import { isHttpError } from '../../core/api/errors.js';
+import type { Message } from '../../core/api/types.js';
+import { CliError, fromHttpError } from '../../core/errors/cli-error.js';
+import type { Entry } from '../../core/conversation/model.js';
+import { ConversationFollow } from '../../core/sessions/follow-conversation.js';
 import { reason } from './commands.js';
 
 export interface FeedOptions {

@@ -2,13 +2,13 @@
 // works (one poller, tail's conversation model), what is typed sent as a follow-up (confirmed when it
 // interrupts a turn), the slash commands. It draws nothing: it prints through the ChatTerminal.
 import type { Context } from '../run/context.js';
-import { timeFormat } from '../config/env.js';
+import { timeFormat } from '../../core/config/env.js';
 import { notify } from '../output/notify.js';
-import type { ApiClient } from '../api/client.js';
-import { isHttpError } from '../api/errors.js';
-import type { CoreAgent, Message, Session } from '../api/types.js';
+import type { ApiClient } from '../../core/api/client.js';
+import { isHttpError } from '../../core/api/errors.js';
+import type { CoreAgent, Message, Session } from '../../core/api/types.js';
 import type { AgentSelection } from '../input/agent.js';
-import type { Entry } from '../conversation/model.js';
+import type { Entry } from '../../core/conversation/model.js';
 import { renderCreated } from '../output/render.js';
 import {
   renderConversation,
@@ -16,8 +16,8 @@ import {
   renderNotice,
   type TextMode,
 } from '../output/render-conversation.js';
-import { postTurn } from '../sessions/post.js';
-import { startDeadline } from '../sessions/deadline.js';
+import { postTurn } from '../../core/sessions/post.js';
+import { startDeadline } from '../../core/sessions/deadline.js';
 import type { Backlog } from './backlog.js';
 import { followSession, type SessionFollow } from './session-feed.js';
 import { keepReply, reason, sessionCommand, type CommandHost } from './commands.js';

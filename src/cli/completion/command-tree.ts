@@ -2,8 +2,8 @@
 // version: commands and subcommands, options (which take a value, a choice of values, a file), and what
 // each positional argument completes to (a session, a fixed choice, nothing).
 import type { Argument, Command, Option } from 'commander';
-import { CONFIG_KEYS } from '../config/validators.js';
-import { flatten } from '../util/text.js';
+import { CONFIG_KEYS } from '../../core/config/validators.js';
+import { flatten } from '../../util/text.js';
 
 /** An option as completion sees it. */
 export interface OptSpec {

@@ -2,10 +2,10 @@
 // configured default; else a prompt in a terminal; else exit 2. The flags are settled in the parse step
 // (create, send and chat's spec), the default and the prompt when the command runs.
 import { readFileSync } from 'node:fs';
-import { CORE_AGENTS, type CoreAgent, type CreateSessionBody, type Profile } from '../api/types.js';
-import { UsageError } from '../errors/cli-error.js';
-import { isObject } from '../util/json.js';
-import { isUuid } from '../util/uuid.js';
+import { CORE_AGENTS, type CoreAgent, type CreateSessionBody, type Profile } from '../../core/api/types.js';
+import { UsageError } from '../../core/errors/cli-error.js';
+import { isObject } from '../../util/json.js';
+import { isUuid } from '../../util/uuid.js';
 
 /** The agent options of create (and the profile options of send), as given. */
 export interface AgentFlags {

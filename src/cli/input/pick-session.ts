@@ -2,11 +2,11 @@
 // (`agents ls`); in a script, the usage error commander gave before the argument became optional (one
 // line, exit 2, nothing sent).
 import type { Context } from '../run/context.js';
-import { UsageError } from '../errors/cli-error.js';
-import { readKnownSessions } from '../state/known-sessions.js';
-import { historyName } from '../state/history.js';
+import { UsageError } from '../../core/errors/cli-error.js';
+import { readKnownSessions } from '../../core/state/known-sessions.js';
+import { historyName } from '../../core/state/history.js';
 import { sessionChoiceLabel } from '../output/render-sessions.js';
-import { timeFormat } from '../config/env.js';
+import { timeFormat } from '../../core/config/env.js';
 import type { SessionRef } from './session-ref.js';
 
 /** The usage error of a missing `<session>` (commander's own words, so scripts see what they saw). */

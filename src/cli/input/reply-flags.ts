@@ -2,7 +2,7 @@
 // before anything is loaded, read or sent.
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { UsageError } from '../errors/cli-error.js';
+import { UsageError } from '../../core/errors/cli-error.js';
 
 /** The options of create (and, minus the agent ones, of send). */
 export interface ReplyFlags {
@@ -12,7 +12,7 @@ export interface ReplyFlags {
   timeout?: number;
   output?: string;
   file?: string;
-  /** Ring the bell and raise a desktop notification when the wait ends (src/output/notify.ts). */
+  /** Ring the bell and raise a desktop notification when the wait ends (src/cli/output/notify.ts). */
   notify?: boolean;
   /** --github-output: the result's fields to $GITHUB_OUTPUT. */
   githubOutput?: boolean;

@@ -1,8 +1,8 @@
 // `<session>` arguments: a UUID, any http(s) address whose path holds /sessions/<uuid> (the dashboard's
 // …/app/sessions/<id> or …/app/<workspace>/sessions/<id>, an API address), or `last`. Parsing is pure and
 // runs while the arguments are parsed, so a bad reference is a usage error before anything loads or is sent.
-import { UsageError } from '../errors/cli-error.js';
-import { isUuid } from '../util/uuid.js';
+import { UsageError } from '../../core/errors/cli-error.js';
+import { isUuid } from '../../util/uuid.js';
 
 /**
  * A parsed `<session>` argument. `mustBe`: `last` combined with `--thread <session>/<thread>`, whose

@@ -2,8 +2,8 @@
 // `<session>/<thread>` (what `agents send` prints), or an API address of a thread
 // (…/sessions/<id>/threads/<thread>…). Pure, so a bad one is a usage error before anything is sent.
 import { InvalidArgumentError } from 'commander';
-import { UsageError } from '../errors/cli-error.js';
-import { isUuid } from '../util/uuid.js';
+import { UsageError } from '../../core/errors/cli-error.js';
+import { isUuid } from '../../util/uuid.js';
 import { notASession, parseSessionRef, type SessionRef } from './session-ref.js';
 
 /** A session, and the thread to wait on when one is named (else: the session's latest turn). */

@@ -1,7 +1,7 @@
 // Opening a dashboard address in the browser, where one can start (never under CI, over SSH or without a
 // display), through the IO's spawner. Used by `agents open`, `show --web` and chat's /open.
-import type { Env, IO } from '../io/io.js';
-import { noBrowserReason } from '../config/env.js';
+import type { Env, IO } from '../../core/io/io.js';
+import { noBrowserReason } from '../../core/config/env.js';
 
 /** What became of an attempt to open an address. */
 export interface Browsed {

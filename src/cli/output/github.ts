@@ -2,8 +2,8 @@
 // final reply, the session's pull requests), and under GitHub Actions a step summary and step outputs in
 // the files the runner names. Pure: the text of each; the presenter appends them.
 import { randomBytes } from 'node:crypto';
-import type { PullRequestRef } from '../api/types.js';
-import type { WaitResult } from '../items/ci-result.js';
+import type { PullRequestRef } from '../../core/api/types.js';
+import type { WaitResult } from '../../core/events/ci-result.js';
 
 export type { WaitResult };
 

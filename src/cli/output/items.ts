@@ -1,13 +1,13 @@
 // What commands return for the presenter to print: data, never text. Each kind is printed one way per
 // output mode (JSON, terminal, plain) by presenter.ts.
-import type { Artifact, SentMessage, Session } from '../api/types.js';
-import type { Conversation } from '../conversation/model.js';
+import type { Artifact, SentMessage, Session } from '../../core/api/types.js';
+import type { Conversation } from '../../core/conversation/model.js';
 import type { ConfigEntry, ConfigListing } from './render-config.js';
-import type { KnownSession } from '../state/known-sessions.js';
-import type { SessionItem } from '../items/session-items.js';
-import type { BudgetView } from '../api/budget/budget-view.js';
+import type { KnownSession } from '../../core/state/known-sessions.js';
+import type { SessionItem } from '../../core/events/session-items.js';
+import type { BudgetView } from '../../core/budget/budget-view.js';
 
-/** One thing a command produced: what src/sessions yields while posting and waiting, and the rest. */
+/** One thing a command produced: what src/core/sessions yields while posting and waiting, and the rest. */
 export type Item =
   | SessionItem
   /** A new session; `waiting` when the command goes on to wait for its reply. */

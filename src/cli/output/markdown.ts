@@ -1,7 +1,7 @@
 // Markdown for a person at a terminal (marked with marked-terminal, loaded only when a reply is rendered).
 // Pipes never come here: they get the text as sent.
 import type { MarkedExtension, Tokens } from 'marked';
-import { neutralize } from '../util/text.js';
+import { neutralize } from '../../util/text.js';
 
 /** How markdown is drawn on this terminal. */
 export interface MarkdownOptions {
@@ -66,7 +66,7 @@ export async function loadMarkdown(o: MarkdownOptions): Promise<RenderMarkdown> 
   let paint: Record<string, Paint>;
   if (o.color) {
     const { Chalk } = await import('chalk');
-    // Level 1 (16 colours), as the rest of the output (src/output/style.ts): the decision is already made.
+    // Level 1 (16 colours), as the rest of the output (src/cli/output/style.ts): the decision is already made.
     const c = new Chalk({ level: 1 });
     paint = {
       code: c.yellow,

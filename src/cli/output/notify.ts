@@ -3,11 +3,11 @@
 // on a terminal, never a pipe), or the setting's program with the turn's result on its stdin (terminal or
 // not). create/send --wait, `agents wait`, `tail --until-final` and `agents chat` call notify() the same way,
 // so the flags and the setting mean one thing everywhere.
-import type { Env, IO } from '../io/io.js';
-import type { SettingName, Settings } from '../config/settings.js';
-import { notifyHow } from '../config/notify-setting.js';
-import { runNotifyProgram } from '../io/notify-program.js';
-import { escapeForLine } from '../util/text.js';
+import type { Env, IO } from '../../core/io/io.js';
+import type { SettingName, Settings } from '../../core/config/settings.js';
+import { notifyHow } from '../../core/config/notify-setting.js';
+import { runNotifyProgram } from '../../core/io/notify-program.js';
+import { escapeForLine } from '../../util/text.js';
 import type { Logger, Stderr } from './stderr.js';
 
 /** What a notification says. Text from the service is made safe here. */

@@ -1,9 +1,9 @@
 // The one presenter: what commands return becomes JSON (a document, or NDJSON for streams), terminal text
 // (labels, colour, local times, markdown, service text neutralised, a pager for a tall `show`) or plain
 // text (the service's text byte for byte) on stdout, and summaries and hints on stderr.
-import type { Message } from '../api/types.js';
-import { latestTurnState } from '../conversation/turn-state.js';
-import { pagerCommand, pagerEnv, timeFormat } from '../config/env.js';
+import type { Message } from '../../core/api/types.js';
+import { latestTurnState } from '../../core/conversation/turn-state.js';
+import { pagerCommand, pagerEnv, timeFormat } from '../../core/config/env.js';
 import { openInBrowser } from './browser.js';
 import type { Item, Result } from './items.js';
 import { loadMarkdown, type RenderMarkdown } from './markdown.js';

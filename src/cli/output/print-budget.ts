@@ -1,11 +1,11 @@
 // The presenter's handler for a key's budget (agents budget): one JSON document (a line of NDJSON per
 // reading under --watch), or lines for a person, redrawn in place at a terminal under --watch.
-import type { BudgetView } from '../api/budget/budget-view.js';
+import type { BudgetView } from '../../core/budget/budget-view.js';
 import type { Item } from './items.js';
 import { jsonLine, type Handlers, type Printer } from './printer.js';
 import type { Style } from './style.js';
-import { formatDuration } from '../util/duration.js';
-import { neutralize } from '../util/text.js';
+import { formatDuration } from '../../util/duration.js';
+import { neutralize } from '../../util/text.js';
 
 type BudgetItem = Extract<Item, { kind: 'budget' }>;
 

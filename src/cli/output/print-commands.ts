@@ -1,15 +1,15 @@
 // The presenter's handlers for what the other commands return: a session made or a message sent, a
 // conversation (show), artifacts, the sessions of this machine, config values, addresses, notes.
-import { timeFormat } from '../config/env.js';
-import type { SessionItem } from '../items/session-items.js';
+import { timeFormat } from '../../core/config/env.js';
+import type { SessionItem } from '../../core/events/session-items.js';
 import type { Item } from './items.js';
 import { jsonLine, type Handlers } from './printer.js';
 import { renderConfigList } from './render-config.js';
 import { bodyText, line, renderConversation, serviceText } from './render-conversation.js';
 import { renderSessions, renderSessionsPlain, sessionJson } from './render-sessions.js';
 import { renderAttempts, renderChatEnd, renderCreated, renderSession } from './render.js';
-import { jsonText } from '../util/text.js';
-import { historyName } from '../state/history.js';
+import { jsonText } from '../../util/text.js';
+import { historyName } from '../../core/state/history.js';
 
 export const COMMAND_HANDLERS: Handlers<
   Exclude<Item['kind'], SessionItem['kind'] | 'checkout' | 'diff' | 'budget'>

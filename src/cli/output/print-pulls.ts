@@ -1,6 +1,6 @@
 // The presenter's handlers for a session's pull request brought into the clone: checkout and diff.
 import { jsonLine, type Handlers } from './printer.js';
-import { escapeForLine } from '../util/text.js';
+import { escapeForLine } from '../../util/text.js';
 
 const short = (commit: string) => commit.slice(0, 7);
 

@@ -1,7 +1,7 @@
-// The presenter's handlers for what src/sessions yields while a command posts and waits: progress and
+// The presenter's handlers for what src/core/sessions yields while a command posts and waits: progress and
 // activity on stderr, the reply (or its JSON) on stdout, the CI job's result and files, --notify.
-import type { SessionItem } from '../items/session-items.js';
-import { escapeForLine } from '../util/text.js';
+import type { SessionItem } from '../../core/events/session-items.js';
+import { escapeForLine } from '../../util/text.js';
 import { githubOutputs, resultOutputs, stepSummary } from './github.js';
 import { notify } from './notify.js';
 import { jsonLine, type Handlers, type Printer } from './printer.js';

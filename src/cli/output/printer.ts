@@ -1,8 +1,8 @@
 // What the presenter's handlers (one per item kind: print-waits.ts, print-commands.ts) get to print with:
 // the run's streams and modes, and the presenter's few shared helpers.
-import type { SettingName, Settings } from '../config/settings.js';
-import type { Message } from '../api/types.js';
-import type { IO } from '../io/io.js';
+import type { SettingName, Settings } from '../../core/config/settings.js';
+import type { Message } from '../../core/api/types.js';
+import type { IO } from '../../core/io/io.js';
 import type { Item } from './items.js';
 import type { Progress } from './progress.js';
 import type { TextMode } from './render-conversation.js';
@@ -10,7 +10,7 @@ import type { StatusLines } from './status-lines.js';
 import type { Logger, Stderr } from './stderr.js';
 import type { Style } from './style.js';
 import type { TerminalCaps } from './terminal.js';
-import { jsonText } from '../util/text.js';
+import { jsonText } from '../../util/text.js';
 
 /** What the presenter needs of the run (the Context of run/context.ts, which is built above this layer). */
 export interface PresentContext {

@@ -1,9 +1,9 @@
 // Progress while a command waits. Commands say what they wait for; this decides how it is shown: a spinner
 // on an interactive terminal, lines under CI or wherever stderr is not a terminal, nothing with --quiet.
 import type { Ora } from 'ora';
-import type { OutStream } from '../io/io.js';
-import { formatDuration } from '../util/duration.js';
-import { cut } from '../util/width.js';
+import type { OutStream } from '../../core/io/io.js';
+import { formatDuration } from '../../util/duration.js';
+import { cut } from '../../util/width.js';
 import type { Logger, Stderr } from './stderr.js';
 import type { TerminalCaps } from './terminal.js';
 

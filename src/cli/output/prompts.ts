@@ -1,10 +1,10 @@
 // Questions for a person at a terminal, asked only when the run is interactive (see TerminalCaps). They
 // read the run's stdin and write to its stderr, so stdout stays data; the run's signal (SIGTERM, or a
 // SIGINT sent with kill) ends a question as Ctrl-C does: exit 130, nothing sent or stored.
-import type { InStream, OutStream } from '../io/io.js';
-import { CORE_AGENTS, type CoreAgent } from '../api/types.js';
-import { CliError, ExitCode } from '../errors/cli-error.js';
-import { validateApiKey, validateBaseUrl } from '../config/validators.js';
+import type { InStream, OutStream } from '../../core/io/io.js';
+import { CORE_AGENTS, type CoreAgent } from '../../core/api/types.js';
+import { CliError, ExitCode } from '../../core/errors/cli-error.js';
+import { validateApiKey, validateBaseUrl } from '../../core/config/validators.js';
 
 /** The questions the commands may ask. */
 export interface Prompts {

@@ -1,6 +1,6 @@
 // The settings as `config list` and `config get` show them: data types and their text form.
-import type { ConfigKey } from '../config/validators.js';
-import type { SettingSource } from '../config/settings.js';
+import type { ConfigKey } from '../../core/config/validators.js';
+import type { SettingSource } from '../../core/config/settings.js';
 
 /** One setting as `list` and `get` report it; `value` is masked for api-key, null when unset. */
 export interface ConfigEntry {

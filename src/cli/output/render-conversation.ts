@@ -1,11 +1,11 @@
 // Pure renderers of the conversation: entries (as a follow or a tail prints them), a whole conversation
 // (show), tool calls as one line, notices. On a terminal: labels, local times, colour, markdown, service
 // text made harmless and tool calls cut to the width; on a pipe: the text as sent, one tool call per line.
-import type { Message } from '../api/types.js';
-import { toolSummary, type Conversation, type Entry } from '../conversation/model.js';
-import { groupTurns } from '../conversation/turns.js';
-import { flatten, neutralize } from '../util/text.js';
-import { cut } from '../util/width.js';
+import type { Message } from '../../core/api/types.js';
+import { toolSummary, type Conversation, type Entry } from '../../core/conversation/model.js';
+import { groupTurns } from '../../core/conversation/turns.js';
+import { flatten, neutralize } from '../../util/text.js';
+import { cut } from '../../util/width.js';
 import type { RenderMarkdown } from './markdown.js';
 import type { Style } from './style.js';
 import { localTime, type TimeFormat } from './time.js';

@@ -1,11 +1,11 @@
 // Pure renderers of waits: the header above each reply of `agents wait` on a terminal, the status line of
 // each session while it is waited on, and the lines of an answer that did not match its schema.
-import { neutralize, flatten } from '../util/text.js';
-import { formatDuration } from '../util/duration.js';
+import { neutralize, flatten } from '../../util/text.js';
+import { formatDuration } from '../../util/duration.js';
 import { PLAIN, type Style } from './style.js';
-import { cut as cutToWidth, width as displayWidth } from '../util/width.js';
-import type { SchemaError, SchemaProblem } from '../items/schema-errors.js';
-import type { StatusRow } from '../items/session-items.js';
+import { cut as cutToWidth, width as displayWidth } from '../../util/width.js';
+import type { SchemaError, SchemaProblem } from '../../core/events/schema-errors.js';
+import type { StatusRow } from '../../core/events/session-items.js';
 
 export type { StatusRow };
 

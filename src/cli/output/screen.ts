@@ -1,5 +1,5 @@
 // How much of a screen text takes, to decide whether it needs the pager.
-import { width } from '../util/width.js';
+import { width } from '../../util/width.js';
 
 // SGR sequences and OSC 8 hyperlinks take no columns.
 // eslint-disable-next-line no-control-regex -- escape sequences are exactly what is matched

@@ -1,12 +1,12 @@
 // One status line per session on stderr while `agents wait` waits, redrawn in place every second below what
 // was printed; cut to the terminal's width, at most a screenful, and anything written meanwhile goes above
 // them (the block lifted off, the text written, the block drawn again: Stderr.around, as for the spinner).
-import type { OutStream } from '../io/io.js';
+import type { OutStream } from '../../core/io/io.js';
 import type { Stderr, SpinnerFrame } from './stderr.js';
 import type { Style } from './style.js';
 import type { TerminalCaps } from './terminal.js';
 import { renderStatusLine, type StatusRow } from './render-wait.js';
-import { width } from '../util/width.js';
+import { width } from '../../util/width.js';
 
 /** The status lines of a run. Every method is safe to call in any state. */
 export interface StatusLines {

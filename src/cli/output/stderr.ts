@@ -1,7 +1,7 @@
 // stderr, the one place progress, hints, warnings and errors are written (zx's habit: stdout belongs to the
 // user). A spinner shares the line with them: a line written while it spins is put above it, never under
 // its next frame.
-import type { OutStream } from '../io/io.js';
+import type { OutStream } from '../../core/io/io.js';
 import type { Style } from './style.js';
 
 /** Writes progress, hints, warnings and errors to stderr. */

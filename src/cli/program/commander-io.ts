@@ -1,10 +1,10 @@
 // How commander talks to a run: help and its errors on the run's streams, at their width and without
-// colour, its errors in the contract's form, and the exit code its end means. main() (src/cli.ts) and the
-// root help's own entry (src/help.ts) share it.
+// colour, its errors in the contract's form, and the exit code its end means. main() (src/cli/main.ts) and the
+// root help's own entry (src/cli/help.ts) share it.
 import type { CommanderError, OutputConfiguration } from 'commander';
-import { ExitCode, type ExitCodeValue } from '../errors/agents-error.js';
-import type { IO } from '../io/io.js';
-import { escapeForLine } from '../util/text.js';
+import { ExitCode, type ExitCodeValue } from '../../core/errors/agents-error.js';
+import type { IO } from '../../core/io/io.js';
+import { escapeForLine } from '../../util/text.js';
 
 /**
  * commander words a value its parser refused as two sentences, its own and the parser's ("option '--timeout

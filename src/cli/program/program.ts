@@ -1,7 +1,7 @@
 // The commander program: the root (root.ts) and the list of commands. Each command's folder declares it
-// (src/commands/<name>/spec.ts: its options, help and checks, in commander's own terms) and loads its
+// (src/cli/commands/<name>/spec.ts: its options, help and checks, in commander's own terms) and loads its
 // run.ts only when it runs, so help and usage errors pay for commander and the specs alone. (The root help
-// alone has an entry of its own, src/help.ts, that makes none of them: root.ts.)
+// alone has an entry of its own, src/cli/help.ts, that makes none of them: root.ts.)
 import type { Command, OutputConfiguration } from 'commander';
 import type { CommandSpec, Runner } from '../commands/options/command-spec.js';
 import { configSpec } from '../commands/config/spec.js';

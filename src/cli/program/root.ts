@@ -1,12 +1,12 @@
 // The program's root: its global options and the help around the list of commands. The whole program
 // (program.ts) adds the commands to it. The root help alone (`agents`, `agents --help`, `agents -h`) has
-// an entry of its own (src/help.ts), which adds to it a stand-in for each command made from the command's
+// an entry of its own (src/cli/help.ts), which adds to it a stand-in for each command made from the command's
 // head: the name, term and description its list shows, read from the whole program when it is built
 // (scripts/build.mjs). Making the 21 commands, their hundred options, checks and help, was about two thirds
 // of what `agents --help` cost in-process; the stand-ins give the same help byte for byte
 // (test/unit/root-help.test.ts).
 import { Command, type HelpConfiguration, type OutputConfiguration } from 'commander';
-import { VERSION } from '../util/version.js';
+import { VERSION } from '../../util/version.js';
 
 const EXAMPLES = `
 Examples:

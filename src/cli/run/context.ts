@@ -1,23 +1,23 @@
 // What every command receives, built once per run from the IO and the global flags. Commands use it
 // instead of `process`, and never write to stdout: they return data for the presenter.
 import { createStatusLines } from '../output/status-lines.js';
-import type { ApiClient, ClientOptions } from '../api/client.js';
-import type { IO } from '../io/io.js';
+import type { ApiClient, ClientOptions } from '../../core/api/client.js';
+import type { IO } from '../../core/io/io.js';
 import { join } from 'node:path';
-import { debugFromEnv, sharedPacingFromEnv } from '../config/env.js';
-import { stateDir } from '../config/locations.js';
-import { openConfigFile, type ConfigFile } from '../config/config-file.js';
+import { debugFromEnv, sharedPacingFromEnv } from '../../core/config/env.js';
+import { stateDir } from '../../core/config/locations.js';
+import { openConfigFile, type ConfigFile } from '../../core/config/config-file.js';
 import {
   requireConnection,
   resolveProfile,
   resolveSettings,
   type SettingName,
   type Settings,
-} from '../config/settings.js';
-import { openStateFile, type StateFile } from '../state/state-file.js';
-import type { History } from '../state/history.js';
-import { historyFor } from '../state/history-for.js';
-import { recordTurnEnds, type TurnEnds } from '../state/turn-ends.js';
+} from '../../core/config/settings.js';
+import { openStateFile, type StateFile } from '../../core/state/state-file.js';
+import type { History } from '../../core/state/history.js';
+import { historyFor } from '../../core/state/history-for.js';
+import { recordTurnEnds, type TurnEnds } from '../../core/state/turn-ends.js';
 import { detectTerminal, type TerminalCaps } from '../output/terminal.js';
 import { createStyle } from '../output/style.js';
 import { createLogger, Stderr, type Logger } from '../output/stderr.js';
@@ -25,8 +25,8 @@ import { createProgress } from '../output/progress.js';
 import type { StatusLines } from '../output/status-lines.js';
 import type { PresentContext } from '../output/printer.js';
 import { createPrompts, type Prompts } from '../output/prompts.js';
-import type { Profiles } from '../config/config-file.js';
-import { DEFAULT_SCHEDULE, type ScheduleOptions } from '../poll/schedule.js';
+import type { Profiles } from '../../core/config/config-file.js';
+import { DEFAULT_SCHEDULE, type ScheduleOptions } from '../../core/poll/schedule.js';
 import { clientMaker, type ClientFor, type ListedOn } from './api-clients.js';
 
 /** Global options declared on the program in cli.ts. */

@@ -2,7 +2,7 @@
 // body, and what it returns presented. One module for the three, so that a run's start is one
 // `await import()` of the request runtime rather than two: each is a file of dist/ the ES module loader
 // resolves, reads and links, about a millisecond of every command that runs.
-import type { IO } from '../io/io.js';
+import type { IO } from '../../core/io/io.js';
 import type { Result } from '../output/items.js';
 import { present } from '../output/presenter.js';
 import { createContext, type Context, type GlobalOptions } from './context.js';

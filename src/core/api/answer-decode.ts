@@ -4,7 +4,7 @@ import { HttpError, errorFromStatus, type BadRequestDefault } from './errors.js'
 import { parseRetryAfter } from './backoff.js';
 import { summariseBody } from './summary.js';
 import { redact } from './redact.js';
-import { jsonDepthExceeds } from '../util/json.js';
+import { jsonDepthExceeds } from '../../util/json.js';
 import type { ReadAnswer } from './answer-read.js';
 
 /** Deepest JSON an answer may nest: the API's resources nest a few levels; a parser's stack is not ours to spend. */

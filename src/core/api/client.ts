@@ -1,13 +1,13 @@
 // The one HTTP client of the Agent Sessions API. It owns auth, the base URL and same-origin links, pacing,
 // retries and time-outs; the commands and the poller see typed calls and HttpErrors, nothing of HTTP.
 import type { Dispatcher } from 'undici';
-import { VERSION } from '../util/version.js';
+import { VERSION } from '../../util/version.js';
 import { HttpError, isHttpError, type Creates } from './errors.js';
 import { DEFAULT_RETRY, type RetryNotice, type RetryOptions } from './backoff.js';
 import type { ProxyEnv } from './dispatcher.js';
 import { exchangeFor } from './exchange.js';
-import { DEFAULT_PACING, limiterFor, type Limiter, type PollShare } from './budget/limiter.js';
-import { sharedLimiterFor, type SharedPacingOptions } from './budget/shared.js';
+import { DEFAULT_PACING, limiterFor, type Limiter, type PollShare } from '../budget/limiter.js';
+import { sharedLimiterFor, type SharedPacingOptions } from '../budget/shared.js';
 import { DOWNLOAD_CAP, postOutcome, Transport, type Download } from './transport.js';
 import { ApiUrls, assertUuid, type ThreadTarget } from './urls.js';
 import { asArtifact, asMessagePage, asSentMessage, asSession } from './schemas/index.js';
@@ -52,7 +52,7 @@ export interface ClientOptions {
   /**
    * Told of the messages of each page listed (those of the session asked for), before the page is
    * returned: where every reader (a wait, tail, show, the library) sees a turn end, so one observer can
-   * record it for all of them (src/state/turn-ends.ts). A failure of the observer is its own.
+   * record it for all of them (src/core/state/turn-ends.ts). A failure of the observer is its own.
    */
   onListed?: (target: ThreadTarget, messages: readonly Message[]) => void | Promise<void>;
   retry?: Partial<RetryOptions>;

@@ -4,7 +4,7 @@
 import { HttpError } from './errors.js';
 import { errorFromNetwork } from './network-errors.js';
 import { summariseBody } from './summary.js';
-import { isLoopbackHost } from '../util/loopback.js';
+import { isLoopbackHost } from '../../util/loopback.js';
 import type { Answer, Exchange } from './wire.js';
 
 /** Downloaded bytes and what the host said they are. */

@@ -1,7 +1,7 @@
 // One error class for everything the HTTP layer can end with, a kind per case (Stainless SDKs'
 // core/error.ts: the class from the status, the server's own text kept). It knows HTTP, not the command
-// line: exit codes and hints that name commands are the CLI's mapping (src/errors/cli-error.ts).
-import { flatten } from '../util/text.js';
+// line: exit codes and hints that name commands are the CLI's mapping (src/core/errors/cli-error.ts).
+import { flatten } from '../../util/text.js';
 import { summariseBody } from './summary.js';
 
 /** What went wrong, coarse enough for callers to branch on. */

@@ -3,7 +3,7 @@
 import { HttpError } from './errors.js';
 import { errorFromNetwork, type TimeoutFigures } from './network-errors.js';
 import type { Answer, Exchange } from './wire.js';
-import { monotonicMs } from '../util/clock.js';
+import { monotonicMs } from '../../util/clock.js';
 
 /** What sending needs of the transport's configuration (TransportConfig). */
 export interface SendConfig extends TimeoutFigures {

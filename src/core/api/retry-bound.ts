@@ -2,7 +2,7 @@
 // budget, or the count of retries; and the error a call that gave up ends with, saying what it tried.
 import { HttpError } from './errors.js';
 import type { RetryOptions } from './backoff.js';
-import { formatDuration } from '../util/duration.js';
+import { formatDuration } from '../../util/duration.js';
 
 /** One call's start, its caller's deadline (monotonicMs; undefined: none), and whether it rides out outages. */
 export interface CallBounds {

@@ -1,7 +1,7 @@
 // Turns whatever a server or gateway answered into one short line: the service's `error` text when the body
 // is JSON, the title of an HTML page (never the page), or the first words of anything else.
-import { isObject } from '../util/json.js';
-import { flatten } from '../util/text.js';
+import { isObject } from '../../util/json.js';
+import { flatten } from '../../util/text.js';
 
 /** What an error body said, reduced for a one-line message. */
 export interface BodySummary {

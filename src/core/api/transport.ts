@@ -4,16 +4,16 @@ import { isHttpError, HttpError, abortedError, type BadRequestDefault, type Crea
 import { backoffDelay, RECENT_ANSWER_MS, type RetryNotice, type RetryOptions } from './backoff.js';
 import { afterAttempts, isOutage, retryBound, type CallBounds } from './retry-bound.js';
 import { deadlineOf } from './call-deadline.js';
-import { isTimeoutReason, sleep } from '../util/sleep.js';
-import { flatten } from '../util/text.js';
+import { isTimeoutReason, sleep } from '../../util/sleep.js';
+import { flatten } from '../../util/text.js';
 import { redact } from './redact.js';
 import { checkDownloadUrl, downloadOnce, type Download } from './download.js';
-import type { Limiter, Release } from './budget/limiter.js';
+import type { Limiter, Release } from '../budget/limiter.js';
 import type { Exchange } from './wire.js';
 import { exchangeDeadline, sendRequest } from './request-send.js';
 import { readAnswer, type ReadAnswer } from './answer-read.js';
 import { decodeAnswer } from './answer-decode.js';
-import { monotonicMs } from '../util/clock.js';
+import { monotonicMs } from '../../util/clock.js';
 
 export type { Download } from './download.js';
 export { MAX_JSON_DEPTH } from './answer-decode.js';

@@ -1,7 +1,7 @@
 // Every address the client requests is built here: the base URL, path parameters (one encoding helper) and
 // list queries. The client never follows an href the service returns (the live service builds them from its
 // own environment, and drops the query), so the key can only ever go to the configured origin.
-import { isUuid } from '../util/uuid.js';
+import { isUuid } from '../../util/uuid.js';
 import type { ListQuery } from './types.js';
 
 /** Where a message list lives: a session, or one thread of it. */

@@ -3,8 +3,8 @@
 // thing wherever it is read.
 import { UsageError } from '../errors/cli-error.js';
 import type { Env } from '../io/io.js';
-import { parseDuration } from '../util/duration.js';
-import { parseSize } from '../util/size.js';
+import { parseDuration } from '../../util/duration.js';
+import { parseSize } from '../../util/size.js';
 
 /** An environment switch: set, and not '', '0' or 'false'. */
 export function truthy(value: string | undefined): boolean {

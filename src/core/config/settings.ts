@@ -37,7 +37,7 @@ export interface Settings {
    */
   budgetUrl: string | undefined;
   /** AGENTS_NOTIFY > profile 'notify' (the --notify flags belong to the commands that wait): how a finished
-   * turn is announced, validated and normal (src/config/notify-setting.ts). */
+   * turn is announced, validated and normal (src/core/config/notify-setting.ts). */
   notify: string | undefined;
   sources: Record<SettingName | 'profile', SettingSource>;
   /** The profiles in the file, when it was read (for messages about a profile that does not exist). */

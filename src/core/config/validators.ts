@@ -3,7 +3,7 @@
 // echo a base URL or a key back, because either may hold a secret pasted in the wrong place.
 import { CORE_AGENTS, type CoreAgent } from '../api/types.js';
 import { UsageError } from '../errors/cli-error.js';
-import { isLoopbackHost } from '../util/loopback.js';
+import { isLoopbackHost } from '../../util/loopback.js';
 import { validateNotify } from './notify-setting.js';
 
 /** The keys a profile holds. */
@@ -32,7 +32,7 @@ export function validateConfigKey(key: string): ConfigKey {
   throw new UsageError(`unknown config key ${shown(key)}: use one of ${CONFIG_KEYS.join(', ')}`);
 }
 
-export { isLoopbackHost } from '../util/loopback.js';
+export { isLoopbackHost } from '../../util/loopback.js';
 
 /**
  * An absolute http(s) URL with no credentials, query or fragment, and without the API's own `/rest/v1`

@@ -2,8 +2,8 @@
 // out; the live service's ways are absorbed here once for every output.
 import type { Message } from '../api/types.js';
 import { isFinalReply } from './turn-state.js';
-import { isObject } from '../util/json.js';
-import { flatten } from '../util/text.js';
+import { isObject } from '../../util/json.js';
+import { flatten } from '../../util/text.js';
 
 /** What a message is in the conversation. */
 export type EntryKind = 'user' | 'reply' | 'final' | 'tool' | 'notice';

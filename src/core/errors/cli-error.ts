@@ -1,7 +1,7 @@
 // The one mapping from what the HTTP layer reports (HttpError kinds) to the error classes of
 // agents-error.ts, with an exit code and a hint for a person. main() catches once; the library throws them.
 import { isHttpError, type HttpError, type ApiErrorKind } from '../api/errors.js';
-import { isTimeoutReason } from '../util/sleep.js';
+import { isTimeoutReason } from '../../util/sleep.js';
 import {
   AbortError,
   AgentsError,

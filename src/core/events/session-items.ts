@@ -1,4 +1,4 @@
-// What src/sessions yields while a command posts and waits: data, never text. src/output/items.ts adds
+// What src/core/sessions yields while a command posts and waits: data, never text. src/cli/output/items.ts adds
 // these to the items every command returns, and the presenter turns each into lines, JSON or files.
 import type { Message } from '../api/types.js';
 import type { Entry } from '../conversation/model.js';

@@ -1,8 +1,8 @@
 // What a run of the program is given instead of `process` (gh's IOStreams): its streams, its environment,
-// a signal that says stop, and a few facts about the runtime. main(argv, io) receives it; src/cli.ts builds
+// a signal that says stop, and a few facts about the runtime. main(argv, io) receives it; src/cli/main.ts builds
 // the real one from `process`, tests build their own.
 import type { RetryOptions } from '../api/backoff.js';
-import type { PacingOptions } from '../api/budget/limiter.js';
+import type { PacingOptions } from '../budget/limiter.js';
 import type { ScheduleOptions } from '../poll/schedule.js';
 
 /** A readable the program may take a message or a key from. */
@@ -42,7 +42,7 @@ export interface Tuning {
 
 /**
  * Programs a run may start for the person at the terminal: the pager and the browser. bin/agents.js gets
- * the real ones (src/io/spawner.ts); a test passes its own to see what would be paged or opened.
+ * the real ones (src/core/io/spawner.ts); a test passes its own to see what would be paged or opened.
  */
 export interface Spawner {
   /**

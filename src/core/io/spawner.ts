@@ -1,4 +1,4 @@
-// The real Spawner (src/io/io.ts) of a process: the pager through the shell, as git and gh start it, the
+// The real Spawner (src/core/io/io.ts) of a process: the pager through the shell, as git and gh start it, the
 // browser through the `open` package (loaded only then), and a program on the terminal (git diff). Used by
 // run() alone; tests pass their own.
 import { spawn } from 'node:child_process';

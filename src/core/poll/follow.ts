@@ -6,7 +6,7 @@ import { nextDelay, DEFAULT_SCHEDULE, type ScheduleOptions } from './schedule.js
 import { nextBulkPage, pickPage, SeenWindow } from './window.js';
 import { pause } from './pause.js';
 import { isHttpError } from '../api/errors.js';
-import type { PollShare } from '../api/budget/limiter.js';
+import type { PollShare } from '../budget/limiter.js';
 import { PageGuard } from '../api/paging.js';
 import { isFinalReply } from '../conversation/turn-state.js';
 

@@ -2,14 +2,14 @@
 // --notify), the CI job's result (--json, GitHub's step summary and outputs), and with --output-schema the
 // answer checked and asked for again.
 import { checkedAnswer } from './checked-answer.js';
-import type { Context } from '../run/context.js';
+import type { Context } from '../../cli/run/context.js';
 import { CliError, ExitCode } from '../errors/cli-error.js';
 import { githubFiles } from '../config/env.js';
 import { awaitReply, notifyEnd } from './await-reply.js';
 import { reportedResult, type Reporting, type TurnStarted } from './turn-started.js';
-import type { SessionItem } from '../items/session-items.js';
+import type { SessionItem } from '../events/session-items.js';
 import { waitResult } from './wait-result.js';
-import type { WaitResult } from '../items/ci-result.js';
+import type { WaitResult } from '../events/ci-result.js';
 import { notifyHow } from '../config/notify-setting.js';
 
 /** Whether this run's notification is the `notify` setting's program (a bad setting: no, notify() says why). */

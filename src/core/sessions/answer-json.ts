@@ -1,7 +1,7 @@
 // Answers checked against a JSON Schema (--output-schema, the MCP tools' output_schema, the Action's): the
 // instruction sent with the message, the JSON taken from a reply, and the follow-up that says what was
 // wrong. Pure and light; the schema itself is compiled by answer-schema.ts (ajv, loaded only then).
-import type { SchemaError, SchemaProblem } from '../items/schema-errors.js';
+import type { SchemaError, SchemaProblem } from '../events/schema-errors.js';
 
 /** A compiled schema, ready to check values (answer-schema.ts makes one). */
 export interface AnswerSchema {

@@ -4,8 +4,8 @@
 import type { ErrorObject } from 'ajv';
 import { UsageError } from '../errors/cli-error.js';
 import { MAX_SCHEMA_ERRORS, type AnswerSchema } from './answer-json.js';
-import type { SchemaError } from '../items/schema-errors.js';
-import { readSchemaFile } from '../input/schema-file.js';
+import type { SchemaError } from '../events/schema-errors.js';
+import { readSchemaFile } from '../../cli/input/schema-file.js';
 
 type Draft = '2020-12' | '2019-09' | 'draft-07';
 

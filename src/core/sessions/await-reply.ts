@@ -2,7 +2,7 @@
 // progress on stderr, and turn a deadline, Ctrl-C or a service that stays down into the contract's
 // 124 / 130 / 1 with the session id and the command that resumes.
 import { writeFile } from 'node:fs/promises';
-import type { Context } from '../run/context.js';
+import type { Context } from '../../cli/run/context.js';
 import type { Message, MessageType } from '../api/types.js';
 import type { ApiClient } from '../api/client.js';
 import { isHttpError } from '../api/errors.js';
@@ -11,11 +11,11 @@ import { AbortError, TimeoutError, type TimeoutErrorInit } from '../errors/agent
 import { isFinalReply } from '../conversation/turn-state.js';
 import { Follower, isRateLimited, MAX_FAILED_POLLS, type FollowOptions } from '../poll/follow.js';
 import { classify, streamConversation } from '../conversation/model.js';
-import { RATE_LIMITED_LINE, failingLine } from '../items/outage-lines.js';
+import { RATE_LIMITED_LINE, failingLine } from '../events/outage-lines.js';
 import type { ScheduleOptions } from '../poll/schedule.js';
 import { fileError } from '../errors/file-errors.js';
 import type { Deadline } from './deadline.js';
-import type { SessionItem } from '../items/session-items.js';
+import type { SessionItem } from '../events/session-items.js';
 
 /** The command that picks the wait up again. */
 export function resumeCommand(sessionId: string, threadId: string | undefined): string {

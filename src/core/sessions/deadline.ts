@@ -1,7 +1,7 @@
 // A command's deadline (--timeout) joined with the run's stop signal. It bounds the whole command, the
 // create or send POST included, so a service that never answers cannot outlast --timeout.
-import { formatDuration } from '../util/duration.js';
-import { afterIo } from '../util/sleep.js';
+import { formatDuration } from '../../util/duration.js';
+import { afterIo } from '../../util/sleep.js';
 import { TimeoutError } from '../errors/agents-error.js';
 import { markDeadline } from '../api/call-deadline.js';
 

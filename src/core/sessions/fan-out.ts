@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Context } from '../run/context.js';
+import type { Context } from '../../cli/run/context.js';
 import type { ApiClient } from '../api/client.js';
 import type { Message } from '../api/types.js';
 import { isHttpError } from '../api/errors.js';
@@ -12,14 +12,14 @@ import { CliError, ExitCode, fromHttpError, type ExitCodeValue } from '../errors
 import { isTransient, MAX_FAILED_POLLS } from '../poll/follow.js';
 import { followThread } from './await-reply.js';
 import { latestUserMessage } from './latest.js';
-import type { WaitRef } from '../input/wait-ref.js';
+import type { WaitRef } from '../../cli/input/wait-ref.js';
 import { resolveSession } from './resolve.js';
 import { readKnownSessions } from '../state/known-sessions.js';
-import type { SessionItem, StatusRow } from '../items/session-items.js';
+import type { SessionItem, StatusRow } from '../events/session-items.js';
 import { checkReply, schemaErrorLine, type AnswerSchema } from './answer-json.js';
-import type { SchemaProblem } from '../items/schema-errors.js';
-import { Channel } from '../util/channel.js';
-import { sleep } from '../util/sleep.js';
+import type { SchemaProblem } from '../events/schema-errors.js';
+import { Channel } from '../../util/channel.js';
+import { sleep } from '../../util/sleep.js';
 import { fileError } from '../errors/file-errors.js';
 
 /** One reference given to wait, and how its wait went. */

@@ -1,5 +1,5 @@
 // A session and its conversation as show and a resumed chat read it: the session, then the messages of both
-// roles (src/sessions/read.ts), cut to the newest when a limit is given, with the turn numbers of the whole
+// roles (src/core/sessions/read.ts), cut to the newest when a limit is given, with the turn numbers of the whole
 // session and the turn still running, if any.
 import type { ApiClient, CallOptions } from '../api/client.js';
 import { isHttpError } from '../api/errors.js';

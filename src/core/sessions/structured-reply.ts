@@ -8,10 +8,10 @@ import { SchemaMismatchError, TimeoutError } from '../errors/agents-error.js';
 import type { FollowOptions } from '../poll/follow.js';
 import type { ScheduleOptions } from '../poll/schedule.js';
 import { checkReply, NO_JSON, problemSummary, schemaFollowUp, type AnswerSchema } from './answer-json.js';
-import type { SchemaError, SchemaProblem } from '../items/schema-errors.js';
+import type { SchemaError, SchemaProblem } from '../events/schema-errors.js';
 import { followThread } from './await-reply.js';
 import type { Deadline } from './deadline.js';
-import type { SessionItem } from '../items/session-items.js';
+import type { SessionItem } from '../events/session-items.js';
 import { postTurn, type Bookkeeping } from './post.js';
 
 /** A turn whose reply must match a schema, and how often to ask again. */

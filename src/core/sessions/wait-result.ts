@@ -3,7 +3,7 @@
 // the turn ended (one more GET, made only when the result is asked for: --json, or under GitHub Actions).
 import type { ApiClient } from '../api/client.js';
 import type { PullRequestRef } from '../api/types.js';
-import type { WaitResult } from '../items/ci-result.js';
+import type { WaitResult } from '../events/ci-result.js';
 
 /** How long the read of the session may take, even after the wait's own deadline ran out. */
 const RESULT_READ_MS = 10_000;

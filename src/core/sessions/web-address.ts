@@ -1,6 +1,6 @@
 // A session's dashboard address (open, show --web): the one recorded when this machine created the
 // session, else the service's (one GET, then recorded).
-import type { Context } from '../run/context.js';
+import type { Context } from '../../cli/run/context.js';
 import { noteSessionFacts, readKnownSessions } from '../state/known-sessions.js';
 
 /** The dashboard address of a session: recorded, or asked of the service (and then recorded). */

@@ -1,8 +1,8 @@
 // The sessions this machine created or sent to, per profile and service (`agents ls`, `last`, the chooser,
 // completion): the API cannot list sessions. Kept in the state file, one list a profile, each entry naming its
 // base URL; most recent first, at most MAX_SESSIONS a service; malformed entries are dropped on read.
-import { isObject } from '../util/json.js';
-import { isUuid } from '../util/uuid.js';
+import { isObject } from '../../util/json.js';
+import { isUuid } from '../../util/uuid.js';
 import type { StateData } from './state-file.js';
 import { inHistory, normalBaseUrl, type History } from './history.js';
 

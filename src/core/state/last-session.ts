@@ -1,8 +1,8 @@
 // The `last` session reference: the most recent session this machine created or sent to, per profile and
 // service (the head of its known sessions). `last` of the state file is still written, and read for a
 // history that has no known session (a file from before known sessions were kept).
-import { isObject } from '../util/json.js';
-import { isUuid } from '../util/uuid.js';
+import { isObject } from '../../util/json.js';
+import { isUuid } from '../../util/uuid.js';
 import { knownSessions, withUsedSession, type SessionFacts } from './known-sessions.js';
 import { inHistory, normalBaseUrl, type History } from './history.js';
 
@@ -46,7 +46,7 @@ export async function readLastSession(h: History): Promise<LastSession | undefin
 export type UsedSession = Omit<SessionFacts, 'id' | 'threadId'>;
 
 /**
- * Records the session at the head of the history's known sessions (src/state/known-sessions.ts), and the
+ * Records the session at the head of the history's known sessions (src/core/state/known-sessions.ts), and the
  * profile's `last` for older readers, in one update. Throws a CliError naming the file when it cannot be written.
  */
 export async function writeLastSession(

@@ -7,8 +7,8 @@ import { dirname, join } from 'node:path';
 import type Conf from 'conf';
 import type { Env } from '../io/io.js';
 import { stateDir } from '../config/locations.js';
-import { isObject } from '../util/json.js';
-import { LockError, withLock } from '../util/lock.js';
+import { isObject } from '../../util/json.js';
+import { LockError, withLock } from '../../util/lock.js';
 import { fileError, fsCode } from '../errors/file-errors.js';
 
 /** The whole state file. Unknown or malformed parts are dropped on read, never fatal. */
@@ -58,7 +58,7 @@ export function openStateFile(env: Env, platform: NodeJS.Platform, lockWaitMs?: 
   return {
     path,
     // A plain read: conf (a chunk of its own) is loaded only to write. Reading commands read this file too
-    // (a turn's end is written only when the record changes: src/state/turn-ends.ts).
+    // (a turn's end is written only when the record changes: src/core/state/turn-ends.ts).
     async read() {
       try {
         return parseState(await readFile(path, 'utf8'));

@@ -4,9 +4,9 @@ import { randomUUID } from 'node:crypto';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { ApiClient } from '../../../src/api/client.js';
-import { HttpError } from '../../../src/api/errors.js';
-import { ExitCode, fromHttpError } from '../../../src/errors/cli-error.js';
+import { ApiClient } from '../../../src/core/api/client.js';
+import { HttpError } from '../../../src/core/api/errors.js';
+import { ExitCode, fromHttpError } from '../../../src/core/errors/cli-error.js';
 import { FAST, POLL, html, json, serve, session } from '../../support/test-server.js';
 
 const id = randomUUID();

@@ -3,7 +3,7 @@
 // one failed create among them (a fault on the 2nd POST, seeded), --wait on them all, `wait` on the group
 // by its id and by `last`, and bad input refused before anything is sent.
 import { describe, expect, it } from 'vitest';
-import type { Session } from '../../../src/api/types.js';
+import type { Session } from '../../../src/core/api/types.js';
 import { fixture, UUID } from '../../support/fixture.js';
 
 const groupIn = (stderr: string) => /session group ([0-9a-f-]{36})/.exec(stderr)?.[1] ?? '';

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { FAST_TUNING, runMain, withoutProgress, type RunHandle } from '../../support/main.js';
 import { hostile, until, type Hostile } from '../../support/hostile.js';
-import type { Tuning } from '../../../src/io/io.js';
+import type { Tuning } from '../../../src/core/io/io.js';
 import { Agents } from '../../../src/sdk/index.js';
 import { KEY } from '../../support/key.js';
 

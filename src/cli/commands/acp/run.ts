@@ -1,8 +1,8 @@
 // agents acp: serves the Agent Client Protocol until stdin closes; prints nothing itself (stdout is the
 // protocol's). This module brings the ACP SDK with it (src/acp/server.ts): only the acp command imports it.
 import type { Context } from '../../run/context.js';
-import type { CoreAgent } from '../../api/types.js';
-import { serve } from '../../acp/server.js';
+import type { CoreAgent } from '../../../core/api/types.js';
+import { serve } from '../../../acp/server.js';
 
 /** The options of acp, as its spec parsed them. */
 export interface AcpFlags {

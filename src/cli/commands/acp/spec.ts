@@ -1,6 +1,6 @@
 // agents acp: its options and help.
 import { Option, type Command } from 'commander';
-import { CORE_AGENTS } from '../../api/types.js';
+import { CORE_AGENTS } from '../../../core/api/types.js';
 import { durationOption, uuidOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import type { AcpFlags } from './run.js';

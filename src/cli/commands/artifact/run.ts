@@ -2,9 +2,9 @@
 // file), downloaded from its presigned link.
 import type { Context } from '../../run/context.js';
 import type { SessionRef } from '../../input/session-ref.js';
-import { resolveSession } from '../../sessions/resolve.js';
-import { artifactRecord, downloadArtifact } from '../../sessions/artifacts.js';
-import { withDeadline } from '../../sessions/deadline.js';
+import { resolveSession } from '../../../core/sessions/resolve.js';
+import { artifactRecord, downloadArtifact } from '../../../core/sessions/artifacts.js';
+import { withDeadline } from '../../../core/sessions/deadline.js';
 import type { Item } from '../../output/items.js';
 import { artifactItem } from '../options/artifact-output.js';
 

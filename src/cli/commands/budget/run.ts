@@ -1,18 +1,18 @@
 // agents budget: the key's budget read from where the processes that use it keep it (this machine's file,
 // or the fleet's Redis), never from the service: looking costs no request.
-import { RedisStore } from '../../api/budget/redis-store.js';
-import { FileStore } from '../../api/budget/file-store.js';
+import { RedisStore } from '../../../core/budget/redis-store.js';
+import { FileStore } from '../../../core/budget/file-store.js';
 import type { Context } from '../../run/context.js';
 import { pacingDir } from '../../run/context.js';
-import { requireConnection } from '../../config/settings.js';
-import { rateLimitFromEnv } from '../../config/env.js';
-import { ApiUrls } from '../../api/urls.js';
-import { DEFAULT_PACING } from '../../api/budget/limiter.js';
-import type { BudgetStore } from '../../api/budget/budget-store.js';
-import { budgetView } from '../../api/budget/budget-view.js';
-import { BrokenState } from '../../api/budget/state.js';
-import { CliError, ExitCode, isStop } from '../../errors/cli-error.js';
-import { sleep } from '../../util/sleep.js';
+import { requireConnection } from '../../../core/config/settings.js';
+import { rateLimitFromEnv } from '../../../core/config/env.js';
+import { ApiUrls } from '../../../core/api/urls.js';
+import { DEFAULT_PACING } from '../../../core/budget/limiter.js';
+import type { BudgetStore } from '../../../core/budget/budget-store.js';
+import { budgetView } from '../../../core/budget/budget-view.js';
+import { BrokenState } from '../../../core/budget/state.js';
+import { CliError, ExitCode, isStop } from '../../../core/errors/cli-error.js';
+import { sleep } from '../../../util/sleep.js';
 import type { Item } from '../../output/items.js';
 
 export interface BudgetFlags {

@@ -2,11 +2,11 @@
 // message (or one continued, its last turns first), its messages shown as they land, what is typed sent as
 // a follow-up. Only on a terminal: a script is told to use create/send --wait before anything is sent.
 import type { Context } from '../../run/context.js';
-import { CliError, ExitCode, UsageError } from '../../errors/cli-error.js';
+import { CliError, ExitCode, UsageError } from '../../../core/errors/cli-error.js';
 import { selectAgent, type AgentSelection, type CheckedAgentFlags } from '../../input/agent.js';
 import type { SessionRef } from '../../input/session-ref.js';
-import { resolveSession } from '../../sessions/resolve.js';
-import { requireConnection } from '../../config/settings.js';
+import { resolveSession } from '../../../core/sessions/resolve.js';
+import { requireConnection } from '../../../core/config/settings.js';
 import type { Item } from '../../output/items.js';
 import { loadBacklog, type Backlog } from '../../chat/backlog.js';
 import { Chat, type ChatEnd } from '../../chat/session.js';

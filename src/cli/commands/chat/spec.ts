@@ -1,7 +1,7 @@
 // agents chat [session]: its options and help, and the agent checks the flags alone decide.
 import { checkAgentFlags } from '../../input/agent.js';
 import { Option, type Command } from 'commander';
-import { CORE_AGENTS } from '../../api/types.js';
+import { CORE_AGENTS } from '../../../core/api/types.js';
 import type { AgentFlags } from '../../input/agent.js';
 import type { SessionRef } from '../../input/session-ref.js';
 import { intOption, sessionArgument, uuidOption } from '../options/option-values.js';

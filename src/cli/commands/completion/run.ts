@@ -1,11 +1,11 @@
 // agents completion bash|zsh|fish: a completion script written from the commander program itself
-// (src/completion/*), so it always knows the commands and options of this version; and `agents __complete
+// (src/cli/completion/*), so it always knows the commands and options of this version; and `agents __complete
 // sessions`, which the scripts call for session ids (the state file alone: no request, no key).
 import type { Command } from 'commander';
 import type { Context } from '../../run/context.js';
-import { readKnownSessions } from '../../state/known-sessions.js';
+import { readKnownSessions } from '../../../core/state/known-sessions.js';
 import type { Item } from '../../output/items.js';
-import { flatten } from '../../util/text.js';
+import { flatten } from '../../../util/text.js';
 import { bash, commandTree, fish, zsh } from '../../completion/generators.js';
 
 /** The completion script for `shell`. */

@@ -2,14 +2,14 @@
 // (flag > env > profile) and where it comes from; `set` and `unset` change the active profile. A key is
 // only ever shown masked.
 import type { Context } from '../../run/context.js';
-import { maskKey, maskUrlPassword } from '../../config/mask.js';
-import { ENV_VARS, type SettingName, type Settings } from '../../config/settings.js';
+import { maskKey, maskUrlPassword } from '../../../core/config/mask.js';
+import { ENV_VARS, type SettingName, type Settings } from '../../../core/config/settings.js';
 import {
   CONFIG_KEYS,
   validateConfigKey,
   validateConfigValue,
   type ConfigKey,
-} from '../../config/validators.js';
+} from '../../../core/config/validators.js';
 import type { Item } from '../../output/items.js';
 import type { ConfigEntry, ConfigListing } from '../../output/render-config.js';
 

@@ -1,16 +1,16 @@
 // agents create --attempts N: the same prompt, agent and options as N sessions in one new session group
 // (session_group_id, a UUID made here), posted one after another through the key's shared budget. A create
 // that fails is reported and leaves the others (none is sent again); with --wait every attempt is waited on
-// as `agents wait` waits (src/sessions/fan-out.ts), each reply printed as it lands.
+// as `agents wait` waits (src/core/sessions/fan-out.ts), each reply printed as it lands.
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../../run/context.js';
-import type { ApiClient } from '../../api/client.js';
-import type { CreateSessionBody, Session } from '../../api/types.js';
-import { CliError, ExitCode, toCliError, type ExitCodeValue } from '../../errors/cli-error.js';
+import type { ApiClient } from '../../../core/api/client.js';
+import type { CreateSessionBody, Session } from '../../../core/api/types.js';
+import { CliError, ExitCode, toCliError, type ExitCodeValue } from '../../../core/errors/cli-error.js';
 import type { Item } from '../../output/items.js';
-import { startDeadline } from '../../sessions/deadline.js';
-import { FanOut } from '../../sessions/fan-out.js';
-import { postTurn } from '../../sessions/post.js';
+import { startDeadline } from '../../../core/sessions/deadline.js';
+import { FanOut } from '../../../core/sessions/fan-out.js';
+import { postTurn } from '../../../core/sessions/post.js';
 
 /** What of create's flags the attempts read (run.ts's CreateFlags has them). */
 export interface AttemptFlags {

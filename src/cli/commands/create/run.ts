@@ -1,15 +1,15 @@
 // agents create: a new session with its first message; optionally wait for or follow the reply.
 import type { Context } from '../../run/context.js';
-import type { CreateSessionBody } from '../../api/types.js';
+import type { CreateSessionBody } from '../../../core/api/types.js';
 import { commandMessage } from '../../input/command-message.js';
 import { selectAgent, type CheckedAgentFlags } from '../../input/agent.js';
 import type { ReplyFlags } from '../../input/reply-flags.js';
-import { withSchemaInstruction, type AnswerSchema } from '../../sessions/answer-json.js';
+import { withSchemaInstruction, type AnswerSchema } from '../../../core/sessions/answer-json.js';
 import type { Item } from '../../output/items.js';
-import { githubFiles } from '../../config/env.js';
-import { startDeadline } from '../../sessions/deadline.js';
-import { afterPost } from '../../sessions/after-post.js';
-import { postTurn } from '../../sessions/post.js';
+import { githubFiles } from '../../../core/config/env.js';
+import { startDeadline } from '../../../core/sessions/deadline.js';
+import { afterPost } from '../../../core/sessions/after-post.js';
+import { postTurn } from '../../../core/sessions/post.js';
 import { createAttempts } from './attempts.js';
 
 /** The options of create, as its spec (spec.ts) checked them. */

@@ -3,14 +3,14 @@ import { checkReplyFlags } from '../../input/reply-flags.js';
 import { checkAgentFlags } from '../../input/agent.js';
 import { checkMessageSources } from '../../input/message.js';
 import { Option, type Command } from 'commander';
-import { CORE_AGENTS } from '../../api/types.js';
+import { CORE_AGENTS } from '../../../core/api/types.js';
 import type { AgentFlags } from '../../input/agent.js';
 import type { ReplyFlags } from '../../input/reply-flags.js';
 import { intOption, titleOption, uuidOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import { addReplyOptions, loadSchemaOption } from '../options/reply-options.js';
 import type { CreateFlags } from './run.js';
-import { UsageError } from '../../errors/cli-error.js';
+import { UsageError } from '../../../core/errors/cli-error.js';
 
 /** create's options as commander parsed them. */
 interface CreateOptions extends AgentFlags, ReplyFlags {

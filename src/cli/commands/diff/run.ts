@@ -2,12 +2,12 @@
 // terminal git itself writes it (its pager, its colours); otherwise its output is the command's data.
 import type { Context } from '../../run/context.js';
 import type { SessionRef } from '../../input/session-ref.js';
-import { withAttempt } from '../../sessions/groups.js';
+import { withAttempt } from '../../../core/sessions/groups.js';
 import type { PullRequestPick } from '../../input/pull-request-choice.js';
-import { locatePull } from '../../sessions/session-pull.js';
+import { locatePull } from '../../../core/sessions/session-pull.js';
 import { currentBranchSession, defaultBranch, fetchPull } from '../../git/clone.js';
 import { git, gitSays } from '../../git/git.js';
-import { CliError } from '../../errors/cli-error.js';
+import { CliError } from '../../../core/errors/cli-error.js';
 import type { Item } from '../../output/items.js';
 
 export interface DiffFlags {

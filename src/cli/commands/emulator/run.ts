@@ -1,7 +1,7 @@
 // `agents emulator`: serve the local API emulator until Ctrl-C / SIGTERM, then close and return.
 import type { Context } from '../../run/context.js';
 import type { Item } from '../../output/items.js';
-import { CliError, UsageError } from '../../errors/cli-error.js';
+import { CliError, UsageError } from '../../../core/errors/cli-error.js';
 import {
   DEV_KEY,
   startEmulator,
@@ -12,7 +12,7 @@ import {
   type MisbehaviourName,
   type RepeatedParams,
   misbehaviourOf,
-} from '../../emulator/index.js';
+} from '../../../emulator/index.js';
 
 /** The command's options as commander parsed and validated them (see cli.ts). */
 export interface EmulatorFlags {

@@ -3,7 +3,7 @@ import { Option, type Command } from 'commander';
 import { decimalOption, hostOption, intOption, keySpecOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import type { EmulatorFlags } from './run.js';
-import { directiveHelp } from '../../emulator/directive-table.js';
+import { directiveHelp } from '../../../emulator/directive-table.js';
 
 // The emulator's fault modes and misbehaviours (src/emulator/surface.ts, misbehave.ts), listed here so that
 // --help does not load the emulator; test/main/emulator/command.test.ts keeps the lists equal.

@@ -2,11 +2,11 @@
 // the key with one request, and only then store both in the profile. A rejected key stores nothing.
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../../run/context.js';
-import { CliError, ExitCode, UsageError, fromHttpError } from '../../errors/cli-error.js';
-import { isHttpError } from '../../api/errors.js';
-import { ENV_VARS, describeSource } from '../../config/settings.js';
-import { validateApiKey, validateBaseUrl } from '../../config/validators.js';
-import type { InStream } from '../../io/io.js';
+import { CliError, ExitCode, UsageError, fromHttpError } from '../../../core/errors/cli-error.js';
+import { isHttpError } from '../../../core/api/errors.js';
+import { ENV_VARS, describeSource } from '../../../core/config/settings.js';
+import { validateApiKey, validateBaseUrl } from '../../../core/config/validators.js';
+import type { InStream } from '../../../core/io/io.js';
 import type { Item } from '../../output/items.js';
 
 /** Options of `agents login` (besides the global --base-url and --profile). */

@@ -1,6 +1,6 @@
 // agents logout: forget the profile's key. The base URL and agent stay, so `agents login` can follow.
 import type { Context } from '../../run/context.js';
-import { ENV_VARS, fromEnv } from '../../config/settings.js';
+import { ENV_VARS, fromEnv } from '../../../core/config/settings.js';
 import type { Item } from '../../output/items.js';
 
 export async function* logout(ctx: Context): AsyncGenerator<Item> {

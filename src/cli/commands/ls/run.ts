@@ -1,19 +1,19 @@
 // agents ls: the sessions this machine created or sent to, for the profile, the most recently used first
 // (the API has no way to list sessions). --refresh asks the service about each one shown.
 import type { SessionRef } from '../../input/session-ref.js';
-import { UsageError } from '../../errors/cli-error.js';
-import { groupOf } from '../../sessions/groups.js';
+import { UsageError } from '../../../core/errors/cli-error.js';
+import { groupOf } from '../../../core/sessions/groups.js';
 import type { Context } from '../../run/context.js';
-import { fetchLatestTurnState } from '../../sessions/latest.js';
-import type { ApiClient } from '../../api/client.js';
-import { isHttpError } from '../../api/errors.js';
+import { fetchLatestTurnState } from '../../../core/sessions/latest.js';
+import type { ApiClient } from '../../../core/api/client.js';
+import { isHttpError } from '../../../core/api/errors.js';
 import type { Item } from '../../output/items.js';
 import {
   noteSessionFacts,
   readKnownSessions,
   type KnownSession,
   type SessionFacts,
-} from '../../state/known-sessions.js';
+} from '../../../core/state/known-sessions.js';
 
 export interface LsFlags {
   /** [group]: only the attempts of this session group. */

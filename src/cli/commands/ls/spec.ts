@@ -1,6 +1,6 @@
 // agents ls: its options and help.
 import { Argument, Option, type Command } from 'commander';
-import { MAX_SESSIONS } from '../../state/known-sessions.js';
+import { MAX_SESSIONS } from '../../../core/state/known-sessions.js';
 import { intOption, sessionArgument } from '../options/option-values.js';
 import type { SessionRef } from '../../input/session-ref.js';
 import type { CommandSpec } from '../options/command-spec.js';

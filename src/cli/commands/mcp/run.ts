@@ -1,7 +1,7 @@
 // agents mcp: serves the tools until stdin closes; prints nothing itself (stdout is the protocol's). This
 // module brings the MCP SDK with it (src/mcp/server.ts): only the mcp command imports it.
 import type { Context } from '../../run/context.js';
-import { serve } from '../../mcp/server.js';
+import { serve } from '../../../mcp/server.js';
 
 /** The options of mcp, as its spec parsed them. */
 export interface McpFlags {

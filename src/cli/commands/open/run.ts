@@ -1,9 +1,9 @@
 // agents open: the session's dashboard address, for the browser.
 import type { Context } from '../../run/context.js';
 import type { SessionRef } from '../../input/session-ref.js';
-import { resolveSession } from '../../sessions/resolve.js';
+import { resolveSession } from '../../../core/sessions/resolve.js';
 import { sessionOrPick } from '../../input/pick-session.js';
-import { webAddress } from '../../sessions/web-address.js';
+import { webAddress } from '../../../core/sessions/web-address.js';
 import type { Item } from '../../output/items.js';
 
 export async function open(ctx: Context, given: SessionRef | undefined): Promise<Item> {

@@ -2,10 +2,10 @@
 // to print, unless it is binary and stdout is a terminal (raw bytes could drive it).
 import { writeFile } from 'node:fs/promises';
 import type { Context } from '../../run/context.js';
-import { CliError, ExitCode } from '../../errors/cli-error.js';
-import type { FetchedArtifact } from '../../sessions/artifacts.js';
+import { CliError, ExitCode } from '../../../core/errors/cli-error.js';
+import type { FetchedArtifact } from '../../../core/sessions/artifacts.js';
 import type { Item } from '../../output/items.js';
-import { fileError } from '../../errors/file-errors.js';
+import { fileError } from '../../../core/errors/file-errors.js';
 
 /** Bytes that would garble a terminal: not UTF-8 text, or holding NUL. */
 export function isBinary(bytes: Buffer): boolean {

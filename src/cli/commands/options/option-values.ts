@@ -2,9 +2,9 @@
 // arguments are parsed, so a bad one ends the run with exit 2 and one error line before anything is read,
 // loaded or sent.
 import { InvalidArgumentError } from 'commander';
-import { isUuid } from '../../util/uuid.js';
-import { parseDuration } from '../../util/duration.js';
-import { MAX_TITLE_LENGTH } from '../../api/types.js';
+import { isUuid } from '../../../util/uuid.js';
+import { parseDuration } from '../../../util/duration.js';
+import { MAX_TITLE_LENGTH } from '../../../core/api/types.js';
 
 export function uuidOption(value: string): string {
   if (!isUuid(value)) throw new InvalidArgumentError('expected a UUID.');

@@ -1,8 +1,8 @@
 // The options of the commands that post a turn (create and send): where the message comes from, what is
 // attached, and how to wait for the reply. input/reply-flags.ts checks their combinations.
-import { loadAnswerSchema } from '../../sessions/answer-schema.js';
+import { loadAnswerSchema } from '../../../core/sessions/answer-schema.js';
 import type { Command } from 'commander';
-import type { AnswerSchema } from '../../sessions/answer-json.js';
+import type { AnswerSchema } from '../../../core/sessions/answer-json.js';
 import { durationOption, intOption, uuidListOption } from './option-values.js';
 
 /** --notify and --no-notify of a command that waits: true, false, or undefined (the setting decides). */

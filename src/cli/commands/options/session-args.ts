@@ -14,7 +14,7 @@ export function sessionArg(): Argument {
 /**
  * `[session]`: where a prompt can fill the session in, the argument is optional to commander; a terminal
  * offers the sessions of `agents ls` to choose from, a script still gets the usage error
- * (src/input/pick-session.ts).
+ * (src/cli/input/pick-session.ts).
  */
 export function sessionOrPickArg(): Argument {
   return new Argument(

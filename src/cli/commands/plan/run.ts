@@ -1,10 +1,10 @@
 // agents plan <session> [-o FILE]: the latest plan the agent wrote (markdown).
 import type { Context } from '../../run/context.js';
 import type { SessionRef } from '../../input/session-ref.js';
-import { resolveSession } from '../../sessions/resolve.js';
+import { resolveSession } from '../../../core/sessions/resolve.js';
 import { sessionOrPick } from '../../input/pick-session.js';
-import { downloadArtifact, latestPlanRecord } from '../../sessions/artifacts.js';
-import { withDeadline } from '../../sessions/deadline.js';
+import { downloadArtifact, latestPlanRecord } from '../../../core/sessions/artifacts.js';
+import { withDeadline } from '../../../core/sessions/deadline.js';
 import type { Item } from '../../output/items.js';
 import { artifactItem } from '../options/artifact-output.js';
 

@@ -1,20 +1,20 @@
 // agents send: a follow-up that starts a new thread and interrupts the turn in progress.
 import type { Context } from '../../run/context.js';
-import type { Profile, SendMessageBody } from '../../api/types.js';
-import { CliError, ExitCode } from '../../errors/cli-error.js';
+import type { Profile, SendMessageBody } from '../../../core/api/types.js';
+import { CliError, ExitCode } from '../../../core/errors/cli-error.js';
 import { commandMessage } from '../../input/command-message.js';
 import type { ReplyFlags } from '../../input/reply-flags.js';
-import { withSchemaInstruction, type AnswerSchema } from '../../sessions/answer-json.js';
+import { withSchemaInstruction, type AnswerSchema } from '../../../core/sessions/answer-json.js';
 import type { SessionRef } from '../../input/session-ref.js';
-import { resolveSession } from '../../sessions/resolve.js';
+import { resolveSession } from '../../../core/sessions/resolve.js';
 import { sessionOrPick } from '../../input/pick-session.js';
-import { readKnownSessions } from '../../state/known-sessions.js';
+import { readKnownSessions } from '../../../core/state/known-sessions.js';
 import type { Item } from '../../output/items.js';
-import { githubFiles } from '../../config/env.js';
-import { startDeadline } from '../../sessions/deadline.js';
-import { afterPost } from '../../sessions/after-post.js';
-import { postTurn } from '../../sessions/post.js';
-import { turnInProgress } from '../../sessions/latest.js';
+import { githubFiles } from '../../../core/config/env.js';
+import { startDeadline } from '../../../core/sessions/deadline.js';
+import { afterPost } from '../../../core/sessions/after-post.js';
+import { postTurn } from '../../../core/sessions/post.js';
+import { turnInProgress } from '../../../core/sessions/latest.js';
 
 /** The options of send, as its spec (spec.ts) checked them. */
 export interface SendFlags extends ReplyFlags {

@@ -1,14 +1,14 @@
 // agents show: a session and its conversation, oldest first, grouped by turn. Everything is read before
 // anything is printed, so a failure part-way (an unknown --thread) leaves stdout empty.
-import { webAddress } from '../../sessions/web-address.js';
+import { webAddress } from '../../../core/sessions/web-address.js';
 import type { Context } from '../../run/context.js';
 import type { SessionRef } from '../../input/session-ref.js';
-import { resolveSession } from '../../sessions/resolve.js';
-import { groupOf } from '../../sessions/groups.js';
+import { resolveSession } from '../../../core/sessions/resolve.js';
+import { groupOf } from '../../../core/sessions/groups.js';
 import { sessionOrPick } from '../../input/pick-session.js';
-import { readKnownSessions } from '../../state/known-sessions.js';
-import { DEFAULT_SHOW_LIMIT, readSession } from '../../sessions/read-session.js';
-import { withDeadline } from '../../sessions/deadline.js';
+import { readKnownSessions } from '../../../core/state/known-sessions.js';
+import { DEFAULT_SHOW_LIMIT, readSession } from '../../../core/sessions/read-session.js';
+import { withDeadline } from '../../../core/sessions/deadline.js';
 import type { Item } from '../../output/items.js';
 
 export interface ShowFlags {

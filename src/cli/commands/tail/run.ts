@@ -1,16 +1,16 @@
 // agents tail: the agent's last messages already there, then new ones as they land, until interrupted (or,
 // with --until-final, until the latest turn's final message).
 import type { Context } from '../../run/context.js';
-import type { Message, MessageType } from '../../api/types.js';
-import type { SessionItem } from '../../items/session-items.js';
-import { CliError, ExitCode, isStop } from '../../errors/cli-error.js';
+import type { Message, MessageType } from '../../../core/api/types.js';
+import type { SessionItem } from '../../../core/events/session-items.js';
+import { CliError, ExitCode, isStop } from '../../../core/errors/cli-error.js';
 import type { SessionRef } from '../../input/session-ref.js';
-import { resolveSession } from '../../sessions/resolve.js';
+import { resolveSession } from '../../../core/sessions/resolve.js';
 import { sessionOrPick } from '../../input/pick-session.js';
 import type { Item } from '../../output/items.js';
-import { startDeadline } from '../../sessions/deadline.js';
-import { notifyEnd, outagePolicy, waitError } from '../../sessions/await-reply.js';
-import { ConversationFollow, readBacklog } from '../../sessions/follow-conversation.js';
+import { startDeadline } from '../../../core/sessions/deadline.js';
+import { notifyEnd, outagePolicy, waitError } from '../../../core/sessions/await-reply.js';
+import { ConversationFollow, readBacklog } from '../../../core/sessions/follow-conversation.js';
 
 export interface TailFlags {
   /** How many of the agent's messages the backlog shows; undefined: all since `since`. */

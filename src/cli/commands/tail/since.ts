@@ -1,7 +1,7 @@
 // tail --since: where the backlog starts, as `kubectl logs --since` takes it: a duration back from now
 // (10m, 2h) or an ISO 8601 time.
 import { InvalidArgumentError } from 'commander';
-import { parseDuration } from '../../util/duration.js';
+import { parseDuration } from '../../../util/duration.js';
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
 

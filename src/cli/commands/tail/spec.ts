@@ -1,6 +1,6 @@
 // agents tail [session]: its options and help.
 import type { Command } from 'commander';
-import { UsageError } from '../../errors/cli-error.js';
+import { UsageError } from '../../../core/errors/cli-error.js';
 import type { SessionRef } from '../../input/session-ref.js';
 import { withThreadSession, type ThreadOption } from '../../input/wait-ref.js';
 import { durationOption, intOption } from '../options/option-values.js';

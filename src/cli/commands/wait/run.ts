@@ -4,15 +4,15 @@
 import { mkdir, access, constants, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Context } from '../../run/context.js';
-import { CliError, ExitCode, UsageError } from '../../errors/cli-error.js';
+import { CliError, ExitCode, UsageError } from '../../../core/errors/cli-error.js';
 import { notAWaitRef, parseWaitRef, type WaitRef } from '../../input/wait-ref.js';
 import type { Item } from '../../output/items.js';
-import type { AnswerSchema } from '../../sessions/answer-json.js';
-import type { InStream } from '../../io/io.js';
-import { startDeadline } from '../../sessions/deadline.js';
-import { anySignal } from '../../api/call-deadline.js';
-import { FanOut, resumeWait } from '../../sessions/fan-out.js';
-import { groupOf } from '../../sessions/groups.js';
+import type { AnswerSchema } from '../../../core/sessions/answer-json.js';
+import type { InStream } from '../../../core/io/io.js';
+import { startDeadline } from '../../../core/sessions/deadline.js';
+import { anySignal } from '../../../core/api/call-deadline.js';
+import { FanOut, resumeWait } from '../../../core/sessions/fan-out.js';
+import { groupOf } from '../../../core/sessions/groups.js';
 
 export interface WaitFlags {
   timeout?: number;

@@ -1,6 +1,6 @@
 // The error body of a refused request, `{"error": text, "code": CODE}` (the spec; the live service's 422 and
 // Blocks' CI mock send `error` alone): its type and its contract (what the emulator sends). The client reads
-// an error body more widely (src/api/summary.ts: `message`, a nested `error`), by the same rule for a code.
+// an error body more widely (src/core/api/summary.ts: `message`, a nested `error`), by the same rule for a code.
 import * as v from 'valibot';
 import { record, kept, type Same } from './fields.js';
 import { ERROR_CODE_PATTERN } from '../summary.js';
