@@ -57,6 +57,8 @@ export function followSession(o: FeedOptions): SessionFollow {
     policy: 'show',
     maxFailedPolls: Number.POSITIVE_INFINITY,
     onTransientError: (err) => o.onWarning(`${reason(err).text}; still trying`),
+    // The client rides out an outage inside one poll (up to a minute): the status line says so meanwhile.
+    onRetrying: (err) => o.onWarning(`${reason(err).text}; still trying`),
   });
   void (async () => {
     try {

@@ -93,6 +93,8 @@ export interface CallOptions {
    * a call without a deadline even when its signal has one. Only listMessages takes it.
    */
   ownRetries?: boolean;
+  /** Told of each failure the call rides out before it retries (a chat's status line). Only listMessages takes it. */
+  onRetry?: (err: unknown) => void;
 }
 
 /** Page size of iterateMessages: the largest the service allows. */
@@ -258,7 +260,7 @@ export class ApiClient {
     const json = await this.send(
       { method: 'GET', url: this.urls.messages(target, query) },
       o.signal,
-      { ownRetries: o.ownRetries === true },
+      { ownRetries: o.ownRetries === true, ...(o.onRetry ? { onRetry: o.onRetry } : {}) },
     );
     const page = asMessagePage(json, target.sessionId);
     if (this.onListed !== undefined) {

@@ -104,6 +104,8 @@ export interface SendOptions {
    * bounds of a call without a deadline even under one.
    */
   ownRetries?: boolean;
+  /** Told of each failure this call rides out (a retry follows), as the client's onRetry is. */
+  onRetry?: (err: HttpError) => void;
 }
 
 /** Sends requests for one ApiClient. */
@@ -223,6 +225,7 @@ export class Transport {
         if (err.kind !== 'rate_limited') counted += 1;
         const delay = this.retryDelay(err, retryable, attempt, counted, call);
         if (delay !== undefined) {
+          o.onRetry?.(err);
           try {
             await sleep(delay, signal);
           } catch {

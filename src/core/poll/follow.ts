@@ -31,7 +31,7 @@ export interface MessageLister {
   listMessages(
     target: PollTarget,
     query: ListQuery,
-    options?: { signal?: AbortSignal; ownRetries?: boolean },
+    options?: { signal?: AbortSignal; ownRetries?: boolean; onRetry?: (err: unknown) => void },
   ): Promise<MessagePage>;
   /** Registers the follow as a waiter on the key's budget (ApiClient#pollShare). */
   pollShare?(): PollShare | undefined;
@@ -68,6 +68,11 @@ export interface FollowOptions {
   maxFailedPolls?: number;
   /** Told of each poll that failed transiently and will be tried again (for a warning), with the count so far. */
   onTransientError?: (err: unknown, failedPolls: number) => void;
+  /**
+   * Told of each failure a poll's call rides out inside the client (an outage the transport waits through
+   * before the poll itself fails), for a status line that says the service is failing meanwhile.
+   */
+  onRetrying?: (err: unknown) => void;
   /**
    * Which messages count as the turn moving for the schedule (a poll that finds one snaps the gap back to
    * the shortest); default every message. A wait that reads tool calls only to show them in its spinner
@@ -241,6 +246,7 @@ export class Follower implements AsyncIterable<Message> {
     return this.o.client.listMessages(this.o.target, this.query(page, limit), {
       signal: this.o.signal,
       ownRetries: true,
+      ...(this.o.onRetrying ? { onRetry: this.o.onRetrying } : {}),
     });
   }
 
