@@ -55,7 +55,7 @@ export class Board {
   /** A command has the screen: no drawing, no polling. */
   private away = false;
   private stopped = false;
-  private failure: unknown;
+  private failure: Error | undefined;
   private loadedAt = 0;
   private wakeUp: (() => void) | undefined;
   private readonly screen: BoardScreen;
@@ -106,7 +106,7 @@ export class Board {
       throw new CliError('interrupted', { exitCode: ExitCode.INTERRUPTED, silent: true });
   }
 
-  private stop(failure?: unknown): void {
+  private stop(failure?: Error): void {
     if (failure !== undefined) this.failure ??= failure;
     this.stopped = true;
     this.wakeUp?.();

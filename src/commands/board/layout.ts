@@ -127,8 +127,8 @@ function cell(name: Column['name'], row: BoardRow, mark: GroupMark, now: number)
 
 function styled(name: Column['name'], text: string, row: BoardRow, style: Style): string {
   if (name === 'state') {
-    const colour = { working: style.yellow, finished: style.green, failed: style.red, unknown: style.dim };
-    return colour[row.state](text);
+    const colour = { working: 'yellow', finished: 'green', failed: 'red', unknown: 'dim' } as const;
+    return style[colour[row.state]](text);
   }
   if (name === 'latest' || name === 'since' || name === 'agent') return style.dim(text);
   if (name === 'pr') return style.cyan(text);
