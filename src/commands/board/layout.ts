@@ -21,11 +21,11 @@ interface Column {
 
 const COLUMNS: readonly Column[] = [
   { name: 'state', heading: 'STATE', min: 10, grow: 0, max: 10, drop: 1 },
-  { name: 'title', heading: 'TITLE', min: 14, grow: 2, max: 70, drop: 0 },
+  { name: 'title', heading: 'TITLE', min: 14, grow: 1, max: 90, drop: 0 },
   { name: 'agent', heading: 'AGENT', min: 8, grow: 0, max: 8, drop: 3 },
   { name: 'since', heading: 'LAST', min: 4, grow: 0, max: 4, drop: 2 },
   { name: 'pr', heading: 'PR', min: 7, grow: 0, max: 7, drop: 4 },
-  { name: 'latest', heading: 'LATEST', min: 16, grow: 3, max: 1000, drop: 5 },
+  { name: 'latest', heading: 'LATEST', min: 16, grow: 1, max: 1000, drop: 5 },
 ];
 
 /** Columns before the first: the selection's mark. */
@@ -37,9 +37,14 @@ export interface Placed {
   width: number;
 }
 
-/** Pure: the columns that fit `columns`, each with its width (a space between two). */
-export function placeColumns(columns: number): Placed[] {
-  let chosen = [...COLUMNS];
+/**
+ * Pure: the columns that fit `columns`, each with its width (a space between two). `titles`: the widest
+ * title shown, so that the title column takes no more than it needs and leaves the rest to the latest line.
+ */
+export function placeColumns(columns: number, titles?: number): Placed[] {
+  let chosen = COLUMNS.map((c) =>
+    c.name === 'title' && titles !== undefined ? { ...c, max: Math.max(c.min, Math.min(c.max, titles)) } : c,
+  );
   const need = (cs: readonly Column[]) => MARK + cs.reduce((n, c) => n + c.min, 0) + cs.length - 1;
   while (need(chosen) > columns && chosen.length > 1) {
     const worst = chosen.reduce((a, b) => (b.drop > a.drop ? b : a));
@@ -47,19 +52,19 @@ export function placeColumns(columns: number): Placed[] {
   }
   let spare = Math.max(0, columns - need(chosen));
   const placed = chosen.map((column) => ({ column, width: column.min }));
-  // The spare room by shares, each column up to its most; what one cannot take goes to the others.
-  for (let round = 0; round < 3 && spare > 0; round++) {
-    const growing = placed.filter((p) => p.column.grow > 0 && p.width < p.column.max);
-    const shares = growing.reduce((n, p) => n + p.column.grow, 0);
-    if (shares === 0) break;
-    let given = 0;
-    for (const p of growing) {
-      const add = Math.min(p.column.max - p.width, Math.floor((spare * p.column.grow) / shares));
-      p.width += add;
-      given += add;
-    }
-    spare -= given;
-    if (given === 0) break;
+  // The spare room by shares, each column up to its most; what is left then goes to the first with room.
+  const growing = placed.filter((p) => p.column.grow > 0);
+  const shares = growing.reduce((n, p) => n + p.column.grow, 0);
+  const whole = spare;
+  for (const p of growing) {
+    const add = Math.min(p.column.max - p.width, Math.floor((whole * p.column.grow) / shares), spare);
+    p.width += add;
+    spare -= add;
+  }
+  for (const p of growing) {
+    const add = Math.min(p.column.max - p.width, spare);
+    p.width += add;
+    spare -= add;
   }
   // The title never fills the whole line alone: what is left past every column's most is left blank.
   const only = placed[0];
@@ -190,13 +195,14 @@ export function scrollTop(top: number, selected: number, height: number): number
  */
 export function renderFrame(v: BoardView): string {
   const { columns, style } = v;
-  const placed = placeColumns(columns);
+  const shown = v.list.slice(v.top, v.top + tableHeight(v.rows));
+  const titles = Math.max(0, ...shown.map((r, i) => width(cell('title', r, v.marks[v.top + i], v.now))));
+  const placed = placeColumns(columns, titles);
   const lines: string[] = [style.bold(cut(v.header, columns)), renderHeadings(placed, style)];
-  const height = tableHeight(v.rows);
-  for (let i = v.top; i < Math.min(v.list.length, v.top + height); i++) {
-    const row = v.list[i]!;
+  shown.forEach((row, n) => {
+    const i = v.top + n;
     lines.push(renderRow(row, { placed, selected: i === v.selected, mark: v.marks[i], now: v.now, style }));
-  }
+  });
   if (v.list.length === 0) lines.push(style.dim('  no sessions'));
   while (lines.length < v.rows - 2) lines.push('');
   lines.push(cut(v.message, columns - 1), style.dim(cut(v.keys, columns - 1)));
