@@ -15,6 +15,9 @@ import { diff } from '../diff/run.js';
 import { open } from '../open/run.js';
 import { send } from '../send/run.js';
 import { create } from '../create/run.js';
+import { toCliError } from '../../errors/cli-error.js';
+import { escapeForLine } from '../../util/text.js';
+import type { BoardScreen } from './screen.js';
 
 /** A command that takes the screen: `stop` ends it early (a tail ends on q). */
 export type ScreenAction = 'chat' | 'tail' | 'show' | 'checkout' | 'diff';
@@ -82,4 +85,52 @@ export async function browse(ctx: Context, id: string): Promise<string> {
   const { opened, why, error } = await openInBrowser(ctx.io, item.url);
   if (opened) return `opened ${item.url} in your browser`;
   return `${item.url} (no browser opened: ${error ?? why ?? 'none'})`;
+}
+
+/**
+ * Gives the screen up for a command on session `id` (`name`: what to call it), and waits, where what it
+ * printed is to be read (show, checkout, diff, an error), for a key before the board takes the screen back.
+ * A tail ends on q or Ctrl-C; a signal ends the command and the board with it.
+ */
+export async function away(
+  ctx: Context,
+  screen: BoardScreen,
+  what: ScreenAction,
+  id: string,
+  name: string,
+): Promise<void> {
+  const board = screen.keys;
+  screen.leave();
+  const sub = new AbortController();
+  const { stderr } = ctx.io;
+  if (what === 'tail') {
+    stderr.write(`Following ${name}; q returns to the board.\n`);
+    screen.keys = (s, k) => (s === 'q' || (k?.ctrl && k.name === 'c') ? sub.abort('SIGINT') : undefined);
+    screen.listen(true);
+  }
+  let failed = false;
+  try {
+    await runOnScreen({ ...ctx, signal: AbortSignal.any([ctx.signal, sub.signal]) }, what, id);
+  } catch (err) {
+    const e = toCliError(err);
+    failed = !sub.signal.aborted && !ctx.signal.aborted;
+    if (failed && !e.silent)
+      stderr.write(`error: ${escapeForLine(e.message)}\n${e.hint ? `hint: ${escapeForLine(e.hint)}\n` : ''}`);
+  } finally {
+    if (what === 'tail') screen.listen(false);
+    screen.keys = board;
+  }
+  if (ctx.signal.aborted || !(failed || what === 'show' || what === 'checkout' || what === 'diff')) return;
+  stderr.write(ctx.styleErr.dim('Press any key to return to the board.'));
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      screen.listen(false);
+      screen.keys = board;
+      stderr.write('\n');
+      resolve();
+    };
+    screen.keys = done;
+    screen.listen(true);
+    ctx.signal.addEventListener('abort', done, { once: true });
+  });
 }

@@ -13,7 +13,7 @@ import { present } from '../../output/presenter.js';
 import type { History } from '../../state/history.js';
 import { noteSessionFacts, readKnownSessions } from '../../state/known-sessions.js';
 import { escapeForLine } from '../../util/text.js';
-import { browse, newSession, reply, runOnScreen, type ScreenAction } from './actions.js';
+import { away, browse, newSession, reply, type ScreenAction } from './actions.js';
 import { renderFrame, safeText, scrollTop, tableHeight } from './layout.js';
 import { lookAt } from './look.js';
 import { dueAfterPoll, nextToPoll, pauseAfter, type PollRow } from './poll-plan.js';
@@ -357,58 +357,16 @@ export class Board {
     this.draw();
   }
 
-  /** A command on the ordinary screen, then the board again (after a key, where its output is to be read). */
+  /** A command on the ordinary screen, then the board again. */
   private async takeScreen(what: ScreenAction, row: Tracked): Promise<void> {
     this.away = true;
-    this.screen.leave();
-    const sub = new AbortController();
-    const ctx: Context = { ...this.ctx, signal: AbortSignal.any([this.ctx.signal, sub.signal]) };
-    const { stderr } = this.ctx.io;
-    if (what === 'tail') {
-      stderr.write(`Following ${safeText(row.title, 60) || row.id}; q returns to the board.\n`);
-      this.screen.keys = (s, k) =>
-        s === 'q' || (k?.ctrl && k.name === 'c') ? sub.abort('SIGINT') : undefined;
-      this.screen.listen(true);
-    }
-    let failed = false;
-    try {
-      await runOnScreen(ctx, what, row.id);
-    } catch (err) {
-      if (!sub.signal.aborted && !this.ctx.signal.aborted) {
-        failed = true;
-        const e = toCliError(err);
-        if (!e.silent)
-          stderr.write(
-            `error: ${escapeForLine(e.message)}\n${e.hint ? `hint: ${escapeForLine(e.hint)}\n` : ''}`,
-          );
-      }
-    } finally {
-      if (what === 'tail') this.screen.listen(false);
-      this.screen.keys = this.onKey;
-    }
-    if (this.ctx.signal.aborted) return this.stop();
-    if (failed || what === 'show' || what === 'checkout' || what === 'diff') await this.anyKey();
+    await away(this.ctx, this.screen, what, row.id, safeText(row.title, 60) || row.id);
     this.away = false;
+    if (this.ctx.signal.aborted) return this.stop();
     if (this.stopped) return;
     this.screen.enter();
     await this.reload();
     this.wakeUp?.();
     this.draw();
-  }
-
-  /** Waits for a key on the ordinary screen, so that what a command printed can be read. */
-  private anyKey(): Promise<void> {
-    this.ctx.io.stderr.write(this.ctx.styleErr.dim('Press any key to return to the board.'));
-    return new Promise((resolve) => {
-      const done = () => {
-        this.screen.listen(false);
-        this.screen.keys = this.onKey;
-        this.ctx.io.stderr.write('\n');
-        resolve();
-      };
-      this.screen.keys = done;
-      this.screen.listen(true);
-      this.ctx.signal.addEventListener('abort', done, { once: true });
-    });
   }
 }
