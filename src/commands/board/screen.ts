@@ -29,12 +29,13 @@ export class BoardScreen {
     private readonly resized: () => void,
   ) {}
 
+  // A terminal that reports no size (0, as a pseudo-terminal nobody sized does) is taken as 80x24.
   get columns(): number {
-    return Math.max(1, this.stdout.columns ?? 80);
+    return this.stdout.columns || 80;
   }
 
   get rows(): number {
-    return Math.max(3, this.stdout.rows ?? 24);
+    return Math.max(3, this.stdout.rows || 24);
   }
 
   /** Takes the screen and the keyboard. */
