@@ -152,6 +152,27 @@ describe('agents board at a terminal', () => {
     expect(f.em.stats().followUps).toBe(0);
   });
 
+  it('--notify rings when a session finishes while another is selected, and not for the one selected', async () => {
+    const f = await fixture({ turnMsPerRequest: 0 });
+    const a = await create(f, 'in the background');
+    const b = await create(f, 'the selected one');
+    const r = await f.run(['board', '--notify'], {
+      tty: TTY,
+      idleStdin: true,
+      onStart: steps(async (run) => {
+        await onFrame(run, (s) => /› ● working +the selected one[\s\S]*● working +in the background/.test(s));
+        f.em.endTurns(b);
+        await onFrame(run, (s) => /› ✓ finished +the selected one/.test(s));
+        expect(run.stderr).not.toContain('\u0007');
+        f.em.endTurns(a);
+        await until(() => run.stderr.includes('\u0007'));
+        type(run, 'q');
+      }),
+    });
+    expect(r.code, r.stderr.slice(-2000)).toBe(0);
+    expect(r.stderr.split('\u0007')).toHaveLength(2);
+  });
+
   it('keeps to its part of the budget while ten sessions work: no 429, and a wait beside it on the key gets its reply', async () => {
     const pacing = { limit: 100, windowMs: 1000 };
     const f = await fixture({ turnMsPerRequest: 0, rateLimit: pacing });
