@@ -52,7 +52,10 @@ async function firstPaint(bin: string, env: NodeJS.ProcessEnv): Promise<number> 
     child.on('exit', () => reject(new Error(`the board ended before it drew: ${out.slice(-300)}`)));
   });
   child.stdin!.write('q');
+  // A q lost on its way through the pseudo-terminal must not hang the bench.
+  const guard = setTimeout(() => child.kill('SIGKILL'), 5000);
   await new Promise((r) => child.once('exit', r));
+  clearTimeout(guard);
   return ms;
 }
 
