@@ -18,6 +18,7 @@ import { planSpec } from '../commands/plan/spec.js';
 import { artifactSpec } from '../commands/artifact/spec.js';
 import { lsSpec } from '../commands/ls/spec.js';
 import { openSpec } from '../commands/open/spec.js';
+import { boardSpec } from '../commands/board/spec.js';
 import { checkoutSpec } from '../commands/checkout/spec.js';
 import { diffSpec } from '../commands/diff/spec.js';
 import { budgetSpec } from '../commands/budget/spec.js';
@@ -50,6 +51,7 @@ const COMMANDS: Record<string, CommandSpec> = {
   // finding sessions again
   ls: lsSpec,
   open: openSpec,
+  board: boardSpec,
   // after the agent: its pull request in this clone
   checkout: checkoutSpec,
   diff: diffSpec,

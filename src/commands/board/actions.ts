@@ -1,0 +1,136 @@
+// What the board's keys do to a session, through the commands' own run functions (the board rewrites none of
+// them): those that take the screen (chat, tail, show, diff, checkout) run on the ordinary screen with the
+// board's Context, their output presented as the command would present it; the others (a reply, a new
+// session, the browser) run behind the board and come back as one line to show.
+import type { Context } from '../../run/context.js';
+import type { Item } from '../../output/items.js';
+import type { Result } from '../../output/items.js';
+import { present } from '../../output/presenter.js';
+import { openInBrowser } from '../../output/browser.js';
+import { chat } from '../chat/run.js';
+import { tail } from '../tail/run.js';
+import { show } from '../show/run.js';
+import { checkout } from '../checkout/run.js';
+import { diff } from '../diff/run.js';
+import { open } from '../open/run.js';
+import { send } from '../send/run.js';
+import { create } from '../create/run.js';
+import { toCliError } from '../../errors/cli-error.js';
+import { escapeForLine } from '../../util/text.js';
+import type { BoardScreen } from './screen.js';
+
+/** A command that takes the screen: `stop` ends it early (a tail ends on q). */
+export type ScreenAction = 'chat' | 'tail' | 'show' | 'checkout' | 'diff';
+
+/** Runs a command that takes the screen on session `id`, its output presented as its own. */
+export async function runOnScreen(ctx: Context, what: ScreenAction, id: string): Promise<void> {
+  const ref = { kind: 'id', id } as const;
+  let result: Result | void;
+  switch (what) {
+    case 'chat':
+      // Its own end (Ctrl-C or Ctrl-D on an empty line) is the way back: its resume hint is not needed here.
+      await chat(ctx, ref, { turns: 3 });
+      return;
+    case 'tail':
+      result = tail(ctx, ref, {});
+      break;
+    case 'show':
+      result = await show(ctx, ref, {});
+      break;
+    case 'checkout':
+      result = await checkout(ctx, ref, {});
+      break;
+    case 'diff':
+      result = await diff(ctx, ref, {});
+      break;
+  }
+  if (result !== undefined) await present(ctx, result);
+}
+
+/** What a reply or a create did, for the board's message line and its row. */
+export interface Posted {
+  sessionId: string;
+  threadId?: string;
+  warning?: string;
+}
+
+/** Reads what a post yields: the ids it made, and its warning. */
+async function posted(items: AsyncIterable<Item>): Promise<Posted | undefined> {
+  let out: Posted | undefined;
+  let warning: string | undefined;
+  for await (const item of items) {
+    if (item.kind === 'warning') warning = item.text;
+    if (item.kind === 'message-sent')
+      out = { sessionId: item.sessionId, threadId: item.sent.chat_thread_id ?? undefined };
+    if (item.kind === 'session-created')
+      out = { sessionId: item.session.id, threadId: item.session.thread_id ?? undefined };
+  }
+  return out && (warning === undefined ? out : { ...out, warning });
+}
+
+/** `agents send <id> <text> --yes`: one follow-up (the board said it interrupts a running turn). */
+export function reply(ctx: Context, id: string, text: string): Promise<Posted | undefined> {
+  return posted(send(ctx, { kind: 'id', id }, [text], { yes: true }));
+}
+
+/** `agents create -a <agent> <text>`: one new session. */
+export function newSession(ctx: Context, agent: string, text: string): Promise<Posted | undefined> {
+  return posted(create(ctx, [text], { agent }));
+}
+
+/** `agents open <id>`: its address in the browser; what became of it, in a line. */
+export async function browse(ctx: Context, id: string): Promise<string> {
+  const item = await open(ctx, { kind: 'id', id });
+  if (item.kind !== 'browse') return '';
+  const { opened, why, error } = await openInBrowser(ctx.io, item.url);
+  if (opened) return `opened ${item.url} in your browser`;
+  return `${item.url} (no browser opened: ${error ?? why ?? 'none'})`;
+}
+
+/**
+ * Gives the screen up for a command on session `id` (`name`: what to call it), and waits, where what it
+ * printed is to be read (show, checkout, diff, an error), for a key before the board takes the screen back.
+ * A tail ends on q or Ctrl-C; a signal ends the command and the board with it.
+ */
+export async function away(
+  ctx: Context,
+  screen: BoardScreen,
+  what: ScreenAction,
+  id: string,
+  name: string,
+): Promise<void> {
+  const board = screen.keys;
+  screen.leave();
+  const sub = new AbortController();
+  const { stderr } = ctx.io;
+  if (what === 'tail') {
+    stderr.write(`Following ${name}; q returns to the board.\n`);
+    screen.keys = (s, k) => (s === 'q' || (k?.ctrl && k.name === 'c') ? sub.abort('SIGINT') : undefined);
+    screen.listen(true);
+  }
+  let failed = false;
+  try {
+    await runOnScreen({ ...ctx, signal: AbortSignal.any([ctx.signal, sub.signal]) }, what, id);
+  } catch (err) {
+    const e = toCliError(err);
+    failed = !sub.signal.aborted && !ctx.signal.aborted;
+    if (failed && !e.silent)
+      stderr.write(`error: ${escapeForLine(e.message)}\n${e.hint ? `hint: ${escapeForLine(e.hint)}\n` : ''}`);
+  } finally {
+    if (what === 'tail') screen.listen(false);
+    screen.keys = board;
+  }
+  if (ctx.signal.aborted || !(failed || what === 'show' || what === 'checkout' || what === 'diff')) return;
+  stderr.write(ctx.styleErr.dim('Press any key to return to the board.'));
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      screen.listen(false);
+      screen.keys = board;
+      stderr.write('\n');
+      resolve();
+    };
+    screen.keys = done;
+    screen.listen(true);
+    ctx.signal.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,372 @@
+// agents board at a terminal: the sessions `ls` lists, live, full screen. First paint from the state file
+// alone (no request); then the sessions are asked about one at a time within the board's part of the key's
+// budget (poll-plan.ts), each answer redrawn. Keys act on the selected session through the commands' own
+// run functions (actions.ts). The screen is given back on leaving, on an error and on a signal.
+import type { Context } from '../../run/context.js';
+import type { ApiClient } from '../../api/client.js';
+import type { PollShare } from '../../api/budget/limiter.js';
+import { isHttpError } from '../../api/errors.js';
+import { CORE_AGENTS } from '../../api/types.js';
+import { CliError, ExitCode, toCliError } from '../../errors/cli-error.js';
+import type { Key } from '../../chat/input-line.js';
+import { present } from '../../output/presenter.js';
+import type { History } from '../../state/history.js';
+import { noteSessionFacts, readKnownSessions } from '../../state/known-sessions.js';
+import { escapeForLine } from '../../util/text.js';
+import { away, browse, newSession, reply, type ScreenAction } from './actions.js';
+import { renderFrame, safeText, scrollTop, tableHeight } from './layout.js';
+import { lookAt } from './look.js';
+import { dueAfterPoll, nextToPoll, pauseAfter, type PollRow } from './poll-plan.js';
+import { PromptLine } from './prompt.js';
+import { filterRows, groupMarks, orderRows, rowOf, type BoardRow } from './rows.js';
+import { BoardScreen } from './screen.js';
+
+export interface BoardOptions {
+  limit: number;
+  notify?: boolean;
+}
+
+/** A row and what the poll plan keeps of it. */
+type Tracked = BoardRow & PollRow;
+
+/** A question being asked on the message line, and what its answer does. */
+interface Asking {
+  prompt: PromptLine;
+  answer(text: string): void;
+  /** Typing changes something at once (the filter). */
+  typed?(text: string): void;
+}
+
+const KEYS =
+  '↑↓ move  ⏎ chat  t tail  s show  r reply  n new  c checkout  d diff  o open  / filter  R refresh  q quit';
+/** The state file is read again this often, for sessions other runs created or sent to. */
+const RELOAD_MS = 2000;
+/** A failed look is tried again after this long. */
+const RETRY_MS = 10_000;
+
+export class Board {
+  private readonly rows = new Map<string, Tracked>();
+  private shown: Tracked[] = [];
+  private selectedId: string | undefined;
+  private top = 0;
+  private filter = '';
+  private asking: Asking | undefined;
+  private message = '';
+  /** A command has the screen: no drawing, no polling. */
+  private away = false;
+  private stopped = false;
+  private failure: Error | undefined;
+  private loadedAt = 0;
+  private wakeUp: (() => void) | undefined;
+  private readonly screen: BoardScreen;
+  private share: PollShare | undefined;
+  private readonly ended: Promise<void>;
+  private end!: () => void;
+
+  constructor(
+    private readonly ctx: Context,
+    private readonly o: BoardOptions,
+    private readonly client: ApiClient,
+    private readonly history: History,
+  ) {
+    this.screen = new BoardScreen(ctx.io.stdin, ctx.io.stdout, () => this.draw());
+    this.screen.keys = this.onKey;
+    this.ended = new Promise((resolve) => (this.end = resolve));
+  }
+
+  private readonly onKey = (str: string | undefined, key: Key | undefined) => {
+    if (this.away) return;
+    if (this.asking !== undefined) this.askKey(str, key);
+    else this.listKey(str, key);
+    this.draw();
+  };
+
+  /** Runs the board until q, Ctrl-C, a signal or an error; the screen is given back in every case. */
+  async run(): Promise<void> {
+    const stop = () => this.stop();
+    this.ctx.signal.addEventListener('abort', stop, { once: true });
+    const ticker = setInterval(() => this.draw(), 1000);
+    ticker.unref();
+    try {
+      await this.reload();
+      this.screen.enter();
+      this.draw();
+      this.share = this.client.pollShare();
+      await Promise.race([this.polls(), this.ended]);
+    } finally {
+      this.stopped = true;
+      clearInterval(ticker);
+      this.share?.close();
+      this.wakeUp?.();
+      this.screen.leave();
+      this.ctx.signal.removeEventListener('abort', stop);
+    }
+    if (this.failure !== undefined) throw this.failure;
+    if (this.ctx.signal.aborted)
+      throw new CliError('interrupted', { exitCode: ExitCode.INTERRUPTED, silent: true });
+  }
+
+  private stop(failure?: Error): void {
+    if (failure !== undefined) this.failure ??= failure;
+    this.stopped = true;
+    this.wakeUp?.();
+    this.end();
+  }
+
+  /** The sessions the state file knows now (what `ls` lists), merged with what the board learnt. */
+  private async reload(): Promise<void> {
+    this.loadedAt = Date.now();
+    const known = (await readKnownSessions(this.history)).slice(0, this.o.limit);
+    const next = new Map<string, Tracked>();
+    for (const s of known) {
+      const old = this.rows.get(s.id);
+      const row: Tracked = { owed: true, ...old, ...rowOf(s, old) };
+      // A turn started elsewhere (another run sent to it): polled at once.
+      if (old !== undefined && row.threadId !== old.threadId) row.dueAt = 0;
+      next.set(s.id, row);
+    }
+    this.rows.clear();
+    for (const [id, row] of next) this.rows.set(id, row);
+    this.arrange();
+  }
+
+  /** The rows shown: ordered, grouped, filtered; the selection kept on its session where it can be. */
+  private arrange(): void {
+    this.shown = filterRows(orderRows([...this.rows.values()]), this.filter) as Tracked[];
+    if (!this.shown.some((r) => r.id === this.selectedId)) this.selectedId = this.shown[0]?.id;
+  }
+
+  private get selected(): Tracked | undefined {
+    return this.shown.find((r) => r.id === this.selectedId);
+  }
+
+  draw(): void {
+    if (this.away || this.stopped) return;
+    const { columns, rows } = this.screen;
+    const index = Math.max(
+      0,
+      this.shown.findIndex((r) => r.id === this.selectedId),
+    );
+    this.top = scrollTop(this.top, index, tableHeight(rows));
+    const working = this.shown.filter((r) => r.state === 'working').length;
+    const filter = this.filter === '' ? '' : ` · filter "${safeText(this.filter, 40)}"`;
+    this.screen.draw(
+      renderFrame({
+        columns,
+        rows,
+        list: this.shown,
+        marks: groupMarks(this.shown),
+        selected: index,
+        top: this.top,
+        header: `agents board · ${this.history.profile} · ${this.shown.length} sessions · ${working} working${filter}`,
+        message: this.asking?.prompt.line() ?? this.message,
+        keys: KEYS,
+        now: Date.now(),
+        style: this.ctx.styleOut,
+      }),
+    );
+  }
+
+  /** Sleeps `ms`; `wakes`: a new session or R ends the sleep early (a pause for the budget never ends early). */
+  private sleep(ms: number, wakes: boolean): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakeUp = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      if (wakes || this.stopped) this.wakeUp = done;
+      else this.wakeUp = () => (this.stopped ? done() : undefined);
+    });
+  }
+
+  /** Asks about one session at a time, as the plan says, within the board's part of the budget. */
+  private async polls(): Promise<void> {
+    while (!this.stopped) {
+      if (this.away) {
+        await this.sleep(60_000, true);
+        continue;
+      }
+      if (Date.now() - this.loadedAt >= RELOAD_MS) await this.reload();
+      const now = Date.now();
+      const next = nextToPoll([...this.rows.values()], now);
+      if (next === undefined) {
+        await this.sleep(RELOAD_MS, true);
+        continue;
+      }
+      const requests = await this.poll(next as Tracked, now);
+      this.draw();
+      await this.sleep(pauseAfter(requests, this.share?.gapMs(), this.ctx.schedule.minMs), false);
+    }
+  }
+
+  /** One look or poll; returns the requests it cost. */
+  private async poll(row: Tracked, now: number): Promise<number> {
+    const whole = row.owed;
+    try {
+      const learnt = await lookAt(this.client, row, whole, this.ctx.signal);
+      this.learnt(row, learnt.facts, whole, now);
+      return learnt.requests;
+    } catch (err) {
+      if (this.stopped) return 0;
+      if (isHttpError(err) && (err.kind === 'auth' || err.kind === 'forbidden')) this.stop(err);
+      row.owed = false;
+      row.dueAt = now + RETRY_MS;
+      this.message = `could not read session ${row.id}: ${escapeForLine(toCliError(err).message)}`;
+      return 1;
+    }
+  }
+
+  /** Takes in what a look or poll learnt: the row redrawn, its next poll planned, a finish notified. */
+  private learnt(row: Tracked, facts: Partial<BoardRow>, whole: boolean, now: number): void {
+    const before = { state: row.state, latest: row.latest, lastAt: row.lastAt };
+    Object.assign(row, facts);
+    if (whole) row.owed = false;
+    if (row.latest !== before.latest || row.lastAt !== before.lastAt) row.activeAt = now;
+    if (row.state === 'working') row.dueAt = dueAfterPoll(now, row.activeAt, this.ctx.schedule);
+    if (before.state === 'working' && row.state === 'finished') void this.finished(row);
+    if (whole) void noteSessionFacts(this.history, [{ id: row.id, title: row.title, web: row.web }]);
+    this.arrange();
+  }
+
+  /** --notify: a session that finished while another is selected, through wait's own notification. */
+  private async finished(row: Tracked): Promise<void> {
+    if (this.o.notify !== true || row.id === this.selectedId) return;
+    await present(this.ctx, {
+      kind: 'wait-ended',
+      who: row.agent ?? 'the agent',
+      title: row.title,
+      outcome: 'replied',
+    });
+  }
+
+  private move(by: number): void {
+    const index = this.shown.findIndex((r) => r.id === this.selectedId);
+    const to = Math.min(this.shown.length - 1, Math.max(0, index + by));
+    this.selectedId = this.shown[to]?.id;
+  }
+
+  private listKey(str: string | undefined, key: Key | undefined): void {
+    const name = key?.name;
+    if (str === 'q' || (key?.ctrl && name === 'c')) return this.stop();
+    if (name === 'up' || str === 'k') return this.move(-1);
+    if (name === 'down' || str === 'j') return this.move(1);
+    if (name === 'pageup') return this.move(-tableHeight(this.screen.rows));
+    if (name === 'pagedown') return this.move(tableHeight(this.screen.rows));
+    if (str === '/') return this.askFilter();
+    if (str === 'n') return this.askNew();
+    if (str === 'R') return this.refreshAll();
+    const row = this.selected;
+    if (row === undefined) return;
+    if (name === 'return') return void this.takeScreen('chat', row);
+    const onScreen: Record<string, ScreenAction> = { t: 'tail', s: 'show', c: 'checkout', d: 'diff' };
+    if (str !== undefined && Object.hasOwn(onScreen, str)) return void this.takeScreen(onScreen[str]!, row);
+    if (str === 'r') return this.askReply(row);
+    if (str === 'o') return void this.behind(() => browse(this.ctx, row.id));
+  }
+
+  private askKey(str: string | undefined, key: Key | undefined): void {
+    const asking = this.asking!;
+    const got = asking.prompt.key(str, key);
+    if (got.done === false) return asking.typed?.(asking.prompt.text);
+    this.asking = undefined;
+    if (got.done === 'cancel') {
+      asking.typed?.('');
+      this.message = '';
+    } else asking.answer(got.text);
+  }
+
+  private askFilter(): void {
+    const typed = (text: string) => {
+      this.filter = text;
+      this.arrange();
+    };
+    this.asking = { prompt: new PromptLine('filter: ', this.filter), typed, answer: typed };
+  }
+
+  private askReply(row: Tracked): void {
+    const to = safeText(row.title, 40) || row.id;
+    this.asking = {
+      prompt: new PromptLine(`reply to ${to} (interrupts a running turn): `),
+      answer: (text) => {
+        if (text.trim() === '') return void (this.message = 'nothing sent: the reply was empty');
+        void this.behind(async () => {
+          const done = await reply(this.ctx, row.id, text);
+          if (done?.threadId !== undefined) {
+            Object.assign(row, { threadId: done.threadId, state: 'working', owed: false, dueAt: 0 });
+            row.activeAt = Date.now();
+          }
+          return done?.warning ?? `sent a follow-up to ${to}`;
+        });
+      },
+    };
+  }
+
+  private askNew(): void {
+    this.asking = {
+      prompt: new PromptLine('new session, the prompt: '),
+      answer: (text) => {
+        if (text.trim() === '') return void (this.message = 'nothing sent: the prompt was empty');
+        void this.askAgent(text);
+      },
+    };
+  }
+
+  private async askAgent(text: string): Promise<void> {
+    const configured = (await this.ctx.settings(['agent']).catch(() => undefined))?.agent;
+    const offer = configured === undefined ? '' : ` [${configured}]`;
+    this.asking = {
+      prompt: new PromptLine(`agent (${CORE_AGENTS.join(', ')})${offer}: `),
+      answer: (typed) => {
+        const agent = typed.trim() || configured;
+        if (agent === undefined || !(CORE_AGENTS as readonly string[]).includes(agent)) {
+          this.message = `nothing sent: ${agent === undefined ? 'no agent given' : `not an agent: ${agent}`}`;
+          return;
+        }
+        void this.behind(async () => {
+          const made = await newSession(this.ctx, agent, text);
+          await this.reload();
+          if (made !== undefined) this.selectedId = made.sessionId;
+          this.arrange();
+          this.wakeUp?.();
+          return made?.warning ?? `created session ${made?.sessionId ?? ''} (${agent})`;
+        });
+      },
+    };
+    this.draw();
+  }
+
+  /** R: every session looked at again (title, state, latest line, pull request), as the budget allows. */
+  private refreshAll(): void {
+    for (const row of this.rows.values()) row.owed = true;
+    this.message = 'refreshing every session';
+    this.wakeUp?.();
+  }
+
+  /** Work behind the board (a post, the browser): its line, or its error, on the message line. */
+  private async behind(work: () => Promise<string>): Promise<void> {
+    this.message = 'working…';
+    this.draw();
+    try {
+      this.message = await work();
+    } catch (err) {
+      const e = toCliError(err);
+      this.message = `error: ${escapeForLine(e.message)}${e.hint ? ` (${escapeForLine(e.hint)})` : ''}`;
+    }
+    this.draw();
+  }
+
+  /** A command on the ordinary screen, then the board again. */
+  private async takeScreen(what: ScreenAction, row: Tracked): Promise<void> {
+    this.away = true;
+    await away(this.ctx, this.screen, what, row.id, safeText(row.title, 60) || row.id);
+    this.away = false;
+    if (this.ctx.signal.aborted) return this.stop();
+    if (this.stopped) return;
+    this.screen.enter();
+    await this.reload();
+    this.wakeUp?.();
+    this.draw();
+  }
+}

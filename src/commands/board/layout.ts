@@ -1,0 +1,210 @@
+// The board's screen, pure: one frame of text for a width and height, every line fitted to the width
+// (string-width: wide characters take two columns), columns dropped as the width shrinks and the room
+// shared out as it grows. Text from the service is made safe here, before it is measured.
+import { flatten, neutralize } from '../../util/text.js';
+import { cut, width } from '../../util/width.js';
+import type { Style } from '../../output/style.js';
+import type { BoardRow, GroupMark, RowState } from './rows.js';
+
+/** A column of the table: its width (or least width, for those that share the room) and when it goes. */
+interface Column {
+  name: 'state' | 'title' | 'agent' | 'since' | 'pr' | 'latest';
+  heading: string;
+  min: number;
+  /** The share of the spare room it takes (0: fixed width). */
+  grow: number;
+  /** Most room it takes. */
+  max: number;
+  /** Dropped first when the width is short: the highest goes first; 0 is never dropped. */
+  drop: number;
+}
+
+const COLUMNS: readonly Column[] = [
+  { name: 'state', heading: 'STATE', min: 10, grow: 0, max: 10, drop: 1 },
+  { name: 'title', heading: 'TITLE', min: 14, grow: 1, max: 90, drop: 0 },
+  { name: 'agent', heading: 'AGENT', min: 8, grow: 0, max: 8, drop: 3 },
+  { name: 'since', heading: 'LAST', min: 4, grow: 0, max: 4, drop: 2 },
+  { name: 'pr', heading: 'PR', min: 7, grow: 0, max: 7, drop: 4 },
+  { name: 'latest', heading: 'LATEST', min: 16, grow: 1, max: 1000, drop: 5 },
+];
+
+/** Columns before the first: the selection's mark. */
+const MARK = 2;
+
+/** A column placed: its width. */
+export interface Placed {
+  column: Column;
+  width: number;
+}
+
+/**
+ * Pure: the columns that fit `columns`, each with its width (a space between two). `titles`: the widest
+ * title shown, so that the title column takes no more than it needs and leaves the rest to the latest line.
+ */
+export function placeColumns(columns: number, titles?: number): Placed[] {
+  let chosen = COLUMNS.map((c) =>
+    c.name === 'title' && titles !== undefined ? { ...c, max: Math.max(c.min, Math.min(c.max, titles)) } : c,
+  );
+  const need = (cs: readonly Column[]) => MARK + cs.reduce((n, c) => n + c.min, 0) + cs.length - 1;
+  while (need(chosen) > columns && chosen.length > 1) {
+    const worst = chosen.reduce((a, b) => (b.drop > a.drop ? b : a));
+    chosen = chosen.filter((c) => c !== worst);
+  }
+  let spare = Math.max(0, columns - need(chosen));
+  const placed = chosen.map((column) => ({ column, width: column.min }));
+  // The spare room by shares, each column up to its most; what is left then goes to the first with room.
+  const growing = placed.filter((p) => p.column.grow > 0);
+  const shares = growing.reduce((n, p) => n + p.column.grow, 0);
+  const whole = spare;
+  for (const p of growing) {
+    const add = Math.min(p.column.max - p.width, Math.floor((whole * p.column.grow) / shares), spare);
+    p.width += add;
+    spare -= add;
+  }
+  for (const p of growing) {
+    const add = Math.min(p.column.max - p.width, spare);
+    p.width += add;
+    spare -= add;
+  }
+  // The title never fills the whole line alone: what is left past every column's most is left blank.
+  const only = placed[0];
+  if (placed.length === 1 && only) only.width = Math.max(1, columns - MARK);
+  return placed;
+}
+
+/** Pure: service text on one safe line: control characters, escapes and bidi controls made harmless. */
+export function safeText(text: string | undefined, max = 400): string {
+  return text === undefined ? '' : neutralize(flatten(text, max));
+}
+
+/** Pure: a compact age: "now", "42s", "5m", "3h", "2d", "3w". */
+export function compactAge(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 10) return 'now';
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}h`;
+  if (s < 7 * 86_400) return `${Math.floor(s / 86_400)}d`;
+  return `${Math.min(99, Math.floor(s / (7 * 86_400)))}w`;
+}
+
+const STATE_TEXT: Record<RowState, string> = {
+  working: '● working',
+  finished: '✓ finished',
+  failed: '✗ failed',
+  unknown: '? unknown',
+};
+
+const TREE: Record<Exclude<GroupMark, undefined>, string> = { first: '┌ ', middle: '├ ', last: '└ ' };
+
+/** Pure: "#12" for a pull request's address that ends /pull/12, else "PR". */
+export function prLabel(url: string | undefined): string {
+  if (url === undefined) return '';
+  const m = /\/pull\/([0-9]+)(?:[/?#]|$)/.exec(url);
+  return m ? `#${m[1]}` : 'PR';
+}
+
+/** Pure: `text` cut and padded to exactly `w` columns. */
+export function fit(text: string, w: number): string {
+  const c = cut(text, w);
+  return c + ' '.repeat(Math.max(0, w - width(c)));
+}
+
+/** What one cell shows, plain (styled after it is fitted). */
+function cell(name: Column['name'], row: BoardRow, mark: GroupMark, now: number): string {
+  switch (name) {
+    case 'state':
+      return STATE_TEXT[row.state];
+    case 'title':
+      return `${mark ? TREE[mark] : ''}${safeText(row.title) || '(untitled)'}`;
+    case 'agent':
+      return safeText(row.agent, 40);
+    case 'since': {
+      const at = Date.parse(row.lastAt ?? row.usedAt);
+      return Number.isFinite(at) ? compactAge(now - at) : '';
+    }
+    case 'pr':
+      return prLabel(row.pr);
+    case 'latest':
+      return safeText(row.latest);
+  }
+}
+
+function styled(name: Column['name'], text: string, row: BoardRow, style: Style): string {
+  if (name === 'state') {
+    const colour = { working: 'yellow', finished: 'green', failed: 'red', unknown: 'dim' } as const;
+    return style[colour[row.state]](text);
+  }
+  if (name === 'latest' || name === 'since' || name === 'agent') return style.dim(text);
+  if (name === 'pr') return style.cyan(text);
+  return text;
+}
+
+/** Pure: one row of the table, exactly `columns` wide before styling. */
+export function renderRow(
+  row: BoardRow,
+  o: { placed: readonly Placed[]; selected: boolean; mark: GroupMark; now: number; style: Style },
+): string {
+  const cells = o.placed.map((p) =>
+    styled(p.column.name, fit(cell(p.column.name, row, o.mark, o.now), p.width), row, o.style),
+  );
+  const line = `${o.selected ? '› ' : '  '}${cells.join(' ')}`;
+  return o.selected ? o.style.bold(line) : line;
+}
+
+/** Pure: the headings line. */
+export function renderHeadings(placed: readonly Placed[], style: Style): string {
+  return style.dim(`  ${placed.map((p) => fit(p.column.heading, p.width)).join(' ')}`);
+}
+
+/** What the board draws. */
+export interface BoardView {
+  columns: number;
+  rows: number;
+  /** The rows shown (filtered), in order, with their group marks. */
+  list: readonly BoardRow[];
+  marks: readonly GroupMark[];
+  selected: number;
+  /** The first row shown (scrolled). */
+  top: number;
+  /** The top line: what the board is of. */
+  header: string;
+  /** The line above the keys: a message, or a prompt being typed. */
+  message: string;
+  /** The bottom line: the keys. */
+  keys: string;
+  now: number;
+  style: Style;
+}
+
+/** Pure: the rows of the table the screen has room for (two lines above, two below). */
+export function tableHeight(rows: number): number {
+  return Math.max(1, rows - 4);
+}
+
+/** Pure: the first row to show so that `selected` is on screen, moving `top` as little as possible. */
+export function scrollTop(top: number, selected: number, height: number): number {
+  if (selected < top) return selected;
+  if (selected >= top + height) return selected - height + 1;
+  return top;
+}
+
+/**
+ * Pure: the whole frame as one string: cursor home, each line ended by erase-to-end-of-line, the lines
+ * below the last erased: drawn over the frame before, never cleared first, so a redraw does not flicker.
+ */
+export function renderFrame(v: BoardView): string {
+  const { columns, style } = v;
+  const shown = v.list.slice(v.top, v.top + tableHeight(v.rows));
+  const titles = Math.max(0, ...shown.map((r, i) => width(cell('title', r, v.marks[v.top + i], v.now))));
+  const placed = placeColumns(columns, titles);
+  const lines: string[] = [style.bold(cut(v.header, columns)), renderHeadings(placed, style)];
+  shown.forEach((row, n) => {
+    const i = v.top + n;
+    lines.push(renderRow(row, { placed, selected: i === v.selected, mark: v.marks[i], now: v.now, style }));
+  });
+  if (v.list.length === 0) lines.push(style.dim('  no sessions'));
+  while (lines.length < v.rows - 2) lines.push('');
+  lines.push(cut(v.message, columns - 1), style.dim(cut(v.keys, columns - 1)));
+  return `\u001b[H${lines.slice(0, v.rows).join('\u001b[K\r\n')}\u001b[K\u001b[J`;
+}

@@ -1,0 +1,36 @@
+// The board's one-line questions (a reply, a new session's prompt and agent, the filter), typed on the
+// line above the keys with the chat's own line editor: Enter answers, Escape or Ctrl-C asks nothing.
+import { LineEditor, type Key } from '../../chat/input-line.js';
+
+/** What became of a key typed into a question. */
+export type PromptKey = { done: 'answer'; text: string } | { done: 'cancel' } | { done: false };
+
+export class PromptLine {
+  private readonly editor = new LineEditor();
+
+  constructor(
+    readonly label: string,
+    initial = '',
+  ) {
+    if (initial !== '') this.editor.set(initial);
+  }
+
+  get text(): string {
+    return this.editor.text;
+  }
+
+  /** The question and the text typed, a bar where the cursor is. */
+  line(): string {
+    const g = this.editor.graphemes;
+    const at = this.editor.cursor;
+    return `${this.label}${g.slice(0, at).join('')}▏${g.slice(at).join('')}`;
+  }
+
+  key(str: string | undefined, key: Key | undefined): PromptKey {
+    if (key?.name === 'escape' || (key?.ctrl && key.name === 'c')) return { done: 'cancel' };
+    // One line: Enter answers (the editor's continued lines and history are the chat's, not a question's).
+    if (key?.name === 'return' || key?.name === 'enter') return { done: 'answer', text: this.editor.text };
+    this.editor.press(str, key);
+    return { done: false };
+  }
+}

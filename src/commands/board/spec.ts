@@ -1,0 +1,30 @@
+// agents board: its options and help.
+import { Option, type Command } from 'commander';
+import { MAX_SESSIONS } from '../../state/known-sessions.js';
+import { intOption } from '../options/option-values.js';
+import type { CommandSpec } from '../options/command-spec.js';
+import type { BoardFlags } from './run.js';
+
+export const boardSpec: CommandSpec = (program, run) =>
+  program
+    .command('board')
+    .description('the sessions ls lists, live and full screen: open, follow, reply, create, check out')
+    .addOption(
+      new Option('--limit <n>', 'at most N sessions').argParser(intOption(1, MAX_SESSIONS)).default(50),
+    )
+    .option('--notify', 'ring the bell when a session finishes while another is selected')
+    .addHelpText(
+      'after',
+      `
+Keys: ↑/↓ or j/k move, Enter opens the session in chat (back here when it ends), t follows it (q comes
+back), s shows it, r replies, n starts a new session, c checks its pull request out, d shows its diff,
+o opens it in the browser, / filters, R asks about every session again, q or Ctrl-C leaves.
+Working sessions are polled (the busiest first) within part of the key's budget; finished ones only on R.
+For people: with standard output not a terminal it prints what agents ls prints (--json: its JSON).
+Examples:
+  $ agents board
+  $ agents board --notify`,
+    )
+    .action((flags: BoardFlags, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./run.js')).board(ctx, flags)),
+    );
