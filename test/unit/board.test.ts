@@ -8,10 +8,10 @@ import {
   renderFrame,
   scrollTop,
   type BoardView,
-} from '../../src/commands/board/layout.js';
-import { filterRows, groupMarks, orderRows, rowOf, type BoardRow } from '../../src/commands/board/rows.js';
-import { nextToPoll, pauseAfter, type PollRow } from '../../src/commands/board/poll-plan.js';
-import { PLAIN } from '../../src/output/style.js';
+} from '../../src/cli/commands/board/layout.js';
+import { filterRows, groupMarks, orderRows, rowOf, type BoardRow } from '../../src/cli/commands/board/rows.js';
+import { nextToPoll, pauseAfter, type PollRow } from '../../src/cli/commands/board/poll-plan.js';
+import { PLAIN } from '../../src/cli/output/style.js';
 import { width } from '../../src/util/width.js';
 
 const NOW = Date.parse('2026-05-01T12:00:00Z');

@@ -1,11 +1,11 @@
 // What the board asks the service about one session: a look (the session itself, for its title, group and
 // pull request, then its latest turn) or a poll of a working one (its latest turn alone: one request once
 // its thread is known). Data only; the board decides what to show and when to ask.
-import type { ApiClient } from '../../api/client.js';
-import { isHttpError } from '../../api/errors.js';
-import { isFinalReply } from '../../conversation/turn-state.js';
+import type { ApiClient } from '../../../core/api/client.js';
+import { isHttpError } from '../../../core/api/errors.js';
+import { isFinalReply } from '../../../core/conversation/turn-state.js';
 import { pullRequestUrls } from '../../input/pull-request-choice.js';
-import { latestUserMessage } from '../../sessions/latest.js';
+import { latestUserMessage } from '../../../core/sessions/latest.js';
 import type { BoardRow } from './rows.js';
 
 /** What a look or a poll learnt, and the requests it took. */

@@ -6,7 +6,7 @@
 //  - A working session is polled again when its own schedule says (quick while messages flow, slower
 //    through a quiet turn: poll/schedule.ts), the busiest (newest activity) first.
 //  - A finished or failed one is not asked about again unless the person asks (R).
-import { nextDelay, type ScheduleOptions } from '../../poll/schedule.js';
+import { nextDelay, type ScheduleOptions } from '../../../core/poll/schedule.js';
 import type { RowState } from './rows.js';
 
 /** What the plan needs of a row. */

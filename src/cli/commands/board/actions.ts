@@ -15,8 +15,8 @@ import { diff } from '../diff/run.js';
 import { open } from '../open/run.js';
 import { send } from '../send/run.js';
 import { create } from '../create/run.js';
-import { toCliError } from '../../errors/cli-error.js';
-import { escapeForLine } from '../../util/text.js';
+import { toCliError } from '../../../core/errors/cli-error.js';
+import { escapeForLine } from '../../../util/text.js';
 import type { BoardScreen } from './screen.js';
 
 /** A command that takes the screen: `stop` ends it early (a tail ends on q). */

@@ -1,6 +1,6 @@
 // The board's rows, pure: a row a known session (what `ls` lists) and what the board has since learnt of
 // it, in the board's order (newest first, the attempts of one prompt together) and filtered by `/`.
-import type { KnownSession } from '../../state/known-sessions.js';
+import type { KnownSession } from '../../../core/state/known-sessions.js';
 
 /** What the board shows of a session's latest turn. */
 export type RowState = 'working' | 'finished' | 'failed' | 'unknown';

@@ -1,18 +1,21 @@
 // agents board: its options and help.
 import { Option, type Command } from 'commander';
-import { MAX_SESSIONS } from '../../state/known-sessions.js';
+import { MAX_SESSIONS } from '../../../core/state/known-sessions.js';
 import { intOption } from '../options/option-values.js';
+import { addNotifyOptions } from '../options/reply-options.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import type { BoardFlags } from './run.js';
 
 export const boardSpec: CommandSpec = (program, run) =>
-  program
-    .command('board')
-    .description('the sessions ls lists, live and full screen: open, follow, reply, create, check out')
-    .addOption(
-      new Option('--limit <n>', 'at most N sessions').argParser(intOption(1, MAX_SESSIONS)).default(50),
-    )
-    .option('--notify', 'ring the bell when a session finishes while another is selected')
+  addNotifyOptions(
+    program
+      .command('board')
+      .description('the sessions ls lists, live and full screen: open, follow, reply, create, check out')
+      .addOption(
+        new Option('--limit <n>', 'at most N sessions').argParser(intOption(1, MAX_SESSIONS)).default(50),
+      ),
+    'ring the bell and notify the desktop when a session finishes while another is selected',
+  )
     .addHelpText(
       'after',
       `

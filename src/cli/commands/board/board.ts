@@ -3,16 +3,16 @@
 // budget (poll-plan.ts), each answer redrawn. Keys act on the selected session through the commands' own
 // run functions (actions.ts). The screen is given back on leaving, on an error and on a signal.
 import type { Context } from '../../run/context.js';
-import type { ApiClient } from '../../api/client.js';
-import type { PollShare } from '../../api/budget/limiter.js';
-import { isHttpError } from '../../api/errors.js';
-import { CORE_AGENTS } from '../../api/types.js';
-import { CliError, ExitCode, toCliError } from '../../errors/cli-error.js';
+import type { ApiClient } from '../../../core/api/client.js';
+import type { PollShare } from '../../../core/budget/limiter.js';
+import { isHttpError } from '../../../core/api/errors.js';
+import { CORE_AGENTS } from '../../../core/api/types.js';
+import { CliError, ExitCode, toCliError } from '../../../core/errors/cli-error.js';
 import type { Key } from '../../chat/input-line.js';
 import { present } from '../../output/presenter.js';
-import type { History } from '../../state/history.js';
-import { noteSessionFacts, readKnownSessions } from '../../state/known-sessions.js';
-import { escapeForLine } from '../../util/text.js';
+import type { History } from '../../../core/state/history.js';
+import { noteSessionFacts, readKnownSessions } from '../../../core/state/known-sessions.js';
+import { escapeForLine } from '../../../util/text.js';
 import { away, browse, newSession, reply, type ScreenAction } from './actions.js';
 import { renderFrame, safeText, scrollTop, tableHeight } from './layout.js';
 import { lookAt } from './look.js';
@@ -230,14 +230,18 @@ export class Board {
     this.arrange();
   }
 
-  /** --notify: a session that finished while another is selected, through wait's own notification. */
+  /**
+   * A session that finished while another is selected, through wait's own notification: --notify, or the
+   * notify setting where neither --notify nor --no-notify was given.
+   */
   private async finished(row: Tracked): Promise<void> {
-    if (this.o.notify !== true || row.id === this.selectedId) return;
+    if (this.o.notify === false || row.id === this.selectedId) return;
     await present(this.ctx, {
       kind: 'wait-ended',
       who: row.agent ?? 'the agent',
       title: row.title,
       outcome: 'replied',
+      notify: this.o.notify,
     });
   }
 

@@ -2,7 +2,7 @@
 // and given back as a pair (enter/leave), so that a command run from the board (chat, tail, the pager) gets
 // the ordinary screen and keyboard, and leaving, an error or a signal always gives them back.
 import { emitKeypressEvents } from 'node:readline';
-import type { InStream, OutStream } from '../../io/io.js';
+import type { InStream, OutStream } from '../../../core/io/io.js';
 import type { Key } from '../../chat/input-line.js';
 
 /** The alternate screen on, the cursor hidden; and their undoing. */
