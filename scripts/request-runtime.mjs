@@ -26,7 +26,7 @@ const HUB = 'agents:request-runtime';
 /** The modules the hub names, absolute. */
 function runtimeModules(src) {
   const commands = readdirSync(join(src, 'cli', 'commands'))
-    .filter((name) => !['emulator', 'mcp', 'acp'].includes(name))
+    .filter((name) => !['emulator', 'mcp', 'acp', 'board'].includes(name))
     .map((name) => join(src, 'cli', 'commands', name, 'run.ts'))
     .filter((file) => existsSync(file));
   return [join(src, 'cli', 'run', 'run-command.ts'), ...commands];

@@ -1,8 +1,10 @@
-// agents board: at a terminal, the live board (board.ts, loaded only here: no other command reads it);
+// agents board: at a terminal, the live board (board.ts; like emulator, mcp and acp, the command's run is a
+// chunk of its own, scripts/request-runtime.mjs, so no other command reads it);
 // anywhere else (a pipe, --json, CI, a terminal that cannot move its cursor), what `agents ls` prints.
 import type { Context } from '../../run/context.js';
 import type { Item } from '../../output/items.js';
 import { ls } from '../ls/run.js';
+import { Board } from './board.js';
 
 export interface BoardFlags {
   limit: number;
@@ -17,7 +19,7 @@ function atTerminal(ctx: Context): boolean {
 
 export async function board(ctx: Context, flags: BoardFlags): Promise<Item[] | undefined> {
   if (!atTerminal(ctx)) return ls(ctx, { limit: flags.limit });
-  const [{ Board }, client, history] = await Promise.all([import('./board.js'), ctx.client(), ctx.history()]);
+  const [client, history] = await Promise.all([ctx.client(), ctx.history()]);
   await new Board(ctx, flags, client, history).run();
   return undefined;
 }
