@@ -4,7 +4,7 @@ import type { Context } from '../../run/context.js';
 import type { SessionRef } from '../../input/session-ref.js';
 import { withAttempt } from '../../../core/sessions/groups.js';
 import type { PullRequestPick } from '../../input/pull-request-choice.js';
-import { locatePull } from '../../../core/sessions/session-pull.js';
+import { locatePull } from '../options/session-pull.js';
 import { currentBranchSession, defaultBranch, fetchPull } from '../../git/clone.js';
 import { git, gitSays } from '../../git/git.js';
 import { CliError } from '../../../core/errors/cli-error.js';

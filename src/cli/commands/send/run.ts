@@ -12,7 +12,7 @@ import { readKnownSessions } from '../../../core/state/known-sessions.js';
 import type { Item } from '../../output/items.js';
 import { githubFiles } from '../../../core/config/env.js';
 import { startDeadline } from '../../../core/sessions/deadline.js';
-import { afterPost } from '../../../core/sessions/after-post.js';
+import { afterPost } from '../options/after-post.js';
 import { postTurn } from '../../../core/sessions/post.js';
 import { turnInProgress } from '../../../core/sessions/latest.js';
 
