@@ -12,7 +12,7 @@ import { CliError, ExitCode, fromHttpError, type ExitCodeValue } from '../errors
 import { isTransient, MAX_FAILED_POLLS } from '../poll/follow.js';
 import { followThread } from './await-reply.js';
 import { latestUserMessage } from './latest.js';
-import type { WaitRef } from '../../cli/input/wait-ref.js';
+import type { WaitRef } from './refs.js';
 import { resolveSession } from './resolve.js';
 import { readKnownSessions } from '../state/known-sessions.js';
 import type { SessionItem, StatusRow } from '../events/session-items.js';

@@ -2,7 +2,7 @@
 // and the checks that need no network first (a clone; nothing uncommitted, for checkout), so that a
 // refusal costs no request and changes nothing.
 import type { Context } from '../../run/context.js';
-import type { SessionRef } from '../../input/session-ref.js';
+import type { SessionRef } from '../../../core/sessions/refs.js';
 import { choosePullRequest, pullRequestUrls, type PullRequestPick } from '../../input/pull-request-choice.js';
 import { parsePullRequestUrl, type PullRequestAddress } from '../../git/forge-urls.js';
 import { remoteFor, remotes, requireClone, type Remote } from '../../git/clone.js';

@@ -4,7 +4,7 @@ import type { Context } from '../../run/context.js';
 import type { Message, MessageType } from '../../../core/api/types.js';
 import type { SessionItem } from '../../../core/events/session-items.js';
 import { CliError, ExitCode, isStop } from '../../../core/errors/cli-error.js';
-import type { SessionRef } from '../../input/session-ref.js';
+import type { SessionRef } from '../../../core/sessions/refs.js';
 import { resolveSession } from '../../../core/sessions/resolve.js';
 import { sessionOrPick } from '../../input/pick-session.js';
 import type { Item } from '../../output/items.js';
