@@ -4,7 +4,8 @@ import type { Context } from '../../run/context.js';
 import { CliError, ExitCode } from '../../../core/errors/cli-error.js';
 import { DEFAULT_SCHEMA_RETRIES } from '../../../core/sessions/answer-json.js';
 import { reportedResult, type CheckedTurn } from './turn-started.js';
-import { threadWait, waitError, writeOutput } from '../../../core/sessions/await-reply.js';
+import { waitError } from '../../../core/sessions/await-reply.js';
+import { threadWait, writeOutput } from './reply-wait.js';
 import type { SessionItem } from '../../../core/events/session-items.js';
 import {
   mismatchError,

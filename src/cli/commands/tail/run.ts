@@ -82,7 +82,7 @@ async function* tailing(ctx: Context, given: SessionRef | undefined, flags: Tail
       schedule: ctx.schedule,
       shown: backlog.read,
       policy: json ? 'hold' : 'show',
-      ...outagePolicy(ctx, flags.timeout),
+      ...outagePolicy((line) => ctx.log.warn(line), flags.timeout),
     });
     for await (const entries of follow.polls()) {
       for (const e of entries) yield { kind: 'entry', entry: e, repeats: e.repeats };

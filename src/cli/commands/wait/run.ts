@@ -83,7 +83,7 @@ export async function* wait(ctx: Context, refs: WaitRef[], flags: WaitFlags): As
   const left = new AbortController();
   const signal = anySignal([deadline.signal, left.signal]);
   const fan = new FanOut({
-    ctx,
+    work: ctx,
     client,
     signal,
     bounded: flags.timeout !== undefined,
