@@ -6,7 +6,7 @@ import type { Agents } from '../sdk/index.js';
 import { NotFoundError, type Landed, type Message, type Session } from '../sdk/index.js';
 import type { Context } from '../cli/run/context.js';
 import type { AgentSelection } from '../cli/input/agent.js';
-import { notASession, parseSessionRef } from '../cli/input/session-ref.js';
+import { notASession, parseSessionRef } from '../core/sessions/refs.js';
 import { resolveSession } from '../core/sessions/resolve.js';
 import { classify, type Entry } from '../core/conversation/model.js';
 import { recordLast, type UsedSession } from '../core/state/last-session.js';

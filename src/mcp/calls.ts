@@ -18,7 +18,7 @@ import { historyName } from '../core/state/history.js';
 import { sessionJson } from '../cli/output/render-sessions.js';
 import type { Arguments } from './arguments.js';
 import { DEFAULT_WAIT_SECONDS } from './tools.js';
-import type { SessionRef } from '../cli/input/session-ref.js';
+import type { SessionRef } from '../core/sessions/refs.js';
 import { monotonicMs } from '../util/clock.js';
 import {
   noAnswer,

@@ -15,6 +15,7 @@ import {
   withSchemaInstruction,
 } from '../../src/core/sessions/answer-json.js';
 import { loadAnswerSchema } from '../../src/core/sessions/answer-schema.js';
+import { loadSchemaOption } from '../../src/cli/commands/options/reply-options.js';
 
 const VERDICT = {
   type: 'object',
@@ -99,10 +100,13 @@ describe('a schema compiled', () => {
       writeFileSync(join(dir, name), text);
       return join(dir, name);
     };
-    const good = await loadAnswerSchema(file('ok.json', JSON.stringify(VERDICT)));
+    // A file is the CLI's to read (--output-schema FILE); the core compiles what it parsed.
+    const load = (source: string | Record<string, unknown>) =>
+      typeof source === 'string' ? loadSchemaOption(source) : loadAnswerSchema(source);
+    const good = await load(file('ok.json', JSON.stringify(VERDICT)));
     expect(good.text).toBe(JSON.stringify(VERDICT));
     const refused = async (source: string | Record<string, unknown>, pattern: RegExp) => {
-      const err = await loadAnswerSchema(source).then(
+      const err = await load(source).then(
         () => undefined,
         (e: unknown) => e,
       );

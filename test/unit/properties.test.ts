@@ -14,7 +14,7 @@ import { InvalidArgumentError } from 'commander';
 import { UsageError } from '../../src/core/errors/cli-error.js';
 import { MAX_DURATION_MS, formatDuration, parseDuration } from '../../src/util/duration.js';
 import { isUuid } from '../../src/util/uuid.js';
-import { parseSessionRef, sessionRefArg } from '../../src/cli/input/session-ref.js';
+import { parseSessionRef, sessionRefArg } from '../../src/core/sessions/refs.js';
 import { resolveSession } from '../../src/core/sessions/resolve.js';
 import { openStateFile } from '../../src/core/state/state-file.js';
 import { writeLastSession } from '../../src/core/state/last-session.js';

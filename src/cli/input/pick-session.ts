@@ -7,7 +7,7 @@ import { readKnownSessions } from '../../core/state/known-sessions.js';
 import { historyName } from '../../core/state/history.js';
 import { sessionChoiceLabel } from '../output/render-sessions.js';
 import { timeFormat } from '../../core/config/env.js';
-import type { SessionRef } from './session-ref.js';
+import type { SessionRef } from '../../core/sessions/refs.js';
 
 /** The usage error of a missing `<session>` (commander's own words, so scripts see what they saw). */
 export const MISSING_SESSION = "missing required argument 'session'";

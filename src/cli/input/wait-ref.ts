@@ -1,51 +1,10 @@
-// What `agents wait` and `--thread` take: a `<session>` reference (session-ref.ts), or one thread of it as
-// `<session>/<thread>` (what `agents send` prints), or an API address of a thread
-// (…/sessions/<id>/threads/<thread>…). Pure, so a bad one is a usage error before anything is sent.
+// commander's parsers for what `agents wait` and `--thread` take: a session or thread reference (parsed by
+// core/sessions/refs.ts, the vocabulary every face shares), a thread id or `<session>/<thread>` (what
+// `agents send` prints). A bad one is a usage error before anything is sent.
 import { InvalidArgumentError } from 'commander';
 import { UsageError } from '../../core/errors/cli-error.js';
 import { isUuid } from '../../util/uuid.js';
-import { notASession, parseSessionRef, type SessionRef } from './session-ref.js';
-
-/** A session, and the thread to wait on when one is named (else: the session's latest turn). */
-export interface WaitRef {
-  session: SessionRef;
-  threadId?: string;
-  /** The text as given, for messages. */
-  text: string;
-}
-
-/** Pure: the reference in `input`, or undefined when it is none of the accepted forms. */
-export function parseWaitRef(input: string): WaitRef | undefined {
-  const text = input.trim();
-  const slash = /^([^/]+)\/([^/]+)$/.exec(text);
-  if (slash) {
-    const [, session = '', thread = ''] = slash;
-    if (!isUuid(thread)) return undefined;
-    const ref = session === 'last' ? ({ kind: 'last' } as const) : parseSessionRef(session);
-    if (ref === undefined || !(ref.kind === 'last' || isUuid(session))) return undefined;
-    return { session: ref, threadId: thread.toLowerCase(), text };
-  }
-  const session = parseSessionRef(text);
-  if (session === undefined) return undefined;
-  // An API address of a thread: the segment after `threads`, after the session's.
-  let threadId: string | undefined;
-  if (session.kind === 'id' && /^https?:/i.test(text)) {
-    const segments = new URL(text).pathname.split('/');
-    const at = segments.findIndex((s, i) => i > 0 && segments[i - 1] === 'sessions' && isUuid(s));
-    const thread = segments[at + 1] === 'threads' ? segments[at + 2] : undefined;
-    if (thread !== undefined && isUuid(thread)) threadId = thread.toLowerCase();
-  }
-  return { session, threadId, text };
-}
-
-/** The usage error for text that is no session or thread reference. */
-export function notAWaitRef(text: string): UsageError {
-  const base = notASession(text);
-  return new UsageError(
-    base.message.replace('not a session', 'not a session or thread'),
-    'give a session id, its address, "last", or <session>/<thread> as `agents send` prints it',
-  );
-}
+import { notAWaitRef, parseWaitRef, type SessionRef, type WaitRef } from '../../core/sessions/refs.js';
 
 /** commander's parser for the variadic `<ref...>` of wait: each checked, all collected. */
 export function waitRefArg(text: string, previous: WaitRef[] | undefined): WaitRef[] {

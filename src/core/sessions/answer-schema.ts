@@ -1,11 +1,10 @@
-// Compiles the JSON Schema an answer must match (a file, or a value already parsed: the MCP tool's and the
-// Action's) with ajv and ajv-formats: draft 2020-12 unless `$schema` names draft-07 or 2019-09. Imported
+// Compiles the JSON Schema an answer must match (a value already parsed: the file the CLI's --output-schema
+// names, read by cli/input/schema-file.ts, the MCP tool's argument, the library's outputSchema) with ajv and ajv-formats: draft 2020-12 unless `$schema` names draft-07 or 2019-09. Imported
 // only where a schema is given, so that no other run loads ajv.
 import type { ErrorObject } from 'ajv';
 import { UsageError } from '../errors/cli-error.js';
 import { MAX_SCHEMA_ERRORS, type AnswerSchema } from './answer-json.js';
 import type { SchemaError } from '../events/schema-errors.js';
-import { readSchemaFile } from '../../cli/input/schema-file.js';
 
 type Draft = '2020-12' | '2019-09' | 'draft-07';
 
@@ -30,14 +29,10 @@ function toSchemaError(e: ErrorObject): SchemaError {
 }
 
 /**
- * The compiled schema of `source`: a file's path, or a schema already parsed. A file that cannot be read,
- * is not JSON or is not a valid schema is a UsageError naming the problem (`label` names the source).
+ * The compiled schema of a parsed `schema`. One that is not a JSON object or not a valid schema is a
+ * UsageError naming the problem (`label` names where it came from). Files are the faces' to read.
  */
-export async function loadAnswerSchema(
-  source: string | Record<string, unknown>,
-  label = typeof source === 'string' ? source : 'the schema',
-): Promise<AnswerSchema> {
-  const schema = typeof source === 'string' ? await readSchemaFile(source, label) : source;
+export async function loadAnswerSchema(schema: unknown, label = 'the schema'): Promise<AnswerSchema> {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     throw new UsageError(`${label}: a JSON Schema is a JSON object`);
   }

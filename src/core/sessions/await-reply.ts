@@ -1,8 +1,6 @@
-// --wait and --follow for create and send: follow one thread to its final message, yielding items for the
-// progress on stderr, and turn a deadline, Ctrl-C or a service that stays down into the contract's
-// 124 / 130 / 1 with the session id and the command that resumes.
-import { writeFile } from 'node:fs/promises';
-import type { Context } from '../../cli/run/context.js';
+// A wait on one thread (create and send's --wait and --follow, tail --until-final, the library's waits):
+// follow it to its final message, yielding items for the progress, and turn a deadline, Ctrl-C or a service
+// that stays down into the contract's 124 / 130 / 1 with the session id and the command that resumes.
 import type { Message, MessageType } from '../api/types.js';
 import type { ApiClient } from '../api/client.js';
 import { isHttpError } from '../api/errors.js';
@@ -13,7 +11,6 @@ import { Follower, isRateLimited, MAX_FAILED_POLLS, type FollowOptions } from '.
 import { classify, streamConversation } from '../conversation/model.js';
 import { RATE_LIMITED_LINE, failingLine } from '../events/outage-lines.js';
 import type { ScheduleOptions } from '../poll/schedule.js';
-import { fileError } from '../errors/file-errors.js';
 import type { Deadline } from './deadline.js';
 import type { SessionItem } from '../events/session-items.js';
 
@@ -65,22 +62,22 @@ export function waitError(
  * How a wait rides out a service that keeps failing (each failed poll has already used up the client's
  * retries). With --timeout the user has bounded the wait: keep trying until the deadline, as a CI job
  * blocked on a twenty-minute turn should survive a service restart. Without it, give up after
- * MAX_FAILED_POLLS failed polls in a row rather than wait forever. Each failure is a warning on stderr.
+ * MAX_FAILED_POLLS failed polls in a row rather than wait forever. Each failure is a line given to `warn`.
  */
 export function outagePolicy(
-  ctx: Context,
+  warn: (line: string) => void,
   timeoutMs: number | undefined,
 ): Pick<FollowOptions, 'maxFailedPolls' | 'onTransientError'> {
   return {
     maxFailedPolls: timeoutMs === undefined ? MAX_FAILED_POLLS : Number.POSITIVE_INFINITY,
     onTransientError: (err, n) => {
       if (isRateLimited(err)) {
-        ctx.log.warn(RATE_LIMITED_LINE);
+        warn(RATE_LIMITED_LINE);
         return;
       }
       const what = err instanceof Error ? err.message : String(err);
       const left = timeoutMs === undefined ? ` (attempt ${n} of ${MAX_FAILED_POLLS})` : '';
-      ctx.log.warn(failingLine(what, left));
+      warn(failingLine(what, left));
     },
   };
 }
@@ -154,65 +151,6 @@ export async function* followThread(w: ThreadWait): AsyncGenerator<SessionItem, 
   }
   if (final === undefined) throw new CliError('the follow ended before the final message');
   return final;
-}
-
-export interface ReplyWait {
-  client: ApiClient;
-  sessionId: string;
-  threadId: string;
-  /** wait: the final message only; follow: every assistant message up to the final one. */
-  mode: 'wait' | 'follow';
-  deadline: Deadline;
-  /** --wait --output FILE: the final text is also written there. */
-  outputFile?: string;
-  /** What the progress line says is awaited: "claude", "the reply". */
-  label: string;
-  /** The session's dashboard address, when known, for the line that says where the wait is. */
-  url?: string;
-}
-
-/** The ThreadWait of a command's run: its schedule, a spinner's activity, the outage policy of --timeout. */
-export function threadWait(
-  ctx: Context,
-  w: Omit<ThreadWait, 'signal' | 'schedule' | 'watch' | 'policy' | 'outage'>,
-  deadline: Deadline,
-): ThreadWait {
-  return {
-    ...w,
-    signal: deadline.signal,
-    schedule: ctx.schedule,
-    watch: ctx.caps.spinner,
-    // Scripts (--json) get the conversation exactly; people see each message at once.
-    policy: ctx.globals.json ? 'hold' : 'show',
-    outage: outagePolicy(ctx, deadline.timeoutMs),
-  };
-}
-
-/**
- * Follows the thread to its final message, between a `waiting` and a `waited` item; yields what the
- * presenter prints, the reply last (wait mode), and maps an error to the contract's (waitError).
- */
-export async function* awaitReply(ctx: Context, w: ReplyWait): AsyncGenerator<SessionItem> {
-  yield { kind: 'waiting', label: w.label, sessionId: w.sessionId, url: w.url };
-  let final: Message;
-  try {
-    final = yield* followThread(threadWait(ctx, w, w.deadline));
-  } catch (err) {
-    yield { kind: 'waited' };
-    throw waitError(err, w.deadline, ctx.signal, w.sessionId, w.threadId);
-  }
-  yield { kind: 'waited' };
-  if (w.outputFile !== undefined) await writeOutput(w.outputFile, final.message);
-  if (w.mode === 'wait') yield { kind: 'reply', message: final };
-}
-
-/** --output FILE: what stdout gets, also in the file. */
-export async function writeOutput(path: string, text: string): Promise<void> {
-  try {
-    await writeFile(path, text);
-  } catch (err) {
-    throw fileError('--output', path, 'write', err);
-  }
 }
 
 /** Who is waited on and for what, as a notification says it. */

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Context } from '../../cli/run/context.js';
+import type { SessionWork } from './session-work.js';
 import type { ApiClient } from '../api/client.js';
 import type { Message } from '../api/types.js';
 import { isHttpError } from '../api/errors.js';
@@ -12,7 +12,7 @@ import { CliError, ExitCode, fromHttpError, type ExitCodeValue } from '../errors
 import { isTransient, MAX_FAILED_POLLS } from '../poll/follow.js';
 import { followThread } from './await-reply.js';
 import { latestUserMessage } from './latest.js';
-import type { WaitRef } from '../../cli/input/wait-ref.js';
+import type { WaitRef } from './refs.js';
 import { resolveSession } from './resolve.js';
 import { readKnownSessions } from '../state/known-sessions.js';
 import type { SessionItem, StatusRow } from '../events/session-items.js';
@@ -33,7 +33,8 @@ interface Entry {
 }
 
 export interface FanOutOptions {
-  ctx: Context;
+  /** The history (`last`, the agents of known sessions), the poll schedule, where a warning goes. */
+  work: Pick<SessionWork, 'history' | 'schedule' | 'log'>;
   client: ApiClient;
   /** Ends every wait: the deadline, Ctrl-C, or the command leaving early. */
   signal: AbortSignal;
@@ -147,7 +148,7 @@ export class FanOut {
 
   /** The agent each session this machine created was created with, read once for every reference. */
   private agents(): Promise<Map<string, string | undefined>> {
-    this.knownAgents ??= this.o.ctx
+    this.knownAgents ??= this.o.work
       .history()
       .then(readKnownSessions)
       .then(
@@ -169,13 +170,13 @@ export class FanOut {
   }
 
   private async run(entry: Entry): Promise<void> {
-    const { ctx, client, signal } = this.o;
+    const { work, client, signal } = this.o;
     const key = String(this.entries.indexOf(entry));
     try {
       const sessionId =
         entry.ref.session.kind === 'id'
           ? entry.ref.session.id
-          : (await resolveSession(entry.ref.session, await ctx.history())).id;
+          : (await resolveSession(entry.ref.session, await work.history())).id;
       entry.sessionId = sessionId;
       const given = this.perSession.get(sessionId) ?? new Set<string>();
       given.add(entry.ref.threadId ?? 'latest');
@@ -272,19 +273,19 @@ export class FanOut {
     // Once per run of failures: with many sessions, one line each per failed poll would bury the screen.
     if (failures !== 1) return;
     const what = err instanceof Error ? err.message : String(err);
-    this.o.ctx.log.warn(`session ${sessionId}: the service is failing: ${what}; still waiting`);
+    this.o.work.log.warn(`session ${sessionId}: the service is failing: ${what}; still waiting`);
   }
 
   /** The one wait (followThread, as create --wait, the library and agents mcp wait): the thread's final. */
   private async follow(sessionId: string, threadId: string, key: string): Promise<Message> {
-    const { ctx, client, signal } = this.o;
+    const { work, client, signal } = this.o;
     const run = followThread({
       client,
       sessionId,
       threadId,
       mode: 'wait',
       signal,
-      schedule: ctx.schedule,
+      schedule: work.schedule,
       outage: {
         maxFailedPolls: this.o.bounded ? Number.POSITIVE_INFINITY : MAX_FAILED_POLLS,
         onTransientError: (err, n) => {

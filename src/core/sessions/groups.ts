@@ -2,7 +2,7 @@
 // a reference names one when it is `last` right after such a create, or the group's own id. wait, show,
 // ls, diff and checkout take it; `--attempt K` picks one of its sessions.
 import { UsageError } from '../errors/cli-error.js';
-import type { SessionRef } from '../../cli/input/session-ref.js';
+import type { SessionRef } from './refs.js';
 import { readKnownSessions, type KnownSession } from '../state/known-sessions.js';
 import { readLastSession } from '../state/last-session.js';
 import type { History } from '../state/history.js';

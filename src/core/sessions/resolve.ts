@@ -2,7 +2,7 @@
 import { UsageError } from '../errors/cli-error.js';
 import { readLastSession, type LastSession } from '../state/last-session.js';
 import { historyName, type History } from '../state/history.js';
-import type { SessionRef } from '../../cli/input/session-ref.js';
+import type { SessionRef } from './refs.js';
 
 /** A resolved session: its id, and what `last` remembered with it. */
 export interface ResolvedSession {

@@ -1,10 +1,13 @@
 // A session's dashboard address (open, show --web): the one recorded when this machine created the
 // session, else the service's (one GET, then recorded).
-import type { Context } from '../../cli/run/context.js';
+import type { SessionWork } from './session-work.js';
 import { noteSessionFacts, readKnownSessions } from '../state/known-sessions.js';
 
 /** The dashboard address of a session: recorded, or asked of the service (and then recorded). */
-export async function webAddress(ctx: Context, id: string): Promise<string> {
+export async function webAddress(
+  ctx: Pick<SessionWork, 'history' | 'client' | 'signal'>,
+  id: string,
+): Promise<string> {
   const history = await ctx.history();
   const known = (await readKnownSessions(history)).find((s) => s.id === id);
   if (known?.web) return known.web;

@@ -1,7 +1,7 @@
 // agents artifact <session> <artifact-id> [-o FILE]: one artifact of a session (a plan iteration or a
 // file), downloaded from its presigned link.
 import type { Context } from '../../run/context.js';
-import type { SessionRef } from '../../input/session-ref.js';
+import type { SessionRef } from '../../../core/sessions/refs.js';
 import { resolveSession } from '../../../core/sessions/resolve.js';
 import { artifactRecord, downloadArtifact } from '../../../core/sessions/artifacts.js';
 import { withDeadline } from '../../../core/sessions/deadline.js';

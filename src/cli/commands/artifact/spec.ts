@@ -1,7 +1,7 @@
 // agents artifact <session> <artifact-id>: its options and help, and the check of -o.
 import { checkOutputPath } from '../../input/reply-flags.js';
 import type { Command } from 'commander';
-import type { SessionRef } from '../../input/session-ref.js';
+import type { SessionRef } from '../../../core/sessions/refs.js';
 import { uuidOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import { readTimeoutOption, sessionArg } from '../options/session-args.js';

@@ -4,7 +4,7 @@
 import type { Context } from '../../run/context.js';
 import { CliError, ExitCode, UsageError } from '../../../core/errors/cli-error.js';
 import { selectAgent, type AgentSelection, type CheckedAgentFlags } from '../../input/agent.js';
-import type { SessionRef } from '../../input/session-ref.js';
+import type { SessionRef } from '../../../core/sessions/refs.js';
 import { resolveSession } from '../../../core/sessions/resolve.js';
 import { requireConnection } from '../../../core/config/settings.js';
 import type { Item } from '../../output/items.js';

@@ -3,7 +3,7 @@ import { checkAgentFlags } from '../../input/agent.js';
 import { Option, type Command } from 'commander';
 import { CORE_AGENTS } from '../../../core/api/types.js';
 import type { AgentFlags } from '../../input/agent.js';
-import type { SessionRef } from '../../input/session-ref.js';
+import type { SessionRef } from '../../../core/sessions/refs.js';
 import { intOption, sessionArgument, uuidOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import { SESSION_ARG } from '../options/session-args.js';

@@ -1,10 +1,10 @@
 // agents checkout: the session's pull request fetched into this clone, on a branch this command makes (or
 // moves forward, on a later run), switched to; local commits and files git does not track are never lost.
 import type { Context } from '../../run/context.js';
-import type { SessionRef } from '../../input/session-ref.js';
+import type { SessionRef } from '../../../core/sessions/refs.js';
 import { withAttempt } from '../../../core/sessions/groups.js';
 import type { PullRequestPick } from '../../input/pull-request-choice.js';
-import { locatePull } from '../../../core/sessions/session-pull.js';
+import { locatePull } from '../options/session-pull.js';
 import { branchState, fetchPull, requireBranchName, switchTo } from '../../git/clone.js';
 import { UsageError } from '../../../core/errors/cli-error.js';
 import type { Item } from '../../output/items.js';

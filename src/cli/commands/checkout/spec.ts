@@ -1,6 +1,6 @@
 // agents checkout [session]: its options and help.
 import type { Command } from 'commander';
-import type { SessionRef } from '../../input/session-ref.js';
+import type { SessionRef } from '../../../core/sessions/refs.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import { sessionOrPickArg } from '../options/session-args.js';
 import { attemptOption, pullRequestOption } from '../options/pull-request-options.js';

@@ -82,7 +82,7 @@ async function* waitAll(
   signal: AbortSignal,
 ): AsyncGenerator<Item, ExitCodeValue | undefined> {
   const fan = new FanOut({
-    ctx,
+    work: ctx,
     client,
     signal,
     bounded: flags.timeout !== undefined,

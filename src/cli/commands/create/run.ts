@@ -8,7 +8,7 @@ import { withSchemaInstruction, type AnswerSchema } from '../../../core/sessions
 import type { Item } from '../../output/items.js';
 import { githubFiles } from '../../../core/config/env.js';
 import { startDeadline } from '../../../core/sessions/deadline.js';
-import { afterPost } from '../../../core/sessions/after-post.js';
+import { afterPost } from '../options/after-post.js';
 import { postTurn } from '../../../core/sessions/post.js';
 import { createAttempts } from './attempts.js';
 

@@ -1,10 +1,10 @@
 // agents diff: the pull request's change against the remote's default branch, since their merge base. At a
 // terminal git itself writes it (its pager, its colours); otherwise its output is the command's data.
 import type { Context } from '../../run/context.js';
-import type { SessionRef } from '../../input/session-ref.js';
+import type { SessionRef } from '../../../core/sessions/refs.js';
 import { withAttempt } from '../../../core/sessions/groups.js';
 import type { PullRequestPick } from '../../input/pull-request-choice.js';
-import { locatePull } from '../../../core/sessions/session-pull.js';
+import { locatePull } from '../options/session-pull.js';
 import { currentBranchSession, defaultBranch, fetchPull } from '../../git/clone.js';
 import { git, gitSays } from '../../git/git.js';
 import { CliError } from '../../../core/errors/cli-error.js';

@@ -1,6 +1,6 @@
 // agents diff [session]: its options and help.
 import { Argument, Option, type Command } from 'commander';
-import type { SessionRef } from '../../input/session-ref.js';
+import type { SessionRef } from '../../../core/sessions/refs.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import { SESSION_ARG } from '../options/session-args.js';
 import { sessionArgument } from '../options/option-values.js';

@@ -1,6 +1,6 @@
 // agents ls: the sessions this machine created or sent to, for the profile, the most recently used first
 // (the API has no way to list sessions). --refresh asks the service about each one shown.
-import type { SessionRef } from '../../input/session-ref.js';
+import type { SessionRef } from '../../../core/sessions/refs.js';
 import { UsageError } from '../../../core/errors/cli-error.js';
 import { groupOf } from '../../../core/sessions/groups.js';
 import type { Context } from '../../run/context.js';

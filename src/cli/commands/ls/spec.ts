@@ -2,7 +2,7 @@
 import { Argument, Option, type Command } from 'commander';
 import { MAX_SESSIONS } from '../../../core/state/known-sessions.js';
 import { intOption, sessionArgument } from '../options/option-values.js';
-import type { SessionRef } from '../../input/session-ref.js';
+import type { SessionRef } from '../../../core/sessions/refs.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import type { LsFlags } from './run.js';
 

@@ -1,6 +1,6 @@
 // agents open: the session's dashboard address, for the browser.
 import type { Context } from '../../run/context.js';
-import type { SessionRef } from '../../input/session-ref.js';
+import type { SessionRef } from '../../../core/sessions/refs.js';
 import { resolveSession } from '../../../core/sessions/resolve.js';
 import { sessionOrPick } from '../../input/pick-session.js';
 import { webAddress } from '../../../core/sessions/web-address.js';

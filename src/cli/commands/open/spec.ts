@@ -1,6 +1,6 @@
 // agents open [session]: its help.
 import type { Command } from 'commander';
-import type { SessionRef } from '../../input/session-ref.js';
+import type { SessionRef } from '../../../core/sessions/refs.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import { sessionOrPickArg } from '../options/session-args.js';
 

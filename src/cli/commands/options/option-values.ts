@@ -59,7 +59,7 @@ export function decimalOption(min: number, max: number) {
  * A `<session>` argument: a UUID, an address holding /sessions/<uuid>, or `last`. Its error is the
  * program's own usage error (one line and a hint), which commander passes through unchanged.
  */
-export { sessionRefArg as sessionArgument } from '../../input/session-ref.js';
+export { sessionRefArg as sessionArgument } from '../../../core/sessions/refs.js';
 
 /** KEY or KEY:WORKSPACE for the emulator: printable ASCII without spaces or colons (it goes into a header). */
 export function keySpecOption(value: string, previous: string[] = []): string[] {

@@ -2,6 +2,7 @@
 // attached, and how to wait for the reply. input/reply-flags.ts checks their combinations.
 import { loadAnswerSchema } from '../../../core/sessions/answer-schema.js';
 import type { Command } from 'commander';
+import { readSchemaFile } from '../../input/schema-file.js';
 import type { AnswerSchema } from '../../../core/sessions/answer-json.js';
 import { durationOption, intOption, uuidListOption } from './option-values.js';
 
@@ -42,5 +43,6 @@ export function addReplyOptions(cmd: Command): Command {
 
 /** --output-schema FILE compiled (ajv is loaded here, and only here): a bad file is exit 2, before anything is sent. */
 export async function loadSchemaOption(path: string): Promise<AnswerSchema> {
-  return loadAnswerSchema(path, `--output-schema ${path}`);
+  const label = `--output-schema ${path}`;
+  return loadAnswerSchema(await readSchemaFile(path, label), label);
 }

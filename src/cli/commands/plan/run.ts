@@ -1,6 +1,6 @@
 // agents plan <session> [-o FILE]: the latest plan the agent wrote (markdown).
 import type { Context } from '../../run/context.js';
-import type { SessionRef } from '../../input/session-ref.js';
+import type { SessionRef } from '../../../core/sessions/refs.js';
 import { resolveSession } from '../../../core/sessions/resolve.js';
 import { sessionOrPick } from '../../input/pick-session.js';
 import { downloadArtifact, latestPlanRecord } from '../../../core/sessions/artifacts.js';

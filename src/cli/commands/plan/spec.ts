@@ -1,7 +1,7 @@
 // agents plan [session]: its options and help, and the check of -o.
 import { checkOutputPath } from '../../input/reply-flags.js';
 import type { Command } from 'commander';
-import type { SessionRef } from '../../input/session-ref.js';
+import type { SessionRef } from '../../../core/sessions/refs.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import { readTimeoutOption, sessionOrPickArg } from '../options/session-args.js';
 import type { PlanFlags } from './run.js';

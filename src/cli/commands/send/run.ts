@@ -5,14 +5,14 @@ import { CliError, ExitCode } from '../../../core/errors/cli-error.js';
 import { commandMessage } from '../../input/command-message.js';
 import type { ReplyFlags } from '../../input/reply-flags.js';
 import { withSchemaInstruction, type AnswerSchema } from '../../../core/sessions/answer-json.js';
-import type { SessionRef } from '../../input/session-ref.js';
+import type { SessionRef } from '../../../core/sessions/refs.js';
 import { resolveSession } from '../../../core/sessions/resolve.js';
 import { sessionOrPick } from '../../input/pick-session.js';
 import { readKnownSessions } from '../../../core/state/known-sessions.js';
 import type { Item } from '../../output/items.js';
 import { githubFiles } from '../../../core/config/env.js';
 import { startDeadline } from '../../../core/sessions/deadline.js';
-import { afterPost } from '../../../core/sessions/after-post.js';
+import { afterPost } from '../options/after-post.js';
 import { postTurn } from '../../../core/sessions/post.js';
 import { turnInProgress } from '../../../core/sessions/latest.js';
 

@@ -4,7 +4,7 @@ import { profileFromFlags } from '../../input/agent.js';
 import { checkMessageSources } from '../../input/message.js';
 import type { Command } from 'commander';
 import type { ReplyFlags } from '../../input/reply-flags.js';
-import type { SessionRef } from '../../input/session-ref.js';
+import type { SessionRef } from '../../../core/sessions/refs.js';
 import { uuidOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import { addReplyOptions, loadSchemaOption } from '../options/reply-options.js';

@@ -2,7 +2,7 @@
 // anything is printed, so a failure part-way (an unknown --thread) leaves stdout empty.
 import { webAddress } from '../../../core/sessions/web-address.js';
 import type { Context } from '../../run/context.js';
-import type { SessionRef } from '../../input/session-ref.js';
+import type { SessionRef } from '../../../core/sessions/refs.js';
 import { resolveSession } from '../../../core/sessions/resolve.js';
 import { groupOf } from '../../../core/sessions/groups.js';
 import { sessionOrPick } from '../../input/pick-session.js';

@@ -1,6 +1,6 @@
 // agents show [session]: its options and help.
 import { Option, type Command } from 'commander';
-import type { SessionRef } from '../../input/session-ref.js';
+import type { SessionRef } from '../../../core/sessions/refs.js';
 import { withThreadSession, type ThreadOption } from '../../input/wait-ref.js';
 import { intOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';

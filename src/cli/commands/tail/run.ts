@@ -4,7 +4,7 @@ import type { Context } from '../../run/context.js';
 import type { Message, MessageType } from '../../../core/api/types.js';
 import type { SessionItem } from '../../../core/events/session-items.js';
 import { CliError, ExitCode, isStop } from '../../../core/errors/cli-error.js';
-import type { SessionRef } from '../../input/session-ref.js';
+import type { SessionRef } from '../../../core/sessions/refs.js';
 import { resolveSession } from '../../../core/sessions/resolve.js';
 import { sessionOrPick } from '../../input/pick-session.js';
 import type { Item } from '../../output/items.js';
@@ -82,7 +82,7 @@ async function* tailing(ctx: Context, given: SessionRef | undefined, flags: Tail
       schedule: ctx.schedule,
       shown: backlog.read,
       policy: json ? 'hold' : 'show',
-      ...outagePolicy(ctx, flags.timeout),
+      ...outagePolicy((line) => ctx.log.warn(line), flags.timeout),
     });
     for await (const entries of follow.polls()) {
       for (const e of entries) yield { kind: 'entry', entry: e, repeats: e.repeats };

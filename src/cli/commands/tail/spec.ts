@@ -1,7 +1,7 @@
 // agents tail [session]: its options and help.
 import type { Command } from 'commander';
 import { UsageError } from '../../../core/errors/cli-error.js';
-import type { SessionRef } from '../../input/session-ref.js';
+import type { SessionRef } from '../../../core/sessions/refs.js';
 import { withThreadSession, type ThreadOption } from '../../input/wait-ref.js';
 import { durationOption, intOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';

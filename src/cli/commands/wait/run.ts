@@ -5,7 +5,7 @@ import { mkdir, access, constants, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Context } from '../../run/context.js';
 import { CliError, ExitCode, UsageError } from '../../../core/errors/cli-error.js';
-import { notAWaitRef, parseWaitRef, type WaitRef } from '../../input/wait-ref.js';
+import { notAWaitRef, parseWaitRef, type WaitRef } from '../../../core/sessions/refs.js';
 import type { Item } from '../../output/items.js';
 import type { AnswerSchema } from '../../../core/sessions/answer-json.js';
 import type { InStream } from '../../../core/io/io.js';
@@ -83,7 +83,7 @@ export async function* wait(ctx: Context, refs: WaitRef[], flags: WaitFlags): As
   const left = new AbortController();
   const signal = anySignal([deadline.signal, left.signal]);
   const fan = new FanOut({
-    ctx,
+    work: ctx,
     client,
     signal,
     bounded: flags.timeout !== undefined,

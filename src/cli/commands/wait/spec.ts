@@ -1,6 +1,7 @@
 // agents wait [ref...]: its arguments, options and help.
 import type { Command } from 'commander';
-import { waitRefArg, type WaitRef } from '../../input/wait-ref.js';
+import { waitRefArg } from '../../input/wait-ref.js';
+import type { WaitRef } from '../../../core/sessions/refs.js';
 import { durationOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import { addNotifyOptions, loadSchemaOption } from '../options/reply-options.js';

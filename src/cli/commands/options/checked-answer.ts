@@ -1,12 +1,18 @@
 // create/send --output-schema: the answer checked and asked for again (structured-reply.ts), then what a
 // script gets: one line of JSON and exit 0, or exit 5 with the last errors; the CI result either way.
-import type { Context } from '../../cli/run/context.js';
-import { CliError, ExitCode } from '../errors/cli-error.js';
-import { DEFAULT_SCHEMA_RETRIES } from './answer-json.js';
+import type { Context } from '../../run/context.js';
+import { CliError, ExitCode } from '../../../core/errors/cli-error.js';
+import { DEFAULT_SCHEMA_RETRIES } from '../../../core/sessions/answer-json.js';
 import { reportedResult, type CheckedTurn } from './turn-started.js';
-import { threadWait, waitError, writeOutput } from './await-reply.js';
-import type { SessionItem } from '../events/session-items.js';
-import { mismatchError, schemaFields, structuredReply, type StructuredResult } from './structured-reply.js';
+import { waitError } from '../../../core/sessions/await-reply.js';
+import { threadWait, writeOutput } from './reply-wait.js';
+import type { SessionItem } from '../../../core/events/session-items.js';
+import {
+  mismatchError,
+  schemaFields,
+  structuredReply,
+  type StructuredResult,
+} from '../../../core/sessions/structured-reply.js';
 
 /** Waits for an answer that matches the schema; yields what the presenter prints, or throws exit 5. */
 export async function* checkedAnswer(ctx: Context, t: CheckedTurn): AsyncGenerator<SessionItem> {

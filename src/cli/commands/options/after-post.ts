@@ -2,15 +2,16 @@
 // --notify), the CI job's result (--json, GitHub's step summary and outputs), and with --output-schema the
 // answer checked and asked for again.
 import { checkedAnswer } from './checked-answer.js';
-import type { Context } from '../../cli/run/context.js';
-import { CliError, ExitCode } from '../errors/cli-error.js';
-import { githubFiles } from '../config/env.js';
-import { awaitReply, notifyEnd } from './await-reply.js';
+import type { Context } from '../../run/context.js';
+import { CliError, ExitCode } from '../../../core/errors/cli-error.js';
+import { githubFiles } from '../../../core/config/env.js';
+import { notifyEnd } from '../../../core/sessions/await-reply.js';
+import { awaitReply } from './reply-wait.js';
 import { reportedResult, type Reporting, type TurnStarted } from './turn-started.js';
-import type { SessionItem } from '../events/session-items.js';
-import { waitResult } from './wait-result.js';
-import type { WaitResult } from '../events/ci-result.js';
-import { notifyHow } from '../config/notify-setting.js';
+import type { SessionItem } from '../../../core/events/session-items.js';
+import { waitResult } from '../../../core/sessions/wait-result.js';
+import type { WaitResult } from '../../../core/events/ci-result.js';
+import { notifyHow } from '../../../core/config/notify-setting.js';
 
 /** Whether this run's notification is the `notify` setting's program (a bad setting: no, notify() says why). */
 async function notifyByProgram(ctx: Context, flag: boolean | undefined): Promise<boolean> {

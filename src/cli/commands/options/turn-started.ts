@@ -1,11 +1,11 @@
 // What a create or send hands on once the service took its message: the turn, with --output-schema what the
 // check needs, and the item that reports its CI result; shared by after-post.ts and checked-answer.ts.
-import type { ApiClient } from '../api/client.js';
-import type { ReplyFlags } from '../../cli/input/reply-flags.js';
-import type { AnswerSchema } from './answer-json.js';
-import type { Deadline } from './deadline.js';
-import type { WaitResult } from '../events/ci-result.js';
-import type { SessionItem } from '../events/session-items.js';
+import type { ApiClient } from '../../../core/api/client.js';
+import type { ReplyFlags } from '../../input/reply-flags.js';
+import type { AnswerSchema } from '../../../core/sessions/answer-json.js';
+import type { Deadline } from '../../../core/sessions/deadline.js';
+import type { WaitResult } from '../../../core/events/ci-result.js';
+import type { SessionItem } from '../../../core/events/session-items.js';
 
 /** What create and send know once the service has taken their message. */
 export interface TurnStarted {

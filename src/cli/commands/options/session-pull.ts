@@ -1,18 +1,14 @@
 // What checkout and diff share: the session's pull request, the clone's remote that names its repository,
 // and the checks that need no network first (a clone; nothing uncommitted, for checkout), so that a
 // refusal costs no request and changes nothing.
-import type { Context } from '../../cli/run/context.js';
-import type { SessionRef } from '../../cli/input/session-ref.js';
-import {
-  choosePullRequest,
-  pullRequestUrls,
-  type PullRequestPick,
-} from '../../cli/input/pull-request-choice.js';
-import { parsePullRequestUrl, type PullRequestAddress } from '../../cli/git/forge-urls.js';
-import { remoteFor, remotes, requireClone, type Remote } from '../../cli/git/clone.js';
-import type { GitPlace } from '../../cli/git/git.js';
-import { sessionOrPick } from '../../cli/input/pick-session.js';
-import { resolveSession } from './resolve.js';
+import type { Context } from '../../run/context.js';
+import type { SessionRef } from '../../../core/sessions/refs.js';
+import { choosePullRequest, pullRequestUrls, type PullRequestPick } from '../../input/pull-request-choice.js';
+import { parsePullRequestUrl, type PullRequestAddress } from '../../git/forge-urls.js';
+import { remoteFor, remotes, requireClone, type Remote } from '../../git/clone.js';
+import type { GitPlace } from '../../git/git.js';
+import { sessionOrPick } from '../../input/pick-session.js';
+import { resolveSession } from '../../../core/sessions/resolve.js';
 
 /** A session's pull request, located in the clone: what to fetch from where. */
 export interface SessionPull {

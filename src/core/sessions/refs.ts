@@ -1,0 +1,89 @@
+// A session reference, the vocabulary every face shares (the CLI's `<session>` arguments, `agents wait`'s
+// references, the MCP tools' and ACP's session arguments): a UUID, any http(s) address whose path holds
+// /sessions/<uuid> (the dashboard's …/app/sessions/<id> or …/app/<workspace>/sessions/<id>, an API address),
+// or `last`; for a wait, also one thread of it. Parsing is pure, so a face can refuse a bad reference as a
+// usage error before anything loads or is sent; `last` is looked up later (resolve.ts).
+import { UsageError } from '../errors/cli-error.js';
+import { isUuid } from '../../util/uuid.js';
+
+/**
+ * A parsed `<session>` argument. `mustBe`: `last` combined with `--thread <session>/<thread>`, whose
+ * session part it must resolve to.
+ */
+export type SessionRef = { kind: 'id'; id: string } | { kind: 'last'; mustBe?: string };
+
+/** Pure: the reference, or undefined when the text is none of the accepted forms. */
+export function parseSessionRef(input: string): SessionRef | undefined {
+  const text = input.trim();
+  if (text === 'last') return { kind: 'last' };
+  if (isUuid(text)) return { kind: 'id', id: text.toLowerCase() };
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+  // The segment after any `sessions` segment (a workspace may itself be called "sessions").
+  const segments = url.pathname.split('/');
+  const id = segments.find((s, i) => i > 0 && segments[i - 1] === 'sessions' && isUuid(s));
+  if (id === undefined) return undefined;
+  return { kind: 'id', id: id.toLowerCase() };
+}
+
+/** The usage error for text that is no session reference. */
+export function notASession(text: string): UsageError {
+  const shown = text.length > 80 ? `${text.slice(0, 80)}…` : text;
+  return new UsageError(
+    `not a session: ${JSON.stringify(shown)}`,
+    'give a session id (UUID), its address (…/sessions/<id>), or "last"',
+  );
+}
+
+/** Parses or throws the usage error (commander's argument parser for `<session>`). */
+export function sessionRefArg(text: string): SessionRef {
+  const ref = parseSessionRef(text);
+  if (ref === undefined) throw notASession(text);
+  return ref;
+}
+
+/** A session, and the thread to wait on when one is named (else: the session's latest turn). */
+export interface WaitRef {
+  session: SessionRef;
+  threadId?: string;
+  /** The text as given, for messages. */
+  text: string;
+}
+
+/** Pure: the reference in `input`, or undefined when it is none of the accepted forms. */
+export function parseWaitRef(input: string): WaitRef | undefined {
+  const text = input.trim();
+  const slash = /^([^/]+)\/([^/]+)$/.exec(text);
+  if (slash) {
+    const [, session = '', thread = ''] = slash;
+    if (!isUuid(thread)) return undefined;
+    const ref = session === 'last' ? ({ kind: 'last' } as const) : parseSessionRef(session);
+    if (ref === undefined || !(ref.kind === 'last' || isUuid(session))) return undefined;
+    return { session: ref, threadId: thread.toLowerCase(), text };
+  }
+  const session = parseSessionRef(text);
+  if (session === undefined) return undefined;
+  // An API address of a thread: the segment after `threads`, after the session's.
+  let threadId: string | undefined;
+  if (session.kind === 'id' && /^https?:/i.test(text)) {
+    const segments = new URL(text).pathname.split('/');
+    const at = segments.findIndex((s, i) => i > 0 && segments[i - 1] === 'sessions' && isUuid(s));
+    const thread = segments[at + 1] === 'threads' ? segments[at + 2] : undefined;
+    if (thread !== undefined && isUuid(thread)) threadId = thread.toLowerCase();
+  }
+  return { session, threadId, text };
+}
+
+/** The usage error for text that is no session or thread reference. */
+export function notAWaitRef(text: string): UsageError {
+  const base = notASession(text);
+  return new UsageError(
+    base.message.replace('not a session', 'not a session or thread'),
+    'give a session id, its address, "last", or <session>/<thread> as `agents send` prints it',
+  );
+}
