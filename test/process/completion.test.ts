@@ -115,7 +115,19 @@ const COMMANDS = [
   'artifact',
 ];
 // `help` is a command of ours (commander's own printed the whole help for a command it did not know).
-const ALL = [...COMMANDS, 'ls', 'open', 'board', 'checkout', 'diff', 'budget', 'mcp', 'acp', 'completion', 'help'];
+const ALL = [
+  ...COMMANDS,
+  'ls',
+  'open',
+  'board',
+  'checkout',
+  'diff',
+  'budget',
+  'mcp',
+  'acp',
+  'completion',
+  'help',
+];
 
 describe.concurrent('completion scripts', () => {
   it.skipIf(no.bash)(

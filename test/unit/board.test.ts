@@ -9,7 +9,13 @@ import {
   scrollTop,
   type BoardView,
 } from '../../src/cli/commands/board/layout.js';
-import { filterRows, groupMarks, orderRows, rowOf, type BoardRow } from '../../src/cli/commands/board/rows.js';
+import {
+  filterRows,
+  groupMarks,
+  orderRows,
+  rowOf,
+  type BoardRow,
+} from '../../src/cli/commands/board/rows.js';
 import { nextToPoll, pauseAfter, type PollRow } from '../../src/cli/commands/board/poll-plan.js';
 import { PLAIN } from '../../src/cli/output/style.js';
 import { width } from '../../src/util/width.js';
