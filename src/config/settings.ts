@@ -4,7 +4,7 @@
 import type { CoreAgent } from '../api/types.js';
 import { CliError, ExitCode, UsageError } from '../errors/cli-error.js';
 import type { Env } from '../io/io.js';
-import { profileOf, type Profiles } from './config-file.js';
+import { keyPlaceOf, profileOf, type KeyPlace, type Profiles } from './config-file.js';
 import {
   validateAgent,
   validateApiKey,
@@ -23,8 +23,15 @@ export type SettingName = 'apiKey' | 'baseUrl' | 'agent' | 'budgetUrl';
 export interface Settings {
   /** --profile > AGENTS_PROFILE > 'default'. */
   profile: string;
-  /** AGENTS_API_KEY > profile 'api-key'. No flag: a key on the command line leaks into ps and history. */
+  /**
+   * AGENTS_API_KEY > the profile's key, from the system keychain or the file (keyPlace says which). No
+   * flag: a key on the command line leaks into ps and history.
+   */
   apiKey: string | undefined;
+  /** Where the key is kept: undefined when nowhere, or when the file (which says so) was not read. */
+  keyPlace: KeyPlace | undefined;
+  /** Why the profile's key could not be had from the keychain (requireConnection says it); never the key. */
+  keyProblem: string | undefined;
   /** --base-url > AGENTS_BASE_URL > profile 'base-url'. No default; validated by requireConnection. */
   baseUrl: string | undefined;
   /** AGENTS_AGENT > profile 'agent' (the --agent flag belongs to `create`). */
@@ -75,15 +82,25 @@ export function resolveProfile(
   return { profile: 'default', source: 'default' };
 }
 
+/** How the key is read: `keychain: false` says where it is without asking the store (`config list`). */
+export interface KeyReading {
+  keychain?: boolean;
+  /** The store's bound (default 3 s; tests shorten it). */
+  keychainTimeoutMs?: number;
+}
+
 /**
  * Resolves the settings named in `need` (all by default). The file is read only when one of them has no
- * flag or environment value; `readFile` is called at most once.
+ * flag or environment value; `readFile` is called at most once. The key, when it is needed and the profile
+ * keeps it in the keychain, is read from there (src/config/key-store.ts, loaded only then): the one place
+ * every face reads it.
  */
 export async function resolveSettings(
   globals: { profile?: string; baseUrl?: string },
   env: Env,
   readFile: () => Promise<Profiles>,
   need: readonly SettingName[] = ['apiKey', 'baseUrl', 'agent', 'budgetUrl'],
+  reading: KeyReading = {},
 ): Promise<Settings> {
   const { profile, source: profileSource } = resolveProfile(globals, env);
   const given: Record<SettingName, [string | undefined, SettingSource]> = {
@@ -107,7 +124,18 @@ export async function resolveSettings(
     const fromProfile = need.includes(name) || name === 'budgetUrl' ? stored[FILE_KEYS[name]] : undefined;
     return fromProfile === undefined ? [undefined, 'default'] : [fromProfile, 'profile'];
   };
-  const [apiKey, apiKeySource] = value('apiKey');
+  let [apiKey, apiKeySource] = value('apiKey');
+  let keyPlace: KeyPlace | undefined = apiKeySource === 'env' ? 'environment' : undefined;
+  let keyProblem: string | undefined;
+  if (keyPlace === undefined && profiles !== undefined) {
+    keyPlace = keyPlaceOf(stored);
+    if (keyPlace === 'keychain' && need.includes('apiKey') && reading.keychain !== false) {
+      const { readKeychainKey } = await import('./key-store.js');
+      const read = await readKeychainKey(profile, { env, timeoutMs: reading.keychainTimeoutMs });
+      if ('key' in read) [apiKey, apiKeySource] = [read.key, 'profile'];
+      else keyProblem = read.problem;
+    }
+  }
   const [baseUrl, baseUrlSource] = value('baseUrl');
   const [agentName, agentSource] = value('agent');
   const [budgetRaw, budgetSource] = value('budgetUrl');
@@ -131,6 +159,8 @@ export async function resolveSettings(
     baseUrl,
     agent,
     budgetUrl,
+    keyPlace,
+    keyProblem,
     sources: {
       profile: profileSource,
       apiKey: apiKeySource,
@@ -186,7 +216,8 @@ export function requireConnection(
   }
   const checked = validateBaseUrl(s.baseUrl, `the base URL from ${describeSource(s, 'baseUrl')}`);
   if (s.apiKey === undefined) {
-    throw new CliError(`no API key for profile "${s.profile}"`, {
+    const why = s.keyProblem === undefined ? '' : `: ${s.keyProblem}`;
+    throw new CliError(`no API key for profile "${s.profile}"${why}`, {
       exitCode: ExitCode.AUTH,
       hint: `run \`agents login${profileFlag}\`, or set ${ENV_VARS.apiKey}`,
     });

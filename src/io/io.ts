@@ -36,6 +36,8 @@ export interface Tuning {
   watchMs?: number;
   /** How long a message read from a quiet standard input goes unmentioned on a terminal (default a second). */
   stdinNoticeMs?: number;
+  /** How long the system's keychain may take to answer before it counts as none (default 3 s). */
+  keychainTimeoutMs?: number;
 }
 
 /**
