@@ -70,7 +70,7 @@ export async function keychainCall<T>(
     }
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      done({ ok: false, kind: 'timeout', message: `it did not answer within ${bound} ms` });
+      done({ ok: false, kind: 'timeout', message: `did not answer within ${bound} ms` });
     }, bound);
     child.stdout?.setEncoding('utf8');
     child.stdout?.on('data', (c: string) => (out += c));

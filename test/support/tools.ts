@@ -15,6 +15,8 @@ const INSTALL = {
   'valkey-server': 'valkey-server (Debian 12: from bookworm-backports)',
   groff: 'groff-base',
   mandoc: 'mandoc',
+  'dbus-daemon': 'dbus',
+  'gnome-keyring-daemon': 'gnome-keyring',
 } as const;
 
 export type Tool = keyof typeof INSTALL;
