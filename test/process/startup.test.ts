@@ -167,6 +167,32 @@ describe('the binary', () => {
     expect([mcp.stdout, acp.stdout]).toEqual(['', '']);
   });
 
+  it("only a command that sends a request reads the key: with the profile's key in the keychain, --help, a usage error, ls and completion read none of its code; show does", async () => {
+    // The profile says its key is in the keychain; no keychain answers here (no D-Bus), which changes
+    // nothing for runs that never ask it. Its code (src/config/key-store.ts, keychain.ts, which starts the
+    // helper that loads the native library) is a chunk of its own.
+    const dir = mkdtempSync(join(scratch, 'keychain-'));
+    const profile = { 'base-url': file.em.url, 'key-store': 'keychain' };
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: profile } }), {
+      mode: 0o600,
+    });
+    const env = { ...cliEnv(), AGENTS_CONFIG_DIR: dir, AGENTS_KEYCHAIN: '1' };
+    delete env.DBUS_SESSION_BUS_ADDRESS;
+    const keyCode = (r: Run) => r.probe.files.filter((f) => /key-store-[A-Z0-9]+\.js$/.test(f));
+    const quiet = await Promise.all([
+      runBin(['--help'], env),
+      runBin(['show'], env),
+      runBin(['ls'], env),
+      runBin(['completion', 'bash'], env),
+    ]);
+    expect(quiet.map((r) => r.code)).toEqual([0, 2, 0, 0]);
+    for (const r of quiet) expect(keyCode(r)).toEqual([]);
+    const show = await runBin(['show', SESSION], env);
+    expect(show.code).toBe(3);
+    expect(show.stderr).toContain('could not read it from the system keychain');
+    expect(keyCode(show)).toHaveLength(1);
+  });
+
   it('with --debug or AGENTS_DEBUG, a stack trace names the src/ files and functions it passed through', async () => {
     // No base URL: the run ends in an error from the settings, stack and all.
     const bare = cliEnv();
