@@ -41,7 +41,7 @@ if (process.env.AGENTS_KEYCHAIN_HELPER === '1') {
     addon = undefined;
   }
   if (addon !== undefined) {
-    globalThis[Symbol.for('agents.keyring-loader')] = () => loadAddon(Buffer.from(addon));
+    globalThis[Symbol.for('agents.keyring-loader')] = () => loadAddon(new Uint8Array(addon));
   }
   createRequire(__filename)(`${ROOT}keychain-helper.js`);
 } else {

@@ -115,7 +115,11 @@ describe.skipIf(noKeyring !== undefined)(
         expect(login.code, login.stderr).toBe(0);
         expect(login.stderr).toContain('the key is in the system keychain');
         expect(await stored(dir)).toEqual({ 'base-url': file.em.url, 'key-store': 'keychain' });
-        expect((await keyring.entries()).get(`default@${dir}`)).toBe(KEY);
+        expect(keyring.entries().get(`default@${dir}`)).toBe(KEY);
+        // The addon it carries, written privately to the cache, named by its hash.
+        expect(readdirSync(join(dir, 'cache', 'agents'))).toEqual([
+          expect.stringMatching(/^keyring-[0-9a-f]{16}\.node$/),
+        ]);
         const show = await runCli(['show', file.sessionId, '--json'], {
           command: [BINARY],
           env,

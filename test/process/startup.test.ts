@@ -176,7 +176,7 @@ describe('the binary', () => {
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: profile } }), {
       mode: 0o600,
     });
-    const env = { ...cliEnv(), AGENTS_CONFIG_DIR: dir, AGENTS_KEYCHAIN: '1' };
+    const env: NodeJS.ProcessEnv = { ...cliEnv(), AGENTS_CONFIG_DIR: dir, AGENTS_KEYCHAIN: '1' };
     delete env.DBUS_SESSION_BUS_ADDRESS;
     const keyCode = (r: Run) => r.probe.files.filter((f) => /key-store-[A-Z0-9]+\.js$/.test(f));
     const quiet = await Promise.all([

@@ -16,9 +16,9 @@ export interface Keyring {
   /** What a run needs to reach this keyring. */
   env: Record<string, string>;
   /** The entries of service `agents-cli` as secret-tool would list them: account → secret. */
-  entries(): Promise<Map<string, string>>;
+  entries(): Map<string, string>;
   /** Writes `secret` under `account` as another program could (a garbage entry). */
-  put(account: string, secret: string): Promise<void>;
+  put(account: string, secret: string): void;
   close(): void;
 }
 
@@ -44,7 +44,7 @@ export async function startKeyring(): Promise<Keyring> {
     bus.stdout.setEncoding('utf8');
     bus.stdout.on('data', (c: string) => {
       out += c;
-      if (out.includes('\n')) resolve(out.split('\n')[0]);
+      if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
     });
     bus.on('exit', () => reject(new Error('dbus-daemon ended before it gave its address')));
   });
@@ -86,7 +86,7 @@ export async function startKeyring(): Promise<Keyring> {
   const lib = JSON.stringify('@napi-rs/keyring');
   return {
     env,
-    async entries() {
+    entries() {
       const out = probe(
         env,
         `const { findCredentials } = await import(${lib}); process.stdout.write(JSON.stringify(findCredentials('agents-cli')));`,
@@ -95,7 +95,7 @@ export async function startKeyring(): Promise<Keyring> {
         (JSON.parse(out) as { account: string; password: string }[]).map((c) => [c.account, c.password]),
       );
     },
-    async put(account, secret) {
+    put(account, secret) {
       probe(
         env,
         `const { Entry } = await import(${lib}); new Entry('agents-cli', ${JSON.stringify(account)}, { linux: { store: 'secret-service' } }).setPassword(${JSON.stringify(secret)});`,

@@ -50,7 +50,7 @@ describe.skipIf(skip !== undefined)(titled('the key in the keychain', skip), () 
     expect(login.stderr).toContain('the key is in the system keychain');
     expectNoKey(login, KEY);
     expect(await stored(dir)).toEqual({ 'base-url': em.url, 'key-store': 'keychain' });
-    expect((await keyring.entries()).get(`default@${dir}`)).toBe(KEY);
+    expect(keyring.entries().get(`default@${dir}`)).toBe(KEY);
     // The home and config folder (one here) hold it nowhere.
     expect(filesHolding(dir, KEY)).toEqual([]);
 
@@ -62,7 +62,8 @@ describe.skipIf(skip !== undefined)(titled('the key in the keychain', skip), () 
 
     // config says where it is, and shows nothing of it.
     const list = await agents(['config', 'list', '--json'], env);
-    expect(JSON.parse(list.stdout).settings['api-key']).toEqual({
+    const listing = JSON.parse(list.stdout) as { settings: Record<string, unknown> };
+    expect(listing.settings['api-key']).toEqual({
       key: 'api-key',
       value: null,
       source: 'profile',
@@ -80,7 +81,7 @@ describe.skipIf(skip !== undefined)(titled('the key in the keychain', skip), () 
     const logout = await agents(['logout'], env);
     expect(logout.code, logout.stderr).toBe(0);
     expect(logout.stderr).toContain('Removed the API key of profile default from the system keychain');
-    expect((await keyring.entries()).has(`default@${dir}`)).toBe(false);
+    expect(keyring.entries().has(`default@${dir}`)).toBe(false);
     expect(await stored(dir)).toEqual({ 'base-url': em.url });
     const after = await agents(['create', '-a', 'claude', 'hi'], env);
     expect(after.code).toBe(3);
@@ -96,13 +97,13 @@ describe.skipIf(skip !== undefined)(titled('the key in the keychain', skip), () 
     expect(old.code, old.stderr).toBe(0);
     expect(old.stderr).toContain(`the key is in the config file ${join(dir, 'config.json')}`);
     expect(await stored(dir)).toEqual({ 'base-url': em.url, 'api-key': KEY });
-    expect((await keyring.entries()).has(`default@${dir}`)).toBe(false);
+    expect(keyring.entries().has(`default@${dir}`)).toBe(false);
     expect((await agents(['create', '-a', 'claude', 'hi'], env)).code).toBe(0);
 
     const again = await agents(['login', '--with-key', '--base-url', em.url], env, { input: KEY });
     expect(again.code, again.stderr).toBe(0);
     expect(await stored(dir)).toEqual({ 'base-url': em.url, 'key-store': 'keychain' });
-    expect((await keyring.entries()).get(`default@${dir}`)).toBe(KEY);
+    expect(keyring.entries().get(`default@${dir}`)).toBe(KEY);
     expect(filesHolding(dir, KEY)).toEqual([]);
 
     // And back to the file on request: the keychain keeps no copy.
@@ -110,7 +111,7 @@ describe.skipIf(skip !== undefined)(titled('the key in the keychain', skip), () 
       input: KEY,
     });
     expect(back.code, back.stderr).toBe(0);
-    expect((await keyring.entries()).has(`default@${dir}`)).toBe(false);
+    expect(keyring.entries().has(`default@${dir}`)).toBe(false);
     expect(await stored(dir)).toEqual({ 'base-url': em.url, 'api-key': KEY });
   });
 
@@ -138,7 +139,7 @@ describe.skipIf(skip !== undefined)(titled('the key in the keychain', skip), () 
     const dir = freshDir();
     const env = envOf(dir);
     expect((await agents(['login', '--with-key', '--base-url', em.url], env, { input: KEY })).code).toBe(0);
-    await keyring.put(`default@${dir}`, 'not a key\nat all');
+    keyring.put(`default@${dir}`, 'not a key\nat all');
     em.resetStats();
     const run = await agents(['create', '-a', 'claude', 'hi'], env);
     expect(run.code).toBe(3);
@@ -159,7 +160,7 @@ describe.skipIf(skip !== undefined)(titled('the key in the keychain', skip), () 
     for (const r of runs) expect(r.code, r.stderr).toBe(0);
     const file = await stored(dir);
     expect(file['key-store']).toBe('keychain');
-    const key = (await keyring.entries()).get(`default@${dir}`);
+    const key = keyring.entries().get(`default@${dir}`);
     expect(key).toBe(file['base-url'] === a.url ? KEY : OTHER);
   });
 });
