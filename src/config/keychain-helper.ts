@@ -57,8 +57,10 @@ function scrub(message: string, secret: string | undefined): string {
 
 /** Which of the two failures a message of keyring-rs names (its Error's Display texts). */
 function kindOf(message: string): 'unavailable' | 'refused' {
-  // NoStorageAccess: the store exists but would not open (locked, the user said no, access denied).
-  if (/secure storage|locked|denied|not allowed|dismissed|cancel/i.test(message)) return 'refused';
+  // NoStorageAccess ("Couldn't access platform storage: …"): the store is there but would not open (locked,
+  // no collection to store in, the user said no, access denied).
+  if (/access platform|storage access|locked|denied|not allowed|dismissed|cancel/i.test(message))
+    return 'refused';
   return 'unavailable';
 }
 

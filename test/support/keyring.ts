@@ -33,8 +33,12 @@ function probe(env: Record<string, string>, code: string): string {
   return run.stdout;
 }
 
-/** Starts the bus and the keyring; close() stops both and removes their files. */
-export async function startKeyring(): Promise<Keyring> {
+/**
+ * Starts the bus and the keyring; close() stops both and removes their files. `locked`: the daemon is not
+ * unlocked and has no collection, so that every write is refused (a locked keyring, as after a login
+ * without one).
+ */
+export async function startKeyring(o: { locked?: boolean } = {}): Promise<Keyring> {
   const home = mkdtempSync(join(tmpdir(), 'agents-keyring-'));
   const bus = spawn('dbus-daemon', ['--session', '--nofork', '--print-address=1'], {
     stdio: ['ignore', 'pipe', 'ignore'],
@@ -61,10 +65,10 @@ export async function startKeyring(): Promise<Keyring> {
   };
   const keyring: ChildProcess = spawn(
     'gnome-keyring-daemon',
-    ['--foreground', '--unlock', '--components=secrets'],
+    ['--foreground', ...(o.locked ? [] : ['--unlock']), '--components=secrets'],
     { env: daemonEnv, stdio: ['pipe', 'ignore', 'ignore'] },
   );
-  keyring.stdin?.end('test-password');
+  keyring.stdin?.end(o.locked ? '' : 'test-password');
   // Ready once it owns the Secret Service's name on the bus.
   const deadline = Date.now() + 20_000;
   for (;;) {

@@ -1,7 +1,7 @@
 // The key in the system's keychain (issue 49): `agents login`, a command that sends with it, `logout`, the
 // move from the file, Agents.fromConfig, against a real Secret Service (GNOME Keyring on a private D-Bus
 // session bus, test/support/keyring.ts); then with no D-Bus at all, and with a bus that never answers.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agents } from '../../../src/sdk/index.js';
@@ -193,6 +193,53 @@ describe.skipIf(skip !== undefined)(titled('no keychain answers', skip), () => {
     expect(refused.stderr).toMatch(/no system keychain answers here .*; nothing was stored/);
     expect(refused.stderr).toContain('agents login --insecure-storage');
     expect(await stored(strict)).toEqual({});
+  });
+
+  it('a keyring that refuses: login says so and keeps the key in the file; --keychain stores nothing and says what to run', async () => {
+    const em = await emulator();
+    const locked = await startKeyring({ locked: true });
+    try {
+      const dir = freshDir();
+      const env = cleanEnv(dir, locked.env);
+      const login = await agents(['login', '--with-key', '--base-url', em.url], env, { input: KEY });
+      expect(login.code, login.stderr).toBe(0);
+      expect(login.stderr).toMatch(
+        /^warning: the system keychain refused access \(.+\): the key is stored in the config file .+ \(mode 0600\)$/m,
+      );
+      expect(await stored(dir)).toEqual({ 'base-url': em.url, 'api-key': KEY });
+
+      const strict = freshDir();
+      const refused = await agents(
+        ['login', '--with-key', '--keychain', '--base-url', em.url],
+        cleanEnv(strict, locked.env),
+        { input: KEY },
+      );
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/the system keychain refused access .*; nothing was stored/);
+      expect(refused.stderr).toContain('unlock the keychain and run `agents login --keychain` again');
+      expect(await stored(strict)).toEqual({});
+      expectNoKey(refused, KEY);
+    } finally {
+      locked.close();
+    }
+  });
+
+  it('logout with a keychain that never answers changes nothing, and says what to run', async () => {
+    const bus = await silentBus();
+    try {
+      const dir = freshDir();
+      const profile = { 'base-url': 'https://agents.example.com', 'key-store': 'keychain' };
+      writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: profile } }));
+      const run = await agents(['logout'], cleanEnv(dir, bus.env), { tuning: { keychainTimeoutMs: 300 } });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(
+        'could not remove the key of profile default: the system keychain did not answer within 300 ms',
+      );
+      expect(run.stderr).toContain('run `agents logout` again');
+      expect(await stored(dir)).toEqual(profile);
+    } finally {
+      await bus.close();
+    }
   });
 
   it('a bus that never answers counts as none once the bound has passed', async () => {
