@@ -18,9 +18,14 @@ import { CONFIG_KEYS, validateConfigValue, validateProfileName, type ConfigKey }
  * (src/config/key-store.ts), absent when the file does. Written by `login` alone, not by `config set`.
  */
 export const KEY_STORE = 'key-store';
-/** What the file holds for a profile: the settings, and where its key is. */
-export type StoredKey = ConfigKey | typeof KEY_STORE;
-const STORED_KEYS: readonly StoredKey[] = [...CONFIG_KEYS, KEY_STORE];
+/**
+ * Beside a key in the keychain: its digest (src/api/budget/state.ts keyDigest), which names its budget, so
+ * that `agents budget` finds it without reading the key.
+ */
+export const KEY_DIGEST = 'key-digest';
+/** What the file holds for a profile: the settings, where its key is, and the key's digest. */
+export type StoredKey = ConfigKey | typeof KEY_STORE | typeof KEY_DIGEST;
+const STORED_KEYS: readonly StoredKey[] = [...CONFIG_KEYS, KEY_STORE, KEY_DIGEST];
 /** What one profile holds. */
 export type ProfileValues = Partial<Record<StoredKey, string>>;
 /** Where a key is kept, as `config list` and `login` say it. */
@@ -78,6 +83,7 @@ export const SCHEMA = {
         agent: { type: 'string', enum: [...CORE_AGENTS] },
         'budget-url': { type: 'string', pattern: '^rediss?://' },
         [KEY_STORE]: { type: 'string', enum: ['keychain'] },
+        [KEY_DIGEST]: { type: 'string', pattern: '^[0-9a-f]{64}$' },
       },
       additionalProperties: false,
     },

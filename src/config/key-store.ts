@@ -5,7 +5,8 @@
 // holds the key. AGENTS_API_KEY wins over both, before anything here is loaded (settings.ts).
 import { CliError, ExitCode } from '../errors/cli-error.js';
 import type { Env } from '../io/io.js';
-import { KEY_STORE, keyPlaceOf, type ConfigFile, type ProfileValues } from './config-file.js';
+import { KEY_DIGEST, KEY_STORE, keyPlaceOf, type ConfigFile, type ProfileValues } from './config-file.js';
+import { keyDigest } from '../api/budget/state.js';
 import { keychainFromEnv } from './env.js';
 import { configDir } from './locations.js';
 import { keychainAccount, keychainCall, KEYCHAIN_SERVICE, type KeychainResult } from './keychain.js';
@@ -97,10 +98,12 @@ export async function storeKey(
       if (values.baseUrl !== undefined) next['base-url'] = values.baseUrl;
       if (stored.place === 'keychain') {
         next[KEY_STORE] = 'keychain';
+        next[KEY_DIGEST] = keyDigest(values.apiKey);
         delete next['api-key'];
       } else {
         next['api-key'] = values.apiKey;
         delete next[KEY_STORE];
+        delete next[KEY_DIGEST];
       }
       return next;
     },
@@ -137,6 +140,7 @@ export async function removeKey(
       const next = { ...current };
       delete next['api-key'];
       delete next[KEY_STORE];
+      delete next[KEY_DIGEST];
       return next;
     },
   );

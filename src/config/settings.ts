@@ -4,7 +4,7 @@
 import type { CoreAgent } from '../api/types.js';
 import { CliError, ExitCode, UsageError } from '../errors/cli-error.js';
 import type { Env } from '../io/io.js';
-import { keyPlaceOf, profileOf, type KeyPlace, type Profiles } from './config-file.js';
+import { KEY_DIGEST, keyPlaceOf, profileOf, type KeyPlace, type Profiles } from './config-file.js';
 import {
   validateAgent,
   validateApiKey,
@@ -32,6 +32,8 @@ export interface Settings {
   keyPlace: KeyPlace | undefined;
   /** Why the profile's key could not be had from the keychain (requireConnection says it); never the key. */
   keyProblem: string | undefined;
+  /** The digest of a key in the keychain, as login stored it (what names its budget); undefined otherwise. */
+  keyDigest: string | undefined;
   /** --base-url > AGENTS_BASE_URL > profile 'base-url'. No default; validated by requireConnection. */
   baseUrl: string | undefined;
   /** AGENTS_AGENT > profile 'agent' (the --agent flag belongs to `create`). */
@@ -161,6 +163,7 @@ export async function resolveSettings(
     budgetUrl,
     keyPlace,
     keyProblem,
+    keyDigest: keyPlace === 'keychain' ? stored[KEY_DIGEST] : undefined,
     sources: {
       profile: profileSource,
       apiKey: apiKeySource,
@@ -194,6 +197,20 @@ function unknownProfile(s: Settings): CliError | undefined {
   );
 }
 
+/** The base URL, validated, and its warning; an unknown profile or no base URL → exit 2 (requireConnection). */
+export function requireBaseUrl(s: Settings): { value: string; warning: string | undefined } {
+  if (s.baseUrl === undefined) {
+    const missing = unknownProfile(s);
+    if (missing) throw missing;
+    const profileFlag = s.profile === 'default' ? '' : ` --profile ${s.profile}`;
+    throw new UsageError(
+      'no base URL is configured',
+      `run \`agents login${profileFlag}\`, or pass --base-url URL, or set ${ENV_VARS.baseUrl}`,
+    );
+  }
+  return validateBaseUrl(s.baseUrl, `the base URL from ${describeSource(s, 'baseUrl')}`);
+}
+
 /**
  * The base URL and key to talk to the service, or the CliError that says what is missing: an unknown
  * profile, no base URL or an invalid one → exit 2; no key → exit 3. Values from flags and the environment
@@ -204,17 +221,11 @@ export function requireConnection(
   warn?: (line: string) => void,
 ): { baseUrl: string; apiKey: string } {
   const profileFlag = s.profile === 'default' ? '' : ` --profile ${s.profile}`;
-  if (s.baseUrl === undefined || s.apiKey === undefined) {
+  if (s.apiKey === undefined) {
     const missing = unknownProfile(s);
     if (missing) throw missing;
   }
-  if (s.baseUrl === undefined) {
-    throw new UsageError(
-      'no base URL is configured',
-      `run \`agents login${profileFlag}\`, or pass --base-url URL, or set ${ENV_VARS.baseUrl}`,
-    );
-  }
-  const checked = validateBaseUrl(s.baseUrl, `the base URL from ${describeSource(s, 'baseUrl')}`);
+  const checked = requireBaseUrl(s);
   if (s.apiKey === undefined) {
     const why = s.keyProblem === undefined ? '' : `: ${s.keyProblem}`;
     throw new CliError(`no API key for profile "${s.profile}"${why}`, {

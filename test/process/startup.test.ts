@@ -167,12 +167,12 @@ describe('the binary', () => {
     expect([mcp.stdout, acp.stdout]).toEqual(['', '']);
   });
 
-  it("only a command that sends a request reads the key: with the profile's key in the keychain, --help, a usage error, ls and completion read none of its code; show does", async () => {
+  it("only a command that sends a request reads the key: with the profile's key in the keychain, --help, a usage error, ls, budget and completion read none of its code; show does", async () => {
     // The profile says its key is in the keychain; no keychain answers here (no D-Bus), which changes
     // nothing for runs that never ask it. Its code (src/config/key-store.ts, keychain.ts, which starts the
     // helper that loads the native library) is a chunk of its own.
     const dir = mkdtempSync(join(scratch, 'keychain-'));
-    const profile = { 'base-url': file.em.url, 'key-store': 'keychain' };
+    const profile = { 'base-url': file.em.url, 'key-store': 'keychain', 'key-digest': '0'.repeat(64) };
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: profile } }), {
       mode: 0o600,
     });
@@ -183,9 +183,10 @@ describe('the binary', () => {
       runBin(['--help'], env),
       runBin(['show'], env),
       runBin(['ls'], env),
+      runBin(['budget'], env),
       runBin(['completion', 'bash'], env),
     ]);
-    expect(quiet.map((r) => r.code)).toEqual([0, 2, 0, 0]);
+    expect(quiet.map((r) => r.code)).toEqual([0, 2, 0, 0, 0]);
     for (const r of quiet) expect(keyCode(r)).toEqual([]);
     const show = await runBin(['show', SESSION], env);
     expect(show.code).toBe(3);

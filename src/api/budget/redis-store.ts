@@ -1,9 +1,15 @@
 // The fleet's budget: the same state as the machine's file (state.ts), kept in one Redis key per origin and
 // key, so that every process on every machine that uses them shares one sliding window, its leases and its
 // waiters. ioredis loads only when this is used.
-import { sha256Hex } from '../../util/sha256.js';
 import type { Redis } from 'ioredis';
-import { BrokenState, emptyState, parseState, type SharedState } from './state.js';
+import {
+  BrokenState,
+  budgetHash,
+  emptyState,
+  parseState,
+  type BudgetKeyRef,
+  type SharedState,
+} from './state.js';
 import type { BudgetStore } from './budget-store.js';
 import { afterIo, sleep } from '../../util/sleep.js';
 
@@ -81,8 +87,8 @@ export function shownRedisUrl(url: string): string {
 }
 
 /** The Redis key of an origin and API key's budget. */
-export function budgetKey(origin: string, apiKey: string): string {
-  return KEY_PREFIX + sha256Hex(`agents pacing\n${origin}\n${apiKey}`).slice(0, 32);
+export function budgetKey(origin: string, key: BudgetKeyRef): string {
+  return KEY_PREFIX + budgetHash(origin, key).slice(0, 32);
 }
 
 /** A failure of the store, said without the URL's credentials (a client's own messages may hold them). */
@@ -128,7 +134,7 @@ export class RedisStore implements BudgetStore {
   constructor(
     private readonly url: string,
     origin: string,
-    apiKey: string,
+    apiKey: BudgetKeyRef,
     /** This machine's clock (tests give one that is wrong). */
     private readonly clock: () => number = Date.now,
   ) {

@@ -151,9 +151,25 @@ export function nextFree(s: SharedState, now: number, windowMs: number): number 
   return first;
 }
 
+/**
+ * What names a key's budget: the key, or its digest (keyDigest), which the config file keeps beside a key
+ * that is in the system keychain, so that `agents budget` finds the budget without reading the key.
+ */
+export type BudgetKeyRef = string | { digest: string };
+
+/** A key's digest: a SHA-256 of it, which tells nothing of the key (a key is random and long). */
+export function keyDigest(apiKey: string): string {
+  return sha256Hex(`agents key\n${apiKey}`);
+}
+
+/** The hash of an origin and key that names their budget, in a file and in Redis. */
+export function budgetHash(origin: string, key: BudgetKeyRef): string {
+  const digest = typeof key === 'string' ? keyDigest(key) : key.digest;
+  return sha256Hex(`agents pacing\n${origin}\n${digest}`);
+}
+
 /** The state file of one origin and key: the origin readable, the key only as a hash. */
-export function stateFileName(origin: string, apiKey: string): string {
+export function stateFileName(origin: string, key: BudgetKeyRef): string {
   const host = origin.replace(/^[a-z]+:\/\//i, '').replace(/[^A-Za-z0-9.-]+/g, '_');
-  const hash = sha256Hex(`agents pacing\n${origin}\n${apiKey}`).slice(0, 24);
-  return `${host}-${hash}.json`;
+  return `${host}-${budgetHash(origin, key).slice(0, 24)}.json`;
 }

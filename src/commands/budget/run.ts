@@ -2,13 +2,13 @@
 // or the fleet's Redis), never from the service: looking costs no request.
 import type { Context } from '../../run/context.js';
 import { pacingDir } from '../../run/context.js';
-import { requireConnection } from '../../config/settings.js';
+import { requireBaseUrl, requireConnection } from '../../config/settings.js';
 import { rateLimitFromEnv } from '../../config/env.js';
 import { ApiUrls } from '../../api/urls.js';
 import { DEFAULT_PACING } from '../../api/budget/limiter.js';
 import type { BudgetStore } from '../../api/budget/budget-store.js';
 import { budgetView } from '../../api/budget/budget-view.js';
-import { BrokenState } from '../../api/budget/state.js';
+import { BrokenState, type BudgetKeyRef } from '../../api/budget/state.js';
 import { CliError, ExitCode, isStop } from '../../errors/cli-error.js';
 import { sleep } from '../../util/sleep.js';
 import type { Item } from '../../output/items.js';
@@ -20,10 +20,23 @@ export interface BudgetFlags {
 
 type BudgetItem = Extract<Item, { kind: 'budget' }>;
 
-/** The store of the profile's key: the Redis of budget_url where one is set, else this machine's file. */
+/**
+ * The store of the profile's key: the Redis of budget_url where one is set, else this machine's file. A key
+ * in the keychain is not read for it (looking sends nothing): the digest login stored beside it names it.
+ */
 async function storeOf(ctx: Context): Promise<{ store: BudgetStore; origin: string; fleet: boolean }> {
-  const s = await ctx.settings(['apiKey', 'baseUrl', 'budgetUrl']);
-  const { baseUrl, apiKey } = requireConnection(s);
+  const need = ['apiKey', 'baseUrl', 'budgetUrl'] as const;
+  let s = await ctx.settings(need, { keychain: false });
+  let apiKey: BudgetKeyRef;
+  let baseUrl: string;
+  if (s.apiKey === undefined && s.keyDigest !== undefined) {
+    baseUrl = requireBaseUrl(s).value;
+    apiKey = { digest: s.keyDigest };
+  } else {
+    // A key in the keychain without its digest (the file edited by hand): read it after all.
+    if (s.apiKey === undefined && s.keyPlace === 'keychain') s = await ctx.settings(need);
+    ({ baseUrl, apiKey } = requireConnection(s));
+  }
   const { origin } = new ApiUrls(baseUrl);
   if (s.budgetUrl !== undefined) {
     const { RedisStore } = await import('../../api/budget/redis-store.js');

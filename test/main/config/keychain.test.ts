@@ -5,6 +5,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agents } from '../../../src/sdk/index.js';
+import { keyDigest } from '../../../src/api/budget/state.js';
 import { emulator } from '../../support/emulator.js';
 import { KEY } from '../../support/key.js';
 import { agents, cleanEnv, freshDir, stored } from '../../support/config.js';
@@ -49,16 +50,29 @@ describe.skipIf(skip !== undefined)(titled('the key in the keychain', skip), () 
     expect(login.code, login.stderr).toBe(0);
     expect(login.stderr).toContain('the key is in the system keychain');
     expectNoKey(login, KEY);
-    expect(await stored(dir)).toEqual({ 'base-url': em.url, 'key-store': 'keychain' });
+    expect(await stored(dir)).toEqual({
+      'base-url': em.url,
+      'key-store': 'keychain',
+      'key-digest': keyDigest(KEY),
+    });
     expect(keyring.entries().get(`default@${dir}`)).toBe(KEY);
     // The home and config folder (one here) hold it nowhere.
     expect(filesHolding(dir, KEY)).toEqual([]);
 
     // A command that sends a request, with --debug: the key goes out, and is printed nowhere.
-    const create = await agents(['create', '-a', 'claude', '--debug', 'hi'], env);
+    // Paced as a real run is (the tests' default turns pacing off), so that it spends from the key's budget.
+    const create = await agents(['create', '-a', 'claude', '--debug', 'hi'], env, { tuning: {} });
     expect(create.code, create.stderr).toBe(0);
     expect(create.stdout).toMatch(/[0-9a-f-]{36}/);
     expectNoKey(create, KEY);
+
+    // `agents budget` finds the key's budget (the create above spent from it) by the digest beside the
+    // marker, without the keychain: with no D-Bus at all it reads the same budget.
+    const noBus = { ...env };
+    delete noBus.DBUS_SESSION_BUS_ADDRESS;
+    const budget = await agents(['budget', '--json'], noBus);
+    expect(budget.code, budget.stderr).toBe(0);
+    expect((JSON.parse(budget.stdout) as { used: number }).used).toBeGreaterThan(0);
 
     // config says where it is, and shows nothing of it.
     const list = await agents(['config', 'list', '--json'], env);
@@ -102,7 +116,11 @@ describe.skipIf(skip !== undefined)(titled('the key in the keychain', skip), () 
 
     const again = await agents(['login', '--with-key', '--base-url', em.url], env, { input: KEY });
     expect(again.code, again.stderr).toBe(0);
-    expect(await stored(dir)).toEqual({ 'base-url': em.url, 'key-store': 'keychain' });
+    expect(await stored(dir)).toEqual({
+      'base-url': em.url,
+      'key-store': 'keychain',
+      'key-digest': keyDigest(KEY),
+    });
     expect(keyring.entries().get(`default@${dir}`)).toBe(KEY);
     expect(filesHolding(dir, KEY)).toEqual([]);
 
