@@ -11,6 +11,8 @@ import { KEY } from '../../support/key.js';
 import { agents, cleanEnv, freshDir, stored } from '../../support/config.js';
 import { keyringMissing, silentBus, startKeyring, type Keyring } from '../../support/keyring.js';
 import { titled } from '../../support/tools.js';
+import { mcpInProcess, textOf } from '../../support/mcp-client.js';
+import { FAST_TUNING } from '../../support/main.js';
 import type { CliResult } from '../../support/run-cli.js';
 
 const OTHER = 'sk-other-0123456789abcdefghij';
@@ -150,6 +152,22 @@ describe.skipIf(skip !== undefined)(titled('the key in the keychain', skip), () 
       AGENTS_API_KEY: OTHER,
     });
     expect(overridden.code).toBe(3);
+  });
+
+  it('agents mcp reads it from the keychain as the CLI does', async () => {
+    const em = await emulator();
+    const dir = freshDir();
+    const env = envOf(dir);
+    expect((await agents(['login', '--with-key', '--base-url', em.url], env, { input: KEY })).code).toBe(0);
+    const mcp = await mcpInProcess(env, FAST_TUNING);
+    try {
+      const r = await mcp.call('create_session', { agent: 'claude', message: 'hi' });
+      expect(r.isError, textOf(r)).toBeFalsy();
+      expect(em.stats().sessionsCreated).toBe(1);
+      expect(mcp.stderr()).not.toContain(KEY);
+    } finally {
+      await mcp.close();
+    }
   });
 
   it('an entry that holds no key is treated as absent: exit 3 with the login hint, nothing sent', async () => {
