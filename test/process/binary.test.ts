@@ -114,7 +114,8 @@ describe.skipIf(noKeyring !== undefined)(
         });
         expect(login.code, login.stderr).toBe(0);
         expect(login.stderr).toContain('the key is in the system keychain');
-        expect(await stored(dir)).toEqual({ 'base-url': file.em.url, 'key-store': 'keychain' });
+        expect(await stored(dir)).toMatchObject({ 'base-url': file.em.url, 'key-store': 'keychain' });
+        expect(await stored(dir)).not.toHaveProperty('api-key');
         expect(keyring.entries().get(`default@${dir}`)).toBe(KEY);
         // The addon it carries, written privately to the cache, named by its hash.
         expect(readdirSync(join(dir, 'cache', 'agents'))).toEqual([
