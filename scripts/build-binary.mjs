@@ -67,7 +67,9 @@ function keyringAddon() {
 
 const addon = keyringAddon();
 if (addon === undefined && process.argv.includes('--require-keychain')) {
-  console.error(`error: no @napi-rs/keyring addon for ${process.platform}-${process.arch} (--require-keychain)`);
+  console.error(
+    `error: no @napi-rs/keyring addon for ${process.platform}-${process.arch} (--require-keychain)`,
+  );
   process.exit(1);
 }
 if (addon === undefined) {
