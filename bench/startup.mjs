@@ -2,8 +2,10 @@
 //  - start-up: `--help`, `--version` and a usage error (`show not-a-session`) against a bare `node -e 0`,
 //    beside the help of a one-command commander program built and launched the same way;
 //  - a request: `agents show <id> --json` against a bare Node script making the same GETs, once with
-//    node:http (keep-alive) and once with the built-in fetch; the same show with its settings in the
-//    config file instead of the environment; the peak memory of each;
+//    node:https (keep-alive) and once with the built-in fetch, over HTTPS as the service is reached: the
+//    emulator serves TLS under a test authority made with openssl (scripts/test-ca.mjs), which every
+//    process that sends a request trusts through NODE_EXTRA_CA_CERTS; the same show with its settings in
+//    the config file instead of the environment; the peak memory of each;
 //  - the one-file executable (dist-bin/, `npm run build:binary`), where it is built, unpacked from its release
 //    archive: its `--help` and `show` against the npm install's under the same Node (the one in the
 //    executable), their peak memory, and the size of the executable and of its release archive;
@@ -15,12 +17,23 @@
 // commit before a change, built in a copy of the repository) measured in the same rounds, so that before
 // and after meet the same load.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { request } from 'node:https';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { build } from 'esbuild';
-import { shipped } from '../scripts/esbuild-options.mjs';
+import { nodeBundle, shipped } from '../scripts/esbuild-options.mjs';
+import { makeTestCa } from '../scripts/test-ca.mjs';
 import { archive } from '../scripts/release-dir.mjs';
 import { fileURLToPath } from 'node:url';
 
@@ -50,26 +63,64 @@ if (before !== undefined && !existsSync(before)) throw new Error(`--compare: no 
 const work = mkdtempSync(join(tmpdir(), 'agents-bench-'));
 process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 
-// The emulator serves the requests; the same session for every run.
-const emulator = spawn(process.execPath, [bin, 'emulator', '--port', '0', '--rate-limit', '0'], {
-  stdio: ['ignore', 'pipe', 'ignore'],
-  env: { PATH: process.env.PATH, HOME: work, AGENTS_CONFIG_DIR: work },
+// The emulator serves the requests over HTTPS, in a process of its own (the bench's runs block this one):
+// its programmatic API (`agents emulator` has no TLS option), bundled from src/. The same session for
+// every run.
+mkdirSync(join(work, 'ca'));
+const tls = makeTestCa(join(work, 'ca'));
+const emulatorScript = join(work, 'emulator.mjs');
+await build({
+  stdin: {
+    contents: `import { readFileSync } from 'node:fs';
+import { startEmulator } from './src/emulator/index.ts';
+const [cert, key] = process.argv.slice(2).map((f) => readFileSync(f, 'utf8'));
+const em = await startEmulator({ port: 0, rateLimit: false, tls: { cert, key } });
+process.stdout.write(em.url + '\\n');
+`,
+    resolveDir: fileURLToPath(new URL('..', import.meta.url)),
+    loader: 'ts',
+  },
+  ...nodeBundle,
+  outfile: emulatorScript,
 });
+writeFileSync(join(work, 'server.pem'), tls.cert);
+writeFileSync(join(work, 'server.key'), tls.key);
+const emulator = spawn(
+  process.execPath,
+  [emulatorScript, join(work, 'server.pem'), join(work, 'server.key')],
+  {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { PATH: process.env.PATH, HOME: work },
+  },
+);
 const baseUrl = await new Promise((resolve, reject) => {
   createInterface({ input: emulator.stdout }).once('line', resolve);
   emulator.once('exit', (code) => reject(new Error(`the emulator exited with ${code}`)));
 });
 process.on('exit', () => emulator.kill());
 const KEY = 'agents-dev-key';
-const created = await fetch(`${baseUrl}/rest/v1/sessions`, {
-  method: 'POST',
-  headers: { authorization: `ApiKey ${KEY}`, 'content-type': 'application/json' },
-  body: JSON.stringify({
-    agent_name: 'claude',
-    message: '[[steps:6]] [[think:10]] [[gap:10]] a session to show',
-  }),
+const session = await new Promise((resolve, reject) => {
+  const req = request(
+    `${baseUrl}/rest/v1/sessions`,
+    {
+      method: 'POST',
+      ca: readFileSync(tls.ca),
+      headers: { authorization: `ApiKey ${KEY}`, 'content-type': 'application/json' },
+    },
+    (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (c) => (body += c));
+      res.on('end', () => (res.statusCode === 201 ? resolve(JSON.parse(body)) : reject(new Error(body))));
+    },
+  );
+  req.on('error', reject);
+  req.end(
+    JSON.stringify({
+      agent_name: 'claude',
+      message: '[[steps:6]] [[think:10]] [[gap:10]] a session to show',
+    }),
+  );
 });
-const session = await created.json();
 await new Promise((r) => setTimeout(r, 500));
 
 // The GETs `agents show <id> --json` makes, as its --debug trace lists them: the baselines make the same.
@@ -80,6 +131,7 @@ const traced = spawnSync(process.execPath, [bin, 'show', session.id, '--json', '
     AGENTS_CONFIG_DIR: work,
     AGENTS_BASE_URL: baseUrl,
     AGENTS_API_KEY: KEY,
+    NODE_EXTRA_CA_CERTS: tls.ca,
   },
   encoding: 'utf8',
 });
@@ -89,13 +141,13 @@ const gets = [...traced.stderr.matchAll(/→ GET (\S+)/g)].map(
 if (traced.status !== 0 || gets.length === 0) throw new Error(`show --debug traced no GET: ${traced.stderr}`);
 // The baselines are the plainest scripts that do the same: CommonJS, so they do not pay for Node's ESM
 // loader (agents does).
-const bareHttp = join(work, 'bare-http.cjs');
+const bareHttps = join(work, 'bare-https.cjs');
 writeFileSync(
-  bareHttp,
-  `const http = require('node:http');
-const agent = new http.Agent({ keepAlive: true });
+  bareHttps,
+  `const https = require('node:https');
+const agent = new https.Agent({ keepAlive: true });
 const get = (path) => new Promise((resolve, reject) => {
-  http.get(${JSON.stringify(baseUrl)} + path, { agent, headers: { authorization: 'ApiKey ${KEY}', accept: 'application/json' } }, (res) => {
+  https.get(${JSON.stringify(baseUrl)} + path, { agent, headers: { authorization: 'ApiKey ${KEY}', accept: 'application/json' } }, (res) => {
     let body = ''; res.setEncoding('utf8'); res.on('data', (c) => (body += c)); res.on('end', () => resolve(JSON.parse(body)));
   }).on('error', reject);
 });
@@ -181,9 +233,11 @@ const binaryNode =
       )?.[1];
 if (packed === undefined) console.log(`\n${built}: not built (npm run build:binary), not measured`);
 
-// No colour, no CI quirks, no extra CA bundle (on Node 20 it alone cost every process about 75 ms). Node's
-// compile cache (and an older build's own code cache, under XDG_CACHE_HOME) is the bench's own, filled by
-// the warm-up rounds as a user's first runs fill theirs.
+// No colour, no CI quirks. Node's compile cache (and an older build's own code cache, under XDG_CACHE_HOME)
+// is the bench's own, filled by the warm-up rounds as a user's first runs fill theirs. The runs that send a
+// request, ours and the bare scripts alike, trust the test authority through NODE_EXTRA_CA_CERTS (Node
+// reads the file as it starts); the others run without it, as before (on Node 20 it alone cost every process
+// about 75 ms).
 const env = {
   PATH: process.env.PATH,
   HOME: work,
@@ -194,6 +248,7 @@ const env = {
   AGENTS_API_KEY: KEY,
   NO_COLOR: '1',
 };
+const tlsEnv = { ...env, NODE_EXTRA_CA_CERTS: tls.ca };
 // The same settings from the config file: conf reads it (the file exists and a setting must come from it).
 const configDir = join(work, 'config');
 mkdirSync(configDir);
@@ -201,7 +256,7 @@ writeFileSync(
   join(configDir, 'config.json'),
   JSON.stringify({ profiles: { default: { 'api-key': KEY, 'base-url': baseUrl } } }),
 );
-const fileEnv = { ...env, AGENTS_CONFIG_DIR: configDir };
+const fileEnv = { ...tlsEnv, AGENTS_CONFIG_DIR: configDir };
 delete fileEnv.AGENTS_BASE_URL;
 delete fileEnv.AGENTS_API_KEY;
 
@@ -210,20 +265,20 @@ const agentsCases = (file, tag) => [
   { name: `${tag}agents --version`, args: [file, '--version'] },
   { name: `${tag}agents --help`, args: [file, '--help'] },
   { name: `${tag}agents show nope (usage error)`, args: [file, 'show', 'not-a-session'], status: 2 },
-  { name: `${tag}agents show --json`, args: [file, 'show', session.id, '--json'] },
+  { name: `${tag}agents show --json`, args: [file, 'show', session.id, '--json'], env: tlsEnv },
   { name: `${tag}agents show --json, config file`, args: [file, 'show', session.id, '--json'], env: fileEnv },
 ];
 /** The executable's cases: the program is the executable itself, run under no other Node. */
 const binaryCases = [
   { name: 'binary --help', program: binary, args: ['--help'] },
-  { name: 'binary show --json', program: binary, args: ['show', session.id, '--json'] },
+  { name: 'binary show --json', program: binary, args: ['show', session.id, '--json'], env: tlsEnv },
 ];
 const baseCases = [
   { name: 'node -e 0', args: ['-e', '0'] },
   { name: 'commander alone: --help', args: [commanderAlone, '--help'] },
   ...agentsCases(bin, ''),
-  { name: 'bare node:http GETs', args: [bareHttp] },
-  { name: 'bare fetch GETs', args: [bareFetch] },
+  { name: 'bare node:https GETs', args: [bareHttps], env: tlsEnv },
+  { name: 'bare fetch GETs', args: [bareFetch], env: tlsEnv },
   ...(before === undefined ? [] : agentsCases(before, 'before: ')),
 ];
 
@@ -323,9 +378,9 @@ function bench(label, prefix, version) {
   const ratios = (tag, m) => ({
     help: m.get(`${tag}agents --help`) / m.get('node -e 0'),
     usage: m.get(`${tag}agents show nope (usage error)`) / m.get('node -e 0'),
-    http: m.get(`${tag}agents show --json`) / m.get('bare node:http GETs'),
+    https: m.get(`${tag}agents show --json`) / m.get('bare node:https GETs'),
     fetch: m.get(`${tag}agents show --json`) / m.get('bare fetch GETs'),
-    file: m.get(`${tag}agents show --json, config file`) / m.get('bare node:http GETs'),
+    file: m.get(`${tag}agents show --json, config file`) / m.get('bare node:https GETs'),
     rss: mem.get(`${tag}agents show --json`),
     commander: m.get('commander alone: --help') / m.get('node -e 0'),
     helpOverCommander: m.get(`${tag}agents --help`) / m.get('commander alone: --help'),
@@ -344,13 +399,13 @@ function bench(label, prefix, version) {
   row('usage error against node -e 0', 'usage', 'target ≤ 1.30x');
   row('commander alone: --help against node -e 0', 'commander', 'the least a commander program pays');
   row('--help against commander alone: --help', 'helpOverCommander', 'target ≤ 1.15x');
-  row('show --json against bare node:http GETs', 'http', 'target ≤ 2.00x');
+  row('show --json against bare node:https GETs', 'https', 'target ≤ 2.00x');
   row('show --json against bare fetch GETs', 'fetch', 'target ≤ 1.30x');
-  row('show --json, settings in the config file, against node:http', 'file', 'target ≤ 2.00x');
+  row('show --json, settings in the config file, against node:https', 'file', 'target ≤ 2.00x');
   row(
     'peak RSS of show --json',
     'rss',
-    `bare node:http ${mem.get('bare node:http GETs').toFixed(1)} MB`,
+    `bare node:https ${mem.get('bare node:https GETs').toFixed(1)} MB`,
     'MB',
   );
   if (cases === baseCases) {
@@ -396,9 +451,11 @@ if (packed !== undefined) {
 emulator.kill();
 
 if (summary.length > 1 || before !== undefined) {
-  console.log('\nsummary (targets: --help ≤ 1.15x commander alone; show ≤ 2.00x node:http, ≤ 1.30x fetch)\n');
   console.log(
-    `${'node'.padEnd(16)}${'--help'.padStart(9)}${'usage'.padStart(9)}${'commander'.padStart(11)}${'help/cmdr'.padStart(11)}${'show/http'.padStart(11)}${'show/fetch'.padStart(12)}${'file/http'.padStart(11)}${'show RSS'.padStart(11)}`,
+    '\nsummary (targets: --help ≤ 1.15x commander alone; show ≤ 2.00x node:https, ≤ 1.30x fetch)\n',
+  );
+  console.log(
+    `${'node'.padEnd(16)}${'--help'.padStart(9)}${'usage'.padStart(9)}${'commander'.padStart(11)}${'help/cmdr'.padStart(11)}${'show/https'.padStart(11)}${'show/fetch'.padStart(12)}${'file/https'.padStart(11)}${'show RSS'.padStart(11)}`,
   );
   for (const { label, now, then } of summary) {
     for (const [tag, r] of [
@@ -409,7 +466,7 @@ if (summary.length > 1 || before !== undefined) {
       console.log(
         `${(tag || label).padEnd(16)}${`${r.help.toFixed(2)}x`.padStart(9)}${`${r.usage.toFixed(2)}x`.padStart(9)}` +
           `${`${r.commander.toFixed(2)}x`.padStart(11)}${`${r.helpOverCommander.toFixed(2)}x`.padStart(11)}` +
-          `${`${r.http.toFixed(2)}x`.padStart(11)}${`${r.fetch.toFixed(2)}x`.padStart(12)}${`${r.file.toFixed(2)}x`.padStart(11)}` +
+          `${`${r.https.toFixed(2)}x`.padStart(11)}${`${r.fetch.toFixed(2)}x`.padStart(12)}${`${r.file.toFixed(2)}x`.padStart(11)}` +
           `${`${r.rss.toFixed(1)} MB`.padStart(11)}`,
       );
     }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The launcher. Node's compile cache keeps V8's code for dist/ between runs. Source maps cost every file
 // loaded a look for its map, so they are turned on only when a stack trace may be printed (--debug,
-// AGENTS_DEBUG as src/config/env.ts reads it), and before the program loads: Node maps only the files
+// AGENTS_DEBUG as src/core/config/env.ts reads it), and before the program loads: Node maps only the files
 // loaded after. The program is imported only then (an import statement would load it first).
 import module from 'node:module';
 
@@ -22,7 +22,7 @@ if (process.argv.includes('--debug') || (debug && debug !== '0' && debug.toLower
   process.setSourceMapsEnabled(true);
 }
 // `agents`, `agents --help`, `agents -h`, `agents --version`, `agents -V`: the root alone answers them, from a
-// file of its own (src/help.ts).
+// file of its own (src/cli/help.ts).
 const ROOT_LINES = ['--help', '-h', '--version', '-V'];
 const args = process.argv.slice(2);
 const rootHelp = args.length === 0 || (args.length === 1 && ROOT_LINES.includes(args[0]));

@@ -1,8 +1,8 @@
-// Builds dist/ for bin/agents.js: one esbuild ES module build of the program (src/cli.ts) with every
+// Builds dist/ for bin/agents.js: one esbuild ES module build of the program (src/cli/main.ts) with every
 // library it uses bundled in, so the package installs nothing and a global install is one package.
 //  - Split where the program says `await import()`: each command's module, undici's, the emulator's and the
 //    libraries only some runs use are chunks of their own, read only by a run that imports them.
-//  - What src/cli.ts imports is one chunk. esbuild splits by the set of entry points that reach a module,
+//  - What src/cli/main.ts imports is one chunk. esbuild splits by the set of entry points that reach a module,
 //    and counts each `await import()` as an entry: left alone, the modules cli.ts shares with some commands
 //    fall into a chunk for each set of commands sharing them, and `--help` read 13 files of dist/. Every
 //    imported module runs after cli.ts anyway, so `inject` has each file import it: cli.ts and all it
@@ -37,8 +37,8 @@ const program = await build({
   ...shipped,
   plugins: [...(shipped.plugins ?? []), requestRuntime('src'), builtinImports],
   metafile: true,
-  entryPoints: { agents: 'src/cli.ts' },
-  inject: ['src/cli.ts'],
+  entryPoints: { agents: 'src/cli/main.ts' },
+  inject: ['src/cli/main.ts'],
   outdir: out,
   chunkNames: 'chunks/[name]-[hash]',
   splitting: true,
@@ -46,16 +46,16 @@ const program = await build({
   // A stack trace needs the mappings, not the text: the maps stay a fraction of the size.
   sourcesContent: false,
 });
-checkRuntimeApart(program.metafile, 'src/cli.ts');
-checkRunsReadAscii(program.metafile, 'src/cli.ts');
+checkRuntimeApart(program.metafile, 'src/cli/main.ts');
+checkRunsReadAscii(program.metafile, 'src/cli/main.ts');
 
-// The root help's own entry (src/help.ts): one file, dist/help.js, that bin/agents.js imports for
+// The root help's own entry (src/cli/help.ts): one file, dist/help.js, that bin/agents.js imports for
 // `agents`, `agents --help`, `agents -h`, `--version` and `-V` instead of the program above. A build of its own, as the
 // library's is: in the one above, every file imports cli.ts. The commands' heads (what the root help lists
 // of each) are read from the whole program as the sources declare it, and given to it as data. It must
 // stay one file of commander and the root: an `await import()` in what it reaches would be bundled whole.
 const heads = await fromSources(
-  "export { buildProgram } from './src/program/program.ts';\nexport { headsOf } from './src/program/root.ts';",
+  "export { buildProgram } from './src/cli/program/program.ts';\nexport { headsOf } from './src/cli/program/root.ts';",
   ({ buildProgram, headsOf }) => headsOf(buildProgram(() => undefined, {})),
 );
 const help = await build({
@@ -64,7 +64,7 @@ const help = await build({
   define: { ...shipped.define, __AGENTS_HEADS__: JSON.stringify(JSON.stringify(heads)) },
   plugins: [...(shipped.plugins ?? []), builtinImports],
   metafile: true,
-  entryPoints: { help: 'src/help.ts' },
+  entryPoints: { help: 'src/cli/help.ts' },
   outdir: out,
   sourcemap: 'linked',
   sourcesContent: false,
@@ -73,14 +73,15 @@ const lazy = Object.entries(help.metafile.inputs).flatMap(([file, input]) =>
   input.imports.filter((i) => i.kind === 'dynamic-import').map((i) => `${file} -> ${i.path}`),
 );
 if (lazy.length > 0)
-  throw new Error(`src/help.ts reaches an await import(), which its build would bundle: ${lazy}`);
+  throw new Error(`src/cli/help.ts reaches an await import(), which its build would bundle: ${lazy}`);
 
-// The keychain's helper (src/config/keychain-helper.ts): a file of its own, dist/keychain-helper.js, that
-// src/config/keychain.ts runs in a child process. @napi-rs/keyring, a native addon, is never bundled: the
-// helper imports it by a name esbuild does not follow, from the package's `dependencies`.
+// The keychain's helper (src/core/config/keychain-helper.ts): a file of its own, dist/keychain-helper.js, that
+// src/core/config/keychain.ts runs in a child process. @napi-rs/keyring, a native addon, is never bundled: the
+// helper imports it as an external, from the package's `dependencies`.
 await build({
   ...shipped,
-  entryPoints: { 'keychain-helper': 'src/config/keychain-helper.ts' },
+  entryPoints: { 'keychain-helper': 'src/core/config/keychain-helper.ts' },
+  external: ['@napi-rs/keyring'],
   outdir: out,
   sourcemap: 'linked',
   sourcesContent: false,

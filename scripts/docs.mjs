@@ -1,5 +1,5 @@
 // `npm run docs`: writes docs/commands.md and man/agents.1 from the program's own commander tree
-// (buildProgram in src/program/program.ts, bundled by esbuild: from-sources.mjs; scripts/docs/reference.ts reads it), the man
+// (buildProgram in src/cli/program/program.ts, bundled by esbuild: from-sources.mjs; scripts/docs/reference.ts reads it), the man
 // page through marked-man's own command, so that --help, the reference and the man page never disagree.
 // `--check`: writes nothing, and exits 1 naming each file that differs from what would be written
 // (test/process/generated-docs.test.ts runs it). The output depends on the source alone: the man page's date is fixed
@@ -22,7 +22,7 @@ const check = process.argv.includes('--check');
 /** The reference's two markdown documents, from the program as the sources declare it now. */
 function markdown() {
   return fromSources(
-    "export { buildProgram } from './src/program/program.ts';\nexport { reference } from './scripts/docs/reference.ts';",
+    "export { buildProgram } from './src/cli/program/program.ts';\nexport { reference } from './scripts/docs/reference.ts';",
     ({ buildProgram, reference }) => {
       const program = buildProgram(
         () => Promise.resolve(),

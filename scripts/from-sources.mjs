@@ -12,7 +12,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
  * Calls `use` with the module whose text is `entry` (TypeScript, its imports relative to the repository's
- * root, such as `export { buildProgram } from './src/program/program.ts';`), and returns what it returns.
+ * root, such as `export { buildProgram } from './src/cli/program/program.ts';`), and returns what it returns.
  */
 export async function fromSources(entry, use) {
   const out = mkdtempSync(join(tmpdir(), 'agents-sources-'));

@@ -5,7 +5,7 @@
 // run context, the presenter, the HTTP client, each command's run.ts, … Modules shared by different sets of
 // those sat in a chunk per set, and `show --json` read 34 files of dist/, each costing the ES module loader
 // about half a millisecond of CPU (resolving, reading, its compile cache, linking), more than the code in
-// them. build.mjs already has every module import src/cli.ts (its `inject`), which puts what cli.ts
+// them. build.mjs already has every module import src/cli/main.ts (its `inject`), which puts what cli.ts
 // imports in one chunk beside agents.js; this does the same one level down, for what only runs import:
 //  - a virtual module, the hub, names the request runtime with `require()` calls that never run (behind a
 //    global that is never set): edges for esbuild's chunking only, evaluated by nothing;
@@ -25,11 +25,11 @@ const HUB = 'agents:request-runtime';
 
 /** The modules the hub names, absolute. */
 function runtimeModules(src) {
-  const commands = readdirSync(join(src, 'commands'))
+  const commands = readdirSync(join(src, 'cli', 'commands'))
     .filter((name) => !['emulator', 'mcp', 'acp'].includes(name))
-    .map((name) => join(src, 'commands', name, 'run.ts'))
+    .map((name) => join(src, 'cli', 'commands', name, 'run.ts'))
     .filter((file) => existsSync(file));
-  return [join(src, 'run', 'run-command.ts'), ...commands];
+  return [join(src, 'cli', 'run', 'run-command.ts'), ...commands];
 }
 
 /**
@@ -108,7 +108,7 @@ export function checkRuntimeApart(metafile, entryPoint) {
   if (loaded.some((out) => Object.keys(metafile.outputs[out]?.inputs ?? {}).some((i) => i.endsWith(HUB))))
     throw new Error(
       'scripts/request-runtime.mjs: the request runtime landed in the chunk --help loads (a module that ' +
-        'src/cli.ts imports is also loaded by `await import()`): help and usage errors would load it all',
+        'src/cli/main.ts imports is also loaded by `await import()`): help and usage errors would load it all',
     );
 }
 

@@ -21,9 +21,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEmulator } from '../../src/emulator/index.js';
-import type { Message } from '../../src/api/types.js';
+import type { Message } from '../../src/core/api/types.js';
 import type { RunningEmulator } from '../../src/emulator/surface.js';
-import { fileLimiter } from '../../src/api/budget/shared.js';
+import { fileLimiter } from '../../src/core/budget/shared.js';
 import { startRedis } from '../../test/support/redis.js';
 
 export interface RunOptions {

@@ -1,9 +1,9 @@
 // One poller following a burst to its end, alone in its process so that the peak RSS it reports is the
 // follower's own: the emulator and the bookkeeping stay in the parent. Each message goes to stdout as one
 // JSON line, the way `--follow --json` prints it; reports go to the parent over the IPC channel.
-import { ApiClient } from '../../src/api/client.js';
-import type { Message } from '../../src/api/types.js';
-import { Follower, type MessageLister } from '../../src/poll/follow.js';
+import { ApiClient } from '../../src/core/api/client.js';
+import type { Message } from '../../src/core/api/types.js';
+import { Follower, type MessageLister } from '../../src/core/poll/follow.js';
 import { CHILD_ENV, type ChildConfig, type ChildReport, type ChildResult } from './child-protocol.js';
 import { hrefGetter, naivePoll } from './naive.js';
 

@@ -4,8 +4,8 @@
 // child's first poll has come back, so it falls between two polls as the hazard describes.
 import { fork, type ChildProcess } from 'node:child_process';
 import { setTimeout as delay } from 'node:timers/promises';
-import { ApiClient } from '../../src/api/client.js';
-import type { Message } from '../../src/api/types.js';
+import { ApiClient } from '../../src/core/api/client.js';
+import type { Message } from '../../src/core/api/types.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { CHILD_ENV, type ChildConfig, type ChildReport, type ChildResult } from './child-protocol.js';
 import { Tally } from './tally.js';

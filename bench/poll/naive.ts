@@ -2,7 +2,7 @@
 // every second, follow each response's `_links.new_messages.href` with the list's default order (newest
 // first) and take whatever items come back, stopping after a response that holds a final message. It
 // trusts the server's cursor, so it inherits every hazard of `gts`; the bench counts what that costs.
-import type { Message, MessagePage } from '../../src/api/types.js';
+import type { Message, MessagePage } from '../../src/core/api/types.js';
 import { sleep } from '../../src/util/sleep.js';
 
 /** GETs an href as a first attempt would: fetch with the key, the JSON page back. */

@@ -1,6 +1,6 @@
 // What a poller yielded, by message id: the moment each id first came out and how often ids repeated.
 // Shared by every scenario so that "duplicates" and "misses" mean the same thing for both pollers.
-import type { Message } from '../../src/api/types.js';
+import type { Message } from '../../src/core/api/types.js';
 
 /** The yields of one poller run. */
 export class Tally {

@@ -1,9 +1,9 @@
 // Scenarios 1 and 2: waiting for a thread's final message, the way `create --wait` does, for our poller
 // and the naive loop. Each run creates its own session with its poller's key, then waits on its thread.
 import { setTimeout as delay } from 'node:timers/promises';
-import { ApiClient } from '../../src/api/client.js';
+import { ApiClient } from '../../src/core/api/client.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { Follower } from '../../src/poll/follow.js';
+import { Follower } from '../../src/core/poll/follow.js';
 import { hrefGetter, naivePoll } from './naive.js';
 import { Tally } from './tally.js';
 

@@ -4,14 +4,14 @@
 // session.ts) imports nothing else of src/.
 import type { Agents } from '../sdk/index.js';
 import { NotFoundError, type Landed, type Message, type Session } from '../sdk/index.js';
-import type { Context } from '../run/context.js';
-import type { AgentSelection } from '../input/agent.js';
-import { notASession, parseSessionRef } from '../input/session-ref.js';
-import { resolveSession } from '../sessions/resolve.js';
-import { classify, type Entry } from '../conversation/model.js';
-import { recordLast, type UsedSession } from '../state/last-session.js';
-import { readKnownSessions, type KnownSession } from '../state/known-sessions.js';
-import { agentsOf } from '../host/agents-of.js';
+import type { Context } from '../cli/run/context.js';
+import type { AgentSelection } from '../cli/input/agent.js';
+import { notASession, parseSessionRef } from '../cli/input/session-ref.js';
+import { resolveSession } from '../core/sessions/resolve.js';
+import { classify, type Entry } from '../core/conversation/model.js';
+import { recordLast, type UsedSession } from '../core/state/last-session.js';
+import { readKnownSessions, type KnownSession } from '../core/state/known-sessions.js';
+import { agentsOf } from '../sdk/agents-of.js';
 
 export type { AgentSelection, Entry, KnownSession };
 

@@ -13,10 +13,10 @@ import {
   type InitializeResponse,
   type SessionConfigOption,
 } from '@agentclientprotocol/sdk';
-import type { Context } from '../run/context.js';
-import { CORE_AGENTS, type CoreAgent } from '../api/types.js';
+import type { Context } from '../cli/run/context.js';
+import { CORE_AGENTS, type CoreAgent } from '../core/api/types.js';
 import { VERSION } from '../util/version.js';
-import { CliError, ExitCode, toCliError } from '../errors/cli-error.js';
+import { CliError, ExitCode, toCliError } from '../core/errors/cli-error.js';
 import { Blocks } from './blocks.js';
 import { acpError } from './errors.js';
 import { PanelSession, type PanelOptions } from './session.js';

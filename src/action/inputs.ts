@@ -2,9 +2,14 @@
 // own action (BlocksOrg/blocks-ci-sessions), plus ours. Each error names the input, not the CLI flag.
 import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { MAX_TITLE_LENGTH, type CoreAgent } from '../api/types.js';
-import { UsageError } from '../errors/cli-error.js';
-import { validateAgent, validateApiKey, validateBaseUrl, validateBudgetUrl } from '../config/validators.js';
+import { MAX_TITLE_LENGTH, type CoreAgent } from '../core/api/types.js';
+import { UsageError } from '../core/errors/cli-error.js';
+import {
+  validateAgent,
+  validateApiKey,
+  validateBaseUrl,
+  validateBudgetUrl,
+} from '../core/config/validators.js';
 import { isUuid } from '../util/uuid.js';
 
 /** Every input action.yml declares, in its order; the only names the Action reads. */

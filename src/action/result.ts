@@ -1,6 +1,6 @@
 // The Action's result, from what the library returned: the CI result `agents … --wait --json` prints
-// (src/items/ci-result.ts), and the step outputs of each stage. The outputs, the step summary and `result`
-// come from the CLI's own pure helpers (src/output/github.ts), so the two cannot drift.
+// (src/core/events/ci-result.ts), and the step outputs of each stage. The outputs, the step summary and `result`
+// come from the CLI's own pure helpers (src/cli/output/github.ts), so the two cannot drift.
 import {
   SchemaMismatchError,
   TimeoutError,
@@ -9,9 +9,9 @@ import {
   type Reply,
   type Turn,
 } from '../sdk/index.js';
-import type { PullRequestRef, Session } from '../api/types.js';
-import type { WaitResult } from '../items/ci-result.js';
-import { resultOutputs } from '../output/github.js';
+import type { PullRequestRef, Session } from '../core/api/types.js';
+import type { WaitResult } from '../core/events/ci-result.js';
+import { resultOutputs } from '../cli/output/github.js';
 
 /** Every output action.yml declares, in its order. */
 export const OUTPUT_NAMES = [

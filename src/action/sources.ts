@@ -4,8 +4,8 @@
 import { Readable } from 'node:stream';
 import { UsageError } from '../sdk/index.js';
 import type { JsonSchema } from '../sdk/index.js';
-import { readMessage } from '../input/message.js';
-import { readSchemaFile } from '../input/schema-file.js';
+import { readMessage } from '../cli/input/message.js';
+import { readSchemaFile } from '../cli/input/schema-file.js';
 import type { ActionInputs } from './inputs.js';
 
 /** The message to send: the prompt input, or the text of prompt_file. */

@@ -2,7 +2,7 @@
 // on at once, then the wait (a schema's follow-ups are the library's too), logged by the CLI's own lines
 // for a CI log (output/progress.ts): "Waiting for … on session …" when it starts, "still waiting (…)" as it goes.
 import type { Agents, JsonSchema, Reply, Turn } from '../sdk/index.js';
-import { lineProgress } from '../output/progress.js';
+import { lineProgress } from '../cli/output/progress.js';
 import { monotonicMs } from '../util/clock.js';
 import type { ActionInputs } from './inputs.js';
 

@@ -1,7 +1,8 @@
 // What a test holds of a running emulator: its address, close, the knobs it turns while it runs (faults,
 // misbehaviour, held turns) and the content it plants (messages, artifacts, pull requests).
 import type { Server } from 'node:http';
-import type { Message } from '../api/types.js';
+import type { AddressInfo } from 'node:net';
+import type { Message } from '../core/api/types.js';
 import { FaultPicker } from './faults.js';
 import type { Store } from './store.js';
 import { emptyStats, type Emulation } from './emulation.js';
@@ -65,9 +66,31 @@ export function controls(
 ): RunningEmulator {
   const { store, svc, held } = e;
   let closing: Promise<void> | undefined;
+  const host = (server.address() as AddressInfo).address;
   return {
     url: e.listening,
     port,
+    stopListening() {
+      return new Promise<void>((resolve) => {
+        if (!server.listening) return resolve();
+        server.close(() => resolve());
+        // As a process that exits: every connection goes, a request in flight with it.
+        server.closeAllConnections();
+      });
+    },
+    listenAgain() {
+      return new Promise<void>((resolve, reject) => {
+        if (server.listening) return resolve();
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+    },
+    get listening() {
+      return server.listening;
+    },
     keys: e.keys,
     close() {
       closing ??= new Promise<void>((resolve) => {

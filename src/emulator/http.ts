@@ -1,5 +1,6 @@
 // Replies as data, bounded body reading, and writing a reply (whole, or sabotaged by a fault).
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ERROR_BODY, served } from '../core/api/schemas/index.js';
 
 /** A response before it is written, so a fault can decide how (or whether) it reaches the client. */
 export interface Reply {
@@ -18,7 +19,7 @@ export function json(status: number, value: unknown): Reply {
 
 /** The service's error shape: `{"error": text, "code": CODE}`. */
 export function apiError(status: number, code: string, error: string): Reply {
-  return json(status, { error, code });
+  return json(status, served(ERROR_BODY, { error, code }));
 }
 
 /**

@@ -65,7 +65,8 @@ function route(e: Emulation, req: IncomingMessage, url: URL, body: Buffer): Repl
     if (!ok) return apiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
   }
   const host = req.headers.host;
-  const base = host && HOST.test(host) ? `http://${host}` : e.listening;
+  const scheme = e.listening.slice(0, e.listening.indexOf(':'));
+  const base = host && HOST.test(host) ? `${scheme}://${host}` : e.listening;
   const call: Call = {
     base,
     appUrl: opts.appUrl?.replace(/\/+$/, '') ?? (dialect.name === 'spec' ? base : 'https://blocks.team'),

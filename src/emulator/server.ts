@@ -1,6 +1,8 @@
 // The emulator's HTTP server: the options checked, its parts set up (emulation.ts), one pipeline per
-// request (pipeline.ts), and the handle a test holds (controls.ts). node:http only.
-import { createServer } from 'node:http';
+// request (pipeline.ts), and the handle a test holds (controls.ts). node:http, or node:https with the tls
+// option (the same server, with a TLS handshake in front).
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createSecureServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { apiError, writeReply } from './http.js';
 import { setUpEmulation } from './emulation.js';
@@ -46,12 +48,17 @@ function checkOptions(o: EmulatorOptions): void {
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
   checkOptions(opts);
   const e = await setUpEmulation(opts);
-  const server = createServer({ requestTimeout: 60_000, headersTimeout: 20_000 }, (req, res) => {
+  const serve = (req: IncomingMessage, res: ServerResponse) => {
     handle(e, req, res).catch(() => {
       // A handler exception is a 500 JSON, never a crash; the emulator keeps serving.
       writeReply(res, apiError(500, 'INTERNAL', 'Internal server error'));
     });
-  });
+  };
+  const timeouts = { requestTimeout: 60_000, headersTimeout: 20_000 };
+  const server =
+    opts.tls === undefined
+      ? createServer(timeouts, serve)
+      : createSecureServer({ ...timeouts, cert: opts.tls.cert, key: opts.tls.key }, serve);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => {
@@ -61,6 +68,6 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   });
   const address = server.address() as AddressInfo;
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  e.listening = `http://${hostPart}:${address.port}`;
+  e.listening = `${opts.tls === undefined ? 'http' : 'https'}://${hostPart}:${address.port}`;
   return controls(e, server, address.port, checkFaults);
 }

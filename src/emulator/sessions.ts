@@ -1,5 +1,6 @@
 // Create session, Get session and Send message, and the Session / SentMessage views they answer with.
-import type { Artifact, Session, SentMessage } from '../api/types.js';
+import type { Artifact, Session, SentMessage } from '../core/api/types.js';
+import { ARTIFACT, SENT_MESSAGE, SESSION, served } from '../core/api/schemas/index.js';
 import { oneLine, parseDirectives, stripDirectives } from './directives.js';
 import { apiError, json, type Reply } from './http.js';
 import type { SessionRecord, Store } from './store.js';
@@ -72,7 +73,7 @@ export function sessionView(svc: Service, r: SessionRecord, call: Call, created:
     view.plan_artifact_ids = svc.store.planArtifactIds(r);
     view.session_group_id = r.sessionGroupId ?? null;
   }
-  return view;
+  return served(SESSION, view);
 }
 
 /** A title from the first words of the message, directives and control characters left out. */
@@ -157,7 +158,7 @@ export function sendMessage(svc: Service, call: Call): Reply {
       final_message: { href: finalPath(base, record.id, thread.id) },
     },
   };
-  return json(call.dialect.createdStatus, sent);
+  return json(call.dialect.createdStatus, served(SENT_MESSAGE, sent));
 }
 
 /** Get artifact (live service): its record with a presigned download link on another host. */
@@ -178,5 +179,5 @@ export function getArtifact(svc: Service, call: Call): Reply {
     plan_id: a.planId,
     created_at: a.createdAt,
   };
-  return json(200, view);
+  return json(200, served(ARTIFACT, view));
 }

@@ -1,6 +1,7 @@
 // The emulator's memory: sessions per workspace, their threads and messages, and the storage clock.
 import { randomUUID } from 'node:crypto';
-import type { Message, MessageType, Role } from '../api/types.js';
+import type { Message, MessageType, Role } from '../core/api/types.js';
+import { MESSAGE, served } from '../core/api/schemas/index.js';
 
 /** A thread of a session: one turn, with the task id of the agent invocation it triggered. */
 export interface ThreadRecord {
@@ -164,7 +165,7 @@ export class Store {
       created_at: iso,
       updated_at: iso,
     };
-    this.put(record, msg, createdMs);
+    this.put(record, served(MESSAGE, msg), createdMs);
     return msg;
   }
 

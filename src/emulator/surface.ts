@@ -1,5 +1,5 @@
 // The emulator's public surface (re-exported by index.ts). Tests and the demo depend on these names.
-import type { Artifact, Message, MessageType, Role } from '../api/types.js';
+import type { Artifact, Message, MessageType, Role } from '../core/api/types.js';
 import type { DialectName } from './dialect.js';
 import type { Misbehaviour } from './misbehave.js';
 import type { RepeatedParams } from './validate.js';
@@ -49,6 +49,13 @@ export interface EmulatorOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
+  /**
+   * Serve the API over HTTPS with this certificate (its chain, PEM) and private key: the scheme the service
+   * uses, for a client that trusts the issuer (NODE_EXTRA_CA_CERTS; the bench and the start-up test make a
+   * test authority with openssl). Default plain HTTP. The artifact host stays plain HTTP, as links to
+   * another host may be.
+   */
+  tls?: { cert: string | Buffer; key: string | Buffer };
   /** Default: one documented dev key, `agents-dev-key` in workspace `dev`. */
   keys?: EmulatorKey[];
   /** Default 100 per 60000 ms per key (sliding window); false = unlimited. */
@@ -128,12 +135,21 @@ export type AddMessageInput = Partial<Message> & {
 
 /** A started emulator. */
 export interface RunningEmulator {
-  /** Base URL without /rest/v1, e.g. http://127.0.0.1:43123. */
+  /** Base URL without /rest/v1, e.g. http://127.0.0.1:43123 (https:// with the tls option). */
   url: string;
   port: number;
   keys: EmulatorKey[];
   /** Stops timers, closes sockets, resolves when down. */
   close(): Promise<void>;
+  /**
+   * A restart's first half: the listener goes away (connections in flight are cut, new ones refused) while
+   * the sessions, turns and stats stay; resolves once nothing listens on the port.
+   */
+  stopListening(): Promise<void>;
+  /** A restart's second half: listens again on the same port; resolves once it does. */
+  listenAgain(): Promise<void>;
+  /** Whether the listener is there (false between stopListening and listenAgain). */
+  readonly listening: boolean;
   setFaults(f: FaultOptions | undefined): void;
   /** How a repeated single-valued parameter is read from now on (see EmulatorOptions.repeatedParams). */
   setRepeatedParams(mode: RepeatedParams): void;

@@ -8,7 +8,7 @@ import {
   type MessageType,
   type Role,
   type SendMessageBody,
-} from '../api/types.js';
+} from '../core/api/types.js';
 
 export { UUID_PATTERN as UUID } from '../util/uuid.js';
 import { UUID_PATTERN as UUID } from '../util/uuid.js';

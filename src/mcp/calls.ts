@@ -1,23 +1,24 @@
 // What each tool does: post a turn, wait for its reply and read a session through the library's public
 // entry (src/sdk, so that its regressions fail these tools' tests), list this machine's sessions. Each
 // returns the result's data; answers.ts makes it a tool result.
-import type { Context } from '../run/context.js';
-import type { CreateSessionBody } from '../api/types.js';
-import { UsageError } from '../errors/cli-error.js';
-import { CORE_AGENTS } from '../api/types.js';
-import { startDeadline } from '../sessions/deadline.js';
-import { resolveSession } from '../sessions/resolve.js';
-import { DEFAULT_SHOW_LIMIT } from '../sessions/read-session.js';
-import { recordLast } from '../state/last-session.js';
+import { loadAnswerSchema } from '../core/sessions/answer-schema.js';
+import type { Context } from '../cli/run/context.js';
+import type { CreateSessionBody } from '../core/api/types.js';
+import { UsageError } from '../core/errors/cli-error.js';
+import { CORE_AGENTS } from '../core/api/types.js';
+import { startDeadline } from '../core/sessions/deadline.js';
+import { resolveSession } from '../core/sessions/resolve.js';
+import { DEFAULT_SHOW_LIMIT } from '../core/sessions/read-session.js';
+import { recordLast } from '../core/state/last-session.js';
 import type { JsonSchema, Turn } from '../sdk/index.js';
-import { agentsOf } from '../host/agents-of.js';
-import { DEFAULT_SCHEMA_RETRIES, MAX_SCHEMA_RETRIES } from '../sessions/answer-json.js';
-import { MAX_SESSIONS, readKnownSessions } from '../state/known-sessions.js';
-import { historyName } from '../state/history.js';
-import { sessionJson } from '../output/render-sessions.js';
+import { agentsOf } from '../sdk/agents-of.js';
+import { DEFAULT_SCHEMA_RETRIES, MAX_SCHEMA_RETRIES } from '../core/sessions/answer-json.js';
+import { MAX_SESSIONS, readKnownSessions } from '../core/state/known-sessions.js';
+import { historyName } from '../core/state/history.js';
+import { sessionJson } from '../cli/output/render-sessions.js';
 import type { Arguments } from './arguments.js';
 import { DEFAULT_WAIT_SECONDS } from './tools.js';
-import type { SessionRef } from '../input/session-ref.js';
+import type { SessionRef } from '../cli/input/session-ref.js';
 import { monotonicMs } from '../util/clock.js';
 import {
   noAnswer,
@@ -44,7 +45,6 @@ async function checkOf(a: Arguments, followUps: boolean): Promise<Check | undefi
     ? a.number('schema_retries', 0, MAX_SCHEMA_RETRIES, DEFAULT_SCHEMA_RETRIES, true)
     : 0;
   // Compiled here first so that a bad schema is refused naming output_schema, not the library's outputSchema.
-  const { loadAnswerSchema } = await import('../sessions/answer-schema.js');
   await loadAnswerSchema(source, 'output_schema');
   return { outputSchema: source, schemaRetries: retries };
 }

@@ -1,14 +1,14 @@
 // A turn's result as the MCP tools that post or wait give it: the wait goes through the library's public
 // `wait` (src/sdk), so that its regressions fail these tools' tests; time running out is an answer
 // ("running"), a reply that never matched output_schema is one too (status schema_mismatch).
-import type { Context } from '../run/context.js';
-import { CliError } from '../errors/cli-error.js';
-import { SchemaMismatchError, TimeoutError } from '../errors/agents-error.js';
-import { schemaErrorLine, NO_JSON } from '../sessions/answer-json.js';
-import { recordLast } from '../state/last-session.js';
-import { noteSessionFacts } from '../state/known-sessions.js';
-import type { JsonSchema, TurnRef } from '../sdk/index.js';
-import { agentsOf } from '../host/agents-of.js';
+import type { Context } from '../cli/run/context.js';
+import { CliError } from '../core/errors/cli-error.js';
+import { SchemaMismatchError, TimeoutError } from '../core/errors/agents-error.js';
+import { schemaErrorLine, NO_JSON } from '../core/sessions/answer-json.js';
+import { recordLast } from '../core/state/last-session.js';
+import { noteSessionFacts } from '../core/state/known-sessions.js';
+import type { JsonSchema, Session, TurnRef } from '../sdk/index.js';
+import { agentsOf } from '../sdk/agents-of.js';
 
 /**
  * How long a create or send POST, or a read, may take before the call gives up on it: more than a minute,
@@ -30,13 +30,13 @@ export interface ToolCallContext {
  * CLI's --json fields: `structured_output` and `schema_attempts`, or `status: "schema_mismatch"` with
  * `schema_errors` (see schemaFields).
  */
-export interface TurnResult {
+export interface TurnResult extends Pick<Session, 'pull_requests'> {
   session_id: string;
   thread_id: string;
-  session_html_url: string | null;
+  /** The Session's, null where it is not known. */
+  session_html_url: Session['session_html_url'] | null;
   status: 'completed' | 'running' | 'schema_mismatch';
   final_message: string | null;
-  pull_requests: unknown[];
   schema_attempts?: number;
 }
 
@@ -164,7 +164,7 @@ function mismatchText(e: SchemaMismatchError): string {
 }
 
 /** The session's pull requests as the service gives them (one read; none, with a warning, when it fails). */
-async function pullRequestsOf(ctx: Context, sessionId: string): Promise<unknown[]> {
+async function pullRequestsOf(ctx: Context, sessionId: string): Promise<Session['pull_requests']> {
   try {
     const agents = await agentsOf(ctx);
     const session = await agents.session(sessionId, { timeout: REQUEST_DEADLINE_MS });
@@ -187,7 +187,7 @@ async function followedUp(ctx: Context, t: TurnAt, threadId: string): Promise<vo
 
 /**
  * The turn ended: the session is noted as finished in this machine's list. The client records a turn's
- * end as it lists it (src/state/turn-ends.ts), but a schema's follow-up is recorded here only after the
+ * end as it lists it (src/core/state/turn-ends.ts), but a schema's follow-up is recorded here only after the
  * library's wait has seen its end.
  */
 async function finished(ctx: Context, t: TurnAt): Promise<void> {

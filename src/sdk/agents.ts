@@ -1,20 +1,20 @@
-// The library's client: one key and base URL, the CLI's own core underneath (src/sessions over src/api).
+// The library's client: one key and base URL, the CLI's own core underneath (src/core/sessions over src/core/api).
 // Constructing it reads nothing and sends nothing; each call checks its arguments before any request.
-import type { ApiClient } from '../api/client.js';
-import type { CreateSessionBody, Session } from '../api/types.js';
-import { AgentsError, ApiError, UsageError } from '../errors/agents-error.js';
-import { toCliError } from '../errors/cli-error.js';
-import { validateBudgetUrl } from '../config/validators.js';
-import { openConfigFile } from '../config/config-file.js';
-import { requireConnection, resolveSettings } from '../config/settings.js';
-import { startDeadline } from '../sessions/deadline.js';
-import { postTurn, type TurnPost } from '../sessions/post.js';
-import { withSchemaInstruction, type AnswerSchema } from '../sessions/answer-json.js';
-import { loadAnswerSchema } from '../sessions/answer-schema.js';
-import { readSession } from '../sessions/read-session.js';
-import { artifactRecord, latestPlanRecord } from '../sessions/artifacts.js';
-import { groupTurns } from '../conversation/turns.js';
-import { DEFAULT_SCHEDULE } from '../poll/schedule.js';
+import type { ApiClient } from '../core/api/client.js';
+import type { CreateSessionBody, Session } from '../core/api/types.js';
+import { AgentsError, ApiError, UsageError } from '../core/errors/agents-error.js';
+import { toCliError } from '../core/errors/cli-error.js';
+import { validateBudgetUrl } from '../core/config/validators.js';
+import { openConfigFile } from '../core/config/config-file.js';
+import { requireConnection, resolveSettings } from '../core/config/settings.js';
+import { startDeadline } from '../core/sessions/deadline.js';
+import { postTurn, type TurnPost } from '../core/sessions/post.js';
+import { withSchemaInstruction, type AnswerSchema } from '../core/sessions/answer-json.js';
+import { loadAnswerSchema } from '../core/sessions/answer-schema.js';
+import { readSession } from '../core/sessions/read-session.js';
+import { artifactRecord, latestPlanRecord } from '../core/sessions/artifacts.js';
+import { groupTurns } from '../core/conversation/turns.js';
+import { DEFAULT_SCHEDULE } from '../core/poll/schedule.js';
 import {
   agentArgs,
   clientArgs,
@@ -27,13 +27,17 @@ import {
   uuidArg,
 } from './arguments.js';
 import { clientOf, emitter, recordIn } from './client-of.js';
-import { openStateFile } from '../state/state-file.js';
-import { historyFor } from '../state/history.js';
+import { openStateFile } from '../core/state/state-file.js';
+import { historyFor } from '../core/state/history-for.js';
 import { followTurn, NEVER, waitReply, type WaitJob } from './waits.js';
 import { settled, type Settled } from './replies.js';
+import { randomUUID } from 'node:crypto';
 import type {
   AgentsEvent,
   AgentsOptions,
+  Attempt,
+  Attempts,
+  AttemptsOptions,
   ArtifactContent,
   CallOptions,
   ConfigOptions,
@@ -145,6 +149,39 @@ export class Agents {
     if (title !== undefined) body.title = title;
     if (group !== undefined) body.session_group_id = group;
     return this.#post({ kind: 'create', body }, options, check);
+  }
+
+  /**
+   * Starts the same task as `attempts` sessions (2 to 5) in one new session group, to compare their answers
+   * and keep the best. The creates are posted one after another through the key's budget; one that fails
+   * is reported in its {@link Attempt} and leaves the others (none is sent twice). Wait on them with
+   * {@link Agents.replies}. A usage error (bad `attempts`, `sessionGroupId` given) sends nothing.
+   */
+  async createAttempts(options: AttemptsOptions): Promise<Attempts> {
+    if (typeof options !== 'object' || options === null)
+      throw new UsageError('createAttempts() needs { agent, message, attempts }');
+    const n = options.attempts;
+    if (!Number.isInteger(n) || n < 2 || n > 5)
+      throw new UsageError('attempts must be a whole number from 2 to 5');
+    if ((options as CreateOptions).sessionGroupId !== undefined) {
+      throw new UsageError('createAttempts() makes a new session group: leave sessionGroupId out');
+    }
+    // Checked once, before anything is sent: a bad argument is not N errors.
+    agentArgs(options.agent, options.agentId);
+    messageArg(options.message);
+    titleArg(options.title);
+    const groupId = randomUUID();
+    const { attempts: _n, ...create } = options;
+    const attempts: Attempt[] = [];
+    for (let attempt = 1; attempt <= n; attempt += 1) {
+      try {
+        attempts.push({ attempt, turn: await this.create({ ...create, sessionGroupId: groupId }) });
+      } catch (err) {
+        if (options.signal?.aborted) throw err;
+        attempts.push({ attempt, error: toCliError(err) });
+      }
+    }
+    return { groupId, attempts };
   }
 
   /** Sends a follow-up to a session: a new turn, which interrupts the one in progress. */

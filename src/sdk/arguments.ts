@@ -1,11 +1,11 @@
 // A program's arguments, checked before anything is sent: each wrong one is a UsageError that names it (the
 // CLI's own validators where it has them), so a bad call costs no request and no slot of the budget.
-import { UsageError } from '../errors/agents-error.js';
-import { validateAgent, validateApiKey, validateBaseUrl } from '../config/validators.js';
+import { UsageError } from '../core/errors/agents-error.js';
+import { validateAgent, validateApiKey, validateBaseUrl } from '../core/config/validators.js';
 import { isUuid } from '../util/uuid.js';
-import { MAX_TITLE_LENGTH, type CoreAgent } from '../api/types.js';
+import { MAX_TITLE_LENGTH, type CoreAgent } from '../core/api/types.js';
 import { parseDuration } from '../util/duration.js';
-import { MAX_SCHEMA_RETRIES, DEFAULT_SCHEMA_RETRIES } from '../sessions/answer-json.js';
+import { MAX_SCHEMA_RETRIES, DEFAULT_SCHEMA_RETRIES } from '../core/sessions/answer-json.js';
 import type { AgentsOptions, Duration, JsonSchema, SchemaOptions, TurnRef } from './types.js';
 
 /** A session or thread id: a UUID. */

@@ -1,12 +1,12 @@
 // The ApiClient behind an Agents: the CLI's own client, with the program's options instead of the CLI's
 // environment, and its notices (retries, pacing, a budget store that failed) turned into events.
 import { join } from 'node:path';
-import type { ApiClient, ClientOptions } from '../api/client.js';
-import { ApiClient as Client } from '../api/client.js';
-import { stateDir } from '../config/locations.js';
+import type { ApiClient, ClientOptions } from '../core/api/client.js';
+import { ApiClient as Client } from '../core/api/client.js';
+import { stateDir } from '../core/config/locations.js';
 import { VERSION } from '../util/version.js';
-import type { History } from '../state/history.js';
-import { recordTurnEnds, type TurnEnds } from '../state/turn-ends.js';
+import type { History } from '../core/state/history.js';
+import { recordTurnEnds, type TurnEnds } from '../core/state/turn-ends.js';
 import type { AgentsEvent, AgentsOptions } from './types.js';
 
 /** Sends an event to the program, if it listens; a listener that throws never breaks a call. */
@@ -52,7 +52,7 @@ function budgetOf(
  */
 const recorders = new WeakMap<object, TurnEnds>();
 
-/** Has `agents` record each turn's end it sees in `history` (src/state/turn-ends.ts). */
+/** Has `agents` record each turn's end it sees in `history` (src/core/state/turn-ends.ts). */
 export function recordIn(agents: object, history: History): void {
   recorders.set(agents, recordTurnEnds(history));
 }

@@ -11,7 +11,7 @@ export {
   SchemaMismatchError,
   TimeoutError,
   UsageError,
-} from '../errors/agents-error.js';
+} from '../core/errors/agents-error.js';
 export type {
   AgentsErrorInit,
   AgentsErrorOptions,
@@ -21,12 +21,15 @@ export type {
   SchemaError,
   SchemaMismatchInit,
   TimeoutErrorInit,
-} from '../errors/agents-error.js';
+} from '../core/errors/agents-error.js';
 export type { Settled } from './replies.js';
 export type {
   AgentsEvent,
   AgentsOptions,
   ArtifactContent,
+  Attempt,
+  Attempts,
+  AttemptsOptions,
   BudgetOptions,
   CallOptions,
   ConfigOptions,
@@ -55,4 +58,4 @@ export type {
   Role,
   Session,
   SessionLinks,
-} from '../api/types.js';
+} from '../core/api/types.js';

@@ -1,6 +1,6 @@
 // Many waits at once, each result handed over as it comes: the order they end, not the order asked.
-import type { AgentsError } from '../errors/agents-error.js';
-import { toCliError } from '../errors/cli-error.js';
+import type { AgentsError } from '../core/errors/agents-error.js';
+import { toCliError } from '../core/errors/cli-error.js';
 import type { Reply } from './types.js';
 
 /** How one wait of {@link Agents.replies} ended: its reply, or the error it ended with. */

@@ -1,7 +1,8 @@
 // The shapes a program hands the library and gets back: options, turns, replies, events. Plain data, camelCase
 // where it is ours; the service's own records (Session, Message) keep the API's field names.
-import type { Message, Session } from '../api/types.js';
-import type { Tuning } from '../io/io.js';
+import type { AgentsError } from '../core/errors/agents-error.js';
+import type { Message, Session } from '../core/api/types.js';
+import type { Tuning } from '../core/io/io.js';
 
 /** A duration: milliseconds, or a string such as `'90s'`, `'20m'`, `'1h30m'`. */
 export type Duration = number | string;
@@ -40,7 +41,12 @@ export interface AgentsOptions {
    * Default `process.env`.
    */
   env?: Record<string, string | undefined>;
-  /** Longest wait for an answer's headers, and between chunks of its body, in ms. Default 30 000. */
+  /**
+   * Longest wait for an answer's headers, and between chunks of its body, in ms; one attempt's whole exchange
+   * ends at twice this. Default 30 000. A call retries what may pass (up to 6 times, or through an outage of a
+   * service that answered for 60 s, or until its `timeout`), and its error then says how many attempts it made
+   * over how long.
+   */
   responseTimeoutMs?: number;
   /** @internal The CLI's own callers (agents mcp) pass a run's tuning: its retries, poll schedule, pacing. */
   tuning?: Pick<Tuning, 'retry' | 'schedule' | 'pacing'>;
@@ -92,6 +98,25 @@ export interface CreateOptions extends CallOptions, SchemaOptions {
   title?: string;
   /** File the session under this session group (a UUID). Sent only when given, as `title` is. */
   sessionGroupId?: string;
+}
+
+/** {@link Agents.createAttempts}: one task as several sessions in one new session group (best of N). */
+export interface AttemptsOptions extends Omit<CreateOptions, 'sessionGroupId'> {
+  /** How many sessions: 2 to 5. */
+  attempts: number;
+}
+
+/** One attempt of {@link Agents.createAttempts}: its turn, or the error its create ended with. */
+export type Attempt =
+  | { attempt: number; turn: Turn; error?: undefined }
+  | { attempt: number; turn?: undefined; error: AgentsError };
+
+/** What {@link Agents.createAttempts} made: the new session group and each attempt, the first first. */
+export interface Attempts {
+  /** The session group's id (a UUID made by the client, sent as `session_group_id`). */
+  groupId: string;
+  /** Each attempt asked for, in order: its turn, or why its create failed. */
+  attempts: Attempt[];
 }
 
 /** A follow-up. */

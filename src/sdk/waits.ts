@@ -1,27 +1,27 @@
 // wait and follow over the CLI's one wait (sessions/await-reply.ts followThread, structured-reply.ts for a
 // schema): the same polls, schedule, outage policy and budget; errors become the hierarchy's, naming the
 // session and thread to resume.
-import type { ApiClient } from '../api/client.js';
-import type { Message, PullRequestRef } from '../api/types.js';
-import { isRateLimited, MAX_FAILED_POLLS } from '../poll/follow.js';
-import { toCliError } from '../errors/cli-error.js';
-import { UsageError } from '../errors/agents-error.js';
-import { followThread, resumeCommand, waitError } from '../sessions/await-reply.js';
-import { startDeadline, type Deadline } from '../sessions/deadline.js';
-import { latestUserMessage } from '../sessions/latest.js';
-import { sessionAfterTurn } from '../sessions/wait-result.js';
-import type { AnswerSchema } from '../sessions/answer-json.js';
-import type { SessionItem } from '../items/session-items.js';
-import type { ScheduleOptions } from '../poll/schedule.js';
-import { TimeoutError } from '../errors/agents-error.js';
-import { isFinalReply } from '../conversation/turn-state.js';
-import { toolSummary } from '../conversation/model.js';
+import type { ApiClient } from '../core/api/client.js';
+import type { Message, PullRequestRef } from '../core/api/types.js';
+import { isRateLimited, MAX_FAILED_POLLS } from '../core/poll/follow.js';
+import { toCliError } from '../core/errors/cli-error.js';
+import { UsageError } from '../core/errors/agents-error.js';
+import { followThread, resumeCommand, waitError } from '../core/sessions/await-reply.js';
+import { startDeadline, type Deadline } from '../core/sessions/deadline.js';
+import { latestUserMessage } from '../core/sessions/latest.js';
+import { sessionAfterTurn } from '../core/sessions/wait-result.js';
+import type { AnswerSchema } from '../core/sessions/answer-json.js';
+import type { SessionItem } from '../core/events/session-items.js';
+import type { ScheduleOptions } from '../core/poll/schedule.js';
+import { TimeoutError } from '../core/errors/agents-error.js';
+import { isFinalReply } from '../core/conversation/turn-state.js';
+import { toolSummary } from '../core/conversation/model.js';
 import {
   checkedResult,
   mismatchError,
   structuredReply,
   type StructuredResult,
-} from '../sessions/structured-reply.js';
+} from '../core/sessions/structured-reply.js';
 import { monotonicMs } from '../util/clock.js';
 import type { AgentsEvent, Landed, PullRequest, Reply, WaitProgress } from './types.js';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixture } from '../support/fixture.js';
 import { BIN, cliEnv, runCli } from '../support/run-cli.js';
-import { CORE_AGENTS } from '../../src/api/types.js';
+import { CORE_AGENTS } from '../../src/core/api/types.js';
 import { missing, titled } from '../support/tools.js';
 
 /** Each shell is driven only where it is installed (a missing one fails under AGENTS_TEST_REQUIRE_TOOLS=1). */
@@ -158,7 +158,7 @@ describe.concurrent('completion scripts', () => {
         ],
         [
           ['agents', 'config', 'get', ''],
-          ['api-key', 'base-url', 'agent', 'budget-url'],
+          ['api-key', 'base-url', 'agent', 'budget-url', 'notify'],
         ],
         [
           ['agents', 'completion', ''],
@@ -188,7 +188,7 @@ describe.concurrent('completion scripts', () => {
       ],
       [
         ['agents', 'config', 'set', ''],
-        ['api-key', 'base-url', 'agent', 'budget-url'],
+        ['api-key', 'base-url', 'agent', 'budget-url', 'notify'],
       ],
       [['agents', 'create', '--file', ''], ['<files>']],
       [
@@ -217,7 +217,7 @@ describe.concurrent('completion scripts', () => {
       sorted([...CORE_AGENTS]),
       ['last', ids.default],
       ['last', ids.work],
-      ['agent', 'api-key', 'base-url', 'budget-url'],
+      ['agent', 'api-key', 'base-url', 'budget-url', 'notify'],
       ['--refresh'],
       ['last', ids.default],
     ]);

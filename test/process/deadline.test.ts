@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixture, KEY } from '../support/fixture.js';
 import { runCli } from '../support/run-cli.js';
-import { stateFileName } from '../../src/api/budget/state.js';
+import { stateFileName } from '../../src/core/budget/state.js';
 
 describe('--timeout ends the process itself', () => {
   const SLOW_POST = {

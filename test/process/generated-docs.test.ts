@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { buildProgram } from '../../src/program/program.js';
+import { buildProgram } from '../../src/cli/program/program.js';
 import { ROOT } from '../support/run-cli.js';
 import { missing, titled } from '../support/tools.js';
 

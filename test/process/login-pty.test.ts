@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { openConfigFile } from '../../src/config/config-file.js';
+import { openConfigFile } from '../../src/core/config/config-file.js';
 import { BIN } from '../support/run-cli.js';
 import { cleanEnv, freshDir, stored, storedProfiles } from '../support/config.js';
 import { missing, titled } from '../support/tools.js';

@@ -11,7 +11,7 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/run-cli.js';
 import { ownEmulator } from '../support/emulator.js';
-import { parseState, stateFileName } from '../../src/api/budget/state.js';
+import { parseState, stateFileName } from '../../src/core/budget/state.js';
 import {
   busiestWindow,
   json,

@@ -1,17 +1,19 @@
 // Start-up of the built binary: bin/agents.js turns on Node's compile cache and imports dist/agents.js, one
 // esbuild ES module build split by command. Checked on the binary itself: it answers like main() does
-// in-process; help and a usage error load no HTTP code, while `show` does; and a --debug stack trace names
-// our src/ files (source maps, on only then). The packed tarball is tarball.test.ts's.
+// in-process; help and a usage error load no HTTP code, while `show` does; `show` over HTTPS, as the service
+// is reached (a test authority in NODE_EXTRA_CA_CERTS), reads the files it reads over http; and a --debug
+// stack trace names our src/ files (source maps, on only then). The packed tarball is tarball.test.ts's.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { BIN, ROOT, cliEnv } from '../support/run-cli.js';
 import { runMain } from '../support/main.js';
 import { fileSession } from '../support/file-session.js';
 import { oldNode } from '../support/old-node.js';
-import { titled } from '../support/tools.js';
+import { missing, titled } from '../support/tools.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'agents-startup-'));
 
@@ -86,6 +88,27 @@ const mcpSdk = (r: Run) =>
 const acpSdk = (r: Run) =>
   r.probe.files.filter((f) => readFileSync(f, 'utf8').includes('session/set_config_option'));
 
+/** The files a run read but the launcher. */
+const dist = (r: Run) => r.probe.files.filter((f) => !f.endsWith(join('bin', 'agents.js')));
+
+/** The same, by name without esbuild's hash, sorted. */
+const distNames = (r: Run) =>
+  dist(r)
+    .map((f) =>
+      f
+        .split(/[\\/]/)
+        .at(-1)
+        ?.replace(/-[A-Z0-9]+\.js$/, ''),
+    )
+    .sort();
+
+/**
+ * What `show --json` reads of dist/: agents.js and the chunk of what cli.ts imports, the request runtime's
+ * chunk (scripts/request-runtime.mjs) and the two entries it goes through (run/run-command.ts, show's
+ * run.ts: a few lines each).
+ */
+const SHOW_READS = ['agents.js', 'chunk', 'chunk', 'run', 'run-command'];
+
 const SESSION = '0b5e8f3c-1d2a-4c3b-9e8f-7a6b5c4d3e2f';
 
 const file = fileSession();
@@ -144,21 +167,12 @@ describe('the binary', () => {
     expect([help.code, version.code, show.code, mcp.code, acp.code]).toEqual([0, 0, 0, 0, 0]);
     expect(help.probe.files.length).toBeGreaterThan(0);
     // Each file of dist/ a run loads costs the ES module loader about a millisecond: --help reads the
-    // launcher and dist/help.js (commander and the commands' heads, src/help.ts); show reads dist/agents.js
-    // and the chunk of what cli.ts imports, the request runtime's chunk (scripts/request-runtime.mjs) and
-    // the two entries it goes through (run/run-command.ts, show's run.ts: a few lines each). It read 34
-    // before the request runtime was one chunk, 11 before the libraries it shares with lazily loaded ones
-    // (env-paths, string-width) joined it and the run's own modules stopped importing each other lazily.
-    const dist = (r: Run) => r.probe.files.filter((f) => !f.endsWith(join('bin', 'agents.js')));
+    // launcher and dist/help.js (commander and the commands' heads, src/cli/help.ts); show reads SHOW_READS. It
+    // read 34 before the request runtime was one chunk, 11 before the libraries it shares with lazily loaded
+    // ones (env-paths, string-width) joined it and the run's own modules stopped importing each other lazily.
     for (const r of [help, version])
       expect(dist(r).map((f) => f.split(/[\\/]/).slice(-2).join('/'))).toEqual(['dist/help.js']);
-    const names = dist(show).map((f) =>
-      f
-        .split(/[\\/]/)
-        .at(-1)
-        ?.replace(/-[A-Z0-9]+\.js$/, ''),
-    );
-    expect(names.sort()).toEqual(['agents.js', 'chunk', 'chunk', 'run', 'run-command']);
+    expect(distNames(show)).toEqual(SHOW_READS);
     for (const r of [help, show]) expect([...mcpSdk(r), ...acpSdk(r)]).toEqual([]);
     expect(mcpSdk(mcp)).not.toEqual([]);
     expect(acpSdk(mcp)).toEqual([]);
@@ -167,31 +181,73 @@ describe('the binary', () => {
     expect([mcp.stdout, acp.stdout]).toEqual(['', '']);
   });
 
-  it("only a command that sends a request reads the key: with the profile's key in the keychain, --help, a usage error, ls, budget and completion read none of its code; show does", async () => {
-    // The profile says its key is in the keychain; no keychain answers here (no D-Bus), which changes
-    // nothing for runs that never ask it. Its code (src/config/key-store.ts, keychain.ts, which starts the
-    // helper that loads the native library) is a chunk of its own.
+  const noOpenssl = missing('openssl');
+  describe.skipIf(noOpenssl !== undefined)(titled('over HTTPS, as the service is reached', noOpenssl), () => {
+    const secure = fileSession({ tls: true });
+
+    it('show trusts the test authority through NODE_EXTRA_CA_CERTS, loads node:https, and reads the files it reads over http', async () => {
+      const r = await runBin(['show', secure.sessionId, '--json'], secure.env);
+      expect(r.code, r.stderr).toBe(0);
+      expect((JSON.parse(r.stdout) as { session: { id: string } }).session.id).toBe(secure.sessionId);
+      expect(r.probe.builtins).toEqual(expect.arrayContaining(['https', '_tls_wrap']));
+      expect(distNames(r)).toEqual(SHOW_READS);
+      expect([...mcpSdk(r), ...acpSdk(r)]).toEqual([]);
+    });
+
+    it('show without the authority is refused the certificate: exit 1 (a network failure), what to check, nothing printed', async () => {
+      const env = { ...secure.env };
+      delete env.NODE_EXTRA_CA_CERTS;
+      const r = await runBin(['show', secure.sessionId, '--json'], env);
+      expect([r.code, r.stdout]).toEqual([1, '']);
+      expect(r.stderr).toMatch(/TLS failure talking to https:\/\/127\.0\.0\.1:\d+/);
+      expect(r.stderr).toContain('NODE_EXTRA_CA_CERTS');
+    });
+  });
+
+  it("only a command that sends a request reads the key: with the profile's key in the keychain, --help, a usage error, ls, budget and completion never reach the keychain; show does", async () => {
+    // The profile says its key is in the keychain. The session bus is a socket that counts who connects and
+    // hangs up on them at once: the keychain's helper (the one process that loads the native library)
+    // connects to it to read the key, and nothing else does.
     const dir = mkdtempSync(join(scratch, 'keychain-'));
-    const profile = { 'base-url': file.em.url, 'key-store': 'keychain', 'key-digest': '0'.repeat(64) };
+    const { origin } = new URL(file.em.url);
+    const profile = {
+      'base-url': file.em.url,
+      'key-store': 'keychain',
+      'key-digest': `${origin} ${'0'.repeat(64)}`,
+    };
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: profile } }), {
       mode: 0o600,
     });
-    const env: NodeJS.ProcessEnv = { ...cliEnv(), AGENTS_CONFIG_DIR: dir, AGENTS_KEYCHAIN: '1' };
-    delete env.DBUS_SESSION_BUS_ADDRESS;
-    const keyCode = (r: Run) => r.probe.files.filter((f) => /key-store-[A-Z0-9]+\.js$/.test(f));
-    const quiet = await Promise.all([
-      runBin(['--help'], env),
-      runBin(['show'], env),
-      runBin(['ls'], env),
-      runBin(['budget'], env),
-      runBin(['completion', 'bash'], env),
-    ]);
-    expect(quiet.map((r) => r.code)).toEqual([0, 2, 0, 0, 0]);
-    for (const r of quiet) expect(keyCode(r)).toEqual([]);
-    const show = await runBin(['show', SESSION], env);
-    expect(show.code).toBe(3);
-    expect(show.stderr).toContain('could not read it from the system keychain');
-    expect(keyCode(show)).toHaveLength(1);
+    let connections = 0;
+    const bus = createServer((socket) => {
+      connections += 1;
+      socket.destroy();
+    });
+    const socket = join(dir, 'bus');
+    await new Promise<void>((resolve) => bus.listen(socket, resolve));
+    try {
+      const env = {
+        ...cliEnv(),
+        AGENTS_CONFIG_DIR: dir,
+        AGENTS_KEYCHAIN: '1',
+        DBUS_SESSION_BUS_ADDRESS: `unix:path=${socket}`,
+      };
+      const quiet = await Promise.all([
+        runBin(['--help'], env),
+        runBin(['show'], env),
+        runBin(['ls'], env),
+        runBin(['budget'], env),
+        runBin(['completion', 'bash'], env),
+      ]);
+      expect(quiet.map((r) => r.code)).toEqual([0, 2, 0, 0, 0]);
+      expect(connections).toBe(0);
+      const show = await runBin(['show', SESSION], env);
+      expect(show.code).toBe(3);
+      expect(show.stderr).toContain('could not read it from the system keychain');
+      expect(connections).toBeGreaterThan(0);
+    } finally {
+      await new Promise((resolve) => bus.close(resolve));
+    }
   });
 
   it('with --debug or AGENTS_DEBUG, a stack trace names the src/ files and functions it passed through', async () => {
@@ -205,9 +261,9 @@ describe('the binary', () => {
       expect(r.code).toBe(2);
       expect(r.probe.sourceMaps).toBe(true);
       expect(r.stderr).toMatch(
-        /^ {4}at requireConnection \(.*[\\/]src[\\/]config[\\/]settings\.ts:\d+:\d+\)$/m,
+        /^ {4}at requireConnection \(.*[\\/]src[\\/]core[\\/]config[\\/]settings\.ts:\d+:\d+\)$/m,
       );
-      expect(r.stderr).toMatch(/^ {4}at async main \(.*[\\/]src[\\/]cli\.ts:\d+:\d+\)$/m);
+      expect(r.stderr).toMatch(/^ {4}at async main \(.*[\\/]src[\\/]cli[\\/]main\.ts:\d+:\d+\)$/m);
       expect(r.stderr).not.toMatch(/[\\/]dist[\\/]/);
     }
   });

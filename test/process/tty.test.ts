@@ -22,7 +22,7 @@ describe.skipIf(noTools)(titled('in a terminal', noTools), () => {
     expect(await t.exit).toBe(0);
     expect(t.screen).toContain('Created');
     expect(t.screen).toContain('claude finished');
-    // What to type next once the reply is in (src/output/render.ts renderNextSteps): reply, or read it all.
+    // What to type next once the reply is in (src/cli/output/render.ts renderNextSteps): reply, or read it all.
     const id = /id {3}([0-9a-f-]{36})/.exec(t.screen)?.[1];
     expect(id).toBeDefined();
     expect(t.screen).toContain(`agents send ${id} "…"`);

@@ -11,7 +11,7 @@ import {
   type PromptResponse,
   type SessionUpdate,
 } from '@agentclientprotocol/sdk';
-import type { Tuning } from '../../src/io/io.js';
+import type { Tuning } from '../../src/core/io/io.js';
 import { FAST_TUNING, runPiped } from './main.js';
 import { BIN, ROOT } from './run-cli.js';
 

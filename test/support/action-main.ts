@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { vi } from 'vitest';
 import { runAction as run } from '../../src/action/run-action.js';
-import type { Tuning } from '../../src/io/io.js';
+import type { Tuning } from '../../src/core/io/io.js';
 import { actionRun, actionStep, type ActionOptions, type ActionRun } from './action.js';
 import { FAST_TUNING } from './main.js';
 

@@ -1,7 +1,7 @@
 // Shared by the emulator's tests: start emulators that are closed after each test, and talk to them
 // over real HTTP with undici (no client code of ours).
 import { request } from 'undici';
-import type { Message, MessagePage, Session } from '../../src/api/types.js';
+import type { Message, MessagePage, Session } from '../../src/core/api/types.js';
 import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/index.js';
 import { emulator, endTurn } from './emulator.js';
 import { KEY } from './key.js';

@@ -8,7 +8,7 @@ import {
   profileOf,
   type ProfileValues,
   type Profiles,
-} from '../../src/config/config-file.js';
+} from '../../src/core/config/config-file.js';
 import { runMain, type MainOptions } from './main.js';
 import type { CliResult } from './run-cli.js';
 

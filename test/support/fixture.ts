@@ -1,5 +1,5 @@
 // One emulator per test, and the program run in-process against it (as a script: pipes, no terminal).
-import type { Message } from '../../src/api/types.js';
+import type { Message } from '../../src/core/api/types.js';
 import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/index.js';
 import { emulator } from './emulator.js';
 import { KEY } from './key.js';
@@ -28,7 +28,7 @@ export async function fixture(
 /**
  * The assistant's side of a conversation as stored, the way a person should see it: without the live
  * service's notices (no thread) and without its copy of a final reply (the `message` stored right before a
- * final with the same text). Written out here, not taken from src/conversation, so the tests check it.
+ * final with the same text). Written out here, not taken from src/core/conversation, so the tests check it.
  */
 export function conversationOf(stored: readonly Message[], thread?: string | null): Message[] {
   const assistant = stored.filter(

@@ -2,7 +2,7 @@
 // tests concurrently, so the shared afterEach of test/support/fixture.ts, which closes every emulator, cannot
 // be used), the program run in-process against it, and checks shared by the files.
 import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/index.js';
-import type { Message, Session } from '../../src/api/types.js';
+import type { Message, Session } from '../../src/core/api/types.js';
 import { endTurn, ownEmulator } from './emulator.js';
 import { KEY } from './key.js';
 import { cliEnv, type CliResult } from './run-cli.js';

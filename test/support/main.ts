@@ -4,13 +4,23 @@
 import { clearLine, cursorTo, moveCursor } from 'node:readline';
 import { PassThrough, Writable } from 'node:stream';
 import { homedir } from 'node:os';
-import { main } from '../../src/cli.js';
-import type { IO, Spawner, Tuning } from '../../src/io/io.js';
+import { main } from '../../src/cli/main.js';
+import type { IO, Spawner, Tuning } from '../../src/core/io/io.js';
 import { cliEnv, type CliResult } from './run-cli.js';
 
-/** Retries and polls in milliseconds, and no pacing: what most tests want. */
+/**
+ * Retries and polls in milliseconds, and no pacing: what most tests want. No ride through an outage of a
+ * service that answered (outageBudgetMs 0: the retries' count bounds a call), so that a test of a service
+ * that keeps failing counts its attempts; test/main/hostile/outage.test.ts turns it on.
+ */
 export const FAST_TUNING: Tuning = {
-  retry: { baseDelayMs: 5, maxDelayMs: 40, maxRetryAfterMs: 2_000, rateLimitedBudgetMs: 3_000 },
+  retry: {
+    baseDelayMs: 5,
+    maxDelayMs: 40,
+    maxRetryAfterMs: 2_000,
+    rateLimitedBudgetMs: 3_000,
+    outageBudgetMs: 0,
+  },
   schedule: { minMs: 20, maxMs: 150, growth: 0.12, longQuietMs: 60_000, longMaxMs: 300, maxErrorMs: 400 },
   pacing: false,
 };

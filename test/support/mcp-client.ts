@@ -6,7 +6,7 @@ import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/s
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Readable, Writable } from 'node:stream';
-import type { Tuning } from '../../src/io/io.js';
+import type { Tuning } from '../../src/core/io/io.js';
 import { runPiped } from './main.js';
 import { BIN, ROOT } from './run-cli.js';
 

@@ -3,7 +3,7 @@
 // session id names the child and the request (<child>-0000-4000-8000-<n>), so that the server can tell
 // them apart (the emulator, which has none of these sessions, answers 404: an answer all the same). Prints
 // "done" when all are answered; a repair of the shared file, and a fallback, on stderr.
-import { ApiClient } from '../../src/api/client.js';
+import { ApiClient } from '../../src/core/api/client.js';
 
 const [
   baseUrl = '',

@@ -3,7 +3,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import type { Message } from '../../src/api/types.js';
+import type { Message } from '../../src/core/api/types.js';
 import { KEY } from './key.js';
 
 export { KEY };

@@ -15,6 +15,7 @@ const INSTALL = {
   'valkey-server': 'valkey-server (Debian 12: from bookworm-backports)',
   groff: 'groff-base',
   mandoc: 'mandoc',
+  openssl: 'openssl',
   'dbus-daemon': 'dbus',
   'gnome-keyring-daemon': 'gnome-keyring',
 } as const;

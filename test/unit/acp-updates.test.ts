@@ -2,7 +2,7 @@
 // titles, a plan's entries (src/acp/updates.ts, pure).
 import { describe, expect, it } from 'vitest';
 import { paragraphGap, planEntries, promptText, toolCall, toolKind } from '../../src/acp/updates.js';
-import type { Message } from '../../src/api/types.js';
+import type { Message } from '../../src/core/api/types.js';
 
 const message = (text: string): Message =>
   ({

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { agentsOptions, eventLine } from '../../src/action/client.js';
 import { parseInputs, type InputName } from '../../src/action/inputs.js';
-import { DEFAULT_SCHEDULE, nextDelay } from '../../src/poll/schedule.js';
+import { DEFAULT_SCHEDULE, nextDelay } from '../../src/core/poll/schedule.js';
 import { UsageError } from '../../src/sdk/index.js';
 
 const SID = '0b5e6f0e-3c7a-4d7e-9d8e-2f1a3b4c5d6e';

@@ -9,11 +9,11 @@ import {
   asSentMessage,
   asSession,
   MAX_OPAQUE_ID,
-} from '../../src/api/answers.js';
-import { foreignTo } from '../../src/api/belongs.js';
-import { HttpError } from '../../src/api/errors.js';
-import { PageGuard } from '../../src/api/paging.js';
-import type { Message, MessagePage } from '../../src/api/types.js';
+} from '../../src/core/api/schemas/index.js';
+import { foreignTo } from '../../src/core/api/belongs.js';
+import { HttpError } from '../../src/core/api/errors.js';
+import { PageGuard } from '../../src/core/api/paging.js';
+import type { Message, MessagePage } from '../../src/core/api/types.js';
 import { jsonDepthExceeds } from '../../src/util/json.js';
 import { parseSize } from '../../src/util/size.js';
 

@@ -7,14 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors/cli-error.js';
+import { UsageError } from '../../src/core/errors/cli-error.js';
 import {
   checkReply,
   extractJson,
   schemaFollowUp,
   withSchemaInstruction,
-} from '../../src/sessions/answer-json.js';
-import { loadAnswerSchema } from '../../src/sessions/answer-schema.js';
+} from '../../src/core/sessions/answer-json.js';
+import { loadAnswerSchema } from '../../src/core/sessions/answer-schema.js';
 
 const VERDICT = {
   type: 'object',

@@ -3,8 +3,8 @@
 // when its first slot frees, a 429's lowered limit is the one in force. And an older version's file (no
 // names, no 429s) still reads.
 import { describe, expect, it } from 'vitest';
-import { budgetView } from '../../src/api/budget/budget-view.js';
-import { emptyState, parseState, prune, REFUSALS_KEPT_MS } from '../../src/api/budget/state.js';
+import { budgetView } from '../../src/core/budget/budget-view.js';
+import { emptyState, parseState, prune, REFUSALS_KEPT_MS } from '../../src/core/budget/state.js';
 
 const pacing = { limit: 3, windowMs: 60_000 };
 const now = 10_000_000;

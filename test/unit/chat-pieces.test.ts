@@ -2,15 +2,20 @@
 // layout (wrapping, the cursor, a terminal that reflows), the status line at any width, slash commands,
 // the clipboard report, and what a resumed chat takes from the backlog.
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../src/api/types.js';
-import { LineEditor, type Key } from '../../src/chat/input-line.js';
-import { layoutFooter, reflowedCursorRow } from '../../src/chat/footer.js';
-import { INTERRUPT_QUESTION, activityOf, statusLine, type StatusInfo } from '../../src/chat/status-line.js';
-import { completeSlash, messageText, parseSlash } from '../../src/chat/slash.js';
-import { clipboardSupport, copyReport, osc52 } from '../../src/chat/clipboard.js';
-import { lastTurns, latestReply, runningTurn } from '../../src/chat/backlog.js';
-import { classify, readConversation } from '../../src/conversation/model.js';
-import { PLAIN } from '../../src/output/style.js';
+import type { Message } from '../../src/core/api/types.js';
+import { LineEditor, type Key } from '../../src/cli/chat/input-line.js';
+import { layoutFooter, reflowedCursorRow } from '../../src/cli/chat/footer.js';
+import {
+  INTERRUPT_QUESTION,
+  activityOf,
+  statusLine,
+  type StatusInfo,
+} from '../../src/cli/chat/status-line.js';
+import { completeSlash, messageText, parseSlash } from '../../src/cli/chat/slash.js';
+import { clipboardSupport, copyReport, osc52 } from '../../src/cli/chat/clipboard.js';
+import { lastTurns, latestReply, runningTurn } from '../../src/cli/chat/backlog.js';
+import { classify, readConversation } from '../../src/core/conversation/model.js';
+import { PLAIN } from '../../src/cli/output/style.js';
 import { width } from '../../src/util/width.js';
 
 /** Types `keys` (one character each, or named keys in braces: {left}, {ctrl-a}, {alt-enter}…). */

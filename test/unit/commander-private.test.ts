@@ -1,8 +1,11 @@
-// What we rely on of commander's private parts (src/commands/commander-private.ts): a commander upgrade that
+// What we rely on of commander's private parts (src/cli/commands/commander-private.ts): a commander upgrade that
 // renames unknownCommand, stops calling it for an unknown subcommand, or changes what it reports fails here.
 import { describe, expect, it } from 'vitest';
 import { Command, CommanderError } from 'commander';
-import { answerUnknownCommand, failUnknownCommand } from '../../src/commands/options/commander-private.js';
+import {
+  answerUnknownCommand,
+  failUnknownCommand,
+} from '../../src/cli/commands/options/commander-private.js';
 
 /** A program with two commands whose errors are thrown (not printed and exited on). */
 function program(): Command {

@@ -1,10 +1,10 @@
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CliError, UsageError } from '../../src/errors/cli-error.js';
+import { CliError, UsageError } from '../../src/core/errors/cli-error.js';
 import Conf from 'conf';
-import { SCHEMA, openConfigFile, profileOf } from '../../src/config/config-file.js';
-import { configPath } from '../../src/config/locations.js';
+import { SCHEMA, openConfigFile, profileOf } from '../../src/core/config/config-file.js';
+import { configPath } from '../../src/core/config/locations.js';
 import { freshDir } from '../support/config.js';
 
 const KEY = 'sk-live-0123456789abcdefXYZ9876';

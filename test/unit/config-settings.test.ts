@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CliError, UsageError } from '../../src/errors/cli-error.js';
-import { openConfigFile, type Profiles } from '../../src/config/config-file.js';
-import { requireConnection, resolveSettings, type SettingName } from '../../src/config/settings.js';
+import { CliError, UsageError } from '../../src/core/errors/cli-error.js';
+import { openConfigFile, type Profiles } from '../../src/core/config/config-file.js';
+import { requireConnection, resolveSettings, type SettingName } from '../../src/core/config/settings.js';
 import { freshDir } from '../support/config.js';
 
 const PROFILE_KEY = 'sk-profile-key-0000000000001';
@@ -149,6 +149,7 @@ describe('resolveSettings: flag > env > profile > default', () => {
     expect(s.sources).toEqual({
       profile: 'default',
       budgetUrl: 'default',
+      notify: 'default',
       apiKey: 'profile',
       baseUrl: 'profile',
       agent: 'profile',

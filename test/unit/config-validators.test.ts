@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors/cli-error.js';
+import { UsageError } from '../../src/core/errors/cli-error.js';
 import {
   isLoopbackHost,
   validateAgent,
@@ -8,7 +8,7 @@ import {
   validateConfigKey,
   validateConfigValue,
   validateProfileName,
-} from '../../src/config/validators.js';
+} from '../../src/core/config/validators.js';
 
 /** Runs `fn`, expects a UsageError (exit 2), returns its message. */
 function usage(fn: () => unknown): string {

@@ -1,13 +1,13 @@
 // The conversation model, string in, string out: the live service's duplicate final, its notices and its
 // tool-call encoding, read whole (show) and a few messages at a time (follow, tail).
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../src/api/types.js';
+import type { Message } from '../../src/core/api/types.js';
 import {
   ConversationStream,
   classify,
   decodeToolCall,
   readConversation,
-} from '../../src/conversation/model.js';
+} from '../../src/core/conversation/model.js';
 
 let n = 0;
 function msg(over: Partial<Message>): Message {

@@ -2,9 +2,9 @@
 // remote in, any case, with or without .git; another host or repository does not; a merge request of
 // GitLab is no pull request agents can fetch. And a session's pull requests in both of the service's shapes.
 import { describe, expect, it } from 'vitest';
-import { parsePullRequestUrl, parseRemoteUrl, remoteNames } from '../../src/git/forge-urls.js';
-import { pullRequestUrls } from '../../src/input/pull-request-choice.js';
-import type { Session } from '../../src/api/types.js';
+import { parsePullRequestUrl, parseRemoteUrl, remoteNames } from '../../src/cli/git/forge-urls.js';
+import { pullRequestUrls } from '../../src/cli/input/pull-request-choice.js';
+import type { Session } from '../../src/core/api/types.js';
 
 describe('forge addresses', () => {
   const pr = parsePullRequestUrl('https://github.com/Acme/App/pull/12/files');

@@ -1,5 +1,6 @@
-// The house's rules, read from the code: file and function sizes, what sits at src/'s root and in
-// src/commands, which layer may import which, and no import cycles. A rule broken here is a review comment
+// The house's rules, read from the code: file and function sizes, the eight folders of src/ and what sits in
+// src/cli/commands, which layer may import which, no import cycles, and the load rule (what a command's first
+// file may import statically, where `import()` may be: docs/architecture.md's "Loading"). A rule broken here is a review comment
 // the next change would otherwise have to hear.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -20,7 +21,7 @@ function walk(dir: string, out: string[] = []): string[] {
 const files = walk(SRC);
 const rel = (p: string) => relative(SRC, p);
 /** The shell text the completion generators return is one long string by nature. */
-const EXEMPT = new Set(['completion/bash.ts', 'completion/zsh.ts', 'completion/fish.ts']);
+const EXEMPT = new Set(['cli/completion/bash.ts', 'cli/completion/zsh.ts', 'cli/completion/fish.ts']);
 
 /** Every function-like node of a file with its line count. */
 function functions(file: string): { name: string; lines: number }[] {
@@ -47,6 +48,44 @@ function imports(file: string): string[] {
   return specs.map((s) => resolve(dirname(file), s).replace(/\.js$/, '.ts'));
 }
 
+/** An import of a file: its target (a src/ path, or a package or Node module by name) and how it loads. */
+interface Edge {
+  target: string;
+  kind: 'static' | 'type' | 'lazy';
+}
+
+/** Every import of `file`, from its syntax: `import type` and imports of types alone are 'type'. */
+function edges(file: string): Edge[] {
+  const sf = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const target = (spec: string) =>
+    spec.startsWith('.') ? resolve(dirname(file), spec).replace(/\.js$/, '.ts') : spec;
+  const out: Edge[] = [];
+  const visit = (n: ts.Node): void => {
+    if (ts.isImportDeclaration(n) && ts.isStringLiteral(n.moduleSpecifier)) {
+      const c = n.importClause;
+      const named = c?.namedBindings;
+      const typesAlone =
+        c !== undefined &&
+        (c.isTypeOnly ||
+          (c.name === undefined &&
+            named !== undefined &&
+            ts.isNamedImports(named) &&
+            named.elements.every((e) => e.isTypeOnly)));
+      out.push({ target: target(n.moduleSpecifier.text), kind: typesAlone ? 'type' : 'static' });
+    } else if (ts.isExportDeclaration(n) && n.moduleSpecifier && ts.isStringLiteral(n.moduleSpecifier)) {
+      out.push({ target: target(n.moduleSpecifier.text), kind: n.isTypeOnly ? 'type' : 'static' });
+    } else if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const [spec] = n.arguments;
+      out.push({ target: spec && ts.isStringLiteral(spec) ? target(spec.text) : '(computed)', kind: 'lazy' });
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return out;
+}
+
+const isNodeModule = (name: string) => name.startsWith('node:');
+
 describe('the house', () => {
   it('has no file under src/ over 400 lines', () => {
     const long = files
@@ -64,26 +103,28 @@ describe('the house', () => {
     expect(long).toEqual([]);
   });
 
-  it('keeps at most two files at the root of src/, and only folders in src/commands', () => {
-    const root = readdirSync(SRC).filter((n) => statSync(join(SRC, n)).isFile());
-    expect(root.length).toBeLessThanOrEqual(2);
-    expect(root).toContain('cli.ts');
-    const loose = readdirSync(join(SRC, 'commands')).filter((n) =>
-      statSync(join(SRC, 'commands', n)).isFile(),
+  it('keeps eight folders and no file at the root of src/, and only folders in src/cli/commands', () => {
+    // The wings of docs/architecture.md: the faces (cli, action, mcp, acp), the library (sdk), the core that
+    // talks to the service, the emulator, and the leaves (util).
+    const root = readdirSync(SRC);
+    expect(root.filter((n) => statSync(join(SRC, n)).isFile())).toEqual([]);
+    expect(root.sort()).toEqual(['acp', 'action', 'cli', 'core', 'emulator', 'mcp', 'sdk', 'util']);
+    const loose = readdirSync(join(SRC, 'cli', 'commands')).filter((n) =>
+      statSync(join(SRC, 'cli', 'commands', n)).isFile(),
     );
     expect(loose).toEqual([]);
   });
 
-  it('lets nothing in src/sessions import from src/output, nor the client path import the emulator', () => {
+  it('lets nothing in src/core/sessions import from src/cli/output, nor the client path import the emulator', () => {
     const bad = files.flatMap((f) =>
       imports(f)
         .filter((t) => {
           const from = rel(f);
           const to = rel(t);
-          if (from.startsWith('sessions/') && to.startsWith('output/')) return true;
+          if (from.startsWith('core/sessions/') && to.startsWith('cli/output/')) return true;
           return (
             !from.startsWith('emulator/') &&
-            !from.startsWith('commands/emulator/') &&
+            !from.startsWith('cli/commands/emulator/') &&
             to.startsWith('emulator/')
           );
         })
@@ -105,7 +146,7 @@ describe('the house', () => {
       for (const t of imports(f)) if (t !== entry && files.includes(t)) todo.push(t);
     }
     const banned =
-      /^(cli\.ts|program\/|commands\/|run\/|host\/|mcp\/|acp\/|chat\/|sessions\/|sdk\/|poll\/follow|api\/(client|exchange|request-send|plain-http|undici-http|budget\/(shared|redis-store|file-store)))/;
+      /^(cli\/(main\.ts|program\/|commands\/|run\/|chat\/)|mcp\/|acp\/|core\/sessions\/|sdk\/|core\/poll\/follow|core\/api\/(client|exchange|request-send|plain-http|undici-http)|core\/budget\/(shared|redis-store|file-store))/;
     expect([...seen].map(rel).filter((r) => banned.test(r))).toEqual([]);
     expect(imports(join(SRC, 'action', 'turn.ts'))).toContain(entry);
   });
@@ -114,29 +155,33 @@ describe('the house', () => {
     // Top to bottom; a folder imports its own files and any folder on a lower line.
     const LAYERS = [
       ['action'],
-      ['cli.ts', 'help.ts'],
-      ['program'],
-      ['commands'],
-      ['chat', 'mcp', 'acp'],
-      ['host'],
+      ['cli/main.ts', 'cli/help.ts'],
+      ['cli/program'],
+      ['cli/commands'],
+      ['cli/chat', 'mcp', 'acp'],
+      ['sdk/agents-of.ts'],
       ['sdk'],
-      ['sessions'],
-      ['input'],
-      ['run'],
-      ['output'],
-      ['completion', 'state', 'git'],
-      ['config'],
-      ['io'],
-      ['items', 'poll'],
-      ['conversation', 'errors', 'emulator'],
-      ['api'],
-      ['util', 'types'],
+      ['core/sessions'],
+      ['cli/input'],
+      ['cli/run'],
+      ['cli/output'],
+      ['cli/completion', 'core/state', 'cli/git'],
+      ['core/config'],
+      ['core/io'],
+      ['core/events', 'core/poll'],
+      ['core/conversation', 'core/errors', 'emulator'],
+      ['core/api'],
+      ['core/budget'],
+      ['util', 'cli/types'],
     ];
+    // A file's layer: the most specific entry that names it or a folder above it.
+    const entries = LAYERS.flatMap((l, i) => l.map((name) => ({ name, i })));
+    entries.sort((a, b) => b.name.length - a.name.length);
     const layerOf = (file: string) => {
-      const top = rel(file).split('/')[0] ?? '';
-      const i = LAYERS.findIndex((l) => l.includes(top));
-      expect(i, `${rel(file)} is in no layer`).toBeGreaterThanOrEqual(0);
-      return { top, i };
+      const r = rel(file);
+      const hit = entries.find((e) => r === e.name || r.startsWith(`${e.name}/`));
+      expect(hit, `${r} is in no layer`).toBeDefined();
+      return { top: hit!.name, i: hit!.i };
     };
     const up = files.flatMap((f) =>
       imports(f)
@@ -166,5 +211,41 @@ describe('the house', () => {
     };
     for (const f of files) visit(f, []);
     expect(cycles).toEqual([]);
+  });
+
+  it("loads by the rule: a command's first file imports only what parses a command line, and import() is at the doors alone", () => {
+    // What the first file (cli/main.ts, which builds the program from every command's spec.ts) reaches by
+    // static imports: every command line, a usage error included, loads all of it.
+    const FIRST_FILE_MAY =
+      /^(commander$|node:|cli\/program\/|cli\/commands\/[^/]+\/(?!run\.ts$)[^/]+\.ts$|cli\/input\/|core\/errors\/|core\/config\/(env|validators|notify-setting)\.ts$|emulator\/directive-table\.ts$|core\/io\/|util\/|core\/state\/(known-sessions|history)\.ts$|core\/api\/(types|errors|summary|schemas\/message-kinds)\.ts$|core\/sessions\/answer-(schema|json)\.ts$)/;
+    const reached = new Set<string>();
+    const todo = [join(SRC, 'cli', 'main.ts')];
+    while (todo.length > 0) {
+      const f = todo.pop()!;
+      if (reached.has(f)) continue;
+      reached.add(f);
+      if (files.includes(f)) for (const e of edges(f)) if (e.kind === 'static') todo.push(e.target);
+    }
+    const name = (t: string) => (files.includes(t) ? rel(t) : t);
+    expect([...reached].map(name).filter((t) => t !== 'cli/main.ts' && !FIRST_FILE_MAY.test(t))).toEqual([]);
+    // Where import() may be: a command's spec.ts loading its run.ts, cli.ts loading the run
+    // (run/run-command.ts), a library (a package: loaded where it is used, by the run that uses it), and
+    // undici's wire (api/undici-http.ts, for a proxy or a caller's dispatcher). Anything else, and Node's
+    // own modules, is a static import.
+    const door = (from: string, to: string) =>
+      (/^cli\/commands\/[^/]+\/spec\.ts$/.test(from) && to === from.replace(/spec\.ts$/, 'run.ts')) ||
+      (from === 'cli/main.ts' && to === 'cli/run/run-command.ts') ||
+      to === 'core/api/undici-http.ts';
+    const stray = files.flatMap((f) =>
+      edges(f)
+        .filter((e) => e.kind === 'lazy')
+        .filter((e) =>
+          files.includes(e.target)
+            ? !door(rel(f), rel(e.target))
+            : e.target.startsWith('/') || e.target === '(computed)' || isNodeModule(e.target),
+        )
+        .map((e) => `${rel(f)} -> ${name(e.target)}`),
+    );
+    expect(stray).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { maskKey } from '../../src/config/mask.js';
+import { maskKey } from '../../src/core/config/mask.js';
 
 /** How many characters of the key a mask shows: all but the ellipsis, or none for `****`. */
 function revealed(mask: string): number {

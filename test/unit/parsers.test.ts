@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { formatDuration, parseDuration, MAX_DURATION_MS } from '../../src/util/duration.js';
 import { isUuid } from '../../src/util/uuid.js';
-import { parseSessionRef } from '../../src/input/session-ref.js';
+import { parseSessionRef } from '../../src/cli/input/session-ref.js';
 
 describe('parseDuration', () => {
   it.each([

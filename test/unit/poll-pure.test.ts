@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { nextBulkPage, pickPage, SeenWindow } from '../../src/poll/window.js';
-import { DEFAULT_SCHEDULE, nextDelay } from '../../src/poll/schedule.js';
+import { nextBulkPage, pickPage, SeenWindow } from '../../src/core/poll/window.js';
+import { DEFAULT_SCHEDULE, nextDelay } from '../../src/core/poll/schedule.js';
 
 describe('pickPage', () => {
   it('starts at page 1 when nothing is known', () => {

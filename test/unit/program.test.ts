@@ -2,7 +2,7 @@
 // lists every command and option.
 import { describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
-import { buildProgram } from '../../src/program/program.js';
+import { buildProgram } from '../../src/cli/program/program.js';
 
 const U = '0b5e8f3c-1d2a-4c3b-9e8f-7a6b5c4d3e2f';
 

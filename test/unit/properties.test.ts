@@ -11,19 +11,19 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidArgumentError } from 'commander';
-import { UsageError } from '../../src/errors/cli-error.js';
+import { UsageError } from '../../src/core/errors/cli-error.js';
 import { MAX_DURATION_MS, formatDuration, parseDuration } from '../../src/util/duration.js';
 import { isUuid } from '../../src/util/uuid.js';
-import { parseSessionRef, sessionRefArg } from '../../src/input/session-ref.js';
-import { resolveSession } from '../../src/sessions/resolve.js';
-import { openStateFile } from '../../src/state/state-file.js';
-import { writeLastSession } from '../../src/state/last-session.js';
+import { parseSessionRef, sessionRefArg } from '../../src/cli/input/session-ref.js';
+import { resolveSession } from '../../src/core/sessions/resolve.js';
+import { openStateFile } from '../../src/core/state/state-file.js';
+import { writeLastSession } from '../../src/core/state/last-session.js';
 import {
   durationOption,
   intOption,
   uuidListOption,
   uuidOption,
-} from '../../src/commands/options/option-values.js';
+} from '../../src/cli/commands/options/option-values.js';
 import {
   CONFIG_KEYS,
   isLoopbackHost,
@@ -33,9 +33,9 @@ import {
   validateConfigKey,
   validateConfigValue,
   validateProfileName,
-} from '../../src/config/validators.js';
-import { validateProfile } from '../../src/input/agent.js';
-import { CORE_AGENTS } from '../../src/api/types.js';
+} from '../../src/core/config/validators.js';
+import { validateProfile } from '../../src/cli/input/agent.js';
+import { CORE_AGENTS } from '../../src/core/api/types.js';
 
 /**
  * Runs per property: 500 by default (2000 took 10 s of the suite's CPU), more for a deeper search with

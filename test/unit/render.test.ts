@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { jsonText, neutralize } from '../../src/util/text.js';
-import { renderEntry, serviceText } from '../../src/output/render-conversation.js';
-import { classify } from '../../src/conversation/model.js';
-import { PLAIN } from '../../src/output/style.js';
-import type { Message } from '../../src/api/types.js';
+import { renderEntry, serviceText } from '../../src/cli/output/render-conversation.js';
+import { classify } from '../../src/core/conversation/model.js';
+import { PLAIN } from '../../src/cli/output/style.js';
+import type { Message } from '../../src/core/api/types.js';
 
 const msg = (text: string): Message => ({
   id: 'm1',

@@ -1,12 +1,12 @@
-// The root help (`agents`, `agents --help`, `agents -h`: src/help.ts) is made from the commands' heads, as
+// The root help (`agents`, `agents --help`, `agents -h`: src/cli/help.ts) is made from the commands' heads, as
 // the build reads them from the whole program (root.ts's headsOf, scripts/build.mjs), not from the
 // commands: it must be the whole program's help, byte for byte, at any width, on stdout and (a line with
 // no command) on stderr, so that the two can never drift. (test/process/startup.test.ts compares the built
 // binary's with main()'s.)
 import { describe, expect, it } from 'vitest';
 import type { Command, OutputConfiguration } from 'commander';
-import { buildProgram } from '../../src/program/program.js';
-import { headsOf, rootHelpProgram, type CommandHead } from '../../src/program/root.js';
+import { buildProgram } from '../../src/cli/program/program.js';
+import { headsOf, rootHelpProgram, type CommandHead } from '../../src/cli/program/root.js';
 import { runMain } from '../support/main.js';
 
 interface Answer {
@@ -38,7 +38,7 @@ async function answer(line: string[], width: number, light = false): Promise<[An
   return [a, program];
 }
 
-/** The lines bin/agents.js answers from src/help.ts. */
+/** The lines bin/agents.js answers from src/cli/help.ts. */
 const ROOT_LINES = [['--help'], ['-h'], []];
 
 describe('the root help', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectTerminal, type TerminalInputs } from '../../src/output/terminal.js';
+import { detectTerminal, type TerminalInputs } from '../../src/cli/output/terminal.js';
 
 const tty: TerminalInputs = {
   env: {},

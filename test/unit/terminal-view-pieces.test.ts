@@ -1,30 +1,34 @@
 // Pure pieces of the terminal view (issue 14): times, markdown, the screen's height, hyperlink and
 // notification support, the pager and browser decisions, the known-sessions store and its renderers.
 import { describe, expect, it } from 'vitest';
-import { localTime, relativeTime } from '../../src/output/time.js';
-import { timeZoneFrom } from '../../src/config/env.js';
-import { keepOwnSequences, loadMarkdown } from '../../src/output/markdown.js';
-import { screenLines } from '../../src/output/screen.js';
-import { supportsHyperlinks } from '../../src/output/terminal.js';
-import { notificationBytes, notificationEscape, notify } from '../../src/output/notify.js';
-import { noBrowserReason, pagerCommand, pagerEnv } from '../../src/config/env.js';
-import { filterChoices } from '../../src/output/prompts.js';
+import { localTime, relativeTime } from '../../src/cli/output/time.js';
+import { timeZoneFrom } from '../../src/core/config/env.js';
+import { keepOwnSequences, loadMarkdown } from '../../src/cli/output/markdown.js';
+import { screenLines } from '../../src/cli/output/screen.js';
+import { supportsHyperlinks } from '../../src/cli/output/terminal.js';
+import { notificationBytes, notificationEscape, notify } from '../../src/cli/output/notify.js';
+import { noBrowserReason, pagerCommand, pagerEnv } from '../../src/core/config/env.js';
+import { filterChoices } from '../../src/cli/output/prompts.js';
 import {
   knownSessions,
   MAX_SESSIONS,
   withSessionFacts,
   withUsedSession,
   type KnownSession,
-} from '../../src/state/known-sessions.js';
-import { renderSessions, renderSessionsPlain, sessionChoiceLabel } from '../../src/output/render-sessions.js';
-import { readConversation } from '../../src/conversation/model.js';
-import { latestTurnState } from '../../src/conversation/turn-state.js';
-import { renderEntry, renderTurnHeading } from '../../src/output/render-conversation.js';
-import { classify } from '../../src/conversation/model.js';
-import { Stderr } from '../../src/output/stderr.js';
-import { PLAIN } from '../../src/output/style.js';
+} from '../../src/core/state/known-sessions.js';
+import {
+  renderSessions,
+  renderSessionsPlain,
+  sessionChoiceLabel,
+} from '../../src/cli/output/render-sessions.js';
+import { readConversation } from '../../src/core/conversation/model.js';
+import { latestTurnState } from '../../src/core/conversation/turn-state.js';
+import { renderEntry, renderTurnHeading } from '../../src/cli/output/render-conversation.js';
+import { classify } from '../../src/core/conversation/model.js';
+import { Stderr } from '../../src/cli/output/stderr.js';
+import { PLAIN } from '../../src/cli/output/style.js';
 import { width } from '../../src/util/width.js';
-import type { Message } from '../../src/api/types.js';
+import type { Message } from '../../src/core/api/types.js';
 
 // eslint-disable-next-line no-control-regex -- escape sequences are what is looked for
 const ANY_ESCAPE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
@@ -198,14 +202,29 @@ describe('--notify', () => {
     );
     expect(out).toBe('\u0007\u001b]777;notify;agents;x ]52,c,ZXZpbA== \\,evil\u0007');
   });
-  it('writes nothing when stderr is not a terminal', () => {
+  it('writes nothing when stderr is not a terminal, or with --no-notify', async () => {
     const chunks: string[] = [];
     const stream = { write: (s: string) => chunks.push(s) } as unknown as NodeJS.WritableStream;
     const n = { title: 'agents', body: 'done' };
-    notify({ io: { env: {} }, caps: { stderrIsTTY: false }, stderr: new Stderr(stream) }, n);
+    const target = (tty: boolean, notify?: string) => ({
+      io: { env: {} },
+      caps: { stderrIsTTY: tty },
+      stderr: new Stderr(stream),
+      log: { warn: (l: string) => chunks.push(`warning: ${l}`) },
+      settings: () => Promise.resolve({ notify }),
+    });
+    await notify(target(false), n, true);
     expect(chunks).toEqual([]);
-    notify({ io: { env: {} }, caps: { stderrIsTTY: true }, stderr: new Stderr(stream) }, n);
+    await notify(target(true), n, false);
+    await notify(target(true, 'terminal'), n, false);
+    expect(chunks).toEqual([]);
+    await notify(target(true), n, true);
     expect(chunks).toEqual(['\u0007']);
+    // The setting alone: terminal rings, off and unset do not.
+    await notify(target(true, 'terminal'), n, undefined);
+    await notify(target(true, 'off'), n, undefined);
+    await notify(target(true), n, undefined);
+    expect(chunks).toEqual(['\u0007', '\u0007']);
   });
 });
 

@@ -1,11 +1,11 @@
 // Pure: ties on every timestamp keep the server's order when lists are merged, turn state is decided in
 // one place whatever the order of the lines before a final, and what tail's backlog shows (-n, --since).
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../src/api/types.js';
-import { mergeOldestFirst } from '../../src/conversation/merge.js';
-import { isFinalReply, latestTurn, runningThread } from '../../src/conversation/turn-state.js';
-import { backlogEntries } from '../../src/sessions/follow-conversation.js';
-import { parseSince } from '../../src/commands/tail/since.js';
+import type { Message } from '../../src/core/api/types.js';
+import { mergeOldestFirst } from '../../src/core/conversation/merge.js';
+import { isFinalReply, latestTurn, runningThread } from '../../src/core/conversation/turn-state.js';
+import { backlogEntries } from '../../src/core/sessions/follow-conversation.js';
+import { parseSince } from '../../src/cli/commands/tail/since.js';
 
 const AT = '2025-06-01T09:00:00.000Z';
 /** Ids sort the other way round from storage, so a tie broken by id shows. */

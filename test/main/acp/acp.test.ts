@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { RunningEmulator } from '../../../src/emulator/index.js';
-import type { Message } from '../../../src/api/types.js';
+import type { Message } from '../../../src/core/api/types.js';
 import { emulator } from '../../support/emulator.js';
 import { KEY } from '../../support/key.js';
 import { until } from '../../support/until.js';

@@ -2,14 +2,14 @@
 // queries, and the paging of iterateMessages.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ApiClient } from '../../../src/api/client.js';
+import { ApiClient } from '../../../src/core/api/client.js';
 import { VERSION } from '../../../src/util/version.js';
-import { Follower, firstMessage } from '../../../src/poll/follow.js';
-import { DEFAULT_SCHEDULE } from '../../../src/poll/schedule.js';
+import { Follower, firstMessage } from '../../../src/core/poll/follow.js';
+import { DEFAULT_SCHEDULE } from '../../../src/core/poll/schedule.js';
 import { runMain } from '../../support/main.js';
 import { cliEnv } from '../../support/run-cli.js';
 import { FAST, KEY, json, listPage, makeMessages, session, serve } from '../../support/test-server.js';
-import type { Message } from '../../../src/api/types.js';
+import type { Message } from '../../../src/core/api/types.js';
 
 const id = randomUUID();
 const thread = randomUUID();

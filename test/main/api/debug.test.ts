@@ -1,8 +1,8 @@
 // The debug trace: one line per request and per response, and the key nowhere in it.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ApiClient } from '../../../src/api/client.js';
-import { redact } from '../../../src/api/redact.js';
+import { ApiClient } from '../../../src/core/api/client.js';
+import { redact } from '../../../src/core/api/redact.js';
 import { FAST, KEY, json, reset, serve } from '../../support/test-server.js';
 
 const id = randomUUID();

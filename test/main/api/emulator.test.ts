@@ -2,11 +2,11 @@
 // limiter, and its fault injection.
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiClient, type ClientOptions } from '../../../src/api/client.js';
-import { HttpError } from '../../../src/api/errors.js';
-import { ExitCode, fromHttpError } from '../../../src/errors/cli-error.js';
+import { ApiClient, type ClientOptions } from '../../../src/core/api/client.js';
+import { HttpError } from '../../../src/core/api/errors.js';
+import { ExitCode, fromHttpError } from '../../../src/core/errors/cli-error.js';
 import type { EmulatorOptions, RunningEmulator } from '../../../src/emulator/index.js';
-import type { Message } from '../../../src/api/types.js';
+import type { Message } from '../../../src/core/api/types.js';
 import { POLL } from '../../support/test-server.js';
 import { KEY } from '../../support/key.js';
 import { ownEmulator } from '../../support/emulator.js';

@@ -1,10 +1,10 @@
 // Every way a call can fail becomes one HttpError kind, one clean line, the server's own text when it gave
-// one, and never the key; fromHttpError (src/errors.ts) gives each kind the contract's exit code and a hint.
+// one, and never the key; fromHttpError (src/core/errors.ts) gives each kind the contract's exit code and a hint.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../../src/api/client.js';
-import { HttpError } from '../../../src/api/errors.js';
-import { ExitCode, HINTS, fromHttpError, isStop } from '../../../src/errors/cli-error.js';
+import { ApiClient } from '../../../src/core/api/client.js';
+import { HttpError } from '../../../src/core/api/errors.js';
+import { ExitCode, HINTS, fromHttpError, isStop } from '../../../src/core/errors/cli-error.js';
 import type { ServerResponse } from 'node:http';
 import { FAST, KEY, POLL, html, json, startServer, type TestServer } from '../../support/test-server.js';
 

@@ -2,9 +2,9 @@
 // requests at the server, retries included, across every client of one key in the process.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ApiClient } from '../../../src/api/client.js';
-import { HttpError } from '../../../src/api/errors.js';
-import { SlidingWindowLimiter, limiterFor } from '../../../src/api/budget/limiter.js';
+import { ApiClient } from '../../../src/core/api/client.js';
+import { HttpError } from '../../../src/core/api/errors.js';
+import { SlidingWindowLimiter, limiterFor } from '../../../src/core/budget/limiter.js';
 import { KEY, busiestWindow, sessionServer } from '../../support/test-server.js';
 import { until } from '../../support/until.js';
 

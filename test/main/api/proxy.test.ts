@@ -7,11 +7,11 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { Agent, EnvHttpProxyAgent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../../src/api/client.js';
-import { proxyDispatcher, proxySettings } from '../../../src/api/dispatcher.js';
-import { wireFor } from '../../../src/api/exchange.js';
-import { HttpError } from '../../../src/api/errors.js';
-import { fromHttpError } from '../../../src/errors/cli-error.js';
+import { ApiClient } from '../../../src/core/api/client.js';
+import { proxyDispatcher, proxySettings } from '../../../src/core/api/dispatcher.js';
+import { wireFor } from '../../../src/core/api/exchange.js';
+import { HttpError } from '../../../src/core/api/errors.js';
+import { fromHttpError } from '../../../src/core/errors/cli-error.js';
 import { KEY, json, session, startServer, type TestServer } from '../../support/test-server.js';
 
 /** A forwarding proxy that records the request lines it receives and refuses CONNECT tunnels. */

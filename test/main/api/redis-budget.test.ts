@@ -15,11 +15,11 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RESERVE_PER_WAITER, fileLimiter, SharedLimiter } from '../../../src/api/budget/shared.js';
-import { SHARE_MARGIN } from '../../../src/api/budget/limiter.js';
-import { answer, budgetKey, KEY_PREFIX, RedisStore } from '../../../src/api/budget/redis-store.js';
+import { RESERVE_PER_WAITER, fileLimiter, SharedLimiter } from '../../../src/core/budget/shared.js';
+import { SHARE_MARGIN } from '../../../src/core/budget/limiter.js';
+import { answer, budgetKey, KEY_PREFIX, RedisStore } from '../../../src/core/budget/redis-store.js';
 import { busiestWindow, KEY, POLL, sessionServer, type TestServer } from '../../support/test-server.js';
-import type { SharedState } from '../../../src/api/budget/state.js';
+import type { SharedState } from '../../../src/core/budget/state.js';
 import {
   freePort,
   REDIS_SERVER,

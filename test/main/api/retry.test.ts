@@ -2,9 +2,9 @@
 // and otherwise the caller hears that its outcome is unknown.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ApiClient } from '../../../src/api/client.js';
-import { HttpError } from '../../../src/api/errors.js';
-import { fromHttpError } from '../../../src/errors/cli-error.js';
+import { ApiClient } from '../../../src/core/api/client.js';
+import { HttpError } from '../../../src/core/api/errors.js';
+import { fromHttpError } from '../../../src/core/errors/cli-error.js';
 import {
   FAST,
   POLL,

@@ -210,3 +210,25 @@ describe('agents diff', () => {
     ]);
   });
 });
+
+describe('--attempt K of a session group (create --attempts)', () => {
+  it('diff and checkout take the group (its id, or last) and the attempt', async () => {
+    const made = await runMain(['create', '-a', 'claude', '--attempts', '2', 'make it so'], { env });
+    expect(made.code, made.stderr).toBe(0);
+    const [first = '', second = ''] = made.stdout.trim().split('\n');
+    const group = /session group ([0-9a-f-]{36})/.exec(made.stderr)?.[1] ?? '';
+    em.addPullRequest(first, PR12);
+    em.addPullRequest(second, PR13);
+    const dir = clone();
+    expect((await run(['diff', 'last', '--attempt', '2', '--name-only'], dir)).stdout).toBe('other.txt\n');
+    expect((await run(['diff', group, '--attempt', '1', '--name-only'], dir)).stdout).toBe('app.txt\n');
+    const out = await run(['checkout', '--attempt', '2', '--json'], dir);
+    expect(out.code, out.stderr).toBe(0);
+    expect(JSON.parse(out.stdout)).toMatchObject({ session_id: second });
+    const none = await run(['diff', group, '--attempt', '3'], dir);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain(`group ${group} has no attempt 3`);
+    const notGroup = await run(['diff', first, '--attempt', '1'], dir);
+    expect(notGroup.code).toBe(2);
+  });
+});

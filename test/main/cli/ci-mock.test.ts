@@ -2,7 +2,7 @@
 // …, task ids task-1, …, a final reply without chat_id, _links on another host, one 429 with Retry-After: 1
 // on the first poll), the commands a CI job runs succeed: message and task ids are opaque to the client.
 import { describe, expect, it } from 'vitest';
-import type { Message, Session } from '../../../src/api/types.js';
+import type { Message, Session } from '../../../src/core/api/types.js';
 import { endTurn } from '../../support/emulator.js';
 import { fixture, UUID, type Fixture } from '../../support/fixture.js';
 

@@ -1,7 +1,7 @@
 // `agents create --title --session-group`: the live service's two create fields the document does not name,
 // sent only when given (issue 32), and checked before anything is sent.
 import { describe, expect, it } from 'vitest';
-import type { Session } from '../../../src/api/types.js';
+import type { Session } from '../../../src/core/api/types.js';
 import { fixture } from '../../support/fixture.js';
 
 const GROUP = '0b5e6f0e-3c7a-4d7e-9d8e-2f1a3b4c5d6e';

@@ -1,6 +1,6 @@
 // `agents send`, `show` and `tail` end to end against the emulator (in-process).
 import { describe, expect, it } from 'vitest';
-import type { Message, Session } from '../../../src/api/types.js';
+import type { Message, Session } from '../../../src/core/api/types.js';
 import { DIALECTS, conversationOf, fixture as baseFixture, stopWhen, UUID } from '../../support/fixture.js';
 import type { EmulatorOptions } from '../../../src/emulator/index.js';
 import { FAST_TUNING } from '../../support/main.js';

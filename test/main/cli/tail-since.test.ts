@@ -1,7 +1,7 @@
 // `agents tail --since`: the backlog starts at a time (a duration back from now, or an ISO 8601 time), by
 // created_at; with -n as well, both limits apply.
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../../src/api/types.js';
+import type { Message } from '../../../src/core/api/types.js';
 import { DIALECTS, fixture as baseFixture } from '../../support/fixture.js';
 
 const texts = (out: string) =>

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Message, Session } from '../../../src/api/types.js';
+import type { Message, Session } from '../../../src/core/api/types.js';
 import { fixture, THREAD_POLL, stopWhen, until, type Fixture } from '../../support/fixture.js';
 import { RecordingSpawner, type RunHandle } from '../../support/main.js';
 

@@ -2,9 +2,9 @@
 // server's order tells its messages apart. show, tail, wait and chat's backlog keep that order, and
 // `tail --until-final` ends. `tail` prints the agent alone in a pipe and with --json; --since starts it at a time.
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../../src/api/types.js';
-import { ApiClient } from '../../../src/api/client.js';
-import { loadBacklog } from '../../../src/chat/backlog.js';
+import type { Message } from '../../../src/core/api/types.js';
+import { ApiClient } from '../../../src/core/api/client.js';
+import { loadBacklog } from '../../../src/cli/chat/backlog.js';
 import { DIALECTS, conversationOf, fixture as baseFixture } from '../../support/fixture.js';
 import { KEY } from '../../support/key.js';
 

@@ -3,7 +3,7 @@
 // (another thread's or session's reply, an answer without end, a trickle, paging without end, ids that
 // are not ids, JSON nested without end).
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../../src/api/types.js';
+import type { Message } from '../../../src/core/api/types.js';
 import type { RepeatedParams } from '../../../src/emulator/index.js';
 import { fixture, until, UUID, type Fixture } from '../../support/fixture.js';
 import type { RunHandle } from '../../support/main.js';

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../../src/api/types.js';
+import type { Message } from '../../../src/core/api/types.js';
 import { DIALECTS, fixture, stopWhen, until, UUID, type Fixture } from '../../support/fixture.js';
 import { width as displayWidth } from '../../../src/util/width.js';
 import type { RunHandle } from '../../support/main.js';

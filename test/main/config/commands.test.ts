@@ -3,8 +3,8 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openConfigFile } from '../../../src/config/config-file.js';
-import type { ConfigListing } from '../../../src/output/render-config.js';
+import { openConfigFile } from '../../../src/core/config/config-file.js';
+import type { ConfigListing } from '../../../src/cli/output/render-config.js';
 import type { CliResult } from '../../support/run-cli.js';
 import { agents, cleanEnv, freshDir, stored, storedProfiles } from '../../support/config.js';
 
@@ -197,6 +197,7 @@ describe('config list', () => {
         },
         agent: { key: 'agent', value: null, source: 'unset', origin: null },
         'budget-url': { key: 'budget-url', value: null, source: 'unset', origin: null },
+        notify: { key: 'notify', value: null, source: 'unset', origin: null },
       },
     });
   });

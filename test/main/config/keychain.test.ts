@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agents } from '../../../src/sdk/index.js';
-import { keyDigest } from '../../../src/api/budget/state.js';
+import { budgetDigest } from '../../../src/core/budget/state.js';
 import { emulator } from '../../support/emulator.js';
 import { KEY } from '../../support/key.js';
 import { agents, cleanEnv, freshDir, stored } from '../../support/config.js';
@@ -16,6 +16,9 @@ import { FAST_TUNING } from '../../support/main.js';
 import type { CliResult } from '../../support/run-cli.js';
 
 const OTHER = 'sk-other-0123456789abcdefghij';
+
+/** The `key-digest` login keeps beside KEY in the keychain for `url`: its origin and its budget's digest. */
+const digestOn = (url: string) => `${new URL(url).origin} ${budgetDigest(new URL(url).origin, KEY)}`;
 const skip = keyringMissing();
 
 /** Every file under `dir` that holds `text`. */
@@ -55,7 +58,7 @@ describe.skipIf(skip !== undefined)(titled('the key in the keychain', skip), () 
     expect(await stored(dir)).toEqual({
       'base-url': em.url,
       'key-store': 'keychain',
-      'key-digest': keyDigest(KEY),
+      'key-digest': digestOn(em.url),
     });
     expect(keyring.entries().get(`default@${dir}`)).toBe(KEY);
     // The home and config folder (one here) hold it nowhere.
@@ -121,7 +124,7 @@ describe.skipIf(skip !== undefined)(titled('the key in the keychain', skip), () 
     expect(await stored(dir)).toEqual({
       'base-url': em.url,
       'key-store': 'keychain',
-      'key-digest': keyDigest(KEY),
+      'key-digest': digestOn(em.url),
     });
     expect(keyring.entries().get(`default@${dir}`)).toBe(KEY);
     expect(filesHolding(dir, KEY)).toEqual([]);

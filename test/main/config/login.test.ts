@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/index.js';
-import { openConfigFile } from '../../../src/config/config-file.js';
+import { openConfigFile } from '../../../src/core/config/config-file.js';
 import type { CliResult } from '../../support/run-cli.js';
 import { agents, cleanEnv, freshDir, stored } from '../../support/config.js';
 

@@ -2,7 +2,7 @@
 // BlocksOrg/blocks-ci-sessions), over real HTTP: opaque message and task ids, a final reply without
 // chat_id, _links on another host, one 429 with Retry-After: 1, `{"error": …}` bodies, UUID session ids.
 import { describe, expect, it } from 'vitest';
-import type { MessagePage, SentMessage, Session } from '../../../src/api/types.js';
+import type { MessagePage, SentMessage, Session } from '../../../src/core/api/types.js';
 import { CI_MOCK_LINK_BASE } from '../../../src/emulator/dialect.js';
 import { call, start } from '../../support/api-calls.js';
 import { UUID } from '../../support/fixture.js';

@@ -3,9 +3,9 @@
 import { createServer } from 'node:net';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { emulatorOptions, parseKeySpec, type EmulatorFlags } from '../../../src/commands/emulator/run.js';
+import { emulatorOptions, parseKeySpec, type EmulatorFlags } from '../../../src/cli/commands/emulator/run.js';
 import { FAULT_MODES, MISBEHAVIOURS } from '../../../src/emulator/index.js';
-import { UsageError } from '../../../src/errors/cli-error.js';
+import { UsageError } from '../../../src/core/errors/cli-error.js';
 import { cliEnv } from '../../support/run-cli.js';
 import { runMain } from '../../support/main.js';
 import { until } from '../../support/until.js';

@@ -2,7 +2,7 @@
 // Turns run on a held clock the test moves, so each schedule is checked to the millisecond and nothing
 // waits; one test plays a turn on real timers, with lower bounds only (never speed limits).
 import { describe, expect, it } from 'vitest';
-import type { Message, Session } from '../../../src/api/types.js';
+import type { Message, Session } from '../../../src/core/api/types.js';
 import { readFileSync } from 'node:fs';
 import {
   DEFAULT_SCRIPT,

@@ -2,7 +2,7 @@
 // Sessions are made with [[orphan]] (no turn runs) and filled through the addMessage hook, so every
 // ts and created_at is exact.
 import { describe, expect, it } from 'vitest';
-import type { Message, Session } from '../../../src/api/types.js';
+import type { Message, Session } from '../../../src/core/api/types.js';
 import type { RunningEmulator } from '../../../src/emulator/index.js';
 import { call, create, list, start } from '../../support/api-calls.js';
 

@@ -2,7 +2,7 @@
 // the spec dialect keeps answering as the document says where the two differ.
 import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import type { Artifact, Message, MessagePage, Session } from '../../../src/api/types.js';
+import type { Artifact, Message, MessagePage, Session } from '../../../src/core/api/types.js';
 import { LIVE_LINK_BASE } from '../../../src/emulator/dialect.js';
 import { SANDBOX_NOTICE } from '../../../src/emulator/turn-player.js';
 import { KEY, call, finalOf, start, until } from '../../support/api-calls.js';

@@ -2,7 +2,7 @@
 // the document types as one string is read four ways, and each misbehaviour shows on the wire.
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import type { Message, MessagePage, Session } from '../../../src/api/types.js';
+import type { Message, MessagePage, Session } from '../../../src/core/api/types.js';
 import { BAD_IDS, type RepeatedParams, type RunningEmulator } from '../../../src/emulator/index.js';
 import { call, list, start } from '../../support/api-calls.js';
 import { KEY } from '../../support/key.js';

@@ -1,6 +1,6 @@
 // Send message (follow-up): new thread and task, interruption of the turn in progress, and its errors.
 import { describe, expect, it } from 'vitest';
-import type { SentMessage } from '../../../src/api/types.js';
+import type { SentMessage } from '../../../src/core/api/types.js';
 import { call, create, finalOf, ofThread, start, until } from '../../support/api-calls.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -1,6 +1,6 @@
 // Create session and Get session: validation, response shape, links, scripted first turn.
 import { describe, expect, it } from 'vitest';
-import type { Session } from '../../../src/api/types.js';
+import type { Session } from '../../../src/core/api/types.js';
 import { call, create, finalOf, start } from '../../support/api-calls.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

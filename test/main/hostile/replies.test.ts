@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../../src/api/types.js';
+import type { Message } from '../../../src/core/api/types.js';
 import { cliEnv } from '../../support/run-cli.js';
 import { runMain, withoutProgress } from '../../support/main.js';
 import { finished, hostile, STACK, until, type Hostile } from '../../support/hostile.js';

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { EmulatorKey, RunningEmulator } from '../../../src/emulator/index.js';
 import { cliEnv, tempConfigDir, type CliResult } from '../../support/run-cli.js';
 import { runMain } from '../../support/main.js';
-import { configPath } from '../../../src/config/locations.js';
+import { configPath } from '../../../src/core/config/locations.js';
 import { ownEmulator } from '../../support/emulator.js';
 
 const KEY = 'zq7Xk2Pw9LmN4vB8rT3yHs6JcD5f';

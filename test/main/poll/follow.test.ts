@@ -3,15 +3,15 @@
 // after a fixed sleep.
 import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../../src/api/client.js';
-import { HttpError } from '../../../src/api/errors.js';
-import { CliError, ExitCode } from '../../../src/errors/cli-error.js';
+import { ApiClient } from '../../../src/core/api/client.js';
+import { HttpError } from '../../../src/core/api/errors.js';
+import { CliError, ExitCode } from '../../../src/core/errors/cli-error.js';
 import type { FaultMode, RunningEmulator } from '../../../src/emulator/index.js';
-import type { Message, MessageType, Session } from '../../../src/api/types.js';
-import { Follower, MAX_FAILED_POLLS, firstMessage } from '../../../src/poll/follow.js';
-import type { ScheduleOptions } from '../../../src/poll/schedule.js';
-import { startDeadline } from '../../../src/sessions/deadline.js';
-import { resumeCommand, waitError } from '../../../src/sessions/await-reply.js';
+import type { Message, MessageType, Session } from '../../../src/core/api/types.js';
+import { Follower, MAX_FAILED_POLLS, firstMessage } from '../../../src/core/poll/follow.js';
+import type { ScheduleOptions } from '../../../src/core/poll/schedule.js';
+import { startDeadline } from '../../../src/core/sessions/deadline.js';
+import { resumeCommand, waitError } from '../../../src/core/sessions/await-reply.js';
 import { POLL } from '../../support/test-server.js';
 import { KEY } from '../../support/key.js';
 import { ownEmulator } from '../../support/emulator.js';
@@ -318,7 +318,8 @@ describe('Follower: endings', () => {
         baseUrl: em.url,
         apiKey: KEY,
         pacing: false,
-        retry: { maxRetries: 0, rateLimitedBudgetMs: 0 },
+        // No ride through the outage of a service that answered (the create) either.
+        retry: { maxRetries: 0, rateLimitedBudgetMs: 0, outageBudgetMs: 0 },
       });
       const s = await client.createSession({ agent_name: 'claude', message: '[[think:2000]] hi' });
       em.setFaults({ rate: 1, modes, methods: ['GET'] });

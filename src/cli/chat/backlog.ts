@@ -1,0 +1,83 @@
+// What `agents chat <session>` shows before the prompt: the last few turns of the conversation (read as
+// `show` reads it, tool calls included), and what the chat needs to carry on from there: whether the
+// latest turn is still running, the last reply, and the messages the follow starts after.
+import type { Context } from '../run/context.js';
+import type { Message, Session } from '../../core/api/types.js';
+import type { Conversation } from '../../core/conversation/model.js';
+import { groupTurns } from '../../core/conversation/turns.js';
+import { latestTurn } from '../../core/conversation/turn-state.js';
+import { assistantMessagesOf } from '../../core/conversation/merge.js';
+import { readSession } from '../../core/sessions/read-session.js';
+
+/** Messages read for the backlog: one request (the limit counts what is shown; show reads twice as many). */
+const BACKLOG_LIMIT = 40;
+
+/** The start of a resumed chat. */
+export interface Backlog {
+  session: Session;
+  /** The last turns, as show renders them. */
+  conversation: Conversation;
+  /** The session's threads in order (turn numbers). */
+  threads: string[];
+  /** Older messages were left out. */
+  truncated: boolean;
+  /** Every assistant message read (notices and the service's copies of finals too), oldest first. */
+  seen: Message[];
+  /** The latest turn, when it has no final reply yet. */
+  running?: { thread: string; since: number };
+  /** The newest final reply read, else the newest reply. */
+  lastReply?: Message;
+}
+
+/** Pure: the conversation cut to its last `turns` turns (and the notices among them). */
+export function lastTurns(c: Conversation, turns: number): { conversation: Conversation; cut: boolean } {
+  const grouped = groupTurns(c.entries.map((e) => e.message));
+  const kept = new Set(grouped.slice(Math.max(0, grouped.length - turns)).flatMap((t) => t.messages));
+  const entries = c.entries.filter((e) => kept.has(e.message));
+  const oldest = Date.parse(entries[0]?.message.created_at ?? '');
+  const notices = c.notices.filter((n) => !(Date.parse(n.message.created_at) < oldest));
+  return {
+    conversation: { entries, notices, duplicates: c.duplicates },
+    cut: entries.length < c.entries.length,
+  };
+}
+
+/** Pure: the latest turn when it has no final reply yet (decided by conversation/turn-state.ts). */
+export function runningTurn(c: Conversation): Backlog['running'] {
+  const turn = latestTurn(c.entries.map((e) => e.message));
+  if (turn?.state !== 'working') return undefined;
+  return { thread: turn.thread, since: Date.parse(turn.start.created_at) || Date.now() };
+}
+
+/** Pure: the reply /copy and /save take: the newest final, else the newest assistant message. */
+export function latestReply(c: Conversation): Message | undefined {
+  const assistant = c.entries.filter((e) => e.kind === 'final' || e.kind === 'reply');
+  return (assistant.findLast((e) => e.kind === 'final') ?? assistant.at(-1))?.message;
+}
+
+/** Reads the session and the end of its conversation. */
+export async function loadBacklog(
+  ctx: Pick<Context, 'client' | 'signal'>,
+  sessionId: string,
+  turns: number,
+): Promise<Backlog> {
+  const client = await ctx.client();
+  const item = await readSession(
+    client,
+    sessionId,
+    { tools: true, limit: BACKLOG_LIMIT },
+    { signal: ctx.signal },
+  );
+  const whole = item.conversation;
+  const { conversation, cut } = lastTurns(whole, turns);
+  const seen = assistantMessagesOf(whole);
+  return {
+    session: item.session,
+    conversation,
+    threads: item.threads,
+    truncated: cut || item.truncatedTo !== undefined,
+    seen,
+    running: runningTurn(whole),
+    lastReply: latestReply(whole),
+  };
+}

@@ -1,0 +1,370 @@
+// The conversation behind `agents chat`: the session created with the first message, followed as the agent
+// works (one poller, tail's conversation model), what is typed sent as a follow-up (confirmed when it
+// interrupts a turn), the slash commands. It draws nothing: it prints through the ChatTerminal.
+import type { Context } from '../run/context.js';
+import { timeFormat } from '../../core/config/env.js';
+import { notify } from '../output/notify.js';
+import type { ApiClient } from '../../core/api/client.js';
+import { isHttpError } from '../../core/api/errors.js';
+import type { CoreAgent, Message, Session } from '../../core/api/types.js';
+import type { AgentSelection } from '../input/agent.js';
+import type { Entry } from '../../core/conversation/model.js';
+import { renderCreated } from '../output/render.js';
+import {
+  renderConversation,
+  renderEntry,
+  renderNotice,
+  type TextMode,
+} from '../output/render-conversation.js';
+import { postTurn } from '../../core/sessions/post.js';
+import { startDeadline } from '../../core/sessions/deadline.js';
+import type { Backlog } from './backlog.js';
+import { followSession, type SessionFollow } from './session-feed.js';
+import { keepReply, reason, sessionCommand, type CommandHost } from './commands.js';
+import { renderHelp, renderNote, renderResumed, renderSent } from './chat-render.js';
+import { messageText, parseSlash, type Slash } from './slash.js';
+import { activityOf, statusLine, type StatusInfo } from './status-line.js';
+import type { ChatTerminal } from './chat-terminal.js';
+
+export interface ChatOptions {
+  ctx: Context;
+  client: ApiClient;
+  /** The client the follow polls with (fewer retries of its own: see the chat command). */
+  poller: ApiClient;
+  /** The agent new sessions go to (/new, or the first message); undefined when not known. */
+  agent: AgentSelection | undefined;
+  /** --private: new sessions are hidden from the workspace. */
+  private?: boolean;
+  /** --yes: a follow-up interrupts a running turn without asking. */
+  yes?: boolean;
+  /** --notify (true) / --no-notify (false) / neither (the `notify` setting decides): when a turn ends. */
+  notify?: boolean;
+}
+
+/** How a chat ended. */
+export type ChatEnd = { how: 'quit' } | { how: 'error'; error: unknown };
+
+function agentLabel(agent: AgentSelection | undefined): string {
+  if (agent?.agent_name) return agent.agent_name;
+  if (agent?.agent_id) return 'agent';
+  if (agent?.profile) return 'agent profile';
+  return 'agent';
+}
+
+export class Chat implements CommandHost {
+  readonly status: StatusInfo;
+  sessionId: string | undefined;
+  /** The session before a /new, so that leaving can still name it. */
+  previousSessionId: string | undefined;
+  session: Session | undefined;
+  private agent: AgentSelection | undefined;
+  /** The thread of the turn the status line follows. */
+  private turnThread: string | undefined;
+  /** Threads whose final reply has been shown. */
+  private readonly threadsDone = new Set<string>();
+  private lastFinal: Message | undefined;
+  private lastAny: Message | undefined;
+  private follow: SessionFollow | undefined;
+  private busy = false;
+  /** The latest post with its record of `last`, which leaving the chat lets finish. */
+  private recording: Promise<unknown> = Promise.resolve();
+  private finish!: (end: ChatEnd) => void;
+  /** Settles when the chat is over. */
+  readonly ended: Promise<ChatEnd>;
+  terminal!: ChatTerminal;
+
+  constructor(private readonly o: ChatOptions) {
+    this.agent = o.agent;
+    this.status = { label: agentLabel(o.agent), phase: 'new' };
+    this.ended = new Promise((resolve) => (this.finish = resolve));
+  }
+
+  /** The terminal it prints to (made after the Chat, since it reports to it). */
+  attach(terminal: ChatTerminal): void {
+    this.terminal = terminal;
+  }
+
+  /** The status line for the terminal. */
+  statusLine(columns: number | undefined, frame: number): string {
+    return statusLine(this.status, Date.now(), frame, columns, this.o.ctx.styleErr);
+  }
+
+  get ctx(): Context {
+    return this.o.ctx;
+  }
+
+  get client(): ApiClient {
+    return this.o.client;
+  }
+
+  /** The reply /copy and /save take: the newest final, else the newest reply. */
+  get lastReply(): Message | undefined {
+    return this.lastFinal ?? this.lastAny;
+  }
+
+  mode(): TextMode {
+    const { ctx } = this.o;
+    const columns = ctx.io.stdout.columns;
+    // Times as show writes them on a terminal: local, relative to now.
+    return {
+      tty: true,
+      style: ctx.styleOut,
+      columns: columns && columns > 0 ? columns : undefined,
+      time: timeFormat(ctx.io.env),
+    };
+  }
+
+  note(text: string): void {
+    this.terminal.print(renderNote(text, this.o.ctx.styleErr), 'err');
+  }
+
+  warn(err: unknown, lead: string): void {
+    const { text, hint } = reason(err);
+    const style = this.o.ctx.styleErr;
+    this.terminal.print(`${style.yellow(`${lead}:`)} ${renderNote(text, style)}`, 'err');
+    if (hint) this.note(`hint: ${hint}`);
+  }
+
+  private setPhase(phase: StatusInfo['phase']): void {
+    this.status.phase = phase;
+    this.terminal.ticking(phase === 'running' || phase === 'sending');
+    this.terminal.draw();
+  }
+
+  /** Carries on a session read by loadBacklog: prints its last turns and follows it from there. */
+  resume(b: Backlog): void {
+    const { ctx } = this.o;
+    this.session = b.session;
+    this.sessionId = b.session.id;
+    const named = typeof b.session.agent_name === 'string' ? b.session.agent_name : undefined;
+    // The API does not say which agent a session has (--agent is for /new): its title names it.
+    this.status.label = named ?? (b.session.title || 'agent');
+    this.terminal.print(`${renderResumed(b.session, ctx.styleErr)}\n`, 'err');
+    if (b.truncated) this.note(`earlier messages: /show, or agents show ${b.session.id} --all`);
+    const segments = renderConversation(b.conversation, b.threads, this.mode(), {
+      tty: true,
+      style: ctx.styleErr,
+    });
+    for (const s of segments) this.terminal.print(s.text, s.to);
+    this.lastFinal = b.lastReply?.type === 'final_message' ? b.lastReply : undefined;
+    this.lastAny = b.lastReply;
+    if (b.running) {
+      this.turnThread = b.running.thread;
+      this.status.since = b.running.since;
+      this.status.activity = 'working';
+      this.setPhase('running');
+    } else this.setPhase('idle');
+    this.startFollowing(b.seen);
+  }
+
+  /** A line typed at the prompt: a slash command or a message. */
+  line(text: string): void {
+    const slash = parseSlash(text);
+    const run = slash ? this.command(slash) : this.send(messageText(text));
+    run.catch((err: unknown) => this.finish({ how: 'error', error: err }));
+  }
+
+  /** Leaves the chat (Ctrl-C on an empty line, Ctrl-D, /quit). */
+  quit(): void {
+    this.finish({ how: 'quit' });
+  }
+
+  /** Resolves once the latest message sent is posted and recorded as `last`. */
+  async settled(): Promise<void> {
+    await this.recording;
+  }
+
+  /** Stops following; the chat is over. */
+  close(): void {
+    this.follow?.stop();
+    this.follow = undefined;
+  }
+
+  private startFollowing(after: readonly Message[]): void {
+    const { ctx } = this.o;
+    this.follow = followSession({
+      ctx,
+      client: this.o.poller,
+      sessionId: this.sessionId!,
+      after,
+      onEntry: (e) => this.entry(e),
+      onWarning: (warning) => {
+        if (warning === this.status.warning) return;
+        this.status.warning = warning;
+        this.terminal.draw();
+      },
+      onFailure: (error) => this.finish({ how: 'error', error }),
+    });
+  }
+
+  /** One entry of the conversation as it lands. */
+  private entry(e: Entry & { repeats?: boolean }): void {
+    const { ctx } = this.o;
+    if (e.kind === 'notice') {
+      this.terminal.print(`${renderNotice(e.message, { tty: true, style: ctx.styleErr })}\n`, 'err');
+      return;
+    }
+    // The status first: print() redraws the footer under the text once, and drawn with the status before
+    // this entry it showed the previous message's activity (a final reply under 'running').
+    if (e.kind === 'final') {
+      this.lastFinal = e.message;
+      if (e.message.chat_thread_id !== null) this.threadsDone.add(e.message.chat_thread_id);
+    }
+    if (e.kind === 'final' || e.kind === 'reply') this.lastAny = e.message;
+    const activity = activityOf(e);
+    if (activity !== undefined) this.status.activity = activity;
+    const ends =
+      e.kind === 'final' && e.message.chat_thread_id === this.turnThread && this.status.phase === 'running';
+    if (ends) {
+      this.status.tookMs = Date.now() - (this.status.since ?? Date.now());
+      this.status.phase = 'idle';
+    }
+    this.terminal.print(renderEntry(e, this.mode()), 'out');
+    if (ends) this.turnEnded();
+  }
+
+  private turnEnded(): void {
+    // Already set when the final's entry was printed; a new turn clears it.
+    this.status.tookMs ??= Date.now() - (this.status.since ?? Date.now());
+    this.setPhase('idle');
+    void this.notifyTurnEnd();
+    // The question was whether to interrupt: there is nothing to interrupt any more.
+    if (this.status.confirming) this.terminal.resolve(true);
+  }
+
+  /** --notify and the `notify` setting: a bell (through the chat's own terminal), or the setting's program. */
+  private async notifyTurnEnd(): Promise<void> {
+    const who = this.status.label || 'the agent';
+    const body = `${who} replied${this.lastFinal ? `: ${this.lastFinal.message.split('\n')[0] ?? ''}` : ''}`;
+    const n = { title: 'agents chat', body, result: this.lastFinal };
+    await notify(this.o.ctx, n, this.o.notify, (bytes) => this.terminal.control(bytes));
+  }
+
+  /** Sends a message: the first one creates the session. */
+  private async send(text: string): Promise<void> {
+    const { ctx, client } = this.o;
+    const editor = this.terminal.editor;
+    if (this.busy) {
+      if (editor.empty) editor.set(text);
+      this.note('still sending the previous message');
+      return;
+    }
+    this.busy = true;
+    try {
+      if (this.status.phase === 'running' && !this.o.yes) {
+        // The text stays in view while the question waits for its key.
+        const typed = editor.text;
+        editor.set(text);
+        this.status.confirming = true;
+        const go = await this.terminal.confirm();
+        this.status.confirming = false;
+        if (!go) {
+          this.note('not sent; the agent carries on');
+          return;
+        }
+        editor.set(typed);
+      }
+      if (this.sessionId === undefined && this.agent === undefined) {
+        if (editor.empty) editor.set(text);
+        this.note('which agent? /new claude (or codex, gemini, …) starts a session with one');
+        return;
+      }
+      const before = this.status.phase;
+      const sentAt = Date.now();
+      this.setPhase('sending');
+      this.terminal.print(renderSent(text, this.sessionId ?? '', null, this.mode()), 'out');
+      let threadId: string | undefined;
+      // Posted as create and send post, with their handling of a POST cut short; `last` is recorded as
+      // they record it (with the agent, so that show names it), without holding up the next message.
+      const posting = (async () => {
+        const books = await ctx.history();
+        const deadline = startDeadline(ctx.signal, undefined);
+        try {
+          if (this.sessionId === undefined) {
+            const body = { message: text, ...this.agent, ...(this.o.private ? { is_private: true } : {}) };
+            const posted = await postTurn(client, { kind: 'create', body }, deadline, books);
+            this.session = posted.session;
+            this.sessionId = posted.sessionId;
+            this.terminal.print(`${renderCreated(posted.session, ctx.styleErr)}\n`, 'err');
+            return posted;
+          }
+          const turn = { kind: 'send', sessionId: this.sessionId, body: { message: text } } as const;
+          return await postTurn(client, turn, deadline, books);
+        } finally {
+          deadline.dispose();
+        }
+      })();
+      this.recording = posting.catch(() => undefined);
+      try {
+        const posted = await posting;
+        threadId = posted.threadId;
+        if (posted.warning) this.note(`warning: ${posted.warning}`);
+      } catch (err) {
+        if (ctx.signal.aborted) return;
+        if (editor.empty) editor.set(text);
+        this.warn(err, 'not sent');
+        if (isHttpError(err) && err.outcomeUnknown) this.note('it may have reached the service: /show');
+        this.setPhase(before);
+        return;
+      }
+      editor.remember(text);
+      this.turnThread = threadId;
+      Object.assign(this.status, { since: sentAt, activity: 'working', tookMs: undefined });
+      this.setPhase('running');
+      // A quick turn may have ended while the answer to the POST was on its way.
+      if (threadId !== undefined && this.threadsDone.has(threadId)) this.turnEnded();
+      if (this.follow === undefined) this.startFollowing([]);
+      else this.follow.wake();
+    } finally {
+      this.busy = false;
+      this.terminal.draw();
+    }
+  }
+
+  private async command(c: Slash): Promise<void> {
+    switch (c.name) {
+      case 'help':
+        this.terminal.print(renderHelp(this.o.ctx.styleErr), 'err');
+        return;
+      case 'quit':
+        this.quit();
+        return;
+      case 'error':
+        this.note(c.text);
+        return;
+      case 'new':
+        this.startOver(c.agent);
+        return;
+      case 'copy':
+      case 'save':
+        await keepReply(this, c);
+        return;
+      default:
+        await sessionCommand(this, c);
+    }
+  }
+
+  /** /new: the next message starts a new session, with the same agent or the one named. */
+  private startOver(agent: CoreAgent | undefined): void {
+    if (agent !== undefined) this.agent = { agent_name: agent };
+    if (this.agent === undefined) {
+      this.note('which agent? /new claude (or codex, gemini, …)');
+      return;
+    }
+    this.close();
+    if (this.sessionId !== undefined) this.previousSessionId = this.sessionId;
+    this.sessionId = undefined;
+    this.session = undefined;
+    this.turnThread = undefined;
+    this.lastFinal = this.lastAny = undefined;
+    Object.assign(this.status, {
+      label: agentLabel(this.agent),
+      since: undefined,
+      tookMs: undefined,
+      warning: undefined,
+    });
+    this.setPhase('new');
+    const previous = this.previousSessionId ? ` (the last one: agents chat ${this.previousSessionId})` : '';
+    this.note(`your next message starts a new session with ${agentLabel(this.agent)}${previous}`);
+  }
+}

@@ -1,0 +1,30 @@
+// agents artifact <session> <artifact-id>: its options and help, and the check of -o.
+import { checkOutputPath } from '../../input/reply-flags.js';
+import type { Command } from 'commander';
+import type { SessionRef } from '../../input/session-ref.js';
+import { uuidOption } from '../options/option-values.js';
+import type { CommandSpec } from '../options/command-spec.js';
+import { readTimeoutOption, sessionArg } from '../options/session-args.js';
+import type { ArtifactFlags } from './run.js';
+
+export const artifactSpec: CommandSpec = (program, run) =>
+  program
+    .command('artifact')
+    .description('download one artifact of a session (a plan iteration or a file)')
+    .addArgument(sessionArg())
+    .argument('<artifact-id>', "the artifact's id (a UUID)", uuidOption)
+    .option('-o, --output <file>', 'write it to FILE instead of stdout')
+    .addOption(readTimeoutOption())
+    .addHelpText(
+      'after',
+      `
+The download link is presigned and on another host: it is fetched without the API key.
+With --json: the artifact's record (name, size, type, link).
+Examples:
+  $ agents artifact "$SESSION" "$ARTIFACT" -o report.pdf`,
+    )
+    .action(async (ref: SessionRef, artifactId: string, flags: ArtifactFlags, cmd: Command) => {
+      // -o names a file that can be written, found before anything is downloaded.
+      if (flags.output !== undefined) checkOutputPath(flags.output, '-o');
+      return run(cmd, async (ctx) => (await import('./run.js')).artifact(ctx, ref, artifactId, flags));
+    });

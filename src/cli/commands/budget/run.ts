@@ -1,0 +1,94 @@
+// agents budget: the key's budget read from where the processes that use it keep it (this machine's file,
+// or the fleet's Redis), never from the service: looking costs no request.
+import { RedisStore } from '../../../core/budget/redis-store.js';
+import { FileStore } from '../../../core/budget/file-store.js';
+import type { Context } from '../../run/context.js';
+import { pacingDir } from '../../run/context.js';
+import { requireBaseUrl, requireConnection } from '../../../core/config/settings.js';
+import { rateLimitFromEnv } from '../../../core/config/env.js';
+import { ApiUrls } from '../../../core/api/urls.js';
+import { DEFAULT_PACING } from '../../../core/budget/limiter.js';
+import type { BudgetStore } from '../../../core/budget/budget-store.js';
+import { budgetView } from '../../../core/budget/budget-view.js';
+import { BrokenState, type BudgetKeyRef } from '../../../core/budget/state.js';
+import { CliError, ExitCode, isStop } from '../../../core/errors/cli-error.js';
+import { sleep } from '../../../util/sleep.js';
+import type { Item } from '../../output/items.js';
+
+export interface BudgetFlags {
+  /** Read again once a second (Tuning.watchMs) until the run's signal. */
+  watch?: boolean;
+}
+
+type BudgetItem = Extract<Item, { kind: 'budget' }>;
+
+/**
+ * The store of the profile's key: the Redis of budget_url where one is set, else this machine's file. A key
+ * in the keychain is not read for it (looking sends nothing): the digest login stored beside it names it.
+ */
+async function storeOf(ctx: Context): Promise<{ store: BudgetStore; origin: string; fleet: boolean }> {
+  const need = ['apiKey', 'baseUrl', 'budgetUrl'] as const;
+  let s = await ctx.settings(need, { keychain: false });
+  let apiKey: BudgetKeyRef;
+  let baseUrl: string;
+  const digest = s.apiKey === undefined ? s.keyDigest : undefined;
+  if (digest !== undefined && new ApiUrls(requireBaseUrl(s).value).origin === digest.origin) {
+    baseUrl = requireBaseUrl(s).value;
+    apiKey = { digest: digest.digest };
+  } else {
+    // A key in the keychain without its digest for this origin (another --base-url, the file edited by
+    // hand): read it after all.
+    if (s.apiKey === undefined && s.keyPlace === 'keychain') s = await ctx.settings(need);
+    ({ baseUrl, apiKey } = requireConnection(s));
+  }
+  const { origin } = new ApiUrls(baseUrl);
+  if (s.budgetUrl !== undefined) {
+    return { store: new RedisStore(s.budgetUrl, origin, apiKey), origin, fleet: true };
+  }
+  return { store: new FileStore(pacingDir(ctx.io), origin, apiKey), origin, fleet: false };
+}
+
+/** One reading of the store. */
+async function read(ctx: Context, at: Awaited<ReturnType<typeof storeOf>>): Promise<BudgetItem> {
+  const pacing = { ...DEFAULT_PACING, limit: rateLimitFromEnv(ctx.io.env) ?? DEFAULT_PACING.limit };
+  let state;
+  try {
+    // What the next command would repair (an unusable file, a file in the lock's place), repaired now,
+    // and said: looking should not leave the budget broken, nor keep quiet about what it did.
+    at.store.onRepair = (message) => ctx.log.warn(message);
+    await at.store.repair?.();
+    state = await at.store.stored();
+  } catch (err) {
+    const newer = err instanceof BrokenState && err.newer;
+    throw new CliError(`could not read the budget: ${err instanceof Error ? err.message : String(err)}`, {
+      cause: err,
+      hint: newer
+        ? `run that version's \`agents budget\`; processes of this one pace alone until ${at.store.where} is deleted`
+        : `the processes that use the key pace alone meanwhile; check ${at.store.where}, or delete it`,
+    });
+  }
+  const view = state === undefined ? undefined : budgetView(state, at.store.now(), pacing);
+  return { kind: 'budget', origin: at.origin, where: at.store.where, fleet: at.fleet, view, watch: false };
+}
+
+export async function budget(ctx: Context, flags: BudgetFlags): Promise<BudgetItem | AsyncIterable<Item>> {
+  const at = await storeOf(ctx);
+  const first = await read(ctx, at);
+  if (!flags.watch) return first;
+  const everyMs = ctx.io.tuning?.watchMs ?? 1000;
+  return (async function* watching() {
+    yield { ...first, watch: true };
+    try {
+      for (;;) {
+        await sleep(everyMs, ctx.signal);
+        yield { ...(await read(ctx, at)), watch: true };
+      }
+    } catch (err) {
+      // Ctrl-C is how a watch is meant to end: quietly, with the contract's 130 (as a plain tail).
+      if (isStop(ctx.signal.reason) && ctx.signal.reason !== 'EPIPE') {
+        throw new CliError('interrupted', { exitCode: ExitCode.INTERRUPTED, silent: true });
+      }
+      throw err;
+    }
+  })();
+}

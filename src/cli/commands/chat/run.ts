@@ -1,0 +1,126 @@
+// agents chat [session]: a conversation with an agent at the terminal: a session started with the first
+// message (or one continued, its last turns first), its messages shown as they land, what is typed sent as
+// a follow-up. Only on a terminal: a script is told to use create/send --wait before anything is sent.
+import type { Context } from '../../run/context.js';
+import { CliError, ExitCode, UsageError } from '../../../core/errors/cli-error.js';
+import { selectAgent, type AgentSelection, type CheckedAgentFlags } from '../../input/agent.js';
+import type { SessionRef } from '../../input/session-ref.js';
+import { resolveSession } from '../../../core/sessions/resolve.js';
+import { requireConnection } from '../../../core/config/settings.js';
+import type { Item } from '../../output/items.js';
+import { loadBacklog, type Backlog } from '../../chat/backlog.js';
+import { Chat, type ChatEnd } from '../../chat/session.js';
+import { completeSlash } from '../../chat/slash.js';
+import { ChatTerminal } from '../../chat/chat-terminal.js';
+
+/** The options of chat, as its spec (spec.ts) checked them. */
+export interface ChatFlags extends CheckedAgentFlags {
+  private?: boolean;
+  yes?: boolean;
+  notify?: boolean;
+  /** Turns of a continued session shown first. */
+  turns: number;
+}
+
+/**
+ * The follow's own retries: a poll that fails is reported after one quick retry rather than after the
+ * client's minute of them, so the status line says at once that the service is failing; the follow then
+ * spaces its polls out (up to 30 s apart) until the service answers again.
+ */
+const POLL_RETRY = { maxRetries: 1, totalBudgetMs: 5_000 };
+
+const SCRIPT_HINT = 'in scripts and CI use: agents create --wait "…", then agents send <session> --wait "…"';
+
+/** Exit 2 unless a person is at a terminal that can take the chat's input and status lines. */
+function requireTerminal(ctx: Context): void {
+  const { io, caps } = ctx;
+  const why = caps.ci
+    ? 'CI is set'
+    : io.stdin.isTTY !== true
+      ? 'standard input is not a terminal'
+      : io.stdout.isTTY !== true
+        ? 'standard output is not a terminal'
+        : io.env.TERM === 'dumb'
+          ? 'this terminal (TERM=dumb) cannot move its cursor'
+          : undefined;
+  if (why !== undefined) throw new UsageError(`agents chat needs a terminal: ${why}`, SCRIPT_HINT);
+  if (ctx.globals.json) throw new UsageError('agents chat has no --json output', SCRIPT_HINT);
+}
+
+/** For a continued session: the agent /new would use, from the flags or the config; never asked. */
+async function knownAgent(ctx: Context, flags: ChatFlags): Promise<AgentSelection | undefined> {
+  const given = [flags.agent, flags.agentId, flags.profile];
+  if (given.some((v) => v !== undefined))
+    return selectAgent(flags, () => Promise.resolve(undefined), undefined);
+  const configured = (await ctx.settings(['agent'])).agent;
+  return configured === undefined ? undefined : { agent_name: configured };
+}
+
+export async function chat(ctx: Context, ref: SessionRef | undefined, flags: ChatFlags): Promise<Item> {
+  requireTerminal(ctx);
+  const client = await ctx.client();
+  let agent: AgentSelection | undefined;
+  let backlog: Backlog | undefined;
+  if (ref !== undefined) {
+    const { id } = await resolveSession(ref, await ctx.history());
+    agent = await knownAgent(ctx, flags);
+    backlog = await loadBacklog(ctx, id, flags.turns);
+  } else {
+    agent = await selectAgent(
+      flags,
+      async () => (await ctx.settings(['agent'])).agent,
+      ctx.prompts && (() => ctx.prompts!.agent()),
+    );
+  }
+
+  const connection = requireConnection(await ctx.settings(['apiKey', 'baseUrl']));
+  const poller = ctx.clientFor({ ...connection, retry: POLL_RETRY });
+  const chat = new Chat({
+    ctx,
+    client,
+    poller,
+    agent,
+    private: flags.private,
+    yes: flags.yes,
+    notify: flags.notify,
+  });
+  const { io } = ctx;
+  const terminal = new ChatTerminal({
+    stdin: io.stdin,
+    stdout: io.stdout,
+    stderr: io.stderr,
+    screen: io.stderr.isTTY ? io.stderr : io.stdout,
+    style: ctx.styleErr,
+    status: (columns, frame) => chat.statusLine(columns, frame),
+    onLine: (text) => chat.line(text),
+    onLeave: () => chat.quit(),
+    complete: completeSlash,
+  });
+  chat.attach(terminal);
+  // SIGTERM, or a SIGINT sent with kill (Ctrl-C itself is a key here): the run is stopped, not left.
+  const stopped = new Promise<ChatEnd | 'stopped'>((resolve) => {
+    if (ctx.signal.aborted) resolve('stopped');
+    ctx.signal.addEventListener('abort', () => resolve('stopped'), { once: true });
+  });
+  let end: ChatEnd | 'stopped';
+  try {
+    terminal.start();
+    if (backlog !== undefined) chat.resume(backlog);
+    end = await Promise.race([chat.ended, stopped]);
+  } finally {
+    chat.close();
+    terminal.stop();
+    await chat.settled();
+  }
+
+  const sessionId = chat.sessionId ?? chat.previousSessionId;
+  const resume = sessionId === undefined ? undefined : `resume with: agents chat ${sessionId}`;
+  if (end === 'stopped') {
+    throw new CliError('interrupted', {
+      exitCode: ExitCode.INTERRUPTED,
+      ...(resume ? { hint: resume } : {}),
+    });
+  }
+  if (end.how === 'error') throw end.error;
+  return { kind: 'chat-ended', sessionId };
+}

@@ -1,0 +1,124 @@
+// agents config list | get | set | unset | path. `list` and `get` show the value in effect for this run
+// (flag > env > profile) and where it comes from; `set` and `unset` change the active profile. A key is
+// only ever shown masked.
+import type { Context } from '../../run/context.js';
+import { removeKey, storeKey } from '../../../core/config/key-store.js';
+import { maskKey, maskUrlPassword } from '../../../core/config/mask.js';
+import { ENV_VARS, type SettingName, type Settings } from '../../../core/config/settings.js';
+import {
+  CONFIG_KEYS,
+  validateConfigKey,
+  validateConfigValue,
+  type ConfigKey,
+} from '../../../core/config/validators.js';
+import type { Item } from '../../output/items.js';
+import type { ConfigEntry, ConfigListing } from '../../output/render-config.js';
+
+const FIELD: Record<ConfigKey, SettingName> = {
+  'api-key': 'apiKey',
+  'base-url': 'baseUrl',
+  agent: 'agent',
+  'budget-url': 'budgetUrl',
+  notify: 'notify',
+};
+const FLAGS: Partial<Record<ConfigKey, string>> = { 'base-url': '--base-url' };
+
+/** The key's entry: where it is kept, masked where it was read (the keychain's is not read to be shown). */
+function keyEntry(s: Settings): ConfigEntry {
+  if (s.keyPlace === 'keychain' && s.apiKey === undefined) {
+    return {
+      key: 'api-key',
+      value: null,
+      source: 'profile',
+      origin: `profile ${s.profile}, system keychain`,
+      store: 'keychain',
+    };
+  }
+  const shown = plainEntry(s, 'api-key');
+  if (s.keyPlace === 'file') shown.origin = `profile ${s.profile}, config file`;
+  return s.keyPlace === undefined ? shown : { ...shown, store: s.keyPlace };
+}
+
+function entry(s: Settings, key: ConfigKey): ConfigEntry {
+  return key === 'api-key' && s.keyPlace !== undefined ? keyEntry(s) : plainEntry(s, key);
+}
+
+function plainEntry(s: Settings, key: ConfigKey): ConfigEntry {
+  const field = FIELD[key];
+  const raw = s[field];
+  const source = s.sources[field];
+  if (raw === undefined || source === 'default') return { key, value: null, source: 'unset', origin: null };
+  const origin =
+    source === 'flag' ? (FLAGS[key] ?? 'flag') : source === 'env' ? ENV_VARS[field] : `profile ${s.profile}`;
+  const shown = key === 'api-key' ? maskKey(raw) : key === 'budget-url' ? maskUrlPassword(raw) : raw;
+  return { key, value: shown, source, origin };
+}
+
+/** The settings in effect for the active profile, each with its source. */
+export async function configList(ctx: Context): Promise<Item> {
+  const settings = await ctx.settings(undefined, { keychain: false });
+  const profiles = Object.keys(await ctx.config.profiles()).sort();
+  const entries = Object.fromEntries(CONFIG_KEYS.map((k) => [k, entry(settings, k)])) as Record<
+    ConfigKey,
+    ConfigEntry
+  >;
+  const listing: ConfigListing = {
+    profile: settings.profile,
+    profileSource: settings.sources.profile,
+    path: ctx.config.path,
+    profiles,
+    settings: entries,
+  };
+  return { kind: 'config-list', listing };
+}
+
+/** The value in effect for `key` (masked for api-key). */
+export async function configGet(ctx: Context, key: string): Promise<Item> {
+  const k = validateConfigKey(key);
+  return { kind: 'config-entry', entry: entry(await ctx.settings([FIELD[k]], { keychain: false }), k) };
+}
+
+/** Stores a validated value in the active profile, with the warnings worth showing. */
+export async function* configSet(ctx: Context, key: string, value: string): AsyncGenerator<Item> {
+  const k = validateConfigKey(key);
+  const checked = validateConfigValue(k, value);
+  const profile = ctx.profile();
+  if (k === 'api-key') {
+    // Into the file, as asked: a key the keychain held for the profile is removed from it.
+    await storeKey(ctx.config, profile, { apiKey: checked.value }, 'file', ctx.keyStore);
+  } else await ctx.config.set(profile, k, checked.value);
+  if (checked.warning !== undefined) yield { kind: 'warning', text: checked.warning };
+  if (k === 'api-key') {
+    yield {
+      kind: 'warning',
+      text: "a key on the command line stays in the shell's history; `agents login --with-key` reads it from standard input",
+    };
+  }
+  const field = FIELD[k];
+  const flag = field === 'baseUrl' && ctx.globals.baseUrl !== undefined;
+  const fromEnv = ctx.io.env[ENV_VARS[field]];
+  if (flag || (fromEnv !== undefined && fromEnv !== '')) {
+    const by = flag ? (FLAGS[k] ?? 'a flag') : ENV_VARS[field];
+    yield { kind: 'warning', text: `${by} overrides this value in this run` };
+  }
+  yield { kind: 'note', text: `Set ${key} in profile ${profile}` };
+}
+
+/** Removes `key` from the active profile. */
+export async function configUnset(ctx: Context, key: string): Promise<Item> {
+  const k = validateConfigKey(key);
+  const profile = ctx.profile();
+  const removed =
+    k === 'api-key'
+      ? (await removeKey(ctx.config, profile, ctx.keyStore)) !== undefined
+      : await ctx.config.unset(profile, k);
+  return {
+    kind: 'note',
+    text: removed ? `Unset ${key} in profile ${profile}` : `${key} was not set in profile ${profile}`,
+  };
+}
+
+/** Where the config file is. */
+export function showConfigPath(ctx: Context): Item {
+  return { kind: 'value', text: ctx.config.path, json: { path: ctx.config.path } };
+}

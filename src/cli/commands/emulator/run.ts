@@ -1,0 +1,138 @@
+// `agents emulator`: serve the local API emulator until Ctrl-C / SIGTERM, then close and return.
+import type { Context } from '../../run/context.js';
+import type { Item } from '../../output/items.js';
+import { CliError, UsageError } from '../../../core/errors/cli-error.js';
+import {
+  DEV_KEY,
+  startEmulator,
+  type EmulatorKey,
+  type DialectName,
+  type EmulatorOptions,
+  type FaultMode,
+  type MisbehaviourName,
+  type RepeatedParams,
+  misbehaviourOf,
+} from '../../../emulator/index.js';
+
+/** The command's options as commander parsed and validated them (see cli.ts). */
+export interface EmulatorFlags {
+  port: number;
+  host: string;
+  /** KEY or KEY:WORKSPACE, repeatable. */
+  key?: string[];
+  forbiddenKey?: string[];
+  /** Requests per minute per key; 0 = no limit. */
+  rateLimit: number;
+  timeScale: number;
+  faultRate?: number;
+  fault?: FaultMode[];
+  faultSeed?: number;
+  slowMs?: number;
+  /** The document to the letter, the live service as it answers today, or Blocks' CI mock. */
+  dialect: DialectName;
+  /** How a repeated single-valued parameter is read; default the dialect's. */
+  repeatedParams?: RepeatedParams;
+  /** Broken answers on purpose. */
+  misbehave?: MisbehaviourName[];
+}
+
+/** `KEY[:WORKSPACE]` (split at the first colon; the workspace defaults to the dev key's). */
+export function parseKeySpec(spec: string, forbidden = false): EmulatorKey {
+  const colon = spec.indexOf(':');
+  const key = colon === -1 ? spec : spec.slice(0, colon);
+  const workspace = colon === -1 ? DEV_KEY.workspace : spec.slice(colon + 1);
+  return forbidden ? { key, workspace, forbidden: true } : { key, workspace };
+}
+
+/** Pure: the emulator's options for these flags. Throws UsageError for flags that only work together. */
+export function emulatorOptions(flags: EmulatorFlags): EmulatorOptions {
+  if ((flags.faultRate === undefined) !== (flags.fault === undefined)) {
+    throw new UsageError('--fault-rate and --fault go together', 'e.g. --fault-rate 0.2 --fault 503 reset');
+  }
+  const accepted = flags.key?.map((k) => parseKeySpec(k)) ?? [DEV_KEY];
+  const refused = flags.forbiddenKey?.map((k) => parseKeySpec(k, true)) ?? [];
+  const keys = [...accepted, ...refused];
+  const seen = new Set<string>();
+  for (const k of keys) {
+    if (seen.has(k.key)) throw new UsageError(`key ${JSON.stringify(k.key)} is given twice`);
+    seen.add(k.key);
+  }
+  const opts: EmulatorOptions = {
+    port: flags.port,
+    host: flags.host,
+    keys,
+    rateLimit: flags.rateLimit > 0 ? { limit: flags.rateLimit, windowMs: 60_000 } : false,
+    timeScale: flags.timeScale,
+    dialect: flags.dialect,
+  };
+  if (flags.repeatedParams !== undefined) opts.repeatedParams = flags.repeatedParams;
+  if (flags.misbehave !== undefined) opts.misbehave = misbehaviourOf(flags.misbehave);
+  if (flags.faultRate !== undefined && flags.fault !== undefined) {
+    opts.faults = { rate: flags.faultRate, modes: flags.fault, seed: flags.faultSeed, slowMs: flags.slowMs };
+  }
+  return opts;
+}
+
+function listenError(err: unknown, flags: EmulatorFlags): CliError {
+  const code = (err as NodeJS.ErrnoException).code;
+  const where = `${flags.host}:${flags.port}`;
+  if (code === 'EADDRINUSE') {
+    return new CliError(`port ${flags.port} on ${flags.host} is already in use`, {
+      hint: 'choose another with --port, or --port 0 for any free port',
+      cause: err,
+    });
+  }
+  if (code === 'EACCES') return new CliError(`not allowed to listen on ${where}`, { cause: err });
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+    return new CliError(`cannot listen on ${where}: no such local address`, { cause: err });
+  }
+  return new CliError(`cannot listen on ${where}: ${err instanceof Error ? err.message : String(err)}`);
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
+
+/** Starts the emulator, says where it is, serves until the run's signal aborts, then closes. */
+export async function* emulator(ctx: Context, flags: EmulatorFlags): AsyncGenerator<Item> {
+  // What the emulator has to say while it serves (a directive its dialect cannot honour) goes to stderr as
+  // it happens: the items of this run are only its start and its end.
+  const opts = { ...emulatorOptions(flags), onNotice: (line: string) => ctx.log.warn(line) };
+  let em;
+  try {
+    em = await startEmulator(opts);
+  } catch (err) {
+    throw listenError(err, flags);
+  }
+  try {
+    // Line one is the base URL; then one line per key: key, workspace, and "forbidden" for refused keys.
+    const keys = em.keys.map((k) => `\n${k.key}\t${k.workspace}${k.forbidden ? '\tforbidden' : ''}`);
+    yield { kind: 'value', text: `${em.url}${keys.join('')}`, json: { url: em.url, keys: em.keys } };
+    if (!LOOPBACK.test(flags.host)) {
+      yield {
+        kind: 'warning',
+        text: `listening on ${flags.host}: other machines can reach this emulator and its dev keys`,
+      };
+    }
+    const usable = em.keys.find((k) => !k.forbidden);
+    yield {
+      kind: 'note',
+      text: `Agent Sessions API emulator on ${em.url} (Ctrl-C to stop). Point agents at it:`,
+    };
+    if (usable)
+      yield { kind: 'note', text: `  export AGENTS_BASE_URL=${em.url} AGENTS_API_KEY=${usable.key}` };
+    yield {
+      kind: 'note',
+      text: 'Script the agents with directives in a message, e.g. "[[think:2000]] [[steps:5]] hi".',
+    };
+    await new Promise<void>((resolve) => {
+      if (ctx.signal.aborted) resolve();
+      else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+  } finally {
+    await em.close();
+  }
+  const stats = em.stats();
+  yield {
+    kind: 'note',
+    text: `Emulator stopped after ${stats.requests} request${stats.requests === 1 ? '' : 's'}.`,
+  };
+}

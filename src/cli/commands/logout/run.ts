@@ -1,0 +1,25 @@
+// agents logout: forget the profile's key, from the keychain or the file, wherever it is. The base URL and
+// agent stay, so `agents login` can follow.
+import type { Context } from '../../run/context.js';
+import { ENV_VARS, fromEnv } from '../../../core/config/settings.js';
+import type { Item } from '../../output/items.js';
+import { removeKey } from '../../../core/config/key-store.js';
+
+export async function* logout(ctx: Context): AsyncGenerator<Item> {
+  const profile = ctx.profile();
+  const removed = await removeKey(ctx.config, profile, ctx.keyStore);
+  const from = removed === 'keychain' ? 'the system keychain' : 'the config file';
+  yield {
+    kind: 'note',
+    text:
+      removed !== undefined
+        ? `Removed the API key of profile ${profile} from ${from}`
+        : `Profile ${profile} has no stored API key; nothing to do`,
+  };
+  if (fromEnv(ctx.io.env, ENV_VARS.apiKey) !== undefined) {
+    yield {
+      kind: 'warning',
+      text: `${ENV_VARS.apiKey} is still set in this environment; unset it to log out completely`,
+    };
+  }
+}

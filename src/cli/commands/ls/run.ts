@@ -1,0 +1,102 @@
+// agents ls: the sessions this machine created or sent to, for the profile, the most recently used first
+// (the API has no way to list sessions). --refresh asks the service about each one shown.
+import type { SessionRef } from '../../input/session-ref.js';
+import { UsageError } from '../../../core/errors/cli-error.js';
+import { groupOf } from '../../../core/sessions/groups.js';
+import type { Context } from '../../run/context.js';
+import { fetchLatestTurnState } from '../../../core/sessions/latest.js';
+import type { ApiClient } from '../../../core/api/client.js';
+import { isHttpError } from '../../../core/api/errors.js';
+import type { Item } from '../../output/items.js';
+import {
+  noteSessionFacts,
+  readKnownSessions,
+  type KnownSession,
+  type SessionFacts,
+} from '../../../core/state/known-sessions.js';
+
+export interface LsFlags {
+  /** [group]: only the attempts of this session group. */
+  group?: SessionRef;
+  limit: number;
+  refresh?: boolean;
+}
+
+/** Sessions refreshed at once; the client's pacing keeps the whole within the key's budget. */
+const REFRESH_CONCURRENCY = 4;
+
+/**
+ * What the service says of one session now (one GET, and two lists for the latest turn unless it is
+ * archived): 'gone' when it answers 404. Failures other than authentication leave what was known, with a
+ * warning; an authentication failure ends the command (every other session would fail the same way).
+ */
+async function refreshOne(
+  client: ApiClient,
+  s: KnownSession,
+  signal: AbortSignal,
+  warn: (text: string) => void,
+): Promise<SessionFacts | undefined> {
+  try {
+    const session = await client.getSession(s.id, { signal });
+    const state = session.is_archived ? 'archived' : await fetchLatestTurnState(client, s.id, { signal });
+    return {
+      id: s.id,
+      title: session.title || undefined,
+      createdAt: session.created_at,
+      web: session.session_html_url,
+      state,
+    };
+  } catch (err) {
+    if (isHttpError(err) && err.kind === 'not_found') return { id: s.id, state: 'gone' };
+    if (isHttpError(err) && err.kind !== 'auth' && err.kind !== 'forbidden' && err.kind !== 'aborted') {
+      warn(`could not refresh session ${s.id}: ${err.message}`);
+      return undefined;
+    }
+    throw err;
+  }
+}
+
+/** A group argument that names none this machine made. */
+function notAGroup(): UsageError {
+  return new UsageError(
+    'not a session group that `agents create --attempts` made on this machine',
+    "give the group's id (create --attempts prints it on stderr), or last right after the create",
+  );
+}
+
+export async function ls(ctx: Context, flags: LsFlags): Promise<Item[]> {
+  const history = await ctx.history();
+  const { profile } = history;
+  let sessions = (await readKnownSessions(history)).slice(0, flags.limit);
+  if (flags.group !== undefined) {
+    const group = await groupOf(flags.group, history);
+    if (group === undefined) throw notAGroup();
+    sessions = group.sessions;
+  }
+  const items: Item[] = [];
+  if (flags.refresh && sessions.length > 0) {
+    const client = await ctx.client();
+    const warn = (text: string) => items.push({ kind: 'warning', text });
+    const facts: (SessionFacts | undefined)[] = sessions.map(() => undefined);
+    let next = 0;
+    const worker = async () => {
+      while (next < sessions.length) {
+        const i = next++;
+        facts[i] = await refreshOne(client, sessions[i]!, ctx.signal, warn);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(REFRESH_CONCURRENCY, sessions.length) }, worker));
+    const found = facts.filter((f): f is SessionFacts => f !== undefined);
+    const failed = await noteSessionFacts(history, found);
+    if (failed) warn(`${failed}; the refreshed states are shown but not kept`);
+    sessions = sessions.map((s, i) => {
+      const f = facts[i];
+      if (f === undefined) return s;
+      const merged: KnownSession = { ...s };
+      for (const [k, v] of Object.entries(f)) if (v !== undefined) Object.assign(merged, { [k]: v });
+      return merged;
+    });
+  }
+  items.push({ kind: 'sessions', profile, baseUrl: history.baseUrl, sessions });
+  return items;
+}

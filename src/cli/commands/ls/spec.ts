@@ -1,0 +1,38 @@
+// agents ls: its options and help.
+import { Argument, Option, type Command } from 'commander';
+import { MAX_SESSIONS } from '../../../core/state/known-sessions.js';
+import { intOption, sessionArgument } from '../options/option-values.js';
+import type { SessionRef } from '../../input/session-ref.js';
+import type { CommandSpec } from '../options/command-spec.js';
+import type { LsFlags } from './run.js';
+
+export const lsSpec: CommandSpec = (program, run) =>
+  program
+    .command('ls')
+    .description('list the sessions this machine created or sent to (this profile), latest first')
+    .addArgument(
+      new Argument(
+        '[group]',
+        'only the attempts of this session group (its id, or last after create --attempts)',
+      ).argParser(sessionArgument),
+    )
+    .addOption(
+      new Option('--limit <n>', 'at most N sessions (default 20)')
+        .argParser(intOption(1, MAX_SESSIONS))
+        .default(20),
+    )
+    .option('--refresh', 'ask the service for the title and state of each one listed (3 requests each)')
+    .addHelpText(
+      'after',
+      `
+The API cannot list sessions: agents keeps the last ${MAX_SESSIONS} this machine created or sent to, per profile.
+Piped: one line each, tab-separated (id, title, agent, state, created); --json: an array.
+Examples:
+  $ agents ls
+  $ agents ls --refresh --limit 5
+  $ agents ls --json | jq -r '.[0].id'
+  $ agents ls last          # right after create --attempts: its attempts`,
+    )
+    .action((group: SessionRef | undefined, flags: LsFlags, cmd: Command) =>
+      run(cmd, async (ctx) => (await import('./run.js')).ls(ctx, { ...flags, group })),
+    );

@@ -1,0 +1,13 @@
+// agents mcp: serves the tools until stdin closes; prints nothing itself (stdout is the protocol's). This
+// module brings the MCP SDK with it (src/mcp/server.ts): only the mcp command imports it.
+import type { Context } from '../../run/context.js';
+import { serve } from '../../../mcp/server.js';
+
+/** The options of mcp, as its spec parsed them. */
+export interface McpFlags {
+  readOnly?: boolean;
+}
+
+export async function mcp(ctx: Context, flags: McpFlags): Promise<void> {
+  await serve(ctx, { readOnly: flags.readOnly === true });
+}

@@ -1,0 +1,13 @@
+// agents open: the session's dashboard address, for the browser.
+import type { Context } from '../../run/context.js';
+import type { SessionRef } from '../../input/session-ref.js';
+import { resolveSession } from '../../../core/sessions/resolve.js';
+import { sessionOrPick } from '../../input/pick-session.js';
+import { webAddress } from '../../../core/sessions/web-address.js';
+import type { Item } from '../../output/items.js';
+
+export async function open(ctx: Context, given: SessionRef | undefined): Promise<Item> {
+  const ref = await sessionOrPick(ctx, given);
+  const { id } = await resolveSession(ref, await ctx.history());
+  return { kind: 'browse', url: await webAddress(ctx, id) };
+}

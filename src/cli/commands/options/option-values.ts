@@ -1,0 +1,77 @@
+// commander argument parsers: every value that can be checked without the network is checked while the
+// arguments are parsed, so a bad one ends the run with exit 2 and one error line before anything is read,
+// loaded or sent.
+import { InvalidArgumentError } from 'commander';
+import { isUuid } from '../../../util/uuid.js';
+import { parseDuration } from '../../../util/duration.js';
+import { MAX_TITLE_LENGTH } from '../../../core/api/types.js';
+
+export function uuidOption(value: string): string {
+  if (!isUuid(value)) throw new InvalidArgumentError('expected a UUID.');
+  return value.toLowerCase();
+}
+
+/** A session title (--title): one to 200 characters, as the live service takes it. */
+export function titleOption(value: string): string {
+  if (value.trim() === '' || value.length > MAX_TITLE_LENGTH) {
+    throw new InvalidArgumentError(`expected a title of 1 to ${MAX_TITLE_LENGTH} characters.`);
+  }
+  return value;
+}
+
+/** Repeatable UUID option (--artifact). */
+export function uuidListOption(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), uuidOption(value)];
+}
+
+export function durationOption(value: string): number {
+  const ms = parseDuration(value);
+  if (ms === undefined)
+    throw new InvalidArgumentError(
+      'expected a duration such as 90s, 20m, 1h or plain seconds (up to 7 days).',
+    );
+  return ms;
+}
+
+/** An integer option within [min, max]. */
+export function intOption(min: number, max: number) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value.trim()))
+      throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}.`);
+    const n = Number(value);
+    if (n < min || n > max) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}.`);
+    return n;
+  };
+}
+
+/** A decimal option within [min, max]. */
+export function decimalOption(min: number, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n) || n < min || n > max) {
+      throw new InvalidArgumentError(`expected a number from ${min} to ${max}.`);
+    }
+    return n;
+  };
+}
+
+/**
+ * A `<session>` argument: a UUID, an address holding /sessions/<uuid>, or `last`. Its error is the
+ * program's own usage error (one line and a hint), which commander passes through unchanged.
+ */
+export { sessionRefArg as sessionArgument } from '../../input/session-ref.js';
+
+/** KEY or KEY:WORKSPACE for the emulator: printable ASCII without spaces or colons (it goes into a header). */
+export function keySpecOption(value: string, previous: string[] = []): string[] {
+  if (!/^[!-9;-~]+(:[\w.-]+)?$/.test(value)) {
+    throw new InvalidArgumentError('expected KEY or KEY:WORKSPACE (printable, no spaces).');
+  }
+  return [...previous, value];
+}
+
+/** An address to listen on; an empty one would make the server listen on every interface, dev keys and all. */
+export function hostOption(value: string): string {
+  if (!/^\S+$/.test(value))
+    throw new InvalidArgumentError('expected a host name or address, e.g. 127.0.0.1.');
+  return value;
+}

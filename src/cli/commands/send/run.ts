@@ -1,0 +1,86 @@
+// agents send: a follow-up that starts a new thread and interrupts the turn in progress.
+import type { Context } from '../../run/context.js';
+import type { Profile, SendMessageBody } from '../../../core/api/types.js';
+import { CliError, ExitCode } from '../../../core/errors/cli-error.js';
+import { commandMessage } from '../../input/command-message.js';
+import type { ReplyFlags } from '../../input/reply-flags.js';
+import { withSchemaInstruction, type AnswerSchema } from '../../../core/sessions/answer-json.js';
+import type { SessionRef } from '../../input/session-ref.js';
+import { resolveSession } from '../../../core/sessions/resolve.js';
+import { sessionOrPick } from '../../input/pick-session.js';
+import { readKnownSessions } from '../../../core/state/known-sessions.js';
+import type { Item } from '../../output/items.js';
+import { githubFiles } from '../../../core/config/env.js';
+import { startDeadline } from '../../../core/sessions/deadline.js';
+import { afterPost } from '../../../core/sessions/after-post.js';
+import { postTurn } from '../../../core/sessions/post.js';
+import { turnInProgress } from '../../../core/sessions/latest.js';
+
+/** The options of send, as its spec (spec.ts) checked them. */
+export interface SendFlags extends ReplyFlags {
+  /** From --agent-profile or --agent-profile-file. */
+  profile?: Profile;
+  yes?: boolean;
+  /** --output-schema, compiled by the spec. */
+  schema?: AnswerSchema;
+}
+
+export async function* send(
+  ctx: Context,
+  given: SessionRef | undefined,
+  words: string[],
+  flags: SendFlags,
+): AsyncGenerator<Item> {
+  const ref = await sessionOrPick(ctx, given);
+  const history = await ctx.history();
+  const session = await resolveSession(ref, history);
+  const client = await ctx.client();
+  const message = await commandMessage(ctx, words, flags.file);
+  // At a terminal, "last" is named before anything is posted to it.
+  if (ref.kind === 'last' && ctx.caps.stderrIsTTY) {
+    yield { kind: 'note', text: `Sending to session ${session.id} (last)` };
+  }
+
+  // A person at a terminal is told before their message cuts a running turn short; scripts never are.
+  if (ctx.prompts && !flags.yes && (await turnInProgress(client, session.id, { signal: ctx.signal }))) {
+    const go = await ctx.prompts.confirm('The agent is still working on the previous message. Interrupt it?');
+    if (!go) {
+      throw new CliError('not sent', {
+        exitCode: ExitCode.USAGE,
+        hint: 'pass --yes to interrupt without asking',
+      });
+    }
+  }
+
+  // --github-output where the runner names no GITHUB_OUTPUT: a usage error before anything is sent.
+  if (flags.wait) githubFiles(ctx.io.env, flags);
+  const body: SendMessageBody = {
+    message: flags.schema ? withSchemaInstruction(message, flags.schema) : message,
+  };
+  if (flags.artifact?.length) body.artifact_ids = flags.artifact;
+  if (flags.profile !== undefined) body.profile = flags.profile;
+  const waiting = flags.wait === true || flags.follow === true;
+  const deadline = startDeadline(ctx.signal, flags.timeout);
+  try {
+    const posted = await postTurn(client, { kind: 'send', sessionId: session.id, body }, deadline, history);
+    const { sent, threadId } = posted;
+    if (posted.warning) yield { kind: 'warning', text: posted.warning };
+    yield { kind: 'message-sent', sessionId: session.id, sent, waiting };
+    // What this machine knows of the session (its title, the agent it was created with), for --notify.
+    const known = waiting ? (await readKnownSessions(history)).find((s) => s.id === session.id) : undefined;
+    yield* afterPost(ctx, {
+      client,
+      sessionId: session.id,
+      threadId,
+      flags,
+      deadline,
+      who: known?.agent ?? 'the agent',
+      title: known?.title,
+      label: 'the reply',
+      url: known?.web,
+      what: `the follow-up on session ${session.id}`,
+    });
+  } finally {
+    deadline.dispose();
+  }
+}

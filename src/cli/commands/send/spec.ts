@@ -1,0 +1,55 @@
+// agents send [session] [message...]: its options and help, and the checks the flags alone decide.
+import { checkReplyFlags } from '../../input/reply-flags.js';
+import { profileFromFlags } from '../../input/agent.js';
+import { checkMessageSources } from '../../input/message.js';
+import type { Command } from 'commander';
+import type { ReplyFlags } from '../../input/reply-flags.js';
+import type { SessionRef } from '../../input/session-ref.js';
+import { uuidOption } from '../options/option-values.js';
+import type { CommandSpec } from '../options/command-spec.js';
+import { addReplyOptions, loadSchemaOption } from '../options/reply-options.js';
+import { sessionOrPickArg } from '../options/session-args.js';
+import type { SendFlags } from './run.js';
+
+/** send's options as commander parsed them. */
+interface SendOptions extends ReplyFlags {
+  agentProfile?: string;
+  agentProfileFile?: string;
+  yes?: boolean;
+}
+
+export const sendSpec: CommandSpec = (program, run) =>
+  addReplyOptions(
+    program
+      .command('send')
+      .description('post a follow-up: starts a new thread and interrupts the turn in progress')
+      .addArgument(sessionOrPickArg())
+      .argument('[message...]', 'the message ("-" reads standard input)')
+      .option('--agent-profile <uuid>', 'an existing agent profile for this turn', uuidOption)
+      .option('--agent-profile-file <file>', 'a JSON Profile object for this turn')
+      .option('-y, --yes', 'interrupt a running turn without asking'),
+  )
+    .addHelpText(
+      'after',
+      `
+Without --wait or --follow, <session-id>/<thread-id> is printed on stdout: what \`agents wait\` and
+--thread read.
+Examples:
+  $ agents send last "Now add tests"
+  $ ref=$(agents send "$SESSION" "Use the existing logger") && agents wait "$ref"
+  $ agents send "$SESSION" --wait --timeout 20m "Fix the failing test"`,
+    )
+    .action(async (ref: SessionRef | undefined, words: string[], opts: SendOptions, cmd: Command) => {
+      const flags = await check(words, opts);
+      return run(cmd, async (ctx) => (await import('./run.js')).send(ctx, ref, words, flags));
+    });
+
+/** --wait and its company, the turn's profile (a file read and checked), one source of the message. */
+async function check(words: string[], opts: SendOptions): Promise<SendFlags> {
+  checkReplyFlags(opts);
+  const schema = opts.outputSchema === undefined ? undefined : await loadSchemaOption(opts.outputSchema);
+  const { agentProfile: _id, agentProfileFile: _file, ...rest } = opts;
+  const profile = profileFromFlags(opts);
+  checkMessageSources(words, opts.file);
+  return { ...rest, profile, schema };
+}

@@ -1,0 +1,64 @@
+// agents show: a session and its conversation, oldest first, grouped by turn. Everything is read before
+// anything is printed, so a failure part-way (an unknown --thread) leaves stdout empty.
+import { webAddress } from '../../../core/sessions/web-address.js';
+import type { Context } from '../../run/context.js';
+import type { SessionRef } from '../../input/session-ref.js';
+import { resolveSession } from '../../../core/sessions/resolve.js';
+import { groupOf } from '../../../core/sessions/groups.js';
+import { sessionOrPick } from '../../input/pick-session.js';
+import { readKnownSessions } from '../../../core/state/known-sessions.js';
+import { DEFAULT_SHOW_LIMIT, readSession } from '../../../core/sessions/read-session.js';
+import { withDeadline } from '../../../core/sessions/deadline.js';
+import type { Item } from '../../output/items.js';
+
+export interface ShowFlags {
+  thread?: string;
+  tools?: boolean;
+  limit?: number;
+  all?: boolean;
+  /** Ids in the terminal's headings and labels. */
+  verbose?: boolean;
+  /** commander's negation of --no-pager: false when it was given. */
+  pager?: boolean;
+  /** Open the session in the browser instead. */
+  web?: boolean;
+  /** --timeout: the whole read, retries included (exit 124). */
+  timeout?: number;
+}
+
+export async function show(ctx: Context, given: SessionRef | undefined, flags: ShowFlags): Promise<Item> {
+  const ref = await sessionOrPick(ctx, given);
+  const history = await ctx.history();
+  // A session group (create --attempts): its attempts, as `agents ls` lists them.
+  const group = await groupOf(ref, history);
+  if (group !== undefined) {
+    return { kind: 'sessions', profile: history.profile, baseUrl: history.baseUrl, sessions: group.sessions };
+  }
+  const { id } = await resolveSession(ref, history);
+  if (flags.web) {
+    return { kind: 'browse', url: await webAddress(ctx, id) };
+  }
+  const client = await ctx.client();
+  const limit = flags.all ? undefined : (flags.limit ?? DEFAULT_SHOW_LIMIT);
+  const view = await withDeadline(ctx.signal, flags.timeout, `reading session ${id}`, (signal) =>
+    readSession(client, id, { thread: flags.thread, tools: flags.tools, limit }, { signal }),
+  );
+  const { session } = view;
+  // The agent, for a terminal's header: the service's, where it names one, else what this machine
+  // created the session with (the state file is read for a person only: a script's show stays as fast).
+  const named = typeof session.agent_name === 'string' ? session.agent_name : undefined;
+  const forPerson = ctx.caps.stdoutIsTTY && !ctx.globals.json;
+  const recorded = forPerson && named === undefined ? await readKnownSessions(await ctx.history()) : [];
+  const agent = named ?? recorded.find((s) => s.id === session.id)?.agent;
+  return {
+    kind: 'conversation',
+    session,
+    conversation: view.conversation,
+    threads: view.threads,
+    truncatedTo: view.truncatedTo,
+    running: view.running,
+    agent,
+    verbose: flags.verbose === true,
+    page: flags.pager !== false,
+  };
+}

@@ -1,0 +1,100 @@
+// agents tail: the agent's last messages already there, then new ones as they land, until interrupted (or,
+// with --until-final, until the latest turn's final message).
+import type { Context } from '../../run/context.js';
+import type { Message, MessageType } from '../../../core/api/types.js';
+import type { SessionItem } from '../../../core/events/session-items.js';
+import { CliError, ExitCode, isStop } from '../../../core/errors/cli-error.js';
+import type { SessionRef } from '../../input/session-ref.js';
+import { resolveSession } from '../../../core/sessions/resolve.js';
+import { sessionOrPick } from '../../input/pick-session.js';
+import type { Item } from '../../output/items.js';
+import { startDeadline } from '../../../core/sessions/deadline.js';
+import { notifyEnd, outagePolicy, waitError } from '../../../core/sessions/await-reply.js';
+import { ConversationFollow, readBacklog } from '../../../core/sessions/follow-conversation.js';
+
+export interface TailFlags {
+  /** How many of the agent's messages the backlog shows; undefined: all since `since`. */
+  lines?: number;
+  /** --since: the backlog starts at this time (epoch ms). */
+  since?: number;
+  thread?: string;
+  tools?: boolean;
+  untilFinal?: boolean;
+  timeout?: number;
+  /** With --until-final: --notify (true), --no-notify (false), neither (the `notify` setting decides). */
+  notify?: boolean;
+}
+
+export async function* tail(
+  ctx: Context,
+  given: SessionRef | undefined,
+  flags: TailFlags,
+): AsyncGenerator<Item> {
+  if (!flags.untilFinal) {
+    yield* tailing(ctx, given, flags);
+    return;
+  }
+  // --until-final ends with the turn: announced as --notify and the `notify` setting say, with the final
+  // message (what --json prints last) as the turn's result.
+  let final: Message | undefined;
+  const watched = async function* (): AsyncGenerator<SessionItem> {
+    for await (const item of tailing(ctx, given, flags)) {
+      if (item.kind === 'entry' && item.entry.kind === 'final') final = item.entry.message;
+      yield item as SessionItem;
+    }
+  };
+  for await (const item of notifyEnd(flags.notify, { who: 'the agent', signal: ctx.signal }, watched())) {
+    yield item.kind === 'wait-ended'
+      ? { ...item, title: final?.message.split('\n')[0], result: final }
+      : item;
+  }
+}
+
+async function* tailing(ctx: Context, given: SessionRef | undefined, flags: TailFlags): AsyncGenerator<Item> {
+  const ref = await sessionOrPick(ctx, given);
+  const { id } = await resolveSession(ref, await ctx.history());
+  const client = await ctx.client();
+  const target = { sessionId: id, threadId: flags.thread };
+  const types: MessageType[] = flags.tools
+    ? ['message', 'final_message', 'tool_call']
+    : ['message', 'final_message'];
+  const deadline = startDeadline(ctx.signal, flags.timeout);
+  const json = ctx.globals.json === true;
+  try {
+    // The backlog, as show reads it; the user's prompts only where a person reads them, marked as theirs.
+    const backlog = await readBacklog(
+      client,
+      target,
+      { types, lines: flags.lines, sinceMs: flags.since, prompts: ctx.caps.stdoutIsTTY && !json },
+      { signal: deadline.signal },
+    );
+    for (const entry of backlog.entries) yield { kind: 'entry', entry };
+
+    // Done already when the latest turn has its final reply, wherever the backlog listed it.
+    if (flags.untilFinal && backlog.latest?.state === 'finished') return;
+
+    const follow = new ConversationFollow({
+      client,
+      target,
+      types,
+      untilFinal: flags.untilFinal,
+      signal: deadline.signal,
+      schedule: ctx.schedule,
+      shown: backlog.read,
+      policy: json ? 'hold' : 'show',
+      ...outagePolicy(ctx, flags.timeout),
+    });
+    for await (const entries of follow.polls()) {
+      for (const e of entries) yield { kind: 'entry', entry: e, repeats: e.repeats };
+    }
+  } catch (err) {
+    // Ctrl-C is how a plain tail is meant to end: quietly, with the contract's 130.
+    const plain = !flags.untilFinal && flags.timeout === undefined;
+    if (plain && isStop(ctx.signal.reason) && ctx.signal.reason !== 'EPIPE') {
+      throw new CliError('interrupted', { exitCode: ExitCode.INTERRUPTED, silent: true });
+    }
+    throw waitError(err, deadline, ctx.signal, id, flags.thread);
+  } finally {
+    deadline.dispose();
+  }
+}

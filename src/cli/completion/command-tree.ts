@@ -1,0 +1,96 @@
+// What the completion scripts know, read from the commander program itself so that they always match this
+// version: commands and subcommands, options (which take a value, a choice of values, a file), and what
+// each positional argument completes to (a session, a fixed choice, nothing).
+import type { Argument, Command, Option } from 'commander';
+import { CONFIG_KEYS } from '../../core/config/validators.js';
+import { flatten } from '../../util/text.js';
+
+/** An option as completion sees it. */
+export interface OptSpec {
+  flags: string[];
+  /** The word after it is its value. */
+  value: boolean;
+  choices: readonly string[];
+  /** Its value is a file name. */
+  file: boolean;
+  description: string;
+}
+
+/** What a positional argument completes to; `rest`: it is variadic, so every later position too. */
+export type ArgKind = (
+  { kind: 'session' } | { kind: 'words'; words: readonly string[] } | { kind: 'none' }
+) & {
+  rest?: boolean;
+};
+
+export interface CmdSpec {
+  /** `config get` is "config get". */
+  path: string;
+  name: string;
+  description: string;
+  options: OptSpec[];
+  args: ArgKind[];
+  subcommands: CmdSpec[];
+}
+
+const FILE_OPTIONS = new Set(['--file', '--output', '--agent-profile-file', '--output-dir']);
+
+function optSpec(o: Option): OptSpec {
+  const flags = [o.short, o.long].filter((f): f is string => typeof f === 'string');
+  return {
+    flags,
+    value: o.required || o.optional,
+    choices: o.argChoices ?? [],
+    file: flags.some((f) => FILE_OPTIONS.has(f)),
+    description: o.description,
+  };
+}
+
+function argKind(a: Argument): ArgKind {
+  const rest = a.variadic ? { rest: true } : {};
+  // `wait`'s references: sessions, each one of them.
+  if (a.name() === 'session' || a.name() === 'ref') return { kind: 'session', ...rest };
+  if (a.argChoices) return { kind: 'words', words: a.argChoices, ...rest };
+  if (a.name() === 'key') return { kind: 'words', words: CONFIG_KEYS, ...rest };
+  return { kind: 'none' };
+}
+
+export const HELP: OptSpec = {
+  flags: ['-h', '--help'],
+  value: false,
+  choices: [],
+  file: false,
+  description: 'show help',
+};
+
+function cmdSpec(c: Command, parent: string, globals: OptSpec[]): CmdSpec {
+  const path = parent ? `${parent} ${c.name()}` : c.name();
+  return {
+    path,
+    name: c.name(),
+    description: c.description(),
+    options: [...c.options.filter((o) => !o.hidden).map(optSpec), ...globals, HELP],
+    args: c.registeredArguments.map(argKind),
+    subcommands: c.commands.filter((s) => !s.name().startsWith('__')).map((s) => cmdSpec(s, path, globals)),
+  };
+}
+
+/** Pure: the program's commands and options, as the scripts need them. */
+export function commandTree(program: Command): { globals: OptSpec[]; commands: CmdSpec[] } {
+  const globals = program.options.filter((o) => !o.hidden).map(optSpec);
+  const commands = program.commands
+    .filter((c) => !c.name().startsWith('__'))
+    .map((c) => cmdSpec(c, '', globals));
+  return { globals: [...globals, HELP], commands };
+}
+
+/** The program as the completion scripts see it. */
+export type Spec = ReturnType<typeof commandTree>;
+
+/** Every command, subcommands too, with its `path` ("config get"). */
+export function allCommands(spec: Spec): CmdSpec[] {
+  return spec.commands.flatMap((c) => [c, ...c.subcommands]);
+}
+
+export const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+export const descriptionLine = (s: string) => flatten(s, 120);

@@ -1,0 +1,113 @@
+// Pure: a pull request's address and a remote's URL, read as GitHub (or GitHub Enterprise) names them, so
+// that the remote of a clone naming the pull request's repository can be found with no token and no API.
+import { UsageError } from '../../core/errors/cli-error.js';
+
+/** A GitHub-like pull request: `https://<host>/<owner>/<repo>/pull/<n>`. */
+export interface PullRequestAddress {
+  url: string;
+  /** Lower case, without a port. */
+  host: string;
+  owner: string;
+  repo: string;
+  number: number;
+}
+
+/** A repository a remote names: its host (lower case, no port or user) and `owner/repo` (lower case, no .git). */
+export interface RepoName {
+  host: string;
+  path: string;
+}
+
+const PULL_PATH = /^\/([^/]+)\/([^/]+)\/pull\/([1-9][0-9]{0,9})(?:\/.*)?$/;
+
+/**
+ * The pull request at `url`, or a usage error naming it when it is not a GitHub-like pull request (a GitLab
+ * merge request, another forge's): git alone cannot know which ref such a forge keeps its head under.
+ */
+export function parsePullRequestUrl(url: string): PullRequestAddress {
+  let u: URL | undefined;
+  try {
+    u = new URL(url);
+  } catch {
+    u = undefined;
+  }
+  const m = u !== undefined && /^https?:$/.test(u.protocol) ? PULL_PATH.exec(u.pathname) : null;
+  if (u === undefined || m === null) {
+    throw new UsageError(
+      `the pull request ${JSON.stringify(url)} is not on a host agents can read with git (GitHub or GitHub Enterprise: …/<owner>/<repo>/pull/<n>)`,
+      'fetch it yourself: open the address, and use the branch it names',
+    );
+  }
+  const [, owner = '', repo = '', n = '0'] = m;
+  const decode = (part: string): string => {
+    const text = decoded(part);
+    if (text !== undefined) return text;
+    const stray = /%(?![0-9a-f]{2}).{0,2}/i.exec(part)?.[0];
+    const why =
+      stray !== undefined
+        ? `${JSON.stringify(stray)} is not a %-escape`
+        : `${JSON.stringify(part)} is not UTF-8 once decoded`;
+    throw new UsageError(
+      `the pull request ${JSON.stringify(url)} is not a valid address: ${why}`,
+      'check the address the agent reported: agents show <session>',
+    );
+  };
+  return {
+    url,
+    host: u.hostname.toLowerCase(),
+    owner: decode(owner),
+    repo: decode(repo),
+    number: Number(n),
+  };
+}
+
+/** Pure: a part of a URL's path with its %-escapes decoded; undefined when one is not UTF-8 or not an escape. */
+function decoded(part: string): string | undefined {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The repository a remote URL names, as git writes it: `https://host/owner/repo(.git)`,
+ * `ssh://git@host(:port)/owner/repo(.git)`, `git://…`, and scp's `git@host:owner/repo(.git)`; undefined for
+ * anything else (a local path).
+ */
+export function parseRemoteUrl(url: string): RepoName | undefined {
+  const text = url.trim();
+  let host: string;
+  let path: string;
+  const scp = /^(?:[^@/:]+@)?([^@/:]+):(?!\/\/)(.+)$/.exec(text);
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+    let u: URL;
+    try {
+      u = new URL(text);
+    } catch {
+      return undefined;
+    }
+    if (!/^(https?|ssh|git|git\+ssh|ssh\+git):$/i.test(u.protocol)) return undefined;
+    host = u.hostname;
+    const p = decoded(u.pathname);
+    if (p === undefined) return undefined;
+    path = p;
+  } else if (scp !== null) {
+    host = scp[1] ?? '';
+    path = scp[2] ?? '';
+  } else {
+    return undefined;
+  }
+  const parts = path
+    .replace(/^\/+|\/+$/g, '')
+    .replace(/\.git$/i, '')
+    .split('/');
+  if (parts.length !== 2 || parts.some((p) => p === '') || host === '') return undefined;
+  return { host: host.toLowerCase(), path: parts.join('/').toLowerCase() };
+}
+
+/** Whether the remote URL names the pull request's repository (same host and owner/repo, any case). */
+export function remoteNames(remoteUrl: string, pr: PullRequestAddress): boolean {
+  const r = parseRemoteUrl(remoteUrl);
+  return r !== undefined && r.host === pr.host && r.path === `${pr.owner}/${pr.repo}`.toLowerCase();
+}

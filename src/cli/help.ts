@@ -1,0 +1,31 @@
+// The root help's own entry point, built apart into dist/help.js (scripts/build.mjs). bin/agents.js imports
+// it instead of the whole program (cli.ts, dist/agents.js) for the lines people type for that help alone,
+// `agents`, `agents --help` and `agents -h` (and the version, `--version` and `-V`): one file of commander and the root (program/root.ts), with the
+// commands' heads as data, and none of the chunk every command shares (the specs, errors, signals,
+// settings), which was most of what `agents --help` cost above a bare commander program's help. main()
+// answers those lines with the whole program, byte for byte the same (test/unit/root-help.test.ts, and
+// test/process/startup.test.ts, which runs both).
+import { CommanderError } from 'commander';
+import { ExitCode } from '../core/errors/agents-error.js';
+import { commanderExitCode, commanderOutput } from './program/commander-io.js';
+import { rootHelpProgram, type CommandHead } from './program/root.js';
+
+/** The heads of the whole program's commands (root.ts's headsOf) as JSON, read from it by the build. */
+declare const __AGENTS_HEADS__: string;
+
+/** Prints the root help on the process's streams and sets its exit code, as run() and main() would. */
+export async function run(): Promise<void> {
+  // `agents --help | head -1`: a reader that goes away is no failure, and no stack trace (as in cli.ts).
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
+  const heads = JSON.parse(__AGENTS_HEADS__) as CommandHead[];
+  const program = rootHelpProgram(commanderOutput(process), heads);
+  try {
+    await program.parseAsync(process.argv.slice(2), { from: 'user' });
+    process.exitCode = ExitCode.OK;
+  } catch (err) {
+    if (!(err instanceof CommanderError)) throw err;
+    process.exitCode = commanderExitCode(err);
+  }
+}

@@ -1,0 +1,119 @@
+// Which agent a create goes to: one of --agent, --agent-id, --agent-profile, --agent-profile-file; else the
+// configured default; else a prompt in a terminal; else exit 2. The flags are settled in the parse step
+// (create, send and chat's spec), the default and the prompt when the command runs.
+import { readFileSync } from 'node:fs';
+import { CORE_AGENTS, type CoreAgent, type CreateSessionBody, type Profile } from '../../core/api/types.js';
+import { UsageError } from '../../core/errors/cli-error.js';
+import { isObject } from '../../util/json.js';
+import { isUuid } from '../../util/uuid.js';
+
+/** The agent options of create (and the profile options of send), as given. */
+export interface AgentFlags {
+  agent?: string;
+  agentId?: string;
+  agentProfile?: string;
+  agentProfileFile?: string;
+}
+
+/** The agent options after the parse step: --agent-profile or --agent-profile-file as one Profile. */
+export interface CheckedAgentFlags {
+  agent?: string;
+  agentId?: string;
+  profile?: Profile;
+}
+
+/** The part of a create body that names the agent. */
+export type AgentSelection = Pick<CreateSessionBody, 'agent_name' | 'agent_id' | 'profile'>;
+
+const PROFILE_KEYS = new Set(['id', 'config_values', 'mcp_servers', 'config_merge_strategy']);
+
+/** Pure: a Profile object from parsed JSON, or a UsageError saying what is wrong. */
+export function validateProfile(value: unknown, origin: string): Profile {
+  if (!isObject(value)) throw new UsageError(`${origin}: a profile must be a JSON object`);
+  for (const key of Object.keys(value)) {
+    if (!PROFILE_KEYS.has(key)) {
+      throw new UsageError(
+        `${origin}: unknown profile field "${key}"`,
+        `allowed: ${[...PROFILE_KEYS].join(', ')}`,
+      );
+    }
+  }
+  const { id, config_values, mcp_servers, config_merge_strategy } = value;
+  if (id !== undefined && (typeof id !== 'string' || !isUuid(id))) {
+    throw new UsageError(`${origin}: "id" must be a UUID string`);
+  }
+  if (config_values !== undefined && !isObject(config_values)) {
+    throw new UsageError(`${origin}: "config_values" must be an object`);
+  }
+  if (mcp_servers !== undefined && !Array.isArray(mcp_servers)) {
+    throw new UsageError(`${origin}: "mcp_servers" must be an array`);
+  }
+  if (config_merge_strategy !== undefined && typeof config_merge_strategy !== 'string') {
+    throw new UsageError(`${origin}: "config_merge_strategy" must be a string`);
+  }
+  if (Object.keys(value).length === 0) throw new UsageError(`${origin}: the profile is empty`);
+  return value;
+}
+
+/** Reads and validates --agent-profile-file. */
+export function readProfileFile(path: string): Profile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(
+      `cannot read --agent-profile-file ${path}: ${(err as NodeJS.ErrnoException).code ?? 'unreadable'}`,
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(
+      `--agent-profile-file ${path} is not valid JSON: ${(err as Error).message.split('\n')[0]}`,
+    );
+  }
+  return validateProfile(parsed, `--agent-profile-file ${path}`);
+}
+
+/** The profile given by --agent-profile / --agent-profile-file, if any (send takes only these two). */
+export function profileFromFlags(flags: AgentFlags): Profile | undefined {
+  if (flags.agentProfile !== undefined && flags.agentProfileFile !== undefined) {
+    throw new UsageError('give only one of --agent-profile and --agent-profile-file');
+  }
+  if (flags.agentProfile !== undefined) return { id: flags.agentProfile };
+  if (flags.agentProfileFile !== undefined) return readProfileFile(flags.agentProfileFile);
+  return undefined;
+}
+
+/** The parse step for create: at most one agent flag, and the profile file read and checked. */
+export function checkAgentFlags(flags: AgentFlags): CheckedAgentFlags {
+  const given = [flags.agent, flags.agentId, flags.agentProfile, flags.agentProfileFile].filter(
+    (v) => v !== undefined,
+  );
+  if (given.length > 1) {
+    throw new UsageError('give only one of --agent, --agent-id, --agent-profile and --agent-profile-file');
+  }
+  return { agent: flags.agent, agentId: flags.agentId, profile: profileFromFlags(flags) };
+}
+
+/**
+ * Resolves the agent of a create. `configured` (the default agent of the settings) is asked only when no
+ * flag names one; `choose` is called only when prompting is allowed.
+ */
+export async function selectAgent(
+  flags: CheckedAgentFlags,
+  configured: () => Promise<CoreAgent | undefined>,
+  choose: (() => Promise<CoreAgent>) | undefined,
+): Promise<AgentSelection> {
+  if (flags.agent !== undefined) return { agent_name: flags.agent as CoreAgent };
+  if (flags.agentId !== undefined) return { agent_id: flags.agentId };
+  if (flags.profile !== undefined) return { profile: flags.profile };
+  const fallback = await configured();
+  if (fallback !== undefined) return { agent_name: fallback };
+  if (choose !== undefined) return { agent_name: await choose() };
+  throw new UsageError(
+    'no agent given',
+    `pass --agent (${CORE_AGENTS.join(', ')}), --agent-id or --agent-profile, or set a default: agents config set agent claude`,
+  );
+}

@@ -1,0 +1,112 @@
+// Where a message comes from: the arguments, --file, standard input, or a prompt. Standard input is read
+// only when asked for (`-`) or when nothing else gives a message and it is not a terminal, so a script
+// with an idle, open stdin never hangs.
+import { accessSync, constants, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { UsageError } from '../../core/errors/cli-error.js';
+import type { InStream } from '../../core/io/io.js';
+
+export interface MessageSources {
+  args: string[];
+  file?: string;
+  /** How errors name the file (default `--file PATH`; the Action names its input). */
+  fileLabel?: string;
+  stdin: InStream;
+  /** Prompts are allowed (a terminal, not CI). */
+  interactive: boolean;
+  /** Asks the user; called only when interactive and nothing else gave a message. */
+  prompt: () => Promise<string>;
+  /**
+   * Told once when standard input is still being read after `afterMs`: a command fed by a slow or idle pipe
+   * (`sleep 3 | agents create …`) would otherwise wait in silence.
+   */
+  slowStdin?: { afterMs: number; tell: () => void };
+}
+
+async function readStream(stream: NodeJS.ReadableStream, slow: MessageSources['slowStdin']): Promise<Buffer> {
+  const timer = slow && setTimeout(slow.tell, slow.afterMs);
+  try {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    return Buffer.concat(chunks);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Bytes as UTF-8 text; invalid bytes are refused rather than silently replaced with U+FFFD. */
+function decode(bytes: Buffer, origin: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new UsageError(
+      `the message from ${origin} is not valid UTF-8`,
+      'convert it first, e.g. with iconv',
+    );
+  }
+}
+
+const notBoth = () => new UsageError('give the message as arguments or with --file, not both');
+
+function unreadable(label: string, err: unknown): UsageError {
+  const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
+  return new UsageError(`cannot read ${label}: ${code}`);
+}
+
+/**
+ * The parse step's part (the spec of create and send): the message from the arguments or --file, not both, and a
+ * --file that names a readable file. Nothing is opened (a FIFO would lose its writer): the file is read
+ * when the command runs.
+ */
+export function checkMessageSources(args: string[], file: string | undefined): void {
+  if (file !== undefined && args.length > 0) throw notBoth();
+  if (file === undefined || file === '-') return;
+  try {
+    if (statSync(file).isDirectory()) throw Object.assign(new Error(file), { code: 'EISDIR' });
+    accessSync(file, constants.R_OK);
+  } catch (err) {
+    throw unreadable(`--file ${file}`, err);
+  }
+}
+
+/** The message text, or a UsageError (exit 2) before anything is sent. */
+export async function readMessage(src: MessageSources): Promise<string> {
+  const fromStdinArg = src.args.length === 1 && src.args[0] === '-';
+  if (src.file !== undefined && src.args.length > 0) throw notBoth();
+  let text: string;
+  let origin: string;
+  if (src.file !== undefined && src.file !== '-') {
+    origin = src.fileLabel ?? `--file ${src.file}`;
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(src.file);
+    } catch (err) {
+      throw unreadable(origin, err);
+    }
+    text = decode(bytes, origin);
+  } else if (fromStdinArg || src.file === '-' || (src.args.length === 0 && src.stdin.isTTY !== true)) {
+    origin = 'standard input';
+    text = decode(await readStream(src.stdin, src.slowStdin), origin);
+  } else if (src.args.length > 0) {
+    text = src.args.join(' ');
+    origin = 'the arguments';
+  } else if (src.interactive) {
+    text = await src.prompt();
+    origin = 'the prompt';
+  } else {
+    throw new UsageError(
+      'no message given',
+      'pass it as arguments, with --file PATH, or on standard input (-)',
+    );
+  }
+  if (text.trim() === '') {
+    // Standard input is read when nothing else gave a message: an empty one is most often `</dev/null` or a
+    // pipe whose writer printed nothing, and the way out is another source.
+    const hint =
+      origin === 'standard input'
+        ? 'give the message as arguments, with --file PATH, or pipe it in: echo "fix the tests" | agents …'
+        : undefined;
+    throw new UsageError(`the message from ${origin} is empty`, hint);
+  }
+  return text;
+}

@@ -1,0 +1,37 @@
+// A `<session>` argument left out: at a terminal, a searchable choice of the sessions this machine knows
+// (`agents ls`); in a script, the usage error commander gave before the argument became optional (one
+// line, exit 2, nothing sent).
+import type { Context } from '../run/context.js';
+import { UsageError } from '../../core/errors/cli-error.js';
+import { readKnownSessions } from '../../core/state/known-sessions.js';
+import { historyName } from '../../core/state/history.js';
+import { sessionChoiceLabel } from '../output/render-sessions.js';
+import { timeFormat } from '../../core/config/env.js';
+import type { SessionRef } from './session-ref.js';
+
+/** The usage error of a missing `<session>` (commander's own words, so scripts see what they saw). */
+export const MISSING_SESSION = "missing required argument 'session'";
+
+/** What to give instead, where no one can pick: `last` is what a script most often means. */
+const MISSING_SESSION_HINT =
+  'give a session id or address, or "last" for the latest session this machine used';
+
+/** The reference given, or one the person at the terminal picks; a usage error when neither can be had. */
+export async function sessionOrPick(ctx: Context, ref: SessionRef | undefined): Promise<SessionRef> {
+  if (ref !== undefined) return ref;
+  if (ctx.prompts === undefined) throw new UsageError(MISSING_SESSION, MISSING_SESSION_HINT);
+  const history = await ctx.history();
+  const known = await readKnownSessions(history);
+  if (known.length === 0) {
+    throw new UsageError(
+      MISSING_SESSION,
+      `no session recorded on this machine ${historyName(history)} yet: give a session id or "last"`,
+    );
+  }
+  const time = timeFormat(ctx.io.env);
+  const columns = ctx.io.stderr.columns;
+  const id = await ctx.prompts.session(
+    known.map((s) => ({ id: s.id, label: sessionChoiceLabel(s, time, columns) })),
+  );
+  return { kind: 'id', id };
+}

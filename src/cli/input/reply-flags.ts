@@ -1,0 +1,70 @@
+// The options create and send share for waiting on the reply, checked in the parse step (their specs),
+// before anything is loaded, read or sent.
+import { accessSync, constants, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { UsageError } from '../../core/errors/cli-error.js';
+
+/** The options of create (and, minus the agent ones, of send). */
+export interface ReplyFlags {
+  artifact?: string[];
+  wait?: boolean;
+  follow?: boolean;
+  timeout?: number;
+  output?: string;
+  file?: string;
+  /** Ring the bell and raise a desktop notification when the wait ends (src/cli/output/notify.ts). */
+  notify?: boolean;
+  /** --github-output: the result's fields to $GITHUB_OUTPUT. */
+  githubOutput?: boolean;
+  /** commander's negation of --no-step-summary: false when it was given. */
+  stepSummary?: boolean;
+  /** --output-schema FILE: the answer must be JSON that matches it (implies --wait). */
+  outputSchema?: string;
+  /** --schema-retries N: follow-ups that ask for it again (0 to 10; default 2). */
+  schemaRetries?: number;
+}
+
+/**
+ * Checks the combinations of --wait, --follow, --timeout and --output, and that --output can be written.
+ * --output-schema implies --wait: `flags.wait` is set here.
+ */
+export function checkReplyFlags(flags: ReplyFlags): void {
+  if (flags.schemaRetries !== undefined && flags.outputSchema === undefined) {
+    throw new UsageError('--schema-retries needs --output-schema');
+  }
+  if (flags.outputSchema !== undefined) {
+    if (flags.follow)
+      throw new UsageError('--output-schema waits for the final reply: choose it or --follow');
+    flags.wait = true;
+  }
+  if (flags.wait && flags.follow) throw new UsageError('choose one of --wait and --follow');
+  if (flags.output !== undefined && !flags.wait) throw new UsageError('--output needs --wait');
+  if (flags.timeout !== undefined && !flags.wait && !flags.follow) {
+    throw new UsageError('--timeout needs --wait or --follow');
+  }
+  if (flags.notify && !flags.wait && !flags.follow) throw new UsageError('--notify needs --wait or --follow');
+  if (flags.githubOutput && !flags.wait) throw new UsageError('--github-output needs --wait');
+  if (flags.output !== undefined) checkOutputPath(flags.output, '--output');
+}
+
+/**
+ * A file an option will write (--output, -o): a path that can only be a directory, or a directory that is
+ * missing or read-only, is found now, before anything is sent or downloaded.
+ */
+export function checkOutputPath(path: string, flag: string): void {
+  let isDir = false;
+  try {
+    isDir = statSync(path).isDirectory();
+  } catch {
+    // Not there yet (the usual case), or not reachable: the directory check below says which.
+  }
+  if (path === '' || /[/\\]$/.test(path) || isDir) {
+    throw new UsageError(`${flag} needs a file name, not a directory: ${JSON.stringify(path)}`);
+  }
+  const dir = dirname(resolve(path));
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch {
+    throw new UsageError(`cannot write ${flag} ${path}: ${dir} is missing or not writable`);
+  }
+}

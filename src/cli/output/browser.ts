@@ -1,0 +1,33 @@
+// Opening a dashboard address in the browser, where one can start (never under CI, over SSH or without a
+// display), through the IO's spawner. Used by `agents open`, `show --web` and chat's /open.
+import type { Env, IO } from '../../core/io/io.js';
+import { noBrowserReason } from '../../core/config/env.js';
+
+/** What became of an attempt to open an address. */
+export interface Browsed {
+  opened: boolean;
+  /** Why no browser was started, when none was. */
+  why?: string;
+  /** The error that stopped the browser from starting, when it failed. */
+  error?: string;
+}
+
+/**
+ * Opens `url` in the browser when it can. The address comes from the service (or the state file): only a
+ * web address is handed to an opener, which would run a file or another scheme's handler as readily.
+ */
+export async function openInBrowser(
+  io: Pick<IO, 'spawner' | 'runtime'> & { env: Env },
+  url: string,
+): Promise<Browsed> {
+  const why = !/^https?:\/\/[^\s]+$/i.test(url)
+    ? 'not a web address'
+    : (noBrowserReason(io.env, io.runtime.platform) ?? (io.spawner ? undefined : 'no browser'));
+  if (why !== undefined || !io.spawner) return { opened: false, why };
+  try {
+    await io.spawner.browser(url);
+    return { opened: true };
+  } catch (err) {
+    return { opened: false, error: err instanceof Error ? err.message : String(err) };
+  }
+}

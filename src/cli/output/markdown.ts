@@ -1,0 +1,159 @@
+// Markdown for a person at a terminal (marked with marked-terminal, loaded only when a reply is rendered).
+// Pipes never come here: they get the text as sent.
+import type { MarkedExtension, Tokens } from 'marked';
+import { neutralize } from '../../util/text.js';
+
+/** How markdown is drawn on this terminal. */
+export interface MarkdownOptions {
+  /** The terminal's width; text is wrapped to it (80 when it reports none). */
+  columns: number | undefined;
+  color: boolean;
+  /** The terminal shows OSC 8 hyperlinks (see supportsHyperlinks). */
+  hyperlinks: boolean;
+}
+
+/** Renders one message's markdown for the terminal: safe to print, ends with one newline. */
+export type RenderMarkdown = (text: string) => string;
+
+type Paint = (s: string) => string;
+const identity: Paint = (s) => s;
+
+// SGR (colours, bold…) and OSC 8 hyperlinks: the only sequences the renderer writes and the only ones kept.
+const OWN_SEQUENCE =
+  // eslint-disable-next-line no-control-regex -- escape sequences are exactly what is matched
+  /(\u001b\[[0-9;]*m|\u001b\]8;[^\u0000-\u001f\u007f-\u009f]*;[^\u0000-\u001f\u007f-\u009f]*(?:\u0007|\u001b\\))/;
+
+/** Pure: rendered text with every control character made visible except the renderer's own sequences. */
+export function keepOwnSequences(rendered: string): string {
+  return rendered
+    .split(OWN_SEQUENCE)
+    .map((part, i) => (i % 2 === 1 ? part : neutralize(part)))
+    .join('');
+}
+
+// While marked-terminal wraps the text, a hyperlink is held as short private-use marks (its wrapping counts
+// characters, and a whole address inside an escape sequence would push the link onto a line of its own);
+// the marks become OSC 8 sequences once the text is laid out. The service's text never holds these marks.
+const OPEN = '\ue000';
+const MID = '\ue001';
+const CLOSE = '\ue002';
+const MARKS = /[\ue000-\ue002]/g;
+const HELD_LINK = /\ue000(\d+)\ue001/g;
+
+/** A quote's lines marked with a bar (marked-terminal indents them). */
+function quoteBar(text: string): string {
+  return text.replace(/^ {2}/gm, '│ ');
+}
+
+/** Only web addresses become clickable: a link to file:// or a custom scheme is shown, not armed. */
+function isWebAddress(href: string): boolean {
+  return /^https?:\/\/[^\s]+$/i.test(href);
+}
+
+/**
+ * Loads the renderer (marked and marked-terminal, vendor-bundled) for these options: headings, emphasis,
+ * lists, tables, code blocks without their fences, links as terminal hyperlinks where the terminal takes
+ * them.
+ *
+ * Order matters for safety. The service's text is neutralised first (src/util/text.ts: every control
+ * character made visible), so nothing of it can reach the renderer as an escape sequence; the renderer
+ * then adds its own styling; last, everything it produced is checked again and only its own kinds of
+ * sequence (SGR colours, OSC 8 hyperlinks to http(s) addresses) are let through (keepOwnSequences).
+ */
+export async function loadMarkdown(o: MarkdownOptions): Promise<RenderMarkdown> {
+  const [{ Marked }, { markedTerminal }] = await Promise.all([import('marked'), import('marked-terminal')]);
+  const width = o.columns !== undefined && o.columns > 0 ? o.columns : 80;
+  let paint: Record<string, Paint>;
+  if (o.color) {
+    const { Chalk } = await import('chalk');
+    // Level 1 (16 colours), as the rest of the output (src/cli/output/style.ts): the decision is already made.
+    const c = new Chalk({ level: 1 });
+    paint = {
+      code: c.yellow,
+      blockquote: (q) => c.gray.italic(quoteBar(q)),
+      html: c.gray,
+      heading: c.green.bold,
+      firstHeading: c.magenta.bold.underline,
+      strong: c.bold,
+      em: c.italic,
+      codespan: c.yellow,
+      del: c.dim.strikethrough,
+      link: c.blue,
+      href: c.blue.underline,
+    };
+  } else {
+    paint = { blockquote: quoteBar };
+  }
+  const style = (name: string): Paint => paint[name] ?? identity;
+  const tab = '  ';
+  const marked = new Marked();
+  marked.use(
+    markedTerminal({
+      code: style('code'),
+      blockquote: style('blockquote'),
+      html: style('html'),
+      heading: style('heading'),
+      firstHeading: style('firstHeading'),
+      hr: identity,
+      listitem: identity,
+      table: identity,
+      paragraph: identity,
+      strong: style('strong'),
+      em: style('em'),
+      codespan: style('codespan'),
+      del: style('del'),
+      link: style('link'),
+      href: style('href'),
+      text: identity,
+      unescape: true,
+      // Without colour a heading keeps its #s, so that it still reads as one.
+      showSectionPrefix: !o.color,
+      emoji: false,
+      width,
+      reflowText: true,
+      tab: tab.length,
+      tableOptions: o.color
+        ? { style: { head: ['bold'], border: ['gray'] } }
+        : { style: { head: [], border: [] } },
+    }),
+  );
+  // Two elements are drawn here rather than by marked-terminal: code blocks (it would pick highlighting
+  // by what the process's own stdout is, not by this run's decision) and links (the same for hyperlinks).
+  const own: MarkedExtension = {
+    renderer: {
+      code(token: Tokens.Code): string {
+        const body = token.text.replace(/\n+$/, '');
+        const indented = body
+          .split('\n')
+          .map((l) => `${tab}${style('code')(l)}`)
+          .join('\n');
+        return `${indented}\n\n`;
+      },
+      link(token: Tokens.Link): string {
+        const text = this.parser.parseInline(token.tokens);
+        const { href } = token;
+        if (o.hyperlinks && isWebAddress(href)) {
+          links.push(href);
+          return style('link')(`${OPEN}${links.length - 1}${MID}${text || href}${CLOSE}`);
+        }
+        if (text === '' || text === href) return style('href')(href);
+        return `${text} (${style('href')(href)})`;
+      },
+      // marked-terminal prints a text token's source, so **bold** inside a list item stayed as typed.
+      text(token: Tokens.Text | Tokens.Escape): string {
+        return 'tokens' in token && token.tokens ? this.parser.parseInline(token.tokens) : token.text;
+      },
+    },
+  };
+  marked.use(own);
+  let links: string[] = [];
+  return (text) => {
+    links = [];
+    const source = neutralize(text).replace(MARKS, '\ufffd');
+    const laidOut = keepOwnSequences(marked.parse(source, { async: false }));
+    const linked = laidOut
+      .replace(HELD_LINK, (_m, n: string) => `\u001b]8;;${links[Number(n)] ?? ''}\u0007`)
+      .replaceAll(CLOSE, '\u001b]8;;\u0007');
+    return `${linked.replace(/\s+$/, '')}\n`;
+  };
+}

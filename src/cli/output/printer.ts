@@ -1,0 +1,61 @@
+// What the presenter's handlers (one per item kind: print-waits.ts, print-commands.ts) get to print with:
+// the run's streams and modes, and the presenter's few shared helpers.
+import type { SettingName, Settings } from '../../core/config/settings.js';
+import type { Message } from '../../core/api/types.js';
+import type { IO } from '../../core/io/io.js';
+import type { Item } from './items.js';
+import type { Progress } from './progress.js';
+import type { TextMode } from './render-conversation.js';
+import type { StatusLines } from './status-lines.js';
+import type { Logger, Stderr } from './stderr.js';
+import type { Style } from './style.js';
+import type { TerminalCaps } from './terminal.js';
+import { jsonText } from '../../util/text.js';
+
+/** What the presenter needs of the run (the Context of run/context.ts, which is built above this layer). */
+export interface PresentContext {
+  io: IO;
+  globals: { json?: boolean; quiet?: boolean };
+  caps: TerminalCaps;
+  styleOut: Style;
+  styleErr: Style;
+  stderr: Stderr;
+  log: Logger;
+  progress: Progress;
+  /** The status lines of `agents wait` (made on first use). */
+  statusLines(): Promise<StatusLines>;
+  /** The run's settings (the `notify` setting, when a wait ends). */
+  settings(need?: readonly SettingName[]): Promise<Settings>;
+}
+
+/** The presenter as its handlers see it. */
+export interface Printer {
+  readonly ctx: PresentContext;
+  /** --json: JSON documents (or NDJSON) on stdout. */
+  readonly json: boolean;
+  /** How text is shown on stdout (a terminal's or a pipe's). */
+  readonly text: TextMode;
+  /** Data on stdout; a spinner on the same terminal is put back under it. */
+  out(text: string): void;
+  /** A system notice: never data, so a line on stderr (silenced by --quiet). */
+  notice(m: Message): void;
+  /** The status lines, made on first use and taken off the screen when the run's items end. */
+  statusLines(): Promise<StatusLines>;
+  /** `show` on a terminal (through the pager when taller than the screen). */
+  showOnTerminal(item: Extract<Item, { kind: 'conversation' }>): Promise<void>;
+  /** A dashboard address: opened in the browser where one can start, else printed. */
+  browse(url: string): Promise<void>;
+}
+
+/** Prints one kind of item. */
+export type Handler<K extends Item['kind']> = (
+  p: Printer,
+  item: Extract<Item, { kind: K }>,
+) => void | Promise<void>;
+
+/** A handler for each of `kinds`. */
+export type Handlers<K extends Item['kind']> = { [P in K]: Handler<P> };
+
+/** One JSON document and its newline. */
+// Service text (ids, replies, titles) inside JSON cannot drive the terminal it is printed to.
+export const jsonLine = (value: unknown) => `${jsonText(value)}\n`;

@@ -1,0 +1,161 @@
+// Progress while a command waits. Commands say what they wait for; this decides how it is shown: a spinner
+// on an interactive terminal, lines under CI or wherever stderr is not a terminal, nothing with --quiet.
+import type { Ora } from 'ora';
+import type { OutStream } from '../../core/io/io.js';
+import { formatDuration } from '../../util/duration.js';
+import { cut } from '../../util/width.js';
+import type { Logger, Stderr } from './stderr.js';
+import type { TerminalCaps } from './terminal.js';
+
+/** What the wait is about, for the lines that name it. */
+export interface WaitSubject {
+  sessionId: string;
+  /** The session in the dashboard, when known. */
+  url?: string;
+}
+
+/** What a waiting command reports. Every method is safe to call in any state, more than once. */
+export interface Progress {
+  /** Starts showing that the command waits: `label` such as "Waiting for claude…". */
+  start(label: string, subject?: WaitSubject): Promise<void>;
+  /** The latest thing the agent did, shown beside the label. */
+  activity(text: string): void;
+  stop(): void;
+}
+
+const NONE: Progress = { start: () => Promise.resolve(), activity: () => undefined, stop: () => undefined };
+
+/** Options of a spinner's progress. */
+export interface SpinnerOptions {
+  stream: OutStream;
+  stderr: Stderr;
+  color: boolean;
+  now?: () => number;
+}
+
+/**
+ * A spinner on stderr (ora, loaded only then), its text updated every second with the elapsed time and the
+ * latest activity: always one line cut to the terminal's width, so that a resize cannot make it erase lines
+ * above it.
+ */
+export function spinnerProgress(o: SpinnerOptions): Progress {
+  const now = o.now ?? Date.now;
+  let spinner: Ora | undefined;
+  let tick: NodeJS.Timeout | undefined;
+  let label = '';
+  let latest = '';
+  let started = 0;
+  // ora's frame and a space come before the text; the last column stays free so that no line wraps.
+  const text = () => {
+    const line = `${label} ${formatDuration(now() - started)}${latest ? ` · ${latest}` : ''}`;
+    return cut(line, Math.max(10, (o.stream.columns ?? 80) - 3));
+  };
+  const redraw = () => {
+    if (spinner?.isSpinning) spinner.text = text();
+  };
+  // After a resize, ora would clear as many lines as the old width made of its text: clear the one line
+  // it really is now, then draw the text cut to the new width.
+  const onResize = () => {
+    if (!spinner?.isSpinning) return;
+    o.stream.write('\r\u001b[2K');
+    spinner.text = text();
+    spinner.render();
+  };
+  return {
+    async start(l) {
+      label = l;
+      latest = '';
+      started = now();
+      if (spinner?.isSpinning) {
+        redraw();
+        return;
+      }
+      const { default: ora } = await import('ora');
+      // discardStdin: false, or ora swallows the user's Ctrl-C handling and any piped input.
+      spinner = ora({
+        text: text(),
+        stream: o.stream,
+        discardStdin: false,
+        color: o.color ? 'cyan' : false,
+        isEnabled: true,
+      }).start();
+      o.stderr.attach(spinner);
+      (o.stream as NodeJS.WritableStream & { on?: (e: string, f: () => void) => void }).on?.(
+        'resize',
+        onResize,
+      );
+      tick = setInterval(redraw, 1000);
+      tick.unref();
+    },
+    activity(t) {
+      latest = t;
+      redraw();
+    },
+    stop() {
+      clearInterval(tick);
+      tick = undefined;
+      (o.stream as NodeJS.WritableStream & { off?: (e: string, f: () => void) => void }).off?.(
+        'resize',
+        onResize,
+      );
+      if (spinner?.isSpinning) spinner.stop();
+      o.stderr.attach(undefined);
+    },
+  };
+}
+
+/** Options of the line-by-line progress. */
+export interface LineOptions {
+  log: Logger;
+  /** Between heartbeat lines (default a minute). */
+  heartbeatMs?: number;
+  now?: () => number;
+}
+
+/**
+ * One line when the wait starts (the session and its dashboard address, so a job log shows them at once),
+ * then a heartbeat line every minute or so: for CI logs and files.
+ */
+export function lineProgress(o: LineOptions): Progress {
+  const now = o.now ?? Date.now;
+  let timer: NodeJS.Timeout | undefined;
+  let latest = '';
+  return {
+    start(label, subject) {
+      clearInterval(timer);
+      latest = '';
+      const started = now();
+      const about = subject
+        ? ` on session ${subject.sessionId}${subject.url ? ` (${subject.url})` : ''}`
+        : '';
+      // The ellipsis escaped: esbuild escapes strings but not a regular expression, and one character
+      // beyond Latin-1 makes V8 hold the whole chunk's source as two-byte text (scripts/build.mjs checks).
+      o.log.info(`${label.replace(/\u2026$/, '')}${about}`);
+      // A long wait shows that it is alive, and what the agent last did.
+      timer = setInterval(() => {
+        const elapsed = formatDuration(now() - started);
+        o.log.info(`still waiting (${elapsed})${latest ? `; latest: ${latest}` : ''}`);
+      }, o.heartbeatMs ?? 60_000);
+      timer.unref();
+      return Promise.resolve();
+    },
+    activity(t) {
+      latest = t;
+    },
+    stop() {
+      clearInterval(timer);
+      timer = undefined;
+    },
+  };
+}
+
+/** The progress this run shows: a spinner on an interactive terminal, lines elsewhere, nothing when quiet. */
+export function createProgress(
+  caps: TerminalCaps,
+  quiet: boolean,
+  spinner: SpinnerOptions,
+  lines: LineOptions,
+): Progress {
+  if (quiet) return NONE;
+  return caps.spinner ? spinnerProgress(spinner) : lineProgress(lines);
+}

@@ -1,0 +1,147 @@
+// Questions for a person at a terminal, asked only when the run is interactive (see TerminalCaps). They
+// read the run's stdin and write to its stderr, so stdout stays data; the run's signal (SIGTERM, or a
+// SIGINT sent with kill) ends a question as Ctrl-C does: exit 130, nothing sent or stored.
+import type { InStream, OutStream } from '../../core/io/io.js';
+import { CORE_AGENTS, type CoreAgent } from '../../core/api/types.js';
+import { CliError, ExitCode } from '../../core/errors/cli-error.js';
+import { validateApiKey, validateBaseUrl } from '../../core/config/validators.js';
+
+/** The questions the commands may ask. */
+export interface Prompts {
+  /** A message (one line; --file is for longer text). */
+  message(): Promise<string>;
+  agent(): Promise<CoreAgent>;
+  confirm(question: string, fallback?: boolean): Promise<boolean>;
+  /** The base URL for login, `current` offered as the default. */
+  baseUrl(current: string | undefined): Promise<string>;
+  /** An API key, in a masked prompt whose mask cannot be toggled off. */
+  apiKey(): Promise<string>;
+  /** A session picked from a list that typing filters (the sessions `agents ls` knows). */
+  session(choices: readonly SessionChoice[]): Promise<string>;
+  /** One of a few values (a session's pull requests), the first offered first. */
+  choice(question: string, choices: readonly { value: string; name: string }[]): Promise<string>;
+}
+
+/** One session offered by the chooser. */
+export interface SessionChoice {
+  id: string;
+  /** One line: the title, agent, state and when (already made harmless). */
+  label: string;
+}
+
+/** Pure: the choices whose label or id hold every word typed (any case), in their order. */
+export function filterChoices(choices: readonly SessionChoice[], term: string | undefined): SessionChoice[] {
+  const words = (term ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+  return choices.filter((c) => {
+    const hay = `${c.label} ${c.id}`.toLowerCase();
+    return words.every((w) => hay.includes(w));
+  });
+}
+
+export interface PromptIo {
+  input: InStream;
+  output: OutStream;
+  signal: AbortSignal;
+}
+
+/** Ctrl-C in a question (inquirer's ExitPromptError) or an aborted run ends it with 130. */
+async function asked<T>(ask: () => Promise<T>, cancelled: string): Promise<T> {
+  try {
+    return await ask();
+  } catch (err) {
+    if (err instanceof Error && (err.name === 'ExitPromptError' || err.name === 'AbortPromptError')) {
+      throw new CliError(cancelled, { exitCode: ExitCode.INTERRUPTED, cause: err });
+    }
+    throw err;
+  }
+}
+
+/** Runs a validator for inquirer's `validate`: true, or the reason as text. */
+function check(run: () => unknown): true | string {
+  try {
+    run();
+    return true;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
+const NOT_SENT = 'cancelled; nothing was sent';
+const NOT_STORED = 'login cancelled; nothing was stored';
+
+export function createPrompts(io: PromptIo): Prompts {
+  const context = {
+    input: io.input as NodeJS.ReadableStream,
+    output: io.output as NodeJS.WritableStream,
+    clearPromptOnDone: false,
+    signal: io.signal,
+  };
+  const inquirer = () => import('@inquirer/prompts');
+  return {
+    message: async () => {
+      const { input } = await inquirer();
+      return asked(() => input({ message: 'Message:', required: true }, context), NOT_SENT);
+    },
+    agent: async () => {
+      const { select } = await inquirer();
+      const choices = CORE_AGENTS.map((a) => ({ name: a, value: a }));
+      return asked(() => select<CoreAgent>({ message: 'Agent:', choices }, context), NOT_SENT);
+    },
+    confirm: async (question, fallback = false) => {
+      const { confirm } = await inquirer();
+      return asked(() => confirm({ message: question, default: fallback }, context), NOT_SENT);
+    },
+    baseUrl: async (current) => {
+      const { input } = await inquirer();
+      return asked(
+        () =>
+          input(
+            {
+              message: 'Base URL of the service (without /rest/v1):',
+              ...(current !== undefined ? { default: current } : {}),
+              required: true,
+              validate: (value) => check(() => validateBaseUrl(value)),
+            },
+            context,
+          ),
+        NOT_STORED,
+      );
+    },
+    session: async (choices) => {
+      const { search } = await inquirer();
+      return asked(
+        () =>
+          search<string>(
+            {
+              message: 'Session (type to search):',
+              pageSize: 10,
+              source: (term) =>
+                filterChoices(choices, term).map((c) => ({ value: c.id, name: c.label, short: c.id })),
+            },
+            context,
+          ),
+        NOT_SENT,
+      );
+    },
+    choice: async (question, choices) => {
+      const { select } = await inquirer();
+      return asked(() => select<string>({ message: question, choices: [...choices] }, context), NOT_SENT);
+    },
+    apiKey: async () => {
+      const { password } = await inquirer();
+      return asked(
+        () =>
+          password(
+            {
+              message: 'API key (Settings → API Keys in the dashboard):',
+              mask: true,
+              toggleMask: false,
+              validate: (value) => check(() => validateApiKey(value.trim())),
+            },
+            context,
+          ),
+        NOT_STORED,
+      );
+    },
+  };
+}

@@ -1,0 +1,42 @@
+// The settings as `config list` and `config get` show them: data types and their text form.
+import type { ConfigKey } from '../../core/config/validators.js';
+import type { SettingSource } from '../../core/config/settings.js';
+import type { KeyPlace } from '../../core/config/config-file.js';
+
+/** One setting as `list` and `get` report it; `value` is masked for api-key, null when unset. */
+export interface ConfigEntry {
+  key: ConfigKey;
+  value: string | null;
+  source: Exclude<SettingSource, 'default'> | 'unset';
+  /** Where exactly: "--base-url", "AGENTS_API_KEY", "profile work"; null when unset. */
+  origin: string | null;
+  /** api-key only: where the key is kept (the keychain's is never read to be shown, even masked). */
+  store?: KeyPlace;
+}
+
+/** The output of `config list`. */
+export interface ConfigListing {
+  profile: string;
+  profileSource: SettingSource;
+  path: string;
+  profiles: string[];
+  settings: Record<ConfigKey, ConfigEntry>;
+}
+
+/** Text form of `config list`: one aligned row per key, the source in parentheses. */
+export function renderConfigList(l: ConfigListing): string {
+  const profileOrigin =
+    l.profileSource === 'flag' ? '--profile' : l.profileSource === 'env' ? 'AGENTS_PROFILE' : 'default';
+  const rows: [string, string, string][] = [
+    ['profile', l.profile, profileOrigin],
+    ...Object.values(l.settings).map((e): [string, string, string] => [
+      e.key,
+      e.value ?? (e.store === 'keychain' ? '(in the system keychain)' : '-'),
+      e.origin ?? 'unset',
+    ]),
+    ['profiles', l.profiles.length ? l.profiles.join(', ') : '-', 'config file'],
+  ];
+  const w0 = Math.max(...rows.map((r) => r[0].length));
+  const w1 = Math.max(...rows.map((r) => r[1].length));
+  return rows.map(([k, v, o]) => `${k.padEnd(w0)}  ${v.padEnd(w1)}  (${o})\n`).join('');
+}

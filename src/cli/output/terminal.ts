@@ -1,0 +1,78 @@
+// Decides, once per run, what the terminal can take: prompts, a spinner, colour.
+import type { Env } from '../../core/io/io.js';
+import { truthy } from '../../core/config/env.js';
+
+/** What this run may do on the terminal. Derived once from the streams, the environment and the flags. */
+export interface TerminalCaps {
+  /** Prompts are allowed: stdin and stdout are terminals and CI is not set. */
+  interactive: boolean;
+  /** stderr is a terminal (spinner, human summaries, next-step hints). */
+  stderrIsTTY: boolean;
+  /** stdout is a terminal: service text is neutralised and may be styled; a pipe gets it byte for byte. */
+  stdoutIsTTY: boolean;
+  /** Colour on stdout: only ever on a terminal. */
+  colorOut: boolean;
+  /** Colour on stderr. */
+  colorErr: boolean;
+  /** A spinner may run on stderr. */
+  spinner: boolean;
+  /** Running under CI (any value of CI but '', '0' and 'false'). */
+  ci: boolean;
+  /** The terminal's width for stdout (undefined on a pipe or when it reports none). */
+  columns: number | undefined;
+}
+
+export interface TerminalInputs {
+  env: Env;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  stdoutColumns?: number;
+  /** stderr's width in columns; 0 or undefined when the terminal does not report one. */
+  stderrColumns?: number;
+  /** `false` when `--no-color` was given. */
+  colorFlag: boolean;
+  quiet: boolean;
+}
+
+/** Colour for a stream: a terminal's default, FORCE_COLOR on or off, NO_COLOR off, --no-color off beats all. */
+function colour(isTTY: boolean, i: TerminalInputs): boolean {
+  let on = isTTY && i.env.TERM !== 'dumb';
+  if (i.env.FORCE_COLOR !== undefined) on = i.env.FORCE_COLOR !== '0' && i.env.FORCE_COLOR !== 'false';
+  if (i.env.NO_COLOR !== undefined && i.env.NO_COLOR !== '') on = false;
+  if (!i.colorFlag) on = false;
+  return on;
+}
+
+/** Pure: the capabilities for these inputs. */
+export function detectTerminal(i: TerminalInputs): TerminalCaps {
+  const ci = truthy(i.env.CI);
+  return {
+    interactive: i.stdinIsTTY && i.stdoutIsTTY && !ci,
+    stderrIsTTY: i.stderrIsTTY,
+    stdoutIsTTY: i.stdoutIsTTY,
+    // A pipe gets the service's text exactly: no styling, whatever FORCE_COLOR says.
+    colorOut: i.stdoutIsTTY && colour(true, i),
+    colorErr: colour(i.stderrIsTTY, i),
+    // ora divides by the width to count the lines it must clear: a terminal that reports 0 columns (a
+    // pty nobody sized, e.g. `script` without a terminal of its own) would make it clear lines forever.
+    spinner: i.stderrIsTTY && !ci && !i.quiet && i.env.TERM !== 'dumb' && (i.stderrColumns ?? 0) > 0,
+    ci,
+    columns: i.stdoutIsTTY && (i.stdoutColumns ?? 0) > 0 ? i.stdoutColumns : undefined,
+  };
+}
+
+/**
+ * Pure: whether the terminal shows OSC 8 hyperlinks (a link's text opens its address when clicked), from
+ * what it says of itself; FORCE_HYPERLINK=1 or 0 decides. Unknown terminals, CI and multiplexers get
+ * `text (address)` instead: a sequence a terminal does not know could show as garbage.
+ */
+export function supportsHyperlinks(env: Env): boolean {
+  const forced = env.FORCE_HYPERLINK;
+  if (forced !== undefined && forced !== '') return forced !== '0' && forced.toLowerCase() !== 'false';
+  if (truthy(env.CI) || env.TMUX || env.STY) return false;
+  if (['iTerm.app', 'WezTerm', 'vscode', 'ghostty'].includes(env.TERM_PROGRAM ?? '')) return true;
+  if (['xterm-kitty', 'alacritty', 'foot', 'xterm-ghostty'].includes(env.TERM ?? '')) return true;
+  if (Number(env.VTE_VERSION ?? 0) >= 5000) return true;
+  return env.WT_SESSION !== undefined || env.KONSOLE_VERSION !== undefined;
+}

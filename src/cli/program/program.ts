@@ -1,0 +1,99 @@
+// The commander program: the root (root.ts) and the list of commands. Each command's folder declares it
+// (src/cli/commands/<name>/spec.ts: its options, help and checks, in commander's own terms) and loads its
+// run.ts only when it runs, so help and usage errors pay for commander and the specs alone. (The root help
+// alone has an entry of its own, src/cli/help.ts, that makes none of them: root.ts.)
+import type { Command, OutputConfiguration } from 'commander';
+import type { CommandSpec, Runner } from '../commands/options/command-spec.js';
+import { configSpec } from '../commands/config/spec.js';
+import { loginSpec } from '../commands/login/spec.js';
+import { logoutSpec } from '../commands/logout/spec.js';
+import { emulatorSpec } from '../commands/emulator/spec.js';
+import { createSpec } from '../commands/create/spec.js';
+import { sendSpec } from '../commands/send/spec.js';
+import { showSpec } from '../commands/show/spec.js';
+import { tailSpec } from '../commands/tail/spec.js';
+import { waitSpec } from '../commands/wait/spec.js';
+import { chatSpec } from '../commands/chat/spec.js';
+import { planSpec } from '../commands/plan/spec.js';
+import { artifactSpec } from '../commands/artifact/spec.js';
+import { lsSpec } from '../commands/ls/spec.js';
+import { openSpec } from '../commands/open/spec.js';
+import { checkoutSpec } from '../commands/checkout/spec.js';
+import { diffSpec } from '../commands/diff/spec.js';
+import { budgetSpec } from '../commands/budget/spec.js';
+import { mcpSpec } from '../commands/mcp/spec.js';
+import { acpSpec } from '../commands/acp/spec.js';
+import { completionSpec } from '../commands/completion/spec.js';
+import { helpSpec } from '../commands/help/spec.js';
+import { suggestSynonyms } from './synonyms.js';
+import { rootCommand } from './root.js';
+
+export type { Runner } from '../commands/options/command-spec.js';
+
+/** Every command by its name, in the order of `agents --help`. */
+const COMMANDS: Record<string, CommandSpec> = {
+  // configuration
+  config: configSpec,
+  login: loginSpec,
+  logout: logoutSpec,
+  emulator: emulatorSpec,
+  // conversation
+  create: createSpec,
+  send: sendSpec,
+  show: showSpec,
+  tail: tailSpec,
+  wait: waitSpec,
+  chat: chatSpec,
+  // plans and artifacts
+  plan: planSpec,
+  artifact: artifactSpec,
+  // finding sessions again
+  ls: lsSpec,
+  open: openSpec,
+  // after the agent: its pull request in this clone
+  checkout: checkoutSpec,
+  diff: diffSpec,
+  // agents on this machine
+  budget: budgetSpec,
+  mcp: mcpSpec,
+  acp: acpSpec,
+  completion: completionSpec,
+  help: helpSpec,
+};
+
+/** The global options a line may give before its command: with their value in the next word, or alone. */
+const VALUED_GLOBALS = new Set(['--profile', '--base-url']);
+const FLAG_GLOBALS = new Set(['--json', '-q', '--quiet', '--no-color', '--debug']);
+
+/**
+ * The command a command line runs, when it names one that needs no other: its first word after the global
+ * options above. `help` and `completion` read the whole tree; a word that names no command (a typo, a
+ * synonym) needs every name for its hint; any other option first (`--help`, `-V`, one commander rejects)
+ * is answered by the program, which lists every command.
+ */
+function commandAlone(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i] ?? '';
+    if (VALUED_GLOBALS.has(word)) i++;
+    else if (/^--(profile|base-url)=/.test(word) || FLAG_GLOBALS.has(word)) continue;
+    else if (word.startsWith('-')) return undefined;
+    else return Object.hasOwn(COMMANDS, word) && word !== 'help' && word !== 'completion' ? word : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Builds the program: the root (root.ts) and its commands. `run` gives each action its Context and prints
+ * what it returns; `output` is where commander writes help and its errors.
+ * Given the command line, a line that runs one command gets that command alone: parsing it, its help and
+ * its errors read nothing of the others, and making the other 20 (their options, checks and help) was
+ * a few milliseconds of every run. Without it (the docs, the tests of the tree), every command.
+ */
+export function buildProgram(run: Runner, output: OutputConfiguration, argv?: readonly string[]): Command {
+  const program = rootCommand(output);
+  suggestSynonyms(program);
+  const alone = argv === undefined ? undefined : commandAlone(argv);
+  for (const [name, spec] of Object.entries(COMMANDS))
+    if (alone === undefined || name === alone) spec(program, run);
+  return program;
+}

@@ -1,0 +1,105 @@
+// How long to wait before retrying. Exponential backoff with full jitter
+// (AWS's "Exponential Backoff and Jitter"): many clients failing together spread out instead of retrying in step.
+
+/** Bounds of the retry loop. */
+export interface RetryOptions {
+  /** Retries after the first attempt. */
+  maxRetries: number;
+  /** The first wait's ceiling; doubled each retry. */
+  baseDelayMs: number;
+  /** Cap on any single wait we choose ourselves. */
+  maxDelayMs: number;
+  /** Cap on a wait the service asked for with Retry-After: longer than our own, since asking again early earns another 429. */
+  maxRetryAfterMs: number;
+  /** No retry starts once this much time has passed since the first attempt (waits included). */
+  totalBudgetMs: number;
+  /**
+   * The same for 429s, which do not count against maxRetries: a 429 is the service saying "later" about a
+   * request it never acted on, so a call without a deadline rides them out for this long (what a person
+   * would wait, said on stderr meanwhile) before it gives up with 124, never 1. A call with a deadline
+   * rides them out until its deadline.
+   */
+  rateLimitedBudgetMs: number;
+  /**
+   * The same, for an address that refuses connections or a name that does not resolve, when the service
+   * has never answered there (not in this run, nor on this machine within RECENT_ANSWER_MS): a wrong port
+   * or a mistyped host is reported in seconds, not after the whole budget.
+   */
+  unreachableBudgetMs: number;
+  /**
+   * How long a call without a deadline rides out an outage (nothing answers, or a gateway's 502/503/504)
+   * of a service that has answered: retried this long from the call's start whatever maxRetries says,
+   * so a restart of the service costs a run nothing. A call with a deadline rides it out until then.
+   */
+  outageBudgetMs: number;
+}
+
+/** An answer seen this recently on this machine (the key's budget remembers it) makes a refusal an outage. */
+export const RECENT_ANSWER_MS = 5 * 60_000;
+
+export const DEFAULT_RETRY: RetryOptions = {
+  maxRetries: 6,
+  baseDelayMs: 500,
+  maxDelayMs: 8_000,
+  maxRetryAfterMs: 60_000,
+  totalBudgetMs: 90_000,
+  rateLimitedBudgetMs: 3 * 60_000,
+  unreachableBudgetMs: 3_000,
+  outageBudgetMs: 60_000,
+};
+
+/**
+ * The wait before retry number `retry` (1-based). Full jitter: uniform in [0, min(cap, base·2^(retry-1))].
+ * A 429 waits at least half of that ceiling (it means the key is busy elsewhere, an instant retry would only
+ * spend another request), its ceiling capped by `maxRetryAfterMs` rather than `maxDelayMs`. A Retry-After is
+ * honoured as asked, up to `maxRetryAfterMs`.
+ */
+export function backoffDelay(
+  retry: number,
+  options: RetryOptions,
+  extra: { rateLimited?: boolean; retryAfterS?: number } = {},
+  random: () => number = Math.random,
+): number {
+  // A 429 says the key's window is full. Its waits keep doubling up to the window's length (the cap on what
+  // the service may ask), not our own cap: processes this client cannot coordinate with (on other machines,
+  // or pacing alone) then let the window drain, where retries every few seconds, each refused and counted
+  // against the key, kept it full for all of them.
+  const cap = extra.rateLimited ? Math.max(options.maxDelayMs, options.maxRetryAfterMs) : options.maxDelayMs;
+  const ceiling = Math.min(cap, options.baseDelayMs * 2 ** Math.min(Math.max(0, retry - 1), 30));
+  let delay = extra.rateLimited ? ceiling / 2 + (random() * ceiling) / 2 : random() * ceiling;
+  if (extra.retryAfterS !== undefined && extra.retryAfterS > 0) {
+    delay = Math.max(delay, Math.min(options.maxRetryAfterMs, extra.retryAfterS * 1000));
+  }
+  return Math.round(delay);
+}
+
+/** Reads a Retry-After header (seconds or an HTTP date) as seconds from now. */
+export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (text === undefined || text.trim() === '') return undefined;
+  if (/^\d+(\.\d+)?$/.test(text.trim())) return Number(text.trim());
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, (date - now) / 1000);
+}
+
+/** Why a retry waits: shown to a person while it waits. */
+export interface RetryNotice {
+  /** 1 for the first retry. */
+  attempt: number;
+  maxRetries: number;
+  delayMs: number;
+  /** The failure being retried, one line. */
+  reason: string;
+  /** A 429: retried until the command's deadline, not counted against maxRetries. */
+  rateLimited?: boolean;
+  /**
+   * How the call is bounded: `deadline` (its caller's time-out ends it), `outage` (riding out an outage of
+   * a service that answered, for `leftMs` more), `budget` (a 429's or the retries' own budget), or `count`
+   * (maxRetries).
+   */
+  bound?: 'deadline' | 'outage' | 'budget' | 'count';
+  /** Without a deadline: how long the call may still retry before it gives up. */
+  leftMs?: number;
+  /** How long the call has been failing (since its first attempt). */
+  failingForMs?: number;
+}

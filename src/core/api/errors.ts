@@ -1,0 +1,178 @@
+// One error class for everything the HTTP layer can end with, a kind per case (Stainless SDKs'
+// core/error.ts: the class from the status, the server's own text kept). It knows HTTP, not the command
+// line: exit codes and hints that name commands are the CLI's mapping (src/core/errors/cli-error.ts).
+import { flatten } from '../../util/text.js';
+import { summariseBody } from './summary.js';
+
+/** What went wrong, coarse enough for callers to branch on. */
+export type ApiErrorKind =
+  /** 400 VALIDATION, or 422 (the live service's answer for the same refusals). */
+  | 'validation'
+  /** 400 BAD_REQUEST: the service could not act on a well-formed request. */
+  | 'bad_request'
+  | 'auth'
+  | 'forbidden'
+  | 'not_found'
+  /** 413: the body is over the service's size limit. */
+  | 'too_large'
+  /** 415: the service would not take the body's media type. */
+  | 'unsupported'
+  | 'rate_limited'
+  | 'server'
+  | 'connection'
+  | 'timeout'
+  | 'unreadable'
+  | 'aborted'
+  /** A presigned download link was refused, expired or too large. */
+  | 'download'
+  | 'unexpected';
+
+/** What a POST creates, so that a failure after it may have arrived can say what to look for. */
+export type Creates = { what: 'session' } | { what: 'message'; sessionId: string };
+
+/** Everything an HttpError is built from. */
+export interface HttpErrorInit {
+  kind: ApiErrorKind;
+  message: string;
+  status?: number;
+  serverMessage?: string;
+  /** The request certainly never reached the service (refused connection, DNS failure, 429). */
+  neverSent?: boolean;
+  /** Nothing answers at the address (connection refused, unknown host): retried only briefly. */
+  unreachable?: boolean;
+  /** A POST that may have been carried out: repeating it could create a duplicate. */
+  outcomeUnknown?: boolean;
+  /** What the failed POST creates, when it is one. */
+  creates?: Creates;
+  cause?: unknown;
+  /** Seconds from a Retry-After header, when the service sent one. */
+  retryAfterS?: number;
+  /** Overrides the transience derived from the kind (a TLS failure is a connection error not worth retrying). */
+  transient?: boolean;
+  /** An advisory line for a person, when the cause is specific (a proxy, a certificate). */
+  advice?: string;
+  /** The abort reason, for kind 'aborted'. */
+  reason?: unknown;
+}
+
+const TRANSIENT_KINDS: ReadonlySet<ApiErrorKind> = new Set([
+  'connection',
+  'timeout',
+  'rate_limited',
+  'unreadable',
+]);
+const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
+
+/** A failed call to the Agent Sessions API. Its message is one line, capped, and never holds the key. */
+export class HttpError extends Error {
+  readonly kind: ApiErrorKind;
+  readonly status: number | undefined;
+  /** The service's own `error` text, when the body was JSON. */
+  readonly serverMessage: string | undefined;
+  /** Worth retrying a read later: connection, timeout, 429, 502/503/504, unreadable body. */
+  readonly transient: boolean;
+  /** A POST that may have reached the service: repeating it could create a duplicate. */
+  readonly outcomeUnknown: boolean;
+  /** The request certainly never reached the service, so even a POST may be sent again. */
+  readonly neverSent: boolean;
+  /** Nothing answers at the address (connection refused, unknown host). */
+  readonly unreachable: boolean;
+  /** Seconds the service asked us to wait (Retry-After), if it said. */
+  readonly retryAfterS: number | undefined;
+  readonly creates: Creates | undefined;
+  readonly advice: string | undefined;
+  /** Why the call was cancelled (the AbortSignal's reason), for kind 'aborted'. */
+  readonly reason: unknown;
+
+  constructor(init: HttpErrorInit) {
+    super(flatten(init.message, 300), init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = 'HttpError';
+    this.kind = init.kind;
+    this.status = init.status;
+    this.serverMessage = init.serverMessage;
+    this.outcomeUnknown = init.outcomeUnknown === true;
+    this.neverSent = init.neverSent === true;
+    this.unreachable = init.unreachable === true;
+    this.retryAfterS = init.retryAfterS;
+    this.creates = init.creates;
+    this.advice = init.advice;
+    this.reason = init.reason;
+    this.transient =
+      !this.outcomeUnknown &&
+      (init.transient ??
+        (TRANSIENT_KINDS.has(init.kind) ||
+          (init.kind === 'server' && init.status !== undefined && TRANSIENT_STATUSES.has(init.status))));
+  }
+}
+
+/** Whether `err` is an API error: the one test for it, wherever one is recognised. */
+export function isHttpError(err: unknown): err is HttpError {
+  return err instanceof HttpError;
+}
+
+const BY_STATUS: Record<number, [ApiErrorKind, string]> = {
+  401: ['auth', 'authentication failed'],
+  403: ['forbidden', 'permission denied'],
+  404: ['not_found', 'not found'],
+  413: ['too_large', 'the request is larger than the service accepts'],
+  415: ['unsupported', 'the service did not accept the request body'],
+  422: ['validation', 'the service rejected the request as invalid'],
+  429: ['rate_limited', 'rate limit exceeded'],
+};
+
+/** Which kind a 400 defaults to when the body carries no code: create refuses with VALIDATION, send with BAD_REQUEST. */
+export type BadRequestDefault = 'validation' | 'bad_request';
+
+/** Builds the error for an HTTP answer that is not a success. `redact` scrubs anything the server said. */
+export function errorFromStatus(
+  status: number,
+  bodyText: string,
+  contentType: string | undefined,
+  options: { badRequest?: BadRequestDefault; retryAfterS?: number; redact?: (s: string) => string } = {},
+): HttpError {
+  const redact = options.redact ?? ((s: string) => s);
+  const body = summariseBody(redact(bodyText), contentType);
+  let kind: ApiErrorKind;
+  let label: string;
+  if (status === 400) {
+    const code = body.code?.toUpperCase();
+    kind =
+      code === 'VALIDATION'
+        ? 'validation'
+        : code === 'BAD_REQUEST'
+          ? 'bad_request'
+          : (options.badRequest ?? 'bad_request');
+    label =
+      kind === 'validation'
+        ? 'the service rejected the request as invalid'
+        : 'the service refused the request';
+  } else if (BY_STATUS[status] !== undefined) [kind, label] = BY_STATUS[status];
+  else if (status >= 500) [kind, label] = ['server', 'the service failed'];
+  else [kind, label] = ['unexpected', 'unexpected response'];
+
+  const codePart = body.code ? ` ${body.code}` : '';
+  const detail = body.serverMessage ?? body.summary;
+  return new HttpError({
+    kind,
+    status,
+    message: `${label} (HTTP ${status}${codePart})${detail ? `: ${detail}` : ''}`,
+    serverMessage: body.serverMessage,
+    neverSent: status === 429,
+    retryAfterS: options.retryAfterS,
+  });
+}
+
+/**
+ * An HttpError for a call cancelled through its AbortSignal; `reason` is the signal's. `creates` names what
+ * a POST cancelled after it left may have created.
+ */
+export function abortedError(reason: unknown, creates?: Creates): HttpError {
+  return new HttpError({
+    kind: 'aborted',
+    message: creates ? `request cancelled; the ${creates.what} may have been created` : 'request cancelled',
+    outcomeUnknown: creates !== undefined,
+    creates,
+    cause: reason,
+    reason,
+  });
+}

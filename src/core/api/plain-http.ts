@@ -1,0 +1,129 @@
+// Requests through Node's own HTTP client (node:http, node:https): what the client sends with when no proxy
+// applies. It costs a run a few milliseconds to load, where undici's costs about 60 (see exchange.ts).
+import type * as NodeHttp from 'node:http';
+import type { Agent, IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Answer, ExchangeOptions } from './wire.js';
+import { markBeforeConnect } from './network-errors.js';
+
+/** The bounds of one request besides the caller's signal. */
+export interface PlainBounds {
+  connectTimeoutMs: number;
+  responseTimeoutMs: number;
+}
+
+/**
+ * node:http, or node:https (with tls and crypto) for an https address only. Asked of getBuiltinModule, not
+ * imported: an ES module import of node:http makes the module's ES facade, which reads every export, and
+ * its WebSocket, MessageEvent and CloseEvent load Node's own copy of undici (about 20 ms and 10 MB).
+ */
+function client(protocol: string): typeof NodeHttp {
+  return process.getBuiltinModule(protocol === 'https:' ? 'node:https' : 'node:http') as typeof NodeHttp;
+}
+
+/** One keep-alive pool per scheme, for the whole process. */
+const pools = new Map<string, Agent>();
+
+function poolFor(protocol: string): Agent {
+  let pool = pools.get(protocol);
+  if (pool === undefined) {
+    pool = new (client(protocol).Agent)({ keepAlive: true });
+    pools.set(protocol, pool);
+  }
+  return pool;
+}
+
+function coded(code: string, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+/**
+ * Sends one request; resolves with the status, headers and the body as it streams in. The bounds are the
+ * same as with undici's Agent:
+ *  - a connect time-out (DNS, TCP and, for https, the TLS handshake) on a new connection;
+ *  - a response time-out on the wait for the headers and on each gap between chunks of the body (an idle
+ *    time-out on the socket once it is connected);
+ *  - the caller's signal, which ends the request or the body being read at once;
+ * and the connections are kept alive, one pool per scheme for the whole process (its idle sockets never keep
+ * the process alive). The failures carry codes of their own (CONNECT_TIMEOUT, HEADERS_TIMEOUT, BODY_TIMEOUT)
+ * beside Node's (ECONNREFUSED, ECONNRESET, HPE_…), which network-errors.ts maps.
+ */
+export function plainRequest(url: URL, o: ExchangeOptions, bounds: PlainBounds): Promise<Answer> {
+  const secure = url.protocol === 'https:';
+  const agent = poolFor(url.protocol);
+  const { request } = client(url.protocol);
+  o.signal?.throwIfAborted();
+  return new Promise<Answer>((resolve, reject) => {
+    let answer: IncomingMessage | undefined;
+    let connectTimer: NodeJS.Timeout | undefined;
+    /** The request is written only once its socket connected (and, for https, its handshake ended). */
+    let connected = false;
+    const headers: Record<string, string | number> = { ...o.headers };
+    if (o.body !== undefined) headers['content-length'] = Buffer.byteLength(o.body);
+    const req = request(url, {
+      method: o.method,
+      headers,
+      agent,
+      // Idle time-out on the socket once it is connected: the wait for the headers, then each gap.
+      timeout: bounds.responseTimeoutMs,
+    });
+    /** Ends the request, and the body being read if there is one, with `err`. */
+    const fail = (err: Error) => {
+      clearTimeout(connectTimer);
+      if (answer !== undefined && !answer.complete) answer.destroy(err);
+      req.destroy(err);
+    };
+    const onAbort = () => {
+      const reason: unknown = o.signal?.reason;
+      fail(
+        reason instanceof Error
+          ? reason
+          : Object.assign(new Error('request aborted'), { name: 'AbortError' }),
+      );
+    };
+    o.signal?.addEventListener('abort', onAbort, { once: true });
+    const done = () => {
+      clearTimeout(connectTimer);
+      o.signal?.removeEventListener('abort', onAbort);
+    };
+    req.on('socket', (socket: Socket) => {
+      // A kept-alive socket is connected already; a new one gets the connect time-out.
+      if (!socket.connecting) {
+        connected = true;
+        return;
+      }
+      connectTimer = setTimeout(
+        () =>
+          fail(coded('CONNECT_TIMEOUT', `no connection within ${bounds.connectTimeoutMs} ms (${url.host})`)),
+        bounds.connectTimeoutMs,
+      );
+      socket.once(secure ? 'secureConnect' : 'connect', () => {
+        connected = true;
+        clearTimeout(connectTimer);
+      });
+    });
+    req.on('timeout', () =>
+      fail(
+        answer === undefined
+          ? coded('HEADERS_TIMEOUT', `no headers within ${bounds.responseTimeoutMs} ms`)
+          : coded('BODY_TIMEOUT', `the body stalled for ${bounds.responseTimeoutMs} ms`),
+      ),
+    );
+    req.on('error', (err) => {
+      done();
+      // Nothing of the request was written (refused, reset or a handshake failed while connecting).
+      if (!connected) markBeforeConnect(err);
+      if (answer === undefined) reject(err);
+      else if (!answer.complete) answer.destroy(err);
+    });
+    req.on('close', done);
+    req.on('response', (res) => {
+      answer = res;
+      // The reader of the body sees its errors through the iterator; none may go unheard.
+      res.on('error', () => undefined);
+      clearTimeout(connectTimer);
+      resolve({ statusCode: res.statusCode ?? 0, headers: res.headers, body: res });
+    });
+    req.end(o.body);
+  });
+}

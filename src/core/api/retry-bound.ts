@@ -1,0 +1,84 @@
+// What bounds a call's retries: its caller's deadline, an outage of a service that has answered, a 429's
+// budget, or the count of retries; and the error a call that gave up ends with, saying what it tried.
+import { HttpError } from './errors.js';
+import type { RetryOptions } from './backoff.js';
+import { formatDuration } from '../../util/duration.js';
+
+/** One call's start, its caller's deadline (monotonicMs; undefined: none), and whether it rides out outages. */
+export interface CallBounds {
+  started: number;
+  deadline: number | undefined;
+  outages: boolean;
+}
+
+/** What lets a retry go (see retryBound); `budgetMs`: the time it has, from the call's start. */
+export interface Bound {
+  kind: 'deadline' | 'outage' | 'budget' | 'count';
+  budgetMs?: number;
+}
+
+const GATEWAY = new Set([502, 503, 504]);
+
+/**
+ * Pure: whether `err` is what a restart of the service looks like from here: no answer at all (refused,
+ * reset, no connection or no headers in time), or a gateway's 502, 503 or 504 in front of it.
+ */
+export function isOutage(err: HttpError): boolean {
+  if (err.status === undefined) return err.kind === 'connection' || err.kind === 'timeout';
+  return err.kind === 'server' && GATEWAY.has(err.status);
+}
+
+/** What the call knows besides its failure: retries counted, time spent (the next wait in), and so on. */
+export interface CallSoFar {
+  /** Failures so far that count against maxRetries (not 429s). */
+  counted: number;
+  /** Since the call started, the next wait included. */
+  elapsedMs: number;
+  /** The caller has a deadline, which ends the call (its signal aborts). */
+  deadline: boolean;
+  /** The service answered this client, or this machine lately: nothing answering is an outage, not a typo. */
+  answered: boolean;
+}
+
+/**
+ * Pure: whether a retryable failure is retried, and what bounds it; undefined when the call gives up.
+ * With a deadline, every retryable failure is retried until then. Without one: a 429 for
+ * rateLimitedBudgetMs; an address that never answered briefly (unreachableBudgetMs); otherwise maxRetries
+ * within totalBudgetMs, and past them an outage of a service that answered for outageBudgetMs.
+ */
+export function retryBound(err: HttpError, retry: RetryOptions, call: CallSoFar): Bound | undefined {
+  if (call.deadline) return { kind: 'deadline' };
+  const { counted, elapsedMs } = call;
+  if (err.kind === 'rate_limited') {
+    return elapsedMs <= retry.rateLimitedBudgetMs
+      ? { kind: 'budget', budgetMs: retry.rateLimitedBudgetMs }
+      : undefined;
+  }
+  if (err.unreachable && !call.answered) {
+    return counted <= retry.maxRetries && elapsedMs <= retry.unreachableBudgetMs ? { kind: 'count' } : undefined;
+  }
+  if (counted <= retry.maxRetries && elapsedMs <= retry.totalBudgetMs) return { kind: 'count' };
+  if (call.answered && isOutage(err) && elapsedMs <= retry.outageBudgetMs) {
+    return { kind: 'outage', budgetMs: retry.outageBudgetMs };
+  }
+  return undefined;
+}
+
+/** `err` of the last of `attempts` attempts over `ms`, its message saying so (a time-out quoted is one attempt's). */
+export function afterAttempts(err: HttpError, attempts: number, ms: number): HttpError {
+  return new HttpError({
+    kind: err.kind,
+    status: err.status,
+    serverMessage: err.serverMessage,
+    neverSent: err.neverSent,
+    unreachable: err.unreachable,
+    outcomeUnknown: err.outcomeUnknown,
+    creates: err.creates,
+    retryAfterS: err.retryAfterS,
+    transient: err.transient,
+    advice: err.advice,
+    reason: err.reason,
+    cause: err.cause ?? err,
+    message: `${err.message} (${attempts} attempts in ${formatDuration(ms)})`,
+  });
+}

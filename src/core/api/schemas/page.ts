@@ -1,0 +1,60 @@
+// A page of List session messages: its public types, its contract and the client's check of an answer.
+import * as v from 'valibot';
+import { MESSAGE, ofSession, type ListedMessage, type Message } from './message.js';
+import { LINK, type Link } from './session.js';
+import { checked, field, kept, record, without, type Same } from './fields.js';
+
+/** Page metadata of a message list. */
+export interface PageMeta {
+  total: number;
+  page: number;
+  limit: number;
+  total_pages: number;
+}
+
+/** One page of List session messages. */
+export interface MessagePage {
+  items: Message[];
+  meta: PageMeta;
+  _links?: {
+    self?: Link;
+    new_messages?: Link;
+  };
+}
+
+const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+export const MESSAGE_PAGE = record(
+  'message list',
+  {
+    items: field(v.array(MESSAGE.contract), without('items'), v.array(MESSAGE.reading)),
+    // Paging ends by these counts: a non-number would page (or poll) forever.
+    meta: field(
+      v.object({ total: count, page: count, limit: count, total_pages: count }),
+      without('numeric meta.total and meta.total_pages'),
+      v.pipe(
+        v.custom((m) => typeof m === 'object' && m !== null, without('meta')('message list', '')),
+        v.looseObject({ total: v.number(), total_pages: v.number() }),
+      ),
+    ),
+    _links: kept(v.optional(v.object({ self: v.optional(LINK), new_messages: v.optional(LINK) }))),
+  },
+  'items',
+);
+
+// The contract's items may leave chat_id out; the client fills it in (ofSession).
+const pageIsItsContract: Same<
+  Omit<MessagePage, 'items'> & { items: ListedMessage[] },
+  v.InferOutput<typeof MESSAGE_PAGE.contract>
+> = true;
+void pageIsItsContract;
+
+/**
+ * One page of a message list of session `sessionId`. A message that leaves out its chat_id is given that
+ * session's (the list was asked for it); one that names another is left for belongs.ts to drop.
+ */
+export function asMessagePage(value: unknown, sessionId: string): MessagePage {
+  const page = checked<{ items: ListedMessage[] }>(MESSAGE_PAGE, value);
+  page.items.forEach((m) => ofSession(m, sessionId));
+  return page as MessagePage;
+}

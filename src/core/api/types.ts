@@ -1,0 +1,69 @@
+// The Agent Sessions API's resources, as described in ../shared/spec/agent-sessions-api.md, widened where
+// the live service answers differently (../shared/spec/live-service.md). Shared by the client, the poller,
+// the commands and the emulator. The records the service answers with (Session, Message, a page, an
+// artifact, an error body) are each one module of ./schemas/: type, contract and check together.
+
+/** The built-in agents accepted as `agent_name`: the spec's six, and `sisyphus`, which the live service takes. */
+export const CORE_AGENTS = ['claude', 'codex', 'gemini', 'opencode', 'cursor', 'kimi', 'sisyphus'] as const;
+export type CoreAgent = (typeof CORE_AGENTS)[number];
+
+export type {
+  Artifact,
+  ErrorBody,
+  Link,
+  ListedMessage,
+  Message,
+  MessagePage,
+  MessageType,
+  PageMeta,
+  PullRequestRef,
+  Role,
+  SentMessage,
+  Session,
+  SessionLinks,
+} from './schemas/index.js';
+export { MESSAGE_TYPES, ROLES } from './schemas/message-kinds.js';
+import type { MessageType, Role } from './schemas/message-kinds.js';
+
+/** Profile request object (create and send). Its inner shapes are not described by the spec. */
+export interface Profile {
+  id?: string;
+  config_values?: Record<string, unknown>;
+  mcp_servers?: unknown[];
+  config_merge_strategy?: string;
+}
+
+/** The live service's longest session title (CreateSessionBody.title). */
+export const MAX_TITLE_LENGTH = 200;
+
+/** Body of Create session: exactly one of agent_name, agent_id, profile. */
+export interface CreateSessionBody {
+  message: string;
+  agent_name?: CoreAgent;
+  agent_id?: string;
+  profile?: Profile;
+  is_private?: boolean;
+  artifact_ids?: string[];
+  /** The live service's (at most 200 characters); not in the document. */
+  title?: string;
+  /** The live service's: a session group's UUID; not in the document. */
+  session_group_id?: string;
+}
+
+/** Body of Send message. */
+export interface SendMessageBody {
+  message: string;
+  artifact_ids?: string[];
+  profile?: Profile;
+}
+
+/** Query of List session messages. `role` repeated is understood by newer deployments of the live service. */
+export interface ListQuery {
+  type?: MessageType[];
+  role?: Role | Role[];
+  thread_id?: string;
+  gts?: number;
+  page?: number;
+  limit?: number;
+  direction?: 'asc' | 'desc';
+}

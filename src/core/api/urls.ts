@@ -1,0 +1,84 @@
+// Every address the client requests is built here: the base URL, path parameters (one encoding helper) and
+// list queries. The client never follows an href the service returns (the live service builds them from its
+// own environment, and drops the query), so the key can only ever go to the configured origin.
+import { isUuid } from '../../util/uuid.js';
+import type { ListQuery } from './types.js';
+
+/** Where a message list lives: a session, or one thread of it. */
+export interface ThreadTarget {
+  sessionId: string;
+  threadId?: string;
+}
+
+/** The one path-parameter encoder. */
+export function encodePath(segment: string): string {
+  return encodeURIComponent(segment);
+}
+
+/** A last check before a request: the CLI validates references earlier; this keeps junk off the wire. */
+export function assertUuid(value: string, what: string): void {
+  if (!isUuid(value)) throw new TypeError(`invalid ${what} "${value.slice(0, 60)}": expected a UUID`);
+}
+
+/** The query string of List session messages (`type` and `role` repeated), with its leading `?`, or ''. */
+export function buildQuery(query: ListQuery): string {
+  const params = new URLSearchParams();
+  for (const type of query.type ?? []) params.append('type', type);
+  const roles = query.role === undefined ? [] : Array.isArray(query.role) ? query.role : [query.role];
+  for (const role of roles) params.append('role', role);
+  if (query.thread_id !== undefined) params.set('thread_id', query.thread_id);
+  if (query.gts !== undefined) params.set('gts', String(query.gts));
+  if (query.page !== undefined) params.set('page', String(query.page));
+  if (query.limit !== undefined) params.set('limit', String(query.limit));
+  if (query.direction !== undefined) params.set('direction', query.direction);
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+/** The API's addresses under one base URL. */
+export class ApiUrls {
+  /** `scheme://host:port` of the base URL: the only origin that ever receives the key. */
+  readonly origin: string;
+  /** `{origin}{basePath}/rest/v1`. */
+  readonly root: string;
+
+  /** `baseUrl` is validated by the caller (config); a value that is no http(s) URL is a programming error. */
+  constructor(baseUrl: string) {
+    const url = new URL(baseUrl.trim());
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+      throw new TypeError(`invalid base URL "${url.href.slice(0, 100)}": not http or https`);
+    }
+    this.origin = url.origin;
+    // Tolerate a trailing slash, and a base URL given with /rest/v1 already on it.
+    const basePath = url.pathname.replace(/\/+$/, '').replace(/\/rest\/v1$/, '');
+    this.root = `${this.origin}${basePath}/rest/v1`;
+  }
+
+  sessions(): string {
+    return `${this.root}/sessions`;
+  }
+
+  session(sessionId: string): string {
+    assertUuid(sessionId, 'session id');
+    return `${this.root}/sessions/${encodePath(sessionId)}`;
+  }
+
+  /** The messages collection (also the target of Send message). */
+  sessionMessages(sessionId: string): string {
+    return `${this.session(sessionId)}/messages`;
+  }
+
+  /** List session messages, the threaded form when `threadId` is set. */
+  messages(target: ThreadTarget, query: ListQuery = {}): string {
+    if (target.threadId === undefined) return `${this.sessionMessages(target.sessionId)}${buildQuery(query)}`;
+    assertUuid(target.threadId, 'thread id');
+    const path = `${this.session(target.sessionId)}/threads/${encodePath(target.threadId)}/messages`;
+    return `${path}${buildQuery(query)}`;
+  }
+
+  /** One artifact of a session (the live service's endpoint). */
+  artifact(sessionId: string, artifactId: string): string {
+    assertUuid(artifactId, 'artifact id');
+    return `${this.session(sessionId)}/artifacts/${encodePath(artifactId)}`;
+  }
+}

@@ -1,0 +1,126 @@
+// The machine's budget: a small JSON file per origin and key under the state directory, read, modified and
+// written under the brief lock (util/lock.ts), mode 0600 in a 0700 directory. The key is only in a hash.
+// A file that cannot be used (not JSON, malformed, far too large) is set aside and replaced inside the lock,
+// at once: a process that paced alone meanwhile would run the key past its limit with every other one.
+import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { brokenCopyPath, withBriefLock } from '../../util/lock.js';
+import {
+  BrokenState,
+  emptyState,
+  parseState,
+  stateFileName,
+  type BudgetKeyRef,
+  type SharedState,
+} from './state.js';
+import type { BudgetStore } from './budget-store.js';
+
+/** The file never holds more than a few kilobytes; anything much larger is not ours. */
+const MAX_FILE_BYTES = 1 << 20;
+
+/** A budget kept in a file of `dir`. */
+export class FileStore implements BudgetStore {
+  readonly where: string;
+  readonly recovers = false;
+  private readonly lockPath: string;
+  private readonly tmpPath: string;
+  private dirReady = false;
+  /** Told what was repaired: the file, or the lock, set aside (where its copy is kept) and replaced. */
+  onRepair: ((message: string) => void) | undefined;
+
+  constructor(
+    private readonly dir: string,
+    origin: string,
+    apiKey: BudgetKeyRef,
+  ) {
+    this.where = join(dir, stateFileName(origin, apiKey));
+    this.lockPath = `${this.where}.lock`;
+    this.tmpPath = `${this.where}.${randomBytes(6).toString('hex')}.tmp`;
+  }
+
+  /** One machine: its own clock. */
+  now(): number {
+    return Date.now();
+  }
+
+  async transact<T>(fn: (s: SharedState, now: number) => T): Promise<T> {
+    if (!this.dirReady) {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      this.dirReady = true;
+    }
+    // Synchronous inside the lock: a fraction of a millisecond, never held across an await.
+    return withBriefLock(
+      this.lockPath,
+      () => {
+        const s = this.readOrRepair();
+        const out = fn(s, Date.now());
+        writeFileSync(this.tmpPath, JSON.stringify(s), { mode: 0o600 });
+        renameSync(this.tmpPath, this.where);
+        return out;
+      },
+      {
+        onSetAside: (copy) =>
+          this.onRepair?.(
+            `a file stood where the lock of the request budget (${this.lockPath}) goes: moved it to ${copy}`,
+          ),
+      },
+    );
+  }
+
+  /**
+   * Inside the lock: the state, or, for a file that cannot be used, a fresh one, the broken file kept
+   * beside it (brokenCopyPath). What it held is lost either way; the service's 429s, if the window was in
+   * fact spent, lower the limit (limiter.ts Cap). A newer version's file is left alone (it throws).
+   */
+  private readOrRepair(): SharedState {
+    try {
+      return this.read();
+    } catch (err) {
+      if (!(err instanceof BrokenState) || err.newer) throw err;
+      const copy = brokenCopyPath(this.where);
+      renameSync(this.where, copy);
+      this.onRepair?.(
+        `the request budget file ${this.where} could not be used (${err.message}): replaced it, the broken one kept at ${copy}`,
+      );
+      return emptyState();
+    }
+  }
+
+  /**
+   * What a transaction repairs (an unusable file, a file in the lock's place), repaired now, for `agents
+   * budget`; a sound budget is not written (nor made where none is).
+   */
+  async repair(): Promise<void> {
+    let broken = lstatSync(this.lockPath, { throwIfNoEntry: false })?.isDirectory() === false;
+    try {
+      this.read();
+    } catch (err) {
+      if (err instanceof BrokenState && !err.newer) broken = true;
+    }
+    if (broken) await this.transact(() => undefined);
+  }
+
+  peek(): Promise<SharedState> {
+    // No lock: the file is always replaced whole.
+    return new Promise((resolve) => resolve(this.read()));
+  }
+
+  stored(): Promise<SharedState | undefined> {
+    return new Promise((resolve) => resolve(this.read(false)));
+  }
+
+  private read(): SharedState;
+  private read(missing: false): SharedState | undefined;
+  private read(missing = true): SharedState | undefined {
+    let text: string;
+    try {
+      text = readFileSync(this.where, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return missing ? emptyState() : undefined;
+      throw err;
+    }
+    if (text.length > MAX_FILE_BYTES) throw new BrokenState('it is far larger than a budget file');
+    return parseState(text);
+  }
+}

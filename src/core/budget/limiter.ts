@@ -1,0 +1,331 @@
+import { monotonicMs } from '../../util/clock.js';
+// Keeps a process under the service's rate limit (100 requests a minute per key) without help from the
+// server, which sends no rate-limit headers: a true sliding window, not a token bucket.
+
+/** The service's documented limit. */
+export const DEFAULT_PACING = { limit: 100, windowMs: 60_000 } as const;
+
+/** A rate: at most `limit` requests in any `windowMs`. */
+export interface PacingOptions {
+  limit: number;
+  windowMs: number;
+}
+
+/**
+ * Ends a request's time in flight; its slot is then held for one more window. `sent: false` gives back a
+ * slot whose request never left (nothing to hold); `refused`: the service answered 429, so the key is
+ * spent by others this budget cannot see (see lowerCap); `answered`: the service answered (any status),
+ * which the budget remembers (Limiter.sinceAnswerMs). Safe to call twice.
+ */
+export type Release = (sent?: boolean, refused?: boolean, answered?: boolean) => void;
+
+/**
+ * A budget's limit lowered by 429s: [slots, since when] (on the budget's clock). A 429 for a request this
+ * budget had room for means that others spend the key too (other machines without a common store, another
+ * program on the key): the budget then halves what it lets through, and takes back one slot every
+ * CAP_RECOVERY_MS without another 429, as TCP does with its window. Machines that each took the whole key
+ * so come to share it instead of keeping the service's window full of refused requests.
+ */
+export type Cap = [number, number];
+/** One slot of a lowered limit comes back this often (30 a minute: from a quarter of 100 to all of it in 2.5 min). */
+export const CAP_RECOVERY_MS = 2000;
+
+/** Pure: the slots a budget of `limit` lets through at `now`, under `cap` (none: all of them). */
+export function capacity(limit: number, cap: Cap | undefined, now: number): number {
+  if (cap === undefined) return limit;
+  return Math.min(limit, cap[0] + Math.floor(Math.max(0, now - cap[1]) / CAP_RECOVERY_MS));
+}
+
+/**
+ * Pure: the cap after a 429 for a request granted at `granted`: half of the capacity now (at least one
+ * slot), unless it was lowered since that request was granted (its 429 answers the pace before).
+ */
+export function lowerCap(limit: number, cap: Cap | undefined, now: number, granted: number): Cap | undefined {
+  if (cap !== undefined && cap[1] >= granted) return cap;
+  return [Math.max(1, Math.floor(capacity(limit, cap, now) / 2)), now];
+}
+
+/** A poller registered on a key's budget: the least gap between its polls that keeps it to its share. */
+export interface PollShare {
+  /** Its share of the budget as a gap in ms: N waiters on the key → N × windowMs / limit, with a margin. */
+  gapMs(): number;
+  /** The waiter is done; safe to call twice. */
+  close(): void;
+}
+
+/** How a request asks for its slot. */
+export interface AcquireOptions {
+  /**
+   * Someone waits on this answer with a reply already in hand (the read of a CI job's result): while the
+   * budget is spent, it is served before the requests that wait for a slot without it (polls).
+   */
+  urgent?: boolean;
+}
+
+/** What the transport asks before every request, and what pollers register with. */
+export interface Limiter {
+  readonly limit: number;
+  readonly windowMs: number;
+  /** Resolves when a request may be sent; rejects with the signal's reason the moment it aborts. */
+  acquire(signal?: AbortSignal, o?: AcquireOptions): Promise<Release>;
+  /** Registers a waiter on this budget. */
+  register(): PollShare;
+  /** How long ago the service last answered a request of the key here (undefined: not that it knows). */
+  sinceAnswerMs?(): number | undefined;
+}
+
+/**
+ * Headroom on each waiter's share: polls at exactly limit/window together would leave nothing for the
+ * creates, sends and reads around them, which would then queue behind the limiter.
+ */
+export const SHARE_MARGIN = 1.1;
+
+/** Pure: the least gap of each of `waiters` pollers sharing `limit` requests per `windowMs`. */
+export function shareGap(waiters: number, pacing: PacingOptions, margin = SHARE_MARGIN): number {
+  if (waiters <= 0) return 0;
+  return Math.round(((waiters * pacing.windowMs) / pacing.limit) * margin);
+}
+
+/** The window as a limiter last saw it, for budgetGap. */
+export interface WindowView {
+  /** Slots held: requests in flight and ended inside the window. */
+  held: number;
+  /** End times of the requests inside the window (any order), on the clock of `now`. */
+  ended: readonly number[];
+}
+
+/**
+ * Pure: each waiter's gap given what the window holds. At least its share (shareGap); more when the
+ * window is already spent by other requests (a burst of creates, the first polls of many waiters). For
+ * every horizon h up to one window, the slots free by then are those free now and those that free within
+ * h; the waiters together must not poll faster than that over h, or their polls would queue behind the
+ * limiter instead of spreading over what the budget can take. The tightest horizon gives the gap; at most
+ * one window.
+ */
+export function budgetGap(
+  waiters: number,
+  pacing: PacingOptions,
+  view: WindowView,
+  now: number,
+  margin = SHARE_MARGIN,
+): number {
+  if (waiters <= 0) return 0;
+  const { windowMs } = pacing;
+  const all = view.ended.map((end) => end + windowMs - now);
+  // The view may be older than now: what has freed since counts as free.
+  const free = Math.max(0, pacing.limit - view.held) + all.filter((h) => h <= 0).length;
+  const frees = all.filter((h) => h > 0 && h < windowMs).sort((a, b) => a - b);
+  let gap = shareGap(waiters, pacing, margin);
+  // Just before the k-th slot frees, `free + k` slots can have been taken since now.
+  frees.forEach((h, k) => {
+    gap = Math.max(gap, (waiters * h * margin) / Math.max(1, free + k));
+  });
+  return Math.round(Math.min(windowMs, gap));
+}
+
+/** A PollShare over a count kept by its limiter. */
+export class WaiterCount {
+  /** Waiters registered in this process. */
+  count = 0;
+
+  register(gap: (count: number) => number, onChange?: () => void): PollShare {
+    this.count += 1;
+    onChange?.();
+    let open = true;
+    return {
+      gapMs: () => gap(this.count),
+      close: () => {
+        if (!open) return;
+        open = false;
+        this.count -= 1;
+        onChange?.();
+      },
+    };
+  }
+}
+
+interface Waiter {
+  resolve: (release: Release) => void;
+  reject: (reason: unknown) => void;
+  signal: AbortSignal | undefined;
+  onAbort: () => void;
+  urgent: boolean;
+}
+
+/**
+ * A sliding-window limiter over request end times, counting requests in flight: in any span of `windowMs`,
+ * at most `limit` requests reach the server, whatever the callers do. Waiters are served first come, first
+ * served, and leave the queue at once when their signal aborts.
+ *
+ * We cannot see when a request reaches the server, only that it happens between the moment we start it and
+ * the moment its answer (or failure) comes back. So a request holds its slot while in flight and for
+ * `windowMs` after it ends. Then no window at the server can hold more than `limit`: of any `limit + 1`
+ * requests, the one started last found one of the others ended at least `windowMs` earlier, so that one
+ * arrived at least `windowMs` before it. Network delays cannot bunch requests up past the limit.
+ */
+export class SlidingWindowLimiter implements Limiter {
+  readonly limit: number;
+  readonly windowMs: number;
+  /** End times of requests still inside the window, oldest first. */
+  private readonly ended: number[] = [];
+  private inFlight = 0;
+  private readonly waiters: Waiter[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private readonly now: () => number;
+  private readonly waiting = new WaiterCount();
+  /** Lowered by 429s (see Cap). */
+  private cap: Cap | undefined;
+  /** When the service last answered a request released here. */
+  private lastAnswer: number | undefined;
+
+  constructor(options: PacingOptions & { now?: () => number }) {
+    if (!(options.limit >= 1) || !(options.windowMs > 0)) {
+      throw new RangeError('pacing needs limit >= 1 and windowMs > 0');
+    }
+    this.limit = Math.floor(options.limit);
+    this.windowMs = options.windowMs;
+    this.now = options.now ?? monotonicMs;
+  }
+
+  /**
+   * Resolves when a request may be sent, with the function to call when it has ended; rejects with the
+   * signal's reason the moment the signal aborts.
+   */
+  acquire(signal?: AbortSignal, o: AcquireOptions = {}): Promise<Release> {
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
+    const urgent = o.urgent === true;
+    // An urgent request waits behind the urgent ones only.
+    const ahead = urgent ? this.waiters.filter((w) => w.urgent).length : this.waiters.length;
+    if (ahead === 0 && this.tryTake()) return Promise.resolve(this.releaser());
+    return new Promise<Release>((resolve, reject) => {
+      const waiter: Waiter = {
+        resolve,
+        reject,
+        signal,
+        urgent,
+        onAbort: () => {
+          const index = this.waiters.indexOf(waiter);
+          if (index >= 0) this.waiters.splice(index, 1);
+          if (this.waiters.length === 0) this.clearTimer();
+          reject(signal?.reason as Error);
+        },
+      };
+      signal?.addEventListener('abort', waiter.onAbort, { once: true });
+      this.waiters.splice(ahead, 0, waiter);
+      this.schedule();
+    });
+  }
+
+  sinceAnswerMs(): number | undefined {
+    return this.lastAnswer === undefined ? undefined : this.now() - this.lastAnswer;
+  }
+
+  /** A waiter of this process; alone on the key, its share is its part of this process's waiters. */
+  register(): PollShare {
+    return this.waiting.register((n) => this.gapFor(n));
+  }
+
+  /** The gap of each of `waiters` pollers on this window (budgetGap). */
+  gapFor(waiters: number): number {
+    const now = this.now();
+    this.prune(now);
+    const pacing = { limit: this.capacity(now), windowMs: this.windowMs };
+    return budgetGap(waiters, pacing, { held: this.inFlight + this.ended.length, ended: this.ended }, now);
+  }
+
+  /** Requests that could leave right now without waiting. */
+  available(): number {
+    const now = this.now();
+    this.prune(now);
+    const held = this.inFlight + this.ended.length;
+    return this.waiters.length > 0 ? 0 : Math.max(0, this.capacity(now) - held);
+  }
+
+  /** The slots this budget lets through now: its limit, or less after 429s (see Cap). */
+  capacity(now = this.now()): number {
+    const slots = capacity(this.limit, this.cap, now);
+    if (slots >= this.limit) this.cap = undefined;
+    return slots;
+  }
+
+  private releaser(): Release {
+    let done = false;
+    const granted = this.now();
+    return (sent = true, refused = false, answered = false) => {
+      if (done) return;
+      done = true;
+      this.inFlight -= 1;
+      const now = this.now();
+      if (answered) this.lastAnswer = now;
+      if (refused) this.cap = lowerCap(this.limit, this.cap, now, granted);
+      // Now is later than every recorded end, so pushing keeps the list sorted.
+      if (sent) this.ended.push(now);
+      else this.drainSoon();
+      this.schedule();
+    };
+  }
+
+  private prune(now: number): void {
+    while (this.ended.length > 0 && this.ended[0]! <= now - this.windowMs) this.ended.shift();
+  }
+
+  private tryTake(): boolean {
+    const now = this.now();
+    this.prune(now);
+    if (this.inFlight + this.ended.length >= this.capacity(now)) return false;
+    this.inFlight += 1;
+    return true;
+  }
+
+  private drain(): void {
+    this.timer = undefined;
+    while (this.waiters.length > 0 && this.tryTake()) {
+      const waiter = this.waiters.shift()!;
+      waiter.signal?.removeEventListener('abort', waiter.onAbort);
+      waiter.resolve(this.releaser());
+    }
+    this.schedule();
+  }
+
+  /** A slot given back unused may let a waiter go at once (no end was recorded to wake it). */
+  private drainSoon(): void {
+    if (this.waiters.length === 0) return;
+    this.clearTimer();
+    this.timer = setTimeout(() => this.drain(), 0);
+  }
+
+  private schedule(): void {
+    if (this.timer !== undefined || this.waiters.length === 0) return;
+    const oldest = this.ended[0];
+    // Everything is in flight: the next release schedules the wake-up.
+    if (oldest === undefined) return;
+    const now = this.now();
+    // A lowered limit grows back: a slot may come free that way before the oldest end leaves the window.
+    const grows = this.cap === undefined ? Number.POSITIVE_INFINITY : CAP_RECOVERY_MS;
+    const wait = Math.max(0, Math.min(oldest + this.windowMs - now, grows));
+    // +1: timers may fire a fraction of a millisecond early relative to the monotonic clock.
+    this.timer = setTimeout(() => this.drain(), Math.ceil(wait) + 1);
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
+
+/** One limiter per (origin, key) for the whole process, shared by every ApiClient. */
+const limiters = new Map<string, SlidingWindowLimiter>();
+
+/**
+ * The process-wide limiter for this origin and key. The first caller's rate sets it for the life of the
+ * process: two limiters for one key would together let through more than either allows.
+ */
+export function limiterFor(origin: string, apiKey: string, pacing: PacingOptions): SlidingWindowLimiter {
+  const id = `${origin}\n${apiKey}`;
+  let limiter = limiters.get(id);
+  if (limiter === undefined) {
+    limiter = new SlidingWindowLimiter(pacing);
+    limiters.set(id, limiter);
+  }
+  return limiter;
+}

@@ -1,0 +1,306 @@
+// The fleet's budget: the same state as the machine's file (state.ts), kept in one Redis key per origin and
+// key, so that every process on every machine that uses them shares one sliding window, its leases and its
+// waiters. ioredis loads only when this is used.
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import {
+  BrokenState,
+  budgetKeyHash,
+  emptyState,
+  parseState,
+  type BudgetKeyRef,
+  type SharedState,
+} from './state.js';
+import type { BudgetStore } from './budget-store.js';
+import { afterIo, sleep } from '../../util/sleep.js';
+
+/** Redis keys of agents budgets start so: `agents:budget:<hash>`. */
+export const KEY_PREFIX = 'agents:budget:';
+/** How long connecting may take: a store that cannot be reached costs about this, once. */
+const REDIS_TIMEOUT_MS = 1000;
+/**
+ * How long a command may go unanswered on a connection that was made. Longer than connecting: a server that
+ * answered once and is killed closes the connection (an error at once), while one starved of CPU with
+ * dozens of clients on a loaded machine took over a second, and a time-out sends the process to its
+ * machine's budget, the whole key: 429s for the fleet.
+ */
+const COMMAND_TIMEOUT_MS = 3000;
+/**
+ * How long the lock may be held before another process takes it over (its holder died in the section). A
+ * holder stalled longer writes nothing and falls back to its machine's budget: at 3 s, processes of 32 on a
+ * loaded 2-core machine did, and their machines' 429s followed.
+ */
+const LOCK_TTL_MS = 10_000;
+/** The longest pause between two tries of a taken lock. */
+const LOCK_RETRY_MAX_MS = 100;
+/**
+ * Giving up on the lock after this long: the store is then as good as lost. A dead holder's lock lapses in
+ * LOCK_TTL_MS; a longer wait is other processes ahead (32 waiters on a loaded machine waited past 5 s), and
+ * giving up sends this one to its machine's budget, the whole key: 429s for the fleet.
+ */
+const LOCK_WAIT_MS = 15_000;
+/**
+ * Takes the lock (KEYS[1], token ARGV[1], for ARGV[2] ms) and, if it was free, reads the budget (KEYS[2]) in
+ * the same round trip, with the server's time ({seconds, microseconds}): {1, time, value} or {0, time}. The
+ * time comes before the value, which may be nil (the end of a Lua array).
+ */
+const LOCK_AND_READ =
+  "local t = redis.call('time') if redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return {1, t, redis.call('get', KEYS[2])} end return {0, t}";
+/** Reads the budget (KEYS[1]) with the server's time: {time, value}. */
+const READ = "return {redis.call('time'), redis.call('get', KEYS[1])}";
+/**
+ * Writes the budget (KEYS[2] := ARGV[2] for ARGV[3] ms) and frees the lock, only while the lock is still ours
+ * (KEYS[1] holds ARGV[1]): 1, or 0 when it lapsed and another may have written since.
+ */
+const WRITE_AND_UNLOCK =
+  "if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('set', KEYS[2], ARGV[2], 'PX', ARGV[3]) redis.call('del', KEYS[1]) return 1 end return 0";
+/** Deletes the lock only if it is still ours. */
+const UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
+const LOCKED = 'its budget stayed locked by other processes';
+const LAPSED = 'this process held the budget past its lock';
+/** The key lives this long past its last change: longer than any entry in it (window, lease, waiters). */
+const KEY_TTL_MS = 3 * 60_000;
+/** A budget is a few kilobytes; anything much larger under our key is not ours. */
+const MAX_VALUE_BYTES = 1 << 20;
+/** How many of the latest readings of the server's clock the offset is taken from. */
+const CLOCK_SAMPLES = 16;
+
+/**
+ * `reply`, or a failure "timed out" once `ms` passed without it: on a server that stayed silent, not on a
+ * stall of this process (afterIo).
+ */
+export function answer<T>(reply: Promise<T>, ms = COMMAND_TIMEOUT_MS): Promise<T> {
+  let cancel: () => void = () => undefined;
+  const late = new Promise<never>((_, reject) => {
+    cancel = afterIo(ms, () => reject(new Error('Command timed out')));
+  });
+  return Promise.race([reply, late]).finally(cancel);
+}
+
+/** The address without user or password, for messages. */
+export function shownRedisUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname === '/' ? '' : u.pathname}`;
+  } catch {
+    return 'the configured Redis';
+  }
+}
+
+/** The Redis key of an origin and API key's budget. */
+export function budgetKey(origin: string, key: BudgetKeyRef): string {
+  return KEY_PREFIX + budgetKeyHash(origin, key);
+}
+
+/** A failure of the store, said without the URL's credentials (a client's own messages may hold them). */
+function storeError(where: string, err: unknown): Error {
+  if (err instanceof BrokenState) return err;
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const raw = err instanceof Error ? err.message : String(err);
+  // Only the error's kind: its text can name the host with user and password.
+  const what =
+    code ??
+    ([LOCKED, LAPSED].includes(raw) ? raw : undefined) ??
+    (/WRONGPASS|NOAUTH|NOPERM/.test(raw)
+      ? 'authentication failed (check the user and password of the budget URL)'
+      : /timed? ?out/i.test(raw)
+        ? 'timed out'
+        : /closed|connection/i.test(raw)
+          ? 'connection lost'
+          : 'no answer');
+  return new Error(`${where}: ${what}`);
+}
+
+/**
+ * A budget kept in Redis (or Valkey: only EVAL of scripts using GET, SET with NX and PX, DEL and TIME).
+ * Each change is a read-modify-write under a lock in Redis (a script takes it with SET NX and an expiry and
+ * reads the budget; another writes the budget and frees the lock if it is still ours), as the file's is
+ * under its lock: the change runs once, so the rules stay in TypeScript, in one place for both stores (an
+ * optimistic WATCH would run them again on a conflict, and the limiter's bookkeeping must not run twice).
+ * The key holds no API key (a hash of origin and key names it) and lives a window and a lease past the last
+ * change, so a fleet that stops leaves nothing behind. Its times are on the server's clock (the scripts read
+ * TIME), which every machine shares where their own clocks may disagree.
+ */
+export class RedisStore implements BudgetStore {
+  readonly where: string;
+  readonly recovers = true;
+  private readonly key: string;
+  private client: Promise<Redis> | undefined;
+  /** The connection's last 'error' event: the reason behind a bare "Connection is closed" (a wrong password). */
+  private lastEvent: Error | undefined;
+  /** The server's clock less this machine's (ms), and the readings it is taken from. */
+  private offset = 0;
+  private readonly readings: { offset: number; rtt: number }[] = [];
+
+  constructor(
+    private readonly url: string,
+    origin: string,
+    apiKey: BudgetKeyRef,
+    /** This machine's clock (tests give one that is wrong). */
+    private readonly clock: () => number = Date.now,
+  ) {
+    this.where = shownRedisUrl(url);
+    this.key = budgetKey(origin, apiKey);
+  }
+
+  async transact<T>(fn: (s: SharedState, now: number) => T): Promise<T> {
+    return this.using(async (redis) => {
+      const lock = `${this.key}:lock`;
+      const token = randomBytes(8).toString('hex');
+      const started = Date.now();
+      // Two round trips in all, the lock held across one: a process the machine is slow to schedule (32
+      // of them on two cores) keeps the others waiting for one of its turns, not three.
+      let text: string | null;
+      for (let attempt = 0; ; attempt += 1) {
+        const [won, , value] = (await this.timed(
+          () => redis.eval(LOCK_AND_READ, 2, lock, this.key, token, LOCK_TTL_MS),
+          1,
+        )) as [number, unknown, string | null | undefined];
+        if (won === 1) {
+          text = value ?? null;
+          break;
+        }
+        if (Date.now() - started > LOCK_WAIT_MS) throw new Error(LOCKED);
+        // Short, growing, jittered: holders keep it about a millisecond, and waiters must not retry in step.
+        // Up to 100 ms: dozens of processes retrying every few ms took the CPU a stalled holder needed.
+        await sleep(Math.random() * Math.min(2 ** attempt, LOCK_RETRY_MAX_MS));
+      }
+      let written = false;
+      try {
+        const s = this.parse(text);
+        const out = fn(s, this.now());
+        const ok = await answer(
+          redis.eval(WRITE_AND_UNLOCK, 2, lock, this.key, token, JSON.stringify(s), KEY_TTL_MS),
+        );
+        written = true;
+        // Held past its time to live (this process stalled), the lock may have passed to another process
+        // that wrote since: ours is not written, and what it granted must not count.
+        if (ok !== 1) throw new Error(LAPSED);
+        return out;
+      } finally {
+        if (!written) await answer(redis.eval(UNLOCK, 1, lock, token)).catch(() => undefined);
+      }
+    });
+  }
+
+  /** The server's clock, as this machine's clock and the offset between them last measured. */
+  now(): number {
+    return this.clock() + this.offset;
+  }
+
+  async peek(): Promise<SharedState> {
+    return (await this.stored()) ?? emptyState();
+  }
+
+  stored(): Promise<SharedState | undefined> {
+    return this.using(async (redis) => {
+      const [, value] = (await this.timed(() => redis.eval(READ, 1, this.key), 0)) as [
+        unknown,
+        string | null | undefined,
+      ];
+      return value === null || value === undefined ? undefined : this.parse(value);
+    });
+  }
+
+  /**
+   * Runs a script whose reply holds the server's time at index `at`, and learns from it how far this
+   * machine's clock is from the server's.
+   */
+  private async timed(run: () => Promise<unknown>, at: number): Promise<unknown[]> {
+    const sent = this.clock();
+    const reply = await answer(run());
+    const back = this.clock();
+    const time: unknown = Array.isArray(reply) ? reply[at] : undefined;
+    const [sec = Number.NaN, usec = Number.NaN] = Array.isArray(time) ? time.map(Number) : [];
+    if (!Number.isFinite(sec) || !Number.isFinite(usec))
+      throw new BrokenState(`${this.where} answered without its time`);
+    this.learnOffset(sec * 1000 + usec / 1000, sent, back);
+    return reply as unknown[];
+  }
+
+  /**
+   * The server read its clock (`server`) between `sent` and `back` on ours: the offset is taken as of the
+   * middle, and of the latest readings the one with the shortest round trip is believed (its error is at
+   * most half of it): a reading made while this process stalled is off by up to the stall.
+   */
+  private learnOffset(server: number, sent: number, back: number): void {
+    this.readings.push({ offset: server - (sent + back) / 2, rtt: back - sent });
+    if (this.readings.length > CLOCK_SAMPLES) this.readings.shift();
+    let best = this.readings[0]!;
+    for (const r of this.readings) if (r.rtt <= best.rtt) best = r;
+    this.offset = best.offset;
+  }
+
+  private parse(text: string | null): SharedState {
+    if (text === null) return emptyState();
+    if (text.length > MAX_VALUE_BYTES)
+      throw new BrokenState(`${this.where} holds something far larger than a budget`);
+    try {
+      return parseState(text);
+    } catch (err) {
+      throw new BrokenState(`${this.where} holds something that is not a budget under ${this.key}`, {
+        cause: err,
+      });
+    }
+  }
+
+  /**
+   * Runs `op` on a connection; a failed one is dropped (the next use connects anew). The connection keeps
+   * the process alive only while an operation runs: a command that is done exits as it would without it.
+   */
+  private async using<T>(op: (redis: Redis) => Promise<T>): Promise<T> {
+    const connection = (this.client ??= this.connect());
+    let redis: Redis | undefined;
+    try {
+      redis = await connection;
+      redis.stream.ref();
+      return await op(redis);
+    } catch (err) {
+      // Only the connection that failed: another operation may have made a new one meanwhile.
+      if (this.client === connection) this.drop();
+      const reason = this.lastEvent ?? err;
+      this.lastEvent = undefined;
+      throw storeError(this.where, reason);
+    } finally {
+      redis?.stream?.unref();
+    }
+  }
+
+  private async connect(): Promise<Redis> {
+    // ioredis is CommonJS: a bundle's import() of it may give its exports as the default export only.
+    const mod = await import('ioredis');
+    const Redis = mod.Redis ?? (mod.default as unknown as { Redis: typeof mod.Redis }).Redis;
+    const redis = new Redis(this.url, {
+      lazyConnect: true,
+      // The time-outs are answer()'s, which does not take a stall of this process for the server's silence.
+      connectTimeout: 10 * REDIS_TIMEOUT_MS,
+      // One try: the limiter decides when to come back (every few seconds), not a reconnect loop.
+      retryStrategy: () => null,
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+      enableReadyCheck: false,
+    });
+    // Errors come back from the commands (an 'error' event with no listener would end the process); the
+    // event's own text says why, where a command only hears that the connection closed.
+    redis.on('error', (err: Error) => (this.lastEvent = err));
+    try {
+      await answer(redis.connect(), REDIS_TIMEOUT_MS);
+    } catch (err) {
+      // Given up on (answer()'s time-out), it must not connect later and keep the process alive.
+      redis.disconnect();
+      // The 'error' event that says why (a wrong password) may come a turn after the refusal.
+      await new Promise((resolve) => setImmediate(resolve));
+      throw this.lastEvent ?? err;
+    }
+    return redis;
+  }
+
+  private drop(): void {
+    const client = this.client;
+    this.client = undefined;
+    void client?.then(
+      (r) => r.disconnect(),
+      () => undefined,
+    );
+  }
+}

@@ -1,0 +1,190 @@
+// The shared budget's state file (shared.ts) and its rules, pure: what the file holds, what makes it
+// unusable, when entries leave the window (an entry in flight whose lease ran out counts as ended when it
+// did), and what it is called (the origin readable, the key only inside a hash).
+import { createHash } from 'node:crypto';
+import { isObject } from '../../util/json.js';
+
+const VERSION = 1;
+
+/** The state file: every field in epoch milliseconds. */
+export interface SharedState {
+  v: typeof VERSION;
+  /** End times of requests still inside the window, oldest first. */
+  ended: number[];
+  /** Requests in flight: entry id → lease (until when its process vouches for it). */
+  flight: Record<string, number>;
+  /** Processes with waiters: process id → [how many, until when the entry is alive]. */
+  waiters: Record<string, [number, number]>;
+  /**
+   * Requests waiting for a slot, of every process: ticket → [rank, lease]. Free slots go to the lowest ranks
+   * (the longest waiting, and those a reply in hand waits on), so no process's request starves while
+   * others', asked for later, take the slots as they free. Absent in a file an older version wrote.
+   */
+  queue: Record<string, [number, number]>;
+  /** The limit lowered by 429s (limiter.ts Cap); absent while the whole limit is there. */
+  cap?: [number, number];
+  /**
+   * What each process with an entry here is (`agents budget` shows it): process id → its command and the
+   * names of the options it was given (`create --wait`), never a value. Absent in an older version's file.
+   */
+  who?: Record<string, string>;
+  /** When the service refused a request of the key with 429, within the last REFUSALS_KEPT_MS. */
+  refused?: number[];
+  /**
+   * When the service last answered a request of the key (any status): a refused connection soon after is
+   * an outage to ride out, not a mistyped address (api/retry-bound.ts). Absent in an older version's file.
+   */
+  answered?: number;
+}
+
+/** How long a 429 is remembered for `agents budget` (the last hour). */
+export const REFUSALS_KEPT_MS = 60 * 60_000;
+
+/**
+ * Why the file cannot be used as it is. `newer`: a later version of agents wrote it, which that version
+ * reads: it is left alone (replacing it would break the budget for the processes of that version).
+ */
+export class BrokenState extends Error {
+  readonly newer: boolean;
+
+  constructor(message: string, options: ErrorOptions & { newer?: boolean } = {}) {
+    super(message, options);
+    this.newer = options.newer === true;
+  }
+}
+
+export const emptyState = (): SharedState => ({ v: VERSION, ended: [], flight: {}, waiters: {}, queue: {} });
+
+const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/** Pure: the state in `text`; an empty file is a fresh one (what a crash before the first write leaves). */
+export function parseState(text: string): SharedState {
+  if (text.trim() === '') return emptyState();
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new BrokenState('it is not JSON');
+  }
+  if (isObject(value) && typeof value.v === 'number' && value.v > VERSION)
+    throw new BrokenState('a newer version of agents wrote it', { newer: true });
+  if (!isObject(value) || value.v !== VERSION)
+    throw new BrokenState('it is not a budget file of this version');
+  const { ended, flight, waiters, cap, who, refused, answered } = value;
+  const queue = value.queue ?? {};
+  const pair = (w: unknown): w is [number, number] => Array.isArray(w) && w.length === 2 && w.every(isTime);
+  const ok =
+    Array.isArray(ended) &&
+    ended.every(isTime) &&
+    isObject(flight) &&
+    Object.values(flight).every(isTime) &&
+    isObject(waiters) &&
+    Object.values(waiters).every(pair) &&
+    isObject(queue) &&
+    Object.values(queue).every(pair) &&
+    (cap === undefined || (pair(cap) && cap[0] >= 1)) &&
+    (who === undefined || (isObject(who) && Object.values(who).every((w) => typeof w === 'string'))) &&
+    (refused === undefined || (Array.isArray(refused) && refused.every(isTime))) &&
+    (answered === undefined || isTime(answered));
+  if (!ok) throw new BrokenState('its entries are malformed');
+  return { ...(value as unknown as SharedState), queue: queue as SharedState['queue'] };
+}
+
+/**
+ * Pure: drops what left the window by `now`. An entry in flight whose lease ran out (its process died or
+ * stalled) counts from then on as a request that ended when its lease did.
+ */
+export function prune(s: SharedState, now: number, windowMs: number): void {
+  for (const [id, lease] of Object.entries(s.flight)) {
+    if (lease >= now) continue;
+    delete s.flight[id];
+    s.ended.push(lease);
+  }
+  s.ended = s.ended.filter((t) => t > now - windowMs).sort((a, b) => a - b);
+  for (const [id, [, until]] of Object.entries(s.waiters)) if (until < now) delete s.waiters[id];
+  for (const [id, [, lease]] of Object.entries(s.queue)) if (lease < now) delete s.queue[id];
+  if (s.refused !== undefined) {
+    s.refused = s.refused.filter((t) => t > now - REFUSALS_KEPT_MS);
+    if (s.refused.length === 0) delete s.refused;
+  }
+  if (s.who !== undefined) {
+    // A process is named while it has anything here: waiters, tickets or requests in flight.
+    const present = new Set(Object.keys(s.waiters));
+    for (const id of [...Object.keys(s.flight), ...Object.keys(s.queue)]) present.add(id.split('.')[0] ?? '');
+    for (const id of Object.keys(s.who)) if (!present.has(id)) delete s.who[id];
+    if (Object.keys(s.who).length === 0) delete s.who;
+  }
+}
+
+/**
+ * Pure: how many of the tickets `mine` (in rank order) the slots free now go to (after prune). Free slots go
+ * to the lowest ranks (ties by id) of the queue's tickets and `mine`, whether or not these are written yet.
+ */
+export function grantable(
+  s: SharedState,
+  limit: number,
+  mine: readonly { id: string; rank: number }[],
+): number {
+  const free = Math.max(0, limit - slotsHeld(s));
+  if (free === 0 || mine.length === 0) return 0;
+  const own = new Set(mine.map((t) => t.id));
+  const others = Object.entries(s.queue)
+    .filter(([id]) => !own.has(id))
+    .map(([id, [rank]]) => ({ id, rank }));
+  const before = (a: { id: string; rank: number }, b: { id: string; rank: number }) =>
+    a.rank < b.rank || (a.rank === b.rank && a.id < b.id);
+  // Ours go in their order; each is served when the others ahead of it and ours before it fit in `free`.
+  let n = 0;
+  for (const t of mine) {
+    const ahead = others.filter((o) => before(o, t)).length;
+    if (ahead + n + 1 > free) break;
+    n += 1;
+  }
+  return n;
+}
+
+/** Pure: slots held now (in flight, or ended inside the window); call after prune. */
+export function slotsHeld(s: SharedState): number {
+  return s.ended.length + Object.keys(s.flight).length;
+}
+
+/** Pure: the first moment a slot can free (after prune, with every slot held). */
+export function nextFree(s: SharedState, now: number, windowMs: number): number {
+  // An entry still in flight ends at the earliest now; one whose lease runs out ends then.
+  let first = now + windowMs;
+  for (const t of s.ended) first = Math.min(first, t + windowMs);
+  for (const lease of Object.values(s.flight)) first = Math.min(first, Math.max(now, lease) + windowMs);
+  return first;
+}
+
+/**
+ * The SHA-256 (hex) that names one origin and key's budget, in a file name and a Redis key: the key only
+ * inside a hash. Every version of agents must compute the same, so that they share one budget.
+ */
+export function budgetDigest(origin: string, apiKey: string): string {
+  return createHash('sha256').update(`agents pacing\n${origin}\n${apiKey}`, 'utf8').digest('hex');
+}
+
+/**
+ * What names a key's budget: the key, or the digest budgetDigest made of it and the origin, which the config
+ * file keeps beside a key in the system keychain, so that `agents budget` finds the budget without reading
+ * the key.
+ */
+export type BudgetKeyRef = string | { digest: string };
+
+/** The digest of an origin and a key, or the one given. */
+function digestOf(origin: string, key: BudgetKeyRef): string {
+  return typeof key === 'string' ? budgetDigest(origin, key) : key.digest;
+}
+
+/** The Redis key's hash of one origin and key (redis-store.ts). */
+export function budgetKeyHash(origin: string, key: BudgetKeyRef): string {
+  return digestOf(origin, key).slice(0, 32);
+}
+
+/** The state file of one origin and key: the origin readable, the key only as a hash. */
+export function stateFileName(origin: string, key: BudgetKeyRef): string {
+  const host = origin.replace(/^[a-z]+:\/\//i, '').replace(/[^A-Za-z0-9.-]+/g, '_');
+  const hash = digestOf(origin, key).slice(0, 24);
+  return `${host}-${hash}.json`;
+}

@@ -1,0 +1,285 @@
+// The config file: one JSON file of named profiles (workspaces), 0600 in a 0700 directory, written by conf
+// alone, which writes atomically and checks the whole file against SCHEMA before each write.
+import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type Conf from 'conf';
+import type { Options as ConfOptions } from 'conf';
+import { CORE_AGENTS } from '../api/types.js';
+import { CliError, ExitCode } from '../errors/cli-error.js';
+import type { Env } from '../io/io.js';
+import { isObject } from '../../util/json.js';
+import { LockError, withLock } from '../../util/lock.js';
+import { fileError, fsCode } from '../errors/file-errors.js';
+import { configDir } from './locations.js';
+import { CONFIG_KEYS, validateConfigValue, validateProfileName, type ConfigKey } from './validators.js';
+
+/**
+ * Where a profile's key is, besides the key itself: `keychain` when the system's credential store holds it
+ * (src/core/config/key-store.ts), absent when the file does. Written by `login` alone, not by `config set`.
+ */
+export const KEY_STORE = 'key-store';
+/**
+ * Beside a key in the keychain: `<origin> <digest>`, the origin of the base URL it was stored for and the
+ * digest that names its budget there (src/core/budget/state.ts budgetDigest), so that `agents budget` finds
+ * the budget without reading the key.
+ */
+export const KEY_DIGEST = 'key-digest';
+/** What the file holds for a profile: the settings, where its key is, and the key's digest. */
+export type StoredKey = ConfigKey | typeof KEY_STORE | typeof KEY_DIGEST;
+const STORED_KEYS: readonly StoredKey[] = [...CONFIG_KEYS, KEY_STORE, KEY_DIGEST];
+/** What one profile holds. */
+export type ProfileValues = Partial<Record<StoredKey, string>>;
+/** Where a key is kept, as `config list` and `login` say it. */
+export type KeyPlace = 'keychain' | 'file' | 'environment';
+
+/** Where the profile's values say its key is (undefined: nowhere). */
+export function keyPlaceOf(values: ProfileValues): 'keychain' | 'file' | undefined {
+  if (values[KEY_STORE] === 'keychain') return 'keychain';
+  return values['api-key'] === undefined ? undefined : 'file';
+}
+/** All profiles by name. */
+export type Profiles = Record<string, ProfileValues>;
+
+/** The config file of a run. */
+export interface ConfigFile {
+  readonly path: string;
+  /** Every profile; none when the file does not exist. A broken file is a CliError naming it. */
+  profiles(): Promise<Profiles>;
+  /** Validates, stores (under a lock, so concurrent writers lose nothing), and leaves the file 0600. */
+  set(profile: string, key: ConfigKey, value: string): Promise<void>;
+  /** Removes the key, and the profile once it is empty; false when it was not set. */
+  unset(profile: string, key: ConfigKey): Promise<boolean>;
+  /**
+   * Under the file's lock: runs `first` (login stores the key in the keychain there, so that two logins of
+   * one profile never leave one's file beside the other's keychain entry), then gives the profile's values
+   * to `edit` and stores what it returns (undefined: nothing changes; an empty profile is removed).
+   */
+  update<T>(
+    profile: string,
+    first: (current: ProfileValues) => Promise<T>,
+    edit: (current: ProfileValues, got: T) => ProfileValues | undefined,
+  ): Promise<T>;
+}
+
+interface ConfigShape extends Record<string, unknown> {
+  profiles?: Profiles;
+}
+
+const FILE_MODE = 0o600;
+const DIR_MODE = 0o700;
+
+/** The pattern a stored profile name must match (validators.ts checks names the same way). */
+const PROFILE_NAME_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
+
+// conf validates the whole file against this (ajv) before each write.
+export const SCHEMA = {
+  profiles: {
+    type: 'object',
+    propertyNames: { pattern: PROFILE_NAME_PATTERN },
+    additionalProperties: {
+      type: 'object',
+      properties: {
+        'api-key': { type: 'string', minLength: 1 },
+        'base-url': { type: 'string', minLength: 1 },
+        agent: { type: 'string', enum: [...CORE_AGENTS] },
+        'budget-url': { type: 'string', pattern: '^rediss?://' },
+        notify: { type: 'string', minLength: 1 },
+        [KEY_STORE]: { type: 'string', enum: ['keychain'] },
+        [KEY_DIGEST]: { type: 'string', pattern: '^https?://[^ ]+ [0-9a-f]{64}$' },
+      },
+      additionalProperties: false,
+    },
+  },
+} as const;
+
+/** A config file we cannot use: exit 2, a hint, and neither the file's text nor a key in the message. */
+function brokenFile(path: string, reason: string, cause?: unknown): CliError {
+  return new CliError(`the config file ${path} ${reason}`, {
+    exitCode: ExitCode.USAGE,
+    hint: 'fix it by hand, or delete it and run `agents login` again',
+    cause,
+  });
+}
+
+/** Creates the directory 0700 if it is missing; its parents get the usual mode. */
+function ensureDir(dir: string): void {
+  mkdirSync(dirname(dir), { recursive: true });
+  try {
+    mkdirSync(dir, { mode: DIR_MODE });
+  } catch (err) {
+    if (fsCode(err) !== 'EEXIST') throw err;
+  }
+}
+
+/** The file's text as conf and a read both take it. A top level that is no object (an array, a string) is a
+ * broken file, not an empty one. */
+function parse(path: string, text: string): Record<string, unknown> {
+  const value: unknown = JSON.parse(text);
+  if (!isObject(value)) {
+    throw brokenFile(path, 'does not have the expected shape: the top level must be an object');
+  }
+  return value;
+}
+
+/** conf on `dir`, with the schema, for a write. Loads conf (a chunk of its own) on first use. */
+async function openConf(dir: string, path: string): Promise<Conf<ConfigShape>> {
+  const { default: ConfClass } = await import('conf');
+  const options: ConfOptions<ConfigShape> = {
+    cwd: dir,
+    configFileMode: FILE_MODE,
+    // Profile names and keys are plain properties: no dot paths, so "a.b" never reaches inside.
+    accessPropertiesByDotNotation: false,
+    clearInvalidConfig: false,
+    deserialize: (text: string) => parse(path, text),
+    schema: SCHEMA,
+    // ajv would first check SCHEMA against JSON Schema's own meta-schema, which it compiles for that: about
+    // 70 ms of a `config set`'s 300. SCHEMA is a constant, and a unit test makes that check once.
+    ajvOptions: { validateSchema: false },
+  };
+  let conf: Conf<ConfigShape>;
+  try {
+    conf = new ConfClass<ConfigShape>(options);
+  } catch (err) {
+    throw explain(path, err);
+  }
+  if (conf.path !== path) throw new Error(`conf uses ${conf.path}, not ${path}`);
+  return conf;
+}
+
+/** What conf (or the file system under it) threw, as a CliError naming the file. */
+function explain(path: string, err: unknown): CliError {
+  if (err instanceof CliError) return err;
+  if (err instanceof SyntaxError) {
+    // JSON.parse's message quotes the text around the error, which may be part of a key: not shown.
+    return brokenFile(path, 'is not valid JSON', err);
+  }
+  const message = err instanceof Error ? err.message : '';
+  if (message.startsWith('Config schema violation:')) {
+    return brokenFile(path, `does not have the expected shape: ${message.slice(25).trim()}`, err);
+  }
+  if (fsCode(err) !== undefined) return fileError('the config file', path, 'read', err);
+  return brokenFile(path, 'cannot be opened', err);
+}
+
+/** The profiles out of what conf read; anything but an object of objects is a broken file. */
+function profilesOf(path: string, store: unknown): Profiles {
+  if (!isObject(store))
+    throw brokenFile(path, 'does not have the expected shape: the top level must be an object');
+  const profiles = store.profiles;
+  if (profiles === undefined) return {};
+  if (!isObject(profiles))
+    throw brokenFile(path, 'does not have the expected shape: `profiles` must be an object');
+  const out: Profiles = {};
+  for (const [name, values] of Object.entries(profiles)) {
+    if (!isObject(values)) {
+      throw brokenFile(path, `does not have the expected shape: \`profiles/${name}\` must be an object`);
+    }
+    const kept: ProfileValues = {};
+    for (const key of STORED_KEYS) if (typeof values[key] === 'string') kept[key] = values[key];
+    // Own properties only: no name reaches the prototype.
+    Object.defineProperty(out, name, { value: kept, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/** One profile out of `profiles`, as a copy. */
+export function profileOf(profiles: Profiles, name: string): ProfileValues {
+  return Object.hasOwn(profiles, name) ? { ...profiles[name] } : {};
+}
+
+/** The config file for this environment (AGENTS_CONFIG_DIR moves it). Nothing is read or made until asked. */
+export function openConfigFile(env: Env): ConfigFile {
+  const dir = configDir(env);
+  const path = join(dir, 'config.json');
+
+  // A command that only reads parses the file itself, as conf would (the same text, the same parse), and
+  // skips the schema: conf's chunk is 300 kB with ajv, about 20 ms of CPU and 2.5 MB of every command run
+  // with its settings in the file. Reads go through the few fields a command uses, each of which
+  // settings.ts validates as it reads it.
+  function read(): Profiles {
+    // No file: a run configured by its environment alone reads nothing.
+    if (!existsSync(path)) return {};
+    try {
+      return profilesOf(path, parse(path, readFileSync(path, 'utf8')));
+    } catch (err) {
+      if (fsCode(err) === 'ENOENT') return {};
+      throw explain(path, err);
+    }
+  }
+
+  async function change(
+    edit: (profiles: Profiles) => Profiles | undefined,
+    first: () => Promise<unknown> = () => Promise.resolve(),
+  ): Promise<void> {
+    try {
+      ensureDir(dir);
+      await withLock(path, async () => {
+        await first();
+        const conf = await openConf(dir, path);
+        const next = edit(profilesOf(path, conf.store));
+        if (next === undefined) return;
+        conf.set('profiles', next);
+        // conf applies the mode only to a file it creates; an existing 0644 file keeps it unless fixed.
+        chmodSync(path, FILE_MODE);
+      });
+    } catch (err) {
+      if (err instanceof CliError) throw err;
+      if (err instanceof LockError && err.code === 'ELOCKED') {
+        throw new CliError(`the config file is locked by another agents process (${err.lockPath})`, {
+          hint: `if no agents command is running, delete ${err.lockPath}`,
+          cause: err,
+        });
+      }
+      const cause = err instanceof LockError ? err.cause : err;
+      if (fsCode(cause) !== undefined) throw fileError('the config file', path, 'write', cause);
+      throw explain(path, err);
+    }
+  }
+
+  return {
+    path,
+    // A broken file rejects, as every other way this fails does.
+    profiles: () => Promise.resolve().then(read),
+    async set(profile, key, value) {
+      const name = validateProfileName(profile);
+      const checked = validateConfigValue(key, value);
+      await change((profiles) => ({
+        ...profiles,
+        [name]: { ...profileOf(profiles, name), [key]: checked.value },
+      }));
+    },
+    async unset(profile, key) {
+      const name = validateProfileName(profile);
+      if (profileOf(read(), name)[key] === undefined) return false;
+      let removed = false;
+      await change((profiles) => {
+        const current = profileOf(profiles, name);
+        if (current[key] === undefined) return undefined;
+        delete current[key];
+        removed = true;
+        const next: Profiles = { ...profiles, [name]: current };
+        if (STORED_KEYS.every((k) => current[k] === undefined)) delete next[name];
+        return next;
+      });
+      return removed;
+    },
+    async update(profile, first, edit) {
+      const name = validateProfileName(profile);
+      let got: Awaited<ReturnType<typeof first>> | undefined;
+      // What `first` sees is the file as the lock found it (the edit then reads it again through conf).
+      await change(
+        (profiles) => {
+          const next = edit(profileOf(profiles, name), got as Awaited<ReturnType<typeof first>>);
+          if (next === undefined) return undefined;
+          const all: Profiles = { ...profiles, [name]: next };
+          if (STORED_KEYS.every((k) => next[k] === undefined)) delete all[name];
+          return all;
+        },
+        async () => {
+          got = await first(profileOf(read(), name));
+        },
+      );
+      return got as Awaited<ReturnType<typeof first>>;
+    },
+  };
+}

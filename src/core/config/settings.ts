@@ -1,0 +1,263 @@
+// Where each setting comes from: flag > environment > the active profile > default. Commands never read
+// AGENTS_* variables themselves; they ask here. The config file is read only for a setting that neither a
+// flag nor the environment gives, so a broken file blocks only what needs it.
+import type { CoreAgent } from '../api/types.js';
+import { CliError, ExitCode, UsageError } from '../errors/cli-error.js';
+import type { Env } from '../io/io.js';
+import { KEY_DIGEST, keyPlaceOf, profileOf, type KeyPlace, type Profiles } from './config-file.js';
+import {
+  validateAgent,
+  validateApiKey,
+  validateBaseUrl,
+  validateBudgetUrl,
+  validateProfileName,
+} from './validators.js';
+import { validateNotify } from './notify-setting.js';
+import { readKeychainKey } from './key-store.js';
+
+/** Where a setting's value came from. */
+export type SettingSource = 'flag' | 'env' | 'profile' | 'default';
+
+/** The settings a run can ask for. */
+export type SettingName = 'apiKey' | 'baseUrl' | 'agent' | 'budgetUrl' | 'notify';
+
+/** The settings of this run, each with its source. Only those asked for are looked up. */
+export interface Settings {
+  /** --profile > AGENTS_PROFILE > 'default'. */
+  profile: string;
+  /**
+   * AGENTS_API_KEY > the profile's key, from the system keychain or the file (keyPlace says which). No
+   * flag: a key on the command line leaks into ps and history.
+   */
+  apiKey: string | undefined;
+  /** Where the key is kept: undefined when nowhere, or when the file (which says so) was not read. */
+  keyPlace: KeyPlace | undefined;
+  /** Why the profile's key could not be had from the keychain (requireConnection says it); never the key. */
+  keyProblem: string | undefined;
+  /**
+   * Beside a key in the keychain: the digest that names its budget on `origin`, as login stored it (budget
+   * reads it instead of the key); undefined otherwise.
+   */
+  keyDigest: { origin: string; digest: string } | undefined;
+  /** --base-url > AGENTS_BASE_URL > profile 'base-url'. No default; validated by requireConnection. */
+  baseUrl: string | undefined;
+  /** AGENTS_AGENT > profile 'agent' (the --agent flag belongs to `create`). */
+  agent: CoreAgent | undefined;
+  /**
+   * AGENTS_BUDGET_URL > profile 'budget-url': a Redis where the key's budget is shared across machines. The
+   * profile's is read when the file is read for another setting, never on its own (a CI job configured by
+   * its environment does not depend on a config file).
+   */
+  budgetUrl: string | undefined;
+  /** AGENTS_NOTIFY > profile 'notify' (the --notify flags belong to the commands that wait): how a finished
+   * turn is announced, validated and normal (src/core/config/notify-setting.ts). */
+  notify: string | undefined;
+  sources: Record<SettingName | 'profile', SettingSource>;
+  /** The profiles in the file, when it was read (for messages about a profile that does not exist). */
+  profiles: string[] | undefined;
+}
+
+/** The environment variable behind each setting, for messages. */
+export const ENV_VARS = {
+  apiKey: 'AGENTS_API_KEY',
+  baseUrl: 'AGENTS_BASE_URL',
+  agent: 'AGENTS_AGENT',
+  budgetUrl: 'AGENTS_BUDGET_URL',
+  notify: 'AGENTS_NOTIFY',
+  profile: 'AGENTS_PROFILE',
+} as const;
+
+const FILE_KEYS = {
+  apiKey: 'api-key',
+  baseUrl: 'base-url',
+  agent: 'agent',
+  budgetUrl: 'budget-url',
+  notify: 'notify',
+} as const;
+
+/** An environment variable's value; set-but-empty counts as unset, as most CLIs treat it. */
+export function fromEnv(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value === '' ? undefined : value;
+}
+
+/** The profile of this run, validated: --profile > AGENTS_PROFILE > 'default'. */
+export function resolveProfile(
+  globals: { profile?: string },
+  env: Env,
+): { profile: string; source: SettingSource } {
+  if (globals.profile !== undefined) {
+    return { profile: validateProfileName(globals.profile, '--profile'), source: 'flag' };
+  }
+  const named = fromEnv(env, ENV_VARS.profile);
+  if (named !== undefined) return { profile: validateProfileName(named, ENV_VARS.profile), source: 'env' };
+  return { profile: 'default', source: 'default' };
+}
+
+/** The `key-digest` a profile holds, split (undefined when there is none, or it is not one). */
+function digestOf(value: string | undefined): { origin: string; digest: string } | undefined {
+  const m = value === undefined ? null : /^(\S+) ([0-9a-f]{64})$/.exec(value);
+  return m === null ? undefined : { origin: m[1]!, digest: m[2]! };
+}
+
+/** How the key is read: `keychain: false` says where it is without asking the store (`config list`). */
+export interface KeyReading {
+  keychain?: boolean;
+  /** The store's bound (default 3 s; tests shorten it). */
+  keychainTimeoutMs?: number;
+}
+
+/**
+ * Resolves the settings named in `need` (all by default). The file is read only when one of them has no
+ * flag or environment value; `readFile` is called at most once. The key, when it is needed and the profile
+ * keeps it in the keychain, is read from there (src/core/config/key-store.ts, loaded only then): the one place
+ * every face reads it.
+ */
+export async function resolveSettings(
+  globals: { profile?: string; baseUrl?: string },
+  env: Env,
+  readFile: () => Promise<Profiles>,
+  need: readonly SettingName[] = ['apiKey', 'baseUrl', 'agent', 'budgetUrl', 'notify'],
+  reading: KeyReading = {},
+): Promise<Settings> {
+  const { profile, source: profileSource } = resolveProfile(globals, env);
+  const given: Record<SettingName, [string | undefined, SettingSource]> = {
+    apiKey: [fromEnv(env, ENV_VARS.apiKey), 'env'],
+    baseUrl:
+      globals.baseUrl !== undefined ? [globals.baseUrl, 'flag'] : [fromEnv(env, ENV_VARS.baseUrl), 'env'],
+    agent: [fromEnv(env, ENV_VARS.agent), 'env'],
+    budgetUrl: [fromEnv(env, ENV_VARS.budgetUrl), 'env'],
+    notify: [fromEnv(env, ENV_VARS.notify), 'env'],
+  };
+  let profiles: Profiles | undefined;
+  // The budget URL and notify never make the file be read beside other settings (see Settings.budgetUrl);
+  // asked for alone (`config get budget-url`, a wait's end), each is what the file is read for.
+  const alone = need.length === 1;
+  const optional = (name: SettingName) => name === 'budgetUrl' || name === 'notify';
+  const missing = (name: SettingName) => given[name][0] === undefined && (alone || !optional(name));
+  if (need.some(missing)) profiles = await readFile();
+  const stored = profiles === undefined ? {} : profileOf(profiles, profile);
+
+  const value = (name: SettingName): [string | undefined, SettingSource] => {
+    const [v, source] = given[name];
+    if (v !== undefined) return [v, source];
+    const fromProfile = need.includes(name) || name === 'budgetUrl' ? stored[FILE_KEYS[name]] : undefined;
+    return fromProfile === undefined ? [undefined, 'default'] : [fromProfile, 'profile'];
+  };
+  let [apiKey, apiKeySource] = value('apiKey');
+  let keyPlace: KeyPlace | undefined = apiKeySource === 'env' ? 'environment' : undefined;
+  let keyProblem: string | undefined;
+  if (keyPlace === undefined && profiles !== undefined) {
+    keyPlace = keyPlaceOf(stored);
+    if (keyPlace === 'keychain' && need.includes('apiKey') && reading.keychain !== false) {
+      const read = await readKeychainKey(profile, { env, timeoutMs: reading.keychainTimeoutMs });
+      if ('key' in read) [apiKey, apiKeySource] = [read.key, 'profile'];
+      else keyProblem = read.problem;
+    }
+  }
+  const [baseUrl, baseUrlSource] = value('baseUrl');
+  const [agentName, agentSource] = value('agent');
+  const [budgetRaw, budgetSource] = value('budgetUrl');
+  const [notifyRaw, notifySource] = value('notify');
+  const notify =
+    notifyRaw === undefined
+      ? undefined
+      : validateNotify(notifyRaw, notifySource === 'env' ? ENV_VARS.notify : 'notify in the config');
+  const budgetUrl =
+    budgetRaw === undefined
+      ? undefined
+      : validateBudgetUrl(
+          budgetRaw,
+          budgetSource === 'env' ? ENV_VARS.budgetUrl : 'budget-url in the config',
+        );
+  const agent =
+    agentName === undefined
+      ? undefined
+      : validateAgent(
+          agentName,
+          agentSource === 'env' ? `agent in ${ENV_VARS.agent}` : 'agent in the config',
+        );
+  return {
+    profile,
+    apiKey,
+    baseUrl,
+    agent,
+    budgetUrl,
+    notify,
+    keyPlace,
+    keyProblem,
+    keyDigest: keyPlace === 'keychain' ? digestOf(stored[KEY_DIGEST]) : undefined,
+    sources: {
+      profile: profileSource,
+      apiKey: apiKeySource,
+      baseUrl: baseUrlSource,
+      agent: agentSource,
+      budgetUrl: budgetSource,
+      notify: notifySource,
+    },
+    profiles: profiles === undefined ? undefined : Object.keys(profiles).sort(),
+  };
+}
+
+/** Names the source of a setting for an error message: "--base-url", "AGENTS_BASE_URL", "profile work". */
+export function describeSource(s: Settings, setting: SettingName): string {
+  const source = s.sources[setting];
+  if (source === 'flag') return setting === 'baseUrl' ? '--base-url' : `--${setting}`;
+  if (source === 'env') return ENV_VARS[setting];
+  if (source === 'profile') return `profile "${s.profile}"`;
+  return 'default';
+}
+
+/** A profile named on purpose (--profile, AGENTS_PROFILE) that the config file does not have. */
+function unknownProfile(s: Settings): CliError | undefined {
+  if (s.sources.profile === 'default' || s.profiles === undefined || s.profiles.includes(s.profile)) {
+    return undefined;
+  }
+  const known = s.profiles.length === 0 ? 'there are none yet' : `known: ${s.profiles.join(', ')}`;
+  const by = s.sources.profile === 'flag' ? '--profile' : ENV_VARS.profile;
+  return new UsageError(
+    `no profile "${s.profile}" (from ${by}) in the config file; ${known}`,
+    `create it with: agents login --profile ${s.profile}`,
+  );
+}
+
+/** The base URL, validated, and its warning; an unknown profile or no base URL → exit 2 (requireConnection). */
+export function requireBaseUrl(s: Settings): { value: string; warning: string | undefined } {
+  if (s.baseUrl === undefined) {
+    const missing = unknownProfile(s);
+    if (missing) throw missing;
+    const profileFlag = s.profile === 'default' ? '' : ` --profile ${s.profile}`;
+    throw new UsageError(
+      'no base URL is configured',
+      `run \`agents login${profileFlag}\`, or pass --base-url URL, or set ${ENV_VARS.baseUrl}`,
+    );
+  }
+  return validateBaseUrl(s.baseUrl, `the base URL from ${describeSource(s, 'baseUrl')}`);
+}
+
+/**
+ * The base URL and key to talk to the service, or the CliError that says what is missing: an unknown
+ * profile, no base URL or an invalid one → exit 2; no key → exit 3. Values from flags and the environment
+ * are validated exactly as `config set` validates them. `warn` receives the plain-http warning, if any.
+ */
+export function requireConnection(
+  s: Settings,
+  warn?: (line: string) => void,
+): { baseUrl: string; apiKey: string } {
+  const profileFlag = s.profile === 'default' ? '' : ` --profile ${s.profile}`;
+  if (s.apiKey === undefined) {
+    const missing = unknownProfile(s);
+    if (missing) throw missing;
+  }
+  const checked = requireBaseUrl(s);
+  if (s.apiKey === undefined) {
+    const why = s.keyProblem === undefined ? '' : `: ${s.keyProblem}`;
+    throw new CliError(`no API key for profile "${s.profile}"${why}`, {
+      exitCode: ExitCode.AUTH,
+      hint: `run \`agents login${profileFlag}\`, or set ${ENV_VARS.apiKey}`,
+    });
+  }
+  const apiKey = validateApiKey(s.apiKey, `the API key from ${describeSource(s, 'apiKey')}`);
+  if (checked.warning !== undefined) warn?.(checked.warning);
+  return { baseUrl: checked.value, apiKey };
+}

@@ -1,0 +1,145 @@
+// Pure validators shared by `config set`, `login`, the flags and the environment, so a value is judged the
+// same way wherever it comes from. Errors are usage errors (exit 2) that name what is allowed; they never
+// echo a base URL or a key back, because either may hold a secret pasted in the wrong place.
+import { CORE_AGENTS, type CoreAgent } from '../api/types.js';
+import { UsageError } from '../errors/cli-error.js';
+import { isLoopbackHost } from '../../util/loopback.js';
+import { validateNotify } from './notify-setting.js';
+
+/** The keys a profile holds. */
+export const CONFIG_KEYS = ['api-key', 'base-url', 'agent', 'budget-url', 'notify'] as const;
+/** One of CONFIG_KEYS. */
+export type ConfigKey = (typeof CONFIG_KEYS)[number];
+
+/** A validated base URL: normalized (no trailing slash), plus a warning when it would carry the key in clear. */
+export interface BaseUrlCheck {
+  value: string;
+  warning: string | undefined;
+}
+
+const PROFILE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+// Names a plain JS object treats specially; a profile called so could reach the prototype.
+const RESERVED_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Quotes a short identifier for an error message; long input is left out (it may be a pasted key). */
+function shown(value: string): string {
+  return value.length <= 32 ? JSON.stringify(value) : '(a value of ' + String(value.length) + ' characters)';
+}
+
+/** One of CONFIG_KEYS, or a usage error naming them. */
+export function validateConfigKey(key: string): ConfigKey {
+  if ((CONFIG_KEYS as readonly string[]).includes(key)) return key as ConfigKey;
+  throw new UsageError(`unknown config key ${shown(key)}: use one of ${CONFIG_KEYS.join(', ')}`);
+}
+
+export { isLoopbackHost } from '../../util/loopback.js';
+
+/**
+ * An absolute http(s) URL with no credentials, query or fragment, and without the API's own `/rest/v1`
+ * (the client adds it). Returns it normalized: lower-case scheme and host, default port dropped, no
+ * trailing slash. `where` names the source for the message ("base URL", "--base-url", "AGENTS_BASE_URL").
+ */
+export function validateBaseUrl(input: string, where = 'base URL'): BaseUrlCheck {
+  const allowed = 'an absolute http:// or https:// URL such as https://agents.example.com';
+  let url: URL;
+  try {
+    url = new URL(input.trim());
+  } catch {
+    throw new UsageError(`${where} is not a valid URL: use ${allowed}`);
+  }
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(input.trim())) {
+    throw new UsageError(`${where} is not an absolute URL: use ${allowed}`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new UsageError(`${where} must use http:// or https://, not ${url.protocol}//: use ${allowed}`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new UsageError(
+      `${where} must not contain a user name or password`,
+      'the API key is stored with `agents login`, never in the URL',
+    );
+  }
+  if (url.search !== '' || input.includes('?')) {
+    throw new UsageError(`${where} must not have a query string (?…): use ${allowed}`);
+  }
+  if (url.hash !== '' || input.includes('#')) {
+    throw new UsageError(`${where} must not have a fragment (#…): use ${allowed}`);
+  }
+  const path = url.pathname.replace(/\/+$/, '');
+  if (/\/rest\/v1$/i.test(path)) {
+    throw new UsageError(
+      `${where} must not end with /rest/v1: give the address without it (the CLI adds it)`,
+    );
+  }
+  const value = `${url.origin}${path}`;
+  const warning =
+    url.protocol === 'http:' && !isLoopbackHost(url.hostname)
+      ? `${value} uses plain http://: the API key would travel in clear text; use https://`
+      : undefined;
+  return { value, warning };
+}
+
+/** One of the core agents. */
+export function validateAgent(input: string, where = 'agent'): CoreAgent {
+  if ((CORE_AGENTS as readonly string[]).includes(input)) return input as CoreAgent;
+  throw new UsageError(`unknown ${where} ${shown(input)}: use one of ${CORE_AGENTS.join(', ')}`);
+}
+
+/** A profile name: 1 to 64 letters, digits, `-` or `_`. */
+export function validateProfileName(input: string, where = 'profile name'): string {
+  if (PROFILE_NAME.test(input) && !RESERVED_NAMES.has(input)) return input;
+  throw new UsageError(`invalid ${where} ${shown(input)}: use 1 to 64 letters, digits, "-" or "_"`);
+}
+
+/**
+ * An API key as it will go into the Authorization header: not empty, no spaces or control characters
+ * (a newline there would split the header). The message never shows the key.
+ */
+export function validateApiKey(input: string, where = 'API key'): string {
+  if (input === '') throw new UsageError(`${where} is empty`);
+  if (input.length > 4096) throw new UsageError(`${where} is too long (more than 4096 characters)`);
+  // Visible ASCII only: what fits in an HTTP header value without encoding.
+  if (!/^[\x21-\x7e]+$/.test(input)) {
+    throw new UsageError(`${where} must be visible ASCII characters, without spaces or line breaks`);
+  }
+  return input;
+}
+
+/** Validates a value for `key`; returns the value to store and any warning to show. */
+export function validateConfigValue(key: ConfigKey, value: string): { value: string; warning?: string } {
+  switch (key) {
+    case 'api-key':
+      return { value: validateApiKey(value) };
+    case 'base-url': {
+      const checked = validateBaseUrl(value);
+      return checked.warning ? checked : { value: checked.value };
+    }
+    case 'agent':
+      return { value: validateAgent(value) };
+    case 'budget-url':
+      return { value: validateBudgetUrl(value) };
+    case 'notify':
+      return { value: validateNotify(value) };
+  }
+}
+
+/**
+ * A Redis to keep the key's budget in: `redis://[user:password@]host[:port][/db]` or `rediss://` (TLS). The
+ * message never echoes the value: it may hold a password.
+ */
+export function validateBudgetUrl(input: string, where = 'budget URL'): string {
+  let url: URL;
+  try {
+    url = new URL(input.trim());
+  } catch {
+    throw new UsageError(`${where} is not a URL`, 'use redis://[user:password@]host:port[/db] or rediss://…');
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
+    throw new UsageError(`${where} must be a redis:// or rediss:// address`, 'e.g. redis://localhost:6379');
+  }
+  if (url.hostname === '') throw new UsageError(`${where} names no host`, 'e.g. redis://localhost:6379');
+  if (!/^(\/\d{0,2})?$/.test(url.pathname)) {
+    throw new UsageError(`${where} has a path that is no database number`, 'e.g. redis://localhost:6379/0');
+  }
+  return input.trim();
+}

@@ -1,0 +1,222 @@
+// The conversation a person reads, from the raw message items of the service. Pure: messages in, entries
+// out; the live service's ways are absorbed here once for every output.
+import type { Message } from '../api/types.js';
+import { isFinalReply } from './turn-state.js';
+import { isObject } from '../../util/json.js';
+import { flatten } from '../../util/text.js';
+
+/** What a message is in the conversation. */
+export type EntryKind = 'user' | 'reply' | 'final' | 'tool' | 'notice';
+
+/** A decoded tool call: the tool's name and its arguments as one text. */
+export interface ToolCall {
+  name: string;
+  input: string;
+}
+
+/** One message, classified. */
+export interface Entry {
+  kind: EntryKind;
+  message: Message;
+  /** For kind 'tool': the call, when its text could be decoded. */
+  tool?: ToolCall;
+}
+
+const NAME_KEYS = ['__name__', 'name', 'tool'];
+
+/** One argument's value as text: a plain word as it is, anything else as JSON (quoted, escaped). */
+function argText(v: unknown): string {
+  if (typeof v === 'string') return /^[^\s"=]+$/.test(v) ? v : JSON.stringify(v);
+  return JSON.stringify(v) ?? String(v);
+}
+
+/**
+ * Pure: the tool call a `tool_call` text encodes, or undefined when it is not one we can read. The live
+ * service sends `{"__name__": tool, ...args}` (`{"__name__":"Bash","command":"ls -la"}`), some tools put
+ * their arguments under one `input` key, the spec dialect of our emulator `{"tool": name, "input": …}`.
+ * The arguments become one text: `input` as it is; top-level ones as `key=value` pairs (a lone one, its
+ * value alone), strings unquoted where that is unambiguous.
+ */
+export function decodeToolCall(text: string): ToolCall | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(value)) return undefined;
+  const name = NAME_KEYS.map((k) => value[k]).find((v) => typeof v === 'string' && v !== '');
+  if (typeof name !== 'string') return undefined;
+  const raw = 'input' in value ? value.input : 'arguments' in value ? value.arguments : undefined;
+  if (raw !== undefined) {
+    return { name, input: typeof raw === 'string' ? raw : (JSON.stringify(raw) ?? '') };
+  }
+  const args = Object.entries(value).filter(([k]) => !NAME_KEYS.includes(k));
+  const only = args.length === 1 ? args[0] : undefined;
+  const input = only
+    ? typeof only[1] === 'string'
+      ? only[1]
+      : argText(only[1])
+    : args.map(([k, v]) => `${k}=${argText(v)}`).join(' ');
+  return { name, input };
+}
+
+/**
+ * Pure: a tool call as one readable line, `⚙ Bash  npm test`: its name and arguments decoded where they
+ * could be, else its raw text; whatever it holds (a script, a JSON document) on one line. What the CLI prints
+ * (on a terminal made harmless and cut to the width) and what the library's `follow` gives as the text.
+ */
+export function toolSummary(entry: Pick<Entry, 'tool' | 'message'>): string {
+  const one = (s: string) => flatten(s, 10_000);
+  return entry.tool
+    ? `⚙ ${one(entry.tool.name)}  ${one(entry.tool.input)}`.trimEnd()
+    : `⚙ ${one(entry.message.message)}`;
+}
+
+/** Pure: what one message is. */
+// What the live service does that a reader must not see: each finished thread's last `message` repeats
+// the `final_message` word for word (shown once); items with `chat_thread_id: null` are system notices (a
+// sandbox warning), not replies; a `tool_call`'s text is a JSON-encoded invocation `{"__name__": tool,
+// ...args}` (or args under `input`).
+export function classify(m: Message): Entry {
+  if (m.chat_thread_id === null) return { kind: 'notice', message: m };
+  if (m.role === 'user') return { kind: 'user', message: m };
+  if (isFinalReply(m)) return { kind: 'final', message: m };
+  if (m.type === 'tool_call') {
+    const tool = decodeToolCall(m.message);
+    return tool ? { kind: 'tool', message: m, tool } : { kind: 'tool', message: m };
+  }
+  return { kind: 'reply', message: m };
+}
+
+/** A conversation read whole (show). */
+export interface Conversation {
+  /** The entries to show, in order: notices and the duplicate finals left out. */
+  entries: Entry[];
+  /** System notices, in order. */
+  notices: Entry[];
+  /** The `message` copies of a final reply that were left out. */
+  duplicates: Message[];
+}
+
+/**
+ * Pure: a complete list of messages (in storage order) as the conversation to show. In each thread the
+ * assistant `message` that repeats the thread's final reply word for word is left out (the service's copy;
+ * the final is kept, it is what scripts look for), and notices are set apart.
+ */
+export function readConversation(messages: readonly Message[]): Conversation {
+  const finals = new Map<string, string>();
+  for (const m of messages) {
+    if (isFinalReply(m) && m.chat_thread_id !== null) {
+      finals.set(m.chat_thread_id, m.message);
+    }
+  }
+  // Only one copy per thread is the service's; a second identical message would be the agent's own.
+  const copied = new Set<string>();
+  const entries: Entry[] = [];
+  const notices: Entry[] = [];
+  const duplicates: Message[] = [];
+  for (const m of messages) {
+    const entry = classify(m);
+    if (entry.kind === 'notice') {
+      notices.push(entry);
+      continue;
+    }
+    const thread = m.chat_thread_id ?? '';
+    if (entry.kind === 'reply' && finals.get(thread) === m.message && !copied.has(thread)) {
+      copied.add(thread);
+      duplicates.push(m);
+      continue;
+    }
+    entries.push(entry);
+  }
+  return { entries, notices, duplicates };
+}
+
+/**
+ * The same rules for messages that arrive a few at a time (a follow, a tail): feed each poll's new
+ * messages to `push`, and it returns the entries to show now. Two policies for the service's copy of a
+ * final reply, which can arrive before or after the final itself:
+ * - `hold` (JSON for scripts): an assistant `message` that ends a batch is held until the next batch, so
+ *   that a final arriving then with the same text drops it; output is then the conversation exactly, at
+ *   the cost of one poll's delay for the latest message;
+ * - `show` (text for people): every message shows at once, and a final whose text was just shown as a
+ *   message is marked `repeats` so that its text is not printed again.
+ */
+export class ConversationStream {
+  private held: Message | undefined;
+  /** Per thread: the text of the last assistant message shown. */
+  private readonly lastShown = new Map<string, string>();
+  /** Per thread: the final's text, once seen. */
+  private readonly finals = new Map<string, string>();
+
+  constructor(private readonly policy: 'hold' | 'show') {}
+
+  /** Entries to show now for a batch of new messages (storage order; an empty batch is a poll with none). */
+  push(batch: readonly Message[]): (Entry & { repeats?: boolean })[] {
+    const out: (Entry & { repeats?: boolean })[] = [];
+    if (this.held !== undefined) {
+      const held = this.held;
+      this.held = undefined;
+      const final = batch.find((m) => isFinalReply(m) && m.chat_thread_id === held.chat_thread_id);
+      if (final?.message !== held.message) out.push(...this.emit(held));
+    }
+    batch.forEach((m, i) => {
+      const entry = classify(m);
+      const thread = m.chat_thread_id ?? '';
+      if (entry.kind === 'reply') {
+        // The copy, arriving after its final (already shown), or before it in this same batch.
+        if (this.finals.get(thread) === m.message) return;
+        const final = batch
+          .slice(i + 1)
+          .find((x) => isFinalReply(x) && x.chat_thread_id === m.chat_thread_id);
+        if (final?.message === m.message) return;
+        if (this.policy === 'hold' && i === batch.length - 1) {
+          this.held = m;
+          return;
+        }
+      }
+      out.push(...this.emit(m));
+    });
+    return out;
+  }
+
+  /** Takes messages already shown (a tail's backlog, oldest first) as the state to go on from. */
+  prime(shown: readonly Message[]): void {
+    for (const m of shown) this.emit(m);
+  }
+
+  /** Whatever is held back, when no more messages will come. */
+  flush(): Entry[] {
+    const held = this.held;
+    this.held = undefined;
+    return held ? this.emit(held) : [];
+  }
+
+  private emit(m: Message): (Entry & { repeats?: boolean })[] {
+    const entry = classify(m);
+    const thread = m.chat_thread_id ?? '';
+    if (entry.kind === 'final') {
+      this.finals.set(thread, m.message);
+      return [this.lastShown.get(thread) === m.message ? { ...entry, repeats: true } : entry];
+    }
+    if (entry.kind === 'reply') this.lastShown.set(thread, m.message);
+    return [entry];
+  }
+}
+
+/**
+ * The entries to show for messages that arrive a poll at a time (a follow, a tail): each batch through a
+ * ConversationStream, and whatever it holds back once the batches end. `shown`: what was shown before
+ * (oldest first), so that a copy of a final reply shown then is not shown again.
+ */
+export async function* streamConversation(
+  batches: AsyncIterable<readonly Message[]>,
+  policy: 'hold' | 'show',
+  shown: readonly Message[] = [],
+): AsyncGenerator<Entry & { repeats?: boolean }> {
+  const stream = new ConversationStream(policy);
+  stream.prime(shown);
+  for await (const batch of batches) yield* stream.push(batch);
+  yield* stream.flush();
+}

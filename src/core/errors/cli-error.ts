@@ -1,0 +1,105 @@
+// The one mapping from what the HTTP layer reports (HttpError kinds) to the error classes of
+// agents-error.ts, with an exit code and a hint for a person. main() catches once; the library throws them.
+import { isHttpError, type HttpError, type ApiErrorKind } from '../api/errors.js';
+import { isTimeoutReason } from '../../util/sleep.js';
+import {
+  AbortError,
+  AgentsError,
+  ApiError,
+  AuthError,
+  ExitCode,
+  NotFoundError,
+  TimeoutError,
+  type AgentsErrorOptions,
+  type ExitCodeValue,
+} from './agents-error.js';
+
+export { ExitCode, UsageError, type ExitCodeValue } from './agents-error.js';
+/** The CLI's name for the base class of the one hierarchy (errors/agents-error.ts). */
+export { AgentsError as CliError, type AgentsErrorOptions as CliErrorOptions };
+
+/** Reasons the run's signal aborts with, besides a deadline (an Error named TimeoutError). */
+export type StopReason = 'SIGINT' | 'SIGTERM' | 'EPIPE';
+
+/** True for an abort reason that means "the person or the pipe stopped us". */
+export function isStop(reason: unknown): reason is StopReason {
+  return reason === 'SIGINT' || reason === 'SIGTERM' || reason === 'EPIPE';
+}
+
+/** 401/403 → 3, 404 → 4, everything else → 1 (a 400/422 is the service refusing what we sent: the request failed). */
+export function exitCodeFor(kind: ApiErrorKind): ExitCodeValue {
+  if (kind === 'auth' || kind === 'forbidden') return ExitCode.AUTH;
+  if (kind === 'not_found') return ExitCode.NOT_FOUND;
+  // The key stayed busy past the time a command rides 429s out: a time-out, never a failure.
+  if (kind === 'rate_limited') return ExitCode.TIMEOUT;
+  return ExitCode.FAILURE;
+}
+
+/** One line for a human per kind: what to do about it. */
+export const HINTS: Record<ApiErrorKind, string> = {
+  validation: 'the service refused what was sent; check the agent, the message, artifacts and profile',
+  bad_request: 'the service could not act on it; a follow-up needs a session that already has messages',
+  auth: 'check the API key: agents login, or AGENTS_API_KEY',
+  forbidden:
+    'the key is not allowed to do this; check the API key and its workspace: agents login, or AGENTS_API_KEY',
+  not_found: 'check the session id; sessions of another workspace are reported as not found',
+  too_large:
+    'the message is over the service’s size limit; shorten it, or attach the long part as an artifact',
+  unsupported:
+    'the service refused the request’s format; check the base URL points at the Agent Sessions API',
+  rate_limited:
+    'the key allows 100 requests a minute across every process and machine using it, and they kept it busy; try again later, or give each machine its share (AGENTS_RATE_LIMIT)',
+  server: 'the service is failing; try again in a moment',
+  connection:
+    'check the base URL (--base-url, AGENTS_BASE_URL), the network and proxy settings (HTTPS_PROXY, NO_PROXY)',
+  timeout:
+    'the service or the network is slow; try again in a moment (AGENTS_RESPONSE_TIMEOUT raises the limit)',
+  unreadable: 'the response was cut short or garbled on the way; try again',
+  aborted: 'the request was cancelled',
+  download: 'run the command again for a fresh download link; with -o FILE the content goes to a file',
+  unexpected: 'the service answered in a way this version does not understand; check the base URL',
+};
+
+/** How a person checks whether a POST whose outcome is unknown was carried out. */
+function outcomeHint(err: HttpError): string {
+  const creates = err.creates;
+  if (creates?.what === 'message') {
+    return `it was not sent again, to avoid a duplicate; check with: agents show ${creates.sessionId}`;
+  }
+  if (creates?.what === 'session') {
+    return 'it was not sent again, to avoid a duplicate; look for it in the dashboard before creating it again';
+  }
+  return 'it was not sent again, to avoid a duplicate';
+}
+
+/**
+ * The error of the one hierarchy for an HttpError: 401/403 an AuthError, 404 a NotFoundError, a deadline
+ * or a key kept busy a TimeoutError, a cancelled call an AbortError (130, or a silent 0 when the reader of
+ * stdout went away), anything else an ApiError. Callers that know more (a wait: which session, how to
+ * resume) map those themselves first.
+ */
+export function fromHttpError(err: HttpError): AgentsError {
+  const hint = err.outcomeUnknown ? outcomeHint(err) : (err.advice ?? HINTS[err.kind]);
+  const init = { hint, cause: err, status: err.status };
+  const code = exitCodeFor(err.kind);
+  if (err.kind === 'aborted') {
+    if (err.reason === 'EPIPE')
+      return new AgentsError(err.message, { ...init, exitCode: ExitCode.OK, silent: true });
+    if (isTimeoutReason(err.reason)) return new TimeoutError(err.message, init);
+    return new AbortError(err.message, init);
+  }
+  if (code === ExitCode.AUTH) return new AuthError(err.message, init);
+  if (code === ExitCode.NOT_FOUND) return new NotFoundError(err.message, init);
+  if (code === ExitCode.TIMEOUT) return new TimeoutError(err.message, init);
+  const kind = err.kind;
+  return new ApiError(err.message, { ...init, kind, outcomeUnknown: err.outcomeUnknown });
+}
+
+/** Anything thrown, as the error of the one hierarchy it ends a run (or an MCP call) with: its own, an
+ * HttpError's mapping, or the first line of any other error's message. */
+export function toCliError(err: unknown): AgentsError {
+  if (err instanceof AgentsError) return err;
+  if (isHttpError(err)) return fromHttpError(err);
+  const message = err instanceof Error ? err.message : String(err);
+  return new AgentsError(message.split('\n')[0] ?? '', { cause: err });
+}

@@ -1,0 +1,110 @@
+// Answers checked against a JSON Schema (--output-schema, the MCP tools' output_schema, the Action's): the
+// instruction sent with the message, the JSON taken from a reply, and the follow-up that says what was
+// wrong. Pure and light; the schema itself is compiled by answer-schema.ts (ajv, loaded only then).
+import type { SchemaError, SchemaProblem } from '../events/schema-errors.js';
+
+/** A compiled schema, ready to check values (answer-schema.ts makes one). */
+export interface AnswerSchema {
+  /** The schema as the instruction carries it: its JSON on one line. */
+  readonly text: string;
+  /** The errors of `value` (at most MAX_SCHEMA_ERRORS); none when it matches. */
+  check(value: unknown): SchemaError[];
+}
+
+/** The most errors a follow-up (and a result) lists: enough to fix, not a wall of text. */
+export const MAX_SCHEMA_ERRORS = 10;
+
+/** How often a reply is asked for again by default, and at most (--schema-retries). */
+export const DEFAULT_SCHEMA_RETRIES = 2;
+export const MAX_SCHEMA_RETRIES = 10;
+
+/** The message sent: the user's, then the one fixed instruction that carries the schema. */
+export function withSchemaInstruction(message: string, schema: Pick<AnswerSchema, 'text'>): string {
+  return `${message}\n\nGive your answer as JSON that matches this JSON Schema, as the whole reply or in a \`\`\`json block at its end:\n${schema.text}`;
+}
+
+/** The follow-up after a reply that did not give the JSON: what was wrong, and a request for the JSON alone. */
+export function schemaFollowUp(problem: SchemaProblem): string {
+  const what =
+    problem.kind === 'no-json'
+      ? 'no JSON found.'
+      : `\n${problem.errors.map((e) => `- ${schemaErrorLine(e)}`).join('\n')}`;
+  return `Your answer did not match the JSON Schema: ${what}\nReply with the corrected JSON alone, matching the schema.`;
+}
+
+/** One error as a line: its path (or "the value") and ajv's message. */
+export function schemaErrorLine(e: SchemaError): string {
+  return `${e.path === '' ? '(the value)' : e.path}: ${e.message}`;
+}
+
+/** What a reply with no JSON in it is called: the summary, and the one error a result or error lists for it. */
+export const NO_JSON = 'no JSON found';
+
+/** A problem in a few words, for stderr: "no JSON found", "2 errors". */
+export function problemSummary(problem: SchemaProblem): string {
+  if (problem.kind === 'no-json') return NO_JSON;
+  const n = problem.errors.length;
+  return `${n} error${n === 1 ? '' : 's'}`;
+}
+
+/** What a reply gave: a JSON value, or nothing that parses. */
+export type Extracted = { found: true; value: unknown } | { found: false };
+
+function parse(text: string): Extracted {
+  const t = text.trim();
+  if (t === '') return { found: false };
+  try {
+    return { found: true, value: JSON.parse(t) as unknown };
+  } catch {
+    return { found: false };
+  }
+}
+
+const OPEN = /^ {0,3}(`{3,}|~{3,})[ \t]*([^\s`]*)[^`]*$/;
+
+/** The fenced code blocks of a markdown text, in order: their info word and their content. */
+export function fencedBlocks(text: string): { info: string; body: string }[] {
+  const blocks: { info: string; body: string }[] = [];
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i += 1) {
+    const open = OPEN.exec(lines[i]!);
+    if (!open) continue;
+    const fence = open[1]!;
+    const close = new RegExp(`^ {0,3}${fence[0]}{${fence.length},}[ \\t]*$`);
+    const body: string[] = [];
+    let j = i + 1;
+    for (; j < lines.length && !close.test(lines[j]!); j += 1) body.push(lines[j]!);
+    // An unclosed fence runs to the end of the text, as in CommonMark.
+    blocks.push({ info: open[2]!.toLowerCase(), body: body.join('\n') });
+    i = j;
+  }
+  return blocks;
+}
+
+/**
+ * The JSON of a reply: the whole reply when it parses; else the last ```json (or plain ```) block that
+ * parses. Never a fragment cut out of prose: a brace in a sentence is not an answer.
+ */
+export function extractJson(reply: string): Extracted {
+  const whole = parse(reply);
+  if (whole.found) return whole;
+  const blocks = fencedBlocks(reply).filter((b) => b.info === 'json' || b.info === '');
+  for (let i = blocks.length - 1; i >= 0; i -= 1) {
+    const got = parse(blocks[i]!.body);
+    if (got.found) return got;
+  }
+  return { found: false };
+}
+
+/** A reply checked: its value when it matched, else what was wrong. */
+export type AnswerCheck = { ok: true; value: unknown } | { ok: false; problem: SchemaProblem };
+
+/** Takes the JSON from `reply` and checks it against `schema`. */
+export function checkReply(reply: string, schema: AnswerSchema): AnswerCheck {
+  const got = extractJson(reply);
+  if (!got.found) return { ok: false, problem: { kind: 'no-json' } };
+  const errors = schema.check(got.value);
+  return errors.length === 0
+    ? { ok: true, value: got.value }
+    : { ok: false, problem: { kind: 'mismatch', errors } };
+}

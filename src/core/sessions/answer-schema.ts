@@ -1,0 +1,80 @@
+// Compiles the JSON Schema an answer must match (a file, or a value already parsed: the MCP tool's and the
+// Action's) with ajv and ajv-formats: draft 2020-12 unless `$schema` names draft-07 or 2019-09. Imported
+// only where a schema is given, so that no other run loads ajv.
+import type { ErrorObject } from 'ajv';
+import { UsageError } from '../errors/cli-error.js';
+import { MAX_SCHEMA_ERRORS, type AnswerSchema } from './answer-json.js';
+import type { SchemaError } from '../events/schema-errors.js';
+import { readSchemaFile } from '../../cli/input/schema-file.js';
+
+type Draft = '2020-12' | '2019-09' | 'draft-07';
+
+/** The draft a `$schema` names (absent: 2020-12), or undefined for one ajv is not set up for. */
+function draftOf(uri: unknown): Draft | undefined {
+  if (uri === undefined) return '2020-12';
+  if (typeof uri !== 'string') return undefined;
+  const u = uri.replace(/^https?:\/\//, '').replace(/#$/, '');
+  if (u === 'json-schema.org/draft/2020-12/schema') return '2020-12';
+  if (u === 'json-schema.org/draft/2019-09/schema') return '2019-09';
+  if (u === 'json-schema.org/draft-07/schema') return 'draft-07';
+  return undefined;
+}
+
+/** ajv's error as a path and a message (an unknown property named, as ajv's message does not). */
+function toSchemaError(e: ErrorObject): SchemaError {
+  const extra = (e.params as { additionalProperty?: unknown }).additionalProperty;
+  return {
+    path: e.instancePath,
+    message: `${e.message ?? e.keyword}${typeof extra === 'string' ? `: ${JSON.stringify(extra)}` : ''}`,
+  };
+}
+
+/**
+ * The compiled schema of `source`: a file's path, or a schema already parsed. A file that cannot be read,
+ * is not JSON or is not a valid schema is a UsageError naming the problem (`label` names the source).
+ */
+export async function loadAnswerSchema(
+  source: string | Record<string, unknown>,
+  label = typeof source === 'string' ? source : 'the schema',
+): Promise<AnswerSchema> {
+  const schema = typeof source === 'string' ? await readSchemaFile(source, label) : source;
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    throw new UsageError(`${label}: a JSON Schema is a JSON object`);
+  }
+  const uri = (schema as { $schema?: unknown }).$schema;
+  const draft = draftOf(uri);
+  if (draft === undefined) {
+    throw new UsageError(
+      `${label}: $schema ${JSON.stringify(uri)} is not a draft this checks`,
+      'use draft 2020-12 (the default), 2019-09 or draft-07',
+    );
+  }
+  // CommonJS modules: Node, and esbuild for an ES module, give module.exports as the default (its own
+  // `default` is the class or the plugin, as the types say); a named import is not kept by esbuild's split.
+  const Class =
+    draft === '2020-12'
+      ? (await import('ajv/dist/2020.js')).default.default
+      : draft === '2019-09'
+        ? (await import('ajv/dist/2019.js')).default.default
+        : (await import('ajv')).default.default;
+  const { default: formats } = await import('ajv-formats');
+  // strict: false, as JSON Schema itself ignores keywords it does not know; the meta-schema still
+  // catches a schema that is wrong (a bad type, a bad pattern).
+  const ajv = new Class({ allErrors: true, strict: false });
+  formats.default(ajv);
+  let validate: ReturnType<typeof ajv.compile>;
+  try {
+    validate = ajv.compile(schema);
+  } catch (err) {
+    throw new UsageError(
+      `${label}: not a valid JSON Schema (${err instanceof Error ? err.message : String(err)})`,
+    );
+  }
+  return {
+    text: JSON.stringify(schema),
+    check(value) {
+      if (validate(value)) return [];
+      return (validate.errors ?? []).slice(0, MAX_SCHEMA_ERRORS).map(toSchemaError);
+    },
+  };
+}

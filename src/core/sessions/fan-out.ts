@@ -1,0 +1,328 @@
+// `agents wait`: many sessions (or threads) waited on in one process, each reply handed on as it lands.
+// Every wait is a Follower of its thread's final message; they share the key's budget through one client
+// (budgetGap), with each other and every agents process on the key. A failure does not stop the others.
+import { randomBytes } from 'node:crypto';
+import { rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Context } from '../../cli/run/context.js';
+import type { ApiClient } from '../api/client.js';
+import type { Message } from '../api/types.js';
+import { isHttpError } from '../api/errors.js';
+import { CliError, ExitCode, fromHttpError, type ExitCodeValue } from '../errors/cli-error.js';
+import { isTransient, MAX_FAILED_POLLS } from '../poll/follow.js';
+import { followThread } from './await-reply.js';
+import { latestUserMessage } from './latest.js';
+import type { WaitRef } from '../../cli/input/wait-ref.js';
+import { resolveSession } from './resolve.js';
+import { readKnownSessions } from '../state/known-sessions.js';
+import type { SessionItem, StatusRow } from '../events/session-items.js';
+import { checkReply, schemaErrorLine, type AnswerSchema } from './answer-json.js';
+import type { SchemaProblem } from '../events/schema-errors.js';
+import { Channel } from '../../util/channel.js';
+import { sleep } from '../../util/sleep.js';
+import { fileError } from '../errors/file-errors.js';
+
+/** One reference given to wait, and how its wait went. */
+interface Entry {
+  ref: WaitRef;
+  /** Where it came from, for messages: the argument, or `stdin line N`. */
+  origin: string;
+  sessionId?: string;
+  threadId?: string;
+  state: 'waiting' | 'done' | 'failed' | 'duplicate';
+}
+
+export interface FanOutOptions {
+  ctx: Context;
+  client: ApiClient;
+  /** Ends every wait: the deadline, Ctrl-C, or the command leaving early. */
+  signal: AbortSignal;
+  /** Whether the user bounded the wait (--timeout): then an outage is ridden out until the deadline. */
+  bounded: boolean;
+  /** Fetch each session's title (a request each): for the terminal's headers and status lines. */
+  titles: boolean;
+  outputDir?: string;
+  /** --output-schema: each reply must give JSON that matches it (checked only: no follow-up is sent). */
+  schema?: AnswerSchema;
+  /** --notify/--no-notify: each reply (or failure) announced as the flag and the `notify` setting say. */
+  notify?: boolean;
+}
+
+/** A reply that did not match the schema, in one line: no JSON, or its first errors. */
+function mismatch(problem: SchemaProblem): CliError {
+  const what =
+    problem.kind === 'no-json'
+      ? 'no JSON found'
+      : problem.errors.slice(0, 3).map(schemaErrorLine).join('; ') + (problem.errors.length > 3 ? '; …' : '');
+  return new CliError(`the agent's answer did not match the schema: ${what}`, {
+    exitCode: ExitCode.SCHEMA_MISMATCH,
+  });
+}
+
+/** The command that waits on `entries` again. */
+export function resumeWait(entries: { ref: WaitRef; sessionId?: string; threadId?: string }[]): string {
+  const refs = entries.map((e) =>
+    e.sessionId === undefined ? e.ref.text : e.threadId ? `${e.sessionId}/${e.threadId}` : e.sessionId,
+  );
+  return `agents wait ${refs.join(' ')}`;
+}
+
+/** The thread of the session's latest turn: that of its newest user message. */
+async function latestThread(client: ApiClient, sessionId: string, signal: AbortSignal): Promise<string> {
+  const thread = (await latestUserMessage(client, { sessionId }, { signal }))?.chat_thread_id;
+  if (!thread) {
+    throw new CliError(`session ${sessionId} has no turn to wait on (no message was posted to it)`, {
+      hint: `see it with: agents show ${sessionId}`,
+    });
+  }
+  return thread;
+}
+
+/** Waits on references as they are added; iterate items() for the replies and errors as they come. */
+export class FanOut {
+  readonly entries: Entry[] = [];
+  /** The first permanent error's exit code, in the order they happened. */
+  firstError: ExitCodeValue | undefined;
+  /** The highest exit code of the permanent errors (create --attempts ends with the worst). */
+  worstError: ExitCodeValue | undefined;
+  private readonly channel = new Channel<SessionItem>();
+  /** Each reference's status line, as last sent. */
+  private readonly rows = new Map<string, StatusRow>();
+  private readonly threads = new Set<string>();
+  /** The references given per session (thread id or "latest"): several → files named per thread. */
+  private readonly perSession = new Map<string, Set<string>>();
+  /** The agents of the sessions this machine knows (the status lines name them), read on first need. */
+  private knownAgents: Promise<Map<string, string | undefined>> | undefined;
+  private running = 0;
+  private feeding = true;
+
+  constructor(private readonly o: FanOutOptions) {}
+
+  /** Replies and errors, as they land; ends when feeding has ended and every wait is over. */
+  items(): AsyncIterable<SessionItem> {
+    return this.channel;
+  }
+
+  /** Starts waiting on `ref`. */
+  add(ref: WaitRef, origin: string): void {
+    const entry: Entry = { ref, origin, state: 'waiting' };
+    this.entries.push(entry);
+    this.running += 1;
+    void this.run(entry).finally(() => {
+      this.running -= 1;
+      this.maybeEnd();
+    });
+  }
+
+  /** A reference that could not be read (a bad line on stdin): reported now, exit 2 at the end. */
+  reject(origin: string, err: CliError): void {
+    this.fail(`${origin}: ${err.message}`, err);
+  }
+
+  /** No more references will be added. */
+  endFeeding(): void {
+    this.feeding = false;
+    this.maybeEnd();
+  }
+
+  /** Entries still waiting (after the signal, those that never finished). */
+  pending(): Entry[] {
+    return this.entries.filter((e) => e.state === 'waiting');
+  }
+
+  /** Entries that count (duplicates of another do not). */
+  counted(): Entry[] {
+    return this.entries.filter((e) => e.state !== 'duplicate');
+  }
+
+  private maybeEnd(): void {
+    if (!this.feeding && this.running === 0) this.channel.close();
+  }
+
+  private fail(text: string, err: CliError): void {
+    this.firstError ??= err.exitCode;
+    this.worstError = Math.max(this.worstError ?? 0, err.exitCode) as ExitCodeValue;
+    this.channel.push({ kind: 'error', text, hint: err.hint });
+  }
+
+  /** The agent each session this machine created was created with, read once for every reference. */
+  private agents(): Promise<Map<string, string | undefined>> {
+    this.knownAgents ??= this.o.ctx
+      .history()
+      .then(readKnownSessions)
+      .then(
+        (known) => new Map(known.map((s) => [s.id, s.agent])),
+        () => new Map(),
+      );
+    return this.knownAgents;
+  }
+
+  private row(key: string, patch: Partial<StatusRow>): void {
+    const base: StatusRow = this.rows.get(key) ?? {
+      sessionId: patch.sessionId ?? '',
+      state: 'starting',
+      since: Date.now(),
+    };
+    const row = { ...base, ...patch };
+    this.rows.set(key, row);
+    this.channel.push({ kind: 'wait-status', key, row });
+  }
+
+  private async run(entry: Entry): Promise<void> {
+    const { ctx, client, signal } = this.o;
+    const key = String(this.entries.indexOf(entry));
+    try {
+      const sessionId =
+        entry.ref.session.kind === 'id'
+          ? entry.ref.session.id
+          : (await resolveSession(entry.ref.session, await ctx.history())).id;
+      entry.sessionId = sessionId;
+      const given = this.perSession.get(sessionId) ?? new Set<string>();
+      given.add(entry.ref.threadId ?? 'latest');
+      this.perSession.set(sessionId, given);
+      const agent = (await this.agents()).get(sessionId);
+      this.row(key, { sessionId, agent, state: 'starting' });
+
+      const [title, threadId] = await Promise.all([
+        this.o.titles
+          ? this.resolving(() => client.getSession(sessionId, { signal }), sessionId).then((s) => s.title)
+          : undefined,
+        entry.ref.threadId ?? this.resolving(() => latestThread(client, sessionId, signal), sessionId),
+      ]);
+      entry.threadId = threadId;
+      const thread = `${sessionId}/${threadId}`;
+      if (this.threads.has(thread)) {
+        // Named twice (a session and its latest thread, say): waited on and printed once.
+        entry.state = 'duplicate';
+        this.rows.delete(key);
+        this.channel.push({ kind: 'wait-status', key, row: undefined });
+        return;
+      }
+      this.threads.add(thread);
+      this.row(key, { title, state: 'waiting' });
+
+      const final = await this.follow(sessionId, threadId, key);
+      const checked = this.o.schema ? checkReply(final.message, this.o.schema) : undefined;
+      if (checked?.ok === false) throw mismatch(checked.problem);
+      const structured = checked?.ok ? { value: checked.value } : undefined;
+      if (this.o.outputDir !== undefined) {
+        const text = structured ? `${JSON.stringify(structured.value)}\n` : final.message;
+        await this.writeReply(sessionId, threadId, text);
+      }
+      entry.state = 'done';
+      this.row(key, { state: 'done', until: Date.now() });
+      const several = this.counted().length > 1;
+      this.channel.push({
+        kind: 'wait-reply',
+        sessionId,
+        threadId,
+        title,
+        message: final,
+        structured,
+        several,
+      });
+      const fields = structured ? { structured_output: structured.value } : {};
+      const result = { session: sessionId, thread: threadId, message: final, ...fields };
+      this.ended(agent ?? `session ${sessionId}`, title, 'replied', result);
+    } catch (err) {
+      if (signal.aborted) {
+        this.row(key, { state: 'stopped', until: Date.now() });
+        return;
+      }
+      entry.state = 'failed';
+      const e = this.mapError(err, entry);
+      this.row(key, { state: 'failed', detail: `exit ${e.exitCode}`, until: Date.now() });
+      // Each error names its session, unless its message already does.
+      const who = entry.sessionId ? `session ${entry.sessionId}` : entry.origin;
+      const named = entry.sessionId !== undefined && e.message.includes(entry.sessionId);
+      this.fail(named ? e.message : `${who}: ${e.message}`, e);
+      if (entry.sessionId !== undefined) {
+        const failed = { session: entry.sessionId, error: e.message, exit_code: e.exitCode };
+        this.ended(`session ${entry.sessionId}`, undefined, 'failed', failed);
+      }
+    }
+  }
+
+  /** A wait ended: for --notify and the `notify` setting, as the wait's --json prints it. */
+  private ended(
+    who: string,
+    title: string | undefined,
+    outcome: 'replied' | 'failed',
+    result: unknown,
+  ): void {
+    if (this.o.notify === false) return;
+    this.channel.push({ kind: 'wait-ended', who, title, outcome, notify: this.o.notify, result });
+  }
+
+  /** A request made before the wait proper, ridden through an outage as the polls are. */
+  private async resolving<T>(call: () => Promise<T>, sessionId: string): Promise<T> {
+    for (let failures = 1; ; failures += 1) {
+      try {
+        return await call();
+      } catch (err) {
+        if (this.o.signal.aborted || !isTransient(err)) throw err;
+        if (!this.o.bounded && failures >= MAX_FAILED_POLLS) throw err;
+        this.warnFailing(sessionId, err, failures);
+        await sleep(Math.min(30_000, 1000 * 2 ** failures), this.o.signal);
+      }
+    }
+  }
+
+  private warnFailing(sessionId: string, err: unknown, failures: number): void {
+    // Once per run of failures: with many sessions, one line each per failed poll would bury the screen.
+    if (failures !== 1) return;
+    const what = err instanceof Error ? err.message : String(err);
+    this.o.ctx.log.warn(`session ${sessionId}: the service is failing: ${what}; still waiting`);
+  }
+
+  /** The one wait (followThread, as create --wait, the library and agents mcp wait): the thread's final. */
+  private async follow(sessionId: string, threadId: string, key: string): Promise<Message> {
+    const { ctx, client, signal } = this.o;
+    const run = followThread({
+      client,
+      sessionId,
+      threadId,
+      mode: 'wait',
+      signal,
+      schedule: ctx.schedule,
+      outage: {
+        maxFailedPolls: this.o.bounded ? Number.POSITIVE_INFINITY : MAX_FAILED_POLLS,
+        onTransientError: (err, n) => {
+          this.row(key, { state: 'retrying' });
+          this.warnFailing(sessionId, err, n);
+        },
+      },
+    });
+    for (;;) {
+      const step = await run.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /** DIR/<session>.md, or DIR/<session>-<thread>.md when several threads of one session are waited on. */
+  private async writeReply(sessionId: string, threadId: string, text: string): Promise<void> {
+    const dir = this.o.outputDir!;
+    const several = (this.perSession.get(sessionId)?.size ?? 0) > 1;
+    const path = join(dir, several ? `${sessionId}-${threadId}.md` : `${sessionId}.md`);
+    const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      // Whole or not at all: a script watching the directory never reads half a reply.
+      await writeFile(tmp, text);
+      await rename(tmp, path);
+    } catch (err) {
+      throw fileError('--output-dir', path, 'write', err);
+    }
+  }
+
+  private mapError(err: unknown, entry: Entry): CliError {
+    const resume = `resume with: ${resumeWait([entry])}`;
+    if (isHttpError(err)) {
+      const mapped = fromHttpError(err);
+      if (mapped.exitCode !== ExitCode.FAILURE) return mapped;
+      // The service kept failing: the session may still go on.
+      return new CliError(`${err.message} (gave up waiting)`, { hint: resume, cause: err });
+    }
+    if (err instanceof CliError) return err;
+    return new CliError(err instanceof Error ? err.message : String(err), { cause: err });
+  }
+}

@@ -1,0 +1,112 @@
+// The state file: what this machine remembers between runs (the sessions of each profile and service). conf
+// replaces it atomically; a lock serialises read-modify-write, so two profiles' commands at once cannot
+// drop each other's entry. Mode 0600 in a 0700 directory.
+import { accessSync, constants, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type Conf from 'conf';
+import type { Env } from '../io/io.js';
+import { stateDir } from '../config/locations.js';
+import { isObject } from '../../util/json.js';
+import { LockError, withLock } from '../../util/lock.js';
+import { fileError, fsCode } from '../errors/file-errors.js';
+
+/** The whole state file. Unknown or malformed parts are dropped on read, never fatal. */
+export type StateData = Record<string, unknown>;
+
+/** Read and update access to the state file. */
+export interface StateFile {
+  readonly path: string;
+  read(): Promise<StateData>;
+  /** Applies `edit` to the current contents under the lock; a CliError naming the file when it cannot. */
+  update(edit: (data: StateData) => StateData): Promise<void>;
+  /** Whether the file could be written now (false on a read-only or immutable file or directory). */
+  writable(): boolean;
+  /** Removes the file, if it can; false when it could not be removed. */
+  remove(): boolean;
+}
+
+async function openConf(dir: string): Promise<Conf<StateData>> {
+  const { default: ConfClass } = await import('conf');
+  return new ConfClass<StateData>({
+    cwd: dir,
+    configName: 'state',
+    configFileMode: 0o600,
+    accessPropertiesByDotNotation: false,
+    clearInvalidConfig: false,
+    deserialize: parseState,
+  });
+}
+
+/** A damaged state file is a convenience lost, not an error: start afresh. */
+function parseState(text: string): StateData {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isObject(value) ? value : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The state file for this environment (AGENTS_STATE_DIR, else AGENTS_CONFIG_DIR, else the platform's).
+ * `lockWaitMs`: how long a write waits for another process to let go of the file.
+ */
+export function openStateFile(env: Env, platform: NodeJS.Platform, lockWaitMs?: number): StateFile {
+  const dir = stateDir(env, platform);
+  const path = join(dir, 'state.json');
+  return {
+    path,
+    // A plain read: conf (a chunk of its own) is loaded only to write. Reading commands read this file too
+    // (a turn's end is written only when the record changes: src/core/state/turn-ends.ts).
+    async read() {
+      try {
+        return parseState(await readFile(path, 'utf8'));
+      } catch {
+        return {};
+      }
+    },
+    async update(edit) {
+      try {
+        mkdirSync(dirname(dir), { recursive: true });
+        if (!existsSync(dir)) mkdirSync(dir, { mode: 0o700 });
+        await withLock(
+          path,
+          async () => {
+            const conf = await openConf(dir);
+            conf.store = edit(conf.store);
+          },
+          lockWaitMs,
+        );
+      } catch (err) {
+        const cause = err instanceof LockError ? err.cause : err;
+        throw fileError('the state file', path, 'write', fsCode(cause) ? cause : err);
+      }
+    },
+    remove() {
+      try {
+        rmSync(path, { force: true });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    writable() {
+      try {
+        // The directory takes the atomic rename (or, not there yet, the nearest one that will hold it);
+        // an existing file must take writes too (a read-only or immutable one would keep an old `last`).
+        let probe = dir;
+        while (!existsSync(probe) && dirname(probe) !== probe) probe = dirname(probe);
+        if (!statSync(probe).isDirectory()) return false;
+        accessSync(probe, constants.W_OK);
+        if (existsSync(path)) {
+          if (!statSync(path).isFile()) return false;
+          accessSync(path, constants.W_OK);
+        }
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}

@@ -1,0 +1,45 @@
+// The library's client for a run of a command that hosts it (`agents mcp`, `agents acp`): they post and read
+// through the public entry (src/sdk/index.ts), so a regression of the library fails their tests too. The
+// run's settings, budget directory and tuning go in; the library's events come out on the run's stderr.
+import { join } from 'node:path';
+import { Agents, type AgentsEvent } from './index.js';
+import { recordIn } from './client-of.js';
+import type { Context } from '../cli/run/context.js';
+import { requireConnection } from '../core/config/settings.js';
+import { sharedPacingFromEnv } from '../core/config/env.js';
+import { stateDir } from '../core/config/locations.js';
+
+const made = new WeakMap<Context, Promise<Agents>>();
+
+/** Tells the run's log of the library's progress, as the CLI's own client does. */
+function logEvent(ctx: Context, e: AgentsEvent): void {
+  if (e.type === 'budget' || e.type === 'warning') ctx.log.warn(e.message);
+  else if (e.type === 'poll-failed') ctx.log.warn(`${e.reason}; still trying`);
+  else if (e.type === 'retry') ctx.log.debug(`${e.reason}; retrying in ${e.delayMs} ms`);
+}
+
+/** The run's Agents (made once): its key, base URL and budget as the run's own client has them. */
+export function agentsOf(ctx: Context): Promise<Agents> {
+  let agents = made.get(ctx);
+  if (agents === undefined) {
+    agents = (async () => {
+      const s = await ctx.settings(['apiKey', 'baseUrl', 'budgetUrl']);
+      const connection = requireConnection(s, (w) => ctx.log.warn(w));
+      const { env } = ctx.io;
+      const shared = ctx.io.tuning?.pacing !== false && sharedPacingFromEnv(env);
+      const dir = join(stateDir(env, ctx.io.runtime.platform), 'pacing');
+      const agents = new Agents({
+        ...connection,
+        env,
+        budget: { dir, shared, ...(s.budgetUrl !== undefined ? { url: s.budgetUrl } : {}) },
+        onEvent: (e) => logEvent(ctx, e),
+        ...(ctx.io.tuning ? { tuning: ctx.io.tuning } : {}),
+      });
+      // The turns' ends it sees go where the run's own client records them (`agents ls`).
+      recordIn(agents, await ctx.history());
+      return agents;
+    })();
+    made.set(ctx, agents);
+  }
+  return agents;
+}
