@@ -6,6 +6,9 @@
 # It downloads agents-<os>-<arch>.tar.gz and SHA256SUMS from the release, checks the archive's sum, and
 # puts `agents` into $AGENTS_INSTALL_DIR (default ~/.local/bin), replacing one already there only once the
 # new one is checked and runs. A failure of any step changes nothing and exits non-zero.
+# The executable is the whole install: it carries the system keychain's native addon for its platform, and
+# writes it on first use to the user's cache (~/.cache/agents on Linux; docs/install.md), so nothing else
+# is downloaded or put beside it.
 #   AGENTS_VERSION           a version to install (0.2.0 or v0.2.0); default the latest release
 #   AGENTS_INSTALL_DIR       where to put agents; default ~/.local/bin
 #   AGENTS_RELEASE_URL       the releases to download from, laid out as GitHub's are ($URL/latest/download/FILE,

@@ -5,6 +5,8 @@
 // Source maps and types stay out. The Node used: `--node PATH`, else the running Node where it is 26 or later,
 // else Node 26 through `npx node@26` (as .ci/run and the bench get Node versions).
 // <os> is linux, darwin or windows and <arch> x64 or arm64: the names install.sh asks for.
+// The keychain's native addon (@napi-rs/keyring's prebuilt for this platform, as npm installed it) goes in
+// as the asset keyring.node (sea-main.cjs loads it); `--require-keychain` (the release) fails without one.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -48,6 +50,34 @@ function assets(dir = dist) {
   return found;
 }
 
+/**
+ * The keychain's native addon for this platform (@napi-rs/keyring's prebuilt package that npm installed for
+ * it), or undefined where there is none: the executable then keeps keys in the config file, and says so.
+ */
+function keyringAddon() {
+  const scope = join(root, 'node_modules', '@napi-rs');
+  const prefix = `keyring-${process.platform}-${process.arch}`;
+  const packages = existsSync(scope) ? readdirSync(scope).filter((n) => n.startsWith(prefix)) : [];
+  // Node's own build for Linux links glibc: its addon, not musl's.
+  const pick = packages.find((n) => !n.endsWith('-musl')) ?? packages[0];
+  if (pick === undefined) return undefined;
+  const file = readdirSync(join(scope, pick)).find((n) => n.endsWith('.node'));
+  return file === undefined ? undefined : join(scope, pick, file);
+}
+
+const addon = keyringAddon();
+if (addon === undefined && process.argv.includes('--require-keychain')) {
+  console.error(
+    `error: no @napi-rs/keyring addon for ${process.platform}-${process.arch} (--require-keychain)`,
+  );
+  process.exit(1);
+}
+if (addon === undefined) {
+  console.warn(
+    `warning: no @napi-rs/keyring addon for ${process.platform}-${process.arch}: the executable will keep keys in the config file`,
+  );
+}
+
 const os = { win32: 'windows' }[process.platform] ?? process.platform;
 const out = join(root, 'dist-bin', `agents-${os}-${process.arch}${os === 'windows' ? '.exe' : ''}`);
 mkdirSync(join(root, 'dist-bin'), { recursive: true });
@@ -60,7 +90,7 @@ writeFileSync(
     main: join(root, 'scripts', 'binary', 'sea-main.cjs'),
     output: out,
     disableExperimentalSEAWarning: true,
-    assets: assets(),
+    assets: { ...assets(), ...(addon === undefined ? {} : { 'keyring.node': addon }) },
   }),
 );
 const node = builder();

@@ -75,6 +75,18 @@ const lazy = Object.entries(help.metafile.inputs).flatMap(([file, input]) =>
 if (lazy.length > 0)
   throw new Error(`src/cli/help.ts reaches an await import(), which its build would bundle: ${lazy}`);
 
+// The keychain's helper (src/core/config/keychain-helper.ts): a file of its own, dist/keychain-helper.js, that
+// src/core/config/keychain.ts runs in a child process. @napi-rs/keyring, a native addon, is never bundled: the
+// helper imports it as an external, from the package's `dependencies`.
+await build({
+  ...shipped,
+  entryPoints: { 'keychain-helper': 'src/core/config/keychain-helper.ts' },
+  external: ['@napi-rs/keyring'],
+  outdir: out,
+  sourcemap: 'linked',
+  sourcesContent: false,
+});
+
 // The library (`import { Agents } from 'agents-cli'`, src/sdk/index.ts): a build of its own into dist/index.js,
 // its chunks under dist/lib/. Beside the CLI's, not with it: the CLI's files each import cli.ts (inject,
 // above), so an entry in that build would load commander; and the CLI's --help and show read the files

@@ -94,7 +94,9 @@ export class Agents {
 
   /**
    * A client with the CLI's settings: `AGENTS_API_KEY`, `AGENTS_BASE_URL` and `AGENTS_BUDGET_URL` from the
-   * environment, then the profile's values from the CLI's config file (the one file read for them). A turn's
+   * environment, then the profile's values from the CLI's config file (the one file read for them), and its
+   * key from the system's keychain where `agents login` put it there (read in a child process, given up
+   * after 3 s). A turn's
    * end it sees, on a session `agents ls` knows, is recorded in the CLI's state file (`ls` then shows it
    * finished); it adds no session there and never changes `last`.
    */

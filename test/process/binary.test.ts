@@ -2,7 +2,7 @@
 // emulator and the MCP server included, as they do from the npm install; and it loads only the files of
 // dist/ the npm install loads for the same command (the lazy loading that keeps --help light survives).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,10 @@ import { runEveryCommand } from '../support/every-command.js';
 import { fileSession } from '../support/file-session.js';
 import { BIN, ROOT } from '../support/run-cli.js';
 import { titled } from '../support/tools.js';
+import { keyringMissing, startKeyring } from '../support/keyring.js';
+import { KEY } from '../support/key.js';
+import { runCli } from '../support/run-cli.js';
+import { cleanEnv, stored } from '../support/config.js';
 
 const missing = binaryMissing();
 const scratch = mkdtempSync(join(tmpdir(), 'agents-binary-'));
@@ -88,3 +92,46 @@ describe.skipIf(missing !== undefined)(titled('the one-file executable', missing
     }
   });
 });
+
+const noKeyring = missing ?? keyringMissing();
+describe.skipIf(noKeyring !== undefined)(
+  titled("the one-file executable and the system's keychain", noKeyring),
+  () => {
+    it('logs in with the key in the keychain (the addon it carries, written to the cache once) and reads it back', async () => {
+      const keyring = await startKeyring();
+      try {
+        const dir = mkdtempSync(join(scratch, 'keychain-'));
+        // No node on the PATH: the helper is the executable itself.
+        const env = cleanEnv(dir, {
+          ...keyring.env,
+          PATH: mkdtempSync(join(scratch, 'no-node-')),
+          XDG_CACHE_HOME: join(dir, 'cache'),
+        });
+        const login = await runCli(['login', '--with-key', '--base-url', file.em.url], {
+          command: [BINARY],
+          env,
+          input: KEY,
+        });
+        expect(login.code, login.stderr).toBe(0);
+        expect(login.stderr).toContain('the key is in the system keychain');
+        expect(await stored(dir)).toMatchObject({ 'base-url': file.em.url, 'key-store': 'keychain' });
+        expect(await stored(dir)).not.toHaveProperty('api-key');
+        expect(keyring.entries().get(`default@${dir}`)).toBe(KEY);
+        // The addon it carries, written privately to the cache, named by its hash.
+        expect(readdirSync(join(dir, 'cache', 'agents'))).toEqual([
+          expect.stringMatching(/^keyring-[0-9a-f]{16}\.node$/),
+        ]);
+        const show = await runCli(['show', file.sessionId, '--json'], {
+          command: [BINARY],
+          env,
+          closeStdin: true,
+        });
+        expect(show.code, show.stderr).toBe(0);
+        expect((JSON.parse(show.stdout) as { session: { id: string } }).session.id).toBe(file.sessionId);
+        for (const r of [login, show]) expect(r.stdout + r.stderr).not.toContain(KEY);
+      } finally {
+        keyring.close();
+      }
+    });
+  },
+);

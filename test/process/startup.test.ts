@@ -7,6 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { BIN, ROOT, cliEnv } from '../support/run-cli.js';
 import { runMain } from '../support/main.js';
@@ -201,6 +202,52 @@ describe('the binary', () => {
       expect(r.stderr).toMatch(/TLS failure talking to https:\/\/127\.0\.0\.1:\d+/);
       expect(r.stderr).toContain('NODE_EXTRA_CA_CERTS');
     });
+  });
+
+  it("only a command that sends a request reads the key: with the profile's key in the keychain, --help, a usage error, ls, budget and completion never reach the keychain; show does", async () => {
+    // The profile says its key is in the keychain. The session bus is a socket that counts who connects and
+    // hangs up on them at once: the keychain's helper (the one process that loads the native library)
+    // connects to it to read the key, and nothing else does.
+    const dir = mkdtempSync(join(scratch, 'keychain-'));
+    const { origin } = new URL(file.em.url);
+    const profile = {
+      'base-url': file.em.url,
+      'key-store': 'keychain',
+      'key-digest': `${origin} ${'0'.repeat(64)}`,
+    };
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: profile } }), {
+      mode: 0o600,
+    });
+    let connections = 0;
+    const bus = createServer((socket) => {
+      connections += 1;
+      socket.destroy();
+    });
+    const socket = join(dir, 'bus');
+    await new Promise<void>((resolve) => bus.listen(socket, resolve));
+    try {
+      const env = {
+        ...cliEnv(),
+        AGENTS_CONFIG_DIR: dir,
+        AGENTS_KEYCHAIN: '1',
+        DBUS_SESSION_BUS_ADDRESS: `unix:path=${socket}`,
+      };
+      const quiet = await Promise.all([
+        runBin(['--help'], env),
+        runBin(['show'], env),
+        runBin(['ls'], env),
+        runBin(['budget'], env),
+        runBin(['completion', 'bash'], env),
+      ]);
+      expect(quiet.map((r) => r.code)).toEqual([0, 2, 0, 0, 0]);
+      expect(connections).toBe(0);
+      const show = await runBin(['show', SESSION], env);
+      expect(show.code).toBe(3);
+      expect(show.stderr).toContain('could not read it from the system keychain');
+      expect(connections).toBeGreaterThan(0);
+    } finally {
+      await new Promise((resolve) => bus.close(resolve));
+    }
   });
 
   it('with --debug or AGENTS_DEBUG, a stack trace names the src/ files and functions it passed through', async () => {

@@ -53,8 +53,30 @@ describe('the packed tarball', () => {
     // package.json's "man" names it, so that `npm install -g` puts it where `man agents` finds it.
     expect(manifest.man).toEqual(['./man/agents.1']);
 
-    // Into an empty prefix, as a user without a network or trust in install scripts would: nothing is
-    // fetched (it has no dependencies) and nothing runs.
+    // Into an empty prefix, as a user without a network or trust in install scripts would: nothing runs,
+    // and nothing is fetched. Its one dependency, the keychain's native addon (@napi-rs/keyring and the
+    // prebuilt package for this platform), comes from npm's cache, where this puts it first (from the
+    // network only when it is not there yet; the other platforms' prebuilts are optional and left out).
+    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { version: string }>;
+    };
+    const keyring = lock.packages['node_modules/@napi-rs/keyring']!.version;
+    const prebuilt = Object.keys(lock.packages)
+      .map((p) => p.replace(/^node_modules\//, ''))
+      .filter((p) => p.startsWith(`@napi-rs/keyring-${process.platform}-${process.arch}`))
+      .filter((p) => existsSync(join(ROOT, 'node_modules', p)));
+    const cached = spawnSync(
+      'npm',
+      [
+        'cache',
+        'add',
+        '--prefer-offline',
+        `@napi-rs/keyring@${keyring}`,
+        ...prebuilt.map((p) => `${p}@${keyring}`),
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(cached.status, cached.stderr).toBe(0);
     const prefix = join(scratch, 'prefix');
     const installed = spawnSync(
       'npm',
@@ -69,11 +91,17 @@ describe('the packed tarball', () => {
         '--no-fund',
         join(scratch, filename),
       ],
-      { encoding: 'utf8', env: { ...process.env, npm_config_cache: join(scratch, 'npm-cache') } },
+      { encoding: 'utf8' },
     );
     expect(installed.status, installed.stderr).toBe(0);
     const root = join(prefix, 'lib', 'node_modules', manifest.name);
-    expect(existsSync(join(root, 'node_modules'))).toBe(false);
+    // The addon resolves from the installed package, as the keychain's helper (dist/keychain-helper.js) imports it.
+    expect(existsSync(join(root, 'node_modules', '@napi-rs', 'keyring', 'package.json'))).toBe(true);
+    const resolves = spawnSync(process.execPath, ['-e', "require('@napi-rs/keyring'); console.log('ok')"], {
+      cwd: join(root, 'dist'),
+      encoding: 'utf8',
+    });
+    expect(resolves.stdout.trim(), resolves.stderr).toBe('ok');
     expect(existsSync(join(prefix, 'share', 'man', 'man1', 'agents.1'))).toBe(true);
 
     // The installed `agents` on its own: the launcher's path, not the checkout's.

@@ -17,9 +17,19 @@ export function freshDir(): string {
   return mkdtempSync(join(tmpdir(), 'agents-config-test-'));
 }
 
-/** An environment holding only what the CLI needs, with its own config dir. */
+/**
+ * An environment holding only what the CLI needs, with its own config dir, and the keychain off (the
+ * keychain's tests turn it on with a keyring of their own: test/support/keyring.ts).
+ */
 export function cleanEnv(dir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, HOME: dir, AGENTS_CONFIG_DIR: dir, NO_COLOR: '1', ...extra };
+  return {
+    PATH: process.env.PATH,
+    HOME: dir,
+    AGENTS_CONFIG_DIR: dir,
+    NO_COLOR: '1',
+    AGENTS_KEYCHAIN: '0',
+    ...extra,
+  };
 }
 
 /** Runs `agents ARGS` in-process with `env` (nothing inherited); stdin closed unless `input` is given. */

@@ -15,6 +15,9 @@ delete process.env.AGENTS_BASE_URL;
 delete process.env.AGENTS_PROFILE;
 delete process.env.AGENTS_AGENT;
 delete process.env.AGENTS_DEBUG;
+// `agents login` never writes to the developer's real keychain: the file, as before the keychain. The tests
+// of the keychain (test/support/keyring.ts) turn it on with a Secret Service of their own.
+process.env.AGENTS_KEYCHAIN = '0';
 
 afterEach(closeTestEmulators);
 afterEach(closeTestServers);

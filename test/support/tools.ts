@@ -16,6 +16,8 @@ const INSTALL = {
   groff: 'groff-base',
   mandoc: 'mandoc',
   openssl: 'openssl',
+  'dbus-daemon': 'dbus',
+  'gnome-keyring-daemon': 'gnome-keyring',
 } as const;
 
 export type Tool = keyof typeof INSTALL;

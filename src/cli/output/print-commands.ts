@@ -109,6 +109,7 @@ export const COMMAND_HANDLERS: Handlers<
   'config-entry'(p, { entry: e }) {
     if (p.json) p.out(JSON.stringify(e, null, 2) + '\n');
     else if (e.value !== null) p.out(`${e.value}\n`);
+    else if (e.store === 'keychain') p.ctx.log.info(`${e.key} is in the system keychain, and never shown`);
     else p.ctx.log.info(`${e.key} is not set`);
   },
   value(p, item) {

@@ -1,6 +1,7 @@
 // The settings as `config list` and `config get` show them: data types and their text form.
 import type { ConfigKey } from '../../core/config/validators.js';
 import type { SettingSource } from '../../core/config/settings.js';
+import type { KeyPlace } from '../../core/config/config-file.js';
 
 /** One setting as `list` and `get` report it; `value` is masked for api-key, null when unset. */
 export interface ConfigEntry {
@@ -9,6 +10,8 @@ export interface ConfigEntry {
   source: Exclude<SettingSource, 'default'> | 'unset';
   /** Where exactly: "--base-url", "AGENTS_API_KEY", "profile work"; null when unset. */
   origin: string | null;
+  /** api-key only: where the key is kept (the keychain's is never read to be shown, even masked). */
+  store?: KeyPlace;
 }
 
 /** The output of `config list`. */
@@ -28,7 +31,7 @@ export function renderConfigList(l: ConfigListing): string {
     ['profile', l.profile, profileOrigin],
     ...Object.values(l.settings).map((e): [string, string, string] => [
       e.key,
-      e.value ?? '-',
+      e.value ?? (e.store === 'keychain' ? '(in the system keychain)' : '-'),
       e.origin ?? 'unset',
     ]),
     ['profiles', l.profiles.length ? l.profiles.join(', ') : '-', 'config file'],

@@ -7,10 +7,12 @@ import { join } from 'node:path';
 import { debugFromEnv, sharedPacingFromEnv } from '../../core/config/env.js';
 import { stateDir } from '../../core/config/locations.js';
 import { openConfigFile, type ConfigFile } from '../../core/config/config-file.js';
+import type { KeyStoreOptions } from '../../core/config/key-store.js';
 import {
   requireConnection,
   resolveProfile,
   resolveSettings,
+  type KeyReading,
   type SettingName,
   type Settings,
 } from '../../core/config/settings.js';
@@ -52,11 +54,16 @@ export interface Context extends PresentContext {
   prompts: Prompts | undefined;
   debug: boolean;
   config: ConfigFile;
+  /** What the keychain's calls of the run need (its environment, its bound). */
+  keyStore: KeyStoreOptions;
   state: StateFile;
   /** The poll schedule (tests make it fast). */
   schedule: ScheduleOptions;
-  /** The settings named in `need` (all by default); the config file is read at most once per run. */
-  settings(need?: readonly SettingName[]): Promise<Settings>;
+  /**
+   * The settings named in `need` (all by default); the config file is read at most once per run. The key,
+   * when needed, from wherever the profile keeps it (`reading.keychain: false`: not from the keychain).
+   */
+  settings(need?: readonly SettingName[], reading?: Pick<KeyReading, 'keychain'>): Promise<Settings>;
   /** The config profile in effect (--profile > AGENTS_PROFILE > default), with no file read. */
   profile(): string;
   /** What this machine recorded for the profile on the run's base URL (`last`, `ls`, completion). */
@@ -134,7 +141,11 @@ export async function createContext(
 
   let profiles: Promise<Profiles> | undefined;
   const readProfiles = () => (profiles ??= config.profiles());
-  const settings = (need?: readonly SettingName[]) => resolveSettings(globals, env, readProfiles, need);
+  const settings = (need?: readonly SettingName[], reading?: Pick<KeyReading, 'keychain'>) =>
+    resolveSettings(globals, env, readProfiles, need, {
+      ...reading,
+      keychainTimeoutMs: io.tuning?.keychainTimeoutMs,
+    });
   const sharedPacing = sharedPacingOf(io, log, label);
   let client: Promise<ApiClient> | undefined;
   let history: Promise<History> | undefined;
@@ -169,6 +180,7 @@ export async function createContext(
     prompts,
     debug,
     config,
+    keyStore: { env, timeoutMs: io.tuning?.keychainTimeoutMs },
     state,
     schedule: { ...DEFAULT_SCHEDULE, ...io.tuning?.schedule },
     settings,

@@ -6,7 +6,14 @@ import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { brokenCopyPath, withBriefLock } from '../../util/lock.js';
-import { BrokenState, emptyState, parseState, stateFileName, type SharedState } from './state.js';
+import {
+  BrokenState,
+  emptyState,
+  parseState,
+  stateFileName,
+  type BudgetKeyRef,
+  type SharedState,
+} from './state.js';
 import type { BudgetStore } from './budget-store.js';
 
 /** The file never holds more than a few kilobytes; anything much larger is not ours. */
@@ -25,7 +32,7 @@ export class FileStore implements BudgetStore {
   constructor(
     private readonly dir: string,
     origin: string,
-    apiKey: string,
+    apiKey: BudgetKeyRef,
   ) {
     this.where = join(dir, stateFileName(origin, apiKey));
     this.lockPath = `${this.where}.lock`;

@@ -3,7 +3,14 @@
 // waiters. ioredis loads only when this is used.
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { BrokenState, budgetDigest, emptyState, parseState, type SharedState } from './state.js';
+import {
+  BrokenState,
+  budgetKeyHash,
+  emptyState,
+  parseState,
+  type BudgetKeyRef,
+  type SharedState,
+} from './state.js';
 import type { BudgetStore } from './budget-store.js';
 import { afterIo, sleep } from '../../util/sleep.js';
 
@@ -81,8 +88,8 @@ export function shownRedisUrl(url: string): string {
 }
 
 /** The Redis key of an origin and API key's budget. */
-export function budgetKey(origin: string, apiKey: string): string {
-  return KEY_PREFIX + budgetDigest(origin, apiKey).slice(0, 32);
+export function budgetKey(origin: string, key: BudgetKeyRef): string {
+  return KEY_PREFIX + budgetKeyHash(origin, key);
 }
 
 /** A failure of the store, said without the URL's credentials (a client's own messages may hold them). */
@@ -128,7 +135,7 @@ export class RedisStore implements BudgetStore {
   constructor(
     private readonly url: string,
     origin: string,
-    apiKey: string,
+    apiKey: BudgetKeyRef,
     /** This machine's clock (tests give one that is wrong). */
     private readonly clock: () => number = Date.now,
   ) {

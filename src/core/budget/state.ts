@@ -165,9 +165,26 @@ export function budgetDigest(origin: string, apiKey: string): string {
   return createHash('sha256').update(`agents pacing\n${origin}\n${apiKey}`, 'utf8').digest('hex');
 }
 
+/**
+ * What names a key's budget: the key, or the digest budgetDigest made of it and the origin, which the config
+ * file keeps beside a key in the system keychain, so that `agents budget` finds the budget without reading
+ * the key.
+ */
+export type BudgetKeyRef = string | { digest: string };
+
+/** The digest of an origin and a key, or the one given. */
+function digestOf(origin: string, key: BudgetKeyRef): string {
+  return typeof key === 'string' ? budgetDigest(origin, key) : key.digest;
+}
+
+/** The Redis key's hash of one origin and key (redis-store.ts). */
+export function budgetKeyHash(origin: string, key: BudgetKeyRef): string {
+  return digestOf(origin, key).slice(0, 32);
+}
+
 /** The state file of one origin and key: the origin readable, the key only as a hash. */
-export function stateFileName(origin: string, apiKey: string): string {
+export function stateFileName(origin: string, key: BudgetKeyRef): string {
   const host = origin.replace(/^[a-z]+:\/\//i, '').replace(/[^A-Za-z0-9.-]+/g, '_');
-  const hash = budgetDigest(origin, apiKey).slice(0, 24);
+  const hash = digestOf(origin, key).slice(0, 24);
   return `${host}-${hash}.json`;
 }

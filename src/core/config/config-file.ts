@@ -13,8 +13,30 @@ import { fileError, fsCode } from '../errors/file-errors.js';
 import { configDir } from './locations.js';
 import { CONFIG_KEYS, validateConfigValue, validateProfileName, type ConfigKey } from './validators.js';
 
+/**
+ * Where a profile's key is, besides the key itself: `keychain` when the system's credential store holds it
+ * (src/core/config/key-store.ts), absent when the file does. Written by `login` alone, not by `config set`.
+ */
+export const KEY_STORE = 'key-store';
+/**
+ * Beside a key in the keychain: `<origin> <digest>`, the origin of the base URL it was stored for and the
+ * digest that names its budget there (src/core/budget/state.ts budgetDigest), so that `agents budget` finds
+ * the budget without reading the key.
+ */
+export const KEY_DIGEST = 'key-digest';
+/** What the file holds for a profile: the settings, where its key is, and the key's digest. */
+export type StoredKey = ConfigKey | typeof KEY_STORE | typeof KEY_DIGEST;
+const STORED_KEYS: readonly StoredKey[] = [...CONFIG_KEYS, KEY_STORE, KEY_DIGEST];
 /** What one profile holds. */
-export type ProfileValues = Partial<Record<ConfigKey, string>>;
+export type ProfileValues = Partial<Record<StoredKey, string>>;
+/** Where a key is kept, as `config list` and `login` say it. */
+export type KeyPlace = 'keychain' | 'file' | 'environment';
+
+/** Where the profile's values say its key is (undefined: nowhere). */
+export function keyPlaceOf(values: ProfileValues): 'keychain' | 'file' | undefined {
+  if (values[KEY_STORE] === 'keychain') return 'keychain';
+  return values['api-key'] === undefined ? undefined : 'file';
+}
 /** All profiles by name. */
 export type Profiles = Record<string, ProfileValues>;
 
@@ -27,6 +49,16 @@ export interface ConfigFile {
   set(profile: string, key: ConfigKey, value: string): Promise<void>;
   /** Removes the key, and the profile once it is empty; false when it was not set. */
   unset(profile: string, key: ConfigKey): Promise<boolean>;
+  /**
+   * Under the file's lock: runs `first` (login stores the key in the keychain there, so that two logins of
+   * one profile never leave one's file beside the other's keychain entry), then gives the profile's values
+   * to `edit` and stores what it returns (undefined: nothing changes; an empty profile is removed).
+   */
+  update<T>(
+    profile: string,
+    first: (current: ProfileValues) => Promise<T>,
+    edit: (current: ProfileValues, got: T) => ProfileValues | undefined,
+  ): Promise<T>;
 }
 
 interface ConfigShape extends Record<string, unknown> {
@@ -52,6 +84,8 @@ export const SCHEMA = {
         agent: { type: 'string', enum: [...CORE_AGENTS] },
         'budget-url': { type: 'string', pattern: '^rediss?://' },
         notify: { type: 'string', minLength: 1 },
+        [KEY_STORE]: { type: 'string', enum: ['keychain'] },
+        [KEY_DIGEST]: { type: 'string', pattern: '^https?://[^ ]+ [0-9a-f]{64}$' },
       },
       additionalProperties: false,
     },
@@ -141,7 +175,7 @@ function profilesOf(path: string, store: unknown): Profiles {
       throw brokenFile(path, `does not have the expected shape: \`profiles/${name}\` must be an object`);
     }
     const kept: ProfileValues = {};
-    for (const key of CONFIG_KEYS) if (typeof values[key] === 'string') kept[key] = values[key];
+    for (const key of STORED_KEYS) if (typeof values[key] === 'string') kept[key] = values[key];
     // Own properties only: no name reaches the prototype.
     Object.defineProperty(out, name, { value: kept, enumerable: true, writable: true, configurable: true });
   }
@@ -173,10 +207,14 @@ export function openConfigFile(env: Env): ConfigFile {
     }
   }
 
-  async function change(edit: (profiles: Profiles) => Profiles | undefined): Promise<void> {
+  async function change(
+    edit: (profiles: Profiles) => Profiles | undefined,
+    first: () => Promise<unknown> = () => Promise.resolve(),
+  ): Promise<void> {
     try {
       ensureDir(dir);
       await withLock(path, async () => {
+        await first();
         const conf = await openConf(dir, path);
         const next = edit(profilesOf(path, conf.store));
         if (next === undefined) return;
@@ -220,10 +258,28 @@ export function openConfigFile(env: Env): ConfigFile {
         delete current[key];
         removed = true;
         const next: Profiles = { ...profiles, [name]: current };
-        if (CONFIG_KEYS.every((k) => current[k] === undefined)) delete next[name];
+        if (STORED_KEYS.every((k) => current[k] === undefined)) delete next[name];
         return next;
       });
       return removed;
+    },
+    async update(profile, first, edit) {
+      const name = validateProfileName(profile);
+      let got: Awaited<ReturnType<typeof first>> | undefined;
+      // What `first` sees is the file as the lock found it (the edit then reads it again through conf).
+      await change(
+        (profiles) => {
+          const next = edit(profileOf(profiles, name), got as Awaited<ReturnType<typeof first>>);
+          if (next === undefined) return undefined;
+          const all: Profiles = { ...profiles, [name]: next };
+          if (STORED_KEYS.every((k) => next[k] === undefined)) delete all[name];
+          return all;
+        },
+        async () => {
+          got = await first(profileOf(read(), name));
+        },
+      );
+      return got as Awaited<ReturnType<typeof first>>;
     },
   };
 }

@@ -169,3 +169,14 @@ export function githubFiles(
   }
   return { summary, output: env.GITHUB_OUTPUT };
 }
+
+/**
+ * AGENTS_KEYCHAIN=0 (or `false`): `agents login` keeps the key in the config file without trying the system's
+ * keychain, and without the line that says it fell back (a container or a test that knows there is none).
+ * Unset, empty or any other value: the keychain first. A key the file says is in the keychain is still read
+ * from there.
+ */
+export function keychainFromEnv(env: Env): boolean {
+  const raw = env.AGENTS_KEYCHAIN;
+  return raw === undefined || raw === '' || truthy(raw);
+}

@@ -4,7 +4,7 @@
 import type { CoreAgent } from '../api/types.js';
 import { CliError, ExitCode, UsageError } from '../errors/cli-error.js';
 import type { Env } from '../io/io.js';
-import { profileOf, type Profiles } from './config-file.js';
+import { KEY_DIGEST, keyPlaceOf, profileOf, type KeyPlace, type Profiles } from './config-file.js';
 import {
   validateAgent,
   validateApiKey,
@@ -13,6 +13,7 @@ import {
   validateProfileName,
 } from './validators.js';
 import { validateNotify } from './notify-setting.js';
+import { readKeychainKey } from './key-store.js';
 
 /** Where a setting's value came from. */
 export type SettingSource = 'flag' | 'env' | 'profile' | 'default';
@@ -24,8 +25,20 @@ export type SettingName = 'apiKey' | 'baseUrl' | 'agent' | 'budgetUrl' | 'notify
 export interface Settings {
   /** --profile > AGENTS_PROFILE > 'default'. */
   profile: string;
-  /** AGENTS_API_KEY > profile 'api-key'. No flag: a key on the command line leaks into ps and history. */
+  /**
+   * AGENTS_API_KEY > the profile's key, from the system keychain or the file (keyPlace says which). No
+   * flag: a key on the command line leaks into ps and history.
+   */
   apiKey: string | undefined;
+  /** Where the key is kept: undefined when nowhere, or when the file (which says so) was not read. */
+  keyPlace: KeyPlace | undefined;
+  /** Why the profile's key could not be had from the keychain (requireConnection says it); never the key. */
+  keyProblem: string | undefined;
+  /**
+   * Beside a key in the keychain: the digest that names its budget on `origin`, as login stored it (budget
+   * reads it instead of the key); undefined otherwise.
+   */
+  keyDigest: { origin: string; digest: string } | undefined;
   /** --base-url > AGENTS_BASE_URL > profile 'base-url'. No default; validated by requireConnection. */
   baseUrl: string | undefined;
   /** AGENTS_AGENT > profile 'agent' (the --agent flag belongs to `create`). */
@@ -81,15 +94,31 @@ export function resolveProfile(
   return { profile: 'default', source: 'default' };
 }
 
+/** The `key-digest` a profile holds, split (undefined when there is none, or it is not one). */
+function digestOf(value: string | undefined): { origin: string; digest: string } | undefined {
+  const m = value === undefined ? null : /^(\S+) ([0-9a-f]{64})$/.exec(value);
+  return m === null ? undefined : { origin: m[1]!, digest: m[2]! };
+}
+
+/** How the key is read: `keychain: false` says where it is without asking the store (`config list`). */
+export interface KeyReading {
+  keychain?: boolean;
+  /** The store's bound (default 3 s; tests shorten it). */
+  keychainTimeoutMs?: number;
+}
+
 /**
  * Resolves the settings named in `need` (all by default). The file is read only when one of them has no
- * flag or environment value; `readFile` is called at most once.
+ * flag or environment value; `readFile` is called at most once. The key, when it is needed and the profile
+ * keeps it in the keychain, is read from there (src/core/config/key-store.ts, loaded only then): the one place
+ * every face reads it.
  */
 export async function resolveSettings(
   globals: { profile?: string; baseUrl?: string },
   env: Env,
   readFile: () => Promise<Profiles>,
   need: readonly SettingName[] = ['apiKey', 'baseUrl', 'agent', 'budgetUrl', 'notify'],
+  reading: KeyReading = {},
 ): Promise<Settings> {
   const { profile, source: profileSource } = resolveProfile(globals, env);
   const given: Record<SettingName, [string | undefined, SettingSource]> = {
@@ -115,7 +144,17 @@ export async function resolveSettings(
     const fromProfile = need.includes(name) || name === 'budgetUrl' ? stored[FILE_KEYS[name]] : undefined;
     return fromProfile === undefined ? [undefined, 'default'] : [fromProfile, 'profile'];
   };
-  const [apiKey, apiKeySource] = value('apiKey');
+  let [apiKey, apiKeySource] = value('apiKey');
+  let keyPlace: KeyPlace | undefined = apiKeySource === 'env' ? 'environment' : undefined;
+  let keyProblem: string | undefined;
+  if (keyPlace === undefined && profiles !== undefined) {
+    keyPlace = keyPlaceOf(stored);
+    if (keyPlace === 'keychain' && need.includes('apiKey') && reading.keychain !== false) {
+      const read = await readKeychainKey(profile, { env, timeoutMs: reading.keychainTimeoutMs });
+      if ('key' in read) [apiKey, apiKeySource] = [read.key, 'profile'];
+      else keyProblem = read.problem;
+    }
+  }
   const [baseUrl, baseUrlSource] = value('baseUrl');
   const [agentName, agentSource] = value('agent');
   const [budgetRaw, budgetSource] = value('budgetUrl');
@@ -145,6 +184,9 @@ export async function resolveSettings(
     agent,
     budgetUrl,
     notify,
+    keyPlace,
+    keyProblem,
+    keyDigest: keyPlace === 'keychain' ? digestOf(stored[KEY_DIGEST]) : undefined,
     sources: {
       profile: profileSource,
       apiKey: apiKeySource,
@@ -179,6 +221,20 @@ function unknownProfile(s: Settings): CliError | undefined {
   );
 }
 
+/** The base URL, validated, and its warning; an unknown profile or no base URL → exit 2 (requireConnection). */
+export function requireBaseUrl(s: Settings): { value: string; warning: string | undefined } {
+  if (s.baseUrl === undefined) {
+    const missing = unknownProfile(s);
+    if (missing) throw missing;
+    const profileFlag = s.profile === 'default' ? '' : ` --profile ${s.profile}`;
+    throw new UsageError(
+      'no base URL is configured',
+      `run \`agents login${profileFlag}\`, or pass --base-url URL, or set ${ENV_VARS.baseUrl}`,
+    );
+  }
+  return validateBaseUrl(s.baseUrl, `the base URL from ${describeSource(s, 'baseUrl')}`);
+}
+
 /**
  * The base URL and key to talk to the service, or the CliError that says what is missing: an unknown
  * profile, no base URL or an invalid one → exit 2; no key → exit 3. Values from flags and the environment
@@ -189,19 +245,14 @@ export function requireConnection(
   warn?: (line: string) => void,
 ): { baseUrl: string; apiKey: string } {
   const profileFlag = s.profile === 'default' ? '' : ` --profile ${s.profile}`;
-  if (s.baseUrl === undefined || s.apiKey === undefined) {
+  if (s.apiKey === undefined) {
     const missing = unknownProfile(s);
     if (missing) throw missing;
   }
-  if (s.baseUrl === undefined) {
-    throw new UsageError(
-      'no base URL is configured',
-      `run \`agents login${profileFlag}\`, or pass --base-url URL, or set ${ENV_VARS.baseUrl}`,
-    );
-  }
-  const checked = validateBaseUrl(s.baseUrl, `the base URL from ${describeSource(s, 'baseUrl')}`);
+  const checked = requireBaseUrl(s);
   if (s.apiKey === undefined) {
-    throw new CliError(`no API key for profile "${s.profile}"`, {
+    const why = s.keyProblem === undefined ? '' : `: ${s.keyProblem}`;
+    throw new CliError(`no API key for profile "${s.profile}"${why}`, {
       exitCode: ExitCode.AUTH,
       hint: `run \`agents login${profileFlag}\`, or set ${ENV_VARS.apiKey}`,
     });

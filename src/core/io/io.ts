@@ -38,6 +38,8 @@ export interface Tuning {
   stdinNoticeMs?: number;
   /** How long the `notify` setting's program may run (default 10 s). */
   notifyTimeoutMs?: number;
+  /** How long the system's keychain may take to answer before it counts as none (default 3 s). */
+  keychainTimeoutMs?: number;
 }
 
 /**

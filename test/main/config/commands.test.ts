@@ -163,7 +163,7 @@ describe('config list', () => {
     expect(run.code).toBe(0);
     const text = run.stdout;
     expect(text).toMatch(/^profile +work +\(AGENTS_PROFILE\)$/m);
-    expect(text).toMatch(/^api-key +sk-a…1234 +\(profile work\)$/m);
+    expect(text).toMatch(/^api-key +sk-a…1234 +\(profile work, config file\)$/m);
     expect(text).toMatch(/^base-url +https:\/\/env\.example\.com +\(AGENTS_BASE_URL\)$/m);
     expect(text).toMatch(/^agent +codex +\(profile work\)$/m);
     expect(text).toMatch(/^profiles +work +\(config file\)$/m);
@@ -182,7 +182,13 @@ describe('config list', () => {
       path: openConfigFile({ AGENTS_CONFIG_DIR: dir }).path,
       profiles: ['default'],
       settings: {
-        'api-key': { key: 'api-key', value: 'sk-a…1234', source: 'profile', origin: 'profile default' },
+        'api-key': {
+          key: 'api-key',
+          value: 'sk-a…1234',
+          source: 'profile',
+          origin: 'profile default, config file',
+          store: 'file',
+        },
         'base-url': {
           key: 'base-url',
           value: 'https://flag.example.com',

@@ -4,13 +4,13 @@ import { RedisStore } from '../../../core/budget/redis-store.js';
 import { FileStore } from '../../../core/budget/file-store.js';
 import type { Context } from '../../run/context.js';
 import { pacingDir } from '../../run/context.js';
-import { requireConnection } from '../../../core/config/settings.js';
+import { requireBaseUrl, requireConnection } from '../../../core/config/settings.js';
 import { rateLimitFromEnv } from '../../../core/config/env.js';
 import { ApiUrls } from '../../../core/api/urls.js';
 import { DEFAULT_PACING } from '../../../core/budget/limiter.js';
 import type { BudgetStore } from '../../../core/budget/budget-store.js';
 import { budgetView } from '../../../core/budget/budget-view.js';
-import { BrokenState } from '../../../core/budget/state.js';
+import { BrokenState, type BudgetKeyRef } from '../../../core/budget/state.js';
 import { CliError, ExitCode, isStop } from '../../../core/errors/cli-error.js';
 import { sleep } from '../../../util/sleep.js';
 import type { Item } from '../../output/items.js';
@@ -22,10 +22,25 @@ export interface BudgetFlags {
 
 type BudgetItem = Extract<Item, { kind: 'budget' }>;
 
-/** The store of the profile's key: the Redis of budget_url where one is set, else this machine's file. */
+/**
+ * The store of the profile's key: the Redis of budget_url where one is set, else this machine's file. A key
+ * in the keychain is not read for it (looking sends nothing): the digest login stored beside it names it.
+ */
 async function storeOf(ctx: Context): Promise<{ store: BudgetStore; origin: string; fleet: boolean }> {
-  const s = await ctx.settings(['apiKey', 'baseUrl', 'budgetUrl']);
-  const { baseUrl, apiKey } = requireConnection(s);
+  const need = ['apiKey', 'baseUrl', 'budgetUrl'] as const;
+  let s = await ctx.settings(need, { keychain: false });
+  let apiKey: BudgetKeyRef;
+  let baseUrl: string;
+  const digest = s.apiKey === undefined ? s.keyDigest : undefined;
+  if (digest !== undefined && new ApiUrls(requireBaseUrl(s).value).origin === digest.origin) {
+    baseUrl = requireBaseUrl(s).value;
+    apiKey = { digest: digest.digest };
+  } else {
+    // A key in the keychain without its digest for this origin (another --base-url, the file edited by
+    // hand): read it after all.
+    if (s.apiKey === undefined && s.keyPlace === 'keychain') s = await ctx.settings(need);
+    ({ baseUrl, apiKey } = requireConnection(s));
+  }
   const { origin } = new ApiUrls(baseUrl);
   if (s.budgetUrl !== undefined) {
     return { store: new RedisStore(s.budgetUrl, origin, apiKey), origin, fleet: true };

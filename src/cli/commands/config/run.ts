@@ -2,6 +2,7 @@
 // (flag > env > profile) and where it comes from; `set` and `unset` change the active profile. A key is
 // only ever shown masked.
 import type { Context } from '../../run/context.js';
+import { removeKey, storeKey } from '../../../core/config/key-store.js';
 import { maskKey, maskUrlPassword } from '../../../core/config/mask.js';
 import { ENV_VARS, type SettingName, type Settings } from '../../../core/config/settings.js';
 import {
@@ -22,7 +23,27 @@ const FIELD: Record<ConfigKey, SettingName> = {
 };
 const FLAGS: Partial<Record<ConfigKey, string>> = { 'base-url': '--base-url' };
 
+/** The key's entry: where it is kept, masked where it was read (the keychain's is not read to be shown). */
+function keyEntry(s: Settings): ConfigEntry {
+  if (s.keyPlace === 'keychain' && s.apiKey === undefined) {
+    return {
+      key: 'api-key',
+      value: null,
+      source: 'profile',
+      origin: `profile ${s.profile}, system keychain`,
+      store: 'keychain',
+    };
+  }
+  const shown = plainEntry(s, 'api-key');
+  if (s.keyPlace === 'file') shown.origin = `profile ${s.profile}, config file`;
+  return s.keyPlace === undefined ? shown : { ...shown, store: s.keyPlace };
+}
+
 function entry(s: Settings, key: ConfigKey): ConfigEntry {
+  return key === 'api-key' && s.keyPlace !== undefined ? keyEntry(s) : plainEntry(s, key);
+}
+
+function plainEntry(s: Settings, key: ConfigKey): ConfigEntry {
   const field = FIELD[key];
   const raw = s[field];
   const source = s.sources[field];
@@ -35,7 +56,7 @@ function entry(s: Settings, key: ConfigKey): ConfigEntry {
 
 /** The settings in effect for the active profile, each with its source. */
 export async function configList(ctx: Context): Promise<Item> {
-  const settings = await ctx.settings();
+  const settings = await ctx.settings(undefined, { keychain: false });
   const profiles = Object.keys(await ctx.config.profiles()).sort();
   const entries = Object.fromEntries(CONFIG_KEYS.map((k) => [k, entry(settings, k)])) as Record<
     ConfigKey,
@@ -54,7 +75,7 @@ export async function configList(ctx: Context): Promise<Item> {
 /** The value in effect for `key` (masked for api-key). */
 export async function configGet(ctx: Context, key: string): Promise<Item> {
   const k = validateConfigKey(key);
-  return { kind: 'config-entry', entry: entry(await ctx.settings([FIELD[k]]), k) };
+  return { kind: 'config-entry', entry: entry(await ctx.settings([FIELD[k]], { keychain: false }), k) };
 }
 
 /** Stores a validated value in the active profile, with the warnings worth showing. */
@@ -62,7 +83,10 @@ export async function* configSet(ctx: Context, key: string, value: string): Asyn
   const k = validateConfigKey(key);
   const checked = validateConfigValue(k, value);
   const profile = ctx.profile();
-  await ctx.config.set(profile, k, checked.value);
+  if (k === 'api-key') {
+    // Into the file, as asked: a key the keychain held for the profile is removed from it.
+    await storeKey(ctx.config, profile, { apiKey: checked.value }, 'file', ctx.keyStore);
+  } else await ctx.config.set(profile, k, checked.value);
   if (checked.warning !== undefined) yield { kind: 'warning', text: checked.warning };
   if (k === 'api-key') {
     yield {
@@ -84,7 +108,10 @@ export async function* configSet(ctx: Context, key: string, value: string): Asyn
 export async function configUnset(ctx: Context, key: string): Promise<Item> {
   const k = validateConfigKey(key);
   const profile = ctx.profile();
-  const removed = await ctx.config.unset(profile, k);
+  const removed =
+    k === 'api-key'
+      ? (await removeKey(ctx.config, profile, ctx.keyStore)) !== undefined
+      : await ctx.config.unset(profile, k);
   return {
     kind: 'note',
     text: removed ? `Unset ${key} in profile ${profile}` : `${key} was not set in profile ${profile}`,

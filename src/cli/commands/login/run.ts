@@ -1,17 +1,24 @@
 // agents login: get a base URL and a key (prompts at a terminal, or the key on stdin with --with-key), check
-// the key with one request, and only then store both in the profile. A rejected key stores nothing.
+// the key with one request, and only then store both in the profile: the key in the system's keychain, or
+// in the file where none answers (src/core/config/key-store.ts). A rejected key stores nothing.
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../../run/context.js';
 import { CliError, ExitCode, UsageError, fromHttpError } from '../../../core/errors/cli-error.js';
 import { isHttpError } from '../../../core/api/errors.js';
 import { ENV_VARS, describeSource } from '../../../core/config/settings.js';
 import { validateApiKey, validateBaseUrl } from '../../../core/config/validators.js';
-import type { InStream } from '../../../core/io/io.js';
+import type { Env, InStream } from '../../../core/io/io.js';
+import { keychainFromEnv } from '../../../core/config/env.js';
+import { storeKey, type StoreMode } from '../../../core/config/key-store.js';
 import type { Item } from '../../output/items.js';
 
 /** Options of `agents login` (besides the global --base-url and --profile). */
 export interface LoginFlags {
   withKey?: boolean;
+  /** Keep the key in the config file, not the system's keychain. */
+  insecureStorage?: boolean;
+  /** The keychain or nothing: no fallback to the file. */
+  keychain?: boolean;
 }
 
 // A key is short; anything this long on stdin is not a key (and must not be read into memory forever).
@@ -95,7 +102,19 @@ function tryNormalize(raw: string): string | undefined {
   }
 }
 
+/** Where the flags ask the key to go. */
+function storeMode(flags: LoginFlags, env: Env): StoreMode {
+  if (flags.insecureStorage && flags.keychain) {
+    throw new UsageError('--keychain and --insecure-storage contradict each other: give one');
+  }
+  if (flags.keychain && !keychainFromEnv(env)) {
+    throw new UsageError('--keychain asks for the system keychain, which AGENTS_KEYCHAIN=0 turns off');
+  }
+  return flags.insecureStorage ? 'file' : flags.keychain ? 'keychain' : 'auto';
+}
+
 export async function* login(ctx: Context, flags: LoginFlags): AsyncGenerator<Item> {
+  const mode = storeMode(flags, ctx.io.env);
   const settings = await ctx.settings(['baseUrl']);
   const prompts = flags.withKey ? undefined : ctx.prompts;
   if (!flags.withKey && prompts === undefined) {
@@ -128,9 +147,13 @@ export async function* login(ctx: Context, flags: LoginFlags): AsyncGenerator<It
       : await readKeyFromStdin(ctx.io.stdin);
 
   await verifyKey(ctx, baseUrl, apiKey);
-  await ctx.config.set(settings.profile, 'base-url', baseUrl);
-  await ctx.config.set(settings.profile, 'api-key', apiKey);
-  yield { kind: 'note', text: `Logged in to ${baseUrl} as profile ${settings.profile}` };
+  const stored = await storeKey(ctx.config, settings.profile, { baseUrl, apiKey }, mode, ctx.keyStore);
+  if (stored.fallback !== undefined) yield { kind: 'warning', text: stored.fallback };
+  const place = stored.place === 'keychain' ? 'the system keychain' : `the config file ${ctx.config.path}`;
+  yield {
+    kind: 'note',
+    text: `Logged in to ${baseUrl} as profile ${settings.profile}; the key is in ${place}`,
+  };
   const envKey = ctx.io.env[ENV_VARS.apiKey];
   if (envKey !== undefined && envKey !== '') {
     yield {

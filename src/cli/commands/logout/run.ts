@@ -1,16 +1,20 @@
-// agents logout: forget the profile's key. The base URL and agent stay, so `agents login` can follow.
+// agents logout: forget the profile's key, from the keychain or the file, wherever it is. The base URL and
+// agent stay, so `agents login` can follow.
 import type { Context } from '../../run/context.js';
 import { ENV_VARS, fromEnv } from '../../../core/config/settings.js';
 import type { Item } from '../../output/items.js';
+import { removeKey } from '../../../core/config/key-store.js';
 
 export async function* logout(ctx: Context): AsyncGenerator<Item> {
   const profile = ctx.profile();
-  const removed = await ctx.config.unset(profile, 'api-key');
+  const removed = await removeKey(ctx.config, profile, ctx.keyStore);
+  const from = removed === 'keychain' ? 'the system keychain' : 'the config file';
   yield {
     kind: 'note',
-    text: removed
-      ? `Removed the API key of profile ${profile}`
-      : `Profile ${profile} has no stored API key; nothing to do`,
+    text:
+      removed !== undefined
+        ? `Removed the API key of profile ${profile} from ${from}`
+        : `Profile ${profile} has no stored API key; nothing to do`,
   };
   if (fromEnv(ctx.io.env, ENV_VARS.apiKey) !== undefined) {
     yield {

@@ -1,0 +1,154 @@
+// Where a profile's API key is kept, and the three things done with it: read it (settings.ts, for every
+// face: the CLI, Agents.fromConfig, mcp, acp), store it (`login`), remove it (`logout`). The system's
+// credential store by default, as `gh` keeps its token; the profile's file (0600) only where no store
+// answers, or when asked (`login --insecure-storage`). The file then says `key-store: keychain` and never
+// holds the key. AGENTS_API_KEY wins over both, before anything here is loaded (settings.ts).
+import { CliError, ExitCode } from '../errors/cli-error.js';
+import type { Env } from '../io/io.js';
+import { KEY_DIGEST, KEY_STORE, keyPlaceOf, type ConfigFile, type ProfileValues } from './config-file.js';
+import { budgetDigest } from '../budget/state.js';
+import { keychainFromEnv } from './env.js';
+import { configDir } from './locations.js';
+import { keychainAccount, keychainCall, KEYCHAIN_SERVICE, type KeychainResult } from './keychain.js';
+import { validateApiKey } from './validators.js';
+
+/** Where `login` is asked to put the key: the store with the file as fallback, the store only, the file. */
+export type StoreMode = 'auto' | 'keychain' | 'file';
+
+export interface KeyStoreOptions {
+  env: Env;
+  /** How long the store may take (default 3 s). */
+  timeoutMs?: number;
+}
+
+function entryOf(profile: string, o: KeyStoreOptions): { service: string; account: string } {
+  return { service: KEYCHAIN_SERVICE, account: keychainAccount(profile, configDir(o.env)) };
+}
+
+/** Why the store could not be used, in words for a line. */
+function why(r: Extract<KeychainResult<unknown>, { ok: false }>): string {
+  if (r.kind === 'timeout') return `the system keychain ${r.message}`;
+  if (r.kind === 'refused') return `the system keychain refused access (${r.message})`;
+  return `no system keychain answers here (${r.message})`;
+}
+
+/**
+ * The key of `profile` from the keychain: the key, or why there is none (no entry, an entry that is no
+ * key, a store that did not answer). An entry that is no valid key is treated as absent, never sent.
+ */
+export async function readKeychainKey(
+  profile: string,
+  o: KeyStoreOptions,
+): Promise<{ key: string } | { problem: string }> {
+  const r = await keychainCall<string | null>({ op: 'get', ...entryOf(profile, o) }, o);
+  if (!r.ok) return { problem: `could not read it from the system keychain: ${why(r)}` };
+  if (typeof r.value !== 'string') return { problem: 'the system keychain has no entry for it' };
+  try {
+    return { key: validateApiKey(r.value) };
+  } catch {
+    return { problem: 'its entry in the system keychain is not a valid API key (ignored)' };
+  }
+}
+
+/** What `login` did with the key, and the line to say when it fell back to the file. */
+export interface Stored {
+  place: 'keychain' | 'file';
+  fallback?: string;
+}
+
+/**
+ * Stores `baseUrl` and `apiKey` in `profile`: the key in the keychain (then the file says so and holds no
+ * key) or in the file. Under the config file's lock, so that two logins of one profile leave one's key and
+ * base URL together. A key that was in the keychain and goes to the file is removed from the keychain.
+ */
+export async function storeKey(
+  config: ConfigFile,
+  profile: string,
+  values: { baseUrl?: string; apiKey: string },
+  mode: StoreMode,
+  o: KeyStoreOptions,
+): Promise<Stored> {
+  const entry = entryOf(profile, o);
+  return config.update(
+    profile,
+    async (current): Promise<Stored> => {
+      if (mode === 'file' || (mode === 'auto' && !keychainFromEnv(o.env))) {
+        // The old entry must not outlive the move; a store that cannot be reached has none we could remove.
+        if (keyPlaceOf(current) === 'keychain') await keychainCall({ op: 'delete', ...entry }, o);
+        return { place: 'file' };
+      }
+      const r = await keychainCall({ op: 'set', ...entry, secret: values.apiKey }, o);
+      if (r.ok) return { place: 'keychain' };
+      if (mode === 'keychain') {
+        throw new CliError(`${why(r)}; nothing was stored`, {
+          exitCode: ExitCode.FAILURE,
+          hint:
+            r.kind === 'refused'
+              ? 'unlock the keychain and run `agents login --keychain` again, or run `agents login --insecure-storage` to keep the key in the config file'
+              : 'run `agents login --insecure-storage` to keep the key in the config file',
+        });
+      }
+      return {
+        place: 'file',
+        fallback: `${why(r)}: the key is stored in the config file ${config.path} (mode 0600)`,
+      };
+    },
+    (current, stored) => {
+      const next: ProfileValues = { ...current };
+      if (values.baseUrl !== undefined) next['base-url'] = values.baseUrl;
+      if (stored.place === 'keychain') {
+        next[KEY_STORE] = 'keychain';
+        // Its budget's name on the base URL it was stored for (the key's own, or the profile's).
+        const baseUrl = next['base-url'];
+        if (baseUrl === undefined) delete next[KEY_DIGEST];
+        else {
+          const { origin } = new URL(baseUrl);
+          next[KEY_DIGEST] = `${origin} ${budgetDigest(origin, values.apiKey)}`;
+        }
+        delete next['api-key'];
+      } else {
+        next['api-key'] = values.apiKey;
+        delete next[KEY_STORE];
+        delete next[KEY_DIGEST];
+      }
+      return next;
+    },
+  );
+}
+
+/**
+ * Removes the key of `profile` from wherever it is: the keychain's entry, the file's `api-key`. Returns
+ * where it was (undefined: nowhere). A keychain that cannot be reached changes nothing: the file keeps
+ * saying where the key is, so that `logout` can be run again.
+ */
+export async function removeKey(
+  config: ConfigFile,
+  profile: string,
+  o: KeyStoreOptions,
+): Promise<'keychain' | 'file' | undefined> {
+  const entry = entryOf(profile, o);
+  let place: 'keychain' | 'file' | undefined;
+  await config.update(
+    profile,
+    async (current) => {
+      place = keyPlaceOf(current);
+      if (place !== 'keychain') return;
+      const r = await keychainCall<boolean>({ op: 'delete', ...entry }, o);
+      if (!r.ok) {
+        throw new CliError(`could not remove the key of profile ${profile}: ${why(r)}`, {
+          exitCode: ExitCode.FAILURE,
+          hint: 'unlock the keychain and run `agents logout` again',
+        });
+      }
+    },
+    (current) => {
+      if (place === undefined) return undefined;
+      const next = { ...current };
+      delete next['api-key'];
+      delete next[KEY_STORE];
+      delete next[KEY_DIGEST];
+      return next;
+    },
+  );
+  return place;
+}

@@ -1,0 +1,116 @@
+// The child process that talks to the system's credential store (src/core/config/keychain.ts starts it). The
+// native library's calls block (its constructor opens the D-Bus connection synchronously, and a D-Bus service
+// that never answers holds a call for as long as libdbus waits, or for ever during its handshake): in a
+// process of its own, a hang costs the parent a kill after its bound, not the command or the caller's
+// program. One request as JSON on stdin, one answer as JSON on stdout; the secret goes through the pipes
+// only, never through argv (ps) or the environment. No import of ours: it runs as its own small file
+// (dist/keychain-helper.js) or, in the one-file executable, from its asset with the addon the executable
+// carries (scripts/binary/sea-main.cjs puts a loader at KEYRING_LOADER).
+
+/** What the parent asks. */
+export interface KeychainRequest {
+  op: 'get' | 'set' | 'delete';
+  service: string;
+  account: string;
+  /** For `set`. */
+  secret?: string;
+}
+
+/**
+ * What the child answers: the value of a get (null: no entry), whether a delete found one; or why the store
+ * could not be used: `unavailable` (no store here: no D-Bus session, no Secret Service, no prebuilt addon
+ * for the platform), `refused` (a store that is there said no: locked, access denied).
+ */
+export type KeychainAnswer =
+  | { ok: true; value: string | null | boolean }
+  | { ok: false; kind: 'unavailable' | 'refused'; message: string };
+
+/** The part of @napi-rs/keyring used here. */
+interface Keyring {
+  AsyncEntry: new (
+    service: string,
+    account: string,
+    options?: { linux?: { store?: 'secret-service' | 'keyutils' } },
+  ) => {
+    getPassword(): Promise<string | null>;
+    setPassword(secret: string): Promise<void>;
+    deleteCredential(): Promise<boolean>;
+  };
+}
+
+/** Set by the one-file executable's main script: loads the addon it carries. */
+export const KEYRING_LOADER = Symbol.for('agents.keyring-loader');
+
+async function loadKeyring(): Promise<Keyring> {
+  const loader = (globalThis as Record<symbol, unknown>)[KEYRING_LOADER];
+  if (typeof loader === 'function') return (loader as () => Keyring)();
+  // A dependency of the package, never bundled (scripts/build.mjs marks it external): a native addon.
+  return await import('@napi-rs/keyring');
+}
+
+/** The store's message without the secret, should a library ever quote it. */
+function scrub(message: string, secret: string | undefined): string {
+  const line = message.split('\n')[0]?.trim() ?? '';
+  return secret === undefined || secret === '' ? line : line.split(secret).join('****');
+}
+
+/** Which of the two failures a message of keyring-rs names (its Error's Display texts). */
+function kindOf(message: string): 'unavailable' | 'refused' {
+  // NoStorageAccess ("Couldn't access platform storage: …"): the store is there but would not open (locked,
+  // no collection to store in, the user said no, access denied).
+  if (/access platform|storage access|locked|denied|not allowed|dismissed|cancel/i.test(message))
+    return 'refused';
+  return 'unavailable';
+}
+
+export async function answer(request: KeychainRequest): Promise<KeychainAnswer> {
+  let keyring: Keyring;
+  try {
+    keyring = await loadKeyring();
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    return {
+      ok: false,
+      kind: 'unavailable',
+      message: `no keychain library for this platform (${scrub(why, undefined)})`,
+    };
+  }
+  try {
+    // On Linux the Secret Service only: the library would otherwise fall back, silently, to the kernel's
+    // keyring, which forgets everything at a reboot. Other platforms ignore the option.
+    const entry = new keyring.AsyncEntry(request.service, request.account, {
+      linux: { store: 'secret-service' },
+    });
+    if (request.op === 'get') return { ok: true, value: await entry.getPassword() };
+    if (request.op === 'delete') return { ok: true, value: await entry.deleteCredential() };
+    await entry.setPassword(request.secret ?? '');
+    return { ok: true, value: true };
+  } catch (err) {
+    const message = scrub(err instanceof Error ? err.message : String(err), request.secret);
+    return { ok: false, kind: kindOf(message), message };
+  }
+}
+
+/** Reads the request from stdin, answers on stdout, and exits. */
+export function serve(): void {
+  const chunks: Buffer[] = [];
+  process.stdin.on('data', (c: Buffer) => chunks.push(c));
+  process.stdin.on('end', () => {
+    void (async () => {
+      let reply: KeychainAnswer;
+      try {
+        reply = await answer(JSON.parse(Buffer.concat(chunks).toString('utf8')) as KeychainRequest);
+      } catch {
+        reply = {
+          ok: false,
+          kind: 'unavailable',
+          message: 'the keychain helper got no request it could read',
+        };
+      }
+      process.stdout.write(JSON.stringify(reply), () => process.exit(0));
+    })();
+  });
+}
+
+// Run as a program (`node keychain-helper.js`, or the executable with AGENTS_KEYCHAIN_HELPER=1).
+if (process.env.AGENTS_KEYCHAIN_HELPER === '1') serve();
