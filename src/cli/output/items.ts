@@ -9,12 +9,22 @@ import { print as create } from '../commands/create/items.js';
 import { print as send } from '../commands/send/items.js';
 import { print as show } from '../commands/show/items.js';
 import { print as chat } from '../commands/chat/items.js';
+import { print as config } from '../commands/config/items.js';
 import { print as checkout } from '../commands/checkout/items.js';
 import { print as diff } from '../commands/diff/items.js';
 import { print as budget } from '../commands/budget/items.js';
 
 /** Every command's own handlers, one line a command that yields items of its own. */
-export const COMMAND_HANDLERS = { ...create, ...send, ...show, ...chat, ...checkout, ...diff, ...budget };
+export const COMMAND_HANDLERS = {
+  ...create,
+  ...send,
+  ...show,
+  ...chat,
+  ...config,
+  ...checkout,
+  ...diff,
+  ...budget,
+};
 
 /** One thing a command produced: what src/core/sessions yields while posting and waiting, and the rest. */
 export type Item = SessionItem | SharedItem | ItemsOf<typeof COMMAND_HANDLERS>;

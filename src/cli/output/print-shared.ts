@@ -1,13 +1,11 @@
 // The items several commands yield (beside what src/core/events has for posting and waiting), and how each
 // prints: artifacts (plan, artifact), the sessions of this machine (ls, show of a group), addresses (open,
-// show --web), config values, values as they stand, notes. A command's own items are in its folder
+// show --web), values as they stand, notes. A command's own items are in its folder
 // (src/cli/commands/<name>/items.ts).
 import type { Artifact } from '../../core/api/types.js';
 import { timeFormat } from '../../core/config/env.js';
 import type { KnownSession } from '../../core/state/known-sessions.js';
 import { jsonLine, type Handlers } from './printer.js';
-import type { ConfigEntry, ConfigListing } from './render-config.js';
-import { renderConfigList } from './render-config.js';
 import { bodyText, line, serviceText } from './render-conversation.js';
 import { renderSessions, renderSessionsPlain, sessionJson } from './render-sessions.js';
 import { jsonText } from '../../util/text.js';
@@ -29,10 +27,6 @@ export type SharedItem =
   | { kind: 'sessions'; profile: string; baseUrl: string | undefined; sessions: KnownSession[] }
   /** A dashboard address for the browser (open, show --web): opened where one can be, else printed. */
   | { kind: 'browse'; url: string }
-  /** The settings in effect (config list). */
-  | { kind: 'config-list'; listing: ConfigListing }
-  /** One setting (config get). */
-  | { kind: 'config-entry'; entry: ConfigEntry }
   /** Data for stdout that is a value as it stands (a config value, a path): a line, or `json` with --json. */
   | { kind: 'value'; text: string | undefined; json: unknown }
   /** A line for a person on stderr (silenced by --quiet). */
@@ -69,15 +63,6 @@ export const SHARED_HANDLERS: Handlers<SharedItem> = {
   },
   async browse(p, { url }) {
     await p.browse(url);
-  },
-  'config-list'(p, { listing }) {
-    p.out(p.json ? JSON.stringify(listing, null, 2) + '\n' : renderConfigList(listing));
-  },
-  'config-entry'(p, { entry: e }) {
-    if (p.json) p.out(JSON.stringify(e, null, 2) + '\n');
-    else if (e.value !== null) p.out(`${e.value}\n`);
-    else if (e.store === 'keychain') p.ctx.log.info(`${e.key} is in the system keychain, and never shown`);
-    else p.ctx.log.info(`${e.key} is not set`);
   },
   value(p, item) {
     if (p.json) p.out(jsonLine(item.json));
