@@ -177,10 +177,12 @@ describe('the house', () => {
       ['sdk'],
       ['cli/input'],
       ['cli/run'],
-      // The presenter, over the one list of the commands' own items (items.ts), over each command's items
+      // The presenter, over the Item union (items.ts) and the one list of the commands' own items
+      // (command-items.ts), over each command's items
       // and how they print (src/cli/commands/<name>/items.ts), over the rest of the output.
       ['cli/output/presenter.ts'],
       ['cli/output/items.ts'],
+      ['cli/output/command-items.ts'],
       ['cli/commands/*/items.ts'],
       ['cli/output'],
       ['cli/completion', 'cli/git', 'cli/types'],
