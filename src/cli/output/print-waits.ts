@@ -22,8 +22,9 @@ async function appendRunnerFile(p: Printer, path: string, text: string): Promise
 
 const ENDED = { replied: 'replied', 'timed-out': 'timed out waiting for', failed: 'stopped waiting for' };
 
-export const WAIT_HANDLERS: Handlers<SessionItem['kind']> = {
-  entry(p, { entry, repeats }) {
+export const WAIT_HANDLERS: Handlers<SessionItem> = {
+  async entry(p, { entry, repeats }) {
+    if (['user', 'reply', 'final'].includes(entry.kind)) await p.useMarkdown();
     if (entry.kind === 'notice') p.notice(entry.message);
     else if (p.json) p.out(jsonLine(entry.message));
     else {
@@ -31,7 +32,8 @@ export const WAIT_HANDLERS: Handlers<SessionItem['kind']> = {
       if (text !== '') p.out(text);
     }
   },
-  reply(p, item) {
+  async reply(p, item) {
+    await p.useMarkdown();
     p.ctx.progress.stop();
     const text = item.message.message;
     // With a result: the final Message's fields (as before) and the result's, one object.

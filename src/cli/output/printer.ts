@@ -1,9 +1,10 @@
-// What the presenter's handlers (one per item kind: print-waits.ts, print-commands.ts) get to print with:
-// the run's streams and modes, and the presenter's few shared helpers.
+// What the presenter's handlers (one per item kind: a command's own in its folder, src/cli/commands/<name>/
+// items.ts; the shared ones in print-waits.ts and print-shared.ts) get to print with: the run's streams and
+// modes, and the presenter's few shared helpers.
 import type { SettingName, Settings } from '../../core/config/settings.js';
 import type { Message } from '../../core/api/types.js';
 import type { IO } from '../../core/io/io.js';
-import type { Item } from './items.js';
+import type { RenderMarkdown } from './markdown.js';
 import type { Progress } from './progress.js';
 import type { TextMode } from './render-conversation.js';
 import type { StatusLines } from './status-lines.js';
@@ -41,20 +42,25 @@ export interface Printer {
   notice(m: Message): void;
   /** The status lines, made on first use and taken off the screen when the run's items end. */
   statusLines(): Promise<StatusLines>;
-  /** `show` on a terminal (through the pager when taller than the screen). */
-  showOnTerminal(item: Extract<Item, { kind: 'conversation' }>): Promise<void>;
+  /**
+   * Before message text is shown: on a terminal (not --json), sets `text.markdown` to the markdown
+   * renderer, loaded on first use (a run that shows no message never loads it).
+   */
+  useMarkdown(): Promise<void>;
+  /** The terminal's markdown renderer, with or without hyperlinks (a pager gets none), loaded once. */
+  renderer(hyperlinks: boolean): Promise<RenderMarkdown>;
   /** A dashboard address: opened in the browser where one can start, else printed. */
   browse(url: string): Promise<void>;
 }
 
 /** Prints one kind of item. */
-export type Handler<K extends Item['kind']> = (
-  p: Printer,
-  item: Extract<Item, { kind: K }>,
-) => void | Promise<void>;
+export type Handler<I> = (p: Printer, item: I) => void | Promise<void>;
 
-/** A handler for each of `kinds`. */
-export type Handlers<K extends Item['kind']> = { [P in K]: Handler<P> };
+/** A handler for each kind of the items `I` (a union of `{ kind: … }` records). */
+export type Handlers<I extends { kind: string }> = { [K in I['kind']]: Handler<Extract<I, { kind: K }>> };
+
+/** The items a table of handlers prints: what the `Item` union is made of. */
+export type ItemsOf<H> = { [K in keyof H]: H[K] extends Handler<infer I> ? I : never }[keyof H];
 
 /** One JSON document and its newline. */
 // Service text (ids, replies, titles) inside JSON cannot drive the terminal it is printed to.

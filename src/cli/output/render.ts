@@ -14,19 +14,6 @@ export function renderCreated(session: Session, style: Style = PLAIN): string {
   ].join('\n');
 }
 
-/** create --attempts on a terminal: the group, then each attempt's number, id and address. */
-export function renderAttempts(
-  group: string,
-  attempts: readonly { attempt: number; session: Session }[],
-  style: Style = PLAIN,
-): string {
-  const rows = attempts.map(
-    ({ attempt, session }) =>
-      `  ${style.bold(`attempt ${attempt}`)}  ${session.id}  ${neutralize(session.session_html_url ?? '')}`,
-  );
-  return `${[`${style.green('✓')} Session group ${group}`, ...rows].join('\n')}\n`;
-}
-
 /**
  * What to type next, after work was left running (follow it, reply) or after a reply arrived (reply,
  * read the whole conversation).
@@ -36,16 +23,6 @@ export function renderNextSteps(sessionId: string, finished: boolean, style: Sty
     ? [`Reply:       agents send ${sessionId} "…"`, `Read it all: agents show ${sessionId}`]
     : [`Follow it:   agents tail ${sessionId}`, `Reply:       agents send ${sessionId} "…"`];
   return steps.map((s) => style.dim(s)).join('\n');
-}
-
-/** What a chat leaves behind: the session's id and the commands that pick it up again. */
-export function renderChatEnd(sessionId: string | undefined, style: Style = PLAIN): string {
-  if (sessionId === undefined) return style.dim('No session was started.');
-  return [
-    `Session ${sessionId}`,
-    style.dim(`  Continue it:  agents chat ${sessionId}`),
-    style.dim(`  Follow it:    agents tail ${sessionId}`),
-  ].join('\n');
 }
 
 function yesNo(value: boolean): string {

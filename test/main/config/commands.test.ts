@@ -4,7 +4,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openConfigFile } from '../../../src/core/config/config-file.js';
-import type { ConfigListing } from '../../../src/cli/output/render-config.js';
+import type { ConfigListing } from '../../../src/cli/commands/config/items.js';
 import type { CliResult } from '../../support/run-cli.js';
 import { agents, cleanEnv, freshDir, stored, storedProfiles } from '../../support/config.js';
 

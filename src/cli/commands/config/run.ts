@@ -12,7 +12,7 @@ import {
   type ConfigKey,
 } from '../../../core/config/validators.js';
 import type { Item } from '../../output/items.js';
-import type { ConfigEntry, ConfigListing } from '../../output/render-config.js';
+import type { ConfigEntry, ConfigListing } from './items.js';
 
 const FIELD: Record<ConfigKey, SettingName> = {
   'api-key': 'apiKey',

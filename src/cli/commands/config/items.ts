@@ -1,7 +1,8 @@
-// The settings as `config list` and `config get` show them: data types and their text form.
-import type { ConfigKey } from '../../core/config/validators.js';
-import type { SettingSource } from '../../core/config/settings.js';
-import type { KeyPlace } from '../../core/config/config-file.js';
+// The settings as `config list` and `config get` show them: data types, their text form, and how each prints.
+import type { ConfigKey } from '../../../core/config/validators.js';
+import type { SettingSource } from '../../../core/config/settings.js';
+import type { Handlers } from '../../output/printer.js';
+import type { KeyPlace } from '../../../core/config/config-file.js';
 
 /** One setting as `list` and `get` report it; `value` is masked for api-key, null when unset. */
 export interface ConfigEntry {
@@ -40,3 +41,21 @@ export function renderConfigList(l: ConfigListing): string {
   const w1 = Math.max(...rows.map((r) => r[1].length));
   return rows.map(([k, v, o]) => `${k.padEnd(w0)}  ${v.padEnd(w1)}  (${o})\n`).join('');
 }
+
+export type ConfigItem =
+  /** The settings in effect (config list). */
+  | { kind: 'config-list'; listing: ConfigListing }
+  /** One setting (config get). */
+  | { kind: 'config-entry'; entry: ConfigEntry };
+
+export const print: Handlers<ConfigItem> = {
+  'config-list'(p, { listing }) {
+    p.out(p.json ? JSON.stringify(listing, null, 2) + '\n' : renderConfigList(listing));
+  },
+  'config-entry'(p, { entry: e }) {
+    if (p.json) p.out(JSON.stringify(e, null, 2) + '\n');
+    else if (e.value !== null) p.out(`${e.value}\n`);
+    else if (e.store === 'keychain') p.ctx.log.info(`${e.key} is in the system keychain, and never shown`);
+    else p.ctx.log.info(`${e.key} is not set`);
+  },
+};

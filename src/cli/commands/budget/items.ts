@@ -1,13 +1,23 @@
-// The presenter's handler for a key's budget (agents budget): one JSON document (a line of NDJSON per
-// reading under --watch), or lines for a person, redrawn in place at a terminal under --watch.
-import type { BudgetView } from '../../core/budget/budget-view.js';
-import type { Item } from './items.js';
-import { jsonLine, type Handlers, type Printer } from './printer.js';
-import type { Style } from './style.js';
-import { formatDuration } from '../../util/duration.js';
-import { neutralize } from '../../util/text.js';
+// What agents budget yields, and how it prints: one JSON document (a line of NDJSON per reading under
+// --watch), or lines for a person, redrawn in place at a terminal under --watch.
+import type { BudgetView } from '../../../core/budget/budget-view.js';
+import { jsonLine, type Handlers, type Printer } from '../../output/printer.js';
+import type { Style } from '../../output/style.js';
+import { formatDuration } from '../../../util/duration.js';
+import { neutralize } from '../../../util/text.js';
 
-type BudgetItem = Extract<Item, { kind: 'budget' }>;
+/**
+ * A key's budget: where it is kept (a path, or a Redis address; `fleet` for Redis), and its view, undefined
+ * when no process has used the key there. `watch`: one reading of many (--watch).
+ */
+export type BudgetItem = {
+  kind: 'budget';
+  origin: string;
+  where: string;
+  fleet: boolean;
+  view: BudgetView | undefined;
+  watch: boolean;
+};
 
 /** The budget as one JSON document: times as ISO 8601, durations in ms. */
 export function budgetJson(item: BudgetItem): Record<string, unknown> {
@@ -78,7 +88,7 @@ export function renderBudget(item: BudgetItem, style: Style): string {
 /** How many lines each printer's last reading took, to draw the next over it. */
 const drawn = new WeakMap<Printer, number>();
 
-export const BUDGET_HANDLERS: Handlers<'budget'> = {
+export const print: Handlers<BudgetItem> = {
   budget(p, item) {
     // A watch in a pipe is read by a program: a line of JSON a reading.
     if (p.json || (item.watch && !p.text.tty)) {

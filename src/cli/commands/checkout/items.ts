@@ -1,10 +1,28 @@
-// The presenter's handlers for a session's pull request brought into the clone: checkout and diff.
-import { jsonLine, type Handlers } from './printer.js';
-import { escapeForLine } from '../../util/text.js';
+// What agents checkout yields, and how it prints: the branch and its commit on stdout (or JSON), what
+// became of the branch on stderr.
+import { jsonLine, type Handlers } from '../../output/printer.js';
+import { escapeForLine } from '../../../util/text.js';
+
+/**
+ * A pull request on a local branch: the session, the pull request's address, the remote it was fetched from,
+ * the branch, its commit now, the pull request's head, the branch's commit before (when it existed), and how
+ * many commits of its own the branch kept beyond the head (it is never moved back).
+ */
+export type CheckoutItem = {
+  kind: 'checkout';
+  sessionId: string;
+  pullRequest: string;
+  remote: string;
+  branch: string;
+  commit: string;
+  head: string;
+  before: string | undefined;
+  ahead: number;
+};
 
 const short = (commit: string) => commit.slice(0, 7);
 
-export const PULL_HANDLERS: Handlers<'checkout' | 'diff'> = {
+export const print: Handlers<CheckoutItem> = {
   checkout(p, item) {
     const { sessionId, pullRequest, remote, branch, commit, head, before, ahead } = item;
     if (p.json) {
@@ -22,20 +40,5 @@ export const PULL_HANDLERS: Handlers<'checkout' | 'diff'> = {
             : `Switched to ${branch}, moved from ${short(before)} to ${short(commit)}`;
     // The address is the service's: one line, whatever it holds (a line break would forge a second line).
     p.ctx.log.info(`${what} (${escapeForLine(pullRequest)}, from ${remote})`);
-  },
-  diff(p, item) {
-    if (p.json) {
-      const { sessionId, pullRequest, remote, base, head, bytes } = item;
-      p.out(
-        jsonLine({
-          session_id: sessionId,
-          pull_request: pullRequest,
-          remote,
-          base,
-          head,
-          diff: bytes.toString('utf8'),
-        }),
-      );
-    } else p.ctx.stderr.around(() => p.ctx.io.stdout.write(item.bytes));
   },
 };

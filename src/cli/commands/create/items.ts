@@ -1,0 +1,56 @@
+// What agents create yields of its own, and how each prints: the new session (or session group) as JSON, its
+// id for a script, a summary for a person.
+import type { Session } from '../../../core/api/types.js';
+import { jsonLine, type Handlers } from '../../output/printer.js';
+import { renderCreated } from '../../output/render.js';
+import { PLAIN, type Style } from '../../output/style.js';
+import { jsonText, neutralize } from '../../../util/text.js';
+
+export type CreateItem =
+  /** A new session; `waiting` when the command goes on to wait for its reply. */
+  | { kind: 'session-created'; session: Session; waiting: boolean }
+  /**
+   * create --attempts: the new session group and the attempts the service took (of `of` asked for, each
+   * with its number); `waiting` as above.
+   */
+  | {
+      kind: 'attempts-created';
+      group: string;
+      attempts: { attempt: number; session: Session }[];
+      of: number;
+      waiting: boolean;
+    };
+
+/** create --attempts on a terminal: the group, then each attempt's number, id and address. */
+export function renderAttempts(
+  group: string,
+  attempts: readonly { attempt: number; session: Session }[],
+  style: Style = PLAIN,
+): string {
+  const rows = attempts.map(
+    ({ attempt, session }) =>
+      `  ${style.bold(`attempt ${attempt}`)}  ${session.id}  ${neutralize(session.session_html_url ?? '')}`,
+  );
+  return `${[`${style.green('✓')} Session group ${group}`, ...rows].join('\n')}\n`;
+}
+
+export const print: Handlers<CreateItem> = {
+  'session-created'(p, { session, waiting }) {
+    if (p.ctx.caps.stderrIsTTY) p.ctx.log.info(renderCreated(session, p.ctx.styleErr));
+    if (!waiting) p.out(p.json ? jsonLine(session) : `${session.id}\n`);
+  },
+  'attempts-created'(p, { group, attempts, of, waiting }) {
+    if (p.json) {
+      if (!waiting) p.out(`${jsonText(attempts.map((a) => a.session))}\n`);
+    } else if (p.text.tty && !waiting) {
+      p.out(renderAttempts(group, attempts, p.text.style));
+    } else if (!waiting) {
+      // Each id on a line of its own: what `agents wait` reads; the group on stderr.
+      p.out(attempts.map((a) => `${a.session.id}\n`).join(''));
+    }
+    p.ctx.log.info(`session group ${group}: ${attempts.length} of ${of} attempts created`);
+    if (p.ctx.caps.stderrIsTTY && !waiting && attempts.length > 0) {
+      p.ctx.log.hint(`Wait for them with: agents wait ${group}\nCompare: agents diff ${group} --attempt K`);
+    }
+  },
+};
