@@ -66,10 +66,14 @@ export async function runEveryCommand(
     const created = ok(await run(['create', '-a', 'claude', 'hello']), 'create');
     expect(created.code, created.stderr).toBe(0);
     const id = created.stdout.trim();
+    // The follow-up before the rest: a wait that read the first turn as the latest before it landed would
+    // wait on a turn the follow-up interrupted, which never ends.
+    const sent = ok(await run(['send', id, 'again']), 'send');
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(sent.stdout).toMatch(new RegExp(`^${id}/`));
     // [args, exit code, what stdout or stderr shows]
     const cases: [string[], number, RegExp, string?][] = [
       [['show', id, '--json'], 0, new RegExp(`"id":\\s*"${id}"`)],
-      [['send', id, 'again'], 0, new RegExp(`^${id}/`)],
       [['wait', id], 0, /finished/],
       [['tail', id, '--until-final'], 0, /finished/],
       [['plan', id], 4, /has no plan/],
