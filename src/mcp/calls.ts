@@ -1,7 +1,7 @@
 // What each tool does: post a turn, wait for its reply and read a session through the library's public
 // entry (src/sdk, so that its regressions fail these tools' tests), list this machine's sessions. Each
-// returns the result's data; answers.ts makes it a tool result.
-import { loadAnswerSchema } from '../core/sessions/answer-schema.js';
+// returns the result's data; tool-results.ts makes it a tool result.
+import { loadOutputSchema } from '../core/sessions/output-schema.js';
 import type { Context } from '../cli/run/context.js';
 import type { CreateSessionBody } from '../core/api/types.js';
 import { UsageError } from '../core/errors/cli-error.js';
@@ -12,7 +12,7 @@ import { DEFAULT_SHOW_LIMIT } from '../core/sessions/read-session.js';
 import { recordLast } from '../core/state/last-session.js';
 import type { JsonSchema, Turn } from '../sdk/index.js';
 import { agentsOf } from '../sdk/agents-of.js';
-import { DEFAULT_SCHEMA_RETRIES, MAX_SCHEMA_RETRIES } from '../core/sessions/answer-json.js';
+import { DEFAULT_SCHEMA_RETRIES, MAX_SCHEMA_RETRIES } from '../core/sessions/structured-output.js';
 import { MAX_SESSIONS, readKnownSessions } from '../core/state/known-sessions.js';
 import { historyName } from '../core/state/history.js';
 import { sessionJson } from '../cli/output/render-sessions.js';
@@ -23,10 +23,10 @@ import { monotonicMs } from '../util/clock.js';
 import {
   noAnswer,
   REQUEST_DEADLINE_MS,
-  turnAnswer,
-  type ToolAnswer,
+  turnOutcome,
+  type ToolOutcome,
   type ToolCallContext,
-} from './turn-answer.js';
+} from './turn-result.js';
 
 /** output_schema and schema_retries as the library takes them, the schema checked here to name its argument. */
 interface Check {
@@ -45,7 +45,7 @@ async function checkOf(a: Arguments, followUps: boolean): Promise<Check | undefi
     ? a.number('schema_retries', 0, MAX_SCHEMA_RETRIES, DEFAULT_SCHEMA_RETRIES, true)
     : 0;
   // Compiled here first so that a bad schema is refused naming output_schema, not the library's outputSchema.
-  await loadAnswerSchema(source, 'output_schema');
+  await loadOutputSchema(source, 'output_schema');
   return { outputSchema: source, schemaRetries: retries };
 }
 
@@ -99,7 +99,7 @@ export async function createSessionTool(
   ctx: Context,
   a: Arguments,
   call: ToolCallContext,
-): Promise<ToolAnswer> {
+): Promise<ToolOutcome> {
   const message = a.text('message');
   const agentName = a.agent('agent');
   const agentId = a.uuid('agent_id');
@@ -122,7 +122,7 @@ export async function createSessionTool(
   const profile = ctx.profile();
   const posted = await post(ctx, profile, { kind: 'create', body }, call, check);
   const url = posted.url ?? null;
-  return turnAnswer(
+  return turnOutcome(
     ctx,
     {
       profile,
@@ -141,7 +141,7 @@ export async function sendMessageTool(
   ctx: Context,
   a: Arguments,
   call: ToolCallContext,
-): Promise<ToolAnswer> {
+): Promise<ToolOutcome> {
   const ref = a.session();
   const given = a.text('message');
   const check = await checkOf(a, true);
@@ -158,10 +158,10 @@ export async function sendMessageTool(
     seconds,
     posted: true,
   };
-  return turnAnswer(ctx, t, call);
+  return turnOutcome(ctx, t, call);
 }
 
-export async function waitForReply(ctx: Context, a: Arguments, call: ToolCallContext): Promise<ToolAnswer> {
+export async function waitForReply(ctx: Context, a: Arguments, call: ToolCallContext): Promise<ToolOutcome> {
   const ref = a.session();
   const thread = a.uuid('thread');
   const seconds = a.waitSeconds(DEFAULT_WAIT_SECONDS);
@@ -186,10 +186,10 @@ export async function waitForReply(ctx: Context, a: Arguments, call: ToolCallCon
   const left = seconds > 0 ? Math.max(0.001, seconds - (monotonicMs() - started) / 1000) : 0;
   const turn = thread === undefined ? { sessionId: id } : { sessionId: id, threadId: thread };
   const t = { profile, turn, sessionId: id, threadId: thread, url, seconds: left, asked: seconds };
-  return turnAnswer(ctx, check ? { ...t, check: check.outputSchema } : t, call);
+  return turnOutcome(ctx, check ? { ...t, check: check.outputSchema } : t, call);
 }
 
-export async function showSession(ctx: Context, a: Arguments, call: ToolCallContext): Promise<ToolAnswer> {
+export async function showSession(ctx: Context, a: Arguments, call: ToolCallContext): Promise<ToolOutcome> {
   const ref = a.session();
   const limit = a.number('limit', 1, 100_000, DEFAULT_SHOW_LIMIT, true);
   const { id } = await sessionOf(ctx, ref);
@@ -208,7 +208,7 @@ export async function showSession(ctx: Context, a: Arguments, call: ToolCallCont
   return { structured, text: [head, ...lines].join('\n\n') };
 }
 
-export async function listSessions(ctx: Context, a: Arguments): Promise<ToolAnswer> {
+export async function listSessions(ctx: Context, a: Arguments): Promise<ToolOutcome> {
   const limit = a.number('limit', 1, MAX_SESSIONS, 20, true);
   const history = await ctx.history();
   const { profile } = history;

@@ -9,9 +9,9 @@ import type { Context } from '../cli/run/context.js';
 import { VERSION } from '../util/version.js';
 import { Arguments } from './arguments.js';
 import { redact } from '../core/api/redact.js';
-import { errorResult, resultOf, type ToolResult } from './answers.js';
+import { errorResult, resultOf, type ToolResult } from './tool-results.js';
 import { createSessionTool, listSessions, sendMessageTool, showSession, waitForReply } from './calls.js';
-import type { ToolAnswer, ToolCallContext } from './turn-answer.js';
+import type { ToolOutcome, ToolCallContext } from './turn-result.js';
 import { servedTools, type ToolDefinition, type ToolName } from './tools.js';
 
 /** How the server was asked to run. */
@@ -20,13 +20,14 @@ export interface ServeOptions {
   readOnly: boolean;
 }
 
-const BODIES: Record<ToolName, (ctx: Context, a: Arguments, call: ToolCallContext) => Promise<ToolAnswer>> = {
-  create_session: createSessionTool,
-  send_message: sendMessageTool,
-  wait_for_reply: waitForReply,
-  show_session: showSession,
-  list_sessions: listSessions,
-};
+const BODIES: Record<ToolName, (ctx: Context, a: Arguments, call: ToolCallContext) => Promise<ToolOutcome>> =
+  {
+    create_session: createSessionTool,
+    send_message: sendMessageTool,
+    wait_for_reply: waitForReply,
+    show_session: showSession,
+    list_sessions: listSessions,
+  };
 
 const INSTRUCTIONS =
   'Blocks agent sessions: hand a task to a cloud agent (create_session), follow up (send_message), wait for its reply and pull requests (wait_for_reply, which returns status "running" when its time runs out: call it again), read a session (show_session) or list the ones started here (list_sessions). Give output_schema (a JSON Schema) to get the answer as JSON that matches it (structured_output).';

@@ -4,7 +4,7 @@
 import { toCliError } from '../core/errors/cli-error.js';
 import { redact } from '../core/api/redact.js';
 import { escapeForLine } from '../util/text.js';
-import type { ToolAnswer } from './turn-answer.js';
+import type { ToolOutcome } from './turn-result.js';
 
 /** A tools/call result (the MCP CallToolResult shape, as far as this server fills it). */
 export interface ToolResult {
@@ -15,7 +15,7 @@ export interface ToolResult {
 }
 
 /** A call's answer as a result: its text, and its data as structuredContent. */
-export function resultOf(answer: ToolAnswer): ToolResult {
+export function resultOf(answer: ToolOutcome): ToolResult {
   return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured };
 }
 

@@ -2,7 +2,7 @@
 // whose descriptions an agent can act on, and the output schema of each result's structuredContent.
 import { CORE_AGENTS } from '../core/api/types.js';
 import { MAX_SESSIONS } from '../core/state/known-sessions.js';
-import { DEFAULT_SCHEMA_RETRIES, MAX_SCHEMA_RETRIES } from '../core/sessions/answer-json.js';
+import { DEFAULT_SCHEMA_RETRIES, MAX_SCHEMA_RETRIES } from '../core/sessions/structured-output.js';
 
 /** A tool's name. */
 export type ToolName =

@@ -4,7 +4,7 @@
 import type { Context } from '../cli/run/context.js';
 import { CliError } from '../core/errors/cli-error.js';
 import { SchemaMismatchError, TimeoutError } from '../core/errors/agents-error.js';
-import { schemaErrorLine, NO_JSON } from '../core/sessions/answer-json.js';
+import { schemaErrorLine, NO_JSON } from '../core/sessions/structured-output.js';
 import { recordLast } from '../core/state/last-session.js';
 import { noteSessionFacts } from '../core/state/known-sessions.js';
 import type { JsonSchema, Session, TurnRef } from '../sdk/index.js';
@@ -41,7 +41,7 @@ export interface TurnResult extends Pick<Session, 'pull_requests'> {
 }
 
 /** What a call returns: the data, and a first line for a reader of the text. */
-export interface ToolAnswer {
+export interface ToolOutcome {
   structured: Record<string, unknown>;
   text: string;
 }
@@ -79,9 +79,9 @@ export function noAnswer(seconds: number, sessionId: string, rateLimited: boolea
  * the result; with output_schema the reply is checked (and asked for again) as the CLI's --output-schema
  * does, and the result says how. The wait's time running out is an answer ("running"), not an error.
  */
-export async function turnAnswer(ctx: Context, t: TurnAt, call: ToolCallContext): Promise<ToolAnswer> {
+export async function turnOutcome(ctx: Context, t: TurnAt, call: ToolCallContext): Promise<ToolOutcome> {
   const base = { session_id: t.sessionId, session_html_url: t.url };
-  if (t.posted && t.seconds === 0) return runningAnswer(base, t.threadId ?? '', 0);
+  if (t.posted && t.seconds === 0) return runningOutcome(base, t.threadId ?? '', 0);
   const agents = await agentsOf(ctx);
   const total = t.asked ?? t.seconds;
   try {
@@ -110,19 +110,19 @@ export async function turnAnswer(ctx: Context, t: TurnAt, call: ToolCallContext)
       if (err.answered === 0) throw noAnswer(total, t.sessionId, err.rateLimited);
       const threadId = err.threadId ?? t.threadId ?? '';
       await followedUp(ctx, t, threadId);
-      return runningAnswer(base, threadId, err.attempts ?? 0);
+      return runningOutcome(base, threadId, err.attempts ?? 0);
     }
-    if (err instanceof SchemaMismatchError) return mismatchAnswer(ctx, t, err);
+    if (err instanceof SchemaMismatchError) return mismatchOutcome(ctx, t, err);
     throw err;
   }
 }
 
 /** The result of a turn still under way; `attempts`: replies checked against output_schema so far. */
-function runningAnswer(
+function runningOutcome(
   base: Pick<TurnResult, 'session_id' | 'session_html_url'>,
   threadId: string,
   attempts: number,
-): ToolAnswer {
+): ToolOutcome {
   const result: TurnResult = {
     ...base,
     thread_id: threadId,
@@ -137,7 +137,7 @@ function runningAnswer(
 }
 
 /** The result of a reply that never matched output_schema: what was wrong, the last reply, the pull requests. */
-async function mismatchAnswer(ctx: Context, t: TurnAt, e: SchemaMismatchError): Promise<ToolAnswer> {
+async function mismatchOutcome(ctx: Context, t: TurnAt, e: SchemaMismatchError): Promise<ToolOutcome> {
   await followedUp(ctx, t, e.threadId);
   await finished(ctx, t);
   const result: TurnResult = {

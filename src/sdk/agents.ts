@@ -9,8 +9,8 @@ import { openConfigFile } from '../core/config/config-file.js';
 import { requireConnection, resolveSettings } from '../core/config/settings.js';
 import { startDeadline } from '../core/sessions/deadline.js';
 import { postTurn, type TurnPost } from '../core/sessions/post.js';
-import { withSchemaInstruction, type AnswerSchema } from '../core/sessions/answer-json.js';
-import { loadAnswerSchema } from '../core/sessions/answer-schema.js';
+import { withSchemaInstruction, type OutputSchema } from '../core/sessions/structured-output.js';
+import { loadOutputSchema } from '../core/sessions/output-schema.js';
 import { readSession } from '../core/sessions/read-session.js';
 import { artifactRecord, latestPlanRecord } from '../core/sessions/artifacts.js';
 import { groupTurns } from '../core/conversation/turns.js';
@@ -55,7 +55,7 @@ import type {
 
 /** A turn's schema, compiled, and the follow-ups allowed: kept for the wait on a turn created with one. */
 interface Check {
-  schema: AnswerSchema;
+  schema: OutputSchema;
   retries: number;
 }
 
@@ -295,7 +295,7 @@ export class Agents {
     timeoutArg(o.timeout);
     signalArg(o.signal);
     if (given === undefined) return undefined;
-    return { schema: await loadAnswerSchema(given.schema, 'outputSchema'), retries: given.retries };
+    return { schema: await loadOutputSchema(given.schema, 'outputSchema'), retries: given.retries };
   }
 
   /** Posts a turn within the call's timeout; the Turn, remembered with its schema. */
@@ -357,7 +357,7 @@ export class Agents {
         ? undefined
         : schemaArgs({ outputSchema: o.outputSchema, schemaRetries: 0 });
     const check =
-      own ?? (given && { schema: await loadAnswerSchema(given.schema, 'outputSchema'), retries: 0 });
+      own ?? (given && { schema: await loadOutputSchema(given.schema, 'outputSchema'), retries: 0 });
     return {
       client: this.#api(),
       sessionId: ref.sessionId,

@@ -5,7 +5,7 @@ import { validateAgent, validateApiKey, validateBaseUrl } from '../core/config/v
 import { isUuid } from '../util/uuid.js';
 import { MAX_TITLE_LENGTH, type CoreAgent } from '../core/api/types.js';
 import { parseDuration } from '../util/duration.js';
-import { MAX_SCHEMA_RETRIES, DEFAULT_SCHEMA_RETRIES } from '../core/sessions/answer-json.js';
+import { MAX_SCHEMA_RETRIES, DEFAULT_SCHEMA_RETRIES } from '../core/sessions/structured-output.js';
 import type { AgentsOptions, Duration, JsonSchema, SchemaOptions, TurnRef } from './types.js';
 
 /** A session or thread id: a UUID. */

@@ -10,7 +10,7 @@ import { followThread, resumeCommand, waitError } from '../core/sessions/await-r
 import { startDeadline, type Deadline } from '../core/sessions/deadline.js';
 import { latestUserMessage } from '../core/sessions/latest.js';
 import { sessionAfterTurn } from '../core/sessions/wait-result.js';
-import type { AnswerSchema } from '../core/sessions/answer-json.js';
+import type { OutputSchema } from '../core/sessions/structured-output.js';
 import type { SessionItem } from '../core/events/session-items.js';
 import type { ScheduleOptions } from '../core/poll/schedule.js';
 import { TimeoutError } from '../core/errors/agents-error.js';
@@ -41,7 +41,7 @@ export interface WaitJob {
   /** Read the session for its pull requests once the reply came. */
   pullRequests: boolean;
   /** The reply must match it; `retries` follow-ups ask again (0: checked only). */
-  check?: { schema: AnswerSchema; retries: number };
+  check?: { schema: OutputSchema; retries: number };
   /** Told after each poll the service answered. */
   onProgress?: (progress: WaitProgress) => void;
   /** What the wait saw so far, for the TimeoutError when its time runs out. */

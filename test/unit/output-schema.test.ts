@@ -13,8 +13,8 @@ import {
   extractJson,
   schemaFollowUp,
   withSchemaInstruction,
-} from '../../src/core/sessions/answer-json.js';
-import { loadAnswerSchema } from '../../src/core/sessions/answer-schema.js';
+} from '../../src/core/sessions/structured-output.js';
+import { loadOutputSchema } from '../../src/core/sessions/output-schema.js';
 import { loadSchemaOption } from '../../src/cli/commands/options/reply-options.js';
 
 const VERDICT = {
@@ -53,7 +53,7 @@ describe('the JSON of a reply', () => {
 
 describe('a schema compiled', () => {
   it('checks format (date-time, email) and $ref, 2020-12 by default', async () => {
-    const s = await loadAnswerSchema({
+    const s = await loadOutputSchema({
       type: 'object',
       properties: { at: { type: 'string', format: 'date-time' }, who: { $ref: '#/$defs/email' } },
       required: ['at', 'who'],
@@ -64,12 +64,12 @@ describe('a schema compiled', () => {
     expect(errors.map((e) => e.path).sort()).toEqual(['/at', '/who']);
     expect(errors[0]!.message).toMatch(/must match format/);
     // 2020-12's prefixItems exists only there.
-    const tuple = await loadAnswerSchema({ prefixItems: [{ type: 'string' }], items: false });
+    const tuple = await loadOutputSchema({ prefixItems: [{ type: 'string' }], items: false });
     expect(tuple.check(['a', 'b'])).toHaveLength(1);
   });
 
   it('draft-07 when $schema says so (items as an array is draft-07 tuple syntax)', async () => {
-    const s = await loadAnswerSchema({
+    const s = await loadOutputSchema({
       $schema: 'http://json-schema.org/draft-07/schema#',
       type: 'array',
       items: [{ type: 'string' }],
@@ -78,7 +78,7 @@ describe('a schema compiled', () => {
     expect(s.check(['x'])).toEqual([]);
     expect(s.check([1])).toHaveLength(1);
     expect(s.check(['x', 'y'])).toHaveLength(1);
-    const s19 = await loadAnswerSchema({
+    const s19 = await loadOutputSchema({
       $schema: 'https://json-schema.org/draft/2019-09/schema',
       type: 'null',
     });
@@ -86,11 +86,11 @@ describe('a schema compiled', () => {
   });
 
   it('names an unknown property, and lists at most 10 errors', async () => {
-    const s = await loadAnswerSchema(VERDICT);
+    const s = await loadOutputSchema(VERDICT);
     expect(s.check({ verdict: 'approve', reasons: [], extra: 1 })).toEqual([
       { path: '', message: 'must NOT have additional properties: "extra"' },
     ]);
-    const many = await loadAnswerSchema({ type: 'array', items: { type: 'string' } });
+    const many = await loadOutputSchema({ type: 'array', items: { type: 'string' } });
     expect(many.check(Array.from({ length: 30 }, (_, i) => i))).toHaveLength(10);
   });
 
@@ -102,7 +102,7 @@ describe('a schema compiled', () => {
     };
     // A file is the CLI's to read (--output-schema FILE); the core compiles what it parsed.
     const load = (source: string | Record<string, unknown>) =>
-      typeof source === 'string' ? loadSchemaOption(source) : loadAnswerSchema(source);
+      typeof source === 'string' ? loadSchemaOption(source) : loadOutputSchema(source);
     const good = await load(file('ok.json', JSON.stringify(VERDICT)));
     expect(good.text).toBe(JSON.stringify(VERDICT));
     const refused = async (source: string | Record<string, unknown>, pattern: RegExp) => {
@@ -156,7 +156,7 @@ describe('the text sent', () => {
 
 describe('property: a value said to match, matches', () => {
   it('whatever the reply (prose, fences, JSON, junk), an ok check holds a value the schema accepts', async () => {
-    const schema = await loadAnswerSchema(VERDICT);
+    const schema = await loadOutputSchema(VERDICT);
     const validate = (v: unknown) =>
       typeof v === 'object' &&
       v !== null &&

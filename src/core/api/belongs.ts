@@ -13,7 +13,7 @@ const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 export function foreignTo(target: ThreadTarget, m: ListedMessage): Foreign | undefined {
   if (m.chat_id !== undefined && !same(m.chat_id, target.sessionId)) return 'session';
   if (target.threadId === undefined) return undefined;
-  // Typed as always there, but a list may leave it out (answers.ts takes that): then it is the thread's.
+  // Typed as always there, but a list may leave it out (the message schema takes that): then it is the thread's.
   const thread = m.chat_thread_id as string | null | undefined;
   if (thread === undefined) return undefined;
   // A notice has no thread; on a thread's list it is not part of the turn (and never its end).

@@ -5,16 +5,16 @@ import { parseRetryAfter } from './backoff.js';
 import { summariseBody } from './summary.js';
 import { redact } from './redact.js';
 import { jsonDepthExceeds } from '../../util/json.js';
-import type { ReadAnswer } from './answer-read.js';
+import type { ReadResponse } from './response-read.js';
 
 /** Deepest JSON an answer may nest: the API's resources nest a few levels; a parser's stack is not ours to spend. */
 export const MAX_JSON_DEPTH = 100;
 
 /** The value of a 2xx answer's JSON body; throws the HttpError of any other answer. */
-export function decodeAnswer(
+export function decodeResponse(
   config: { origin: string; apiKey: string },
   spec: { badRequest?: BadRequestDefault },
-  { status, ok, headers, text }: ReadAnswer,
+  { status, ok, headers, text }: ReadResponse,
 ): unknown {
   const contentType = headers['content-type'];
   const type = Array.isArray(contentType) ? contentType[0] : contentType;

@@ -8,7 +8,7 @@ import type { Answer } from './wire.js';
 const ERROR_BODY_CAP = 64 * 1024;
 
 /** An answer's status, head and body text. */
-export interface ReadAnswer {
+export interface ReadResponse {
   status: number;
   /** A 2xx status. */
   ok: boolean;
@@ -43,13 +43,13 @@ async function readCapped(body: Answer['body'], cap: number, over?: () => HttpEr
  * Reads `res`'s body within the exchange's deadline. A success's body past `maxResponseBytes` (an answer
  * without end must not take the memory) or that fails is an HttpError; an error's that fails reads as empty.
  */
-export async function readAnswer(
+export async function readResponse(
   config: { origin: string; maxResponseBytes: number },
   res: Answer,
   deadline: ExchangeDeadline,
   signal: AbortSignal | undefined,
   trace: (line: string) => void,
-): Promise<ReadAnswer> {
+): Promise<ReadResponse> {
   const status = res.statusCode;
   const ok = status >= 200 && status < 300;
   const tooLarge = () =>

@@ -11,12 +11,12 @@ import { checkDownloadUrl, downloadOnce, type Download } from './download.js';
 import type { Limiter, Release } from '../budget/limiter.js';
 import type { Exchange } from './wire.js';
 import { exchangeDeadline, sendRequest } from './request-send.js';
-import { readAnswer, type ReadAnswer } from './answer-read.js';
-import { decodeAnswer } from './answer-decode.js';
+import { readResponse, type ReadResponse } from './response-read.js';
+import { decodeResponse } from './response-decode.js';
 import { monotonicMs } from '../../util/clock.js';
 
 export type { Download } from './download.js';
-export { MAX_JSON_DEPTH } from './answer-decode.js';
+export { MAX_JSON_DEPTH } from './response-decode.js';
 
 /** Largest artifact a download reads. */
 export const DOWNLOAD_CAP = 100 * 1024 * 1024;
@@ -302,10 +302,10 @@ export class Transport {
     const sent = bodyText === undefined ? '' : `: ${flatten(bodyText)}`;
     this.trace(`→ ${spec.method} ${spec.url} (attempt ${attempt})${sent}`);
     const deadline = exchangeDeadline(config, signal);
-    let answer: ReadAnswer;
+    let answer: ReadResponse;
     try {
       const res = await sendRequest(config, spec, bodyText, deadline, signal, trace);
-      answer = await readAnswer(config, res, deadline, signal, trace);
+      answer = await readResponse(config, res, deadline, signal, trace);
     } finally {
       deadline.dispose();
     }
@@ -317,7 +317,7 @@ export class Transport {
     // ended (it watches for servers that close a connection they said they would keep). A request sent
     // before then opens a second connection, with its own TCP and TLS handshakes: wait for that turn.
     await new Promise((resolve) => setImmediate(resolve));
-    return decodeAnswer(config, spec, answer);
+    return decodeResponse(config, spec, answer);
   }
 }
 

@@ -16,7 +16,7 @@ import type { WaitRef } from './refs.js';
 import { resolveSession } from './resolve.js';
 import { readKnownSessions } from '../state/known-sessions.js';
 import type { SessionItem, StatusRow } from '../events/session-items.js';
-import { checkReply, schemaErrorLine, type AnswerSchema } from './answer-json.js';
+import { checkReply, schemaErrorLine, type OutputSchema } from './structured-output.js';
 import type { SchemaProblem } from '../events/schema-errors.js';
 import { Channel } from '../../util/channel.js';
 import { sleep } from '../../util/sleep.js';
@@ -44,7 +44,7 @@ export interface FanOutOptions {
   titles: boolean;
   outputDir?: string;
   /** --output-schema: each reply must give JSON that matches it (checked only: no follow-up is sent). */
-  schema?: AnswerSchema;
+  schema?: OutputSchema;
   /** --notify/--no-notify: each reply (or failure) announced as the flag and the `notify` setting say. */
   notify?: boolean;
 }

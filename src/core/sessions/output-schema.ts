@@ -3,7 +3,7 @@
 // only where a schema is given, so that no other run loads ajv.
 import type { ErrorObject } from 'ajv';
 import { UsageError } from '../errors/cli-error.js';
-import { MAX_SCHEMA_ERRORS, type AnswerSchema } from './answer-json.js';
+import { MAX_SCHEMA_ERRORS, type OutputSchema } from './structured-output.js';
 import type { SchemaError } from '../events/schema-errors.js';
 
 type Draft = '2020-12' | '2019-09' | 'draft-07';
@@ -32,7 +32,7 @@ function toSchemaError(e: ErrorObject): SchemaError {
  * The compiled schema of a parsed `schema`. One that is not a JSON object or not a valid schema is a
  * UsageError naming the problem (`label` names where it came from). Files are the faces' to read.
  */
-export async function loadAnswerSchema(schema: unknown, label = 'the schema'): Promise<AnswerSchema> {
+export async function loadOutputSchema(schema: unknown, label = 'the schema'): Promise<OutputSchema> {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     throw new UsageError(`${label}: a JSON Schema is a JSON object`);
   }

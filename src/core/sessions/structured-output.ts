@@ -1,10 +1,10 @@
 // Answers checked against a JSON Schema (--output-schema, the MCP tools' output_schema, the Action's): the
 // instruction sent with the message, the JSON taken from a reply, and the follow-up that says what was
-// wrong. Pure and light; the schema itself is compiled by answer-schema.ts (ajv, loaded only then).
+// wrong. Pure and light; the schema itself is compiled by output-schema.ts (ajv, loaded only then).
 import type { SchemaError, SchemaProblem } from '../events/schema-errors.js';
 
-/** A compiled schema, ready to check values (answer-schema.ts makes one). */
-export interface AnswerSchema {
+/** A compiled schema, ready to check values (output-schema.ts makes one). */
+export interface OutputSchema {
   /** The schema as the instruction carries it: its JSON on one line. */
   readonly text: string;
   /** The errors of `value` (at most MAX_SCHEMA_ERRORS); none when it matches. */
@@ -19,7 +19,7 @@ export const DEFAULT_SCHEMA_RETRIES = 2;
 export const MAX_SCHEMA_RETRIES = 10;
 
 /** The message sent: the user's, then the one fixed instruction that carries the schema. */
-export function withSchemaInstruction(message: string, schema: Pick<AnswerSchema, 'text'>): string {
+export function withSchemaInstruction(message: string, schema: Pick<OutputSchema, 'text'>): string {
   return `${message}\n\nGive your answer as JSON that matches this JSON Schema, as the whole reply or in a \`\`\`json block at its end:\n${schema.text}`;
 }
 
@@ -97,10 +97,10 @@ export function extractJson(reply: string): Extracted {
 }
 
 /** A reply checked: its value when it matched, else what was wrong. */
-export type AnswerCheck = { ok: true; value: unknown } | { ok: false; problem: SchemaProblem };
+export type OutputCheck = { ok: true; value: unknown } | { ok: false; problem: SchemaProblem };
 
 /** Takes the JSON from `reply` and checks it against `schema`. */
-export function checkReply(reply: string, schema: AnswerSchema): AnswerCheck {
+export function checkReply(reply: string, schema: OutputSchema): OutputCheck {
   const got = extractJson(reply);
   if (!got.found) return { ok: false, problem: { kind: 'no-json' } };
   const errors = schema.check(got.value);

@@ -7,7 +7,13 @@ import { CliError, ExitCode } from '../errors/cli-error.js';
 import { SchemaMismatchError, TimeoutError } from '../errors/agents-error.js';
 import type { FollowOptions } from '../poll/follow.js';
 import type { ScheduleOptions } from '../poll/schedule.js';
-import { checkReply, NO_JSON, problemSummary, schemaFollowUp, type AnswerSchema } from './answer-json.js';
+import {
+  checkReply,
+  NO_JSON,
+  problemSummary,
+  schemaFollowUp,
+  type OutputSchema,
+} from './structured-output.js';
 import type { SchemaError, SchemaProblem } from '../events/schema-errors.js';
 import { followThread } from './await-reply.js';
 import type { Deadline } from './deadline.js';
@@ -20,7 +26,7 @@ export interface StructuredWait {
   sessionId: string;
   /** The thread of the turn that carried the instruction. */
   threadId: string;
-  schema: AnswerSchema;
+  schema: OutputSchema;
   /** Follow-ups allowed after the first reply (0 to 10); 0 checks the reply and sends nothing. */
   retries: number;
   /** Bounds the whole: every wait and every follow-up (its signal ends them; `expired` says why). */
@@ -76,7 +82,7 @@ export function mismatchError(
 export function checkedResult(
   final: Message,
   threadId: string,
-  schema: AnswerSchema,
+  schema: OutputSchema,
   attempts = 1,
 ): StructuredResult {
   const checked = checkReply(final.message, schema);

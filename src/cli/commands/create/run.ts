@@ -4,7 +4,7 @@ import type { CreateSessionBody } from '../../../core/api/types.js';
 import { commandMessage } from '../../input/command-message.js';
 import { selectAgent, type CheckedAgentFlags } from '../../input/agent.js';
 import type { ReplyFlags } from '../../input/reply-flags.js';
-import { withSchemaInstruction, type AnswerSchema } from '../../../core/sessions/answer-json.js';
+import { withSchemaInstruction, type OutputSchema } from '../../../core/sessions/structured-output.js';
 import type { Item } from '../../output/items.js';
 import { githubFiles } from '../../../core/config/env.js';
 import { startDeadline } from '../../../core/sessions/deadline.js';
@@ -19,7 +19,7 @@ export interface CreateFlags extends CheckedAgentFlags, ReplyFlags {
   /** --session-group: the session group's UUID. */
   sessionGroup?: string;
   /** --output-schema, compiled by the spec. */
-  schema?: AnswerSchema;
+  schema?: OutputSchema;
   /** --attempts N (2 to 5): N sessions in one new session group. */
   attempts?: number;
 }

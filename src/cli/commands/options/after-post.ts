@@ -1,7 +1,7 @@
 // The rest of a create or send once the service has taken the message: the next steps, or the wait (and
 // --notify), the CI job's result (--json, GitHub's step summary and outputs), and with --output-schema the
 // answer checked and asked for again.
-import { checkedAnswer } from './checked-answer.js';
+import { checkedOutput } from './checked-output.js';
 import type { Context } from '../../run/context.js';
 import { CliError, ExitCode } from '../../../core/errors/cli-error.js';
 import { githubFiles } from '../../../core/config/env.js';
@@ -58,7 +58,7 @@ export async function* afterPost(ctx: Context, t: TurnStarted): AsyncGenerator<S
   const reported = (r: WaitResult): SessionItem => reportedResult(report, t.title, r);
   let wait: AsyncIterable<SessionItem>;
   if (flags.schema !== undefined) {
-    wait = checkedAnswer(ctx, { ...t, threadId, schema: flags.schema, result, report });
+    wait = checkedOutput(ctx, { ...t, threadId, schema: flags.schema, result, report });
   } else {
     wait = awaitReply(ctx, {
       client: t.client,

@@ -2,7 +2,7 @@
 // script gets: one line of JSON and exit 0, or exit 5 with the last errors; the CI result either way.
 import type { Context } from '../../run/context.js';
 import { CliError, ExitCode } from '../../../core/errors/cli-error.js';
-import { DEFAULT_SCHEMA_RETRIES } from '../../../core/sessions/answer-json.js';
+import { DEFAULT_SCHEMA_RETRIES } from '../../../core/sessions/structured-output.js';
 import { reportedResult, type CheckedTurn } from './turn-started.js';
 import { waitError } from '../../../core/sessions/await-reply.js';
 import { threadWait, writeOutput } from './reply-wait.js';
@@ -15,7 +15,7 @@ import {
 } from '../../../core/sessions/structured-reply.js';
 
 /** Waits for an answer that matches the schema; yields what the presenter prints, or throws exit 5. */
-export async function* checkedAnswer(ctx: Context, t: CheckedTurn): AsyncGenerator<SessionItem> {
+export async function* checkedOutput(ctx: Context, t: CheckedTurn): AsyncGenerator<SessionItem> {
   const { sessionId } = t;
   const wait = threadWait(
     ctx,

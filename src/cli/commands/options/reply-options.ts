@@ -1,9 +1,9 @@
 // The options of the commands that post a turn (create and send): where the message comes from, what is
 // attached, and how to wait for the reply. input/reply-flags.ts checks their combinations.
-import { loadAnswerSchema } from '../../../core/sessions/answer-schema.js';
+import { loadOutputSchema } from '../../../core/sessions/output-schema.js';
 import type { Command } from 'commander';
 import { readSchemaFile } from '../../input/schema-file.js';
-import type { AnswerSchema } from '../../../core/sessions/answer-json.js';
+import type { OutputSchema } from '../../../core/sessions/structured-output.js';
 import { durationOption, intOption, uuidListOption } from './option-values.js';
 
 /** --notify and --no-notify of a command that waits: true, false, or undefined (the setting decides). */
@@ -42,7 +42,7 @@ export function addReplyOptions(cmd: Command): Command {
 }
 
 /** --output-schema FILE compiled (ajv is loaded here, and only here): a bad file is exit 2, before anything is sent. */
-export async function loadSchemaOption(path: string): Promise<AnswerSchema> {
+export async function loadSchemaOption(path: string): Promise<OutputSchema> {
   const label = `--output-schema ${path}`;
-  return loadAnswerSchema(await readSchemaFile(path, label), label);
+  return loadOutputSchema(await readSchemaFile(path, label), label);
 }

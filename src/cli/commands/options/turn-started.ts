@@ -1,8 +1,8 @@
 // What a create or send hands on once the service took its message: the turn, with --output-schema what the
-// check needs, and the item that reports its CI result; shared by after-post.ts and checked-answer.ts.
+// check needs, and the item that reports its CI result; shared by after-post.ts and checked-output.ts.
 import type { ApiClient } from '../../../core/api/client.js';
 import type { ReplyFlags } from '../../input/reply-flags.js';
-import type { AnswerSchema } from '../../../core/sessions/answer-json.js';
+import type { OutputSchema } from '../../../core/sessions/structured-output.js';
 import type { Deadline } from '../../../core/sessions/deadline.js';
 import type { WaitResult } from '../../../core/events/ci-result.js';
 import type { SessionItem } from '../../../core/events/session-items.js';
@@ -13,7 +13,7 @@ export interface TurnStarted {
   sessionId: string;
   /** The new turn's thread, when the answer named one. */
   threadId: string | undefined;
-  flags: ReplyFlags & { schema?: AnswerSchema; schemaRetries?: number };
+  flags: ReplyFlags & { schema?: OutputSchema; schemaRetries?: number };
   deadline: Deadline;
   /** For --notify: who replies, and the session's title when known. */
   who: string;
@@ -32,10 +32,10 @@ export interface Reporting {
   output?: string;
 }
 
-/** What checked-answer.ts gets from afterPost: the turn, the schema, and how to make the CI result. */
+/** What checked-output.ts gets from afterPost: the turn, the schema, and how to make the CI result. */
 export interface CheckedTurn extends TurnStarted {
   threadId: string;
-  schema: AnswerSchema;
+  schema: OutputSchema;
   /** The CI result of a reply (or of none: null) on `thread`, the session's pull requests read. */
   result: (final: string | null, thread?: string) => Promise<WaitResult>;
   report: Reporting;

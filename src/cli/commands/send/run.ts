@@ -4,7 +4,7 @@ import type { Profile, SendMessageBody } from '../../../core/api/types.js';
 import { CliError, ExitCode } from '../../../core/errors/cli-error.js';
 import { commandMessage } from '../../input/command-message.js';
 import type { ReplyFlags } from '../../input/reply-flags.js';
-import { withSchemaInstruction, type AnswerSchema } from '../../../core/sessions/answer-json.js';
+import { withSchemaInstruction, type OutputSchema } from '../../../core/sessions/structured-output.js';
 import type { SessionRef } from '../../../core/sessions/refs.js';
 import { resolveSession } from '../../../core/sessions/resolve.js';
 import { sessionOrPick } from '../../input/pick-session.js';
@@ -22,7 +22,7 @@ export interface SendFlags extends ReplyFlags {
   profile?: Profile;
   yes?: boolean;
   /** --output-schema, compiled by the spec. */
-  schema?: AnswerSchema;
+  schema?: OutputSchema;
 }
 
 export async function* send(

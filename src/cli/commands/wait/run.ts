@@ -7,7 +7,7 @@ import type { Context } from '../../run/context.js';
 import { CliError, ExitCode, UsageError } from '../../../core/errors/cli-error.js';
 import { notAWaitRef, parseWaitRef, type WaitRef } from '../../../core/sessions/refs.js';
 import type { Item } from '../../output/items.js';
-import type { AnswerSchema } from '../../../core/sessions/answer-json.js';
+import type { OutputSchema } from '../../../core/sessions/structured-output.js';
 import type { InStream } from '../../../core/io/io.js';
 import { startDeadline } from '../../../core/sessions/deadline.js';
 import { anySignal } from '../../../core/api/call-deadline.js';
@@ -18,7 +18,7 @@ export interface WaitFlags {
   timeout?: number;
   outputDir?: string;
   /** --output-schema, compiled by the spec: each reply is checked against it. */
-  schema?: AnswerSchema;
+  schema?: OutputSchema;
   /** --notify (true), --no-notify (false), neither: the `notify` setting decides. */
   notify?: boolean;
 }

@@ -1,6 +1,6 @@
 // How a record's schema is written: each field once, with what the contract says it is (the document's
 // shape, widened where the live service differs: what the emulator serves is held to it) and what the
-// client takes of an answer (src/core/api/answers.ts's rule: believe an answer only as far as it proves itself).
+// client takes of an answer (the rule the hand-kept checks had: believe a response only as far as it proves itself).
 // A field that protects something (an id printed, stored or put in a URL) is checked as the contract says;
 // one the client only prints through the terminal sanitizer or hands on is taken as it comes. valibot was
 // chosen for its start-up cost (bench/README.md: "Schema library").
