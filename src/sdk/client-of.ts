@@ -2,8 +2,7 @@
 // environment, and its notices (retries, pacing, a budget store that failed) turned into events.
 import type { ApiClient } from '../core/api/client.js';
 import { clientFromSettings, type BudgetSettings } from '../core/config/client-from-settings.js';
-import type { History } from '../core/state/history.js';
-import { recordTurnEnds, type TurnEnds } from '../core/state/turn-ends.js';
+import { recorderOf } from '../core/state/turn-ends.js';
 import type { AgentsEvent, AgentsOptions } from './types.js';
 
 /** Sends an event to the program, if it listens; a listener that throws never breaks a call. */
@@ -31,17 +30,6 @@ function budgetOf(o: AgentsOptions): BudgetSettings | false {
   };
 }
 
-/**
- * The CLI's history an Agents records the turns' ends it sees in (one made by fromConfig, or by a run
- * that hosts the library), so that `agents ls` shows them; kept here, out of the package's API.
- */
-const recorders = new WeakMap<object, TurnEnds>();
-
-/** Has `agents` record each turn's end it sees in `history` (src/core/state/turn-ends.ts). */
-export function recordIn(agents: object, history: History): void {
-  recorders.set(agents, recordTurnEnds(history));
-}
-
 /** The client for these options (nothing is read or sent until its first call). */
 export function clientOf(
   o: AgentsOptions,
@@ -49,7 +37,7 @@ export function clientOf(
   emit: (event: AgentsEvent) => void,
   owner?: object,
 ): ApiClient {
-  const onListed = owner && recorders.get(owner);
+  const onListed = owner && recorderOf(owner);
   const budget = (message: string) => emit({ type: 'budget', message });
   return clientFromSettings({
     ...connection,

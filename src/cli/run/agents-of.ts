@@ -1,12 +1,9 @@
 // The library's client for a run of a command that hosts it (`agents mcp`, `agents acp`): they post and read
 // through the public entry (src/sdk/index.ts), so a regression of the library fails their tests too. The
 // run's settings, budget directory and tuning go in; the library's events come out on the run's stderr.
-import { Agents, type AgentsEvent } from './index.js';
-import { recordIn } from './client-of.js';
-import type { Context } from '../cli/run/context.js';
-import { requireConnection } from '../core/config/settings.js';
-import { sharedPacingFromEnv } from '../core/config/env.js';
-import { budgetDir } from '../core/config/client-from-settings.js';
+import { Agents, type AgentsEvent } from '../../sdk/index.js';
+import type { Context } from './context.js';
+import { budgetDir, recordIn, requireConnection, sharedPacingFromEnv } from '../../core/index.js';
 
 const made = new WeakMap<Context, Promise<Agents>>();
 
