@@ -5,13 +5,19 @@
 import type { Agents } from '../sdk/index.js';
 import { NotFoundError, type Landed, type Message, type Session } from '../sdk/index.js';
 import type { Context } from '../cli/run/context.js';
-import type { AgentSelection } from '../cli/input/agent.js';
-import { notASession, parseSessionRef } from '../core/sessions/refs.js';
-import { resolveSession } from '../core/sessions/resolve.js';
-import { classify, type Entry } from '../core/conversation/model.js';
-import { recordLast, type UsedSession } from '../core/state/last-session.js';
-import { readKnownSessions, type KnownSession } from '../core/state/known-sessions.js';
-import { agentsOf } from '../sdk/agents-of.js';
+import {
+  classify,
+  notASession,
+  parseSessionRef,
+  readKnownSessions,
+  recordLast,
+  resolveSession,
+  type AgentSelection,
+  type Entry,
+  type KnownSession,
+  type UsedSession,
+} from '../core/index.js';
+import { agentsOf } from '../cli/run/agents-of.js';
 
 export type { AgentSelection, Entry, KnownSession };
 

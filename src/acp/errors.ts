@@ -1,8 +1,7 @@
 // A failure as the ACP error the editor shows: the CLI's one line and its hint (the same mapping as main's
 // catch and the MCP results: toCliError), a JSON-RPC code by kind, and never the key.
 import { RequestError } from '@agentclientprotocol/sdk';
-import { ExitCode, toCliError } from '../core/errors/cli-error.js';
-import { redact } from '../core/api/redact.js';
+import { ExitCode, redact, toCliError } from '../core/index.js';
 
 /** ACP's codes: auth required, resource not found, invalid params, internal error. */
 const CODES: Partial<Record<number, number>> = {

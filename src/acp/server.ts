@@ -14,9 +14,8 @@ import {
   type SessionConfigOption,
 } from '@agentclientprotocol/sdk';
 import type { Context } from '../cli/run/context.js';
-import { CORE_AGENTS, type CoreAgent } from '../core/api/types.js';
+import { CliError, CORE_AGENTS, ExitCode, toCliError, type CoreAgent } from '../core/index.js';
 import { VERSION } from '../util/version.js';
-import { CliError, ExitCode, toCliError } from '../core/errors/cli-error.js';
 import { Blocks } from './blocks.js';
 import { acpError } from './errors.js';
 import { PanelSession, type PanelOptions } from './session.js';

@@ -2,11 +2,17 @@
 // program) made from the inputs and the runner's environment. The Action sends nothing itself: every
 // request, poll, retry and slot of the key's budget is the library's; its progress comes back as log lines.
 import type { AgentsEvent, AgentsOptions } from '../sdk/index.js';
-import { rateLimitFromEnv, sharedPacingFromEnv } from '../core/config/env.js';
-import type { Env, Tuning } from '../core/io/io.js';
-import { DEFAULT_SCHEDULE, type ScheduleOptions } from '../core/poll/schedule.js';
+import {
+  DEFAULT_SCHEDULE,
+  failingLine,
+  RATE_LIMITED_LINE,
+  rateLimitFromEnv,
+  sharedPacingFromEnv,
+  type Env,
+  type ScheduleOptions,
+  type Tuning,
+} from '../core/index.js';
 import type { ActionInputs } from './inputs.js';
-import { RATE_LIMITED_LINE, failingLine } from '../core/events/outage-lines.js';
 
 /**
  * poll_interval_seconds as a floor on every gap between two polls, jitter included; the schedule (and the

@@ -2,14 +2,15 @@
 // own action (BlocksOrg/blocks-ci-sessions), plus ours. Each error names the input, not the CLI flag.
 import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { MAX_TITLE_LENGTH, type CoreAgent } from '../core/api/types.js';
-import { UsageError } from '../core/errors/cli-error.js';
 import {
+  MAX_TITLE_LENGTH,
+  UsageError,
   validateAgent,
   validateApiKey,
   validateBaseUrl,
   validateBudgetUrl,
-} from '../core/config/validators.js';
+  type CoreAgent,
+} from '../core/index.js';
 import { isUuid } from '../util/uuid.js';
 
 /** Every input action.yml declares, in its order; the only names the Action reads. */

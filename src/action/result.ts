@@ -9,8 +9,7 @@ import {
   type Reply,
   type Turn,
 } from '../sdk/index.js';
-import type { PullRequestRef, Session } from '../core/api/types.js';
-import type { WaitResult } from '../core/events/ci-result.js';
+import type { PullRequestRef, Session, WaitResult } from '../core/index.js';
 import { resultOutputs } from '../cli/output/github.js';
 
 /** Every output action.yml declares, in its order. */

@@ -6,9 +6,7 @@
 // files) from the process and writes the log to its stdout: so the Action reads the environment there too.
 import { getInput, info, setSecret, summary } from '@actions/core';
 import { Agents, AgentsError, ExitCode } from '../sdk/index.js';
-import { githubFiles } from '../core/config/env.js';
-import { toCliError } from '../core/errors/cli-error.js';
-import type { Env, Tuning } from '../core/io/io.js';
+import { githubFiles, toCliError, type Env, type Tuning } from '../core/index.js';
 import { stepSummary } from '../cli/output/github.js';
 import { agentsOptions } from './client.js';
 import { parseInputs, type ActionInputs, type InputReader } from './inputs.js';

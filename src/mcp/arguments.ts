@@ -1,8 +1,13 @@
 // A tool call's arguments, checked by hand against what tools.ts declares: each wrong one is a usage error
 // of one line that names the argument and says what it takes (an agent reads it and calls again).
-import { CORE_AGENTS, type CoreAgent } from '../core/api/types.js';
-import { UsageError } from '../core/errors/cli-error.js';
-import { notASession, parseSessionRef, type SessionRef } from '../core/sessions/refs.js';
+import {
+  CORE_AGENTS,
+  notASession,
+  parseSessionRef,
+  UsageError,
+  type CoreAgent,
+  type SessionRef,
+} from '../core/index.js';
 import { isObject } from '../util/json.js';
 import { isUuid } from '../util/uuid.js';
 import { MAX_WAIT_SECONDS, type ToolDefinition } from './tools.js';

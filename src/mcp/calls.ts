@@ -1,24 +1,28 @@
 // What each tool does: post a turn, wait for its reply and read a session through the library's public
 // entry (src/sdk, so that its regressions fail these tools' tests), list this machine's sessions. Each
 // returns the result's data; tool-results.ts makes it a tool result.
-import { loadOutputSchema } from '../core/sessions/output-schema.js';
+import {
+  CORE_AGENTS,
+  DEFAULT_SCHEMA_RETRIES,
+  DEFAULT_SHOW_LIMIT,
+  historyName,
+  loadOutputSchema,
+  MAX_SCHEMA_RETRIES,
+  MAX_SESSIONS,
+  readKnownSessions,
+  recordLast,
+  resolveSession,
+  sessionJson,
+  startDeadline,
+  UsageError,
+  type CreateSessionBody,
+  type SessionRef,
+} from '../core/index.js';
 import type { Context } from '../cli/run/context.js';
-import type { CreateSessionBody } from '../core/api/types.js';
-import { UsageError } from '../core/errors/cli-error.js';
-import { CORE_AGENTS } from '../core/api/types.js';
-import { startDeadline } from '../core/sessions/deadline.js';
-import { resolveSession } from '../core/sessions/resolve.js';
-import { DEFAULT_SHOW_LIMIT } from '../core/sessions/read-session.js';
-import { recordLast } from '../core/state/last-session.js';
 import type { JsonSchema, Turn } from '../sdk/index.js';
-import { agentsOf } from '../sdk/agents-of.js';
-import { DEFAULT_SCHEMA_RETRIES, MAX_SCHEMA_RETRIES } from '../core/sessions/structured-output.js';
-import { MAX_SESSIONS, readKnownSessions } from '../core/state/known-sessions.js';
-import { historyName } from '../core/state/history.js';
-import { sessionJson } from '../cli/output/render-sessions.js';
+import { agentsOf } from '../cli/run/agents-of.js';
 import type { Arguments } from './arguments.js';
 import { DEFAULT_WAIT_SECONDS } from './tools.js';
-import type { SessionRef } from '../core/sessions/refs.js';
 import { monotonicMs } from '../util/clock.js';
 import {
   noAnswer,

@@ -8,7 +8,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import type { Context } from '../cli/run/context.js';
 import { VERSION } from '../util/version.js';
 import { Arguments } from './arguments.js';
-import { redact } from '../core/api/redact.js';
+import { redact } from '../core/index.js';
 import { errorResult, resultOf, type ToolResult } from './tool-results.js';
 import { createSessionTool, listSessions, sendMessageTool, showSession, waitForReply } from './calls.js';
 import type { ToolOutcome, ToolCallContext } from './turn-result.js';

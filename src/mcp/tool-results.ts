@@ -1,8 +1,7 @@
 // A call's data or its failure as an MCP tool result. A failure of any kind (a bad argument, an unknown
 // session, a missing key, a busy key) is a result with isError and one line with its hint: never a
 // protocol error, never the end of the server.
-import { toCliError } from '../core/errors/cli-error.js';
-import { redact } from '../core/api/redact.js';
+import { redact, toCliError } from '../core/index.js';
 import { escapeForLine } from '../util/text.js';
 import type { ToolOutcome } from './turn-result.js';
 

@@ -1,8 +1,6 @@
 // The tools `agents mcp` serves: fixed names (configurations and prompts rely on them), input schemas
 // whose descriptions an agent can act on, and the output schema of each result's structuredContent.
-import { CORE_AGENTS } from '../core/api/types.js';
-import { MAX_SESSIONS } from '../core/state/known-sessions.js';
-import { DEFAULT_SCHEMA_RETRIES, MAX_SCHEMA_RETRIES } from '../core/sessions/structured-output.js';
+import { CORE_AGENTS, DEFAULT_SCHEMA_RETRIES, MAX_SCHEMA_RETRIES, MAX_SESSIONS } from '../core/index.js';
 
 /** A tool's name. */
 export type ToolName =

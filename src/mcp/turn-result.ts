@@ -2,13 +2,17 @@
 // `wait` (src/sdk), so that its regressions fail these tools' tests; time running out is an answer
 // ("running"), a reply that never matched output_schema is one too (status schema_mismatch).
 import type { Context } from '../cli/run/context.js';
-import { CliError } from '../core/errors/cli-error.js';
-import { SchemaMismatchError, TimeoutError } from '../core/errors/agents-error.js';
-import { schemaErrorLine, NO_JSON } from '../core/sessions/structured-output.js';
-import { recordLast } from '../core/state/last-session.js';
-import { noteSessionFacts } from '../core/state/known-sessions.js';
+import {
+  CliError,
+  NO_JSON,
+  noteSessionFacts,
+  recordLast,
+  schemaErrorLine,
+  SchemaMismatchError,
+  TimeoutError,
+} from '../core/index.js';
 import type { JsonSchema, Session, TurnRef } from '../sdk/index.js';
-import { agentsOf } from '../sdk/agents-of.js';
+import { agentsOf } from '../cli/run/agents-of.js';
 
 /**
  * How long a create or send POST, or a read, may take before the call gives up on it: more than a minute,

@@ -26,7 +26,8 @@ import {
   turnArg,
   uuidArg,
 } from './arguments.js';
-import { clientOf, emitter, recordIn } from './client-of.js';
+import { clientOf, emitter } from './client-of.js';
+import { recordIn } from '../core/state/turn-ends.js';
 import { openStateFile } from '../core/state/state-file.js';
 import { historyFor } from '../core/state/history-for.js';
 import { followTurn, NEVER, waitReply, type WaitJob } from './waits.js';

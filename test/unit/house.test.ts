@@ -86,6 +86,35 @@ function edges(file: string): Edge[] {
 
 const isNodeModule = (name: string) => name.startsWith('node:');
 
+/** The core's one door for the faces, and the library's public entry. */
+const CORE_DOOR = join(SRC, 'core', 'index.ts');
+const SDK_DOOR = join(SRC, 'sdk', 'index.ts');
+
+/** The names `file` imports from `target`, from its import declarations. */
+function namesFrom(file: string, target: string): string[] {
+  const sf = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  return sf.statements.flatMap((n) => {
+    if (!ts.isImportDeclaration(n) || !ts.isStringLiteral(n.moduleSpecifier)) return [];
+    if (resolve(dirname(file), n.moduleSpecifier.text).replace(/\.js$/, '.ts') !== target) return [];
+    const named = n.importClause?.namedBindings;
+    if (named === undefined || !ts.isNamedImports(named)) return ['(all)'];
+    return named.elements.map((e) => (e.propertyName ?? e.name).text);
+  });
+}
+
+/** The files behind the names `file` imports through the core's door (the door lists every name). */
+function throughDoor(file: string): string[] {
+  const sf = ts.createSourceFile(CORE_DOOR, readFileSync(CORE_DOOR, 'utf8'), ts.ScriptTarget.Latest, true);
+  const from = new Map<string, string>();
+  for (const n of sf.statements) {
+    if (!ts.isExportDeclaration(n) || !n.moduleSpecifier || !ts.isStringLiteral(n.moduleSpecifier)) continue;
+    const at = resolve(dirname(CORE_DOOR), n.moduleSpecifier.text).replace(/\.js$/, '.ts');
+    if (n.exportClause && ts.isNamedExports(n.exportClause))
+      for (const e of n.exportClause.elements) from.set(e.name.text, at);
+  }
+  return namesFrom(file, CORE_DOOR).map((name) => from.get(name) ?? `${CORE_DOOR} (${name})`);
+}
+
 describe('the house', () => {
   it('has no file under src/ over 400 lines', () => {
     const long = files
@@ -150,6 +179,7 @@ describe('the house', () => {
   it("lets the Action reach the service only through the library's public entry (issue 37)", () => {
     // Everything the Action's files reach, not going through src/sdk/index.ts: none of it may be the HTTP
     // client, the session work, the CLI's program, or the library's insides.
+    // Through the core's door (src/core/index.ts), only the files that export the names the Action imports.
     const entry = join(SRC, 'sdk', 'index.ts');
     const seen = new Set<string>();
     const todo = files.filter((f) => rel(f).startsWith('action/'));
@@ -157,12 +187,34 @@ describe('the house', () => {
       const f = todo.pop()!;
       if (seen.has(f)) continue;
       seen.add(f);
-      for (const t of imports(f)) if (t !== entry && files.includes(t)) todo.push(t);
+      for (const t of imports(f)) {
+        if (t === CORE_DOOR) todo.push(...throughDoor(f));
+        else if (t !== entry && files.includes(t)) todo.push(t);
+      }
     }
     const banned =
       /^(cli\/(main\.ts|program\/|commands\/|run\/|chat\/)|mcp\/|acp\/|core\/sessions\/|sdk\/|core\/poll\/follow|core\/api\/(client|exchange|request-send|plain-http|undici-http)|core\/budget\/(shared|redis-store|file-store))/;
     expect([...seen].map(rel).filter((r) => banned.test(r))).toEqual([]);
     expect(imports(join(SRC, 'action', 'turn.ts'))).toContain(entry);
+  });
+
+  it('lets the Action, `agents mcp` and `agents acp` reach the core and the library only through their doors (issue 47)', () => {
+    // A face imports src/core through src/core/index.ts alone and src/sdk through src/sdk/index.ts alone;
+    // mcp and acp are commands of the CLI and take from it only the run they are given (its Context) and
+    // the library made from that run (cli/run/agents-of.ts): src/mcp/README.md says why.
+    const RUN = new Set(['cli/run/context.ts', 'cli/run/agents-of.ts']);
+    const past = (from: string, to: string) =>
+      (to.startsWith('core/') && to !== rel(CORE_DOOR)) ||
+      (to.startsWith('sdk/') && to !== rel(SDK_DOOR)) ||
+      (/^(mcp|acp)\//.test(from) && to.startsWith('cli/') && !RUN.has(to));
+    const bad = files
+      .filter((f) => /^(action|mcp|acp)\//.test(rel(f)))
+      .flatMap((f) =>
+        imports(f)
+          .filter((t) => past(rel(f), rel(t)))
+          .map((t) => `${rel(f)} -> ${rel(t)}`),
+      );
+    expect(bad).toEqual([]);
   });
 
   it('imports only downwards, from layer to layer as docs/architecture.md draws them', () => {
@@ -173,7 +225,8 @@ describe('the house', () => {
       ['cli/program'],
       ['cli/commands'],
       ['cli/chat', 'mcp', 'acp'],
-      ['sdk/agents-of.ts'],
+      // The CLI's run hosting the library for `agents mcp` and `agents acp`, over the library's entry.
+      ['cli/run/agents-of.ts'],
       ['sdk'],
       ['cli/input'],
       ['cli/run'],
@@ -187,6 +240,8 @@ describe('the house', () => {
       ['cli/output'],
       ['cli/completion', 'cli/git', 'cli/types'],
       // The core, below every layer of the CLI: it knows no face.
+      // The core's door for the faces (src/core/index.ts), over every part of the core it names.
+      ['core/index.ts'],
       ['core/sessions'],
       ['core/state'],
       ['core/config'],

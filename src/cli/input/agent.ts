@@ -2,7 +2,7 @@
 // configured default; else a prompt in a terminal; else exit 2. The flags are settled in the parse step
 // (create, send and chat's spec), the default and the prompt when the command runs.
 import { readFileSync } from 'node:fs';
-import { CORE_AGENTS, type CoreAgent, type CreateSessionBody, type Profile } from '../../core/api/types.js';
+import { CORE_AGENTS, type AgentSelection, type CoreAgent, type Profile } from '../../core/api/types.js';
 import { UsageError } from '../../core/errors/cli-error.js';
 import { isObject } from '../../util/json.js';
 import { isUuid } from '../../util/uuid.js';
@@ -22,8 +22,7 @@ export interface CheckedAgentFlags {
   profile?: Profile;
 }
 
-/** The part of a create body that names the agent. */
-export type AgentSelection = Pick<CreateSessionBody, 'agent_name' | 'agent_id' | 'profile'>;
+export type { AgentSelection } from '../../core/api/types.js';
 
 const PROFILE_KEYS = new Set(['id', 'config_values', 'mcp_servers', 'config_merge_strategy']);
 

@@ -1,24 +1,12 @@
 // Pure renderers of the sessions this machine knows (`agents ls`, the session chooser): a terminal gets
 // titles, agents, states and relative times fitted to its width; a pipe one tab-separated line a session.
 import type { KnownSession } from '../../core/state/known-sessions.js';
+// The JSON shape is the core's (`agents mcp` reports the same): re-exported for the CLI's printers.
+export { sessionJson } from '../../core/state/known-sessions.js';
 import { flatten, neutralize } from '../../util/text.js';
 import { cut, width } from '../../util/width.js';
 import type { Style } from './style.js';
 import { relativeTime, type TimeFormat } from './time.js';
-
-/** A session as JSON for scripts (`ls --json`): the state file's names in the API's style. */
-export function sessionJson(s: KnownSession): Record<string, string | null> {
-  return {
-    id: s.id,
-    title: s.title ?? null,
-    agent: s.agent ?? null,
-    state: s.state ?? null,
-    created_at: s.createdAt ?? null,
-    last_used_at: s.usedAt || null,
-    thread_id: s.threadId ?? null,
-    web_url: s.web ?? null,
-  };
-}
 
 /** Pure: one line a session, tab-separated: id, title, agent, state, created (ISO); empty where unknown. */
 export function renderSessionsPlain(list: readonly KnownSession[]): string {

@@ -1,8 +1,8 @@
 // How a run makes its API clients: its settings from the environment, its notices (retries, pacing, a
 // foreign message) on stderr through the run's logger.
-import { ApiClient, type ClientOptions } from '../../core/api/client.js';
+import type { ApiClient, ClientOptions } from '../../core/api/client.js';
+import { clientFromSettings, type BudgetSettings } from '../../core/config/client-from-settings.js';
 import type { IO } from '../../core/io/io.js';
-import { VERSION } from '../../util/version.js';
 import { maxResponseFromEnv, rateLimitFromEnv, requestTimeouts } from '../../core/config/env.js';
 import type { TerminalCaps } from '../output/terminal.js';
 import type { Logger } from '../output/stderr.js';
@@ -31,7 +31,7 @@ export function retryLine(n: RetryNotice): string {
 
 /** Makes an API client for a base URL and key, with the run's settings unless `options` says otherwise. */
 export type ClientFor = (
-  options: Pick<ClientOptions, 'baseUrl' | 'apiKey'> & Partial<ClientOptions>,
+  options: Pick<ClientOptions, 'baseUrl' | 'apiKey'> & Partial<ClientOptions> & { budgetUrl?: string },
 ) => ApiClient;
 
 /** Told of each page a client for `baseUrl` listed (see ClientOptions.onListed). */
@@ -46,7 +46,8 @@ export function clientMaker(
   caps: TerminalCaps,
   log: Logger,
   debug: boolean,
-  sharedPacing: ClientOptions['sharedPacing'],
+  /** The key's budget (shared through this machine's file unless the environment says not). */
+  budget: BudgetSettings | false,
   onListed?: ListedOn,
 ): ClientFor {
   const { env } = io;
@@ -69,29 +70,45 @@ export function clientMaker(
     const asked = why === 'session' ? `session ${target.sessionId}` : `thread ${target.threadId}`;
     log.warn(`the service listed messages of another ${why} than ${asked}; they were left out`);
   };
-  return (options) => {
+  return ({ baseUrl, apiKey, budgetUrl, ...overrides }) => {
     const rate = rateLimitFromEnv(env);
-    return new ApiClient({
-      userAgent: `agents/${VERSION} node/${io.runtime.nodeVersion}`,
-      ...requestTimeouts(env),
-      maxResponseBytes: maxResponseFromEnv(env),
-      onForeign,
-      debug: debug ? (line: string) => log.debug(line) : undefined,
-      env,
-      // A person at a terminal sees why nothing happens while a request is retried; a log, a long outage.
-      onRetry,
-      onPaced: caps.stderrIsTTY
-        ? ({ limit }) =>
-            log.info(
-              `waiting for a request slot: ${limit} requests a minute for this key${rate === undefined ? '' : ' (AGENTS_RATE_LIMIT)'}, and the last minute has used them (this process and any other agents process on this machine)`,
-            )
-        : undefined,
-      ratePerMinute: rate,
-      ...(io.tuning?.pacing !== undefined ? { pacing: io.tuning.pacing } : {}),
-      sharedPacing,
-      ...(onListed ? { onListed: (target, messages) => onListed(options.baseUrl, target, messages) } : {}),
-      ...options,
-      retry: { ...io.tuning?.retry, ...options.retry },
-    });
+    return clientFromSettings(
+      {
+        baseUrl,
+        apiKey,
+        env,
+        platform: io.runtime.platform,
+        product: 'agents',
+        nodeVersion: io.runtime.nodeVersion,
+        limits: { ...requestTimeouts(env), maxResponseBytes: maxResponseFromEnv(env) },
+        // A fleet's budget in Redis, where one is configured: shared by every machine on the key.
+        budget:
+          budget === false
+            ? false
+            : {
+                ...budget,
+                ...(rate !== undefined ? { limit: rate } : {}),
+                ...(budgetUrl !== undefined ? { url: budgetUrl } : {}),
+              },
+        ...(io.tuning ? { tuning: io.tuning } : {}),
+        hooks: {
+          onForeign,
+          ...(debug ? { debug: (line: string) => log.debug(line) } : {}),
+          // A person at a terminal sees why nothing happens while a request is retried; a log, a long outage.
+          onRetry,
+          ...(caps.stderrIsTTY
+            ? {
+                onPaced: ({ limit }: { limit: number }) =>
+                  log.info(
+                    `waiting for a request slot: ${limit} requests a minute for this key${rate === undefined ? '' : ' (AGENTS_RATE_LIMIT)'}, and the last minute has used them (this process and any other agents process on this machine)`,
+                  ),
+              }
+            : {}),
+          onBudget: { fallback: (m) => log.warn(m), repair: (m) => log.warn(m), rejoin: (m) => log.info(m) },
+          ...(onListed ? { onListed: (target, messages) => onListed(baseUrl, target, messages) } : {}),
+        },
+      },
+      overrides,
+    );
   };
 }

@@ -1,11 +1,10 @@
 // What every command receives, built once per run from the IO and the global flags. Commands use it
 // instead of `process`, and never write to stdout: they return data for the presenter.
 import { createStatusLines } from '../output/status-lines.js';
-import type { ApiClient, ClientOptions } from '../../core/api/client.js';
+import type { ApiClient } from '../../core/api/client.js';
 import type { IO } from '../../core/io/io.js';
-import { join } from 'node:path';
 import { debugFromEnv, sharedPacingFromEnv } from '../../core/config/env.js';
-import { stateDir } from '../../core/config/locations.js';
+import { budgetDir, type BudgetSettings } from '../../core/config/client-from-settings.js';
 import { openConfigFile, type ConfigFile } from '../../core/config/config-file.js';
 import type { KeyStoreOptions } from '../../core/config/key-store.js';
 import {
@@ -22,7 +21,7 @@ import { historyFor } from '../../core/state/history-for.js';
 import { recordTurnEnds, type TurnEnds } from '../../core/state/turn-ends.js';
 import { detectTerminal, type TerminalCaps } from '../output/terminal.js';
 import { createStyle } from '../output/style.js';
-import { createLogger, Stderr, type Logger } from '../output/stderr.js';
+import { createLogger, Stderr } from '../output/stderr.js';
 import { createProgress } from '../output/progress.js';
 import type { StatusLines } from '../output/status-lines.js';
 import type { PresentContext } from '../output/printer.js';
@@ -92,22 +91,16 @@ function capsOf(io: IO, globals: GlobalOptions): TerminalCaps {
 
 /** Where this machine keeps its keys' budgets (`agents budget` reads them there). */
 export function pacingDir(io: IO): string {
-  return join(stateDir(io.env, io.runtime.platform), 'pacing');
+  return budgetDir(io.env, io.runtime.platform);
 }
 
 /**
  * Every agents process on the machine that uses one key shares its budget through a file in the state
  * directory; tests that turn pacing off, and the benchmark's uncoordinated runs, pace nothing / alone.
  */
-function sharedPacingOf(io: IO, log: Logger, label: string | undefined): ClientOptions['sharedPacing'] {
-  if (io.tuning?.pacing === false || !sharedPacingFromEnv(io.env)) return undefined;
-  return {
-    dir: pacingDir(io),
-    label,
-    onFallback: (message: string) => log.warn(message),
-    onRepair: (message: string) => log.warn(message),
-    onRejoin: (message: string) => log.info(message),
-  };
+function budgetOf(io: IO, label: string | undefined): BudgetSettings | false {
+  if (io.tuning?.pacing === false) return false;
+  return { shared: sharedPacingFromEnv(io.env), ...(label !== undefined ? { label } : {}) };
 }
 
 /**
@@ -146,7 +139,7 @@ export async function createContext(
       ...reading,
       keychainTimeoutMs: io.tuning?.keychainTimeoutMs,
     });
-  const sharedPacing = sharedPacingOf(io, log, label);
+  const budget = budgetOf(io, label);
   let client: Promise<ApiClient> | undefined;
   let history: Promise<History> | undefined;
   const readHistory = () =>
@@ -159,7 +152,7 @@ export async function createContext(
     if (h === undefined || h.baseUrl !== baseUrl) return;
     await (turnEnds ??= recordTurnEnds(h))(target, messages);
   };
-  const clientFor = clientMaker(io, caps, log, debug, sharedPacing, onListed);
+  const clientFor = clientMaker(io, caps, log, debug, budget, onListed);
   let status: StatusLines | undefined;
 
   return {
@@ -191,10 +184,7 @@ export async function createContext(
         // The warning: a key about to travel over plain http to a host that is not loopback.
         const s = await settings(['apiKey', 'baseUrl', 'budgetUrl']);
         const connection = requireConnection(s, (w) => log.warn(w));
-        // A fleet's budget in Redis, where one is configured: shared by every machine on the key.
-        const budget =
-          sharedPacing && s.budgetUrl !== undefined ? { ...sharedPacing, url: s.budgetUrl } : sharedPacing;
-        return clientFor({ ...connection, sharedPacing: budget });
+        return clientFor({ ...connection, ...(s.budgetUrl !== undefined ? { budgetUrl: s.budgetUrl } : {}) });
       })()),
     clientFor,
     close: () => {

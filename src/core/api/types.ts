@@ -67,3 +67,6 @@ export interface ListQuery {
   limit?: number;
   direction?: 'asc' | 'desc';
 }
+
+/** The part of a create body that names the agent (a flag, an ACP client's choice, the config). */
+export type AgentSelection = Pick<CreateSessionBody, 'agent_name' | 'agent_id' | 'profile'>;

@@ -155,3 +155,17 @@ export async function noteSessionFacts(
     return err instanceof Error ? err.message : String(err);
   }
 }
+
+/** A session as JSON for scripts (`ls --json`, MCP's `list_sessions`): the state file's names, API style. */
+export function sessionJson(s: KnownSession): Record<string, string | null> {
+  return {
+    id: s.id,
+    title: s.title ?? null,
+    agent: s.agent ?? null,
+    state: s.state ?? null,
+    created_at: s.createdAt ?? null,
+    last_used_at: s.usedAt || null,
+    thread_id: s.threadId ?? null,
+    web_url: s.web ?? null,
+  };
+}

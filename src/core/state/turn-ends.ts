@@ -42,3 +42,20 @@ export function recordTurnEnds(h: History): TurnEnds {
     }
   };
 }
+
+/**
+ * The history each library instance records the turns' ends it sees in (one made by fromConfig, or by a run
+ * that hosts the library: `agents mcp`, `agents acp`), so that `agents ls` shows them; kept in the core,
+ * out of the package's API, so a face hosting the library reaches it through the core's door.
+ */
+const recorders = new WeakMap<object, TurnEnds>();
+
+/** Has `owner` (an Agents) record each turn's end it sees in `history`. */
+export function recordIn(owner: object, history: History): void {
+  recorders.set(owner, recordTurnEnds(history));
+}
+
+/** The recorder `owner` was given by recordIn, if any. */
+export function recorderOf(owner: object): TurnEnds | undefined {
+  return recorders.get(owner);
+}

@@ -1,13 +1,9 @@
 // The library's client for a run of a command that hosts it (`agents mcp`, `agents acp`): they post and read
 // through the public entry (src/sdk/index.ts), so a regression of the library fails their tests too. The
 // run's settings, budget directory and tuning go in; the library's events come out on the run's stderr.
-import { join } from 'node:path';
-import { Agents, type AgentsEvent } from './index.js';
-import { recordIn } from './client-of.js';
-import type { Context } from '../cli/run/context.js';
-import { requireConnection } from '../core/config/settings.js';
-import { sharedPacingFromEnv } from '../core/config/env.js';
-import { stateDir } from '../core/config/locations.js';
+import { Agents, type AgentsEvent } from '../../sdk/index.js';
+import type { Context } from './context.js';
+import { budgetDir, recordIn, requireConnection, sharedPacingFromEnv } from '../../core/index.js';
 
 const made = new WeakMap<Context, Promise<Agents>>();
 
@@ -27,7 +23,7 @@ export function agentsOf(ctx: Context): Promise<Agents> {
       const connection = requireConnection(s, (w) => ctx.log.warn(w));
       const { env } = ctx.io;
       const shared = ctx.io.tuning?.pacing !== false && sharedPacingFromEnv(env);
-      const dir = join(stateDir(env, ctx.io.runtime.platform), 'pacing');
+      const dir = budgetDir(env, ctx.io.runtime.platform);
       const agents = new Agents({
         ...connection,
         env,
