@@ -5,6 +5,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'vitest';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { runMain } from './main.js';
 
 export const ORIGIN = 'https://github.com/acme/app.git';
 
@@ -74,3 +77,16 @@ export const snapshot = (dir: string): string[] => [
   git(dir, 'status', '--porcelain', '--ignored'),
   git(dir, 'config', '--list', '--local'),
 ];
+
+/** A session created on `em` (through main, with `env`) that lists these pull requests. */
+export async function sessionWith(
+  em: RunningEmulator,
+  env: NodeJS.ProcessEnv,
+  ...prs: string[]
+): Promise<string> {
+  const r = await runMain(['create', '-a', 'claude', 'make it so'], { env });
+  expect(r.code, r.stderr).toBe(0);
+  const id = r.stdout.trim();
+  for (const pr of prs) em.addPullRequest(id, pr);
+  return id;
+}

@@ -11,7 +11,14 @@ import { KEY } from '../../support/key.js';
 import { cliEnv } from '../../support/run-cli.js';
 import { RecordingSpawner, runMain, type MainOptions } from '../../support/main.js';
 import { until } from '../../support/until.js';
-import { GIT_ENV, git, gitFixture, snapshot, type GitFixture } from '../../support/git-fixture.js';
+import {
+  GIT_ENV,
+  git,
+  gitFixture,
+  snapshot,
+  type GitFixture,
+  sessionWith as sessionWithPullRequests,
+} from '../../support/git-fixture.js';
 
 const PR12 = 'https://github.com/acme/app/pull/12';
 const PR13 = 'https://github.com/acme/app/pull/13';
@@ -26,13 +33,7 @@ const pushCommit = (from: string, file: string, text: string, ref: string) =>
 const run = (args: string[], cwd: string, o: MainOptions = {}) => runMain(args, { env, cwd, ...o });
 
 /** A session of the emulator with these pull requests. */
-async function sessionWith(...prs: string[]): Promise<string> {
-  const r = await runMain(['create', '-a', 'claude', 'make it so'], { env });
-  expect(r.code, r.stderr).toBe(0);
-  const id = r.stdout.trim();
-  for (const pr of prs) em.addPullRequest(id, pr);
-  return id;
-}
+const sessionWith = (...prs: string[]) => sessionWithPullRequests(em, env, ...prs);
 
 let head12 = '';
 let head13 = '';

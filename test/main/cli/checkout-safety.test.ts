@@ -11,7 +11,14 @@ import { KEY } from '../../support/key.js';
 import { cliEnv } from '../../support/run-cli.js';
 import { runMain, type MainOptions } from '../../support/main.js';
 import { until } from '../../support/until.js';
-import { GIT_ENV, git, gitFixture, snapshot, type GitFixture } from '../../support/git-fixture.js';
+import {
+  GIT_ENV,
+  git,
+  gitFixture,
+  snapshot,
+  type GitFixture,
+  sessionWith as sessionWithPullRequests,
+} from '../../support/git-fixture.js';
 
 const PR = (n: number) => `https://github.com/acme/app/pull/${n}`;
 
@@ -22,13 +29,7 @@ let repo: GitFixture;
 const run = (args: string[], cwd: string, o: MainOptions = {}) => runMain(args, { env, cwd, ...o });
 
 /** A session of the emulator with these pull requests. */
-async function sessionWith(...prs: string[]): Promise<string> {
-  const r = await runMain(['create', '-a', 'claude', 'make it so'], { env });
-  expect(r.code, r.stderr).toBe(0);
-  const id = r.stdout.trim();
-  for (const pr of prs) em.addPullRequest(id, pr);
-  return id;
-}
+const sessionWith = (...prs: string[]) => sessionWithPullRequests(em, env, ...prs);
 
 beforeAll(async () => {
   em = await ownEmulator({ dialect: 'live' });
