@@ -1,6 +1,4 @@
-// Pure: a key's budget as `agents budget` shows it, from the stored state alone (no request is sent):
-// the window's use against the limit, the requests waiting for a slot and the waits polling, by process
-// and command, when the next slot frees, and the 429s of the last hour.
+// Pure: a key's budget as `agents budget` shows it, from the stored state alone (no request is sent).
 import { capacity, type PacingOptions } from './limiter.js';
 import { nextFree, prune, slotsHeld, type SharedState } from './state.js';
 
@@ -8,30 +6,26 @@ import { nextFree, prune, slotsHeld, type SharedState } from './state.js';
 export interface BudgetProcess {
   /** Its command and option names (`create --wait`), when it wrote them (older versions did not). */
   command: string | undefined;
-  /** Its requests waiting for a slot. */
+  /** Requests waiting for a slot. */
   queued: number;
-  /** Its waits polling (each spaces its polls by its share of the budget). */
+  /** Waits polling (each spaces its polls by its share of the budget). */
   polling: number;
-  /** Its requests in flight now. */
   inFlight: number;
 }
 
-/** The budget at one moment (`at`, on the store's clock). */
+/** The budget at `at`, on the store's clock. */
 export interface BudgetView {
   at: number;
   windowMs: number;
   /** The limit in force: the configured one, lowered for a while after a 429. */
   limit: number;
-  /** The configured limit. */
   configured: number;
   /** Slots held: requests that ended inside the window, and those in flight. */
   used: number;
   inFlight: number;
   /** When the next slot frees; undefined when one is free now. */
   nextFreeAt: number | undefined;
-  /** Requests waiting for a slot, of every process. */
   queued: number;
-  /** Waits polling, of every process. */
   polling: number;
   /** Processes with something waiting, the most waiting first. */
   processes: BudgetProcess[];
@@ -41,7 +35,7 @@ export interface BudgetView {
 
 const processOf = (entry: string) => entry.split('.')[0] ?? entry;
 
-/** Pure: the view of `state` at `now` (the state is pruned as a transaction would). */
+/** Pure: the view of `state` at `now` (pruned as a transaction would). */
 export function budgetView(state: SharedState, now: number, pacing: PacingOptions): BudgetView {
   const s = structuredClone(state);
   prune(s, now, pacing.windowMs);

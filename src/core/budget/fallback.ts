@@ -12,15 +12,13 @@ const errText = (err: unknown) =>
     ? `${err.message}; ${err.newer ? 'use that version, or delete it,' : 'delete it'} to share the budget again`
     : ((err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err)));
 
-/** Whether a shared budget fell back from its store, what paces the process meanwhile, and who is told. */
 export class Fallback {
   /** The store cannot be used: `limiter` paces the process. */
   active = false;
-  /** While a store that recovers cannot be used: when to try it again. */
+  /** When to try a store that recovers again. */
   private retryAt = 0;
-  /** The fallback was told (once a run of failures). */
+  /** Told once a run of failures. */
   private told = false;
-  /** Told once, when the process gives up on the store. */
   onFallback: ((message: string) => void) | undefined;
   /** Told when a store that recovers is used again after a fallback. */
   onRejoin: ((message: string) => void) | undefined;

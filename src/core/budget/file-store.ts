@@ -1,7 +1,7 @@
 // The machine's budget: a small JSON file per origin and key under the state directory, read, modified and
 // written under the brief lock (util/lock.ts), mode 0600 in a 0700 directory. The key is only in a hash.
-// A file that cannot be used (not JSON, malformed, far too large) is set aside and replaced inside the lock,
-// at once: a process that paced alone meanwhile would run the key past its limit with every other one.
+// A file that cannot be used is set aside and replaced inside the lock, at once: a process that paced alone
+// meanwhile would run the key past its limit with every other one.
 import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -19,14 +19,12 @@ import type { BudgetStore } from './budget-store.js';
 /** The file never holds more than a few kilobytes; anything much larger is not ours. */
 const MAX_FILE_BYTES = 1 << 20;
 
-/** A budget kept in a file of `dir`. */
 export class FileStore implements BudgetStore {
   readonly where: string;
   readonly recovers = false;
   private readonly lockPath: string;
   private readonly tmpPath: string;
   private dirReady = false;
-  /** Told what was repaired: the file, or the lock, set aside (where its copy is kept) and replaced. */
   onRepair: ((message: string) => void) | undefined;
 
   constructor(
@@ -69,13 +67,13 @@ export class FileStore implements BudgetStore {
   }
 
   /**
-   * Inside the lock: the state, or, for a file that cannot be used, a fresh one, the broken file kept
-   * beside it (brokenCopyPath). What it held is lost either way; the service's 429s, if the window was in
-   * fact spent, lower the limit (limiter.ts Cap). A newer version's file is left alone (it throws).
+   * Inside the lock: the state, or a fresh one for a file that cannot be used (kept at brokenCopyPath). What
+   * it held is lost; if the window was in fact spent, the service's 429s lower the limit (limiter.ts Cap). A
+   * newer version's file is left alone (it throws).
    */
   private readOrRepair(): SharedState {
     try {
-      return this.read();
+      return this.read() ?? emptyState();
     } catch (err) {
       if (!(err instanceof BrokenState) || err.newer) throw err;
       const copy = brokenCopyPath(this.where);
@@ -87,10 +85,7 @@ export class FileStore implements BudgetStore {
     }
   }
 
-  /**
-   * What a transaction repairs (an unusable file, a file in the lock's place), repaired now, for `agents
-   * budget`; a sound budget is not written (nor made where none is).
-   */
+  /** What a transaction repairs, repaired now (`agents budget`); a sound budget is not written, nor made. */
   async repair(): Promise<void> {
     let broken = lstatSync(this.lockPath, { throwIfNoEntry: false })?.isDirectory() === false;
     try {
@@ -101,23 +96,21 @@ export class FileStore implements BudgetStore {
     if (broken) await this.transact(() => undefined);
   }
 
+  // No lock: the file is always replaced whole.
   peek(): Promise<SharedState> {
-    // No lock: the file is always replaced whole.
-    return new Promise((resolve) => resolve(this.read()));
+    return this.stored().then((s) => s ?? emptyState());
   }
 
   stored(): Promise<SharedState | undefined> {
-    return new Promise((resolve) => resolve(this.read(false)));
+    return Promise.resolve().then(() => this.read());
   }
 
-  private read(): SharedState;
-  private read(missing: false): SharedState | undefined;
-  private read(missing = true): SharedState | undefined {
+  private read(): SharedState | undefined {
     let text: string;
     try {
       text = readFileSync(this.where, 'utf8');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return missing ? emptyState() : undefined;
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw err;
     }
     if (text.length > MAX_FILE_BYTES) throw new BrokenState('it is far larger than a budget file');

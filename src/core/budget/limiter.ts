@@ -1,6 +1,6 @@
-import { monotonicMs } from '../../util/clock.js';
 // Keeps a process under the service's rate limit (100 requests a minute per key) without help from the
 // server, which sends no rate-limit headers: a true sliding window, not a token bucket.
+import { monotonicMs } from '../../util/clock.js';
 
 /** The service's documented limit. */
 export const DEFAULT_PACING = { limit: 100, windowMs: 60_000 } as const;
@@ -12,22 +12,20 @@ export interface PacingOptions {
 }
 
 /**
- * Ends a request's time in flight; its slot is then held for one more window. `sent: false` gives back a
- * slot whose request never left (nothing to hold); `refused`: the service answered 429, so the key is
- * spent by others this budget cannot see (see lowerCap); `answered`: the service answered (any status),
- * which the budget remembers (Limiter.sinceAnswerMs). Safe to call twice.
+ * Ends a request's time in flight; its slot is then held for one more window. `sent: false`: it never left
+ * (nothing to hold); `refused`: a 429, the key is spent by others this budget cannot see (lowerCap);
+ * `answered`: any answer (Limiter.sinceAnswerMs). Safe to call twice.
  */
 export type Release = (sent?: boolean, refused?: boolean, answered?: boolean) => void;
 
 /**
- * A budget's limit lowered by 429s: [slots, since when] (on the budget's clock). A 429 for a request this
- * budget had room for means that others spend the key too (other machines without a common store, another
- * program on the key): the budget then halves what it lets through, and takes back one slot every
- * CAP_RECOVERY_MS without another 429, as TCP does with its window. Machines that each took the whole key
- * so come to share it instead of keeping the service's window full of refused requests.
+ * A limit lowered by 429s: [slots, since when]. A 429 for a request the budget had room for means others
+ * spend the key too (machines without a common store, another program): the budget halves what it lets
+ * through and takes back a slot every CAP_RECOVERY_MS without another 429, as TCP does with its window, so
+ * machines that each took the whole key come to share it instead of filling the window with refusals.
  */
 export type Cap = [number, number];
-/** One slot of a lowered limit comes back this often (30 a minute: from a quarter of 100 to all of it in 2.5 min). */
+/** 30 slots a minute: from a quarter of 100 to all of it in 2.5 min. */
 export const CAP_RECOVERY_MS = 2000;
 
 /** Pure: the slots a budget of `limit` lets through at `now`, under `cap` (none: all of them). */
@@ -37,27 +35,26 @@ export function capacity(limit: number, cap: Cap | undefined, now: number): numb
 }
 
 /**
- * Pure: the cap after a 429 for a request granted at `granted`: half of the capacity now (at least one
- * slot), unless it was lowered since that request was granted (its 429 answers the pace before).
+ * Pure: the cap after a 429 for a request granted at `granted`: half the capacity now (at least 1), unless
+ * it was lowered since that grant (its 429 answers the pace before).
  */
 export function lowerCap(limit: number, cap: Cap | undefined, now: number, granted: number): Cap | undefined {
   if (cap !== undefined && cap[1] >= granted) return cap;
   return [Math.max(1, Math.floor(capacity(limit, cap, now) / 2)), now];
 }
 
-/** A poller registered on a key's budget: the least gap between its polls that keeps it to its share. */
+/** A poller registered on a key's budget. */
 export interface PollShare {
-  /** Its share of the budget as a gap in ms: N waiters on the key → N × windowMs / limit, with a margin. */
+  /** The least gap between its polls: N waiters on the key → N × windowMs / limit, with a margin. */
   gapMs(): number;
-  /** The waiter is done; safe to call twice. */
+  /** Safe to call twice. */
   close(): void;
 }
 
-/** How a request asks for its slot. */
 export interface AcquireOptions {
   /**
-   * Someone waits on this answer with a reply already in hand (the read of a CI job's result): while the
-   * budget is spent, it is served before the requests that wait for a slot without it (polls).
+   * Someone waits on this answer with a reply in hand (the read of a CI job's result): while the budget is
+   * spent, it goes before the requests without one (polls).
    */
   urgent?: boolean;
 }
@@ -68,15 +65,14 @@ export interface Limiter {
   readonly windowMs: number;
   /** Resolves when a request may be sent; rejects with the signal's reason the moment it aborts. */
   acquire(signal?: AbortSignal, o?: AcquireOptions): Promise<Release>;
-  /** Registers a waiter on this budget. */
   register(): PollShare;
   /** How long ago the service last answered a request of the key here (undefined: not that it knows). */
   sinceAnswerMs?(): number | undefined;
 }
 
 /**
- * Headroom on each waiter's share: polls at exactly limit/window together would leave nothing for the
- * creates, sends and reads around them, which would then queue behind the limiter.
+ * Headroom on each waiter's share: polls at exactly limit/window would leave nothing for the creates, sends
+ * and reads around them, which would then queue behind the limiter.
  */
 export const SHARE_MARGIN = 1.1;
 
@@ -86,21 +82,17 @@ export function shareGap(waiters: number, pacing: PacingOptions, margin = SHARE_
   return Math.round(((waiters * pacing.windowMs) / pacing.limit) * margin);
 }
 
-/** The window as a limiter last saw it, for budgetGap. */
+/** The window as a limiter last saw it: slots held (in flight, or ended inside it) and the ends in it. */
 export interface WindowView {
-  /** Slots held: requests in flight and ended inside the window. */
   held: number;
-  /** End times of the requests inside the window (any order), on the clock of `now`. */
   ended: readonly number[];
 }
 
 /**
- * Pure: each waiter's gap given what the window holds. At least its share (shareGap); more when the
- * window is already spent by other requests (a burst of creates, the first polls of many waiters). For
- * every horizon h up to one window, the slots free by then are those free now and those that free within
- * h; the waiters together must not poll faster than that over h, or their polls would queue behind the
- * limiter instead of spreading over what the budget can take. The tightest horizon gives the gap; at most
- * one window.
+ * Pure: each waiter's gap given what the window holds: at least its share (shareGap), more when the window
+ * is already spent (a burst of creates, many waiters' first polls). Over every horizon h up to a window,
+ * the waiters together must not poll faster than the slots free now and within h, or their polls would
+ * queue behind the limiter instead of spreading over what the budget can take. At most one window.
  */
 export function budgetGap(
   waiters: number,
@@ -125,7 +117,6 @@ export function budgetGap(
 
 /** A PollShare over a count kept by its limiter. */
 export class WaiterCount {
-  /** Waiters registered in this process. */
   count = 0;
 
   register(gap: (count: number) => number, onChange?: () => void): PollShare {
@@ -153,15 +144,11 @@ interface Waiter {
 }
 
 /**
- * A sliding-window limiter over request end times, counting requests in flight: in any span of `windowMs`,
- * at most `limit` requests reach the server, whatever the callers do. Waiters are served first come, first
- * served, and leave the queue at once when their signal aborts.
- *
- * We cannot see when a request reaches the server, only that it happens between the moment we start it and
- * the moment its answer (or failure) comes back. So a request holds its slot while in flight and for
- * `windowMs` after it ends. Then no window at the server can hold more than `limit`: of any `limit + 1`
- * requests, the one started last found one of the others ended at least `windowMs` earlier, so that one
- * arrived at least `windowMs` before it. Network delays cannot bunch requests up past the limit.
+ * At most `limit` requests reach the server in any `windowMs`, whatever the callers do; waiters are served
+ * in order and leave at once when their signal aborts. We cannot see when a request reaches the server,
+ * only that it happens between its start and its answer, so a request holds its slot while in flight and
+ * for `windowMs` after it ends. Of any `limit + 1` requests, the one started last then found one of the
+ * others ended at least `windowMs` earlier: network delays cannot bunch requests past the limit.
  */
 export class SlidingWindowLimiter implements Limiter {
   readonly limit: number;
@@ -173,7 +160,6 @@ export class SlidingWindowLimiter implements Limiter {
   private timer: NodeJS.Timeout | undefined;
   private readonly now: () => number;
   private readonly waiting = new WaiterCount();
-  /** Lowered by 429s (see Cap). */
   private cap: Cap | undefined;
   /** When the service last answered a request released here. */
   private lastAnswer: number | undefined;
@@ -187,10 +173,6 @@ export class SlidingWindowLimiter implements Limiter {
     this.now = options.now ?? monotonicMs;
   }
 
-  /**
-   * Resolves when a request may be sent, with the function to call when it has ended; rejects with the
-   * signal's reason the moment the signal aborts.
-   */
   acquire(signal?: AbortSignal, o: AcquireOptions = {}): Promise<Release> {
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
     const urgent = o.urgent === true;
@@ -220,7 +202,6 @@ export class SlidingWindowLimiter implements Limiter {
     return this.lastAnswer === undefined ? undefined : this.now() - this.lastAnswer;
   }
 
-  /** A waiter of this process; alone on the key, its share is its part of this process's waiters. */
   register(): PollShare {
     return this.waiting.register((n) => this.gapFor(n));
   }
@@ -241,7 +222,7 @@ export class SlidingWindowLimiter implements Limiter {
     return this.waiters.length > 0 ? 0 : Math.max(0, this.capacity(now) - held);
   }
 
-  /** The slots this budget lets through now: its limit, or less after 429s (see Cap). */
+  /** The slots this budget lets through now: its limit, or less after 429s. */
   capacity(now = this.now()): number {
     const slots = capacity(this.limit, this.cap, now);
     if (slots >= this.limit) this.cap = undefined;
@@ -313,19 +294,15 @@ export class SlidingWindowLimiter implements Limiter {
   }
 }
 
-/** One limiter per (origin, key) for the whole process, shared by every ApiClient. */
 const limiters = new Map<string, SlidingWindowLimiter>();
 
 /**
- * The process-wide limiter for this origin and key. The first caller's rate sets it for the life of the
- * process: two limiters for one key would together let through more than either allows.
+ * The process-wide limiter for this origin and key, shared by every ApiClient; the first caller's rate sets
+ * it: two limiters for one key would together let through more than either allows.
  */
 export function limiterFor(origin: string, apiKey: string, pacing: PacingOptions): SlidingWindowLimiter {
   const id = `${origin}\n${apiKey}`;
   let limiter = limiters.get(id);
-  if (limiter === undefined) {
-    limiter = new SlidingWindowLimiter(pacing);
-    limiters.set(id, limiter);
-  }
+  if (limiter === undefined) limiters.set(id, (limiter = new SlidingWindowLimiter(pacing)));
   return limiter;
 }

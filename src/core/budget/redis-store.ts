@@ -1,6 +1,5 @@
-// The fleet's budget: the same state as the machine's file (state.ts), kept in one Redis key per origin and
-// key, so that every process on every machine that uses them shares one sliding window, its leases and its
-// waiters. ioredis loads only when this is used.
+// The fleet's budget: the machine file's state (state.ts) in one Redis key per origin and key, so that every
+// process on every machine shares one window, its leases and its waiters. ioredis loads only when used.
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import {
@@ -14,61 +13,49 @@ import {
 import type { BudgetStore } from './budget-store.js';
 import { afterIo, sleep } from '../../util/sleep.js';
 
-/** Redis keys of agents budgets start so: `agents:budget:<hash>`. */
 export const KEY_PREFIX = 'agents:budget:';
 /** How long connecting may take: a store that cannot be reached costs about this, once. */
 const REDIS_TIMEOUT_MS = 1000;
 /**
- * How long a command may go unanswered on a connection that was made. Longer than connecting: a server that
- * answered once and is killed closes the connection (an error at once), while one starved of CPU with
- * dozens of clients on a loaded machine took over a second, and a time-out sends the process to its
- * machine's budget, the whole key: 429s for the fleet.
+ * How long a command may go unanswered once connected. Longer than connecting: a killed server closes the
+ * connection (an error at once), while one starved of CPU by dozens of clients took over a second, and a
+ * time-out sends the process to its machine's budget, the whole key: 429s for the fleet.
  */
 const COMMAND_TIMEOUT_MS = 3000;
 /**
- * How long the lock may be held before another process takes it over (its holder died in the section). A
- * holder stalled longer writes nothing and falls back to its machine's budget: at 3 s, processes of 32 on a
- * loaded 2-core machine did, and their machines' 429s followed.
+ * How long the lock may be held before another process takes it over (its holder died). A holder stalled
+ * longer writes nothing and falls back: at 3 s, processes of 32 on a loaded 2-core machine did, and 429s
+ * followed.
  */
 const LOCK_TTL_MS = 10_000;
 /** The longest pause between two tries of a taken lock. */
 const LOCK_RETRY_MAX_MS = 100;
 /**
- * Giving up on the lock after this long: the store is then as good as lost. A dead holder's lock lapses in
- * LOCK_TTL_MS; a longer wait is other processes ahead (32 waiters on a loaded machine waited past 5 s), and
- * giving up sends this one to its machine's budget, the whole key: 429s for the fleet.
+ * Giving up on the lock after this long. A dead holder's lock lapses in LOCK_TTL_MS; a longer wait is other
+ * processes ahead (32 on a loaded machine waited past 5 s), and giving up means 429s for the fleet.
  */
 const LOCK_WAIT_MS = 15_000;
 /**
- * Takes the lock (KEYS[1], token ARGV[1], for ARGV[2] ms) and, if it was free, reads the budget (KEYS[2]) in
- * the same round trip, with the server's time ({seconds, microseconds}): {1, time, value} or {0, time}. The
- * time comes before the value, which may be nil (the end of a Lua array).
+ * Takes the lock (KEYS[1], token ARGV[1], for ARGV[2] ms) and, if it was free, reads the budget (KEYS[2]),
+ * with the server's time: {1, time, value} or {0, time}. The value may be nil (the end of a Lua array).
  */
 const LOCK_AND_READ =
   "local t = redis.call('time') if redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return {1, t, redis.call('get', KEYS[2])} end return {0, t}";
 /** Reads the budget (KEYS[1]) with the server's time: {time, value}. */
 const READ = "return {redis.call('time'), redis.call('get', KEYS[1])}";
-/**
- * Writes the budget (KEYS[2] := ARGV[2] for ARGV[3] ms) and frees the lock, only while the lock is still ours
- * (KEYS[1] holds ARGV[1]): 1, or 0 when it lapsed and another may have written since.
- */
+/** Writes the budget (KEYS[2] := ARGV[2] for ARGV[3] ms) and frees the lock if still ours: 1, else 0. */
 const WRITE_AND_UNLOCK =
   "if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('set', KEYS[2], ARGV[2], 'PX', ARGV[3]) redis.call('del', KEYS[1]) return 1 end return 0";
-/** Deletes the lock only if it is still ours. */
 const UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
 const LOCKED = 'its budget stayed locked by other processes';
 const LAPSED = 'this process held the budget past its lock';
-/** The key lives this long past its last change: longer than any entry in it (window, lease, waiters). */
+/** Longer than any entry lives (window, lease, waiters): a fleet that stops leaves nothing behind. */
 const KEY_TTL_MS = 3 * 60_000;
-/** A budget is a few kilobytes; anything much larger under our key is not ours. */
 const MAX_VALUE_BYTES = 1 << 20;
 /** How many of the latest readings of the server's clock the offset is taken from. */
 const CLOCK_SAMPLES = 16;
 
-/**
- * `reply`, or a failure "timed out" once `ms` passed without it: on a server that stayed silent, not on a
- * stall of this process (afterIo).
- */
+/** `reply`, or "timed out" once `ms` passed without it: a silent server, not a stall of this process (afterIo). */
 export function answer<T>(reply: Promise<T>, ms = COMMAND_TIMEOUT_MS): Promise<T> {
   let cancel: () => void = () => undefined;
   const late = new Promise<never>((_, reject) => {
@@ -78,7 +65,7 @@ export function answer<T>(reply: Promise<T>, ms = COMMAND_TIMEOUT_MS): Promise<T
 }
 
 /** The address without user or password, for messages. */
-export function shownRedisUrl(url: string): string {
+function shownRedisUrl(url: string): string {
   try {
     const u = new URL(url);
     return `${u.protocol}//${u.host}${u.pathname === '/' ? '' : u.pathname}`;
@@ -87,17 +74,15 @@ export function shownRedisUrl(url: string): string {
   }
 }
 
-/** The Redis key of an origin and API key's budget. */
 export function budgetKey(origin: string, key: BudgetKeyRef): string {
   return KEY_PREFIX + budgetKeyHash(origin, key);
 }
 
-/** A failure of the store, said without the URL's credentials (a client's own messages may hold them). */
+/** A failure of the store as its kind only: a client's own message may name the host with its password. */
 function storeError(where: string, err: unknown): Error {
   if (err instanceof BrokenState) return err;
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   const raw = err instanceof Error ? err.message : String(err);
-  // Only the error's kind: its text can name the host with user and password.
   const what =
     code ??
     ([LOCKED, LAPSED].includes(raw) ? raw : undefined) ??
@@ -112,21 +97,18 @@ function storeError(where: string, err: unknown): Error {
 }
 
 /**
- * A budget kept in Redis (or Valkey: only EVAL of scripts using GET, SET with NX and PX, DEL and TIME).
- * Each change is a read-modify-write under a lock in Redis (a script takes it with SET NX and an expiry and
- * reads the budget; another writes the budget and frees the lock if it is still ours), as the file's is
- * under its lock: the change runs once, so the rules stay in TypeScript, in one place for both stores (an
- * optimistic WATCH would run them again on a conflict, and the limiter's bookkeeping must not run twice).
- * The key holds no API key (a hash of origin and key names it) and lives a window and a lease past the last
- * change, so a fleet that stops leaves nothing behind. Its times are on the server's clock (the scripts read
- * TIME), which every machine shares where their own clocks may disagree.
+ * A budget in Redis (or Valkey: EVAL of scripts using GET, SET NX PX, DEL and TIME only). Each change is a
+ * read-modify-write under a lock, as the file's is: it runs once, so the rules stay in TypeScript for both
+ * stores (an optimistic WATCH would run them again on a conflict, and the limiter's bookkeeping must not run
+ * twice). The key holds no API key, only a hash. Times are on the server's clock (TIME), which every machine
+ * shares where their own clocks may disagree.
  */
 export class RedisStore implements BudgetStore {
   readonly where: string;
   readonly recovers = true;
   private readonly key: string;
   private client: Promise<Redis> | undefined;
-  /** The connection's last 'error' event: the reason behind a bare "Connection is closed" (a wrong password). */
+  /** The reason behind a bare "Connection is closed" (a wrong password). */
   private lastEvent: Error | undefined;
   /** The server's clock less this machine's (ms), and the readings it is taken from. */
   private offset = 0;
@@ -136,7 +118,7 @@ export class RedisStore implements BudgetStore {
     private readonly url: string,
     origin: string,
     apiKey: BudgetKeyRef,
-    /** This machine's clock (tests give one that is wrong). */
+    /** Tests give a wrong one. */
     private readonly clock: () => number = Date.now,
   ) {
     this.where = shownRedisUrl(url);
@@ -148,8 +130,8 @@ export class RedisStore implements BudgetStore {
       const lock = `${this.key}:lock`;
       const token = randomBytes(8).toString('hex');
       const started = Date.now();
-      // Two round trips in all, the lock held across one: a process the machine is slow to schedule (32
-      // of them on two cores) keeps the others waiting for one of its turns, not three.
+      // Two round trips, the lock held across one: a process slow to be scheduled (32 on two cores) keeps
+      // the others waiting for one of its turns, not three.
       let text: string | null;
       for (let attempt = 0; ; attempt += 1) {
         const [won, , value] = (await this.timed(
@@ -161,8 +143,8 @@ export class RedisStore implements BudgetStore {
           break;
         }
         if (Date.now() - started > LOCK_WAIT_MS) throw new Error(LOCKED);
-        // Short, growing, jittered: holders keep it about a millisecond, and waiters must not retry in step.
-        // Up to 100 ms: dozens of processes retrying every few ms took the CPU a stalled holder needed.
+        // Short, growing, jittered: holders keep it about a millisecond, waiters must not retry in step, and
+        // dozens retrying every few ms took the CPU a stalled holder needed.
         await sleep(Math.random() * Math.min(2 ** attempt, LOCK_RETRY_MAX_MS));
       }
       let written = false;
@@ -173,8 +155,8 @@ export class RedisStore implements BudgetStore {
           redis.eval(WRITE_AND_UNLOCK, 2, lock, this.key, token, JSON.stringify(s), KEY_TTL_MS),
         );
         written = true;
-        // Held past its time to live (this process stalled), the lock may have passed to another process
-        // that wrote since: ours is not written, and what it granted must not count.
+        // Held past its time to live (this process stalled), the lock may have passed to another that wrote
+        // since: ours is not written, and what it granted must not count.
         if (ok !== 1) throw new Error(LAPSED);
         return out;
       } finally {
@@ -183,7 +165,6 @@ export class RedisStore implements BudgetStore {
     });
   }
 
-  /** The server's clock, as this machine's clock and the offset between them last measured. */
   now(): number {
     return this.clock() + this.offset;
   }
@@ -203,8 +184,9 @@ export class RedisStore implements BudgetStore {
   }
 
   /**
-   * Runs a script whose reply holds the server's time at index `at`, and learns from it how far this
-   * machine's clock is from the server's.
+   * Runs a script whose reply holds the server's time at index `at`, and learns the offset of our clock as of
+   * the round trip's middle. Of the latest readings, the shortest round trip is believed (its error is at
+   * most half of it): a reading made while this process stalled is off by up to the stall.
    */
   private async timed(run: () => Promise<unknown>, at: number): Promise<unknown[]> {
     const sent = this.clock();
@@ -214,21 +196,12 @@ export class RedisStore implements BudgetStore {
     const [sec = Number.NaN, usec = Number.NaN] = Array.isArray(time) ? time.map(Number) : [];
     if (!Number.isFinite(sec) || !Number.isFinite(usec))
       throw new BrokenState(`${this.where} answered without its time`);
-    this.learnOffset(sec * 1000 + usec / 1000, sent, back);
-    return reply as unknown[];
-  }
-
-  /**
-   * The server read its clock (`server`) between `sent` and `back` on ours: the offset is taken as of the
-   * middle, and of the latest readings the one with the shortest round trip is believed (its error is at
-   * most half of it): a reading made while this process stalled is off by up to the stall.
-   */
-  private learnOffset(server: number, sent: number, back: number): void {
-    this.readings.push({ offset: server - (sent + back) / 2, rtt: back - sent });
+    this.readings.push({ offset: sec * 1000 + usec / 1000 - (sent + back) / 2, rtt: back - sent });
     if (this.readings.length > CLOCK_SAMPLES) this.readings.shift();
     let best = this.readings[0]!;
     for (const r of this.readings) if (r.rtt <= best.rtt) best = r;
     this.offset = best.offset;
+    return reply as unknown[];
   }
 
   private parse(text: string | null): SharedState {
@@ -246,7 +219,7 @@ export class RedisStore implements BudgetStore {
 
   /**
    * Runs `op` on a connection; a failed one is dropped (the next use connects anew). The connection keeps
-   * the process alive only while an operation runs: a command that is done exits as it would without it.
+   * the process alive only while an operation runs.
    */
   private async using<T>(op: (redis: Redis) => Promise<T>): Promise<T> {
     const connection = (this.client ??= this.connect());
@@ -272,7 +245,7 @@ export class RedisStore implements BudgetStore {
     const Redis = mod.Redis ?? (mod.default as unknown as { Redis: typeof mod.Redis }).Redis;
     const redis = new Redis(this.url, {
       lazyConnect: true,
-      // The time-outs are answer()'s, which does not take a stall of this process for the server's silence.
+      // The time-outs are answer()'s, which does not take a stall of ours for the server's silence.
       connectTimeout: 10 * REDIS_TIMEOUT_MS,
       // One try: the limiter decides when to come back (every few seconds), not a reconnect loop.
       retryStrategy: () => null,
@@ -280,8 +253,7 @@ export class RedisStore implements BudgetStore {
       enableOfflineQueue: false,
       enableReadyCheck: false,
     });
-    // Errors come back from the commands (an 'error' event with no listener would end the process); the
-    // event's own text says why, where a command only hears that the connection closed.
+    // An 'error' event with no listener would end the process; its text says why a command failed.
     redis.on('error', (err: Error) => (this.lastEvent = err));
     try {
       await answer(redis.connect(), REDIS_TIMEOUT_MS);

@@ -17,68 +17,49 @@ import { Fallback } from './fallback.js';
 import { SlotQueue } from './slot-queue.js';
 import { StateSync } from './state-sync.js';
 
-/** Where the shared state lives, and who hears about a fallback. */
 export interface SharedPacingOptions {
   /** Directory of the state files (the CLI passes `<state dir>/pacing`); made with mode 0700. */
   dir: string;
-  /**
-   * A Redis (`redis://…`, `rediss://…`) that every machine of a fleet reaches: the budget is kept there,
-   * and the file of `dir` is the machine's budget while Redis cannot be reached.
-   */
+  /** A Redis of the fleet (`redis://…`, `rediss://…`): the file of `dir` is the machine's budget meanwhile. */
   url?: string;
-  /** Told once, when this process gives up on the shared file and paces itself alone. */
+  /** Told once, when this process gives up on the store and paces itself without it. */
   onFallback?: (message: string) => void;
   /** How long an entry in flight is vouched for before its process must renew it. Default 5000. */
   leaseMs?: number;
-  /**
-   * Told when this process repaired the machine's budget file (one that could not be used, or a file where
-   * its lock goes): set aside beside it, kept, and replaced, so that every process shares the budget again.
-   */
+  /** Told when this process set aside and replaced a budget file that could not be used (or its lock's). */
   onRepair?: (message: string) => void;
   /** Told when the Redis of `url` answers again after a fallback. */
   onRejoin?: (message: string) => void;
   /** How long after it failed a store that recovers (Redis) is tried again. Default REJOIN_MS. */
   rejoinMs?: number;
-  /**
-   * Slots of the window kept aside per waiter on the key, beyond SHARE_MARGIN's headroom (0 by default;
-   * sharedLimiterFor keeps RESERVE_PER_WAITER).
-   */
+  /** Slots kept aside per waiter on the key, beyond SHARE_MARGIN (0; sharedLimiterFor: RESERVE_PER_WAITER). */
   reservePerWaiter?: number;
-  /**
-   * What this process is, written beside its entries for `agents budget`: a command and the names of
-   * the options it was given (`create --wait`), never a value (a key or a prompt could be one).
-   */
+  /** What this process is, for `agents budget`: a command and its option names, never a value. */
   label?: string;
 }
 
 /**
- * Slots of the window kept aside per waiter on a shared key (the machine's file or Redis). Jobs that wait
- * together end together (a CI run's, a script's fan-out), and each then reads its session for the result
- * (--json, GitHub Actions): with SHARE_MARGIN's 9 % left over, 32 waiters' reads and last polls queued for
- * seconds behind a spent window. 0.4 a waiter is SHARE_MARGIN's 1.1 made about 1.26 for 32 waiters, 1.12
- * for 4, whose few reads fit in the 9 %. bench:fanout, 32 waiters: over 4 machines in Redis 1.54x to 1.70x
- * the floor without it, 0.99x and 1.30x with it; on one machine 1.44x and 1.45x without, 1.11x and 1.33x
- * with it.
+ * Slots of the window kept aside per waiter on a shared key. Jobs that wait together end together, and each
+ * then reads its session for the result: with SHARE_MARGIN's 9 % left over, 32 waiters' reads and last polls
+ * queued for seconds behind a spent window. 0.4 makes SHARE_MARGIN about 1.26 for 32 waiters, 1.12 for 4.
+ * bench:fanout, 32 waiters: over 4 machines in Redis 1.54x to 1.70x the floor without it, 0.99x and 1.30x
+ * with it; on one machine 1.44x and 1.45x without, 1.11x and 1.33x with it.
  */
 export const RESERVE_PER_WAITER = 0.4;
-/** A store that recovers (Redis) is tried again this long after it failed. */
-export const REJOIN_MS = 5000;
+const REJOIN_MS = 5000;
 
 /**
- * The budget of one origin and key, shared through a store with every process that uses them: its queue
- * (slot-queue.ts), its fallback (fallback.ts) and this process's part of its state (state-sync.ts). Every
- * process also paces itself with its own in-process window, all that is left after a fallback.
+ * The budget of one origin and key, shared through a store: its queue (slot-queue.ts), its fallback
+ * (fallback.ts) and this process's part of its state (state-sync.ts). Every process also paces itself with
+ * its own window, all that is left after a fallback.
  */
 export class SharedLimiter implements Limiter {
   readonly limit: number;
   readonly windowMs: number;
   /** Where the store is (a path, or a Redis address without its password). */
   readonly path: string;
-  /** This process's own window: always applied, and all that is left after a fallback. */
   private readonly local: SlidingWindowLimiter;
-  /** Slots kept aside per waiter (SharedPacingOptions.reservePerWaiter). */
   readonly reservePerWaiter: number;
-  /** What paces the process while the store cannot be used, and who is told. */
   readonly fallback: Fallback;
   private readonly state: StateSync;
   private readonly queue: SlotQueue;
@@ -88,10 +69,7 @@ export class SharedLimiter implements Limiter {
   constructor(
     pacing: PacingOptions,
     private readonly store: BudgetStore,
-    o: Pick<
-      SharedPacingOptions,
-      'onFallback' | 'onRejoin' | 'onRepair' | 'leaseMs' | 'rejoinMs' | 'reservePerWaiter' | 'label'
-    >,
+    o: Omit<SharedPacingOptions, 'dir' | 'url'>,
     /** What paces the process while a store that recovers cannot be used (the machine's file). */
     machine?: Limiter,
   ) {
@@ -107,33 +85,27 @@ export class SharedLimiter implements Limiter {
       machine !== undefined,
       o.rejoinMs ?? REJOIN_MS,
     );
-    this.fallback.onFallback = o.onFallback;
-    this.fallback.onRejoin = o.onRejoin;
     this.state = new StateSync(store, own, o.leaseMs ?? 5000, this.fallback, () => this.queue.pending);
     this.queue = new SlotQueue(store, this.state, own);
     this.cost = this.state.cost;
+    this.tell(o);
+  }
+
+  /** Who hears of a fallback, a repair or a rejoin, and the label: the latest run's (tests run many). */
+  tell(o: Pick<SharedPacingOptions, 'onFallback' | 'onRejoin' | 'onRepair' | 'label'>): this {
+    this.fallback.onFallback = o.onFallback;
+    this.fallback.onRejoin = o.onRejoin;
+    this.store.onRepair = o.onRepair;
     this.state.label = o.label;
-    this.onRepair = o.onRepair;
+    return this;
   }
 
-  /** Who hears of a repair of the store (SharedPacingOptions.onRepair): the latest run's. */
-  set onRepair(told: ((message: string) => void) | undefined) {
-    this.store.onRepair = told;
-  }
-
-  /** What this process is, for `agents budget` (SharedPacingOptions.label): the latest run's. */
-  set label(label: string | undefined) {
-    this.state.label = label;
-  }
-
-  /** Whether this process gave up on the store and paces itself without it. */
   get fellBack(): boolean {
     return this.fallback.active;
   }
 
   async acquire(signal?: AbortSignal, o: AcquireOptions = {}): Promise<Release> {
-    // A store that may come back is tried again now and then; meanwhile the fallback paces.
-    // (The answers of requests it paces are remembered by the process's own window, see sinceAnswerMs.)
+    // Meanwhile the fallback paces; the answers of the requests it paces are remembered by our own window.
     if (this.fallback.paces()) return this.fallback.limiter.acquire(signal, o);
     const own = await this.local.acquire(signal, o);
     if (this.fallback.active) return own;
@@ -168,11 +140,10 @@ export class SharedLimiter implements Limiter {
   }
 
   /**
-   * Waiters (pollers) are written in the store with a count and a liveness deadline, so that each stretches
-   * its poll gap to its share of the budget of every process (limiter.ts budgetGap).
+   * Waiters are written in the store at once, with a count and a liveness deadline, so that each process's
+   * waiters stretch their gaps to their share of the whole budget (budgetGap).
    */
   register(): PollShare {
-    // Written at once (and with every request after), so that the others' shares follow the count.
     return this.state.waiting.register(
       (n) => {
         if (this.fallback.active) return this.local.gapFor(n);
@@ -194,7 +165,7 @@ export class SharedLimiter implements Limiter {
   }
 }
 
-/** A limiter sharing the budget of `origin` and `apiKey` through the file of `options.dir` (a new one each call). */
+/** A new limiter sharing the budget of `origin` and `apiKey` through the file of `options.dir`. */
 export function fileLimiter(
   origin: string,
   apiKey: string,
@@ -204,12 +175,11 @@ export function fileLimiter(
   return new SharedLimiter(pacing, new FileStore(options.dir, origin, apiKey), options);
 }
 
-/** One shared limiter per (origin, key, directory, store) for the whole process, like limiterFor. */
 const shared = new Map<string, SharedLimiter>();
 
 /**
- * The process's limiter for this origin and key, sharing its budget through the file of `options.dir`,
- * or through the Redis of `options.url` (with the file as the machine's budget while Redis cannot be used).
+ * The process's one limiter (like limiterFor) for this origin and key, sharing its budget through the file
+ * of `options.dir`, or the Redis of `options.url` (the file being the machine's budget while Redis fails).
  */
 export function sharedLimiterFor(
   origin: string,
@@ -228,10 +198,5 @@ export function sharedLimiterFor(
         : new SharedLimiter(pacing, new RedisStore(options.url, origin, apiKey), withReserve, file);
     shared.set(id, limiter);
   }
-  // The latest run of the process hears of a fallback (tests run many in one process).
-  limiter.fallback.onFallback = options.onFallback;
-  limiter.fallback.onRejoin = options.onRejoin;
-  limiter.onRepair = options.onRepair;
-  limiter.label = options.label;
-  return limiter;
+  return limiter.tell(options);
 }

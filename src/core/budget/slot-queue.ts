@@ -7,15 +7,11 @@ import type { BudgetStore } from './budget-store.js';
 import { FELL_BACK } from './fallback.js';
 import type { StateSync, Ticket } from './state-sync.js';
 
-/**
- * An urgent request ranks as if it had waited this much longer: ahead of every poll that started waiting
- * less than a window before it.
- */
+/** An urgent request ranks as if it had waited this much longer: ahead of polls of less than a window. */
 const URGENT_LEAD_MS = 60_000;
-/** How often a request looks again when the free slots are due to requests of other processes ahead of it. */
+/** How often a request looks again when the free slots are due to other processes' requests ahead of it. */
 const QUEUE_RECHECK_MS = 200;
 
-/** A request of this process waiting for a slot in the store, with its ticket in the store's queue. */
 interface SlotWaiter extends Ticket {
   resolve: (id: string | undefined) => void;
   signal: AbortSignal | undefined;
@@ -23,9 +19,8 @@ interface SlotWaiter extends Ticket {
 }
 
 /**
- * First come, first served across every process of the store: a slot that frees goes to the longest
- * waiting request of any process, and a request a reply in hand waits on (the read of a CI job's result)
- * goes before the polls (its rank is URGENT_LEAD_MS lower).
+ * First come, first served across every process of the store: a slot that frees goes to the longest waiting
+ * request of any process, an urgent one before the polls.
  */
 export class SlotQueue {
   /** Requests of this process waiting for a slot, in rank order. */
@@ -51,15 +46,14 @@ export class SlotQueue {
         onAbort: () => {
           const at = this.pending.indexOf(waiter);
           if (at >= 0) this.pending.splice(at, 1);
-          // Nobody left to wait for a slot: the pump's sleep must not keep the process alive.
+          // The pump's sleep must not keep the process alive, nor its ticket hold up other processes.
           if (this.pending.length === 0) this.wakePump?.();
-          // Its ticket leaves the queue, so that it holds up no other process's request.
           this.state.sync();
           reject(signal?.reason as Error);
         },
       };
       signal?.addEventListener('abort', waiter.onAbort, { once: true });
-      // In rank order: an urgent request goes before the polls of this process that wait.
+      // In rank order: an urgent request goes before this process's polls.
       const at = this.pending.findIndex((w) => w.rank > waiter.rank);
       this.pending.splice(at < 0 ? this.pending.length : at, 0, waiter);
       this.state.startRenewal();
@@ -68,12 +62,10 @@ export class SlotQueue {
   }
 
   /**
-   * The one loop of this process that takes slots from the store: each transaction grants the free slots
-   * that the queue gives to its waiters (grantable), then sleeps until the first moment another can free.
-   * One process's many waiters (agents wait on many sessions) cost one read-modify-write per wake-up, not
-   * one each. The queue is what makes the store first come, first served: without it, the process that
-   * happened to wake first when a slot freed took it, and a poll of 32 over 4 machines waited 20 s while
-   * requests asked for after it went (bench:fanout --timeline).
+   * Each transaction grants the free slots the queue gives to our waiters (grantable), then sleeps until
+   * another can free: many waiters of a process cost one read-modify-write per wake-up, not one each.
+   * Without the queue, the process that woke first took a freed slot, and a poll of 32 over 4 machines
+   * waited 20 s while later requests went (bench:fanout --timeline).
    */
   private async pump(): Promise<void> {
     if (this.pumping) return;
@@ -108,10 +100,9 @@ export class SlotQueue {
   }
 
   /**
-   * Until a slot may be free: other processes compute the same moment, so a little jitter keeps them off
-   * the lock together, and one that wakes to a full window (another took the slot) reads it without the
-   * lock and sleeps again. With dozens of processes waiting on a spent window, each freed slot cost a
-   * transaction of each, in turn under the lock, and the lock waits grew past LOCK_WAIT_MS.
+   * Until a slot may be free: other processes compute the same moment, so jitter keeps them off the lock
+   * together, and one that wakes to a full window reads it without the lock and sleeps again (with dozens
+   * waiting on a spent window, each freed slot cost a transaction of each, and lock waits passed LOCK_WAIT_MS).
    */
   private async sleepUntilFree(wakeAt: number): Promise<void> {
     while (this.pending.length > 0) {
@@ -138,14 +129,13 @@ export class SlotQueue {
   }
 
   /**
-   * When a waiter of this process may be served next: when the next slot frees, or soon when slots are free
-   * but due to other processes' requests ahead (they take them when they wake; one that died leaves the
-   * queue when its ticket's lease runs out).
+   * When a waiter of ours may be served next: when the next slot frees, or soon when free slots are due to
+   * other processes' requests ahead (a dead one's ticket leaves with its lease).
    */
   private nextTry(s: SharedState, now: number): number {
     const { limit, windowMs } = this.pacing;
     if (slotsHeld(s) < capacity(limit, s.cap, now)) return now + QUEUE_RECHECK_MS;
-    // A lowered limit grows back a slot at a time: one may come free that way before a request's does.
+    // A lowered limit grows back a slot at a time, maybe before a request's slot frees.
     const grows = s.cap === undefined ? Number.POSITIVE_INFINITY : now + CAP_RECOVERY_MS;
     return Math.min(nextFree(s, now, windowMs), grows);
   }

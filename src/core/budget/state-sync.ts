@@ -1,7 +1,7 @@
-// This process's part of a shared budget's state (its entries in flight, ended requests, tickets and
-// waiters) written to the store one transaction at a time, and its view of the others' part.
+// This process's part of a shared budget's state (entries in flight, ended requests, tickets, waiters),
+// written to the store one transaction at a time, and its view of the others' part.
 import { randomBytes } from 'node:crypto';
-import { capacity, lowerCap, shareGap, WaiterCount, type PacingOptions } from './limiter.js';
+import { capacity, lowerCap, shareGap, WaiterCount, type PacingOptions, type WindowView } from './limiter.js';
 import { prune, slotsHeld, type SharedState } from './state.js';
 import type { BudgetStore } from './budget-store.js';
 import { FELL_BACK, type Fallback } from './fallback.js';
@@ -12,29 +12,23 @@ const MIN_WAITER_TTL_MS = 30_000;
 /** How old the view of the window may be when a waiter asks for its share. */
 const VIEW_REFRESH_MS = 1000;
 
-/** A request of this process waiting for a slot: its ticket in the store's queue, and its rank there. */
+/** A request of ours waiting for a slot: its ticket (`<process id>.q<n>`); the lowest rank goes first. */
 export interface Ticket {
-  /** `<process id>.q<n>`. */
   id: string;
-  /** The lowest rank is served first (see slot-queue.ts). */
   rank: number;
 }
 
-/** The window as of the last read: slots held, ends of requests in it, and the limit (lowered or not). */
-export interface WindowSeen {
-  held: number;
-  ended: number[];
+/** The window as of the last read, its limit (lowered or not), and SharedState.answered. */
+interface WindowSeen extends WindowView {
   limit: number;
-  /** When the service last answered a request of the key (SharedState.answered). */
   answered?: number;
 }
 
 /**
- * The guarantee of limiter.ts across processes: a request holds its slot while in flight and for `windowMs`
- * after it ends, whichever process sent it. A process cannot say when it dies, so its entries in flight and
- * its tickets carry a lease that it renews while they last (every transaction renews them, and a timer does
- * meanwhile). An entry whose lease ran out counts as ended when the lease did: its request reached the
- * server by then if at all, so a process killed mid-request holds its slots for at most `leaseMs` + a window.
+ * The guarantee of limiter.ts across processes. A process cannot say when it dies, so its entries in flight
+ * and its tickets carry a lease it renews while they last (each transaction, and a timer meanwhile). An
+ * entry whose lease ran out counts as ended then: its request reached the server by then if at all, so a
+ * process killed mid-request holds its slots for at most `leaseMs` + a window.
  */
 export class StateSync {
   readonly processId = randomBytes(6).toString('hex');
@@ -42,7 +36,7 @@ export class StateSync {
   /** Our entries in flight, and the end times of ours not yet written (-1: given back unsent). */
   private readonly flight = new Set<string>();
   private readonly ends = new Map<string, number>();
-  /** This process's waiters (pollers), written with a liveness deadline so the others' shares count them. */
+  /** Written with a liveness deadline so the others' shares count them. */
   readonly waiting = new WaiterCount();
   /** Waiters of other processes, and the window, as of the last read. */
   othersWaiting = 0;
@@ -50,11 +44,10 @@ export class StateSync {
   private viewAt = 0;
   /** The latest grant of a request of ours the service refused with 429, not yet written (see Cap). */
   private refusedGrant: number | undefined;
-  /** When the service last answered a request of ours, not yet written. */
   private answeredAt: number | undefined;
   /** When our requests were refused with 429, not yet written (the store keeps an hour of them). */
   private readonly refusals: number[] = [];
-  /** What this process is, for `agents budget` (SharedPacingOptions.label); written beside its entries. */
+  /** SharedPacingOptions.label, written beside our entries. */
   label: string | undefined;
   /** A syncSoon is due. */
   private syncing = false;
@@ -63,7 +56,6 @@ export class StateSync {
   private unapplied = 0;
   private lastApplied = 0;
   private renewal: NodeJS.Timeout | undefined;
-  /** Lock + read + write, for the figure the benchmark prints. */
   readonly cost = { transactions: 0, totalMs: 0 };
 
   constructor(
@@ -71,13 +63,12 @@ export class StateSync {
     private readonly pacing: PacingOptions,
     private readonly leaseMs: number,
     private readonly fallback: Fallback,
-    /** The tickets of this process's requests waiting for a slot, in rank order. */
+    /** Our tickets, in rank order. */
     private readonly tickets: () => readonly Ticket[],
   ) {
     this.view = { held: 0, ended: [], limit: pacing.limit };
   }
 
-  /** A new id of this process: `<process id>.<prefix><n>`. */
   nextId(prefix: string): string {
     return `${this.processId}.${prefix}${(this.seq += 1)}`;
   }
@@ -90,10 +81,7 @@ export class StateSync {
     return id;
   }
 
-  /**
-   * Ends our entry `id`: at `end`, or -1 for a slot given back unsent; `refusedAt`: granted then, refused by
-   * a 429; `answeredAt`: the service answered it then.
-   */
+  /** Ends our entry `id` at `end` (-1: unsent); `refusedAt`: granted then, refused by a 429; `answeredAt`. */
   giveBack(id: string, end: number, refusedAt?: number, answeredAt?: number): void {
     if (answeredAt !== undefined) this.answeredAt = Math.max(this.answeredAt ?? answeredAt, answeredAt);
     if (refusedAt !== undefined) {
@@ -106,9 +94,8 @@ export class StateSync {
   }
 
   /**
-   * Writes our ended requests once this turn of the event loop is over, unless a transaction of this turn
-   * took them along: a command's next request, made as soon as the last one ended, takes its slot in the
-   * same transaction, so sequential requests cost one each instead of two.
+   * Writes our ended requests after this turn of the event loop, unless a transaction of the turn took them
+   * along: a command's next request takes its slot in the same one, so sequential requests cost one, not two.
    */
   private syncSoon(): void {
     if (this.syncing) return;
@@ -119,7 +106,7 @@ export class StateSync {
     });
   }
 
-  /** Writes our local changes (ends, leases, the waiter count) soon, unless a transaction queued will. */
+  /** Writes our local changes soon, unless a transaction queued will. */
   sync(): void {
     if (this.fallback.active || this.unapplied > 0) return;
     void this.transact(() => undefined);
@@ -140,7 +127,7 @@ export class StateSync {
     this.renewal.unref();
   }
 
-  /** Runs `fn` on the current state under the lock, one transaction of this process at a time. */
+  /** Runs `fn` on the state under the lock, one transaction of this process at a time. */
   transact<T>(fn: (s: SharedState, now: number) => T): Promise<T | typeof FELL_BACK> {
     this.unapplied += 1;
     let applied = false;
@@ -191,7 +178,7 @@ export class StateSync {
     this.renewal = undefined;
   }
 
-  /** Our part of the state: ends of our requests, leases of those in flight, our tickets and waiter count. */
+  /** Writes our part of the state. */
   private applyLocal(s: SharedState, now: number): void {
     for (const [id, end] of this.ends) {
       // Not in flight any more: its lease lapsed and it was counted as ended then, later than the truth.
@@ -201,7 +188,7 @@ export class StateSync {
     }
     this.ends.clear();
     for (const id of this.flight) s.flight[id] = now + this.leaseMs;
-    // Our tickets: those of the requests still waiting, renewed; those served or gone, out.
+    // Those of requests still waiting, renewed; those served or gone, out.
     const prefix = `${this.processId}.`;
     for (const id of Object.keys(s.queue)) if (id.startsWith(prefix)) delete s.queue[id];
     for (const t of this.tickets()) s.queue[t.id] = [t.rank, now + this.leaseMs];
@@ -224,7 +211,7 @@ export class StateSync {
     this.nameSelf(s);
   }
 
-  /** Our label beside our entries while we have any; prune takes it away with the last of them. */
+  /** Our label beside our entries while we have any (prune takes it away with the last of them). */
   private nameSelf(s: SharedState): void {
     const prefix = `${this.processId}.`;
     const present =
@@ -238,7 +225,6 @@ export class StateSync {
     }
   }
 
-  /** What the other waiters and the window look like, for the shares. */
   private noteView(s: SharedState, now: number): void {
     let others = 0;
     for (const [id, [n]] of Object.entries(s.waiters)) if (id !== this.processId) others += n;
@@ -252,10 +238,7 @@ export class StateSync {
     this.viewAt = now;
   }
 
-  /**
-   * A waiter that sleeps long makes no request to learn what the others did meanwhile: at most once a
-   * second it reads the store (no lock), so its share follows the window.
-   */
+  /** A waiter that sleeps long learns what the others did from a read (no lock) at most once a second. */
   refreshView(): void {
     const now = this.store.now();
     if (now - this.viewAt < VIEW_REFRESH_MS) return;

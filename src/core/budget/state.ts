@@ -1,12 +1,11 @@
-// The shared budget's state file (shared.ts) and its rules, pure: what the file holds, what makes it
-// unusable, when entries leave the window (an entry in flight whose lease ran out counts as ended when it
-// did), and what it is called (the origin readable, the key only inside a hash).
+// The shared budget's state (shared.ts) and its pure rules: what it holds, what makes it unusable, when
+// entries leave the window, and what it is called (the origin readable, the key only inside a hash).
 import { createHash } from 'node:crypto';
 import { isObject } from '../../util/json.js';
 
 const VERSION = 1;
 
-/** The state file: every field in epoch milliseconds. */
+/** Every time in epoch milliseconds. */
 export interface SharedState {
   v: typeof VERSION;
   /** End times of requests still inside the window, oldest first. */
@@ -16,34 +15,27 @@ export interface SharedState {
   /** Processes with waiters: process id → [how many, until when the entry is alive]. */
   waiters: Record<string, [number, number]>;
   /**
-   * Requests waiting for a slot, of every process: ticket → [rank, lease]. Free slots go to the lowest ranks
-   * (the longest waiting, and those a reply in hand waits on), so no process's request starves while
-   * others', asked for later, take the slots as they free. Absent in a file an older version wrote.
+   * Requests waiting for a slot, of every process: ticket → [rank, lease]. Free slots go to the lowest ranks,
+   * so no request starves while later ones take the slots. Absent in an older version's file.
    */
   queue: Record<string, [number, number]>;
   /** The limit lowered by 429s (limiter.ts Cap); absent while the whole limit is there. */
   cap?: [number, number];
-  /**
-   * What each process with an entry here is (`agents budget` shows it): process id → its command and the
-   * names of the options it was given (`create --wait`), never a value. Absent in an older version's file.
-   */
+  /** Process id → its command and option names (`create --wait`), never a value. Absent in older files. */
   who?: Record<string, string>;
-  /** When the service refused a request of the key with 429, within the last REFUSALS_KEPT_MS. */
+  /** The key's 429s within the last REFUSALS_KEPT_MS. */
   refused?: number[];
   /**
-   * When the service last answered a request of the key (any status): a refused connection soon after is
-   * an outage to ride out, not a mistyped address (api/retry-bound.ts). Absent in an older version's file.
+   * When the service last answered a request of the key: a refused connection soon after is an outage to
+   * ride out, not a mistyped address (api/retry-bound.ts). Absent in older files.
    */
   answered?: number;
 }
 
-/** How long a 429 is remembered for `agents budget` (the last hour). */
+/** How long a 429 is remembered for `agents budget`. */
 export const REFUSALS_KEPT_MS = 60 * 60_000;
 
-/**
- * Why the file cannot be used as it is. `newer`: a later version of agents wrote it, which that version
- * reads: it is left alone (replacing it would break the budget for the processes of that version).
- */
+/** Why the state cannot be used. `newer`: a later version wrote it, and it is left alone for that version. */
 export class BrokenState extends Error {
   readonly newer: boolean;
 
@@ -90,10 +82,7 @@ export function parseState(text: string): SharedState {
   return { ...(value as unknown as SharedState), queue: queue as SharedState['queue'] };
 }
 
-/**
- * Pure: drops what left the window by `now`. An entry in flight whose lease ran out (its process died or
- * stalled) counts from then on as a request that ended when its lease did.
- */
+/** Pure: drops what left the window by `now`; an entry in flight whose lease ran out ended when it did. */
 export function prune(s: SharedState, now: number, windowMs: number): void {
   for (const [id, lease] of Object.entries(s.flight)) {
     if (lease >= now) continue;
@@ -117,8 +106,8 @@ export function prune(s: SharedState, now: number, windowMs: number): void {
 }
 
 /**
- * Pure: how many of the tickets `mine` (in rank order) the slots free now go to (after prune). Free slots go
- * to the lowest ranks (ties by id) of the queue's tickets and `mine`, whether or not these are written yet.
+ * Pure: how many of the tickets `mine` (in rank order, written or not) the free slots go to, after prune:
+ * they go to the lowest ranks (ties by id) of the queue and `mine`.
  */
 export function grantable(
   s: SharedState,
@@ -157,22 +146,14 @@ export function nextFree(s: SharedState, now: number, windowMs: number): number 
   return first;
 }
 
-/**
- * The SHA-256 (hex) that names one origin and key's budget, in a file name and a Redis key: the key only
- * inside a hash. Every version of agents must compute the same, so that they share one budget.
- */
+/** The SHA-256 naming one origin and key's budget: every version of agents must compute the same. */
 export function budgetDigest(origin: string, apiKey: string): string {
   return createHash('sha256').update(`agents pacing\n${origin}\n${apiKey}`, 'utf8').digest('hex');
 }
 
-/**
- * What names a key's budget: the key, or the digest budgetDigest made of it and the origin, which the config
- * file keeps beside a key in the system keychain, so that `agents budget` finds the budget without reading
- * the key.
- */
+/** A key, or its budgetDigest as the config file keeps it beside a key in the keychain (`agents budget`). */
 export type BudgetKeyRef = string | { digest: string };
 
-/** The digest of an origin and a key, or the one given. */
 function digestOf(origin: string, key: BudgetKeyRef): string {
   return typeof key === 'string' ? budgetDigest(origin, key) : key.digest;
 }
@@ -182,7 +163,7 @@ export function budgetKeyHash(origin: string, key: BudgetKeyRef): string {
   return digestOf(origin, key).slice(0, 32);
 }
 
-/** The state file of one origin and key: the origin readable, the key only as a hash. */
+/** The state file of one origin and key. */
 export function stateFileName(origin: string, key: BudgetKeyRef): string {
   const host = origin.replace(/^[a-z]+:\/\//i, '').replace(/[^A-Za-z0-9.-]+/g, '_');
   const hash = digestOf(origin, key).slice(0, 24);
