@@ -1,7 +1,6 @@
 // The one place an ApiClient is built from settings, for every face: the CLI's run (src/cli/run/api-clients.ts)
-// and the library (src/sdk/client-of.ts), which `agents mcp`, `agents acp` and the Action use. A face gives
-// its resolved settings, the tests' tuning and its hooks (how it tells of a retry, a paced request, a budget
-// that failed over, a page listed); the budget's shape and where this machine keeps it are decided here once.
+// and the library (src/sdk/client-of.ts). A face gives its resolved settings, the tests' tuning and its
+// hooks; the budget's shape and where this machine keeps it are decided here once.
 import { join } from 'node:path';
 import { ApiClient, type ClientOptions } from '../api/client.js';
 import type { Env, Tuning } from '../io/io.js';
@@ -19,25 +18,20 @@ export interface BudgetSettings {
   shared: boolean;
   /** Default budgetDir(env, platform). */
   dir?: string;
-  /** A Redis every machine on the key reaches (the `budgetUrl` setting). */
+  /** The `budgetUrl` setting. */
   url?: string;
   /** What the run is, written beside its entries in the shared budget. */
   label?: string;
-  /** Requests a minute; with windowMs, `limit` requests in any windowMs. */
+  /** `limit` requests a minute, or in any windowMs. */
   limit?: number;
   windowMs?: number;
 }
 
-/** How a face hears of its client's work; each is optional. */
-export interface ClientHooks {
-  debug?: ClientOptions['debug'];
-  onRetry?: ClientOptions['onRetry'];
-  onPaced?: ClientOptions['onPaced'];
-  onForeign?: ClientOptions['onForeign'];
-  onListed?: ClientOptions['onListed'];
+/** How a face hears of its client's work. */
+export type ClientHooks = Pick<ClientOptions, 'debug' | 'onRetry' | 'onPaced' | 'onForeign' | 'onListed'> & {
   /** A shared budget gave up, was repaired, or was rejoined (SharedPacingOptions' three notices). */
   onBudget?: { fallback: (m: string) => void; repair: (m: string) => void; rejoin: (m: string) => void };
-}
+};
 
 /** A client's settings, resolved by the face (its flags, environment, config file or program options). */
 export interface ClientSettings {
@@ -46,10 +40,9 @@ export interface ClientSettings {
   /** Where the proxy variables and the state directory come from. */
   env: Env;
   platform: NodeJS.Platform;
-  /** Who calls, for the User-Agent: `<product>/<VERSION> node/<nodeVersion>`. */
+  /** For the User-Agent: `<product>/<VERSION> node/<nodeVersion>`. */
   product: string;
   nodeVersion: string;
-  /** The time-outs and largest response, where the face sets them. */
   limits?: Pick<
     ClientOptions,
     'connectTimeoutMs' | 'responseTimeoutMs' | 'requestTimeoutMs' | 'maxResponseBytes'
@@ -62,7 +55,10 @@ export interface ClientSettings {
 }
 
 /** The key's budget as the client takes it. */
-function budgetOptions(s: ClientSettings): Pick<ClientOptions, 'pacing' | 'ratePerMinute' | 'sharedPacing'> {
+function budgetOptions(
+  s: ClientSettings,
+  told: ClientHooks['onBudget'],
+): Pick<ClientOptions, 'pacing' | 'ratePerMinute' | 'sharedPacing'> {
   const b = s.budget;
   if (b === false || s.tuning?.pacing === false) return { pacing: false };
   const pacing =
@@ -70,7 +66,6 @@ function budgetOptions(s: ClientSettings): Pick<ClientOptions, 'pacing' | 'rateP
     (b.windowMs === undefined ? undefined : { limit: b.limit ?? 100, windowMs: b.windowMs });
   const own = { ...(pacing ? { pacing } : {}), ...(b.limit !== undefined ? { ratePerMinute: b.limit } : {}) };
   if (!b.shared) return own;
-  const told = s.hooks?.onBudget;
   return {
     ...own,
     sharedPacing: {
@@ -87,7 +82,7 @@ function budgetOptions(s: ClientSettings): Pick<ClientOptions, 'pacing' | 'rateP
  * last word on any option (login checks a key on another base URL); its retries merge with the tuning's.
  */
 export function clientFromSettings(s: ClientSettings, overrides: Partial<ClientOptions> = {}): ApiClient {
-  const h = s.hooks ?? {};
+  const { onBudget, ...hooks } = s.hooks ?? {};
   const retry = { ...s.tuning?.retry, ...overrides.retry };
   return new ApiClient({
     baseUrl: s.baseUrl,
@@ -95,12 +90,8 @@ export function clientFromSettings(s: ClientSettings, overrides: Partial<ClientO
     userAgent: `${s.product}/${VERSION} node/${s.nodeVersion}`,
     ...s.limits,
     env: s.env,
-    ...budgetOptions(s),
-    ...(h.debug ? { debug: h.debug } : {}),
-    ...(h.onRetry ? { onRetry: h.onRetry } : {}),
-    ...(h.onPaced ? { onPaced: h.onPaced } : {}),
-    ...(h.onForeign ? { onForeign: h.onForeign } : {}),
-    ...(h.onListed ? { onListed: h.onListed } : {}),
+    ...budgetOptions(s, onBudget),
+    ...hooks,
     ...overrides,
     ...(Object.keys(retry).length > 0 ? { retry } : {}),
   });

@@ -13,21 +13,15 @@ import { fileError, fsCode } from '../errors/file-errors.js';
 import { configDir } from './locations.js';
 import { CONFIG_KEYS, validateConfigValue, validateProfileName, type ConfigKey } from './validators.js';
 
-/**
- * Where a profile's key is, besides the key itself: `keychain` when the system's credential store holds it
- * (src/core/config/key-store.ts), absent when the file does. Written by `login` alone, not by `config set`.
- */
+/** `keychain` when the system's credential store holds the profile's key (key-store.ts); written by `login`. */
 export const KEY_STORE = 'key-store';
 /**
- * Beside a key in the keychain: `<origin> <digest>`, the origin of the base URL it was stored for and the
- * digest that names its budget there (src/core/budget/state.ts budgetDigest), so that `agents budget` finds
- * the budget without reading the key.
+ * Beside a key in the keychain: `<origin> <digest>`, the digest naming its budget on the base URL it was
+ * stored for (budgetDigest), so that `agents budget` finds the budget without reading the key.
  */
 export const KEY_DIGEST = 'key-digest';
-/** What the file holds for a profile: the settings, where its key is, and the key's digest. */
-export type StoredKey = ConfigKey | typeof KEY_STORE | typeof KEY_DIGEST;
+type StoredKey = ConfigKey | typeof KEY_STORE | typeof KEY_DIGEST;
 const STORED_KEYS: readonly StoredKey[] = [...CONFIG_KEYS, KEY_STORE, KEY_DIGEST];
-/** What one profile holds. */
 export type ProfileValues = Partial<Record<StoredKey, string>>;
 /** Where a key is kept, as `config list` and `login` say it. */
 export type KeyPlace = 'keychain' | 'file' | 'environment';
@@ -37,10 +31,8 @@ export function keyPlaceOf(values: ProfileValues): 'keychain' | 'file' | undefin
   if (values[KEY_STORE] === 'keychain') return 'keychain';
   return values['api-key'] === undefined ? undefined : 'file';
 }
-/** All profiles by name. */
 export type Profiles = Record<string, ProfileValues>;
 
-/** The config file of a run. */
 export interface ConfigFile {
   readonly path: string;
   /** Every profile; none when the file does not exist. A broken file is a CliError naming it. */
@@ -50,9 +42,9 @@ export interface ConfigFile {
   /** Removes the key, and the profile once it is empty; false when it was not set. */
   unset(profile: string, key: ConfigKey): Promise<boolean>;
   /**
-   * Under the file's lock: runs `first` (login stores the key in the keychain there, so that two logins of
-   * one profile never leave one's file beside the other's keychain entry), then gives the profile's values
-   * to `edit` and stores what it returns (undefined: nothing changes; an empty profile is removed).
+   * Under the file's lock: runs `first` (login stores the key in the keychain there, so that two logins never
+   * leave one's file beside the other's keychain entry), then stores what `edit` makes of the profile
+   * (undefined: nothing changes; an empty profile is removed).
    */
   update<T>(
     profile: string,
@@ -66,16 +58,12 @@ interface ConfigShape extends Record<string, unknown> {
 }
 
 const FILE_MODE = 0o600;
-const DIR_MODE = 0o700;
 
-/** The pattern a stored profile name must match (validators.ts checks names the same way). */
-const PROFILE_NAME_PATTERN = '^[A-Za-z0-9_-]{1,64}$';
-
-// conf validates the whole file against this (ajv) before each write.
+// conf validates the whole file against this (ajv) before each write; names as validators.ts checks them.
 export const SCHEMA = {
   profiles: {
     type: 'object',
-    propertyNames: { pattern: PROFILE_NAME_PATTERN },
+    propertyNames: { pattern: '^[A-Za-z0-9_-]{1,64}$' },
     additionalProperties: {
       type: 'object',
       properties: {
@@ -105,21 +93,21 @@ function brokenFile(path: string, reason: string, cause?: unknown): CliError {
 function ensureDir(dir: string): void {
   mkdirSync(dirname(dir), { recursive: true });
   try {
-    mkdirSync(dir, { mode: DIR_MODE });
+    mkdirSync(dir, { mode: 0o700 });
   } catch (err) {
     if (fsCode(err) !== 'EEXIST') throw err;
   }
 }
 
-/** The file's text as conf and a read both take it. A top level that is no object (an array, a string) is a
- * broken file, not an empty one. */
+/** The file's text as conf and a read both take it; a top level that is no object is a broken file. */
 function parse(path: string, text: string): Record<string, unknown> {
   const value: unknown = JSON.parse(text);
-  if (!isObject(value)) {
-    throw brokenFile(path, 'does not have the expected shape: the top level must be an object');
-  }
+  if (!isObject(value)) throw misshapen(path, 'the top level must be an object');
   return value;
 }
+
+const misshapen = (path: string, why: string, cause?: unknown) =>
+  brokenFile(path, `does not have the expected shape: ${why}`, cause);
 
 /** conf on `dir`, with the schema, for a write. Loads conf (a chunk of its own) on first use. */
 async function openConf(dir: string, path: string): Promise<Conf<ConfigShape>> {
@@ -149,31 +137,23 @@ async function openConf(dir: string, path: string): Promise<Conf<ConfigShape>> {
 /** What conf (or the file system under it) threw, as a CliError naming the file. */
 function explain(path: string, err: unknown): CliError {
   if (err instanceof CliError) return err;
-  if (err instanceof SyntaxError) {
-    // JSON.parse's message quotes the text around the error, which may be part of a key: not shown.
-    return brokenFile(path, 'is not valid JSON', err);
-  }
+  // JSON.parse's message quotes the text around the error, which may be part of a key: not shown.
+  if (err instanceof SyntaxError) return brokenFile(path, 'is not valid JSON', err);
   const message = err instanceof Error ? err.message : '';
-  if (message.startsWith('Config schema violation:')) {
-    return brokenFile(path, `does not have the expected shape: ${message.slice(25).trim()}`, err);
-  }
+  if (message.startsWith('Config schema violation:')) return misshapen(path, message.slice(25).trim(), err);
   if (fsCode(err) !== undefined) return fileError('the config file', path, 'read', err);
   return brokenFile(path, 'cannot be opened', err);
 }
 
 /** The profiles out of what conf read; anything but an object of objects is a broken file. */
 function profilesOf(path: string, store: unknown): Profiles {
-  if (!isObject(store))
-    throw brokenFile(path, 'does not have the expected shape: the top level must be an object');
+  if (!isObject(store)) throw misshapen(path, 'the top level must be an object');
   const profiles = store.profiles;
   if (profiles === undefined) return {};
-  if (!isObject(profiles))
-    throw brokenFile(path, 'does not have the expected shape: `profiles` must be an object');
+  if (!isObject(profiles)) throw misshapen(path, '`profiles` must be an object');
   const out: Profiles = {};
   for (const [name, values] of Object.entries(profiles)) {
-    if (!isObject(values)) {
-      throw brokenFile(path, `does not have the expected shape: \`profiles/${name}\` must be an object`);
-    }
+    if (!isObject(values)) throw misshapen(path, `\`profiles/${name}\` must be an object`);
     const kept: ProfileValues = {};
     for (const key of STORED_KEYS) if (typeof values[key] === 'string') kept[key] = values[key];
     // Own properties only: no name reaches the prototype.
@@ -192,12 +172,9 @@ export function openConfigFile(env: Env): ConfigFile {
   const dir = configDir(env);
   const path = join(dir, 'config.json');
 
-  // A command that only reads parses the file itself, as conf would (the same text, the same parse), and
-  // skips the schema: conf's chunk is 300 kB with ajv, about 20 ms of CPU and 2.5 MB of every command run
-  // with its settings in the file. Reads go through the few fields a command uses, each of which
-  // settings.ts validates as it reads it.
+  // A read parses the file itself, as conf would, and skips the schema: conf's chunk is 300 kB with ajv,
+  // about 20 ms of CPU and 2.5 MB of every command. settings.ts validates each field a command reads.
   function read(): Profiles {
-    // No file: a run configured by its environment alone reads nothing.
     if (!existsSync(path)) return {};
     try {
       return profilesOf(path, parse(path, readFileSync(path, 'utf8')));
@@ -207,8 +184,10 @@ export function openConfigFile(env: Env): ConfigFile {
     }
   }
 
+  /** Stores what `edit` makes of profile `name` under the lock, after `first`; an empty profile is removed. */
   async function change(
-    edit: (profiles: Profiles) => Profiles | undefined,
+    name: string,
+    edit: (current: ProfileValues) => ProfileValues | undefined,
     first: () => Promise<unknown> = () => Promise.resolve(),
   ): Promise<void> {
     try {
@@ -216,9 +195,12 @@ export function openConfigFile(env: Env): ConfigFile {
       await withLock(path, async () => {
         await first();
         const conf = await openConf(dir, path);
-        const next = edit(profilesOf(path, conf.store));
+        const profiles = profilesOf(path, conf.store);
+        const next = edit(profileOf(profiles, name));
         if (next === undefined) return;
-        conf.set('profiles', next);
+        const all: Profiles = { ...profiles, [name]: next };
+        if (STORED_KEYS.every((k) => next[k] === undefined)) delete all[name];
+        conf.set('profiles', all);
         // conf applies the mode only to a file it creates; an existing 0644 file keeps it unless fixed.
         chmodSync(path, FILE_MODE);
       });
@@ -243,23 +225,17 @@ export function openConfigFile(env: Env): ConfigFile {
     async set(profile, key, value) {
       const name = validateProfileName(profile);
       const checked = validateConfigValue(key, value);
-      await change((profiles) => ({
-        ...profiles,
-        [name]: { ...profileOf(profiles, name), [key]: checked.value },
-      }));
+      await change(name, (current) => ({ ...current, [key]: checked.value }));
     },
     async unset(profile, key) {
       const name = validateProfileName(profile);
       if (profileOf(read(), name)[key] === undefined) return false;
       let removed = false;
-      await change((profiles) => {
-        const current = profileOf(profiles, name);
+      await change(name, (current) => {
         if (current[key] === undefined) return undefined;
         delete current[key];
         removed = true;
-        const next: Profiles = { ...profiles, [name]: current };
-        if (STORED_KEYS.every((k) => current[k] === undefined)) delete next[name];
-        return next;
+        return current;
       });
       return removed;
     },
@@ -268,13 +244,8 @@ export function openConfigFile(env: Env): ConfigFile {
       let got: Awaited<ReturnType<typeof first>> | undefined;
       // What `first` sees is the file as the lock found it (the edit then reads it again through conf).
       await change(
-        (profiles) => {
-          const next = edit(profileOf(profiles, name), got as Awaited<ReturnType<typeof first>>);
-          if (next === undefined) return undefined;
-          const all: Profiles = { ...profiles, [name]: next };
-          if (STORED_KEYS.every((k) => next[k] === undefined)) delete all[name];
-          return all;
-        },
+        name,
+        (current) => edit(current, got as Awaited<ReturnType<typeof first>>),
         async () => {
           got = await first(profileOf(read(), name));
         },

@@ -11,35 +11,42 @@ export function truthy(value: string | undefined): boolean {
   return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
 }
 
+/** A switch that is on unless it is '0' or 'false'. */
+const onUnlessOff = (raw: string | undefined) => raw === undefined || raw === '' || truthy(raw);
+
+/** `name` as `parse` reads it: unset or empty is undefined, anything else it cannot read a usage error. */
+function fromEnvAs(
+  env: Env,
+  name: string,
+  parse: (raw: string) => number | undefined,
+  what: string,
+  hint: string,
+): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const value = parse(raw);
+  if (value === undefined)
+    throw new UsageError(`${name}=${JSON.stringify(raw.slice(0, 40))} is not ${what}`, hint);
+  return value;
+}
+
 /** AGENTS_DEBUG: any value but '', '0' and 'false' turns tracing (and stack traces) on, like --debug. */
 export function debugFromEnv(env: Env): boolean {
   return truthy(env.AGENTS_DEBUG);
 }
 
 /**
- * Per-request time-outs, for slow networks and proxies: AGENTS_CONNECT_TIMEOUT (default 10 s),
- * AGENTS_RESPONSE_TIMEOUT (the wait for the headers and between chunks, default 30 s) and
- * AGENTS_REQUEST_TIMEOUT (the whole exchange, default twice the response time-out), as durations (`15s`,
- * `2m`, or seconds). Unset or empty keeps the client's default; anything else that is not a duration is a
- * usage error.
+ * Per-request time-outs, for slow networks and proxies, as durations (`15s`, `2m`, or seconds):
+ * AGENTS_CONNECT_TIMEOUT (default 10 s), AGENTS_RESPONSE_TIMEOUT (the wait for the headers and between
+ * chunks, default 30 s) and AGENTS_REQUEST_TIMEOUT (the whole exchange, default twice the response's).
  */
 export function requestTimeouts(env: Env): {
   connectTimeoutMs?: number;
   responseTimeoutMs?: number;
   requestTimeoutMs?: number;
 } {
-  const read = (name: string): number | undefined => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return undefined;
-    const ms = parseDuration(raw);
-    if (ms === undefined) {
-      throw new UsageError(
-        `${name}=${JSON.stringify(raw.slice(0, 40))} is not a duration`,
-        'use e.g. 15s, 2m or a number of seconds',
-      );
-    }
-    return ms;
-  };
+  const read = (name: string) =>
+    fromEnvAs(env, name, parseDuration, 'a duration', 'use e.g. 15s, 2m or a number of seconds');
   return {
     connectTimeoutMs: read('AGENTS_CONNECT_TIMEOUT'),
     responseTimeoutMs: read('AGENTS_RESPONSE_TIMEOUT'),
@@ -47,27 +54,15 @@ export function requestTimeouts(env: Env): {
   };
 }
 
-/**
- * AGENTS_MAX_RESPONSE: the largest answer from the API that is read (default 32 MiB), as a size (`64MiB`,
- * `1GiB`, or bytes). Unset or empty keeps the default; anything else is a usage error.
- */
+/** AGENTS_MAX_RESPONSE: the largest answer from the API that is read (default 32 MiB), as a size. */
 export function maxResponseFromEnv(env: Env): number | undefined {
-  const raw = env.AGENTS_MAX_RESPONSE;
-  if (raw === undefined || raw === '') return undefined;
-  const bytes = parseSize(raw);
-  if (bytes === undefined) {
-    throw new UsageError(
-      `AGENTS_MAX_RESPONSE=${JSON.stringify(raw.slice(0, 40))} is not a size`,
-      'use e.g. 64MiB, 1GiB or a number of bytes',
-    );
-  }
-  return bytes;
-}
-
-/** How times are shown: the moment they are relative to, and the time zone (the system's when undefined). */
-export interface TimeSettings {
-  now: number;
-  timeZone?: string;
+  return fromEnvAs(
+    env,
+    'AGENTS_MAX_RESPONSE',
+    parseSize,
+    'a size',
+    'use e.g. 64MiB, 1GiB or a number of bytes',
+  );
 }
 
 /** The time zone named by TZ when Intl knows it (TZ=":/etc/localtime" and the like fall back to the system's). */
@@ -82,19 +77,16 @@ export function timeZoneFrom(tz: string | undefined): string | undefined {
 }
 
 /** How a terminal shows times: local (TZ when Intl knows it, else the system's zone), relative to now. */
-export function timeFormat(env: Env, now = Date.now()): TimeSettings {
+export function timeFormat(env: Env, now = Date.now()): { now: number; timeZone?: string } {
   return { now, timeZone: timeZoneFrom(env.TZ) };
 }
 
-/** The pager when nothing is configured: quit if one screen, keep colours, leave the text on the screen. */
-export const DEFAULT_PAGER = 'less -FRX';
-
 /**
- * The pager for long output on a terminal, as gh picks it: AGENTS_PAGER, then PAGER, then `less -FRX`.
- * Set to '' or `cat`: no pager (undefined).
+ * The pager for long output on a terminal, as gh picks it: AGENTS_PAGER, then PAGER, then `less -FRX` (quit
+ * if one screen, keep colours, leave the text on the screen). Set to '' or `cat`: no pager (undefined).
  */
 export function pagerCommand(env: Env): string | undefined {
-  const command = (env.AGENTS_PAGER ?? env.PAGER ?? DEFAULT_PAGER).trim();
+  const command = (env.AGENTS_PAGER ?? env.PAGER ?? 'less -FRX').trim();
   return command === '' || command === 'cat' ? undefined : command;
 }
 
@@ -118,35 +110,30 @@ export function noBrowserReason(env: Env, platform: NodeJS.Platform): string | u
 }
 
 /**
- * AGENTS_SHARED_PACING: the request budget is shared with every agents process on the machine that uses
- * the same key unless this is '0' or 'false'. Off, each process paces itself alone, as before the budget
- * was shared: for benchmarks that measure what sharing gains, not for everyday use.
+ * AGENTS_SHARED_PACING: the request budget is shared with every agents process on the machine that uses the
+ * same key unless this is '0' or 'false': off, for benchmarks that measure what sharing gains.
  */
 export function sharedPacingFromEnv(env: Env): boolean {
-  const raw = env.AGENTS_SHARED_PACING;
-  return raw === undefined || raw === '' || truthy(raw);
+  return onUnlessOff(env.AGENTS_SHARED_PACING);
 }
 
 /** The key's documented limit, in requests a minute. */
-export const KEY_RATE_LIMIT = 100;
+const KEY_RATE_LIMIT = 100;
 
 /**
- * AGENTS_RATE_LIMIT: the requests a minute this machine may spend on the key (1 to 100; default the key's
- * whole 100), shared by its agents processes like the whole budget. For a key shared by several machines,
- * which cannot see each other's requests: thirty CI runners set 3 and together stay under the 100. Unset or
- * empty is the default; anything else is a usage error.
+ * AGENTS_RATE_LIMIT: the requests a minute this machine may spend on the key (1 to 100, default 100), shared
+ * by its processes, for a key shared by machines that cannot see each other's requests: thirty CI runners
+ * set 3 and together stay under the 100.
  */
 export function rateLimitFromEnv(env: Env): number | undefined {
-  const raw = env.AGENTS_RATE_LIMIT;
-  if (raw === undefined || raw === '') return undefined;
-  const n = Number(raw);
-  if (!/^\d+$/.test(raw.trim()) || !(n >= 1 && n <= KEY_RATE_LIMIT)) {
-    throw new UsageError(
-      `AGENTS_RATE_LIMIT=${JSON.stringify(raw.slice(0, 40))} is not a number of requests a minute from 1 to ${KEY_RATE_LIMIT}`,
-      "give this machine's share of the key's 100 requests a minute, e.g. 3 for one of thirty runners",
-    );
-  }
-  return n;
+  return fromEnvAs(
+    env,
+    'AGENTS_RATE_LIMIT',
+    (raw) =>
+      /^\d+$/.test(raw.trim()) && Number(raw) >= 1 && Number(raw) <= KEY_RATE_LIMIT ? Number(raw) : undefined,
+    `a number of requests a minute from 1 to ${KEY_RATE_LIMIT}`,
+    "give this machine's share of the key's 100 requests a minute, e.g. 3 for one of thirty runners",
+  );
 }
 
 /**
@@ -171,12 +158,10 @@ export function githubFiles(
 }
 
 /**
- * AGENTS_KEYCHAIN=0 (or `false`): `agents login` keeps the key in the config file without trying the system's
- * keychain, and without the line that says it fell back (a container or a test that knows there is none).
- * Unset, empty or any other value: the keychain first. A key the file says is in the keychain is still read
- * from there.
+ * AGENTS_KEYCHAIN=0 (or `false`): `agents login` keeps the key in the config file without trying the
+ * keychain, nor saying it fell back (a container or a test that knows there is none). A key the file says is
+ * in the keychain is still read from there.
  */
 export function keychainFromEnv(env: Env): boolean {
-  const raw = env.AGENTS_KEYCHAIN;
-  return raw === undefined || raw === '' || truthy(raw);
+  return onUnlessOff(env.AGENTS_KEYCHAIN);
 }

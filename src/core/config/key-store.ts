@@ -1,41 +1,32 @@
-// Where a profile's API key is kept, and the three things done with it: read it (settings.ts, for every
-// face: the CLI, Agents.fromConfig, mcp, acp), store it (`login`), remove it (`logout`). The system's
-// credential store by default, as `gh` keeps its token; the profile's file (0600) only where no store
-// answers, or when asked (`login --insecure-storage`). The file then says `key-store: keychain` and never
-// holds the key. AGENTS_API_KEY wins over both, before anything here is loaded (settings.ts).
+// Where a profile's API key is kept: read (settings.ts, for every face), stored (`login`), removed
+// (`logout`). The system's credential store by default, as `gh` keeps its token, and the file then says
+// `key-store: keychain`; the profile's file (0600) only where no store answers, or when asked
+// (`login --insecure-storage`).
 import { CliError, ExitCode } from '../errors/cli-error.js';
-import type { Env } from '../io/io.js';
 import { KEY_DIGEST, KEY_STORE, keyPlaceOf, type ConfigFile, type ProfileValues } from './config-file.js';
 import { budgetDigest } from '../budget/state.js';
 import { keychainFromEnv } from './env.js';
 import { configDir } from './locations.js';
-import { keychainAccount, keychainCall, KEYCHAIN_SERVICE, type KeychainResult } from './keychain.js';
+import { keychainCall, KEYCHAIN_SERVICE, type KeychainOptions, type KeychainResult } from './keychain.js';
 import { validateApiKey } from './validators.js';
 
 /** Where `login` is asked to put the key: the store with the file as fallback, the store only, the file. */
 export type StoreMode = 'auto' | 'keychain' | 'file';
 
-export interface KeyStoreOptions {
-  env: Env;
-  /** How long the store may take (default 3 s). */
-  timeoutMs?: number;
-}
+export type KeyStoreOptions = KeychainOptions;
 
+/** The account names the config directory too, so that two setups (AGENTS_CONFIG_DIR) never share one. */
 function entryOf(profile: string, o: KeyStoreOptions): { service: string; account: string } {
-  return { service: KEYCHAIN_SERVICE, account: keychainAccount(profile, configDir(o.env)) };
+  return { service: KEYCHAIN_SERVICE, account: `${profile}@${configDir(o.env)}` };
 }
 
-/** Why the store could not be used, in words for a line. */
 function why(r: Extract<KeychainResult<unknown>, { ok: false }>): string {
   if (r.kind === 'timeout') return `the system keychain ${r.message}`;
   if (r.kind === 'refused') return `the system keychain refused access (${r.message})`;
   return `no system keychain answers here (${r.message})`;
 }
 
-/**
- * The key of `profile` from the keychain: the key, or why there is none (no entry, an entry that is no
- * key, a store that did not answer). An entry that is no valid key is treated as absent, never sent.
- */
+/** The key of `profile` from the keychain, or why there is none. An entry that is no valid key is never sent. */
 export async function readKeychainKey(
   profile: string,
   o: KeyStoreOptions,
@@ -50,16 +41,16 @@ export async function readKeychainKey(
   }
 }
 
-/** What `login` did with the key, and the line to say when it fell back to the file. */
+/** Where `login` put the key, and the line to say when it fell back to the file. */
 export interface Stored {
   place: 'keychain' | 'file';
   fallback?: string;
 }
 
 /**
- * Stores `baseUrl` and `apiKey` in `profile`: the key in the keychain (then the file says so and holds no
- * key) or in the file. Under the config file's lock, so that two logins of one profile leave one's key and
- * base URL together. A key that was in the keychain and goes to the file is removed from the keychain.
+ * Stores `baseUrl` and `apiKey` in `profile`, the key in the keychain or the file, under the config file's
+ * lock: two logins of one profile leave one's key and base URL together. A key moved to the file leaves the
+ * keychain.
  */
 export async function storeKey(
   config: ConfigFile,
@@ -117,9 +108,8 @@ export async function storeKey(
 }
 
 /**
- * Removes the key of `profile` from wherever it is: the keychain's entry, the file's `api-key`. Returns
- * where it was (undefined: nowhere). A keychain that cannot be reached changes nothing: the file keeps
- * saying where the key is, so that `logout` can be run again.
+ * Removes the key of `profile` from wherever it is, and says where it was. A keychain that cannot be reached
+ * changes nothing: the file keeps saying where the key is, so that `logout` can be run again.
  */
 export async function removeKey(
   config: ConfigFile,

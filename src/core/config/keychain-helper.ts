@@ -1,25 +1,20 @@
-// The child process that talks to the system's credential store (src/core/config/keychain.ts starts it). The
-// native library's calls block (its constructor opens the D-Bus connection synchronously, and a D-Bus service
-// that never answers holds a call for as long as libdbus waits, or for ever during its handshake): in a
-// process of its own, a hang costs the parent a kill after its bound, not the command or the caller's
-// program. One request as JSON on stdin, one answer as JSON on stdout; the secret goes through the pipes
-// only, never through argv (ps) or the environment. No import of ours: it runs as its own small file
-// (dist/keychain-helper.js) or, in the one-file executable, from its asset with the addon the executable
-// carries (scripts/binary/sea-main.cjs puts a loader at KEYRING_LOADER).
+// The child process that talks to the system's credential store (keychain.ts starts it). The native
+// library's calls block (its constructor opens D-Bus synchronously, and a service that never answers holds
+// a call for ever during the handshake): in a process of its own, a hang costs a kill after the parent's
+// bound, not the command. One JSON request on stdin, one answer on stdout: the secret goes through the pipes
+// only, never argv (ps) or the environment. No import of ours: it runs as dist/keychain-helper.js or, in
+// the one-file executable, with the addon it carries (scripts/binary/sea-main.cjs sets KEYRING_LOADER).
 
-/** What the parent asks. */
 export interface KeychainRequest {
   op: 'get' | 'set' | 'delete';
   service: string;
   account: string;
-  /** For `set`. */
   secret?: string;
 }
 
 /**
- * What the child answers: the value of a get (null: no entry), whether a delete found one; or why the store
- * could not be used: `unavailable` (no store here: no D-Bus session, no Secret Service, no prebuilt addon
- * for the platform), `refused` (a store that is there said no: locked, access denied).
+ * The value of a get (null: no entry), whether a delete found one; or why the store could not be used:
+ * `unavailable` (no D-Bus session, no Secret Service, no addon for the platform), `refused` (locked, denied).
  */
 export type KeychainAnswer =
   | { ok: true; value: string | null | boolean }
@@ -48,32 +43,25 @@ async function loadKeyring(): Promise<Keyring> {
   return await import('@napi-rs/keyring');
 }
 
-/** The store's message without the secret, should a library ever quote it. */
+/** The store's first line without the secret, should a library ever quote it. */
 function scrub(message: string, secret: string | undefined): string {
   const line = message.split('\n')[0]?.trim() ?? '';
   return secret === undefined || secret === '' ? line : line.split(secret).join('****');
 }
 
-/** Which of the two failures a message of keyring-rs names (its Error's Display texts). */
-function kindOf(message: string): 'unavailable' | 'refused' {
-  // NoStorageAccess ("Couldn't access platform storage: …"): the store is there but would not open (locked,
-  // no collection to store in, the user said no, access denied).
-  if (/access platform|storage access|locked|denied|not allowed|dismissed|cancel/i.test(message))
-    return 'refused';
-  return 'unavailable';
-}
+/** Which failure a message of keyring-rs names; NoStorageAccess ("Couldn't access platform storage") is refused. */
+const kindOf = (message: string) =>
+  /access platform|storage access|locked|denied|not allowed|dismissed|cancel/i.test(message)
+    ? 'refused'
+    : 'unavailable';
 
 export async function answer(request: KeychainRequest): Promise<KeychainAnswer> {
   let keyring: Keyring;
   try {
     keyring = await loadKeyring();
   } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
-    return {
-      ok: false,
-      kind: 'unavailable',
-      message: `no keychain library for this platform (${scrub(why, undefined)})`,
-    };
+    const why = scrub(err instanceof Error ? err.message : String(err), undefined);
+    return { ok: false, kind: 'unavailable', message: `no keychain library for this platform (${why})` };
   }
   try {
     // On Linux the Secret Service only: the library would otherwise fall back, silently, to the kernel's

@@ -1,7 +1,6 @@
 // The system's credential store (the macOS Keychain, the Windows Credential Manager, the Secret Service on
-// Linux), reached through @napi-rs/keyring in a child process of its own (src/core/config/keychain-helper.ts says
-// why): a store that has not answered within the bound is killed and counts as none, so a hung D-Bus call
-// never hangs a command or a program that uses the library. Loaded only by what reads or writes a key.
+// Linux) through @napi-rs/keyring in a child process (keychain-helper.ts says why): a store that has not
+// answered within the bound is killed and counts as none, so a hung D-Bus call never hangs a command.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -10,24 +9,19 @@ import { isSea } from 'node:sea';
 import type { Env } from '../io/io.js';
 import type { KeychainAnswer, KeychainRequest } from './keychain-helper.js';
 
-/** The store's entries are named so: service `agents-cli`, account `<profile>@<config directory>`. */
+/** The service of the store's entries; the account is `<profile>@<config directory>`. */
 export const KEYCHAIN_SERVICE = 'agents-cli';
 
-/** How long the store may take to answer before it counts as none (the issue's 3 s; tests shorten it). */
-export const KEYCHAIN_TIMEOUT_MS = 3_000;
+/** How long the store may take before it counts as none (the issue's 3 s; tests shorten it). */
+const KEYCHAIN_TIMEOUT_MS = 3_000;
 
-/** An answer, or why there is none: the two of the helper, and `timeout` (no answer within the bound). */
+/** An answer, or why there is none: the helper's two reasons, or `timeout`. */
 export type KeychainResult<T> =
   { ok: true; value: T } | { ok: false; kind: 'unavailable' | 'refused' | 'timeout'; message: string };
 
 export interface KeychainOptions {
   env: Env;
   timeoutMs?: number;
-}
-
-/** The account of a profile's key: the config directory too, so that two setups (AGENTS_CONFIG_DIR) never share one. */
-export function keychainAccount(profile: string, configDir: string): string {
-  return `${profile}@${configDir}`;
 }
 
 /** How to start the helper: this executable again (the one-file build), or Node on the helper's file. */

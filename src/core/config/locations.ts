@@ -7,22 +7,21 @@ import type { Env } from '../io/io.js';
 
 const NAME = 'agents';
 
-/** The config directory: AGENTS_CONFIG_DIR when set (several setups on one account, tests), else conf's. */
+/** AGENTS_CONFIG_DIR when set (several setups on one account, tests), else conf's. */
 export function configDir(env: Env): string {
   const override = env.AGENTS_CONFIG_DIR;
   if (override !== undefined && override !== '') return resolve(override);
   return envPaths(NAME, { suffix: '' }).config;
 }
 
-/** The config file, as conf names it in that directory. */
+/** As conf names it. */
 export function configPath(env: Env): string {
   return join(configDir(env), 'config.json');
 }
 
 /**
- * The state directory: AGENTS_STATE_DIR, else AGENTS_CONFIG_DIR (one directory for everything, as tests
- * and portable setups want), else the platform's: $XDG_STATE_HOME/agents (~/.local/state/agents) on Linux,
- * the application-data directory on macOS and Windows.
+ * AGENTS_STATE_DIR, else AGENTS_CONFIG_DIR (one directory for everything, as tests and portable setups
+ * want), else $XDG_STATE_HOME/agents on Linux, the application-data directory on macOS and Windows.
  */
 export function stateDir(env: Env, platform: NodeJS.Platform): string {
   if (env.AGENTS_STATE_DIR) return resolve(env.AGENTS_STATE_DIR);

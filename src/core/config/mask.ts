@@ -1,9 +1,8 @@
 // The one way an API key is ever shown: enough to tell two keys apart, never enough to use one.
 
 /**
- * Masks a key as `sk-a…1234`: a short prefix (at most 4 characters, fewer for shorter keys) and the last 4.
- * A key of 12 characters or fewer shows only its last 2 (`…yz`), and one of 6 or fewer shows nothing
- * (`****`), so most of a short key is never revealed.
+ * `sk-a…1234`: a short prefix and the last 4. A key of 12 characters or fewer shows only its last 2 (`…yz`),
+ * one of 6 or fewer nothing (`****`), so most of a short key is never revealed.
  */
 export function maskKey(key: string): string {
   const chars = [...key];

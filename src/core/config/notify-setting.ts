@@ -1,11 +1,8 @@
 // The `notify` setting (AGENTS_NOTIFY, config "notify"): how a finished turn is announced. `terminal` (the
-// bell and a desktop notification by escape sequence, as --notify did alone), `off`, or a JSON array naming
-// a program and its arguments (`["my-notifier", "--urgent"]`, as Codex's notify = [...]), run without a
-// shell with the turn's result on its standard input. Pure, so a bad value is a usage error wherever it
-// comes from.
+// bell and a desktop notification by escape sequence), `off`, or a JSON array naming a program and its
+// arguments (as Codex's notify = [...]), run without a shell with the turn's result on its standard input.
 import { UsageError } from '../errors/cli-error.js';
 
-/** How a finished turn is announced. */
 export type NotifyHow =
   | { kind: 'off' }
   | { kind: 'terminal' }
@@ -15,7 +12,7 @@ export type NotifyHow =
 const HINT =
   'use terminal, off, or a JSON array naming a program and its arguments: ["notify-send", "agents"]';
 
-/** Pure: the setting's value read, or a usage error naming `where` (the value itself is not echoed). */
+/** The setting's value read, or a usage error naming `where` (the value itself is not echoed). */
 export function parseNotify(input: string, where = 'notify'): NotifyHow {
   const text = input.trim();
   if (text === 'terminal' || text === 'off') return { kind: text };

@@ -5,6 +5,7 @@ import type { CoreAgent } from '../api/types.js';
 import { CliError, ExitCode, UsageError } from '../errors/cli-error.js';
 import type { Env } from '../io/io.js';
 import { KEY_DIGEST, keyPlaceOf, profileOf, type KeyPlace, type Profiles } from './config-file.js';
+import type { ConfigKey } from './validators.js';
 import {
   validateAgent,
   validateApiKey,
@@ -15,42 +16,32 @@ import {
 import { validateNotify } from './notify-setting.js';
 import { readKeychainKey } from './key-store.js';
 
-/** Where a setting's value came from. */
 export type SettingSource = 'flag' | 'env' | 'profile' | 'default';
 
-/** The settings a run can ask for. */
 export type SettingName = 'apiKey' | 'baseUrl' | 'agent' | 'budgetUrl' | 'notify';
 
 /** The settings of this run, each with its source. Only those asked for are looked up. */
 export interface Settings {
   /** --profile > AGENTS_PROFILE > 'default'. */
   profile: string;
-  /**
-   * AGENTS_API_KEY > the profile's key, from the system keychain or the file (keyPlace says which). No
-   * flag: a key on the command line leaks into ps and history.
-   */
+  /** AGENTS_API_KEY > the profile's key (keyPlace says where). No flag: it would leak into ps and history. */
   apiKey: string | undefined;
-  /** Where the key is kept: undefined when nowhere, or when the file (which says so) was not read. */
+  /** Undefined when the key is nowhere, or when the file (which says where) was not read. */
   keyPlace: KeyPlace | undefined;
-  /** Why the profile's key could not be had from the keychain (requireConnection says it); never the key. */
+  /** Why the profile's key could not be had from the keychain; never the key. */
   keyProblem: string | undefined;
-  /**
-   * Beside a key in the keychain: the digest that names its budget on `origin`, as login stored it (budget
-   * reads it instead of the key); undefined otherwise.
-   */
+  /** Beside a key in the keychain: the digest naming its budget on `origin` (`agents budget` reads it). */
   keyDigest: { origin: string; digest: string } | undefined;
   /** --base-url > AGENTS_BASE_URL > profile 'base-url'. No default; validated by requireConnection. */
   baseUrl: string | undefined;
   /** AGENTS_AGENT > profile 'agent' (the --agent flag belongs to `create`). */
   agent: CoreAgent | undefined;
   /**
-   * AGENTS_BUDGET_URL > profile 'budget-url': a Redis where the key's budget is shared across machines. The
-   * profile's is read when the file is read for another setting, never on its own (a CI job configured by
-   * its environment does not depend on a config file).
+   * AGENTS_BUDGET_URL > profile 'budget-url'. The profile's is read when the file is read for another
+   * setting, never on its own: a CI job configured by its environment does not depend on a config file.
    */
   budgetUrl: string | undefined;
-  /** AGENTS_NOTIFY > profile 'notify' (the --notify flags belong to the commands that wait): how a finished
-   * turn is announced, validated and normal (src/core/config/notify-setting.ts). */
+  /** AGENTS_NOTIFY > profile 'notify' (the --notify flags belong to the commands that wait), validated. */
   notify: string | undefined;
   sources: Record<SettingName | 'profile', SettingSource>;
   /** The profiles in the file, when it was read (for messages about a profile that does not exist). */
@@ -67,13 +58,8 @@ export const ENV_VARS = {
   profile: 'AGENTS_PROFILE',
 } as const;
 
-const FILE_KEYS = {
-  apiKey: 'api-key',
-  baseUrl: 'base-url',
-  agent: 'agent',
-  budgetUrl: 'budget-url',
-  notify: 'notify',
-} as const;
+/** A setting's key in the config file: `apiKey` → `api-key`. */
+const fileKey = (name: SettingName) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`) as ConfigKey;
 
 /** An environment variable's value; set-but-empty counts as unset, as most CLIs treat it. */
 export function fromEnv(env: Env, name: string): string | undefined {
@@ -103,15 +89,13 @@ function digestOf(value: string | undefined): { origin: string; digest: string }
 /** How the key is read: `keychain: false` says where it is without asking the store (`config list`). */
 export interface KeyReading {
   keychain?: boolean;
-  /** The store's bound (default 3 s; tests shorten it). */
   keychainTimeoutMs?: number;
 }
 
 /**
- * Resolves the settings named in `need` (all by default). The file is read only when one of them has no
- * flag or environment value; `readFile` is called at most once. The key, when it is needed and the profile
- * keeps it in the keychain, is read from there (src/core/config/key-store.ts, loaded only then): the one place
- * every face reads it.
+ * Resolves the settings named in `need`; `readFile` is called at most once, and only when one of them has
+ * no flag or environment value. A key the profile keeps in the keychain is read from there (key-store.ts):
+ * the one place every face reads it.
  */
 export async function resolveSettings(
   globals: { profile?: string; baseUrl?: string },
@@ -121,62 +105,48 @@ export async function resolveSettings(
   reading: KeyReading = {},
 ): Promise<Settings> {
   const { profile, source: profileSource } = resolveProfile(globals, env);
-  const given: Record<SettingName, [string | undefined, SettingSource]> = {
-    apiKey: [fromEnv(env, ENV_VARS.apiKey), 'env'],
-    baseUrl:
-      globals.baseUrl !== undefined ? [globals.baseUrl, 'flag'] : [fromEnv(env, ENV_VARS.baseUrl), 'env'],
-    agent: [fromEnv(env, ENV_VARS.agent), 'env'],
-    budgetUrl: [fromEnv(env, ENV_VARS.budgetUrl), 'env'],
-    notify: [fromEnv(env, ENV_VARS.notify), 'env'],
-  };
-  let profiles: Profiles | undefined;
+  const given = (name: SettingName): [string | undefined, SettingSource] =>
+    name === 'baseUrl' && globals.baseUrl !== undefined
+      ? [globals.baseUrl, 'flag']
+      : [fromEnv(env, ENV_VARS[name]), 'env'];
   // The budget URL and notify never make the file be read beside other settings (see Settings.budgetUrl);
   // asked for alone (`config get budget-url`, a wait's end), each is what the file is read for.
-  const alone = need.length === 1;
-  const optional = (name: SettingName) => name === 'budgetUrl' || name === 'notify';
-  const missing = (name: SettingName) => given[name][0] === undefined && (alone || !optional(name));
-  if (need.some(missing)) profiles = await readFile();
+  const optional = (name: SettingName) => need.length > 1 && (name === 'budgetUrl' || name === 'notify');
+  const missing = (name: SettingName) => given(name)[0] === undefined && !optional(name);
+  const profiles = need.some(missing) ? await readFile() : undefined;
   const stored = profiles === undefined ? {} : profileOf(profiles, profile);
 
-  const value = (name: SettingName): [string | undefined, SettingSource] => {
-    const [v, source] = given[name];
-    if (v !== undefined) return [v, source];
-    const fromProfile = need.includes(name) || name === 'budgetUrl' ? stored[FILE_KEYS[name]] : undefined;
-    return fromProfile === undefined ? [undefined, 'default'] : [fromProfile, 'profile'];
+  const sources = { profile: profileSource } as Settings['sources'];
+  const value = (name: SettingName): string | undefined => {
+    let [v, source] = given(name);
+    if (v === undefined) {
+      v = need.includes(name) || name === 'budgetUrl' ? stored[fileKey(name)] : undefined;
+      source = v === undefined ? 'default' : 'profile';
+    }
+    sources[name] = source;
+    return v;
   };
-  let [apiKey, apiKeySource] = value('apiKey');
-  let keyPlace: KeyPlace | undefined = apiKeySource === 'env' ? 'environment' : undefined;
+  let apiKey = value('apiKey');
+  let keyPlace: KeyPlace | undefined = sources.apiKey === 'env' ? 'environment' : undefined;
   let keyProblem: string | undefined;
   if (keyPlace === undefined && profiles !== undefined) {
     keyPlace = keyPlaceOf(stored);
     if (keyPlace === 'keychain' && need.includes('apiKey') && reading.keychain !== false) {
       const read = await readKeychainKey(profile, { env, timeoutMs: reading.keychainTimeoutMs });
-      if ('key' in read) [apiKey, apiKeySource] = [read.key, 'profile'];
+      if ('key' in read) [apiKey, sources.apiKey] = [read.key, 'profile'];
       else keyProblem = read.problem;
     }
   }
-  const [baseUrl, baseUrlSource] = value('baseUrl');
-  const [agentName, agentSource] = value('agent');
-  const [budgetRaw, budgetSource] = value('budgetUrl');
-  const [notifyRaw, notifySource] = value('notify');
-  const notify =
-    notifyRaw === undefined
+  const baseUrl = value('baseUrl');
+  const checked = <T>(name: SettingName, check: (v: string, where: string) => T, envWhere: string) => {
+    const v = value(name);
+    return v === undefined
       ? undefined
-      : validateNotify(notifyRaw, notifySource === 'env' ? ENV_VARS.notify : 'notify in the config');
-  const budgetUrl =
-    budgetRaw === undefined
-      ? undefined
-      : validateBudgetUrl(
-          budgetRaw,
-          budgetSource === 'env' ? ENV_VARS.budgetUrl : 'budget-url in the config',
-        );
-  const agent =
-    agentName === undefined
-      ? undefined
-      : validateAgent(
-          agentName,
-          agentSource === 'env' ? `agent in ${ENV_VARS.agent}` : 'agent in the config',
-        );
+      : check(v, sources[name] === 'env' ? envWhere : `${fileKey(name)} in the config`);
+  };
+  const notify = checked('notify', validateNotify, ENV_VARS.notify);
+  const budgetUrl = checked('budgetUrl', validateBudgetUrl, ENV_VARS.budgetUrl);
+  const agent = checked('agent', validateAgent, `agent in ${ENV_VARS.agent}`);
   return {
     profile,
     apiKey,
@@ -187,18 +157,10 @@ export async function resolveSettings(
     keyPlace,
     keyProblem,
     keyDigest: keyPlace === 'keychain' ? digestOf(stored[KEY_DIGEST]) : undefined,
-    sources: {
-      profile: profileSource,
-      apiKey: apiKeySource,
-      baseUrl: baseUrlSource,
-      agent: agentSource,
-      budgetUrl: budgetSource,
-      notify: notifySource,
-    },
+    sources,
     profiles: profiles === undefined ? undefined : Object.keys(profiles).sort(),
   };
 }
-
 /** Names the source of a setting for an error message: "--base-url", "AGENTS_BASE_URL", "profile work". */
 export function describeSource(s: Settings, setting: SettingName): string {
   const source = s.sources[setting];

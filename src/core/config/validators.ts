@@ -8,14 +8,7 @@ import { validateNotify } from './notify-setting.js';
 
 /** The keys a profile holds. */
 export const CONFIG_KEYS = ['api-key', 'base-url', 'agent', 'budget-url', 'notify'] as const;
-/** One of CONFIG_KEYS. */
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
-
-/** A validated base URL: normalized (no trailing slash), plus a warning when it would carry the key in clear. */
-export interface BaseUrlCheck {
-  value: string;
-  warning: string | undefined;
-}
 
 const PROFILE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 // Names a plain JS object treats specially; a profile called so could reach the prototype.
@@ -26,7 +19,6 @@ function shown(value: string): string {
   return value.length <= 32 ? JSON.stringify(value) : '(a value of ' + String(value.length) + ' characters)';
 }
 
-/** One of CONFIG_KEYS, or a usage error naming them. */
 export function validateConfigKey(key: string): ConfigKey {
   if ((CONFIG_KEYS as readonly string[]).includes(key)) return key as ConfigKey;
   throw new UsageError(`unknown config key ${shown(key)}: use one of ${CONFIG_KEYS.join(', ')}`);
@@ -35,11 +27,14 @@ export function validateConfigKey(key: string): ConfigKey {
 export { isLoopbackHost } from '../../util/loopback.js';
 
 /**
- * An absolute http(s) URL with no credentials, query or fragment, and without the API's own `/rest/v1`
- * (the client adds it). Returns it normalized: lower-case scheme and host, default port dropped, no
- * trailing slash. `where` names the source for the message ("base URL", "--base-url", "AGENTS_BASE_URL").
+ * An absolute http(s) URL with no credentials, query or fragment, and without the API's own `/rest/v1` (the
+ * client adds it), normalized (lower-case scheme and host, no default port, no trailing slash), and a warning
+ * when it would carry the key in clear. `where` names the source ("--base-url", "AGENTS_BASE_URL").
  */
-export function validateBaseUrl(input: string, where = 'base URL'): BaseUrlCheck {
+export function validateBaseUrl(
+  input: string,
+  where = 'base URL',
+): { value: string; warning: string | undefined } {
   const allowed = 'an absolute http:// or https:// URL such as https://agents.example.com';
   let url: URL;
   try {
@@ -79,7 +74,6 @@ export function validateBaseUrl(input: string, where = 'base URL'): BaseUrlCheck
   return { value, warning };
 }
 
-/** One of the core agents. */
 export function validateAgent(input: string, where = 'agent'): CoreAgent {
   if ((CORE_AGENTS as readonly string[]).includes(input)) return input as CoreAgent;
   throw new UsageError(`unknown ${where} ${shown(input)}: use one of ${CORE_AGENTS.join(', ')}`);
@@ -92,13 +86,12 @@ export function validateProfileName(input: string, where = 'profile name'): stri
 }
 
 /**
- * An API key as it will go into the Authorization header: not empty, no spaces or control characters
- * (a newline there would split the header). The message never shows the key.
+ * An API key as it will go into the Authorization header: visible ASCII only, what fits in a header value
+ * without encoding (a newline would split the header). The message never shows the key.
  */
 export function validateApiKey(input: string, where = 'API key'): string {
   if (input === '') throw new UsageError(`${where} is empty`);
   if (input.length > 4096) throw new UsageError(`${where} is too long (more than 4096 characters)`);
-  // Visible ASCII only: what fits in an HTTP header value without encoding.
   if (!/^[\x21-\x7e]+$/.test(input)) {
     throw new UsageError(`${where} must be visible ASCII characters, without spaces or line breaks`);
   }
@@ -107,26 +100,20 @@ export function validateApiKey(input: string, where = 'API key'): string {
 
 /** Validates a value for `key`; returns the value to store and any warning to show. */
 export function validateConfigValue(key: ConfigKey, value: string): { value: string; warning?: string } {
-  switch (key) {
-    case 'api-key':
-      return { value: validateApiKey(value) };
-    case 'base-url': {
-      const checked = validateBaseUrl(value);
-      return checked.warning ? checked : { value: checked.value };
-    }
-    case 'agent':
-      return { value: validateAgent(value) };
-    case 'budget-url':
-      return { value: validateBudgetUrl(value) };
-    case 'notify':
-      return { value: validateNotify(value) };
+  if (key === 'base-url') {
+    const checked = validateBaseUrl(value);
+    return checked.warning ? checked : { value: checked.value };
   }
+  const validate = {
+    'api-key': validateApiKey,
+    agent: validateAgent,
+    'budget-url': validateBudgetUrl,
+    notify: validateNotify,
+  };
+  return { value: validate[key](value) };
 }
 
-/**
- * A Redis to keep the key's budget in: `redis://[user:password@]host[:port][/db]` or `rediss://` (TLS). The
- * message never echoes the value: it may hold a password.
- */
+/** A Redis for the key's budget: `redis://[user:password@]host[:port][/db]` or `rediss://`; never echoed. */
 export function validateBudgetUrl(input: string, where = 'budget URL'): string {
   let url: URL;
   try {
