@@ -33,25 +33,7 @@ export function keyPlaceOf(values: ProfileValues): 'keychain' | 'file' | undefin
 }
 export type Profiles = Record<string, ProfileValues>;
 
-export interface ConfigFile {
-  readonly path: string;
-  /** Every profile; none when the file does not exist. A broken file is a CliError naming it. */
-  profiles(): Promise<Profiles>;
-  /** Validates, stores (under a lock, so concurrent writers lose nothing), and leaves the file 0600. */
-  set(profile: string, key: ConfigKey, value: string): Promise<void>;
-  /** Removes the key, and the profile once it is empty; false when it was not set. */
-  unset(profile: string, key: ConfigKey): Promise<boolean>;
-  /**
-   * Under the file's lock: runs `first` (login stores the key in the keychain there, so that two logins never
-   * leave one's file beside the other's keychain entry), then stores what `edit` makes of the profile
-   * (undefined: nothing changes; an empty profile is removed).
-   */
-  update<T>(
-    profile: string,
-    first: (current: ProfileValues) => Promise<T>,
-    edit: (current: ProfileValues, got: T) => ProfileValues | undefined,
-  ): Promise<T>;
-}
+export type ConfigFile = ReturnType<typeof openConfigFile>;
 
 interface ConfigShape extends Record<string, unknown> {
   profiles?: Profiles;
@@ -168,7 +150,7 @@ export function profileOf(profiles: Profiles, name: string): ProfileValues {
 }
 
 /** The config file for this environment (AGENTS_CONFIG_DIR moves it). Nothing is read or made until asked. */
-export function openConfigFile(env: Env): ConfigFile {
+export function openConfigFile(env: Env) {
   const dir = configDir(env);
   const path = join(dir, 'config.json');
 
@@ -220,14 +202,16 @@ export function openConfigFile(env: Env): ConfigFile {
 
   return {
     path,
-    // A broken file rejects, as every other way this fails does.
-    profiles: () => Promise.resolve().then(read),
-    async set(profile, key, value) {
+    /** Every profile; none when there is no file. A broken file rejects with a CliError naming it. */
+    profiles: (): Promise<Profiles> => Promise.resolve().then(read),
+    /** Validates and stores, under a lock so that concurrent writers lose nothing. */
+    async set(profile: string, key: ConfigKey, value: string): Promise<void> {
       const name = validateProfileName(profile);
       const checked = validateConfigValue(key, value);
       await change(name, (current) => ({ ...current, [key]: checked.value }));
     },
-    async unset(profile, key) {
+    /** Removes the key, and the profile once it is empty; false when it was not set. */
+    async unset(profile: string, key: ConfigKey): Promise<boolean> {
       const name = validateProfileName(profile);
       if (profileOf(read(), name)[key] === undefined) return false;
       let removed = false;
@@ -239,18 +223,26 @@ export function openConfigFile(env: Env): ConfigFile {
       });
       return removed;
     },
-    async update(profile, first, edit) {
+    /**
+     * Under the file's lock: runs `first` on the profile as the lock found it (login stores the key in the
+     * keychain there, so that two logins never leave one's file beside the other's keychain entry), then
+     * stores what `edit` makes of it (undefined: nothing changes).
+     */
+    async update<T>(
+      profile: string,
+      first: (current: ProfileValues) => Promise<T>,
+      edit: (current: ProfileValues, got: T) => ProfileValues | undefined,
+    ): Promise<T> {
       const name = validateProfileName(profile);
-      let got: Awaited<ReturnType<typeof first>> | undefined;
-      // What `first` sees is the file as the lock found it (the edit then reads it again through conf).
+      let got: T | undefined;
       await change(
         name,
-        (current) => edit(current, got as Awaited<ReturnType<typeof first>>),
+        (current) => edit(current, got as T),
         async () => {
           got = await first(profileOf(read(), name));
         },
       );
-      return got as Awaited<ReturnType<typeof first>>;
+      return got as T;
     },
   };
 }

@@ -4,6 +4,7 @@
 // bound, not the command. One JSON request on stdin, one answer on stdout: the secret goes through the pipes
 // only, never argv (ps) or the environment. No import of ours: it runs as dist/keychain-helper.js or, in
 // the one-file executable, with the addon it carries (scripts/binary/sea-main.cjs sets KEYRING_LOADER).
+import type * as KeyringModule from '@napi-rs/keyring';
 
 export interface KeychainRequest {
   op: 'get' | 'set' | 'delete';
@@ -20,18 +21,7 @@ export type KeychainAnswer =
   | { ok: true; value: string | null | boolean }
   | { ok: false; kind: 'unavailable' | 'refused'; message: string };
 
-/** The part of @napi-rs/keyring used here. */
-interface Keyring {
-  AsyncEntry: new (
-    service: string,
-    account: string,
-    options?: { linux?: { store?: 'secret-service' | 'keyutils' } },
-  ) => {
-    getPassword(): Promise<string | null>;
-    setPassword(secret: string): Promise<void>;
-    deleteCredential(): Promise<boolean>;
-  };
-}
+type Keyring = Pick<typeof KeyringModule, 'AsyncEntry'>;
 
 /** Set by the one-file executable's main script: loads the addon it carries. */
 export const KEYRING_LOADER = Symbol.for('agents.keyring-loader');

@@ -170,28 +170,26 @@ export function describeSource(s: Settings, setting: SettingName): string {
   return 'default';
 }
 
-/** A profile named on purpose (--profile, AGENTS_PROFILE) that the config file does not have. */
-function unknownProfile(s: Settings): CliError | undefined {
-  if (s.sources.profile === 'default' || s.profiles === undefined || s.profiles.includes(s.profile)) {
-    return undefined;
-  }
+/** Throws for a profile named on purpose (--profile, AGENTS_PROFILE) that the config file does not have. */
+function requireKnownProfile(s: Settings): void {
+  if (s.sources.profile === 'default' || s.profiles === undefined || s.profiles.includes(s.profile)) return;
   const known = s.profiles.length === 0 ? 'there are none yet' : `known: ${s.profiles.join(', ')}`;
   const by = s.sources.profile === 'flag' ? '--profile' : ENV_VARS.profile;
-  return new UsageError(
+  throw new UsageError(
     `no profile "${s.profile}" (from ${by}) in the config file; ${known}`,
     `create it with: agents login --profile ${s.profile}`,
   );
 }
 
+const login = (s: Settings) => `agents login${s.profile === 'default' ? '' : ` --profile ${s.profile}`}`;
+
 /** The base URL, validated, and its warning; an unknown profile or no base URL → exit 2 (requireConnection). */
 export function requireBaseUrl(s: Settings): { value: string; warning: string | undefined } {
   if (s.baseUrl === undefined) {
-    const missing = unknownProfile(s);
-    if (missing) throw missing;
-    const profileFlag = s.profile === 'default' ? '' : ` --profile ${s.profile}`;
+    requireKnownProfile(s);
     throw new UsageError(
       'no base URL is configured',
-      `run \`agents login${profileFlag}\`, or pass --base-url URL, or set ${ENV_VARS.baseUrl}`,
+      `run \`${login(s)}\`, or pass --base-url URL, or set ${ENV_VARS.baseUrl}`,
     );
   }
   return validateBaseUrl(s.baseUrl, `the base URL from ${describeSource(s, 'baseUrl')}`);
@@ -206,17 +204,13 @@ export function requireConnection(
   s: Settings,
   warn?: (line: string) => void,
 ): { baseUrl: string; apiKey: string } {
-  const profileFlag = s.profile === 'default' ? '' : ` --profile ${s.profile}`;
-  if (s.apiKey === undefined) {
-    const missing = unknownProfile(s);
-    if (missing) throw missing;
-  }
+  if (s.apiKey === undefined) requireKnownProfile(s);
   const checked = requireBaseUrl(s);
   if (s.apiKey === undefined) {
     const why = s.keyProblem === undefined ? '' : `: ${s.keyProblem}`;
     throw new CliError(`no API key for profile "${s.profile}"${why}`, {
       exitCode: ExitCode.AUTH,
-      hint: `run \`agents login${profileFlag}\`, or set ${ENV_VARS.apiKey}`,
+      hint: `run \`${login(s)}\`, or set ${ENV_VARS.apiKey}`,
     });
   }
   const apiKey = validateApiKey(s.apiKey, `the API key from ${describeSource(s, 'apiKey')}`);
