@@ -9,14 +9,13 @@ export interface BudgetStore {
   readonly recovers: boolean;
   /** The store's clock (epoch ms): a fleet's machines may disagree on the time, and one window needs one. */
   now(): number;
-  /** Runs `fn` on the state and writes what it left, atomically; rejects on any failure. */
+  /** Writes what `fn` left, atomically. */
   transact<T>(fn: (s: SharedState, now: number) => T): Promise<T>;
-  /** The state now, without the lock; rejects on any failure. */
+  /** Without the lock. */
   peek(): Promise<SharedState>;
-  /** Repairs what the next transaction would (see FileStore.repair), writing nothing else. */
+  /** What the next transaction would repair (FileStore.repair). */
   repair?(): Promise<void>;
-  /** Told when the store repaired itself (a file that could not be used, set aside and replaced). */
   onRepair?: ((message: string) => void) | undefined;
-  /** As peek, but undefined when nothing is stored for the key. */
+  /** Undefined when nothing is stored for the key. */
   stored(): Promise<SharedState | undefined>;
 }

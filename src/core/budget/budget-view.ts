@@ -2,13 +2,10 @@
 import { capacity, type PacingOptions } from './limiter.js';
 import { nextFree, prune, slotsHeld, type SharedState } from './state.js';
 
-/** One process with entries in the budget. */
 export interface BudgetProcess {
   /** Its command and option names (`create --wait`), when it wrote them (older versions did not). */
   command: string | undefined;
-  /** Requests waiting for a slot. */
   queued: number;
-  /** Waits polling (each spaces its polls by its share of the budget). */
   polling: number;
   inFlight: number;
 }
@@ -20,16 +17,15 @@ export interface BudgetView {
   /** The limit in force: the configured one, lowered for a while after a 429. */
   limit: number;
   configured: number;
-  /** Slots held: requests that ended inside the window, and those in flight. */
+  /** Ended inside the window, or in flight. */
   used: number;
   inFlight: number;
-  /** When the next slot frees; undefined when one is free now. */
+  /** Undefined when a slot is free now. */
   nextFreeAt: number | undefined;
   queued: number;
   polling: number;
-  /** Processes with something waiting, the most waiting first. */
+  /** With something waiting, the most first. */
   processes: BudgetProcess[];
-  /** 429s in the last hour (REFUSALS_KEPT_MS). */
   refusedLastHour: number;
 }
 

@@ -13,26 +13,22 @@ const errText = (err: unknown) =>
     : ((err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err)));
 
 export class Fallback {
-  /** The store cannot be used: `limiter` paces the process. */
   active = false;
-  /** When to try a store that recovers again. */
   private retryAt = 0;
-  /** Told once a run of failures. */
+  /** Once a run of failures. */
   private told = false;
   onFallback: ((message: string) => void) | undefined;
-  /** Told when a store that recovers is used again after a fallback. */
   onRejoin: ((message: string) => void) | undefined;
 
   constructor(
     private readonly store: Pick<BudgetStore, 'where' | 'recovers'>,
-    /** What paces the process meanwhile: the machine's budget, or the process's own window. */
     readonly limiter: Limiter,
     /** Whether `limiter` is the machine's budget (the file under a Redis). */
     private readonly machine: boolean,
     private readonly rejoinMs: number,
   ) {}
 
-  /** Whether `limiter` paces a request now; a store that recovers is tried again `rejoinMs` after it failed. */
+  /** Whether `limiter` paces now; a store that recovers is tried again `rejoinMs` after it failed. */
   paces(): boolean {
     if (!this.active) return false;
     if (!this.store.recovers || Date.now() < this.retryAt) return true;
@@ -40,7 +36,7 @@ export class Fallback {
     return false;
   }
 
-  /** The store failed with `err`: true when the budget falls back now (false: it already had). */
+  /** True when the budget falls back now (false: it already had). */
   begin(err: unknown): boolean {
     if (this.active) return false;
     this.active = true;
@@ -56,7 +52,6 @@ export class Fallback {
     return true;
   }
 
-  /** A transaction went through: after a fallback that was told, the rejoin is told too. */
   answered(): void {
     if (!this.told) return;
     this.told = false;

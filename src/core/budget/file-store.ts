@@ -1,7 +1,5 @@
-// The machine's budget: a small JSON file per origin and key under the state directory, read, modified and
-// written under the brief lock (util/lock.ts), mode 0600 in a 0700 directory. The key is only in a hash.
-// A file that cannot be used is set aside and replaced inside the lock, at once: a process that paced alone
-// meanwhile would run the key past its limit with every other one.
+// The machine's budget: a JSON file per origin and key, changed under the brief lock (util/lock.ts), 0600.
+// A file that cannot be used is replaced at once: a process pacing alone would run the key past its limit.
 import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -16,7 +14,6 @@ import {
 } from './state.js';
 import type { BudgetStore } from './budget-store.js';
 
-/** The file never holds more than a few kilobytes; anything much larger is not ours. */
 const MAX_FILE_BYTES = 1 << 20;
 
 export class FileStore implements BudgetStore {
@@ -37,7 +34,6 @@ export class FileStore implements BudgetStore {
     this.tmpPath = `${this.where}.${randomBytes(6).toString('hex')}.tmp`;
   }
 
-  /** One machine: its own clock. */
   now(): number {
     return Date.now();
   }
@@ -66,11 +62,7 @@ export class FileStore implements BudgetStore {
     );
   }
 
-  /**
-   * Inside the lock: the state, or a fresh one for a file that cannot be used (kept at brokenCopyPath). What
-   * it held is lost; if the window was in fact spent, the service's 429s lower the limit (limiter.ts Cap). A
-   * newer version's file is left alone (it throws).
-   */
+  /** A file that cannot be used is set aside: if the window was spent, 429s lower the limit (Cap). */
   private readOrRepair(): SharedState {
     try {
       return this.read() ?? emptyState();

@@ -11,72 +11,51 @@ export interface PacingOptions {
   windowMs: number;
 }
 
-/**
- * Ends a request's time in flight; its slot is then held for one more window. `sent: false`: it never left
- * (nothing to hold); `refused`: a 429, the key is spent by others this budget cannot see (lowerCap);
- * `answered`: any answer (Limiter.sinceAnswerMs). Safe to call twice.
- */
+/** Ends a request (`sent: false`: it never left; `refused`: a 429; `answered`: any answer). Safe twice. */
 export type Release = (sent?: boolean, refused?: boolean, answered?: boolean) => void;
 
-/**
- * A limit lowered by 429s: [slots, since when]. A 429 for a request the budget had room for means others
- * spend the key too (machines without a common store, another program): the budget halves what it lets
- * through and takes back a slot every CAP_RECOVERY_MS without another 429, as TCP does with its window, so
- * machines that each took the whole key come to share it instead of filling the window with refusals.
- */
+/** Lowered by 429s: [slots, since when]. Halved, then a slot back every CAP_RECOVERY_MS (as TCP's window),
+ * machines that each took the whole key come to share it. */
 export type Cap = [number, number];
 /** 30 slots a minute: from a quarter of 100 to all of it in 2.5 min. */
 export const CAP_RECOVERY_MS = 2000;
 
-/** Pure: the slots a budget of `limit` lets through at `now`, under `cap` (none: all of them). */
+/** Pure: the slots a budget of `limit` lets through at `now` under `cap`. */
 export function capacity(limit: number, cap: Cap | undefined, now: number): number {
   if (cap === undefined) return limit;
   return Math.min(limit, cap[0] + Math.floor(Math.max(0, now - cap[1]) / CAP_RECOVERY_MS));
 }
 
-/**
- * Pure: the cap after a 429 for a request granted at `granted`: half the capacity now (at least 1), unless
- * it was lowered since that grant (its 429 answers the pace before).
- */
+/** Pure: the cap after a 429 for a request granted at `granted`, unless lowered since that grant. */
 export function lowerCap(limit: number, cap: Cap | undefined, now: number, granted: number): Cap | undefined {
   if (cap !== undefined && cap[1] >= granted) return cap;
   return [Math.max(1, Math.floor(capacity(limit, cap, now) / 2)), now];
 }
 
-/** A poller registered on a key's budget. */
 export interface PollShare {
   /** The least gap between its polls: N waiters on the key → N × windowMs / limit, with a margin. */
   gapMs(): number;
-  /** Safe to call twice. */
   close(): void;
 }
 
 export interface AcquireOptions {
-  /**
-   * Someone waits on this answer with a reply in hand (the read of a CI job's result): while the budget is
-   * spent, it goes before the requests without one (polls).
-   */
+  /** A reply in hand waits on it (a CI job's result): it goes before the polls while the budget is spent. */
   urgent?: boolean;
 }
 
-/** What the transport asks before every request, and what pollers register with. */
 export interface Limiter {
   readonly limit: number;
   readonly windowMs: number;
-  /** Resolves when a request may be sent; rejects with the signal's reason the moment it aborts. */
   acquire(signal?: AbortSignal, o?: AcquireOptions): Promise<Release>;
   register(): PollShare;
   /** How long ago the service last answered a request of the key here (undefined: not that it knows). */
   sinceAnswerMs?(): number | undefined;
 }
 
-/**
- * Headroom on each waiter's share: polls at exactly limit/window would leave nothing for the creates, sends
- * and reads around them, which would then queue behind the limiter.
- */
+/** Headroom on each share: polls at exactly limit/window would leave nothing for the requests around them. */
 export const SHARE_MARGIN = 1.1;
 
-/** Pure: the least gap of each of `waiters` pollers sharing `limit` requests per `windowMs`. */
+/** Pure: the least gap of each of `waiters` pollers. */
 export function shareGap(waiters: number, pacing: PacingOptions, margin = SHARE_MARGIN): number {
   if (waiters <= 0) return 0;
   return Math.round(((waiters * pacing.windowMs) / pacing.limit) * margin);
@@ -88,12 +67,8 @@ export interface WindowView {
   ended: readonly number[];
 }
 
-/**
- * Pure: each waiter's gap given what the window holds: at least its share (shareGap), more when the window
- * is already spent (a burst of creates, many waiters' first polls). Over every horizon h up to a window,
- * the waiters together must not poll faster than the slots free now and within h, or their polls would
- * queue behind the limiter instead of spreading over what the budget can take. At most one window.
- */
+/** Pure: each waiter's gap: its share, more when the window is spent (over every horizon up to a window,
+ * the waiters must not poll faster than the slots free by then, or their polls would queue). */
 export function budgetGap(
   waiters: number,
   pacing: PacingOptions,
@@ -115,7 +90,6 @@ export function budgetGap(
   return Math.round(Math.min(windowMs, gap));
 }
 
-/** A PollShare over a count kept by its limiter. */
 export class WaiterCount {
   count = 0;
 
@@ -144,16 +118,13 @@ interface Waiter {
 }
 
 /**
- * At most `limit` requests reach the server in any `windowMs`, whatever the callers do; waiters are served
- * in order and leave at once when their signal aborts. We cannot see when a request reaches the server,
- * only that it happens between its start and its answer, so a request holds its slot while in flight and
- * for `windowMs` after it ends. Of any `limit + 1` requests, the one started last then found one of the
- * others ended at least `windowMs` earlier: network delays cannot bunch requests past the limit.
+ * A request holds its slot in flight and `windowMs` after (we cannot see when it reaches the server): of any
+ * `limit + 1`, the last started found another ended a window before, so no delay bunches them at the server.
  */
 export class SlidingWindowLimiter implements Limiter {
   readonly limit: number;
   readonly windowMs: number;
-  /** End times of requests still inside the window, oldest first. */
+  /** Oldest first. */
   private readonly ended: number[] = [];
   private inFlight = 0;
   private readonly waiters: Waiter[] = [];
@@ -161,7 +132,6 @@ export class SlidingWindowLimiter implements Limiter {
   private readonly now: () => number;
   private readonly waiting = new WaiterCount();
   private cap: Cap | undefined;
-  /** When the service last answered a request released here. */
   private lastAnswer: number | undefined;
 
   constructor(options: PacingOptions & { now?: () => number }) {
@@ -206,7 +176,6 @@ export class SlidingWindowLimiter implements Limiter {
     return this.waiting.register((n) => this.gapFor(n));
   }
 
-  /** The gap of each of `waiters` pollers on this window (budgetGap). */
   gapFor(waiters: number): number {
     const now = this.now();
     this.prune(now);
@@ -214,7 +183,6 @@ export class SlidingWindowLimiter implements Limiter {
     return budgetGap(waiters, pacing, { held: this.inFlight + this.ended.length, ended: this.ended }, now);
   }
 
-  /** Requests that could leave right now without waiting. */
   available(): number {
     const now = this.now();
     this.prune(now);
@@ -222,7 +190,6 @@ export class SlidingWindowLimiter implements Limiter {
     return this.waiters.length > 0 ? 0 : Math.max(0, this.capacity(now) - held);
   }
 
-  /** The slots this budget lets through now: its limit, or less after 429s. */
   capacity(now = this.now()): number {
     const slots = capacity(this.limit, this.cap, now);
     if (slots >= this.limit) this.cap = undefined;
@@ -268,7 +235,7 @@ export class SlidingWindowLimiter implements Limiter {
     this.schedule();
   }
 
-  /** A slot given back unused may let a waiter go at once (no end was recorded to wake it). */
+  /** A slot given back unused may let a waiter go (no end was recorded to wake it). */
   private drainSoon(): void {
     if (this.waiters.length === 0) return;
     this.clearTimer();
@@ -296,10 +263,7 @@ export class SlidingWindowLimiter implements Limiter {
 
 const limiters = new Map<string, SlidingWindowLimiter>();
 
-/**
- * The process-wide limiter for this origin and key, shared by every ApiClient; the first caller's rate sets
- * it: two limiters for one key would together let through more than either allows.
- */
+/** The process's one limiter for this origin and key: two would together let through more than either. */
 export function limiterFor(origin: string, apiKey: string, pacing: PacingOptions): SlidingWindowLimiter {
   const id = `${origin}\n${apiKey}`;
   let limiter = limiters.get(id);

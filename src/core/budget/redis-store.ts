@@ -16,34 +16,17 @@ import { afterIo, sleep } from '../../util/sleep.js';
 export const KEY_PREFIX = 'agents:budget:';
 /** How long connecting may take: a store that cannot be reached costs about this, once. */
 const REDIS_TIMEOUT_MS = 1000;
-/**
- * How long a command may go unanswered once connected. Longer than connecting: a killed server closes the
- * connection (an error at once), while one starved of CPU by dozens of clients took over a second, and a
- * time-out sends the process to its machine's budget, the whole key: 429s for the fleet.
- */
+/** A killed server fails at once; one starved by dozens of clients took over a second (a time-out: 429s). */
 const COMMAND_TIMEOUT_MS = 3000;
-/**
- * How long the lock may be held before another process takes it over (its holder died). A holder stalled
- * longer writes nothing and falls back: at 3 s, processes of 32 on a loaded 2-core machine did, and 429s
- * followed.
- */
+/** Before another takes the lock over: at 3 s, stalled holders of 32 on a loaded 2-core machine fell back. */
 const LOCK_TTL_MS = 10_000;
-/** The longest pause between two tries of a taken lock. */
 const LOCK_RETRY_MAX_MS = 100;
-/**
- * Giving up on the lock after this long. A dead holder's lock lapses in LOCK_TTL_MS; a longer wait is other
- * processes ahead (32 on a loaded machine waited past 5 s), and giving up means 429s for the fleet.
- */
+/** A wait past LOCK_TTL_MS is others ahead (32 on a loaded machine waited past 5 s), not a dead holder. */
 const LOCK_WAIT_MS = 15_000;
-/**
- * Takes the lock (KEYS[1], token ARGV[1], for ARGV[2] ms) and, if it was free, reads the budget (KEYS[2]),
- * with the server's time: {1, time, value} or {0, time}. The value may be nil (the end of a Lua array).
- */
+/** Locks and reads: {1, time, value} or {0, time}; the value last, as it may be nil (a Lua array's end). */
 const LOCK_AND_READ =
   "local t = redis.call('time') if redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return {1, t, redis.call('get', KEYS[2])} end return {0, t}";
-/** Reads the budget (KEYS[1]) with the server's time: {time, value}. */
 const READ = "return {redis.call('time'), redis.call('get', KEYS[1])}";
-/** Writes the budget (KEYS[2] := ARGV[2] for ARGV[3] ms) and frees the lock if still ours: 1, else 0. */
 const WRITE_AND_UNLOCK =
   "if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('set', KEYS[2], ARGV[2], 'PX', ARGV[3]) redis.call('del', KEYS[1]) return 1 end return 0";
 const UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
@@ -52,10 +35,9 @@ const LAPSED = 'this process held the budget past its lock';
 /** Longer than any entry lives (window, lease, waiters): a fleet that stops leaves nothing behind. */
 const KEY_TTL_MS = 3 * 60_000;
 const MAX_VALUE_BYTES = 1 << 20;
-/** How many of the latest readings of the server's clock the offset is taken from. */
 const CLOCK_SAMPLES = 16;
 
-/** `reply`, or "timed out" once `ms` passed without it: a silent server, not a stall of this process (afterIo). */
+/** `reply`, or "timed out" after `ms` of a silent server, not of a stall of this process (afterIo). */
 export function answer<T>(reply: Promise<T>, ms = COMMAND_TIMEOUT_MS): Promise<T> {
   let cancel: () => void = () => undefined;
   const late = new Promise<never>((_, reject) => {
@@ -64,7 +46,6 @@ export function answer<T>(reply: Promise<T>, ms = COMMAND_TIMEOUT_MS): Promise<T
   return Promise.race([reply, late]).finally(cancel);
 }
 
-/** The address without user or password, for messages. */
 function shownRedisUrl(url: string): string {
   try {
     const u = new URL(url);
@@ -97,11 +78,8 @@ function storeError(where: string, err: unknown): Error {
 }
 
 /**
- * A budget in Redis (or Valkey: EVAL of scripts using GET, SET NX PX, DEL and TIME only). Each change is a
- * read-modify-write under a lock, as the file's is: it runs once, so the rules stay in TypeScript for both
- * stores (an optimistic WATCH would run them again on a conflict, and the limiter's bookkeeping must not run
- * twice). The key holds no API key, only a hash. Times are on the server's clock (TIME), which every machine
- * shares where their own clocks may disagree.
+ * Changes run once, under a lock as the file's (a WATCH would run the bookkeeping twice on a conflict).
+ * Times are the server's.
  */
 export class RedisStore implements BudgetStore {
   readonly where: string;
@@ -110,7 +88,7 @@ export class RedisStore implements BudgetStore {
   private client: Promise<Redis> | undefined;
   /** The reason behind a bare "Connection is closed" (a wrong password). */
   private lastEvent: Error | undefined;
-  /** The server's clock less this machine's (ms), and the readings it is taken from. */
+  /** The server's clock less ours (ms). */
   private offset = 0;
   private readonly readings: { offset: number; rtt: number }[] = [];
 
@@ -130,8 +108,7 @@ export class RedisStore implements BudgetStore {
       const lock = `${this.key}:lock`;
       const token = randomBytes(8).toString('hex');
       const started = Date.now();
-      // Two round trips, the lock held across one: a process slow to be scheduled (32 on two cores) keeps
-      // the others waiting for one of its turns, not three.
+      // The lock held across one round trip: a process slow to be scheduled keeps the others one turn.
       let text: string | null;
       for (let attempt = 0; ; attempt += 1) {
         const [won, , value] = (await this.timed(
@@ -143,8 +120,7 @@ export class RedisStore implements BudgetStore {
           break;
         }
         if (Date.now() - started > LOCK_WAIT_MS) throw new Error(LOCKED);
-        // Short, growing, jittered: holders keep it about a millisecond, waiters must not retry in step, and
-        // dozens retrying every few ms took the CPU a stalled holder needed.
+        // Jittered, up to 100 ms: dozens retrying every few ms took the CPU a stalled holder needed.
         await sleep(Math.random() * Math.min(2 ** attempt, LOCK_RETRY_MAX_MS));
       }
       let written = false;
@@ -155,8 +131,7 @@ export class RedisStore implements BudgetStore {
           redis.eval(WRITE_AND_UNLOCK, 2, lock, this.key, token, JSON.stringify(s), KEY_TTL_MS),
         );
         written = true;
-        // Held past its time to live (this process stalled), the lock may have passed to another that wrote
-        // since: ours is not written, and what it granted must not count.
+        // Held past its time to live, another may have written since: what this granted must not count.
         if (ok !== 1) throw new Error(LAPSED);
         return out;
       } finally {
@@ -184,9 +159,8 @@ export class RedisStore implements BudgetStore {
   }
 
   /**
-   * Runs a script whose reply holds the server's time at index `at`, and learns the offset of our clock as of
-   * the round trip's middle. Of the latest readings, the shortest round trip is believed (its error is at
-   * most half of it): a reading made while this process stalled is off by up to the stall.
+   * Runs a script whose reply holds the server's time at `at`, learning our clock's offset from the shortest
+   * of the latest round trips (one made while this process stalled is off by up to the stall).
    */
   private async timed(run: () => Promise<unknown>, at: number): Promise<unknown[]> {
     const sent = this.clock();
@@ -217,10 +191,7 @@ export class RedisStore implements BudgetStore {
     }
   }
 
-  /**
-   * Runs `op` on a connection; a failed one is dropped (the next use connects anew). The connection keeps
-   * the process alive only while an operation runs.
-   */
+  /** Runs `op` on a connection, which keeps the process alive only meanwhile; a failed one is dropped. */
   private async using<T>(op: (redis: Redis) => Promise<T>): Promise<T> {
     const connection = (this.client ??= this.connect());
     let redis: Redis | undefined;

@@ -18,59 +18,50 @@ import { SlotQueue } from './slot-queue.js';
 import { StateSync } from './state-sync.js';
 
 export interface SharedPacingOptions {
-  /** Directory of the state files (the CLI passes `<state dir>/pacing`); made with mode 0700. */
+  /** Directory of the state files (made 0700). */
   dir: string;
-  /** A Redis of the fleet (`redis://…`, `rediss://…`): the file of `dir` is the machine's budget meanwhile. */
+  /** A Redis of the fleet: the file of `dir` is then the machine's budget while Redis fails. */
   url?: string;
-  /** Told once, when this process gives up on the store and paces itself without it. */
   onFallback?: (message: string) => void;
   /** How long an entry in flight is vouched for before its process must renew it. Default 5000. */
   leaseMs?: number;
-  /** Told when this process set aside and replaced a budget file that could not be used (or its lock's). */
+  /** Told when a budget file (or one in its lock's place) that could not be used was set aside and replaced. */
   onRepair?: (message: string) => void;
-  /** Told when the Redis of `url` answers again after a fallback. */
   onRejoin?: (message: string) => void;
-  /** How long after it failed a store that recovers (Redis) is tried again. Default REJOIN_MS. */
+  /** How long after it failed Redis is tried again. Default REJOIN_MS. */
   rejoinMs?: number;
-  /** Slots kept aside per waiter on the key, beyond SHARE_MARGIN (0; sharedLimiterFor: RESERVE_PER_WAITER). */
+  /** Slots kept aside per waiter, beyond SHARE_MARGIN (0; sharedLimiterFor: RESERVE_PER_WAITER). */
   reservePerWaiter?: number;
-  /** What this process is, for `agents budget`: a command and its option names, never a value. */
+  /** For `agents budget`: a command and its option names, never a value. */
   label?: string;
 }
 
 /**
- * Slots of the window kept aside per waiter on a shared key. Jobs that wait together end together, and each
- * then reads its session for the result: with SHARE_MARGIN's 9 % left over, 32 waiters' reads and last polls
- * queued for seconds behind a spent window. 0.4 makes SHARE_MARGIN about 1.26 for 32 waiters, 1.12 for 4.
- * bench:fanout, 32 waiters: over 4 machines in Redis 1.54x to 1.70x the floor without it, 0.99x and 1.30x
- * with it; on one machine 1.44x and 1.45x without, 1.11x and 1.33x with it.
+ * Jobs that wait together end together and read their results: with SHARE_MARGIN alone, 32 waiters' reads
+ * queued for seconds. bench:fanout, 32 waiters, 4 machines in Redis: 1.54x to 1.70x the floor without it,
+ * 0.99x and 1.30x with it; one machine: 1.44x and 1.45x without, 1.11x and 1.33x with it.
  */
 export const RESERVE_PER_WAITER = 0.4;
 const REJOIN_MS = 5000;
 
-/**
- * The budget of one origin and key, shared through a store: its queue (slot-queue.ts), its fallback
- * (fallback.ts) and this process's part of its state (state-sync.ts). Every process also paces itself with
- * its own window, all that is left after a fallback.
- */
+/** The budget of one origin and key, shared through a store; every process also paces its own window. */
 export class SharedLimiter implements Limiter {
   readonly limit: number;
   readonly windowMs: number;
-  /** Where the store is (a path, or a Redis address without its password). */
   readonly path: string;
   private readonly local: SlidingWindowLimiter;
   readonly reservePerWaiter: number;
   readonly fallback: Fallback;
   private readonly state: StateSync;
   private readonly queue: SlotQueue;
-  /** Lock + read + write, for the figure the benchmark prints. */
+  /** Lock + read + write, for the benchmark. */
   readonly cost: { transactions: number; totalMs: number };
 
   constructor(
     pacing: PacingOptions,
     private readonly store: BudgetStore,
     o: Omit<SharedPacingOptions, 'dir' | 'url'>,
-    /** What paces the process while a store that recovers cannot be used (the machine's file). */
+    /** The machine's file, while Redis cannot be used. */
     machine?: Limiter,
   ) {
     this.local = new SlidingWindowLimiter(pacing);
@@ -91,7 +82,7 @@ export class SharedLimiter implements Limiter {
     this.tell(o);
   }
 
-  /** Who hears of a fallback, a repair or a rejoin, and the label: the latest run's (tests run many). */
+  /** The latest run's listeners and label (tests run many). */
   tell(o: Pick<SharedPacingOptions, 'onFallback' | 'onRejoin' | 'onRepair' | 'label'>): this {
     this.fallback.onFallback = o.onFallback;
     this.fallback.onRejoin = o.onRejoin;
@@ -105,7 +96,6 @@ export class SharedLimiter implements Limiter {
   }
 
   async acquire(signal?: AbortSignal, o: AcquireOptions = {}): Promise<Release> {
-    // Meanwhile the fallback paces; the answers of the requests it paces are remembered by our own window.
     if (this.fallback.paces()) return this.fallback.limiter.acquire(signal, o);
     const own = await this.local.acquire(signal, o);
     if (this.fallback.active) return own;
@@ -130,7 +120,7 @@ export class SharedLimiter implements Limiter {
     };
   }
 
-  /** The latest answer this process saw, or any process that shares the store as of its last read. */
+  /** The latest answer any process sharing the store saw, as of the last read. */
   sinceAnswerMs(): number | undefined {
     const seen = this.state.view.answered;
     const shared = seen === undefined ? undefined : Math.max(0, this.store.now() - seen);
@@ -139,10 +129,7 @@ export class SharedLimiter implements Limiter {
     return shared === undefined ? own : Math.min(own, shared);
   }
 
-  /**
-   * Waiters are written in the store at once, with a count and a liveness deadline, so that each process's
-   * waiters stretch their gaps to their share of the whole budget (budgetGap).
-   */
+  /** Waiters are written in the store at once, so that every process's shares count them. */
   register(): PollShare {
     return this.state.waiting.register(
       (n) => {
@@ -157,7 +144,7 @@ export class SharedLimiter implements Limiter {
     );
   }
 
-  /** The headroom on each of `waiters` shares: SHARE_MARGIN, and the slots kept aside for them. */
+  /** SHARE_MARGIN, and the slots kept aside for `waiters`. */
   shareMargin(waiters: number): number {
     const limit = this.state.view.limit;
     const kept = Math.min(limit / 2, this.reservePerWaiter * waiters);
@@ -177,10 +164,7 @@ export function fileLimiter(
 
 const shared = new Map<string, SharedLimiter>();
 
-/**
- * The process's one limiter (like limiterFor) for this origin and key, sharing its budget through the file
- * of `options.dir`, or the Redis of `options.url` (the file being the machine's budget while Redis fails).
- */
+/** The process's one shared limiter for this origin and key (the file of `dir`, or the Redis of `url`). */
 export function sharedLimiterFor(
   origin: string,
   apiKey: string,

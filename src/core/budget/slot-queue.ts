@@ -9,7 +9,7 @@ import type { StateSync, Ticket } from './state-sync.js';
 
 /** An urgent request ranks as if it had waited this much longer: ahead of polls of less than a window. */
 const URGENT_LEAD_MS = 60_000;
-/** How often a request looks again when the free slots are due to other processes' requests ahead of it. */
+/** How often to look again when free slots are due to other processes' requests ahead. */
 const QUEUE_RECHECK_MS = 200;
 
 interface SlotWaiter extends Ticket {
@@ -23,7 +23,7 @@ interface SlotWaiter extends Ticket {
  * request of any process, an urgent one before the polls.
  */
 export class SlotQueue {
-  /** Requests of this process waiting for a slot, in rank order. */
+  /** In rank order. */
   readonly pending: SlotWaiter[] = [];
   private pumping = false;
   private wakePump: (() => void) | undefined;
@@ -62,10 +62,8 @@ export class SlotQueue {
   }
 
   /**
-   * Each transaction grants the free slots the queue gives to our waiters (grantable), then sleeps until
-   * another can free: many waiters of a process cost one read-modify-write per wake-up, not one each.
-   * Without the queue, the process that woke first took a freed slot, and a poll of 32 over 4 machines
-   * waited 20 s while later requests went (bench:fanout --timeline).
+   * One transaction per wake-up grants our waiters their slots, not one each. Without the queue, whoever woke
+   * first took a freed slot, and a poll of 32 over 4 machines waited 20 s (bench:fanout --timeline).
    */
   private async pump(): Promise<void> {
     if (this.pumping) return;
@@ -100,9 +98,8 @@ export class SlotQueue {
   }
 
   /**
-   * Until a slot may be free: other processes compute the same moment, so jitter keeps them off the lock
-   * together, and one that wakes to a full window reads it without the lock and sleeps again (with dozens
-   * waiting on a spent window, each freed slot cost a transaction of each, and lock waits passed LOCK_WAIT_MS).
+   * Others compute the same moment, so jitter keeps them off the lock together, and a full window is read
+   * without the lock (a transaction of each of dozens per freed slot made lock waits pass LOCK_WAIT_MS).
    */
   private async sleepUntilFree(wakeAt: number): Promise<void> {
     while (this.pending.length > 0) {
@@ -128,10 +125,7 @@ export class SlotQueue {
     }
   }
 
-  /**
-   * When a waiter of ours may be served next: when the next slot frees, or soon when free slots are due to
-   * other processes' requests ahead (a dead one's ticket leaves with its lease).
-   */
+  /** When the next slot frees, or soon when free ones are due to others ahead (dead ones' tickets lapse). */
   private nextTry(s: SharedState, now: number): number {
     const { limit, windowMs } = this.pacing;
     if (slotsHeld(s) < capacity(limit, s.cap, now)) return now + QUEUE_RECHECK_MS;

@@ -7,9 +7,8 @@ import type { BudgetStore } from './budget-store.js';
 import { FELL_BACK, type Fallback } from './fallback.js';
 import { monotonicMs } from '../../util/clock.js';
 
-/** A waiter entry lives at least this long without a refresh (its process polls far more often). */
+/** Its process polls far more often. */
 const MIN_WAITER_TTL_MS = 30_000;
-/** How old the view of the window may be when a waiter asks for its share. */
 const VIEW_REFRESH_MS = 1000;
 
 /** A request of ours waiting for a slot: its ticket (`<process id>.q<n>`); the lowest rank goes first. */
@@ -25,34 +24,27 @@ interface WindowSeen extends WindowView {
 }
 
 /**
- * The guarantee of limiter.ts across processes. A process cannot say when it dies, so its entries in flight
- * and its tickets carry a lease it renews while they last (each transaction, and a timer meanwhile). An
- * entry whose lease ran out counts as ended then: its request reached the server by then if at all, so a
- * process killed mid-request holds its slots for at most `leaseMs` + a window.
+ * A process cannot say when it dies, so its entries carry a lease it renews; one that ran out counts as
+ * ended then: a process killed mid-request holds its slots for at most `leaseMs` + a window.
  */
 export class StateSync {
   readonly processId = randomBytes(6).toString('hex');
   private seq = 0;
-  /** Our entries in flight, and the end times of ours not yet written (-1: given back unsent). */
+  /** Our entries in flight, and ends not yet written (-1: unsent). */
   private readonly flight = new Set<string>();
   private readonly ends = new Map<string, number>();
-  /** Written with a liveness deadline so the others' shares count them. */
   readonly waiting = new WaiterCount();
-  /** Waiters of other processes, and the window, as of the last read. */
   othersWaiting = 0;
   view: WindowSeen;
   private viewAt = 0;
-  /** The latest grant of a request of ours the service refused with 429, not yet written (see Cap). */
+  /** Not yet written: the latest grant of ours refused with 429, our last answer, and our 429s. */
   private refusedGrant: number | undefined;
   private answeredAt: number | undefined;
-  /** When our requests were refused with 429, not yet written (the store keeps an hour of them). */
   private readonly refusals: number[] = [];
-  /** SharedPacingOptions.label, written beside our entries. */
   label: string | undefined;
-  /** A syncSoon is due. */
   private syncing = false;
   private queue: Promise<unknown> = Promise.resolve();
-  /** Transactions queued that have not yet applied our local changes: no need to queue another. */
+  /** Transactions queued that will apply our local changes: no need to queue another. */
   private unapplied = 0;
   private lastApplied = 0;
   private renewal: NodeJS.Timeout | undefined;
@@ -63,7 +55,6 @@ export class StateSync {
     private readonly pacing: PacingOptions,
     private readonly leaseMs: number,
     private readonly fallback: Fallback,
-    /** Our tickets, in rank order. */
     private readonly tickets: () => readonly Ticket[],
   ) {
     this.view = { held: 0, ended: [], limit: pacing.limit };
@@ -73,7 +64,7 @@ export class StateSync {
     return `${this.processId}.${prefix}${(this.seq += 1)}`;
   }
 
-  /** Inside a transaction: a new entry of ours in flight in `s`, leased from `now`. */
+  /** Inside a transaction: a new entry of ours in flight. */
   enter(s: SharedState, now: number): string {
     const id = this.nextId('');
     s.flight[id] = now + this.leaseMs;
@@ -93,10 +84,7 @@ export class StateSync {
     this.syncSoon();
   }
 
-  /**
-   * Writes our ended requests after this turn of the event loop, unless a transaction of the turn took them
-   * along: a command's next request takes its slot in the same one, so sequential requests cost one, not two.
-   */
+  /** After this turn: a command's next request then takes its slot in the same transaction (one, not two). */
   private syncSoon(): void {
     if (this.syncing) return;
     this.syncing = true;
@@ -112,7 +100,7 @@ export class StateSync {
     void this.transact(() => undefined);
   }
 
-  /** Renews our leases while we have entries in flight or tickets in the queue. */
+  /** While we have entries in flight or tickets. */
   startRenewal(): void {
     if (this.renewal !== undefined) return;
     const every = Math.max(10, Math.floor(this.leaseMs / 3));
@@ -127,7 +115,7 @@ export class StateSync {
     this.renewal.unref();
   }
 
-  /** Runs `fn` on the state under the lock, one transaction of this process at a time. */
+  /** One transaction of this process at a time. */
   transact<T>(fn: (s: SharedState, now: number) => T): Promise<T | typeof FELL_BACK> {
     this.unapplied += 1;
     let applied = false;
@@ -170,7 +158,6 @@ export class StateSync {
     }
   }
 
-  /** After a fallback: nothing of ours is in the store to renew or end. */
   private forget(): void {
     this.flight.clear();
     this.ends.clear();
@@ -178,7 +165,6 @@ export class StateSync {
     this.renewal = undefined;
   }
 
-  /** Writes our part of the state. */
   private applyLocal(s: SharedState, now: number): void {
     for (const [id, end] of this.ends) {
       // Not in flight any more: its lease lapsed and it was counted as ended then, later than the truth.
@@ -211,7 +197,7 @@ export class StateSync {
     this.nameSelf(s);
   }
 
-  /** Our label beside our entries while we have any (prune takes it away with the last of them). */
+  /** Our label, while we have entries. */
   private nameSelf(s: SharedState): void {
     const prefix = `${this.processId}.`;
     const present =

@@ -8,31 +8,24 @@ const VERSION = 1;
 /** Every time in epoch milliseconds. */
 export interface SharedState {
   v: typeof VERSION;
-  /** End times of requests still inside the window, oldest first. */
+  /** Oldest first. */
   ended: number[];
-  /** Requests in flight: entry id → lease (until when its process vouches for it). */
+  /** Entry id → lease (until when its process vouches for it). */
   flight: Record<string, number>;
-  /** Processes with waiters: process id → [how many, until when the entry is alive]. */
+  /** Process id → [waiters, until when the entry is alive]. */
   waiters: Record<string, [number, number]>;
-  /**
-   * Requests waiting for a slot, of every process: ticket → [rank, lease]. Free slots go to the lowest ranks,
-   * so no request starves while later ones take the slots. Absent in an older version's file.
-   */
+  /** Ticket → [rank, lease]; free slots go to the lowest ranks, so none starves. Absent in older files. */
   queue: Record<string, [number, number]>;
-  /** The limit lowered by 429s (limiter.ts Cap); absent while the whole limit is there. */
+  /** Absent while the whole limit is there. */
   cap?: [number, number];
   /** Process id → its command and option names (`create --wait`), never a value. Absent in older files. */
   who?: Record<string, string>;
   /** The key's 429s within the last REFUSALS_KEPT_MS. */
   refused?: number[];
-  /**
-   * When the service last answered a request of the key: a refused connection soon after is an outage to
-   * ride out, not a mistyped address (api/retry-bound.ts). Absent in older files.
-   */
+  /** The key's last answer: a refused connection soon after is an outage (api/retry-bound.ts). */
   answered?: number;
 }
 
-/** How long a 429 is remembered for `agents budget`. */
 export const REFUSALS_KEPT_MS = 60 * 60_000;
 
 /** Why the state cannot be used. `newer`: a later version wrote it, and it is left alone for that version. */
@@ -105,10 +98,7 @@ export function prune(s: SharedState, now: number, windowMs: number): void {
   }
 }
 
-/**
- * Pure: how many of the tickets `mine` (in rank order, written or not) the free slots go to, after prune:
- * they go to the lowest ranks (ties by id) of the queue and `mine`.
- */
+/** Pure, after prune: how many of `mine` (in rank order) the free slots go to: the lowest ranks, ties by id. */
 export function grantable(
   s: SharedState,
   limit: number,
@@ -122,7 +112,6 @@ export function grantable(
     .map(([id, [rank]]) => ({ id, rank }));
   const before = (a: { id: string; rank: number }, b: { id: string; rank: number }) =>
     a.rank < b.rank || (a.rank === b.rank && a.id < b.id);
-  // Ours go in their order; each is served when the others ahead of it and ours before it fit in `free`.
   let n = 0;
   for (const t of mine) {
     const ahead = others.filter((o) => before(o, t)).length;
@@ -158,12 +147,10 @@ function digestOf(origin: string, key: BudgetKeyRef): string {
   return typeof key === 'string' ? budgetDigest(origin, key) : key.digest;
 }
 
-/** The Redis key's hash of one origin and key (redis-store.ts). */
 export function budgetKeyHash(origin: string, key: BudgetKeyRef): string {
   return digestOf(origin, key).slice(0, 32);
 }
 
-/** The state file of one origin and key. */
 export function stateFileName(origin: string, key: BudgetKeyRef): string {
   const host = origin.replace(/^[a-z]+:\/\//i, '').replace(/[^A-Za-z0-9.-]+/g, '_');
   const hash = digestOf(origin, key).slice(0, 24);

@@ -15,18 +15,13 @@ import { CONFIG_KEYS, validateConfigValue, validateProfileName, type ConfigKey }
 
 /** `keychain` when the system's credential store holds the profile's key (key-store.ts); written by `login`. */
 export const KEY_STORE = 'key-store';
-/**
- * Beside a key in the keychain: `<origin> <digest>`, the digest naming its budget on the base URL it was
- * stored for (budgetDigest), so that `agents budget` finds the budget without reading the key.
- */
+/** Beside a key in the keychain, `<origin> <budgetDigest>`: `agents budget` finds it without the key. */
 export const KEY_DIGEST = 'key-digest';
 type StoredKey = ConfigKey | typeof KEY_STORE | typeof KEY_DIGEST;
 const STORED_KEYS: readonly StoredKey[] = [...CONFIG_KEYS, KEY_STORE, KEY_DIGEST];
 export type ProfileValues = Partial<Record<StoredKey, string>>;
-/** Where a key is kept, as `config list` and `login` say it. */
 export type KeyPlace = 'keychain' | 'file' | 'environment';
 
-/** Where the profile's values say its key is (undefined: nowhere). */
 export function keyPlaceOf(values: ProfileValues): 'keychain' | 'file' | undefined {
   if (values[KEY_STORE] === 'keychain') return 'keychain';
   return values['api-key'] === undefined ? undefined : 'file';
@@ -62,7 +57,7 @@ export const SCHEMA = {
   },
 } as const;
 
-/** A config file we cannot use: exit 2, a hint, and neither the file's text nor a key in the message. */
+/** Exit 2, and neither the file's text nor a key in the message. */
 function brokenFile(path: string, reason: string, cause?: unknown): CliError {
   return new CliError(`the config file ${path} ${reason}`, {
     exitCode: ExitCode.USAGE,
@@ -71,7 +66,6 @@ function brokenFile(path: string, reason: string, cause?: unknown): CliError {
   });
 }
 
-/** Creates the directory 0700 if it is missing; its parents get the usual mode. */
 function ensureDir(dir: string): void {
   mkdirSync(dirname(dir), { recursive: true });
   try {
@@ -116,7 +110,6 @@ async function openConf(dir: string, path: string): Promise<Conf<ConfigShape>> {
   return conf;
 }
 
-/** What conf (or the file system under it) threw, as a CliError naming the file. */
 function explain(path: string, err: unknown): CliError {
   if (err instanceof CliError) return err;
   // JSON.parse's message quotes the text around the error, which may be part of a key: not shown.
@@ -127,7 +120,6 @@ function explain(path: string, err: unknown): CliError {
   return brokenFile(path, 'cannot be opened', err);
 }
 
-/** The profiles out of what conf read; anything but an object of objects is a broken file. */
 function profilesOf(path: string, store: unknown): Profiles {
   if (!isObject(store)) throw misshapen(path, 'the top level must be an object');
   const profiles = store.profiles;
@@ -144,12 +136,11 @@ function profilesOf(path: string, store: unknown): Profiles {
   return out;
 }
 
-/** One profile out of `profiles`, as a copy. */
 export function profileOf(profiles: Profiles, name: string): ProfileValues {
   return Object.hasOwn(profiles, name) ? { ...profiles[name] } : {};
 }
 
-/** The config file for this environment (AGENTS_CONFIG_DIR moves it). Nothing is read or made until asked. */
+/** Nothing is read or made until asked. */
 export function openConfigFile(env: Env) {
   const dir = configDir(env);
   const path = join(dir, 'config.json');
@@ -223,11 +214,7 @@ export function openConfigFile(env: Env) {
       });
       return removed;
     },
-    /**
-     * Under the file's lock: runs `first` on the profile as the lock found it (login stores the key in the
-     * keychain there, so that two logins never leave one's file beside the other's keychain entry), then
-     * stores what `edit` makes of it (undefined: nothing changes).
-     */
+    /** `first` runs under the lock too: two logins never leave one's file beside the other's keychain entry. */
     async update<T>(
       profile: string,
       first: (current: ProfileValues) => Promise<T>,

@@ -1,6 +1,5 @@
-// The environment variables that are not settings of a profile: debugging, per-request time-outs, the
-// pager, the time zone, and whether a browser can be started. One parser each, so a value means the same
-// thing wherever it is read.
+// The environment variables that are not settings of a profile, one parser each, so that a value means the
+// same thing wherever it is read.
 import { UsageError } from '../errors/cli-error.js';
 import type { Env } from '../io/io.js';
 import { parseDuration } from '../../util/duration.js';
@@ -11,7 +10,6 @@ export function truthy(value: string | undefined): boolean {
   return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
 }
 
-/** A switch that is on unless it is '0' or 'false'. */
 const onUnlessOff = (raw: string | undefined) => raw === undefined || raw === '' || truthy(raw);
 
 /** `name` as `parse` reads it: unset or empty is undefined, anything else it cannot read a usage error. */
@@ -30,16 +28,12 @@ function fromEnvAs(
   return value;
 }
 
-/** AGENTS_DEBUG: any value but '', '0' and 'false' turns tracing (and stack traces) on, like --debug. */
+/** AGENTS_DEBUG: like --debug. */
 export function debugFromEnv(env: Env): boolean {
   return truthy(env.AGENTS_DEBUG);
 }
 
-/**
- * Per-request time-outs, for slow networks and proxies, as durations (`15s`, `2m`, or seconds):
- * AGENTS_CONNECT_TIMEOUT (default 10 s), AGENTS_RESPONSE_TIMEOUT (the wait for the headers and between
- * chunks, default 30 s) and AGENTS_REQUEST_TIMEOUT (the whole exchange, default twice the response's).
- */
+/** Per-request time-outs, for slow networks and proxies; unset, the client's defaults. */
 export function requestTimeouts(env: Env): {
   connectTimeoutMs?: number;
   responseTimeoutMs?: number;
@@ -54,7 +48,7 @@ export function requestTimeouts(env: Env): {
   };
 }
 
-/** AGENTS_MAX_RESPONSE: the largest answer from the API that is read (default 32 MiB), as a size. */
+/** AGENTS_MAX_RESPONSE: the largest answer from the API that is read. */
 export function maxResponseFromEnv(env: Env): number | undefined {
   return fromEnvAs(
     env,
@@ -76,30 +70,23 @@ export function timeZoneFrom(tz: string | undefined): string | undefined {
   }
 }
 
-/** How a terminal shows times: local (TZ when Intl knows it, else the system's zone), relative to now. */
+/** How a terminal shows times: local, relative to now. */
 export function timeFormat(env: Env, now = Date.now()): { now: number; timeZone?: string } {
   return { now, timeZone: timeZoneFrom(env.TZ) };
 }
 
-/**
- * The pager for long output on a terminal, as gh picks it: AGENTS_PAGER, then PAGER, then `less -FRX` (quit
- * if one screen, keep colours, leave the text on the screen). Set to '' or `cat`: no pager (undefined).
- */
+/** As gh picks it: AGENTS_PAGER, then PAGER, then `less -FRX`; '' or `cat`: none. */
 export function pagerCommand(env: Env): string | undefined {
   const command = (env.AGENTS_PAGER ?? env.PAGER ?? 'less -FRX').trim();
   return command === '' || command === 'cat' ? undefined : command;
 }
 
-/** The pager's environment: less keeps colours and the screen unless the user set LESS (and lv likewise). */
+/** less (and lv) keep colours and the screen unless the user set LESS. */
 export function pagerEnv(env: Env): Env {
   return { ...env, LESS: env.LESS ?? 'FRX', LV: env.LV ?? '-c' };
 }
 
-/**
- * Why no browser can be started from here, or undefined when one may be: a CI job, an SSH session (the
- * browser would open on the remote machine, if at all), a Linux or BSD desktop-less session (no DISPLAY
- * or WAYLAND_DISPLAY; WSL opens the Windows browser).
- */
+/** Why no browser can be started from here (an SSH session's would open remotely, if at all). */
 export function noBrowserReason(env: Env, platform: NodeJS.Platform): string | undefined {
   if (truthy(env.CI)) return 'running under CI';
   if (env.SSH_CONNECTION || env.SSH_CLIENT || env.SSH_TTY) return 'an SSH session';
@@ -109,22 +96,14 @@ export function noBrowserReason(env: Env, platform: NodeJS.Platform): string | u
   return undefined;
 }
 
-/**
- * AGENTS_SHARED_PACING: the request budget is shared with every agents process on the machine that uses the
- * same key unless this is '0' or 'false': off, for benchmarks that measure what sharing gains.
- */
+/** AGENTS_SHARED_PACING=0: each process paces alone, for benchmarks that measure what sharing gains. */
 export function sharedPacingFromEnv(env: Env): boolean {
   return onUnlessOff(env.AGENTS_SHARED_PACING);
 }
 
-/** The key's documented limit, in requests a minute. */
 const KEY_RATE_LIMIT = 100;
 
-/**
- * AGENTS_RATE_LIMIT: the requests a minute this machine may spend on the key (1 to 100, default 100), shared
- * by its processes, for a key shared by machines that cannot see each other's requests: thirty CI runners
- * set 3 and together stay under the 100.
- */
+/** AGENTS_RATE_LIMIT: this machine's share of a key that machines which cannot see each other share. */
 export function rateLimitFromEnv(env: Env): number | undefined {
   return fromEnvAs(
     env,
@@ -136,11 +115,7 @@ export function rateLimitFromEnv(env: Env): number | undefined {
   );
 }
 
-/**
- * The files GitHub Actions reads after a step, for a waiting command: the step summary (GITHUB_STEP_SUMMARY,
- * on by default under GITHUB_ACTIONS=true; --no-step-summary or AGENTS_STEP_SUMMARY=0 turn it off), and the
- * step outputs (GITHUB_OUTPUT, with --github-output, which is a usage error where the runner names none).
- */
+/** The step summary and outputs GitHub Actions reads after a step, for a waiting command. */
 export function githubFiles(
   env: Env,
   flags: { stepSummary?: boolean; githubOutput?: boolean },
@@ -157,11 +132,7 @@ export function githubFiles(
   return { summary, output: env.GITHUB_OUTPUT };
 }
 
-/**
- * AGENTS_KEYCHAIN=0 (or `false`): `agents login` keeps the key in the config file without trying the
- * keychain, nor saying it fell back (a container or a test that knows there is none). A key the file says is
- * in the keychain is still read from there.
- */
+/** AGENTS_KEYCHAIN=0: `login` keeps the key in the file without trying a keychain known to be absent. */
 export function keychainFromEnv(env: Env): boolean {
   return onUnlessOff(env.AGENTS_KEYCHAIN);
 }

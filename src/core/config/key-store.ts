@@ -1,7 +1,5 @@
-// Where a profile's API key is kept: read (settings.ts, for every face), stored (`login`), removed
-// (`logout`). The system's credential store by default, as `gh` keeps its token, and the file then says
-// `key-store: keychain`; the profile's file (0600) only where no store answers, or when asked
-// (`login --insecure-storage`).
+// A profile's API key, read, stored and removed: in the system's credential store, as `gh` keeps its token,
+// or in the file (0600) where no store answers or when asked (`login --insecure-storage`).
 import { CliError, ExitCode } from '../errors/cli-error.js';
 import { KEY_DIGEST, KEY_STORE, keyPlaceOf, type ConfigFile, type ProfileValues } from './config-file.js';
 import { budgetDigest } from '../budget/state.js';
@@ -10,7 +8,6 @@ import { configDir } from './locations.js';
 import { keychainCall, KEYCHAIN_SERVICE, type KeychainOptions, type KeychainResult } from './keychain.js';
 import { validateApiKey } from './validators.js';
 
-/** Where `login` is asked to put the key: the store with the file as fallback, the store only, the file. */
 export type StoreMode = 'auto' | 'keychain' | 'file';
 
 export type KeyStoreOptions = KeychainOptions;
@@ -26,7 +23,7 @@ function why(r: Extract<KeychainResult<unknown>, { ok: false }>): string {
   return `no system keychain answers here (${r.message})`;
 }
 
-/** The key of `profile` from the keychain, or why there is none. An entry that is no valid key is never sent. */
+/** The key of `profile` from the keychain, or why there is none; an invalid entry is never sent. */
 export async function readKeychainKey(
   profile: string,
   o: KeyStoreOptions,
@@ -41,17 +38,12 @@ export async function readKeychainKey(
   }
 }
 
-/** Where `login` put the key, and the line to say when it fell back to the file. */
 export interface Stored {
   place: 'keychain' | 'file';
   fallback?: string;
 }
 
-/**
- * Stores `baseUrl` and `apiKey` in `profile`, the key in the keychain or the file, under the config file's
- * lock: two logins of one profile leave one's key and base URL together. A key moved to the file leaves the
- * keychain.
- */
+/** Under the config file's lock: two logins of one profile leave one's key and base URL together. */
 export async function storeKey(
   config: ConfigFile,
   profile: string,
@@ -107,10 +99,7 @@ export async function storeKey(
   );
 }
 
-/**
- * Removes the key of `profile` from wherever it is, and says where it was. A keychain that cannot be reached
- * changes nothing: the file keeps saying where the key is, so that `logout` can be run again.
- */
+/** Says where the key was. A keychain that cannot be reached changes nothing, so `logout` can be run again. */
 export async function removeKey(
   config: ConfigFile,
   profile: string,

@@ -1,9 +1,7 @@
-// The child process that talks to the system's credential store (keychain.ts starts it). The native
-// library's calls block (its constructor opens D-Bus synchronously, and a service that never answers holds
-// a call for ever during the handshake): in a process of its own, a hang costs a kill after the parent's
-// bound, not the command. One JSON request on stdin, one answer on stdout: the secret goes through the pipes
-// only, never argv (ps) or the environment. No import of ours: it runs as dist/keychain-helper.js or, in
-// the one-file executable, with the addon it carries (scripts/binary/sea-main.cjs sets KEYRING_LOADER).
+// The child process that talks to the credential store. The native library's calls block (a D-Bus service
+// that never answers holds one for ever): here a hang costs a kill, not the command. The secret goes through
+// the pipes only, never argv (ps) or the environment. No import of ours: it runs as dist/keychain-helper.js
+// or from the one-file executable, with the addon it carries (scripts/binary/sea-main.cjs).
 import type * as KeyringModule from '@napi-rs/keyring';
 
 export interface KeychainRequest {
@@ -13,17 +11,13 @@ export interface KeychainRequest {
   secret?: string;
 }
 
-/**
- * The value of a get (null: no entry), whether a delete found one; or why the store could not be used:
- * `unavailable` (no D-Bus session, no Secret Service, no addon for the platform), `refused` (locked, denied).
- */
+/** A get's value (null: none), whether a delete found one; or `unavailable` (no store), `refused` (locked). */
 export type KeychainAnswer =
   | { ok: true; value: string | null | boolean }
   | { ok: false; kind: 'unavailable' | 'refused'; message: string };
 
 type Keyring = Pick<typeof KeyringModule, 'AsyncEntry'>;
 
-/** Set by the one-file executable's main script: loads the addon it carries. */
 export const KEYRING_LOADER = Symbol.for('agents.keyring-loader');
 
 async function loadKeyring(): Promise<Keyring> {
@@ -39,7 +33,7 @@ function scrub(message: string, secret: string | undefined): string {
   return secret === undefined || secret === '' ? line : line.split(secret).join('****');
 }
 
-/** Which failure a message of keyring-rs names; NoStorageAccess ("Couldn't access platform storage") is refused. */
+/** keyring-rs's NoStorageAccess ("Couldn't access platform storage"): a store that is there said no. */
 const kindOf = (message: string) =>
   /access platform|storage access|locked|denied|not allowed|dismissed|cancel/i.test(message)
     ? 'refused'
@@ -69,7 +63,6 @@ export async function answer(request: KeychainRequest): Promise<KeychainAnswer> 
   }
 }
 
-/** Reads the request from stdin, answers on stdout, and exits. */
 export function serve(): void {
   const chunks: Buffer[] = [];
   process.stdin.on('data', (c: Buffer) => chunks.push(c));

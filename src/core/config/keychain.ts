@@ -1,5 +1,4 @@
-// The system's credential store (the macOS Keychain, the Windows Credential Manager, the Secret Service on
-// Linux) through @napi-rs/keyring in a child process (keychain-helper.ts says why): a store that has not
+// The system's credential store through a child process (keychain-helper.ts says why): one that has not
 // answered within the bound is killed and counts as none, so a hung D-Bus call never hangs a command.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -15,7 +14,6 @@ export const KEYCHAIN_SERVICE = 'agents-cli';
 /** How long the store may take before it counts as none (the issue's 3 s; tests shorten it). */
 const KEYCHAIN_TIMEOUT_MS = 3_000;
 
-/** An answer, or why there is none: the helper's two reasons, or `timeout`. */
 export type KeychainResult<T> =
   { ok: true; value: T } | { ok: false; kind: 'unavailable' | 'refused' | 'timeout'; message: string };
 
@@ -24,16 +22,14 @@ export interface KeychainOptions {
   timeoutMs?: number;
 }
 
-/** How to start the helper: this executable again (the one-file build), or Node on the helper's file. */
+/** This executable again (the one-file build), or Node on the helper's file. */
 function helperCommand(): { file: string; args: string[]; env: Env } {
   if (isSea()) return { file: process.execPath, args: [], env: { AGENTS_KEYCHAIN_HELPER: '1' } };
   // Beside this file in src/ (the tests), one folder up from dist/'s chunks (dist/chunks, dist/lib).
   const here = dirname(fileURLToPath(import.meta.url));
-  const candidates = [
-    join(here, 'keychain-helper.js'),
-    join(here, '..', 'keychain-helper.js'),
-    join(here, 'keychain-helper.ts'),
-  ];
+  const candidates = ['keychain-helper.js', '../keychain-helper.js', 'keychain-helper.ts'].map((f) =>
+    join(here, f),
+  );
   const helper = candidates.find((p) => existsSync(p)) ?? join(here, 'keychain-helper.js');
   return { file: process.execPath, args: ['--no-warnings', helper], env: { AGENTS_KEYCHAIN_HELPER: '1' } };
 }

@@ -37,17 +37,13 @@ export function parseNotify(input: string, where = 'notify'): NotifyHow {
   return { kind: 'program', argv: value as string[] };
 }
 
-/** The value as it is stored: `terminal`, `off`, or the array as compact JSON. */
+/** As stored: `terminal`, `off`, or the array as compact JSON. */
 export function validateNotify(input: string, where = 'notify'): string {
   const how = parseNotify(input, where);
   return how.kind === 'program' ? JSON.stringify(how.argv) : how.kind;
 }
 
-/**
- * What this run does when a turn ends: --no-notify (false) nothing; --notify (true) the setting's program,
- * else the terminal's bell (the flag asks for a notification even where the setting is off); no flag: the
- * setting, off when unset.
- */
+/** --no-notify: off; --notify: the setting, or the terminal's where it is off; no flag: the setting. */
 export function notifyHow(flag: boolean | undefined, setting: string | undefined): NotifyHow {
   if (flag === false) return { kind: 'off' };
   const how = setting === undefined ? ({ kind: 'off' } as const) : parseNotify(setting);

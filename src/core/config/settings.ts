@@ -1,6 +1,5 @@
-// Where each setting comes from: flag > environment > the active profile > default. Commands never read
-// AGENTS_* variables themselves; they ask here. The config file is read only for a setting that neither a
-// flag nor the environment gives, so a broken file blocks only what needs it.
+// Where each setting comes from: flag > environment > the active profile > default. The config file is read
+// only for a setting no flag or variable gives, so a broken file blocks only what needs it.
 import type { CoreAgent } from '../api/types.js';
 import { CliError, ExitCode, UsageError } from '../errors/cli-error.js';
 import type { Env } from '../io/io.js';
@@ -20,35 +19,27 @@ export type SettingSource = 'flag' | 'env' | 'profile' | 'default';
 
 export type SettingName = 'apiKey' | 'baseUrl' | 'agent' | 'budgetUrl' | 'notify';
 
-/** The settings of this run, each with its source. Only those asked for are looked up. */
 export interface Settings {
-  /** --profile > AGENTS_PROFILE > 'default'. */
   profile: string;
   /** AGENTS_API_KEY > the profile's key (keyPlace says where). No flag: it would leak into ps and history. */
   apiKey: string | undefined;
-  /** Undefined when the key is nowhere, or when the file (which says where) was not read. */
+  /** Undefined too when the file was not read. */
   keyPlace: KeyPlace | undefined;
-  /** Why the profile's key could not be had from the keychain; never the key. */
+  /** Why the keychain gave no key. */
   keyProblem: string | undefined;
-  /** Beside a key in the keychain: the digest naming its budget on `origin` (`agents budget` reads it). */
+  /** Beside a key in the keychain: the digest naming its budget (`agents budget`). */
   keyDigest: { origin: string; digest: string } | undefined;
-  /** --base-url > AGENTS_BASE_URL > profile 'base-url'. No default; validated by requireConnection. */
+  /** Validated by requireConnection. */
   baseUrl: string | undefined;
-  /** AGENTS_AGENT > profile 'agent' (the --agent flag belongs to `create`). */
   agent: CoreAgent | undefined;
-  /**
-   * AGENTS_BUDGET_URL > profile 'budget-url'. The profile's is read when the file is read for another
-   * setting, never on its own: a CI job configured by its environment does not depend on a config file.
-   */
+  /** The profile's only when the file is read anyway: a CI job configured by its environment needs no file. */
   budgetUrl: string | undefined;
-  /** AGENTS_NOTIFY > profile 'notify' (the --notify flags belong to the commands that wait), validated. */
   notify: string | undefined;
   sources: Record<SettingName | 'profile', SettingSource>;
-  /** The profiles in the file, when it was read (for messages about a profile that does not exist). */
+  /** When the file was read. */
   profiles: string[] | undefined;
 }
 
-/** The environment variable behind each setting, for messages. */
 export const ENV_VARS = {
   apiKey: 'AGENTS_API_KEY',
   baseUrl: 'AGENTS_BASE_URL',
@@ -61,13 +52,13 @@ export const ENV_VARS = {
 /** A setting's key in the config file: `apiKey` → `api-key`. */
 const fileKey = (name: SettingName) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`) as ConfigKey;
 
-/** An environment variable's value; set-but-empty counts as unset, as most CLIs treat it. */
+/** Set-but-empty counts as unset, as most CLIs treat it. */
 export function fromEnv(env: Env, name: string): string | undefined {
   const value = env[name];
   return value === undefined || value === '' ? undefined : value;
 }
 
-/** The profile of this run, validated: --profile > AGENTS_PROFILE > 'default'. */
+/** --profile > AGENTS_PROFILE > 'default'. */
 export function resolveProfile(
   globals: { profile?: string },
   env: Env,
@@ -80,7 +71,6 @@ export function resolveProfile(
   return { profile: 'default', source: 'default' };
 }
 
-/** The `key-digest` a profile holds, split (undefined when there is none, or it is not one). */
 function digestOf(value: string | undefined): { origin: string; digest: string } | undefined {
   const m = value === undefined ? null : /^(\S+) ([0-9a-f]{64})$/.exec(value);
   return m === null ? undefined : { origin: m[1]!, digest: m[2]! };
@@ -92,11 +82,7 @@ export interface KeyReading {
   keychainTimeoutMs?: number;
 }
 
-/**
- * Resolves the settings named in `need`; `readFile` is called at most once, and only when one of them has
- * no flag or environment value. A key the profile keeps in the keychain is read from there (key-store.ts):
- * the one place every face reads it.
- */
+/** Reads the file at most once, for a setting in `need` no flag or variable gives; the keychain likewise. */
 export async function resolveSettings(
   globals: { profile?: string; baseUrl?: string },
   env: Env,
@@ -109,8 +95,7 @@ export async function resolveSettings(
     name === 'baseUrl' && globals.baseUrl !== undefined
       ? [globals.baseUrl, 'flag']
       : [fromEnv(env, ENV_VARS[name]), 'env'];
-  // The budget URL and notify never make the file be read beside other settings (see Settings.budgetUrl);
-  // asked for alone (`config get budget-url`, a wait's end), each is what the file is read for.
+  // The budget URL and notify make the file be read only when asked for alone (Settings.budgetUrl).
   const optional = (name: SettingName) => need.length > 1 && (name === 'budgetUrl' || name === 'notify');
   const missing = (name: SettingName) => given(name)[0] === undefined && !optional(name);
   const profiles = need.some(missing) ? await readFile() : undefined;
@@ -161,7 +146,7 @@ export async function resolveSettings(
     profiles: profiles === undefined ? undefined : Object.keys(profiles).sort(),
   };
 }
-/** Names the source of a setting for an error message: "--base-url", "AGENTS_BASE_URL", "profile work". */
+/** For an error message: "--base-url", "AGENTS_BASE_URL", "profile work". */
 export function describeSource(s: Settings, setting: SettingName): string {
   const source = s.sources[setting];
   if (source === 'flag') return setting === 'baseUrl' ? '--base-url' : `--${setting}`;
@@ -183,7 +168,7 @@ function requireKnownProfile(s: Settings): void {
 
 const login = (s: Settings) => `agents login${s.profile === 'default' ? '' : ` --profile ${s.profile}`}`;
 
-/** The base URL, validated, and its warning; an unknown profile or no base URL → exit 2 (requireConnection). */
+/** The base URL, validated, and its warning, as requireConnection. */
 export function requireBaseUrl(s: Settings): { value: string; warning: string | undefined } {
   if (s.baseUrl === undefined) {
     requireKnownProfile(s);
@@ -195,11 +180,8 @@ export function requireBaseUrl(s: Settings): { value: string; warning: string | 
   return validateBaseUrl(s.baseUrl, `the base URL from ${describeSource(s, 'baseUrl')}`);
 }
 
-/**
- * The base URL and key to talk to the service, or the CliError that says what is missing: an unknown
- * profile, no base URL or an invalid one → exit 2; no key → exit 3. Values from flags and the environment
- * are validated exactly as `config set` validates them. `warn` receives the plain-http warning, if any.
- */
+/** The base URL and key, validated as `config set` does: exit 2 for an unknown profile or a bad or missing
+ * base URL, 3 for no key. `warn` receives the plain-http warning. */
 export function requireConnection(
   s: Settings,
   warn?: (line: string) => void,

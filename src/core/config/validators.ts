@@ -1,12 +1,10 @@
-// Pure validators shared by `config set`, `login`, the flags and the environment, so a value is judged the
-// same way wherever it comes from. Errors are usage errors (exit 2) that name what is allowed; they never
-// echo a base URL or a key back, because either may hold a secret pasted in the wrong place.
+// One judge of a value wherever it comes from. Usage errors (exit 2) name what is allowed and never echo a
+// base URL or a key back: either may hold a secret pasted in the wrong place.
 import { CORE_AGENTS, type CoreAgent } from '../api/types.js';
 import { UsageError } from '../errors/cli-error.js';
 import { isLoopbackHost } from '../../util/loopback.js';
 import { validateNotify } from './notify-setting.js';
 
-/** The keys a profile holds. */
 export const CONFIG_KEYS = ['api-key', 'base-url', 'agent', 'budget-url', 'notify'] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
@@ -26,11 +24,7 @@ export function validateConfigKey(key: string): ConfigKey {
 
 export { isLoopbackHost } from '../../util/loopback.js';
 
-/**
- * An absolute http(s) URL with no credentials, query or fragment, and without the API's own `/rest/v1` (the
- * client adds it), normalized (lower-case scheme and host, no default port, no trailing slash), and a warning
- * when it would carry the key in clear. `where` names the source ("--base-url", "AGENTS_BASE_URL").
- */
+/** Normalized, and a warning when it would carry the key in clear. The client adds `/rest/v1` itself. */
 export function validateBaseUrl(
   input: string,
   where = 'base URL',
@@ -79,16 +73,12 @@ export function validateAgent(input: string, where = 'agent'): CoreAgent {
   throw new UsageError(`unknown ${where} ${shown(input)}: use one of ${CORE_AGENTS.join(', ')}`);
 }
 
-/** A profile name: 1 to 64 letters, digits, `-` or `_`. */
 export function validateProfileName(input: string, where = 'profile name'): string {
   if (PROFILE_NAME.test(input) && !RESERVED_NAMES.has(input)) return input;
   throw new UsageError(`invalid ${where} ${shown(input)}: use 1 to 64 letters, digits, "-" or "_"`);
 }
 
-/**
- * An API key as it will go into the Authorization header: visible ASCII only, what fits in a header value
- * without encoding (a newline would split the header). The message never shows the key.
- */
+/** Visible ASCII only, what fits in a header without encoding (a newline would split it). */
 export function validateApiKey(input: string, where = 'API key'): string {
   if (input === '') throw new UsageError(`${where} is empty`);
   if (input.length > 4096) throw new UsageError(`${where} is too long (more than 4096 characters)`);
@@ -98,7 +88,7 @@ export function validateApiKey(input: string, where = 'API key'): string {
   return input;
 }
 
-/** Validates a value for `key`; returns the value to store and any warning to show. */
+/** The value to store for `key`, and any warning to show. */
 export function validateConfigValue(key: ConfigKey, value: string): { value: string; warning?: string } {
   if (key === 'base-url') {
     const checked = validateBaseUrl(value);
