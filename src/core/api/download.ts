@@ -2,10 +2,13 @@
 // carries no key and no header of ours but User-Agent, goes only to https (or this machine, for tests), never
 // follows a redirect, and reads at most a cap; time-outs and retries are the client's own.
 import { HttpError } from './errors.js';
-import { errorFromNetwork } from './network-errors.js';
+import { errorFromNetwork, type TimeoutFigures } from './network-errors.js';
 import { summariseBody } from './summary.js';
 import { isLoopbackHost } from '../../util/loopback.js';
 import type { Answer, Exchange } from './wire.js';
+
+/** Largest artifact a download reads. */
+const DOWNLOAD_CAP = 100 * 1024 * 1024;
 
 /** Downloaded bytes and what the host said they are. */
 export interface Download {
@@ -13,53 +16,34 @@ export interface Download {
   contentType: string | undefined;
 }
 
-/** What a download needs of the client. */
-export interface DownloadConfig {
-  userAgent: string;
-  connectTimeoutMs: number;
-  responseTimeoutMs: number;
-  exchange: Exchange;
-  trace: (line: string) => void;
-}
-
 /** The address without its query: the signature in it is a credential, never shown. */
-export function shownUrl(url: URL): string {
+function shownUrl(url: URL): string {
   return `${url.origin}${url.pathname}`;
 }
 
 /** Checks a presigned link before anything is sent to it. */
 export function checkDownloadUrl(raw: string): URL {
+  const refused = (message: string) => new HttpError({ kind: 'unexpected', message });
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new HttpError({
-      kind: 'unexpected',
-      message: 'the service gave a download link that is not a valid address',
-    });
+    throw refused('the service gave a download link that is not a valid address');
   }
-  const local = isLoopbackHost(url.hostname);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && local)) {
-    throw new HttpError({
-      kind: 'unexpected',
-      message: `refusing to download from ${shownUrl(url)}: only https links are followed`,
-    });
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+    throw refused(`refusing to download from ${shownUrl(url)}: only https links are followed`);
   }
   if (url.username !== '' || url.password !== '') {
-    throw new HttpError({
-      kind: 'unexpected',
-      message: 'refusing a download link that carries a user name or password',
-    });
+    throw refused('refusing a download link that carries a user name or password');
   }
   return url;
 }
 
 /** One GET of the link: the bytes, or an HttpError of kind 'download' (or a network kind). */
 export async function downloadOnce(
-  config: DownloadConfig,
+  config: TimeoutFigures & { userAgent: string; exchange: Exchange; trace: (line: string) => void },
   url: URL,
   signal: AbortSignal | undefined,
-  maxBytes: number,
 ): Promise<Download> {
   const where = shownUrl(url);
   config.trace(`→ GET ${where} (presigned link, no key)`);
@@ -77,7 +61,7 @@ export async function downloadOnce(
   try {
     for await (const chunk of res.body) {
       size += chunk.length;
-      if (size > maxBytes) {
+      if (size > DOWNLOAD_CAP) {
         tooLarge = true;
         break; // leaving the loop destroys the stream
       }
@@ -100,7 +84,7 @@ export async function downloadOnce(
       throw new HttpError({
         kind: 'download',
         status,
-        message: `the download from ${where} is larger than ${Math.round(maxBytes / 1048576)} MiB`,
+        message: `the download from ${where} is larger than ${DOWNLOAD_CAP / 1048576} MiB`,
       });
     }
     return { bytes: Buffer.concat(chunks), contentType };

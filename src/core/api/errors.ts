@@ -30,28 +30,21 @@ export type ApiErrorKind =
 /** What a POST creates, so that a failure after it may have arrived can say what to look for. */
 export type Creates = { what: 'session' } | { what: 'message'; sessionId: string };
 
-/** Everything an HttpError is built from. */
+/** Everything an HttpError is built from (see its fields). */
 export interface HttpErrorInit {
   kind: ApiErrorKind;
   message: string;
   status?: number;
   serverMessage?: string;
-  /** The request certainly never reached the service (refused connection, DNS failure, 429). */
   neverSent?: boolean;
-  /** Nothing answers at the address (connection refused, unknown host): retried only briefly. */
   unreachable?: boolean;
-  /** A POST that may have been carried out: repeating it could create a duplicate. */
   outcomeUnknown?: boolean;
-  /** What the failed POST creates, when it is one. */
   creates?: Creates;
   cause?: unknown;
-  /** Seconds from a Retry-After header, when the service sent one. */
   retryAfterS?: number;
   /** Overrides the transience derived from the kind (a TLS failure is a connection error not worth retrying). */
   transient?: boolean;
-  /** An advisory line for a person, when the cause is specific (a proxy, a certificate). */
   advice?: string;
-  /** The abort reason, for kind 'aborted'. */
   reason?: unknown;
 }
 
@@ -73,13 +66,15 @@ export class HttpError extends Error {
   readonly transient: boolean;
   /** A POST that may have reached the service: repeating it could create a duplicate. */
   readonly outcomeUnknown: boolean;
-  /** The request certainly never reached the service, so even a POST may be sent again. */
+  /** The request certainly never reached the service (refused connection, DNS failure, 429): even a POST may go again. */
   readonly neverSent: boolean;
-  /** Nothing answers at the address (connection refused, unknown host). */
+  /** Nothing answers at the address (connection refused, unknown host): retried only briefly. */
   readonly unreachable: boolean;
   /** Seconds the service asked us to wait (Retry-After), if it said. */
   readonly retryAfterS: number | undefined;
+  /** What the failed POST creates, when it is one. */
   readonly creates: Creates | undefined;
+  /** An advisory line for a person, when the cause is specific (a proxy, a certificate). */
   readonly advice: string | undefined;
   /** Why the call was cancelled (the AbortSignal's reason), for kind 'aborted'. */
   readonly reason: unknown;
@@ -105,7 +100,7 @@ export class HttpError extends Error {
   }
 }
 
-/** Whether `err` is an API error: the one test for it, wherever one is recognised. */
+/** The one test for an API error. */
 export function isHttpError(err: unknown): err is HttpError {
   return err instanceof HttpError;
 }
@@ -162,10 +157,7 @@ export function errorFromStatus(
   });
 }
 
-/**
- * An HttpError for a call cancelled through its AbortSignal; `reason` is the signal's. `creates` names what
- * a POST cancelled after it left may have created.
- */
+/** A call cancelled through its AbortSignal; `creates`: what a POST cancelled after it left may have created. */
 export function abortedError(reason: unknown, creates?: Creates): HttpError {
   return new HttpError({
     kind: 'aborted',

@@ -1,22 +1,17 @@
 // A request put on the wire: the key and content headers, and the exchange's own deadline (headers and
 // body together); a failure before the answer's head becomes an HttpError.
 import { HttpError } from './errors.js';
-import { errorFromNetwork, type TimeoutFigures } from './network-errors.js';
+import { errorFromNetwork, seconds, type TimeoutFigures } from './network-errors.js';
 import type { Answer, Exchange } from './wire.js';
 import { monotonicMs } from '../../util/clock.js';
 
-/** What sending needs of the transport's configuration (TransportConfig). */
+/** What sending needs of TransportConfig. */
 export interface SendConfig extends TimeoutFigures {
   origin: string;
   apiKey: string;
   userAgent: string;
-  /** The whole exchange, headers and body. */
   requestTimeoutMs: number;
   exchange: Exchange;
-}
-
-function seconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
 /** The whole exchange's deadline, started when the request goes, ended by dispose(). */
@@ -25,7 +20,7 @@ export interface ExchangeDeadline {
   signal: AbortSignal;
   /** The HttpError for a failure of the network, or of the deadline when it has passed. */
   failure(err: unknown): HttpError;
-  /** How long since the request went, as `12 ms`. */
+  /** Since the request went, as `12 ms`. */
   elapsed(): string;
   dispose(): void;
 }

@@ -7,7 +7,6 @@ import type { Answer } from './wire.js';
 /** Error bodies are only summarised, so only their start is read; the rest is discarded with the socket. */
 const ERROR_BODY_CAP = 64 * 1024;
 
-/** An answer's status, head and body text. */
 export interface ReadResponse {
   status: number;
   /** A 2xx status. */
@@ -20,10 +19,7 @@ function sizeText(bytes: number): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
 }
 
-/**
- * The body as text, at most `cap` bytes of it. Past the cap, `over` decides: undefined keeps the start
- * (error bodies are only summarised), else its error is thrown without decoding what was read.
- */
+/** The body as text, at most `cap` bytes of it; past the cap, `over` is thrown, or without it the start kept. */
 async function readCapped(body: Answer['body'], cap: number, over?: () => HttpError): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;

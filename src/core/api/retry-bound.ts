@@ -4,7 +4,7 @@ import { HttpError } from './errors.js';
 import type { RetryOptions } from './backoff.js';
 import { formatDuration } from '../../util/duration.js';
 
-/** One call's start, its caller's deadline (monotonicMs; undefined: none), and whether it rides out outages. */
+/** A call's start and its caller's deadline (monotonicMs), and whether it rides out outages. */
 export interface CallBounds {
   started: number;
   deadline: number | undefined;
@@ -28,13 +28,13 @@ export function isOutage(err: HttpError): boolean {
   return err.kind === 'server' && GATEWAY.has(err.status);
 }
 
-/** What the call knows besides its failure: retries counted, time spent (the next wait in), and so on. */
+/** What the call knows besides its failure. */
 export interface CallSoFar {
   /** Failures so far that count against maxRetries (not 429s). */
   counted: number;
   /** Since the call started, the next wait included. */
   elapsedMs: number;
-  /** The caller has a deadline, which ends the call (its signal aborts). */
+  /** The caller has a deadline, which ends the call. */
   deadline: boolean;
   /** The service answered this client, or this machine lately: nothing answering is an outage, not a typo. */
   answered: boolean;
@@ -66,18 +66,9 @@ export function retryBound(err: HttpError, retry: RetryOptions, call: CallSoFar)
 
 /** `err` of the last of `attempts` attempts over `ms`, its message saying so (a time-out quoted is one attempt's). */
 export function afterAttempts(err: HttpError, attempts: number, ms: number): HttpError {
+  // Its own fields are the init's (cause and message are not enumerable).
   return new HttpError({
-    kind: err.kind,
-    status: err.status,
-    serverMessage: err.serverMessage,
-    neverSent: err.neverSent,
-    unreachable: err.unreachable,
-    outcomeUnknown: err.outcomeUnknown,
-    creates: err.creates,
-    retryAfterS: err.retryAfterS,
-    transient: err.transient,
-    advice: err.advice,
-    reason: err.reason,
+    ...err,
     cause: err.cause ?? err,
     message: `${err.message} (${attempts} attempts in ${formatDuration(ms)})`,
   });

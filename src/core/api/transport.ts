@@ -16,15 +16,11 @@ import { decodeResponse } from './response-decode.js';
 import { monotonicMs } from '../../util/clock.js';
 
 export type { Download } from './download.js';
-export { MAX_JSON_DEPTH } from './response-decode.js';
-
-/** Largest artifact a download reads. */
-export const DOWNLOAD_CAP = 100 * 1024 * 1024;
 
 /** The largest answer read by default (AGENTS_MAX_RESPONSE): far above any page of 100 messages. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
-/** Everything the transport needs, resolved from ClientOptions. */
+/** ClientOptions, resolved (see there). */
 export interface TransportConfig {
   origin: string;
   apiKey: string;
@@ -32,30 +28,25 @@ export interface TransportConfig {
   debug: ((line: string) => void) | undefined;
   connectTimeoutMs: number;
   responseTimeoutMs: number;
-  /** The whole exchange, headers and body: a body that trickles in ends here. */
   requestTimeoutMs: number;
-  /** Past this, an answer's body is not read further (an answer without end must not take the memory). */
   maxResponseBytes: number;
   retry: RetryOptions;
   limiter: Limiter | undefined;
-  /** Puts a request on the wire (its module loads with the first request). */
   exchange: Exchange;
-  /** Told before each retry's wait, so a person sees why nothing happens. */
   onRetry: ((notice: RetryNotice) => void) | undefined;
-  /** Told when a request has waited PACED_NOTICE_MS for a slot of the key's budget, for the same reason. */
   onPaced?: ((pacing: { limit: number; windowMs: number }) => void) | undefined;
 }
 
 /** A wait for a pacing slot at least this long is in the --debug trace. */
 const PACED_TRACE_MS = 50;
 /** How long a request waits for a pacing slot, silently, before onPaced is told. */
-export const PACED_NOTICE_MS = 1000;
+const PACED_NOTICE_MS = 1000;
 /**
  * How long a POST in flight when the caller's deadline comes may still answer. Its answer usually follows
  * in milliseconds, and tells what the deadline alone cannot: refused (a 429, nothing was done) or taken,
  * where cutting it off leaves only "it may have been created".
  */
-export const POST_GRACE_MS = 1000;
+const POST_GRACE_MS = 1000;
 
 /**
  * A signal that follows `signal`, but `graceMs` late when it ends with a time-out (a TimeoutError: the
@@ -85,27 +76,14 @@ function withGrace(
   };
 }
 
-/** One API call. */
+/** One API call; `badRequest`: the kind a 400 without a code maps to; `urgent`: AcquireOptions.urgent. */
 export interface RequestSpec {
   method: 'GET' | 'POST';
   url: string;
   body?: unknown;
   creates?: Creates;
-  /** The kind a 400 without a code maps to for this endpoint. */
   badRequest?: BadRequestDefault;
-  /** Served before other requests waiting for the key's budget (AcquireOptions.urgent). */
   urgent?: boolean;
-}
-
-/** How one call is sent. */
-export interface SendOptions {
-  /**
-   * The caller rides out failed calls itself, warning as it goes (a wait's poller): the call keeps to the
-   * bounds of a call without a deadline even under one.
-   */
-  ownRetries?: boolean;
-  /** Told of each failure this call rides out (a retry follows), as the client's onRetry is. */
-  onRetry?: (err: HttpError) => void;
 }
 
 /** Sends requests for one ApiClient. */
@@ -114,28 +92,22 @@ export class Transport {
   requestCount = 0;
   /** The service answered a request of this client (any HTTP status): its address is right. */
   private answered = false;
-  private readonly config: TransportConfig;
 
-  constructor(config: TransportConfig) {
-    this.config = config;
-  }
+  constructor(private readonly config: TransportConfig) {}
 
   /** Writes a debug line, key redacted, when tracing is on. */
   trace(line: string): void {
     this.config.debug?.(redact(line, this.config.apiKey));
   }
 
-  /**
-   * GETs a presigned link on another host, without the key and outside the key's pacing, retrying
-   * transient failures as reads are.
-   */
-  async download(raw: string, signal: AbortSignal | undefined, maxBytes: number): Promise<Download> {
+  /** GETs a presigned link outside the key's pacing, retrying transient failures as reads are. */
+  async download(raw: string, signal: AbortSignal | undefined): Promise<Download> {
     const url = checkDownloadUrl(raw);
     const call: CallBounds = { started: monotonicMs(), deadline: deadlineOf(signal), outages: true };
     const config = { ...this.config, trace: (line: string) => this.trace(line) };
     for (let attempt = 1, counted = 0; ; attempt++) {
       try {
-        return await downloadOnce(config, url, signal, maxBytes);
+        return await downloadOnce(config, url, signal);
       } catch (err) {
         if (signal?.aborted) throw abortedError(signal.reason);
         if (!isHttpError(err)) throw err;
@@ -149,10 +121,7 @@ export class Transport {
     }
   }
 
-  /**
-   * The wait before retrying `err` (attempt `attempt` failed, `counted` of the failures so far not 429s),
-   * or undefined when it is not retried (see retryBound).
-   */
+  /** The wait before retrying `err` (`counted`: the failures so far not 429s), or undefined (see retryBound). */
   private retryDelay(
     err: HttpError,
     retryable: boolean,
@@ -194,8 +163,16 @@ export class Transport {
     return since !== undefined && since <= RECENT_ANSWER_MS;
   }
 
-  /** Sends `spec`, retrying within the configured bounds; resolves with the parsed JSON body. */
-  async send(spec: RequestSpec, signal?: AbortSignal, o: SendOptions = {}): Promise<unknown> {
+  /**
+   * Sends `spec`, retrying within the configured bounds; resolves with the parsed JSON body. `ownRetries`:
+   * the caller rides out failed calls itself (a wait's poller), so the call keeps to the bounds of one
+   * without a deadline; `onRetry` hears of each failure this call rides out.
+   */
+  async send(
+    spec: RequestSpec,
+    signal?: AbortSignal,
+    o: { ownRetries?: boolean; onRetry?: (err: HttpError) => void } = {},
+  ): Promise<unknown> {
     const deadline = deadlineOf(signal);
     const call: CallBounds = {
       started: monotonicMs(),
@@ -213,14 +190,12 @@ export class Transport {
       try {
         return await this.attempt(spec, bodyText, attempt, state, signal);
       } catch (caught) {
-        // Refused before it was acted on (a 429 that came in the grace after the deadline, say): not left.
+        // Refused before it was acted on (a 429, even one in the grace after the deadline): nothing done.
         if (isHttpError(caught) && caught.neverSent) state.left = false;
         if (signal?.aborted) throw cancelled();
         const err = isHttpError(caught)
           ? caught
           : new HttpError({ kind: 'unexpected', message: String(caught), cause: caught });
-        // Refused before it was acted on (a 429, a refused connection): nothing is in flight, nothing done.
-        if (err.neverSent) state.left = false;
         const retryable = spec.method === 'GET' ? err.transient : err.neverSent && err.transient;
         if (err.kind !== 'rate_limited') counted += 1;
         const delay = this.retryDelay(err, retryable, attempt, counted, call);
@@ -246,7 +221,7 @@ export class Transport {
     state: { left: boolean },
     signal: AbortSignal | undefined,
   ): Promise<unknown> {
-    // Cancelled before it left (the limiter checks this too, but pacing may be off): nothing was sent.
+    // The limiter checks this too, but pacing may be off.
     signal?.throwIfAborted();
     // Retries count against the limit too: each attempt is a request the service sees.
     const release = await this.paced(signal, spec.urgent === true);
@@ -280,7 +255,6 @@ export class Transport {
     const asked = monotonicMs();
     try {
       const release = await limiter.acquire(signal, { urgent });
-      // --debug: a request that waited for the key's budget says how long (a late poll's reason).
       const waited = monotonicMs() - asked;
       if (waited >= PACED_TRACE_MS)
         this.trace(`waited ${Math.round(waited)} ms for a slot of the key's budget`);
@@ -321,10 +295,7 @@ export class Transport {
   }
 }
 
-/**
- * A POST that failed after it may have reached the service: say so instead of sending it again. Failures
- * that certainly did not create anything (refused connection, 4xx answers) pass unchanged.
- */
+/** A POST that failed after it may have reached the service says so; one that certainly created nothing passes. */
 export function postOutcome(err: HttpError, creates: Creates | undefined): HttpError {
   if (err.neverSent || err.kind === 'aborted') return err;
   if (err.status !== undefined && err.status >= 300 && err.status < 500) return err;

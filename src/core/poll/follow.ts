@@ -2,6 +2,7 @@
 // yielded exactly once, in storage order. It writes nothing to the terminal; the caller ends it with an
 // AbortSignal (Ctrl-C, --timeout) or by breaking out of its loop.
 import type { Message, MessagePage, MessageType, Role, ListQuery } from '../api/types.js';
+import type { ThreadTarget } from '../api/urls.js';
 import { nextDelay, DEFAULT_SCHEDULE, type ScheduleOptions } from './schedule.js';
 import { nextBulkPage, pickPage, SeenWindow } from './window.js';
 import { pause } from './pause.js';
@@ -10,7 +11,7 @@ import type { PollShare } from '../budget/limiter.js';
 import { PageGuard } from '../api/paging.js';
 import { isFinalReply } from '../conversation/turn-state.js';
 
-/** Errors the loop rides out: the client's own retries gave up on a transient failure. */
+/** The default of errors the loop rides out: the client's own retries gave up on a transient failure. */
 export function isTransient(err: unknown): boolean {
   return isHttpError(err) && err.transient;
 }
@@ -20,37 +21,28 @@ export function isRateLimited(err: unknown): boolean {
   return isHttpError(err) && err.kind === 'rate_limited';
 }
 
-/** Where to poll: a session, or one thread of it. */
-export interface PollTarget {
-  sessionId: string;
-  threadId?: string;
-}
-
-/** The one client call the poller needs (ApiClient#listMessages), and the key's budget when it has one. */
+/** What the poller needs of an ApiClient. */
 export interface MessageLister {
   listMessages(
-    target: PollTarget,
+    target: ThreadTarget,
     query: ListQuery,
     options?: { signal?: AbortSignal; ownRetries?: boolean; onRetry?: (err: unknown) => void },
   ): Promise<MessagePage>;
-  /** Registers the follow as a waiter on the key's budget (ApiClient#pollShare). */
   pollShare?(): PollShare | undefined;
   /**
-   * Whether a listed message is of the target (ApiClient#belongs): one the server's filter let through
-   * from another session or thread is kept in the window, so that the paging counts stay right, but
-   * never yielded, and never the end of the wait.
+   * ApiClient#belongs: a message the server's filter let through from elsewhere is kept in the window (the
+   * paging counts stay right), never yielded, never the end of the wait.
    */
-  belongs?(target: PollTarget, m: Message): boolean;
+  belongs?(target: ThreadTarget, m: Message): boolean;
 }
 
 export interface FollowOptions {
   client: MessageLister;
-  target: PollTarget;
-  /** Message types to follow; default message + final_message. */
+  target: ThreadTarget;
+  /** Default message + final_message. */
   types?: MessageType[];
   /** Default assistant. */
   role?: Role;
-  /** End after the first final_message is yielded. */
   untilFinal?: boolean;
   signal?: AbortSignal;
   schedule?: ScheduleOptions;
@@ -59,24 +51,16 @@ export interface FollowOptions {
    * carries on after the newest of them, polls at once, and never yields them or anything stored before.
    */
   after?: readonly Message[];
-  /** Classifies errors the loop should ride out rather than end with; default isTransient. */
   isTransient?: (err: unknown) => boolean;
-  /**
-   * Polls in a row that may fail transiently (each after the client's own retries gave up) before the
-   * error ends the follow; default MAX_FAILED_POLLS. A service that stays down must not be waited on forever.
-   */
+  /** Transient failed polls in a row before the error ends the follow: a service that stays down is not waited on forever. */
   maxFailedPolls?: number;
-  /** Told of each poll that failed transiently and will be tried again (for a warning), with the count so far. */
+  /** Told of each failed poll that will be tried again, with the count so far. */
   onTransientError?: (err: unknown, failedPolls: number) => void;
-  /**
-   * Told of each failure a poll's call rides out inside the client (an outage the transport waits through
-   * before the poll itself fails), for a status line that says the service is failing meanwhile.
-   */
+  /** Told of each failure a poll's call rides out inside the client (a status line says the service is failing). */
   onRetrying?: (err: unknown) => void;
   /**
-   * Which messages count as the turn moving for the schedule (a poll that finds one snaps the gap back to
-   * the shortest); default every message. A wait that reads tool calls only to show them in its spinner
-   * counts the messages it waits for alone, so that it polls exactly as often as it would without them.
+   * The messages that snap the gap back to the shortest (default all): a wait that reads tool calls only for
+   * its spinner counts the messages it waits for alone, so it polls exactly as often as without them.
    */
   flowing?: (m: Message) => boolean;
 }
@@ -85,12 +69,6 @@ export const MAX_FAILED_POLLS = 3;
 
 /** How often a sleeping waiter looks at its share of the key's budget again. */
 const SHARE_RECHECK_MS = 1000;
-
-const shareState = (share: PollShare, started: number) => ({
-  gapMs: share.gapMs(),
-  elapsedMs: Date.now() - started,
-});
-
 const BULK_MIN_LIMIT = 50;
 
 /** Follows new messages. Iterate it once. */
@@ -100,14 +78,11 @@ export class Follower implements AsyncIterable<Message> {
   private finished = false;
   /** False until the first poll, when `after` asks for a full read of the window. */
   private primed: boolean;
-  /** The newest created_at of `after`, and the ids of `after`: where the first poll tells old from new. */
+  /** The newest created_at and the ids of `after`: where the first poll tells old from new. */
   private readonly seenUpToMs: number;
   private readonly shown: ReadonlySet<string>;
-  /** Poll at once instead of after the first gap. */
-  private readonly immediate: boolean;
-  /** Requests made, for benchmarks. */
+  /** For benchmarks. */
   requests = 0;
-  /** Ends the gap being waited out, when a caller knows messages are coming (see wake). */
   private waking: AbortController | undefined;
   private woken = false;
 
@@ -134,19 +109,14 @@ export class Follower implements AsyncIterable<Message> {
     this.shown = new Set(after.map((m) => m.id));
     this.seenUpToMs = newestMs;
     this.primed = after.length === 0;
-    this.immediate = after.length > 0;
   }
 
-  /**
-   * Polls now and quickly from here on, as if messages had just arrived: for a caller that has just
-   * started a turn (a chat's follow-up), after a quiet spell stretched the gap to seconds.
-   */
+  /** Polls now and quickly from here on, as if messages had just arrived (a chat's follow-up after a quiet spell). */
   wake(): void {
     this.woken = true;
     this.waking?.abort('wake');
   }
 
-  /** The messages one at a time (see batches). */
   async *[Symbol.asyncIterator](): AsyncGenerator<Message> {
     for await (const batch of this.batches()) yield* batch;
   }
@@ -172,8 +142,10 @@ export class Follower implements AsyncIterable<Message> {
     /** Failed polls in a row that count towards giving up (errors less the 429s). */
     let failed = 0;
     let first = true;
+    const shareNow = () => share && { gapMs: share.gapMs(), elapsedMs: Date.now() - started };
     while (!this.finished) {
-      if (!(first && this.immediate) && !this.woken) {
+      // After a backlog shown (not primed), the first poll goes at once.
+      if (!(first && !this.primed) && !this.woken) {
         const from = Date.now();
         const quiet = first ? 0 : from - quietSince;
         const jitter = Math.random();
@@ -181,7 +153,7 @@ export class Follower implements AsyncIterable<Message> {
         const gap = () =>
           first && !share
             ? this.o.schedule.minMs
-            : nextDelay(quiet, errors, this.o.schedule, () => jitter, share && shareState(share, started));
+            : nextDelay(quiet, errors, this.o.schedule, () => jitter, shareNow());
         await this.gap(from, gap, share && SHARE_RECHECK_MS);
       }
       if (this.woken) quietSince = Date.now();
@@ -203,7 +175,6 @@ export class Follower implements AsyncIterable<Message> {
         // What the poll found before it failed is in the window: it must be handed on now or never.
         if (batch.length > 0) yield batch;
         if (this.o.signal?.aborted || !this.o.isTransient?.(err)) throw err;
-        // A poll that failed half-way is safe to repeat.
         errors += 1;
         // A 429 is the key's budget spent by others, not a service that is down: it never ends the follow
         // (the client's retries have waited up to a minute already; --timeout or Ctrl-C bound it).
@@ -251,10 +222,9 @@ export class Follower implements AsyncIterable<Message> {
   }
 
   /**
-   * A message not to yield: from before the follow began (what the caller showed, and older), or not of
-   * the target at all. Remembered in the window, never yielded. `tiedOld`: of the first poll, a message
-   * stored in the same instant as the newest one shown is old when the server listed it before one shown
-   * (only the server's order tells messages of one instant apart); later polls find only new ones there.
+   * A message from before the follow began, or not of the target: remembered in the window, never yielded.
+   * `tiedOld`: one stored in the instant of the newest shown is old when the server listed it before one
+   * shown (only the server's order tells messages of one instant apart).
    */
   private isOld(m: Message, tiedOld = false): boolean {
     const foreign = this.o.client.belongs ? !this.o.client.belongs(this.o.target, m) : false;
@@ -268,16 +238,11 @@ export class Follower implements AsyncIterable<Message> {
   /** Marks a message as yielded; true when the caller should stop after it. */
   private accept(m: Message): boolean {
     this.window.add(m);
-    // A system notice (no thread) is never the end of a turn, whatever its type.
     if (this.o.untilFinal && isFinalReply(m)) this.finished = true;
     return this.finished;
   }
 
-  /**
-   * One poll: read from just before the first unknown message to the end of the window. If the reply
-   * does not line up with what is known (a message inserted before known ones, a deletion), read the
-   * whole window instead.
-   */
+  /** One poll from just before the first unknown message; a reply out of line with what is known reads the whole window. */
   private async *pollOnce(): AsyncGenerator<Message> {
     let known = this.window.size;
     let pick = pickPage(known - 1);
@@ -312,9 +277,9 @@ export class Follower implements AsyncIterable<Message> {
   }
 
   /**
-   * Reads the whole window page by page, yields what is new, and forgets what was deleted. The first poll
-   * after a backlog reads the window whole before it yields: whether a message of the newest instant shown
-   * is old depends on where the server listed the last message shown, which may be on a later page.
+   * Reads the whole window, yields what is new, forgets what was deleted. The first poll after a backlog
+   * reads it all before it yields: whether a message of the newest instant shown is old depends on where
+   * the server listed the last one shown, maybe on a later page.
    */
   private async *fullScan(): AsyncGenerator<Message> {
     const present = new Set<string>();
@@ -356,6 +321,5 @@ export class Follower implements AsyncIterable<Message> {
 /** Iterates a follower until its first message (with untilFinal: the final one) and returns it. */
 export async function firstMessage(follower: Follower): Promise<Message> {
   for await (const m of follower) return m;
-  // Only reachable if the iterator was closed from outside.
   throw new Error('the poller stopped before a message arrived');
 }

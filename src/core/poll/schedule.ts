@@ -8,11 +8,10 @@ export interface ScheduleOptions {
   minMs: number;
   /** Longest gap during the first `longQuietMs` of quiet. */
   maxMs: number;
-  /** How fast the gap grows per millisecond of quiet (0.12 = +120 ms per second). */
+  /** Growth of the gap per millisecond of quiet (0.12 = +120 ms per second). */
   growth: number;
-  /** After this much quiet, the gap grows again (at the same rate) ... */
+  /** After this much quiet, the gap grows again (at the same rate) up to `longMaxMs`. */
   longQuietMs: number;
-  /** ... up to this. */
   longMaxMs: number;
   /** ± share of each gap drawn at random. */
   jitter: number;
@@ -23,11 +22,9 @@ export interface ScheduleOptions {
   warmupSpeedup: number;
 }
 
-/** A waiter's share of the key's budget, as its poll loop knows it. */
+/** A waiter's share of the key's budget: the least gap that keeps to it (0: none), and how long it has waited. */
 export interface ShareState {
-  /** The least gap that keeps it to its share (0: no bound). */
   gapMs: number;
-  /** How long it has been waiting. */
   elapsedMs: number;
 }
 
@@ -43,10 +40,7 @@ export const DEFAULT_SCHEDULE: ScheduleOptions = {
   warmupSpeedup: 2.5,
 };
 
-/**
- * Pure: the gap after `quietMs` without new messages and `errors` consecutive transient failures, at least
- * the waiter's `share` of the budget once its warm-up is over.
- */
+/** Pure: the gap after `quietMs` of quiet and `errors` transient failures in a row, at least `share` once warm. */
 // A 40 s turn costs about 30 requests (three such waits fit in one key's 100 a minute) and its final is
 // seen at most about 2.3 s late; a CI job waiting twenty minutes polls about 12 times a minute. When several
 // waiters share the key (in this process or others), each is given its share of the budget as a least gap

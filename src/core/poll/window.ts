@@ -1,24 +1,19 @@
 // The poller's memory: which messages of the `gts` window it has already yielded, and the cursor kept a
 // margin behind the newest `ts` (a provider's `ts` is neither unique nor in storage order).
+import type { Message } from '../api/types.js';
 
 /** How wide the window behind the newest `ts` is, in seconds. */
 export interface WindowOptions {
-  /** Smallest margin: covers same-second messages and a provider clock that trails a little. */
+  /** Covers same-second messages and a provider clock that trails a little. */
   baseMarginS: number;
-  /** Largest margin, however disordered the timestamps look. */
+  /** However disordered the timestamps look. */
   maxMarginS: number;
 }
 
-export const DEFAULT_WINDOW: WindowOptions = { baseMarginS: 30, maxMarginS: 3600 };
+const DEFAULT_WINDOW: WindowOptions = { baseMarginS: 30, maxMarginS: 3600 };
 
-/** A message as far as the window cares. */
-export interface Stamped {
-  id: string;
-  ts: number | null;
-  created_at: string;
-}
+type Stamped = Pick<Message, 'id' | 'ts' | 'created_at'>;
 
-/** The ids yielded inside the current window, and the cursor derived from them. */
 // The API filters on `ts > gts`, but `ts` comes from the agent's provider: several messages share a second,
 // and a message can be stored with a `ts` older than one already seen. So the cursor (`floor`) stays a
 // margin behind the newest `ts`, and every message of the window is remembered by id. Because the list is
@@ -26,7 +21,7 @@ export interface Stamped {
 // ascending list; new ones follow them. That lets a poll ask for the page that starts just before the
 // first unknown message instead of re-reading the window.
 export class SeenWindow {
-  /** The `gts` of the next poll; undefined until a timestamp has been seen (then the whole list is the window). */
+  /** The `gts` of the next poll; undefined until a timestamp has been seen (the whole list is the window). */
   floor: number | undefined;
   private readonly ids = new Map<string, number | null>();
   private maxTs: number | undefined;
@@ -48,9 +43,8 @@ export class SeenWindow {
     return this.ids.size;
   }
 
-  /** Records a yielded message; returns false when it was already known. */
-  add(m: Stamped): boolean {
-    if (this.ids.has(m.id)) return false;
+  add(m: Stamped): void {
+    if (this.ids.has(m.id)) return;
     this.ids.set(m.id, m.ts);
     if (typeof m.ts === 'number' && Number.isFinite(m.ts)) {
       if (this.maxTs !== undefined && m.ts < this.maxTs) {
@@ -62,7 +56,6 @@ export class SeenWindow {
     if (Number.isFinite(created)) {
       this.maxCreated = this.maxCreated === undefined ? created : Math.max(this.maxCreated, created);
     }
-    return true;
   }
 
   /** The current margin: wider when timestamps have been seen out of order. */
@@ -72,9 +65,8 @@ export class SeenWindow {
   }
 
   /**
-   * Moves the cursor after a complete poll and forgets what can no longer come back. The cursor never
-   * passes the newest storage time either, so one message with a provider clock far ahead cannot hide
-   * the messages after it.
+   * Moves the cursor after a complete poll, forgetting what can no longer come back. It never passes the
+   * newest storage time: one message with a provider clock far ahead must not hide the messages after it.
    */
   advance(): void {
     if (this.maxTs === undefined) return;
@@ -88,13 +80,13 @@ export class SeenWindow {
     }
   }
 
-  /** After a full scan of the window: forget ids the server no longer returns (deleted messages). */
+  /** After a full scan of the window: forget the ids of deleted messages. */
   retainOnly(present: Set<string>): void {
     for (const id of this.ids.keys()) if (!present.has(id)) this.ids.delete(id);
   }
 }
 
-/** A page request: `page` of size `limit`, whose first item is at `offset` of the whole list. */
+/** `page` of size `limit`, whose first item is at `offset` of the whole list. */
 export interface PagePick {
   page: number;
   limit: number;
@@ -107,14 +99,12 @@ export interface PagePick {
  * that the reply proves the known prefix has not shifted.
  */
 export function pickPage(anchor: number): PagePick {
-  const minLimit = 11;
-  const room = 10;
-  if (anchor < 0) return { page: 1, limit: 100, offset: 0 };
   let best: PagePick = { page: 1, limit: 100, offset: 0 };
+  if (anchor < 0) return best;
   let bestWaste = Number.POSITIVE_INFINITY;
-  for (let limit = 100; limit >= minLimit; limit -= 1) {
+  for (let limit = 100; limit >= 11; limit -= 1) {
     const waste = anchor % limit;
-    if (limit - waste - 1 < room) continue;
+    if (limit - waste - 1 < 10) continue;
     if (waste < bestWaste) {
       bestWaste = waste;
       const page = Math.floor(anchor / limit) + 1;
@@ -132,8 +122,8 @@ export function pickPage(anchor: number): PagePick {
  * re-read the last known one as an anchor, whichever leaves more room.
  */
 export function nextBulkPage(known: number, minLimit: number): PagePick {
-  if (known <= 0) return { page: 1, limit: 100, offset: 0 };
   let best: PagePick = { page: 1, limit: 100, offset: 0 };
+  if (known <= 0) return best;
   let bestNew = -1;
   for (let limit = 100; limit >= minLimit; limit -= 1) {
     // Starting at `known` exactly, when it falls on a page boundary of this size.
