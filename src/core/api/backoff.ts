@@ -14,22 +14,18 @@ export interface RetryOptions {
   /** No retry starts once this much time has passed since the first attempt (waits included). */
   totalBudgetMs: number;
   /**
-   * The same for 429s, which do not count against maxRetries: a 429 is the service saying "later" about a
-   * request it never acted on, so a call without a deadline rides them out for this long (what a person
-   * would wait, said on stderr meanwhile) before it gives up with 124, never 1. A call with a deadline
-   * rides them out until its deadline.
+   * The same for 429s, which do not count against maxRetries: the service saying "later" about a request it
+   * never acted on, ridden out this long (said on stderr meanwhile) by a call without a deadline.
    */
   rateLimitedBudgetMs: number;
   /**
-   * The same, for an address that refuses connections or a name that does not resolve, when the service
-   * has never answered there (not in this run, nor on this machine within RECENT_ANSWER_MS): a wrong port
-   * or a mistyped host is reported in seconds, not after the whole budget.
+   * The same for an address that refuses connections or does not resolve, where the service never answered
+   * (in this run, or on this machine within RECENT_ANSWER_MS): a wrong port or host is told in seconds.
    */
   unreachableBudgetMs: number;
   /**
-   * How long a call without a deadline rides out an outage (nothing answers, or a gateway's 502/503/504)
-   * of a service that has answered: retried this long from the call's start whatever maxRetries says,
-   * so a restart of the service costs a run nothing. A call with a deadline rides it out until then.
+   * How long a call without a deadline rides out an outage (nothing answers, or a gateway's 502/503/504) of
+   * a service that has answered, whatever maxRetries says: a restart of the service costs a run nothing.
    */
   outageBudgetMs: number;
 }
@@ -49,10 +45,9 @@ export const DEFAULT_RETRY: RetryOptions = {
 };
 
 /**
- * The wait before retry number `retry` (1-based). Full jitter: uniform in [0, min(cap, base·2^(retry-1))].
- * A 429 waits at least half of that ceiling (it means the key is busy elsewhere, an instant retry would only
- * spend another request), its ceiling capped by `maxRetryAfterMs` rather than `maxDelayMs`. A Retry-After is
- * honoured as asked, up to `maxRetryAfterMs`.
+ * The wait before retry number `retry` (1-based): uniform in [0, min(cap, base·2^(retry-1))]. A 429 waits at
+ * least half of that (the key is busy elsewhere: an instant retry only spends another request). A
+ * Retry-After is honoured up to `maxRetryAfterMs`.
  */
 export function backoffDelay(
   retry: number,
@@ -90,16 +85,11 @@ export interface RetryNotice {
   delayMs: number;
   /** The failure being retried, one line. */
   reason: string;
-  /** A 429: retried until the command's deadline, not counted against maxRetries. */
+  /** A 429: not counted against maxRetries. */
   rateLimited?: boolean;
-  /**
-   * How the call is bounded: `deadline` (its caller's time-out ends it), `outage` (riding out an outage of
-   * a service that answered, for `leftMs` more), `budget` (a 429's or the retries' own budget), or `count`
-   * (maxRetries).
-   */
+  /** What bounds the call (see retryBound); `leftMs`: how long it may still retry, without a deadline. */
   bound?: 'deadline' | 'outage' | 'budget' | 'count';
-  /** Without a deadline: how long the call may still retry before it gives up. */
   leftMs?: number;
-  /** How long the call has been failing (since its first attempt). */
+  /** Since its first attempt. */
   failingForMs?: number;
 }

@@ -4,13 +4,7 @@ import type * as NodeHttp from 'node:http';
 import type { Agent, IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Answer, ExchangeOptions } from './wire.js';
-import { markBeforeConnect } from './network-errors.js';
-
-/** The bounds of one request besides the caller's signal. */
-export interface PlainBounds {
-  connectTimeoutMs: number;
-  responseTimeoutMs: number;
-}
+import { markBeforeConnect, type TimeoutFigures } from './network-errors.js';
 
 /**
  * node:http, or node:https (with tls and crypto) for an https address only. Asked of getBuiltinModule, not
@@ -38,17 +32,12 @@ function coded(code: string, message: string): Error {
 }
 
 /**
- * Sends one request; resolves with the status, headers and the body as it streams in. The bounds are the
- * same as with undici's Agent:
- *  - a connect time-out (DNS, TCP and, for https, the TLS handshake) on a new connection;
- *  - a response time-out on the wait for the headers and on each gap between chunks of the body (an idle
- *    time-out on the socket once it is connected);
- *  - the caller's signal, which ends the request or the body being read at once;
- * and the connections are kept alive, one pool per scheme for the whole process (its idle sockets never keep
- * the process alive). The failures carry codes of their own (CONNECT_TIMEOUT, HEADERS_TIMEOUT, BODY_TIMEOUT)
- * beside Node's (ECONNREFUSED, ECONNRESET, HPE_…), which network-errors.ts maps.
+ * Sends one request; resolves with the status, headers and the streaming body. The bounds are undici's
+ * Agent's: a connect time-out (DNS, TCP, TLS) on a new connection, a response time-out on the wait for the
+ * headers and each gap in the body, and the caller's signal. Its time-outs carry codes of their own
+ * (CONNECT_TIMEOUT, HEADERS_TIMEOUT, BODY_TIMEOUT) that network-errors.ts maps beside Node's.
  */
-export function plainRequest(url: URL, o: ExchangeOptions, bounds: PlainBounds): Promise<Answer> {
+export function plainRequest(url: URL, o: ExchangeOptions, bounds: TimeoutFigures): Promise<Answer> {
   const secure = url.protocol === 'https:';
   const agent = poolFor(url.protocol);
   const { request } = client(url.protocol);
@@ -56,7 +45,7 @@ export function plainRequest(url: URL, o: ExchangeOptions, bounds: PlainBounds):
   return new Promise<Answer>((resolve, reject) => {
     let answer: IncomingMessage | undefined;
     let connectTimer: NodeJS.Timeout | undefined;
-    /** The request is written only once its socket connected (and, for https, its handshake ended). */
+    // The request is written only once its socket connected (and, for https, its handshake ended).
     let connected = false;
     const headers: Record<string, string | number> = { ...o.headers };
     if (o.body !== undefined) headers['content-length'] = Buffer.byteLength(o.body);
@@ -67,7 +56,6 @@ export function plainRequest(url: URL, o: ExchangeOptions, bounds: PlainBounds):
       // Idle time-out on the socket once it is connected: the wait for the headers, then each gap.
       timeout: bounds.responseTimeoutMs,
     });
-    /** Ends the request, and the body being read if there is one, with `err`. */
     const fail = (err: Error) => {
       clearTimeout(connectTimer);
       if (answer !== undefined && !answer.complete) answer.destroy(err);

@@ -11,7 +11,7 @@ export interface CallBounds {
   outages: boolean;
 }
 
-/** What lets a retry go (see retryBound); `budgetMs`: the time it has, from the call's start. */
+/** What lets a retry go: the caller's deadline, an outage's or a 429's budget (`budgetMs`, from the call's start), or maxRetries. */
 export interface Bound {
   kind: 'deadline' | 'outage' | 'budget' | 'count';
   budgetMs?: number;
@@ -40,12 +40,7 @@ export interface CallSoFar {
   answered: boolean;
 }
 
-/**
- * Pure: whether a retryable failure is retried, and what bounds it; undefined when the call gives up.
- * With a deadline, every retryable failure is retried until then. Without one: a 429 for
- * rateLimitedBudgetMs; an address that never answered briefly (unreachableBudgetMs); otherwise maxRetries
- * within totalBudgetMs, and past them an outage of a service that answered for outageBudgetMs.
- */
+/** Pure: what bounds the retry of a retryable failure (with a deadline, that), or undefined when the call gives up. */
 export function retryBound(err: HttpError, retry: RetryOptions, call: CallSoFar): Bound | undefined {
   if (call.deadline) return { kind: 'deadline' };
   const { counted, elapsedMs } = call;

@@ -3,8 +3,7 @@
 import { isObject } from '../../util/json.js';
 import { flatten } from '../../util/text.js';
 
-/** What an error body said, reduced for a one-line message. */
-export interface BodySummary {
+interface BodySummary {
   /** The `error` text of a JSON body. */
   serverMessage?: string;
   /** A code the body carried (`code`, `error_code`, or `error.code`), e.g. VALIDATION. */
@@ -36,7 +35,6 @@ function fromJson(json: unknown): BodySummary | undefined {
   };
 }
 
-/** Summarises an error response body for a one-line message. */
 export function summariseBody(text: string, contentType: string | undefined): BodySummary {
   const type = (contentType ?? '').toLowerCase();
   const trimmed = text.trim();

@@ -10,18 +10,13 @@ export interface ThreadTarget {
   threadId?: string;
 }
 
-/** The one path-parameter encoder. */
-export function encodePath(segment: string): string {
-  return encodeURIComponent(segment);
-}
-
 /** A last check before a request: the CLI validates references earlier; this keeps junk off the wire. */
 export function assertUuid(value: string, what: string): void {
   if (!isUuid(value)) throw new TypeError(`invalid ${what} "${value.slice(0, 60)}": expected a UUID`);
 }
 
 /** The query string of List session messages (`type` and `role` repeated), with its leading `?`, or ''. */
-export function buildQuery(query: ListQuery): string {
+function buildQuery(query: ListQuery): string {
   const params = new URLSearchParams();
   for (const type of query.type ?? []) params.append('type', type);
   const roles = query.role === undefined ? [] : Array.isArray(query.role) ? query.role : [query.role];
@@ -60,7 +55,7 @@ export class ApiUrls {
 
   session(sessionId: string): string {
     assertUuid(sessionId, 'session id');
-    return `${this.root}/sessions/${encodePath(sessionId)}`;
+    return `${this.root}/sessions/${encodeURIComponent(sessionId)}`;
   }
 
   /** The messages collection (also the target of Send message). */
@@ -72,13 +67,13 @@ export class ApiUrls {
   messages(target: ThreadTarget, query: ListQuery = {}): string {
     if (target.threadId === undefined) return `${this.sessionMessages(target.sessionId)}${buildQuery(query)}`;
     assertUuid(target.threadId, 'thread id');
-    const path = `${this.session(target.sessionId)}/threads/${encodePath(target.threadId)}/messages`;
+    const path = `${this.session(target.sessionId)}/threads/${encodeURIComponent(target.threadId)}/messages`;
     return `${path}${buildQuery(query)}`;
   }
 
   /** One artifact of a session (the live service's endpoint). */
   artifact(sessionId: string, artifactId: string): string {
     assertUuid(artifactId, 'artifact id');
-    return `${this.session(sessionId)}/artifacts/${encodePath(artifactId)}`;
+    return `${this.session(sessionId)}/artifacts/${encodeURIComponent(artifactId)}`;
   }
 }

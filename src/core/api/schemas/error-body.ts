@@ -19,5 +19,4 @@ export const ERROR_BODY = record('error body', {
   code: kept(v.optional(v.pipe(v.string(), v.regex(ERROR_CODE_PATTERN)))),
 });
 
-const errorBodyIsItsContract: Same<ErrorBody, v.InferOutput<typeof ERROR_BODY.contract>> = true;
-void errorBodyIsItsContract;
+void (true satisfies Same<ErrorBody, v.InferOutput<typeof ERROR_BODY.contract>>);

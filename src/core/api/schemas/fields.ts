@@ -1,9 +1,9 @@
 // How a record's schema is written: each field once, with what the contract says it is (the document's
 // shape, widened where the live service differs: what the emulator serves is held to it) and what the
-// client takes of an answer (the rule the hand-kept checks had: believe a response only as far as it proves itself).
-// A field that protects something (an id printed, stored or put in a URL) is checked as the contract says;
-// one the client only prints through the terminal sanitizer or hands on is taken as it comes. valibot was
-// chosen for its start-up cost (bench/README.md: "Schema library").
+// client takes of an answer (believe a response only as far as it proves itself). A field that protects
+// something (an id printed, stored or put in a URL) is checked as the contract says; one the client only
+// prints through the terminal sanitizer or hands on is taken as it comes. valibot: for its start-up cost
+// (bench/README.md: "Schema library").
 import * as v from 'valibot';
 import { HttpError } from '../errors.js';
 import { isObject } from '../../../util/json.js';
@@ -28,7 +28,6 @@ function shown(value: unknown): string {
   return safe.length > 80 ? `${safe.slice(0, 79)}…` : safe;
 }
 
-/** A refusal's wording, for field `key` of a record named `what`. */
 type Wording = (what: string, key: string) => v.ErrorMessage<v.BaseIssue<unknown>>;
 
 /** "the session's id is not a UUID: "m1"": the field named, the value shown (escaped, cut). */
@@ -47,7 +46,7 @@ export const without =
   (what) =>
     `${article(what)} ${what} without ${missing}`;
 
-/** One field: its contract, and how the client reads it (by default, as the contract says). */
+/** One field: its contract, and how the client reads it. */
 export interface Field<C extends v.GenericSchema = v.GenericSchema> {
   contract: C;
   reading: (what: string, key: string) => v.GenericSchema;
@@ -70,7 +69,7 @@ export const kept = <C extends v.GenericSchema>(contract: C): Field<C> => ({
 
 type Contracts<F extends Record<string, Field>> = { [K in keyof F]: F[K]['contract'] };
 
-/** A record: the contract of the whole (fields the service adds are kept), and the client's reading of it. */
+/** The contract of the whole (fields the service adds are kept), and the client's reading of it. */
 export interface Record_<F extends Record<string, Field>> {
   what: string;
   contract: v.LooseObjectSchema<Contracts<F>, undefined>;

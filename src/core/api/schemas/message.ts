@@ -2,20 +2,7 @@
 // the client's check of an answer.
 import * as v from 'valibot';
 import { LINK, type Link } from './session.js';
-import {
-  checked,
-  field,
-  kept,
-  NOT_A_UUID,
-  NOT_AN_ID,
-  OPAQUE_ID,
-  record,
-  unexpected,
-  UUID,
-  without,
-  type Same,
-} from './fields.js';
-
+import { checked, field, kept, NOT_A_UUID, NOT_AN_ID, OPAQUE_ID, record, unexpected, UUID, without, type Same } from './fields.js';
 import { MESSAGE_TYPES, ROLES, type MessageType, type Role } from './message-kinds.js';
 
 export { MESSAGE_TYPES, ROLES, type MessageType, type Role };
@@ -88,11 +75,9 @@ export const SENT_MESSAGE = record('message', {
   _links: kept(v.object({ self: LINK, thread: v.nullable(LINK), final_message: v.nullable(LINK) })),
 });
 
-const listedIsItsContract: Same<ListedMessage, v.InferOutput<typeof MESSAGE.contract>> = true;
-const sentIsItsContract: Same<Omit<SentMessage, 'chat_id'>, Omit<v.InferOutput<typeof SENT_MESSAGE.contract>, 'chat_id'>> =
-  true;
-void listedIsItsContract;
-void sentIsItsContract;
+void (true satisfies Same<ListedMessage, v.InferOutput<typeof MESSAGE.contract>>);
+type SentContract = v.InferOutput<typeof SENT_MESSAGE.contract>;
+void (true satisfies Same<Omit<SentMessage, 'chat_id'>, Omit<SentContract, 'chat_id'>>);
 
 /** A listed message answered. */
 export function asMessage(value: unknown): ListedMessage {

@@ -43,11 +43,10 @@ export const MESSAGE_PAGE = record(
 );
 
 // The contract's items may leave chat_id out; the client fills it in (ofSession).
-const pageIsItsContract: Same<
+void (true satisfies Same<
   Omit<MessagePage, 'items'> & { items: ListedMessage[] },
   v.InferOutput<typeof MESSAGE_PAGE.contract>
-> = true;
-void pageIsItsContract;
+>);
 
 /**
  * One page of a message list of session `sessionId`. A message that leaves out its chat_id is given that
