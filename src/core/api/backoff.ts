@@ -1,7 +1,6 @@
-// How long to wait before retrying. Exponential backoff with full jitter
-// (AWS's "Exponential Backoff and Jitter"): many clients failing together spread out instead of retrying in step.
+// How long to wait before retrying: exponential backoff with full jitter, so that clients failing together
+// spread out instead of retrying in step.
 
-/** Bounds of the retry loop. */
 export interface RetryOptions {
   /** Retries after the first attempt. */
   maxRetries: number;

@@ -1,5 +1,5 @@
-// When a caller's signal runs out of time: a command's --timeout, the library's `timeout`, the Action's
-// timeout_minutes. The transport rides out an outage until then, where a call without one gives up sooner.
+// When a caller's signal runs out of time (--timeout, the library's `timeout`): the transport rides out an
+// outage until then, where a call without one gives up sooner.
 import { monotonicMs } from '../../util/clock.js';
 
 /** Signals that end with a deadline → when (monotonicMs). */

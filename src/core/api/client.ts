@@ -1,12 +1,11 @@
-// The one HTTP client of the Agent Sessions API. It owns auth, the base URL and same-origin links, pacing,
-// retries and time-outs; the commands and the poller see typed calls and HttpErrors, nothing of HTTP.
+// The one HTTP client of the Agent Sessions API: the commands and the poller see typed calls and HttpErrors.
 import type { Dispatcher } from 'undici';
 import { VERSION } from '../../util/version.js';
 import { HttpError, isHttpError, type Creates } from './errors.js';
 import { DEFAULT_RETRY, type RetryNotice, type RetryOptions } from './backoff.js';
 import type { ProxyEnv } from './dispatcher.js';
 import { exchangeFor } from './exchange.js';
-import { DEFAULT_PACING, limiterFor, type Limiter, type PollShare } from '../budget/limiter.js';
+import { DEFAULT_PACING, limiterFor, type Limiter, type PacingOptions, type PollShare } from '../budget/limiter.js';
 import { sharedLimiterFor, type SharedPacingOptions } from '../budget/shared.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, postOutcome, Transport, type Download } from './transport.js';
 import { ApiUrls, assertUuid, type ThreadTarget } from './urls.js';
@@ -52,7 +51,7 @@ export interface ClientOptions {
   onListed?: (target: ThreadTarget, messages: readonly Message[]) => void | Promise<void>;
   retry?: Partial<RetryOptions>;
   /** At most `limit` requests in any `windowMs` per (origin, key), for the whole process. Default 100 per minute. */
-  pacing?: { limit: number; windowMs: number } | false;
+  pacing?: PacingOptions | false;
   /** Requests a minute this machine may send with the key; `pacing` beats it. */
   ratePerMinute?: number;
   /** Share that budget with every process on the machine using the same origin and key. */
@@ -64,7 +63,7 @@ export interface ClientOptions {
   /** Told before each retry's wait (for a "retrying in 2 s" line). */
   onRetry?: (notice: RetryNotice) => void;
   /** Told when a request has waited a second for a slot of the key's budget. */
-  onPaced?: (pacing: { limit: number; windowMs: number }) => void;
+  onPaced?: (pacing: PacingOptions) => void;
 }
 
 export interface CallOptions {
@@ -116,38 +115,28 @@ export class ApiClient {
   constructor(private readonly options: ClientOptions) {
     this.urls = new ApiUrls(options.baseUrl);
     this.base = this.urls.root.replace(/\/rest\/v1$/, '');
+    const { origin } = this.urls;
+    const { apiKey, ratePerMinute, sharedPacing } = options;
+    const pacing =
+      options.pacing ?? (ratePerMinute === undefined ? DEFAULT_PACING : { ...DEFAULT_PACING, limit: ratePerMinute });
+    if (pacing !== false) {
+      this.limiter = sharedPacing
+        ? sharedLimiterFor(origin, apiKey, pacing, sharedPacing)
+        : limiterFor(origin, apiKey, pacing);
+    }
     const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
     const responseTimeoutMs = options.responseTimeoutMs ?? 30_000;
-    const pacing =
-      options.pacing ??
-      (options.ratePerMinute === undefined
-        ? DEFAULT_PACING
-        : { ...DEFAULT_PACING, limit: options.ratePerMinute });
-    const { origin } = this.urls;
-    if (pacing !== false) {
-      this.limiter = options.sharedPacing
-        ? sharedLimiterFor(origin, options.apiKey, pacing, options.sharedPacing)
-        : limiterFor(origin, options.apiKey, pacing);
-    }
     this.transport = new Transport({
+      ...options,
       origin,
-      apiKey: options.apiKey,
       userAgent: options.userAgent ?? `agents/${VERSION}`,
-      debug: options.debug,
       connectTimeoutMs,
       responseTimeoutMs,
       requestTimeoutMs: options.requestTimeoutMs ?? 2 * responseTimeoutMs,
       maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
       retry: { ...DEFAULT_RETRY, ...options.retry },
       limiter: this.limiter,
-      onRetry: options.onRetry,
-      onPaced: options.onPaced,
-      exchange: exchangeFor({
-        connectTimeoutMs,
-        responseTimeoutMs,
-        env: options.env ?? {},
-        dispatcher: options.dispatcher,
-      }),
+      exchange: exchangeFor({ ...options, connectTimeoutMs, responseTimeoutMs, env: options.env ?? {} }),
     });
   }
 

@@ -1,6 +1,5 @@
-// The proxy settings (HTTP_PROXY, HTTPS_PROXY, NO_PROXY; lower-case forms first, as curl reads them) and,
-// when one is set, undici's EnvHttpProxyAgent with our time-outs (exchange.ts). The caller hands the
-// settings over, so undici never reads the environment itself and the caller decides which one counts.
+// The proxy settings (lower-case forms first, as curl reads them) and undici's EnvHttpProxyAgent with our
+// time-outs. The caller hands the settings over: undici never reads the environment itself.
 import type { Dispatcher } from 'undici';
 import { HttpError } from './errors.js';
 
@@ -19,11 +18,6 @@ export interface ProxySettings {
   httpProxy?: string;
   httpsProxy?: string;
   noProxy?: string;
-}
-
-/** Whether a proxy applies at all (NO_PROXY alone is none). */
-export function hasProxy(proxy: ProxySettings): boolean {
-  return proxy.httpProxy !== undefined || proxy.httpsProxy !== undefined;
 }
 
 export function proxySettings(env: ProxyEnv): ProxySettings {

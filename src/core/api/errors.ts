@@ -1,6 +1,5 @@
-// One error class for everything the HTTP layer can end with, a kind per case (Stainless SDKs'
-// core/error.ts: the class from the status, the server's own text kept). It knows HTTP, not the command
-// line: exit codes and hints that name commands are the CLI's mapping (src/core/errors/cli-error.ts).
+// One error class for everything the HTTP layer can end with, a kind per case. It knows HTTP, not the command
+// line: exit codes and hints are the CLI's mapping (src/core/errors/cli-error.ts).
 import { flatten } from '../../util/text.js';
 import { summariseBody } from './summary.js';
 
@@ -27,7 +26,7 @@ export type ApiErrorKind =
   | 'download'
   | 'unexpected';
 
-/** What a POST creates, so that a failure after it may have arrived can say what to look for. */
+/** What a POST creates: a failure after it may have arrived says what to look for. */
 export type Creates = { what: 'session' } | { what: 'message'; sessionId: string };
 
 /** Everything an HttpError is built from (see its fields). */
@@ -117,6 +116,10 @@ const BY_STATUS: Record<number, [ApiErrorKind, string]> = {
 
 /** Which kind a 400 defaults to when the body carries no code: create refuses with VALIDATION, send with BAD_REQUEST. */
 export type BadRequestDefault = 'validation' | 'bad_request';
+const BAD_REQUEST_CODES = new Map<string | undefined, BadRequestDefault>([
+  ['VALIDATION', 'validation'],
+  ['BAD_REQUEST', 'bad_request'],
+]);
 
 /** Builds the error for an HTTP answer that is not a success. `redact` scrubs anything the server said. */
 export function errorFromStatus(
@@ -130,17 +133,8 @@ export function errorFromStatus(
   let kind: ApiErrorKind;
   let label: string;
   if (status === 400) {
-    const code = body.code?.toUpperCase();
-    kind =
-      code === 'VALIDATION'
-        ? 'validation'
-        : code === 'BAD_REQUEST'
-          ? 'bad_request'
-          : (options.badRequest ?? 'bad_request');
-    label =
-      kind === 'validation'
-        ? 'the service rejected the request as invalid'
-        : 'the service refused the request';
+    kind = BAD_REQUEST_CODES.get(body.code?.toUpperCase()) ?? options.badRequest ?? 'bad_request';
+    label = kind === 'validation' ? BY_STATUS[422]![1] : 'the service refused the request';
   } else if (BY_STATUS[status] !== undefined) [kind, label] = BY_STATUS[status];
   else if (status >= 500) [kind, label] = ['server', 'the service failed'];
   else [kind, label] = ['unexpected', 'unexpected response'];

@@ -1,12 +1,10 @@
-// How the client puts one request on the wire, chosen once per client: Node's own HTTP client, or undici
-// where a proxy or a caller's dispatcher needs it. Either loads with the first request (node:http through
-// getBuiltinModule in plain-http.ts, which is small and imported as any module is; undici's module by import()).
+// How the client puts a request on the wire, chosen once per client: Node's own HTTP client (plain-http.ts),
+// or undici (by import()) where a proxy or a caller's dispatcher needs it.
 import type { Dispatcher } from 'undici';
-import { hasProxy, proxyDispatcher, proxySettings, type ProxyEnv } from './dispatcher.js';
+import { proxyDispatcher, proxySettings, type ProxyEnv } from './dispatcher.js';
 import { plainRequest } from './plain-http.js';
 import type { Exchange } from './wire.js';
 
-/** What the choice depends on. */
 export interface ExchangeSettings {
   connectTimeoutMs: number;
   responseTimeoutMs: number;
@@ -19,13 +17,12 @@ export interface ExchangeSettings {
  * undici's index costs a run 60 to 70 ms and about 15 MB, so only a run that needs it pays for it.
  */
 export function wireFor(settings: Pick<ExchangeSettings, 'env' | 'dispatcher'>): 'node' | 'undici' {
-  return settings.dispatcher === undefined && !hasProxy(proxySettings(settings.env)) ? 'node' : 'undici';
+  const { httpProxy, httpsProxy } = proxySettings(settings.env);
+  // NO_PROXY alone is no proxy.
+  return settings.dispatcher === undefined && httpProxy === undefined && httpsProxy === undefined ? 'node' : 'undici';
 }
 
-/**
- * The exchange for a client with these settings. Either way the time-outs are the same, the body streams
- * to the caller, and the HTTP code loads with the first request: a command that sends none loads none.
- */
+/** Either way the time-outs are the same, and the HTTP code loads with the first request (a command that sends none loads none). */
 export function exchangeFor(settings: ExchangeSettings): Exchange {
   const { connectTimeoutMs, responseTimeoutMs, env, dispatcher } = settings;
   if (wireFor(settings) === 'node') {

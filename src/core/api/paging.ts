@@ -36,7 +36,6 @@ export class PageGuard {
     return new HttpError({
       kind: 'unexpected',
       status: 200,
-      transient: false,
       message: `unexpected answer: paging ${this.what} made no progress: ${why}; stopped`,
     });
   }

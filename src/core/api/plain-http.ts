@@ -1,5 +1,4 @@
-// Requests through Node's own HTTP client (node:http, node:https): what the client sends with when no proxy
-// applies. It costs a run a few milliseconds to load, where undici's costs about 60 (see exchange.ts).
+// Requests through Node's own HTTP client (node:http, node:https) when no proxy applies (see exchange.ts).
 import type * as NodeHttp from 'node:http';
 import type { Agent, IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
@@ -7,15 +6,13 @@ import type { Answer, ExchangeOptions } from './wire.js';
 import { markBeforeConnect, type TimeoutFigures } from './network-errors.js';
 
 /**
- * node:http, or node:https (with tls and crypto) for an https address only. Asked of getBuiltinModule, not
- * imported: an ES module import of node:http makes the module's ES facade, which reads every export, and
- * its WebSocket, MessageEvent and CloseEvent load Node's own copy of undici (about 20 ms and 10 MB).
+ * node:https (with tls and crypto) for an https address only. Not imported: the ES facade of node:http reads
+ * every export, whose WebSocket loads Node's own copy of undici (about 20 ms and 10 MB).
  */
 function client(protocol: string): typeof NodeHttp {
   return process.getBuiltinModule(protocol === 'https:' ? 'node:https' : 'node:http') as typeof NodeHttp;
 }
 
-/** One keep-alive pool per scheme, for the whole process. */
 const pools = new Map<string, Agent>();
 
 function poolFor(protocol: string): Agent {

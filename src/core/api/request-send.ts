@@ -1,5 +1,5 @@
-// A request put on the wire: the key and content headers, and the exchange's own deadline (headers and
-// body together); a failure before the answer's head becomes an HttpError.
+// A request put on the wire, with the key, under the exchange's own deadline; a failure before the answer's
+// head becomes an HttpError.
 import { HttpError } from './errors.js';
 import { errorFromNetwork, seconds, type TimeoutFigures } from './network-errors.js';
 import type { Answer, Exchange } from './wire.js';
@@ -14,7 +14,6 @@ export interface SendConfig extends TimeoutFigures {
   exchange: Exchange;
 }
 
-/** The whole exchange's deadline, started when the request goes, ended by dispose(). */
 export interface ExchangeDeadline {
   /** The caller's signal and the deadline's, together. */
   signal: AbortSignal;
@@ -25,10 +24,7 @@ export interface ExchangeDeadline {
   dispose(): void;
 }
 
-/**
- * The whole exchange has a deadline of its own: the response time-out bounds the wait for the headers and
- * each gap between chunks, so a body that arrives a byte a second would otherwise never end.
- */
+/** The response time-out bounds each gap alone: without this, a body trickling a byte a second never ends. */
 export function exchangeDeadline(config: SendConfig, signal: AbortSignal | undefined): ExchangeDeadline {
   const started = monotonicMs();
   const overall = new AbortController();
@@ -46,7 +42,7 @@ export function exchangeDeadline(config: SendConfig, signal: AbortSignal | undef
   };
 }
 
-/** Sends one request; resolves with the answer's head once it came, its body still to read. */
+/** Resolves with the answer's head, its body still to read. */
 export async function sendRequest(
   config: SendConfig,
   spec: { method: 'GET' | 'POST'; url: string },

@@ -1,5 +1,4 @@
-// An answer's body read to the end, or discarded, on every path: a success's up to the size limit, an
-// error's only its start (it is only summarised).
+// An answer's body read to the end, or discarded, on every path.
 import { isHttpError, HttpError } from './errors.js';
 import type { ExchangeDeadline } from './request-send.js';
 import type { Answer } from './wire.js';
@@ -35,10 +34,7 @@ async function readCapped(body: Answer['body'], cap: number, over?: () => HttpEr
   return Buffer.concat(chunks).subarray(0, cap).toString('utf8');
 }
 
-/**
- * Reads `res`'s body within the exchange's deadline. A success's body past `maxResponseBytes` (an answer
- * without end must not take the memory) or that fails is an HttpError; an error's that fails reads as empty.
- */
+/** A success's body past `maxResponseBytes` (an answer without end must not take the memory) or that fails is an HttpError; an error's that fails is empty. */
 export async function readResponse(
   config: { origin: string; maxResponseBytes: number },
   res: Answer,
@@ -52,7 +48,6 @@ export async function readResponse(
     new HttpError({
       kind: 'unexpected',
       status,
-      transient: false,
       message: `the answer from ${config.origin} (HTTP ${status}) is larger than ${sizeText(config.maxResponseBytes)}; stopped reading it (AGENTS_MAX_RESPONSE raises the limit)`,
     });
   try {

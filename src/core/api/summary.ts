@@ -1,5 +1,5 @@
-// Turns whatever a server or gateway answered into one short line: the service's `error` text when the body
-// is JSON, the title of an HTML page (never the page), or the first words of anything else.
+// Whatever a server or gateway answered as one short line: the `error` text of JSON, the title of an HTML
+// page (never the page), or the first words of anything else.
 import { isObject } from '../../util/json.js';
 import { flatten } from '../../util/text.js';
 

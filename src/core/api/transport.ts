@@ -1,5 +1,5 @@
-// One request's trip: its pacing slot, then the send, the body read and the decode, in a retry loop. A read
-// is retried on transient failures; a POST only when it certainly never left (the API has no idempotency key).
+// One request's trip, in a retry loop: its pacing slot, the send, the body read and the decode. A read is
+// retried on transient failures; a POST only when it certainly never left (the API has no idempotency key).
 import { isHttpError, HttpError, abortedError, type BadRequestDefault, type Creates } from './errors.js';
 import { backoffDelay, RECENT_ANSWER_MS, type RetryNotice, type RetryOptions } from './backoff.js';
 import { afterAttempts, isOutage, retryBound, type CallBounds } from './retry-bound.js';
@@ -8,7 +8,7 @@ import { isTimeoutReason, sleep } from '../../util/sleep.js';
 import { flatten } from '../../util/text.js';
 import { redact } from './redact.js';
 import { checkDownloadUrl, downloadOnce, type Download } from './download.js';
-import type { Limiter, Release } from '../budget/limiter.js';
+import type { Limiter, PacingOptions, Release } from '../budget/limiter.js';
 import type { Exchange } from './wire.js';
 import { exchangeDeadline, sendRequest } from './request-send.js';
 import { readResponse, type ReadResponse } from './response-read.js';
@@ -25,7 +25,7 @@ export interface TransportConfig {
   origin: string;
   apiKey: string;
   userAgent: string;
-  debug: ((line: string) => void) | undefined;
+  debug?: (line: string) => void;
   connectTimeoutMs: number;
   responseTimeoutMs: number;
   requestTimeoutMs: number;
@@ -33,8 +33,8 @@ export interface TransportConfig {
   retry: RetryOptions;
   limiter: Limiter | undefined;
   exchange: Exchange;
-  onRetry: ((notice: RetryNotice) => void) | undefined;
-  onPaced?: ((pacing: { limit: number; windowMs: number }) => void) | undefined;
+  onRetry?: (notice: RetryNotice) => void;
+  onPaced?: (pacing: PacingOptions) => void;
 }
 
 /** A wait for a pacing slot at least this long is in the --debug trace. */
@@ -42,27 +42,19 @@ const PACED_TRACE_MS = 50;
 /** How long a request waits for a pacing slot, silently, before onPaced is told. */
 const PACED_NOTICE_MS = 1000;
 /**
- * How long a POST in flight when the caller's deadline comes may still answer. Its answer usually follows
- * in milliseconds, and tells what the deadline alone cannot: refused (a 429, nothing was done) or taken,
- * where cutting it off leaves only "it may have been created".
+ * How long a POST in flight at the caller's deadline may still answer: its answer (in milliseconds, usually)
+ * tells refused from taken, where cutting it off leaves only "it may have been created".
  */
 const POST_GRACE_MS = 1000;
 
-/**
- * A signal that follows `signal`, but `graceMs` late when it ends with a time-out (a TimeoutError: the
- * command's deadline), so a request in flight may still answer; at once for anything else (Ctrl-C).
- */
-function withGrace(
-  signal: AbortSignal | undefined,
-  graceMs: number,
-): { signal: AbortSignal | undefined; dispose: () => void } {
+/** `signal`, but POST_GRACE_MS late when it ends with a time-out (the command's deadline), at once for anything else. */
+function withGrace(signal: AbortSignal | undefined): { signal: AbortSignal | undefined; dispose: () => void } {
   if (signal === undefined) return { signal, dispose: () => undefined };
   const late = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const onAbort = () => {
     const reason: unknown = signal.reason;
-    // The deadline's reason, as fromHttpError (errors/cli-error.ts) reads it too.
-    if (isTimeoutReason(reason)) timer = setTimeout(() => late.abort(reason), graceMs);
+    if (isTimeoutReason(reason)) timer = setTimeout(() => late.abort(reason), POST_GRACE_MS);
     else late.abort(reason);
   };
   if (signal.aborted) onAbort();
@@ -96,15 +88,13 @@ export class Transport {
   constructor(private readonly config: TransportConfig) {}
 
   /** Writes a debug line, key redacted, when tracing is on. */
-  trace(line: string): void {
-    this.config.debug?.(redact(line, this.config.apiKey));
-  }
+  private readonly trace = (line: string): void => this.config.debug?.(redact(line, this.config.apiKey));
 
   /** GETs a presigned link outside the key's pacing, retrying transient failures as reads are. */
   async download(raw: string, signal: AbortSignal | undefined): Promise<Download> {
     const url = checkDownloadUrl(raw);
     const call: CallBounds = { started: monotonicMs(), deadline: deadlineOf(signal), outages: true };
-    const config = { ...this.config, trace: (line: string) => this.trace(line) };
+    const config = { ...this.config, trace: this.trace };
     for (let attempt = 1, counted = 0; ; attempt++) {
       try {
         return await downloadOnce(config, url, signal);
@@ -227,8 +217,7 @@ export class Transport {
     const release = await this.paced(signal, spec.urgent === true);
     this.requestCount += 1;
     state.left = true;
-    // A POST in flight when the deadline comes is given POST_GRACE_MS to answer (see withGrace).
-    const grace = spec.method === 'POST' ? withGrace(signal, POST_GRACE_MS) : undefined;
+    const grace = spec.method === 'POST' ? withGrace(signal) : undefined;
     // A 429 tells the budget that others spend the key too (budget/limiter.ts Cap).
     let refused = false;
     let answered = true;
@@ -264,7 +253,6 @@ export class Transport {
     }
   }
 
-  /** One request and its answer, body read to the end (or discarded) on every path. */
   private async exchange(
     spec: RequestSpec,
     bodyText: string | undefined,
@@ -272,14 +260,13 @@ export class Transport {
     signal: AbortSignal | undefined,
   ): Promise<unknown> {
     const { config } = this;
-    const trace = (line: string) => this.trace(line);
     const sent = bodyText === undefined ? '' : `: ${flatten(bodyText)}`;
     this.trace(`→ ${spec.method} ${spec.url} (attempt ${attempt})${sent}`);
     const deadline = exchangeDeadline(config, signal);
     let answer: ReadResponse;
     try {
-      const res = await sendRequest(config, spec, bodyText, deadline, signal, trace);
-      answer = await readResponse(config, res, deadline, signal, trace);
+      const res = await sendRequest(config, spec, bodyText, deadline, signal, this.trace);
+      answer = await readResponse(config, res, deadline, signal, this.trace);
     } finally {
       deadline.dispose();
     }
@@ -287,9 +274,8 @@ export class Transport {
     this.trace(
       `← ${status} in ${deadline.elapsed()}, ${Buffer.byteLength(text)} bytes: ${flatten(text.slice(0, 1000))}`,
     );
-    // undici hands a kept-alive socket back to its pool one turn of the event loop after the response
-    // ended (it watches for servers that close a connection they said they would keep). A request sent
-    // before then opens a second connection, with its own TCP and TLS handshakes: wait for that turn.
+    // undici hands a kept-alive socket back to its pool one turn after the response ended: a request sent
+    // before then opens a second connection, with its own handshakes.
     await new Promise((resolve) => setImmediate(resolve));
     return decodeResponse(config, spec, answer);
   }

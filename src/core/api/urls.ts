@@ -1,6 +1,5 @@
-// Every address the client requests is built here: the base URL, path parameters (one encoding helper) and
-// list queries. The client never follows an href the service returns (the live service builds them from its
-// own environment, and drops the query), so the key can only ever go to the configured origin.
+// Every address the client requests is built here. The client never follows an href the service returns
+// (the live service builds them from its own environment), so the key only ever goes to the configured origin.
 import { isUuid } from '../../util/uuid.js';
 import type { ListQuery } from './types.js';
 
@@ -37,7 +36,7 @@ export class ApiUrls {
   /** `{origin}{basePath}/rest/v1`. */
   readonly root: string;
 
-  /** `baseUrl` is validated by the caller (config); a value that is no http(s) URL is a programming error. */
+  /** `baseUrl` is validated by the caller: one that is no http(s) URL is a programming error. */
   constructor(baseUrl: string) {
     const url = new URL(baseUrl.trim());
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
@@ -58,12 +57,11 @@ export class ApiUrls {
     return `${this.root}/sessions/${encodeURIComponent(sessionId)}`;
   }
 
-  /** The messages collection (also the target of Send message). */
+  /** Also the target of Send message. */
   sessionMessages(sessionId: string): string {
     return `${this.session(sessionId)}/messages`;
   }
 
-  /** List session messages, the threaded form when `threadId` is set. */
   messages(target: ThreadTarget, query: ListQuery = {}): string {
     if (target.threadId === undefined) return `${this.sessionMessages(target.sessionId)}${buildQuery(query)}`;
     assertUuid(target.threadId, 'thread id');
@@ -71,7 +69,6 @@ export class ApiUrls {
     return `${path}${buildQuery(query)}`;
   }
 
-  /** One artifact of a session (the live service's endpoint). */
   artifact(sessionId: string, artifactId: string): string {
     assertUuid(artifactId, 'artifact id');
     return `${this.session(sessionId)}/artifacts/${encodeURIComponent(artifactId)}`;

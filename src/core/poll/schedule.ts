@@ -1,6 +1,5 @@
-// When to poll next: fast at first, since replies are usually quick; slower through a long turn and slower
-// still after a minute of quiet, leaving the key's budget to others; back to fast as soon as messages flow.
-// Every gap carries jitter, so that clients started together do not poll in lockstep.
+// When to poll next: fast at first (replies are usually quick), slower through a long turn and after a minute
+// of quiet, back to fast as soon as messages flow; jittered, so clients started together are not in lockstep.
 
 /** Tunables of the poll schedule, in milliseconds. */
 export interface ScheduleOptions {

@@ -31,7 +31,7 @@ function shown(value: unknown): string {
 type Wording = (what: string, key: string) => v.ErrorMessage<v.BaseIssue<unknown>>;
 
 /** "the session's id is not a UUID: "m1"": the field named, the value shown (escaped, cut). */
-export const isNot =
+const isNot =
   (rule: string): Wording =>
   (what, key) =>
   (issue) =>
@@ -71,7 +71,6 @@ type Contracts<F extends Record<string, Field>> = { [K in keyof F]: F[K]['contra
 
 /** The contract of the whole (fields the service adds are kept), and the client's reading of it. */
 export interface Record_<F extends Record<string, Field>> {
-  what: string;
   contract: v.LooseObjectSchema<Contracts<F>, undefined>;
   reading: v.GenericSchema;
 }
@@ -89,7 +88,6 @@ export function record<F extends Record<string, Field>>(what: string, fields: F,
     return left?.message ?? lacks;
   };
   return {
-    what,
     contract: v.looseObject(contracts),
     // An array is an object to valibot, not to an answer's record.
     reading: v.pipe(v.custom(isObject, lacks), v.looseObject(readings, missing)),
