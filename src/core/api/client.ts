@@ -197,7 +197,7 @@ export class ApiClient {
     const json = await this.send(
       { method: 'GET', url: this.urls.messages(target, query) },
       o.signal,
-      { ownRetries: o.ownRetries === true, ...(o.onRetry ? { onRetry: o.onRetry } : {}) },
+      { ownRetries: o.ownRetries === true, onRetry: o.onRetry },
     );
     const page = asMessagePage(json, target.sessionId);
     if (this.options.onListed !== undefined) {

@@ -5,6 +5,7 @@ import { HttpError } from './errors.js';
 import { errorFromNetwork, type TimeoutFigures } from './network-errors.js';
 import { summariseBody } from './summary.js';
 import { isLoopbackHost } from '../../util/loopback.js';
+import { readCapped } from './response-read.js';
 import type { Answer, Exchange } from './wire.js';
 
 /** Largest artifact a download reads. */
@@ -55,18 +56,10 @@ export async function downloadOnce(
     throw errorFromNetwork(err, url.origin, config);
   }
   const status = res.statusCode;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let tooLarge = false;
+  let bytes: Buffer;
   try {
-    for await (const chunk of res.body) {
-      size += chunk.length;
-      if (size > DOWNLOAD_CAP) {
-        tooLarge = true;
-        break; // leaving the loop destroys the stream
-      }
-      chunks.push(chunk);
-    }
+    // A byte past the cap tells a file too large.
+    bytes = await readCapped(res.body, DOWNLOAD_CAP + 1);
   } catch (err) {
     if (signal?.aborted) throw err;
     const cause = errorFromNetwork(err, url.origin, config);
@@ -78,19 +71,19 @@ export async function downloadOnce(
   }
   const type = res.headers['content-type'];
   const contentType = Array.isArray(type) ? type[0] : type;
-  config.trace(`← ${status}, ${size} bytes from ${where}`);
+  config.trace(`← ${status}, ${bytes.length} bytes from ${where}`);
   if (status >= 200 && status < 300) {
-    if (tooLarge) {
+    if (bytes.length > DOWNLOAD_CAP) {
       throw new HttpError({
         kind: 'download',
         status,
         message: `the download from ${where} is larger than ${DOWNLOAD_CAP / 1048576} MiB`,
       });
     }
-    return { bytes: Buffer.concat(chunks), contentType };
+    return { bytes, contentType };
   }
   // Storage hosts answer with XML (<Message>Request has expired</Message>) or a short text.
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = bytes.toString('utf8');
   const said = /<Message>([^<]*)<\/Message>/i.exec(text)?.[1] ?? summariseBody(text, contentType).summary;
   const expired = /expired/i.test(said);
   const lead =

@@ -47,13 +47,9 @@ export interface HttpErrorInit {
   reason?: unknown;
 }
 
-const TRANSIENT_KINDS: ReadonlySet<ApiErrorKind> = new Set([
-  'connection',
-  'timeout',
-  'rate_limited',
-  'unreadable',
-]);
-const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
+const TRANSIENT_KINDS = new Set<ApiErrorKind>(['connection', 'timeout', 'rate_limited', 'unreadable']);
+/** A gateway's answers: transient, and what an outage of the service behind it looks like. */
+export const GATEWAY_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
 
 /** A failed call to the Agent Sessions API. Its message is one line, capped, and never holds the key. */
 export class HttpError extends Error {
@@ -95,7 +91,7 @@ export class HttpError extends Error {
       !this.outcomeUnknown &&
       (init.transient ??
         (TRANSIENT_KINDS.has(init.kind) ||
-          (init.kind === 'server' && init.status !== undefined && TRANSIENT_STATUSES.has(init.status))));
+          (init.kind === 'server' && init.status !== undefined && GATEWAY_STATUSES.has(init.status))));
   }
 }
 

@@ -18,8 +18,8 @@ function sizeText(bytes: number): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
 }
 
-/** The body as text, at most `cap` bytes of it; past the cap, `over` is thrown, or without it the start kept. */
-async function readCapped(body: Answer['body'], cap: number, over?: () => HttpError): Promise<string> {
+/** The body, at most `cap` bytes of it; past the cap, `over` is thrown, or without it the start kept. */
+export async function readCapped(body: Answer['body'], cap: number, over?: () => HttpError): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   // Leaving the loop early destroys the stream, which releases the socket.
@@ -31,7 +31,7 @@ async function readCapped(body: Answer['body'], cap: number, over?: () => HttpEr
       break;
     }
   }
-  return Buffer.concat(chunks).subarray(0, cap).toString('utf8');
+  return Buffer.concat(chunks).subarray(0, cap);
 }
 
 /** A success's body past `maxResponseBytes` (an answer without end must not take the memory) or that fails is an HttpError; an error's that fails is empty. */
@@ -53,10 +53,9 @@ export async function readResponse(
   try {
     const declared = Number(res.headers['content-length']);
     if (ok && declared > config.maxResponseBytes) throw tooLarge();
-    const text = ok
-      ? await readCapped(res.body, config.maxResponseBytes, tooLarge)
-      : await readCapped(res.body, ERROR_BODY_CAP);
-    return { status, ok, headers: res.headers, text };
+    const cap = ok ? config.maxResponseBytes : ERROR_BODY_CAP;
+    const bytes = await readCapped(res.body, cap, ok ? tooLarge : undefined);
+    return { status, ok, headers: res.headers, text: bytes.toString('utf8') };
   } catch (err) {
     if (signal?.aborted) throw err;
     if (isHttpError(err)) {

@@ -1,6 +1,6 @@
 // What bounds a call's retries: its caller's deadline, an outage of a service that has answered, a 429's
 // budget, or the count of retries; and the error a call that gave up ends with, saying what it tried.
-import { HttpError } from './errors.js';
+import { GATEWAY_STATUSES, HttpError } from './errors.js';
 import type { RetryOptions } from './backoff.js';
 import { formatDuration } from '../../util/duration.js';
 
@@ -17,15 +17,13 @@ export interface Bound {
   budgetMs?: number;
 }
 
-const GATEWAY = new Set([502, 503, 504]);
-
 /**
  * Pure: whether `err` is what a restart of the service looks like from here: no answer at all (refused,
  * reset, no connection or no headers in time), or a gateway's 502, 503 or 504 in front of it.
  */
 export function isOutage(err: HttpError): boolean {
   if (err.status === undefined) return err.kind === 'connection' || err.kind === 'timeout';
-  return err.kind === 'server' && GATEWAY.has(err.status);
+  return err.kind === 'server' && GATEWAY_STATUSES.has(err.status);
 }
 
 /** What the call knows besides its failure. */

@@ -102,7 +102,7 @@ export class Transport {
         if (signal?.aborted) throw abortedError(signal.reason);
         if (!isHttpError(err)) throw err;
         if (err.kind !== 'rate_limited') counted += 1;
-        const delay = this.retryDelay(err, err.transient, attempt, counted, call);
+        const delay = err.transient ? this.retryDelay(err, attempt, counted, call) : undefined;
         if (delay === undefined) throw err;
         await sleep(delay, signal).catch(() => {
           throw abortedError(signal?.reason);
@@ -112,16 +112,9 @@ export class Transport {
   }
 
   /** The wait before retrying `err` (`counted`: the failures so far not 429s), or undefined (see retryBound). */
-  private retryDelay(
-    err: HttpError,
-    retryable: boolean,
-    attempt: number,
-    counted: number,
-    call: CallBounds,
-  ): number | undefined {
+  private retryDelay(err: HttpError, attempt: number, counted: number, call: CallBounds): number | undefined {
     const { retry } = this.config;
     const rateLimited = err.kind === 'rate_limited';
-    if (!retryable) return undefined;
     const delay = backoffDelay(attempt, retry, { rateLimited, retryAfterS: err.retryAfterS });
     const failingForMs = monotonicMs() - call.started;
     const bound = retryBound(err, retry, {
@@ -163,14 +156,10 @@ export class Transport {
     signal?: AbortSignal,
     o: { ownRetries?: boolean; onRetry?: (err: HttpError) => void } = {},
   ): Promise<unknown> {
-    const deadline = deadlineOf(signal);
-    const call: CallBounds = {
-      started: monotonicMs(),
-      // A caller that rides out failed calls itself until its deadline hears of each soon, and warns.
-      ...(o.ownRetries === true
-        ? { deadline: undefined, outages: deadline === undefined }
-        : { deadline, outages: true }),
-    };
+    // A caller that rides out failed calls itself until its deadline hears of each soon, and warns.
+    const deadline = o.ownRetries === true ? undefined : deadlineOf(signal);
+    const outages = o.ownRetries !== true || deadlineOf(signal) === undefined;
+    const call: CallBounds = { started: monotonicMs(), deadline, outages };
     const bodyText = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     const state = { left: false };
     // A POST cancelled after it left may still have been carried out.
@@ -188,7 +177,7 @@ export class Transport {
           : new HttpError({ kind: 'unexpected', message: String(caught), cause: caught });
         const retryable = spec.method === 'GET' ? err.transient : err.neverSent && err.transient;
         if (err.kind !== 'rate_limited') counted += 1;
-        const delay = this.retryDelay(err, retryable, attempt, counted, call);
+        const delay = retryable ? this.retryDelay(err, attempt, counted, call) : undefined;
         if (delay !== undefined) {
           o.onRetry?.(err);
           try {

@@ -191,13 +191,9 @@ export class Follower implements AsyncIterable<Message> {
   private async gap(from: number, gap: () => number, recheckMs: number | undefined): Promise<void> {
     const waking = new AbortController();
     this.waking = waking;
+    const signal = this.o.signal ? AbortSignal.any([this.o.signal, waking.signal]) : waking.signal;
     try {
-      await pause(
-        from,
-        gap,
-        this.o.signal ? AbortSignal.any([this.o.signal, waking.signal]) : waking.signal,
-        recheckMs,
-      );
+      await pause(from, gap, signal, recheckMs);
     } catch (err) {
       if (!waking.signal.aborted || this.o.signal?.aborted) throw err;
     } finally {
@@ -205,20 +201,12 @@ export class Follower implements AsyncIterable<Message> {
     }
   }
 
-  private query(page: number, limit: number): ListQuery {
-    const q: ListQuery = { type: this.o.types, role: this.o.role, direction: 'asc', page, limit };
-    if (this.window.floor !== undefined) q.gts = this.window.floor;
-    return q;
-  }
-
   private async list(page: number, limit: number): Promise<MessagePage> {
     this.requests += 1;
+    const { types: type, role, signal, onRetrying: onRetry } = this.o;
+    const query: ListQuery = { type, role, direction: 'asc', page, limit, gts: this.window.floor };
     // The loop rides out failed polls itself, warning of each (see poll), under a deadline too.
-    return this.o.client.listMessages(this.o.target, this.query(page, limit), {
-      signal: this.o.signal,
-      ownRetries: true,
-      ...(this.o.onRetrying ? { onRetry: this.o.onRetrying } : {}),
-    });
+    return this.o.client.listMessages(this.o.target, query, { signal, ownRetries: true, onRetry });
   }
 
   /**
@@ -227,7 +215,7 @@ export class Follower implements AsyncIterable<Message> {
    * shown (only the server's order tells messages of one instant apart).
    */
   private isOld(m: Message, tiedOld = false): boolean {
-    const foreign = this.o.client.belongs ? !this.o.client.belongs(this.o.target, m) : false;
+    const foreign = this.o.client.belongs?.(this.o.target, m) === false;
     const created = Date.parse(m.created_at);
     const before = created < this.seenUpToMs || (created === this.seenUpToMs && tiedOld);
     if (!foreign && !before && !this.shown.has(m.id)) return false;
@@ -261,11 +249,8 @@ export class Follower implements AsyncIterable<Message> {
         yield* this.fullScan();
         return;
       }
-      for (const m of fresh) {
-        if (this.isOld(m)) continue;
-        yield m;
-        if (this.accept(m)) return;
-      }
+      yield* this.fresh(fresh, -1);
+      if (this.finished) return;
       known += fresh.length;
       if (end >= res.meta.total) {
         // Everything counted is accounted for, unless something known was deleted meanwhile.
