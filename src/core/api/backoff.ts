@@ -8,24 +8,15 @@ export interface RetryOptions {
   baseDelayMs: number;
   /** Cap on any single wait we choose ourselves. */
   maxDelayMs: number;
-  /** Cap on a wait the service asked for with Retry-After: longer than our own, since asking again early earns another 429. */
+  /** Cap on a wait asked for with Retry-After: longer than our own, since asking early earns another 429. */
   maxRetryAfterMs: number;
   /** No retry starts once this much time has passed since the first attempt (waits included). */
   totalBudgetMs: number;
-  /**
-   * The same for 429s, which do not count against maxRetries: the service saying "later" about a request it
-   * never acted on, ridden out this long (said on stderr meanwhile) by a call without a deadline.
-   */
+  /** The same for 429s (not counted against maxRetries: "later" about a request never acted on). */
   rateLimitedBudgetMs: number;
-  /**
-   * The same for an address that refuses connections or does not resolve, where the service never answered
-   * (in this run, or on this machine within RECENT_ANSWER_MS): a wrong port or host is told in seconds.
-   */
+  /** The same where nothing answers and never did (within RECENT_ANSWER_MS): a wrong host or port is told in seconds. */
   unreachableBudgetMs: number;
-  /**
-   * How long a call without a deadline rides out an outage (nothing answers, or a gateway's 502/503/504) of
-   * a service that has answered, whatever maxRetries says: a restart of the service costs a run nothing.
-   */
+  /** An outage of a service that has answered is ridden out this long, whatever maxRetries says (a restart costs nothing). */
   outageBudgetMs: number;
 }
 

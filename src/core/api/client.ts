@@ -164,20 +164,14 @@ export class ApiClient {
   }
 
   async getSession(sessionId: string, o: CallOptions = {}): Promise<Session> {
-    const json = await this.send(
-      { method: 'GET', url: this.urls.session(sessionId), urgent: o.urgent },
-      o.signal,
-    );
-    return asSession(json, sessionId);
+    const url = this.urls.session(sessionId);
+    return asSession(await this.send({ method: 'GET', url, urgent: o.urgent }, o.signal), sessionId);
   }
 
   /** One artifact of a session (the live service's endpoint): its record, with a presigned download link. */
   async getArtifact(sessionId: string, artifactId: string, o: CallOptions = {}): Promise<Artifact> {
-    const json = await this.send(
-      { method: 'GET', url: this.urls.artifact(sessionId, artifactId) },
-      o.signal,
-    );
-    return asArtifact(json, artifactId);
+    const url = this.urls.artifact(sessionId, artifactId);
+    return asArtifact(await this.send({ method: 'GET', url }, o.signal), artifactId);
   }
 
   /** The bytes behind a presigned link (download.ts: no key, https only, capped). */
@@ -194,11 +188,8 @@ export class ApiClient {
 
   /** One page of messages; the threaded form when `target.threadId` is set. */
   async listMessages(target: ThreadTarget, query: ListQuery, o: CallOptions = {}): Promise<MessagePage> {
-    const json = await this.send(
-      { method: 'GET', url: this.urls.messages(target, query) },
-      o.signal,
-      { ownRetries: o.ownRetries === true, onRetry: o.onRetry },
-    );
+    const url = this.urls.messages(target, query);
+    const json = await this.send({ method: 'GET', url }, o.signal, { ownRetries: o.ownRetries, onRetry: o.onRetry });
     const page = asMessagePage(json, target.sessionId);
     if (this.options.onListed !== undefined) {
       const mine = page.items.filter((m) => foreignTo({ sessionId: target.sessionId }, m) === undefined);
@@ -207,10 +198,7 @@ export class ApiClient {
     return page;
   }
 
-  /**
-   * Whether a listed message is of `target`: false (and the owner told, unless it is a system notice on a
-   * thread's list) when the server's filter let another session's or thread's message through.
-   */
+  /** Whether a listed message is of `target` (the server's filter may let others through: the owner is told). */
   belongs(target: ThreadTarget, m: Message): boolean {
     const why = foreignTo(target, m);
     if (why === undefined) return true;

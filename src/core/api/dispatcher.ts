@@ -13,14 +13,10 @@ export interface ProxyEnv {
   NO_PROXY?: string;
 }
 
-/** Undefined values mean none. */
-export interface ProxySettings {
-  httpProxy?: string;
-  httpsProxy?: string;
-  noProxy?: string;
-}
+/** The proxy settings in force: undefined values mean none. */
+export type ProxySettings = ReturnType<typeof proxySettings>;
 
-export function proxySettings(env: ProxyEnv): ProxySettings {
+export function proxySettings(env: ProxyEnv) {
   const pick = (lower: string | undefined, upper: string | undefined) => {
     const v = lower ?? upper;
     return v === undefined || v === '' ? undefined : v;

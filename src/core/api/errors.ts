@@ -95,7 +95,6 @@ export class HttpError extends Error {
   }
 }
 
-/** The one test for an API error. */
 export function isHttpError(err: unknown): err is HttpError {
   return err instanceof HttpError;
 }

@@ -15,12 +15,10 @@ function client(protocol: string): typeof NodeHttp {
 
 const pools = new Map<string, Agent>();
 
+/** One keep-alive pool per scheme, for the whole process. */
 function poolFor(protocol: string): Agent {
-  let pool = pools.get(protocol);
-  if (pool === undefined) {
-    pool = new (client(protocol).Agent)({ keepAlive: true });
-    pools.set(protocol, pool);
-  }
+  const pool = pools.get(protocol) ?? new (client(protocol).Agent)({ keepAlive: true });
+  pools.set(protocol, pool);
   return pool;
 }
 
@@ -46,13 +44,8 @@ export function plainRequest(url: URL, o: ExchangeOptions, bounds: TimeoutFigure
     let connected = false;
     const headers: Record<string, string | number> = { ...o.headers };
     if (o.body !== undefined) headers['content-length'] = Buffer.byteLength(o.body);
-    const req = request(url, {
-      method: o.method,
-      headers,
-      agent,
-      // Idle time-out on the socket once it is connected: the wait for the headers, then each gap.
-      timeout: bounds.responseTimeoutMs,
-    });
+    // Idle time-out on the socket once it is connected: the wait for the headers, then each gap.
+    const req = request(url, { method: o.method, headers, agent, timeout: bounds.responseTimeoutMs });
     const fail = (err: Error) => {
       clearTimeout(connectTimer);
       if (answer !== undefined && !answer.complete) answer.destroy(err);
@@ -60,11 +53,7 @@ export function plainRequest(url: URL, o: ExchangeOptions, bounds: TimeoutFigure
     };
     const onAbort = () => {
       const reason: unknown = o.signal?.reason;
-      fail(
-        reason instanceof Error
-          ? reason
-          : Object.assign(new Error('request aborted'), { name: 'AbortError' }),
-      );
+      fail(reason instanceof Error ? reason : new DOMException('request aborted', 'AbortError'));
     };
     o.signal?.addEventListener('abort', onAbort, { once: true });
     const done = () => {

@@ -17,24 +17,21 @@ export interface Bound {
   budgetMs?: number;
 }
 
-/**
- * Pure: whether `err` is what a restart of the service looks like from here: no answer at all (refused,
- * reset, no connection or no headers in time), or a gateway's 502, 503 or 504 in front of it.
- */
+/** Pure: what a restart of the service looks like from here: no answer at all, or a gateway's 502/503/504. */
 export function isOutage(err: HttpError): boolean {
   if (err.status === undefined) return err.kind === 'connection' || err.kind === 'timeout';
   return err.kind === 'server' && GATEWAY_STATUSES.has(err.status);
 }
 
-/** What the call knows besides its failure. */
+/**
+ * What the call knows besides its failure: the failures counted against maxRetries (not 429s), the time
+ * since it started (the next wait included), whether a deadline ends it, and whether the service answered
+ * this client or this machine lately (nothing answering is then an outage, not a typo).
+ */
 export interface CallSoFar {
-  /** Failures so far that count against maxRetries (not 429s). */
   counted: number;
-  /** Since the call started, the next wait included. */
   elapsedMs: number;
-  /** The caller has a deadline, which ends the call. */
   deadline: boolean;
-  /** The service answered this client, or this machine lately: nothing answering is an outage, not a typo. */
   answered: boolean;
 }
 

@@ -78,7 +78,6 @@ export interface RequestSpec {
   urgent?: boolean;
 }
 
-/** Sends requests for one ApiClient. */
 export class Transport {
   /** Requests put on the wire so far (every attempt counts). */
   requestCount = 0;
@@ -87,7 +86,6 @@ export class Transport {
 
   constructor(private readonly config: TransportConfig) {}
 
-  /** Writes a debug line, key redacted, when tracing is on. */
   private readonly trace = (line: string): void => this.config.debug?.(redact(line, this.config.apiKey));
 
   /** GETs a presigned link outside the key's pacing, retrying transient failures as reads are. */
@@ -146,17 +144,13 @@ export class Transport {
     return since !== undefined && since <= RECENT_ANSWER_MS;
   }
 
-  /**
-   * Sends `spec`, retrying within the configured bounds; resolves with the parsed JSON body. `ownRetries`:
-   * the caller rides out failed calls itself (a wait's poller), so the call keeps to the bounds of one
-   * without a deadline; `onRetry` hears of each failure this call rides out.
-   */
+  /** Sends `spec`, retrying within bounds; resolves with the JSON body. `onRetry`: told of each failure ridden out. */
   async send(
     spec: RequestSpec,
     signal?: AbortSignal,
     o: { ownRetries?: boolean; onRetry?: (err: HttpError) => void } = {},
   ): Promise<unknown> {
-    // A caller that rides out failed calls itself until its deadline hears of each soon, and warns.
+    // A caller that rides out failed calls itself (a wait's poller) hears of each soon: no deadline here.
     const deadline = o.ownRetries === true ? undefined : deadlineOf(signal);
     const outages = o.ownRetries !== true || deadlineOf(signal) === undefined;
     const call: CallBounds = { started: monotonicMs(), deadline, outages };
@@ -180,11 +174,9 @@ export class Transport {
         const delay = retryable ? this.retryDelay(err, attempt, counted, call) : undefined;
         if (delay !== undefined) {
           o.onRetry?.(err);
-          try {
-            await sleep(delay, signal);
-          } catch {
+          await sleep(delay, signal).catch(() => {
             throw cancelled();
-          }
+          });
           continue;
         }
         const told = attempt > 1 ? afterAttempts(err, attempt, monotonicMs() - call.started) : err;
@@ -193,6 +185,7 @@ export class Transport {
     }
   }
 
+  /** One attempt: each, retries too, takes a slot of the key's budget (the service counts it). */
   private async attempt(
     spec: RequestSpec,
     bodyText: string | undefined,
@@ -200,9 +193,7 @@ export class Transport {
     state: { left: boolean },
     signal: AbortSignal | undefined,
   ): Promise<unknown> {
-    // The limiter checks this too, but pacing may be off.
-    signal?.throwIfAborted();
-    // Retries count against the limit too: each attempt is a request the service sees.
+    signal?.throwIfAborted(); // the limiter checks this too, but pacing may be off
     const release = await this.paced(signal, spec.urgent === true);
     this.requestCount += 1;
     state.left = true;
@@ -260,9 +251,8 @@ export class Transport {
       deadline.dispose();
     }
     const { status, text } = answer;
-    this.trace(
-      `← ${status} in ${deadline.elapsed()}, ${Buffer.byteLength(text)} bytes: ${flatten(text.slice(0, 1000))}`,
-    );
+    const shown = flatten(text.slice(0, 1000));
+    this.trace(`← ${status} in ${deadline.elapsed()}, ${Buffer.byteLength(text)} bytes: ${shown}`);
     // undici hands a kept-alive socket back to its pool one turn after the response ended: a request sent
     // before then opens a second connection, with its own handshakes.
     await new Promise((resolve) => setImmediate(resolve));

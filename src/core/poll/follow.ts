@@ -1,6 +1,5 @@
-// The poller: an AsyncIterable of the messages of a thread (or a whole session) as they land, each
-// yielded exactly once, in storage order. It writes nothing to the terminal; the caller ends it with an
-// AbortSignal (Ctrl-C, --timeout) or by breaking out of its loop.
+// The poller: an AsyncIterable of the messages of a thread (or a whole session) as they land, each yielded
+// exactly once, in storage order. The caller ends it with an AbortSignal or by breaking out of its loop.
 import type { Message, MessagePage, MessageType, Role, ListQuery } from '../api/types.js';
 import type { ThreadTarget } from '../api/urls.js';
 import { nextDelay, DEFAULT_SCHEDULE, type ScheduleOptions } from './schedule.js';
@@ -46,10 +45,7 @@ export interface FollowOptions {
   untilFinal?: boolean;
   signal?: AbortSignal;
   schedule?: ScheduleOptions;
-  /**
-   * Messages the caller has already shown (tail's backlog, newest first or in any order): the follow
-   * carries on after the newest of them, polls at once, and never yields them or anything stored before.
-   */
+  /** Messages shown already (tail's backlog, in any order): the follow polls at once and yields nothing up to the newest. */
   after?: readonly Message[];
   isTransient?: (err: unknown) => boolean;
   /** Transient failed polls in a row before the error ends the follow: a service that stays down is not waited on forever. */
@@ -96,8 +92,7 @@ export class Follower implements AsyncIterable<Message> {
     };
     this.window = new SeenWindow();
     const after = options.after ?? [];
-    // Carry on from the newest message shown: the cursor a margin behind its `ts`, and a first poll that
-    // reads that whole window, taking whatever was stored up to it as seen.
+    // Carry on from the newest message shown: the cursor a margin behind its `ts`; the first poll reads that window.
     let newestTs: number | undefined;
     let newestMs = Number.NEGATIVE_INFINITY;
     for (const m of after) {
@@ -121,10 +116,7 @@ export class Follower implements AsyncIterable<Message> {
     for await (const batch of this.batches()) yield* batch;
   }
 
-  /**
-   * One array per poll: the messages that poll found (possibly none). The boundary matters to callers
-   * that decide about a message by what the next poll brings (the live service's copy of a final reply).
-   */
+  /** One array per poll (maybe empty), for callers that decide about a message by what the next poll brings. */
   async *batches(): AsyncGenerator<Message[]> {
     // A waiter on the key's budget while it polls: its gaps stretch to its share when others wait too.
     const share = this.o.client.pollShare?.();
@@ -262,9 +254,8 @@ export class Follower implements AsyncIterable<Message> {
   }
 
   /**
-   * Reads the whole window, yields what is new, forgets what was deleted. The first poll after a backlog
-   * reads it all before it yields: whether a message of the newest instant shown is old depends on where
-   * the server listed the last one shown, maybe on a later page.
+   * Reads the whole window, yields what is new, forgets what was deleted. After a backlog, it reads all
+   * before it yields: where the last one shown is listed (maybe on a later page) tells old from new.
    */
   private async *fullScan(): AsyncGenerator<Message> {
     const present = new Set<string>();

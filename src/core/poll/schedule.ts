@@ -40,13 +40,10 @@ export const DEFAULT_SCHEDULE: ScheduleOptions = {
 };
 
 /** Pure: the gap after `quietMs` of quiet and `errors` transient failures in a row, at least `share` once warm. */
-// A 40 s turn costs about 30 requests (three such waits fit in one key's 100 a minute) and its final is
-// seen at most about 2.3 s late; a CI job waiting twenty minutes polls about 12 times a minute. When several
-// waiters share the key (in this process or others), each is given its share of the budget as a least gap
-// (N waiters → N × window / limit, with a margin, more when the window is already spent: budgetGap in
-// api/budget/limiter.ts), so that together they stay under the limit instead of queueing behind the
-// limiter. In its first seconds a waiter may poll several times faster than its share, so that a short turn
-// is still seen quickly; that costs the key a few requests per waiter whatever their number.
+// A 40 s turn costs about 30 requests and its final is seen at most about 2.3 s late; a CI job waiting
+// twenty minutes polls about 12 times a minute. Waiters sharing the key each keep to their share as a least
+// gap (budgetGap in budget/limiter.ts), so together they stay under the limit instead of queueing behind
+// the limiter; in its first seconds a waiter may poll faster, so that a short turn is still seen quickly.
 export function nextDelay(
   quietMs: number,
   errors: number,

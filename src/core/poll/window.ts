@@ -14,12 +14,10 @@ const DEFAULT_WINDOW: WindowOptions = { baseMarginS: 30, maxMarginS: 3600 };
 
 type Stamped = Pick<Message, 'id' | 'ts' | 'created_at'>;
 
-// The API filters on `ts > gts`, but `ts` comes from the agent's provider: several messages share a second,
-// and a message can be stored with a `ts` older than one already seen. So the cursor (`floor`) stays a
-// margin behind the newest `ts`, and every message of the window is remembered by id. Because the list is
-// ordered by `created_at` (storage order), the known messages of a window are always the first ones of the
-// ascending list; new ones follow them. That lets a poll ask for the page that starts just before the
-// first unknown message instead of re-reading the window.
+// The API filters on `ts > gts`, but several messages share a second, and one can be stored with a `ts`
+// older than one already seen: so the cursor (`floor`) stays a margin behind the newest `ts`, and every
+// message of the window is remembered by id. The list is in storage order, so the known messages of a
+// window come first and a poll can start just before the first unknown one.
 export class SeenWindow {
   /** The `gts` of the next poll; undefined until a timestamp has been seen (the whole list is the window). */
   floor: number | undefined;

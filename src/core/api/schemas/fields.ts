@@ -11,11 +11,9 @@ import { escapeForLine } from '../../../util/text.js';
 import { UUID_PATTERN } from '../../../util/uuid.js';
 
 /** The longest message or task id taken: enough for any real id, bounded so none can swell an answer. */
-// A session's, thread's or artifact's id is echoed to stdout (`id=$(agents create …)`), kept as `last` and
-// put in paths and URLs, so it must be a UUID: a server that sends `../../` and an escape sequence reaches
-// none of those. A message's or task's is only compared (to see a message once) and printed through the
-// terminal sanitizer, so it is opaque: any non-empty string of bounded length, as test servers in the wild
-// send (`m1`, `task-1`).
+// A session's, thread's or artifact's id is echoed, stored and put in paths and URLs, so it must be a UUID.
+// A message's or task's is only compared and printed through the terminal sanitizer: any bounded non-empty
+// string, as test servers in the wild send (`m1`, `task-1`).
 export const MAX_OPAQUE_ID = 200;
 
 export const UUID = v.pipe(v.string(), v.regex(UUID_PATTERN));

@@ -51,9 +51,8 @@ export interface SentMessage extends Message {
   };
 }
 
-// Its id and task_id are opaque; chat_id (a session) and chat_thread_id (a thread, put in URLs and
-// references) are UUIDs when given. A list may leave chat_id out (it was asked for one session); one that
-// names another session is dropped by belongs.ts. A listed message is printed, so its text must be text.
+// chat_id and chat_thread_id (put in URLs and references) are UUIDs when given; one that names another
+// session is dropped by belongs.ts. A listed message is printed, so its text must be text.
 const fields = {
   id: field(OPAQUE_ID, NOT_AN_ID),
   chat_id: field(v.optional(UUID), NOT_A_UUID),

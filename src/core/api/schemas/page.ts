@@ -48,10 +48,7 @@ void (true satisfies Same<
   v.InferOutput<typeof MESSAGE_PAGE.contract>
 >);
 
-/**
- * One page of a message list of session `sessionId`. A message that leaves out its chat_id is given that
- * session's (the list was asked for it); one that names another is left for belongs.ts to drop.
- */
+/** One page of a message list of session `sessionId`, each message's chat_id filled in (ofSession). */
 export function asMessagePage(value: unknown, sessionId: string): MessagePage {
   const page = checked<{ items: ListedMessage[] }>(MESSAGE_PAGE, value);
   page.items.forEach((m) => ofSession(m, sessionId));
