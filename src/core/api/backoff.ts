@@ -75,7 +75,6 @@ export interface RetryNotice {
   delayMs: number;
   /** The failure being retried, one line. */
   reason: string;
-  /** A 429: not counted against maxRetries. */
   rateLimited?: boolean;
   /** What bounds the call (see retryBound); `leftMs`: how long it may still retry, without a deadline. */
   bound?: 'deadline' | 'outage' | 'budget' | 'count';

@@ -30,17 +30,13 @@ export interface ClientOptions {
   /** The `{base_url}`, without /rest/v1 (may have a path prefix). */
   baseUrl: string;
   apiKey: string;
-  /** Default `agents/<VERSION>`. */
   userAgent?: string;
   /** One line per request and per response, key redacted. */
   debug?: (line: string) => void;
-  /** Default 10 000. */
+  /** The time-outs: connecting; the wait for the headers and each gap in the body; the whole exchange. */
   connectTimeoutMs?: number;
-  /** Waiting for the headers, and between body chunks. Default 30 000. */
   responseTimeoutMs?: number;
-  /** The whole exchange, headers and body. Default twice responseTimeoutMs. */
   requestTimeoutMs?: number;
-  /** Default DEFAULT_MAX_RESPONSE_BYTES. */
   maxResponseBytes?: number;
   /** Told of each listed message of another session or thread than asked (the server ignored its filter; dropped). */
   onForeign?: (notice: ForeignNotice) => void;

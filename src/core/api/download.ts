@@ -11,7 +11,6 @@ import type { Answer, Exchange } from './wire.js';
 /** Largest artifact a download reads. */
 const DOWNLOAD_CAP = 100 * 1024 * 1024;
 
-/** Downloaded bytes and what the host said they are. */
 export interface Download {
   bytes: Buffer;
   contentType: string | undefined;

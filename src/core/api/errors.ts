@@ -29,23 +29,9 @@ export type ApiErrorKind =
 /** What a POST creates: a failure after it may have arrived says what to look for. */
 export type Creates = { what: 'session' } | { what: 'message'; sessionId: string };
 
-/** Everything an HttpError is built from (see its fields). */
-export interface HttpErrorInit {
-  kind: ApiErrorKind;
-  message: string;
-  status?: number;
-  serverMessage?: string;
-  neverSent?: boolean;
-  unreachable?: boolean;
-  outcomeUnknown?: boolean;
-  creates?: Creates;
-  cause?: unknown;
-  retryAfterS?: number;
-  /** Overrides the transience derived from the kind (a TLS failure is a connection error not worth retrying). */
-  transient?: boolean;
-  advice?: string;
-  reason?: unknown;
-}
+/** An HttpError's fields; `transient` overrides the kind's (a TLS failure is a connection error not worth retrying). */
+export type HttpErrorInit = Partial<Omit<HttpError, keyof Error>> &
+  Pick<HttpError, 'kind' | 'message'> & { cause?: unknown };
 
 const TRANSIENT_KINDS = new Set<ApiErrorKind>(['connection', 'timeout', 'rate_limited', 'unreadable']);
 /** A gateway's answers: transient, and what an outage of the service behind it looks like. */

@@ -1,14 +1,11 @@
-// Socket-level failures (no HTTP answer at all) mapped to HttpError kinds. What matters most here is which
-// failures certainly happened before the request left: only those let a POST be sent again.
+// Socket-level failures (no HTTP answer at all) as HttpErrors; those certainly before the request left let
+// a POST be sent again.
 import { HttpError, type ApiErrorKind, type HttpErrorInit } from './errors.js';
 
 /** Codes that mean the connection was never made, so the request never reached the service. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'CONNECT_TIMEOUT']);
 
-/**
- * Failures the wire saw before its connection was made (plain-http.ts marks them): a reset or a TLS
- * handshake that failed before any byte of the request was written, so even a POST may be sent again.
- */
+/** Failures before the connection was made (plain-http.ts marks them): no byte of the request was written. */
 const beforeConnect = new WeakSet<object>();
 
 export function markBeforeConnect(err: unknown): void {
@@ -31,16 +28,12 @@ export function seconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
-/** Limits quoted in messages. */
 export interface TimeoutFigures {
   connectTimeoutMs: number;
   responseTimeoutMs: number;
 }
 
-/**
- * Maps a failure without an HTTP status (thrown by the exchange, undici's or Node's, or while reading a
- * body). The time-outs have the same meaning under both: connect, the wait for the headers, a gap in the body.
- */
+/** A failure without an HTTP status, of either wire (their time-outs mean the same), or while reading a body. */
 export function errorFromNetwork(err: unknown, origin: string, figures: TimeoutFigures): HttpError {
   const code = errorCode(err) ?? 'unknown';
   const raw = err instanceof Error ? err.message : String(err);

@@ -5,7 +5,6 @@ import { errorFromNetwork, seconds, type TimeoutFigures } from './network-errors
 import type { Answer, Exchange } from './wire.js';
 import { monotonicMs } from '../../util/clock.js';
 
-/** What sending needs of TransportConfig. */
 export interface SendConfig extends TimeoutFigures {
   origin: string;
   apiKey: string;

@@ -37,9 +37,8 @@ export interface TransportConfig {
   onPaced?: (pacing: PacingOptions) => void;
 }
 
-/** A wait for a pacing slot at least this long is in the --debug trace. */
+/** A wait for a pacing slot this long is traced, and told to onPaced. */
 const PACED_TRACE_MS = 50;
-/** How long a request waits for a pacing slot, silently, before onPaced is told. */
 const PACED_NOTICE_MS = 1000;
 /**
  * How long a POST in flight at the caller's deadline may still answer: its answer (in milliseconds, usually)

@@ -1,5 +1,4 @@
-// undici, through its public entry point: its request API, the Agent (a connection pool per origin, with our
-// time-outs) and the EnvHttpProxyAgent, imported with the first request of a client that sends through undici
+// undici, through its public entry point, imported with the first request of a client that sends through it
 // (exchange.ts), so no other run loads undici (in dist/ it is a chunk of its own).
 import { Agent, EnvHttpProxyAgent, request as undiciRequest } from 'undici';
 

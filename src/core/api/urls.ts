@@ -29,7 +29,6 @@ function buildQuery(query: ListQuery): string {
   return text === '' ? '' : `?${text}`;
 }
 
-/** The API's addresses under one base URL. */
 export class ApiUrls {
   /** `scheme://host:port` of the base URL: the only origin that ever receives the key. */
   readonly origin: string;

@@ -28,19 +28,14 @@ export interface MessageLister {
     options?: { signal?: AbortSignal; ownRetries?: boolean; onRetry?: (err: unknown) => void },
   ): Promise<MessagePage>;
   pollShare?(): PollShare | undefined;
-  /**
-   * ApiClient#belongs: a message the server's filter let through from elsewhere is kept in the window (the
-   * paging counts stay right), never yielded, never the end of the wait.
-   */
+  /** ApiClient#belongs: a foreign message is kept in the window (paging counts stay right), never yielded. */
   belongs?(target: ThreadTarget, m: Message): boolean;
 }
 
 export interface FollowOptions {
   client: MessageLister;
   target: ThreadTarget;
-  /** Default message + final_message. */
   types?: MessageType[];
-  /** Default assistant. */
   role?: Role;
   untilFinal?: boolean;
   signal?: AbortSignal;
@@ -50,14 +45,10 @@ export interface FollowOptions {
   isTransient?: (err: unknown) => boolean;
   /** Transient failed polls in a row before the error ends the follow: a service that stays down is not waited on forever. */
   maxFailedPolls?: number;
-  /** Told of each failed poll that will be tried again, with the count so far. */
   onTransientError?: (err: unknown, failedPolls: number) => void;
   /** Told of each failure a poll's call rides out inside the client (a status line says the service is failing). */
   onRetrying?: (err: unknown) => void;
-  /**
-   * The messages that snap the gap back to the shortest (default all): a wait that reads tool calls only for
-   * its spinner counts the messages it waits for alone, so it polls exactly as often as without them.
-   */
+  /** What snaps the gap back to the shortest (default all; not the tool calls a wait shows in its spinner). */
   flowing?: (m: Message) => boolean;
 }
 
@@ -93,16 +84,11 @@ export class Follower implements AsyncIterable<Message> {
     this.window = new SeenWindow();
     const after = options.after ?? [];
     // Carry on from the newest message shown: the cursor a margin behind its `ts`; the first poll reads that window.
-    let newestTs: number | undefined;
-    let newestMs = Number.NEGATIVE_INFINITY;
-    for (const m of after) {
-      const ms = Date.parse(m.created_at);
-      if (ms > newestMs) newestMs = ms;
-      if (typeof m.ts === 'number' && (newestTs === undefined || m.ts > newestTs)) newestTs = m.ts;
-    }
-    if (newestTs !== undefined) this.window.floor = Math.floor(newestTs - this.window.marginS);
+    const newest = (xs: number[]) => xs.reduce((a, b) => (b > a ? b : a), Number.NEGATIVE_INFINITY);
+    const newestTs = newest(after.flatMap((m) => (typeof m.ts === 'number' ? [m.ts] : [])));
+    if (newestTs > Number.NEGATIVE_INFINITY) this.window.floor = Math.floor(newestTs - this.window.marginS);
     this.shown = new Set(after.map((m) => m.id));
-    this.seenUpToMs = newestMs;
+    this.seenUpToMs = newest(after.map((m) => Date.parse(m.created_at)));
     this.primed = after.length === 0;
   }
 

@@ -22,7 +22,7 @@ export class SeenWindow {
   /** The `gts` of the next poll; undefined until a timestamp has been seen (the whole list is the window). */
   floor: number | undefined;
   private readonly ids = new Map<string, number | null>();
-  private maxTs: number | undefined;
+  private maxTs = Number.NEGATIVE_INFINITY;
   private maxCreated: number | undefined;
   private maxInversion = 0;
   private readonly options: WindowOptions;
@@ -45,10 +45,8 @@ export class SeenWindow {
     if (this.ids.has(m.id)) return;
     this.ids.set(m.id, m.ts);
     if (typeof m.ts === 'number' && Number.isFinite(m.ts)) {
-      if (this.maxTs !== undefined && m.ts < this.maxTs) {
-        this.maxInversion = Math.max(this.maxInversion, this.maxTs - m.ts);
-      }
-      this.maxTs = this.maxTs === undefined ? m.ts : Math.max(this.maxTs, m.ts);
+      this.maxInversion = Math.max(this.maxInversion, this.maxTs - m.ts);
+      this.maxTs = Math.max(this.maxTs, m.ts);
     }
     const created = Date.parse(m.created_at) / 1000;
     if (Number.isFinite(created)) {
@@ -67,7 +65,7 @@ export class SeenWindow {
    * newest storage time: one message with a provider clock far ahead must not hide the messages after it.
    */
   advance(): void {
-    if (this.maxTs === undefined) return;
+    if (this.maxTs === Number.NEGATIVE_INFINITY) return;
     let candidate = this.maxTs;
     if (this.maxCreated !== undefined) candidate = Math.min(candidate, this.maxCreated);
     candidate = Math.floor(candidate - this.marginS);
@@ -92,9 +90,8 @@ export interface PagePick {
 }
 
 /**
- * Pure: the page that contains index `anchor` (the last known message, -1 for none) with as few known
- * messages before it as possible, and room for at least 10 new ones. The anchor itself is included so
- * that the reply proves the known prefix has not shifted.
+ * Pure: the page that holds index `anchor` (the last known message, -1 for none; its reply proves the known
+ * prefix has not shifted) with as few known messages before it as possible, and room for 10 new ones.
  */
 export function pickPage(anchor: number): PagePick {
   let best: PagePick = { page: 1, limit: 100, offset: 0 };
@@ -114,10 +111,9 @@ export function pickPage(anchor: number): PagePick {
 }
 
 /**
- * Pure: for the next page of a poll that is still behind (`known` messages of the window read so far), the
- * request that brings the most new ones. Storage order only appends, so a page may start right where the
- * known messages end (no anchor: a deletion meanwhile shows in the count check at the end of the poll), or
- * re-read the last known one as an anchor, whichever leaves more room.
+ * Pure: the next page of a poll still behind (`known` messages read so far) that brings the most new ones:
+ * starting where the known ones end (a deletion meanwhile shows in the poll's final count check), or on
+ * the last known one, whichever leaves more room.
  */
 export function nextBulkPage(known: number, minLimit: number): PagePick {
   let best: PagePick = { page: 1, limit: 100, offset: 0 };

@@ -1,8 +1,8 @@
-// The Artifact record (live service): its public type, its contract and the client's check of an answer.
+// The Artifact record (live service): its type, its contract and the client's check of an answer.
 import * as v from 'valibot';
 import { checked, field, kept, NOT_A_UUID, record, unexpected, UUID, without, type Same } from './fields.js';
 
-/** An artifact record (live service): a plan iteration or a file, with a presigned download link. */
+/** A plan iteration or a file, with a presigned download link. */
 export interface Artifact {
   id: string;
   /** Presigned, on another host, valid for days: fetched without the key. */

@@ -1,9 +1,7 @@
-// How a record's schema is written: each field once, with what the contract says it is (the document's
-// shape, widened where the live service differs: what the emulator serves is held to it) and what the
-// client takes of an answer (believe a response only as far as it proves itself). A field that protects
-// something (an id printed, stored or put in a URL) is checked as the contract says; one the client only
-// prints through the terminal sanitizer or hands on is taken as it comes. valibot: for its start-up cost
-// (bench/README.md: "Schema library").
+// A record's schema: each field once, with what the contract says it is (the spec's shape, widened where the
+// live service differs; the emulator is held to it) and what the client takes of an answer: a field that
+// protects something (an id printed, stored or put in a URL) is checked, one only printed through the
+// terminal sanitizer or handed on is taken as it comes. valibot for its start-up cost (bench/README.md).
 import * as v from 'valibot';
 import { HttpError } from '../errors.js';
 import { isObject } from '../../../util/json.js';
@@ -44,7 +42,6 @@ export const without =
   (what) =>
     `${article(what)} ${what} without ${missing}`;
 
-/** One field: its contract, and how the client reads it. */
 export interface Field<C extends v.GenericSchema = v.GenericSchema> {
   contract: C;
   reading: (what: string, key: string) => v.GenericSchema;

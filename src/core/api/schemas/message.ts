@@ -1,5 +1,4 @@
-// The Message record (a message listed, and the answer to Send message): its public types, its contract and
-// the client's check of an answer.
+// The Message record (listed, and the answer to Send message): its types, its contract and the client's check.
 import * as v from 'valibot';
 import { LINK, type Link } from './session.js';
 import { checked, field, kept, NOT_A_UUID, NOT_AN_ID, OPAQUE_ID, record, unexpected, UUID, without, type Same } from './fields.js';
@@ -78,7 +77,6 @@ void (true satisfies Same<ListedMessage, v.InferOutput<typeof MESSAGE.contract>>
 type SentContract = v.InferOutput<typeof SENT_MESSAGE.contract>;
 void (true satisfies Same<Omit<SentMessage, 'chat_id'>, Omit<SentContract, 'chat_id'>>);
 
-/** A listed message answered. */
 export function asMessage(value: unknown): ListedMessage {
   return checked<ListedMessage>(MESSAGE, value);
 }

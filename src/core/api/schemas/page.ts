@@ -4,7 +4,6 @@ import { MESSAGE, ofSession, type ListedMessage, type Message } from './message.
 import { LINK, type Link } from './session.js';
 import { checked, field, kept, record, without, type Same } from './fields.js';
 
-/** Page metadata of a message list. */
 export interface PageMeta {
   total: number;
   page: number;
@@ -12,7 +11,6 @@ export interface PageMeta {
   total_pages: number;
 }
 
-/** One page of List session messages. */
 export interface MessagePage {
   items: Message[];
   meta: PageMeta;
