@@ -37,7 +37,7 @@ export interface TransportConfig {
   onPaced?: (pacing: PacingOptions) => void;
 }
 
-/** A wait for a pacing slot this long is traced, and told to onPaced. */
+/** How long a wait for a pacing slot must be to be traced, and to be told to onPaced. */
 const PACED_TRACE_MS = 50;
 const PACED_NOTICE_MS = 1000;
 /**
