@@ -1,7 +1,6 @@
-// How long to wait before retrying. Exponential backoff with full jitter
-// (AWS's "Exponential Backoff and Jitter"): many clients failing together spread out instead of retrying in step.
+// How long to wait before retrying: exponential backoff with full jitter, so that clients failing together
+// spread out instead of retrying in step.
 
-/** Bounds of the retry loop. */
 export interface RetryOptions {
   /** Retries after the first attempt. */
   maxRetries: number;
@@ -9,28 +8,15 @@ export interface RetryOptions {
   baseDelayMs: number;
   /** Cap on any single wait we choose ourselves. */
   maxDelayMs: number;
-  /** Cap on a wait the service asked for with Retry-After: longer than our own, since asking again early earns another 429. */
+  /** Cap on a wait asked for with Retry-After: longer than our own, since asking early earns another 429. */
   maxRetryAfterMs: number;
   /** No retry starts once this much time has passed since the first attempt (waits included). */
   totalBudgetMs: number;
-  /**
-   * The same for 429s, which do not count against maxRetries: a 429 is the service saying "later" about a
-   * request it never acted on, so a call without a deadline rides them out for this long (what a person
-   * would wait, said on stderr meanwhile) before it gives up with 124, never 1. A call with a deadline
-   * rides them out until its deadline.
-   */
+  /** The same for 429s (not counted against maxRetries: "later" about a request never acted on). */
   rateLimitedBudgetMs: number;
-  /**
-   * The same, for an address that refuses connections or a name that does not resolve, when the service
-   * has never answered there (not in this run, nor on this machine within RECENT_ANSWER_MS): a wrong port
-   * or a mistyped host is reported in seconds, not after the whole budget.
-   */
+  /** The same where nothing answers and never did (within RECENT_ANSWER_MS): a wrong host or port is told in seconds. */
   unreachableBudgetMs: number;
-  /**
-   * How long a call without a deadline rides out an outage (nothing answers, or a gateway's 502/503/504)
-   * of a service that has answered: retried this long from the call's start whatever maxRetries says,
-   * so a restart of the service costs a run nothing. A call with a deadline rides it out until then.
-   */
+  /** An outage of a service that has answered is ridden out this long, whatever maxRetries says (a restart costs nothing). */
   outageBudgetMs: number;
 }
 
@@ -49,10 +35,9 @@ export const DEFAULT_RETRY: RetryOptions = {
 };
 
 /**
- * The wait before retry number `retry` (1-based). Full jitter: uniform in [0, min(cap, base·2^(retry-1))].
- * A 429 waits at least half of that ceiling (it means the key is busy elsewhere, an instant retry would only
- * spend another request), its ceiling capped by `maxRetryAfterMs` rather than `maxDelayMs`. A Retry-After is
- * honoured as asked, up to `maxRetryAfterMs`.
+ * The wait before retry number `retry` (1-based): uniform in [0, min(cap, base·2^(retry-1))]. A 429 waits at
+ * least half of that (the key is busy elsewhere: an instant retry only spends another request). A
+ * Retry-After is honoured up to `maxRetryAfterMs`.
  */
 export function backoffDelay(
   retry: number,
@@ -90,16 +75,10 @@ export interface RetryNotice {
   delayMs: number;
   /** The failure being retried, one line. */
   reason: string;
-  /** A 429: retried until the command's deadline, not counted against maxRetries. */
   rateLimited?: boolean;
-  /**
-   * How the call is bounded: `deadline` (its caller's time-out ends it), `outage` (riding out an outage of
-   * a service that answered, for `leftMs` more), `budget` (a 429's or the retries' own budget), or `count`
-   * (maxRetries).
-   */
+  /** What bounds the call (see retryBound); `leftMs`: how long it may still retry, without a deadline. */
   bound?: 'deadline' | 'outage' | 'budget' | 'count';
-  /** Without a deadline: how long the call may still retry before it gives up. */
   leftMs?: number;
-  /** How long the call has been failing (since its first attempt). */
+  /** Since its first attempt. */
   failingForMs?: number;
 }

@@ -4,12 +4,12 @@
 import type { ListedMessage, Message } from './types.js';
 import type { ThreadTarget } from './urls.js';
 
-/** Why a message is not of the target: another session, another thread, or a system notice on a thread. */
+/** Another session, another thread, or a system notice on a thread. */
 export type Foreign = 'session' | 'thread' | 'notice';
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
-/** Pure: undefined when `m` belongs to `target`, else why not. */
+/** Pure: why `m` is not of `target`, if it is not. */
 export function foreignTo(target: ThreadTarget, m: ListedMessage): Foreign | undefined {
   if (m.chat_id !== undefined && !same(m.chat_id, target.sessionId)) return 'session';
   if (target.threadId === undefined) return undefined;
@@ -21,7 +21,7 @@ export function foreignTo(target: ThreadTarget, m: ListedMessage): Foreign | und
   return same(thread, target.threadId) ? undefined : 'thread';
 }
 
-/** What the client tells its owner when it drops a message (a warning, once, in the CLI). */
+/** What the client tells its owner when it drops a message. */
 export interface ForeignNotice {
   why: Exclude<Foreign, 'notice'>;
   target: ThreadTarget;

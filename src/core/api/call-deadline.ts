@@ -1,16 +1,16 @@
-// When a caller's signal runs out of time: a command's --timeout, the library's `timeout`, the Action's
-// timeout_minutes. The transport rides out an outage until then, where a call without one gives up sooner.
+// When a caller's signal runs out of time (--timeout, the library's `timeout`): the transport rides out an
+// outage until then, where a call without one gives up sooner.
 import { monotonicMs } from '../../util/clock.js';
 
-/** Signals that end with a deadline → when (monotonicMs). A signal is never marked twice. */
+/** Signals that end with a deadline → when (monotonicMs). */
 const deadlines = new WeakMap<AbortSignal, number>();
 
-/** Says that `signal` ends by `timeoutMs` from now at the latest (its time-out). */
+/** `signal` ends by `timeoutMs` from now at the latest. */
 export function markDeadline(signal: AbortSignal, timeoutMs: number): void {
   deadlines.set(signal, monotonicMs() + timeoutMs);
 }
 
-/** When `signal` runs out of time (monotonicMs), or undefined when nothing but a person or a pipe ends it. */
+/** When `signal` runs out of time (monotonicMs); undefined when nothing but a person or a pipe ends it. */
 export function deadlineOf(signal: AbortSignal | undefined): number | undefined {
   return signal === undefined ? undefined : deadlines.get(signal);
 }

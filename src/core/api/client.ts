@@ -1,19 +1,17 @@
-// The one HTTP client of the Agent Sessions API. It owns auth, the base URL and same-origin links, pacing,
-// retries and time-outs; the commands and the poller see typed calls and HttpErrors, nothing of HTTP.
+// The one HTTP client of the Agent Sessions API: the commands and the poller see typed calls and HttpErrors.
 import type { Dispatcher } from 'undici';
 import { VERSION } from '../../util/version.js';
 import { HttpError, isHttpError, type Creates } from './errors.js';
 import { DEFAULT_RETRY, type RetryNotice, type RetryOptions } from './backoff.js';
 import type { ProxyEnv } from './dispatcher.js';
 import { exchangeFor } from './exchange.js';
-import { DEFAULT_PACING, limiterFor, type Limiter, type PollShare } from '../budget/limiter.js';
+import { DEFAULT_PACING, limiterFor, type Limiter, type PacingOptions, type PollShare } from '../budget/limiter.js';
 import { sharedLimiterFor, type SharedPacingOptions } from '../budget/shared.js';
-import { DOWNLOAD_CAP, postOutcome, Transport, type Download } from './transport.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, postOutcome, Transport, type Download } from './transport.js';
 import { ApiUrls, assertUuid, type ThreadTarget } from './urls.js';
 import { asArtifact, asMessagePage, asSentMessage, asSession } from './schemas/index.js';
 import { foreignTo, type ForeignNotice } from './belongs.js';
 import { PageGuard } from './paging.js';
-import { DEFAULT_MAX_RESPONSE_BYTES } from './transport.js';
 import type {
   Artifact,
   CreateSessionBody,
@@ -32,79 +30,51 @@ export interface ClientOptions {
   /** The `{base_url}`, without /rest/v1 (may have a path prefix). */
   baseUrl: string;
   apiKey: string;
-  /** Default `agents/<VERSION>`; the CLI adds the Node version. */
   userAgent?: string;
-  /** When set, one line per request and per response, key redacted. */
+  /** One line per request and per response, key redacted. */
   debug?: (line: string) => void;
-  /** Default 10 000. */
+  /** The time-outs: connecting; the wait for the headers and each gap in the body; the whole exchange. */
   connectTimeoutMs?: number;
-  /** Waiting for the headers, and between body chunks. Default 30 000. */
   responseTimeoutMs?: number;
-  /** The whole exchange, headers and body. Default twice responseTimeoutMs. */
   requestTimeoutMs?: number;
-  /** The largest answer read; default DEFAULT_MAX_RESPONSE_BYTES (32 MiB). */
   maxResponseBytes?: number;
-  /**
-   * Told of each listed message that belongs to another session or thread than the one asked for (the
-   * server ignored its own filter); the message is dropped, never shown or waited on.
-   */
+  /** Told of each listed message of another session or thread than asked (the server ignored its filter; dropped). */
   onForeign?: (notice: ForeignNotice) => void;
   /**
-   * Told of the messages of each page listed (those of the session asked for), before the page is
-   * returned: where every reader (a wait, tail, show, the library) sees a turn end, so one observer can
-   * record it for all of them (src/core/state/turn-ends.ts). A failure of the observer is its own.
+   * Told of the messages of each page listed, before it is returned: where every reader sees a turn end, so
+   * one observer records it for all (src/core/state/turn-ends.ts). A failure of the observer is its own.
    */
   onListed?: (target: ThreadTarget, messages: readonly Message[]) => void | Promise<void>;
   retry?: Partial<RetryOptions>;
   /** At most `limit` requests in any `windowMs` per (origin, key), for the whole process. Default 100 per minute. */
-  pacing?: { limit: number; windowMs: number } | false;
-  /** Requests a minute this machine may send with the key (default DEFAULT_PACING's 100); `pacing` beats it. */
+  pacing?: PacingOptions | false;
+  /** Requests a minute this machine may send with the key; `pacing` beats it. */
   ratePerMinute?: number;
-  /**
-   * Share that budget with every process on the machine that uses the same origin and key, through a
-   * state file in `shared.dir`. Without it, the process paces itself alone.
-   */
+  /** Share that budget with every process on the machine using the same origin and key. */
   sharedPacing?: SharedPacingOptions;
-  /**
-   * An undici dispatcher of the caller's, for every request. Default: Node's own HTTP client with the
-   * time-outs above, one pool per scheme for the process (exchange.ts); undici's EnvHttpProxyAgent when
-   * `env` names a proxy.
-   */
+  /** The caller's undici dispatcher, for every request (default: exchange.ts chooses). */
   dispatcher?: Dispatcher;
   /** Where the proxy variables come from; none are read from anywhere else. Default: no proxy. */
   env?: ProxyEnv;
   /** Told before each retry's wait (for a "retrying in 2 s" line). */
   onRetry?: (notice: RetryNotice) => void;
-  /** Told when a request has waited a second for a slot of the key's budget (see Transport). */
-  onPaced?: (pacing: { limit: number; windowMs: number }) => void;
+  /** Told when a request has waited a second for a slot of the key's budget. */
+  onPaced?: (pacing: PacingOptions) => void;
 }
 
-/** Per-call options. */
 export interface CallOptions {
   /** Cancels the call at once, also while it waits for a pacing slot or a retry. */
   signal?: AbortSignal;
-  /**
-   * A reply in hand waits on this answer: while the key's budget is spent, the call goes before the
-   * requests waiting without it (polls). Only getSession takes it.
-   */
+  /** getSession only: a reply in hand waits on it, so it goes before the polls waiting for the key's budget. */
   urgent?: boolean;
-  /**
-   * The caller rides out failed calls itself, saying so (a wait's poller): the call keeps to the retries of
-   * a call without a deadline even when its signal has one. Only listMessages takes it.
-   */
+  /** listMessages only: the caller rides out failures itself (a wait's poller), with the retries of a call without deadline. */
   ownRetries?: boolean;
-  /** Told of each failure the call rides out before it retries (a chat's status line). Only listMessages takes it. */
+  /** listMessages only: told of each failure the call rides out (a chat's status line). */
   onRetry?: (err: unknown) => void;
 }
 
 /** Page size of iterateMessages: the largest the service allows. */
 const ITERATE_LIMIT = 100;
-
-const CREATES_SESSION: Creates = { what: 'session' };
-
-function createsMessage(sessionId: string): Creates {
-  return { what: 'message', sessionId };
-}
 
 /** A POST answered 2xx created something even when its body is unusable: say so, and how to check. */
 function created<T>(parse: () => T, creates: Creates): T {
@@ -116,9 +86,8 @@ function created<T>(parse: () => T, creates: Creates): T {
 }
 
 /**
- * A 404 without the API's error body (a JSON object with an `error` text, which the API gives for a session
- * or thread it does not have) is a route the server lacks: the base URL is wrong, whatever the request was
- * about, and saying "check the session id" after a create would mislead. Named so, with its own advice.
+ * A 404 without the API's error body (which it gives for a session or thread it lacks) is a route the server
+ * lacks: the base URL is wrong, and "check the session id" after a create would mislead.
  */
 function routeless(err: unknown, base: string): unknown {
   if (!isHttpError(err) || err.kind !== 'not_found' || err.serverMessage !== undefined) return err;
@@ -136,63 +105,44 @@ export class ApiClient {
   private readonly urls: ApiUrls;
   private readonly transport: Transport;
   private readonly limiter: Limiter | undefined;
-  private readonly onForeign: ((notice: ForeignNotice) => void) | undefined;
-  private readonly onListed: ClientOptions['onListed'];
   /** The base URL as its requests use it (without /rest/v1), for messages. */
   private readonly base: string;
 
-  constructor(options: ClientOptions) {
+  constructor(private readonly options: ClientOptions) {
     this.urls = new ApiUrls(options.baseUrl);
     this.base = this.urls.root.replace(/\/rest\/v1$/, '');
+    const { origin } = this.urls;
+    const { apiKey, ratePerMinute, sharedPacing } = options;
+    const pacing =
+      options.pacing ?? (ratePerMinute === undefined ? DEFAULT_PACING : { ...DEFAULT_PACING, limit: ratePerMinute });
+    if (pacing !== false) {
+      this.limiter = sharedPacing
+        ? sharedLimiterFor(origin, apiKey, pacing, sharedPacing)
+        : limiterFor(origin, apiKey, pacing);
+    }
     const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
     const responseTimeoutMs = options.responseTimeoutMs ?? 30_000;
-    this.onForeign = options.onForeign;
-    this.onListed = options.onListed;
-    const pacing =
-      options.pacing ??
-      (options.ratePerMinute === undefined
-        ? DEFAULT_PACING
-        : { ...DEFAULT_PACING, limit: options.ratePerMinute });
-    const { origin } = this.urls;
-    if (pacing !== false) {
-      this.limiter = options.sharedPacing
-        ? sharedLimiterFor(origin, options.apiKey, pacing, options.sharedPacing)
-        : limiterFor(origin, options.apiKey, pacing);
-    }
     this.transport = new Transport({
-      origin: this.urls.origin,
-      apiKey: options.apiKey,
+      ...options,
+      origin,
       userAgent: options.userAgent ?? `agents/${VERSION}`,
-      debug: options.debug,
       connectTimeoutMs,
       responseTimeoutMs,
       requestTimeoutMs: options.requestTimeoutMs ?? 2 * responseTimeoutMs,
       maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
       retry: { ...DEFAULT_RETRY, ...options.retry },
       limiter: this.limiter,
-      onRetry: options.onRetry,
-      onPaced: options.onPaced,
-      exchange: exchangeFor({
-        connectTimeoutMs,
-        responseTimeoutMs,
-        env: options.env ?? {},
-        dispatcher: options.dispatcher,
-      }),
+      exchange: exchangeFor({ ...options, connectTimeoutMs, responseTimeoutMs, env: options.env ?? {} }),
     });
   }
 
-  /** One request through the transport, a 404 of a route the server lacks said as such (routeless). */
   private send(...args: Parameters<Transport['send']>): ReturnType<Transport['send']> {
     return this.transport.send(...args).catch((err: unknown) => {
       throw routeless(err, this.base);
     });
   }
 
-  /**
-   * Registers a poller on the key's budget: its share() is the least gap between its polls that keeps
-   * all the waiters on the key (in every process, when the budget is shared) within the limit. Without
-   * pacing there is no budget to share: undefined.
-   */
+  /** Registers a poller on the key's budget (none without pacing): its share is the least gap between its polls. */
   pollShare(): PollShare | undefined {
     return this.limiter?.register();
   }
@@ -203,89 +153,56 @@ export class ApiClient {
   }
 
   async createSession(body: CreateSessionBody, o: CallOptions = {}): Promise<Session> {
-    const json = await this.send(
-      {
-        method: 'POST',
-        url: this.urls.sessions(),
-        body,
-        badRequest: 'validation',
-        creates: CREATES_SESSION,
-      },
-      o.signal,
-    );
-    return created(() => asSession(json), CREATES_SESSION);
+    const creates: Creates = { what: 'session' };
+    const url = this.urls.sessions();
+    const json = await this.send({ method: 'POST', url, body, badRequest: 'validation', creates }, o.signal);
+    return created(() => asSession(json), creates);
   }
 
   async getSession(sessionId: string, o: CallOptions = {}): Promise<Session> {
-    const json = await this.send(
-      { method: 'GET', url: this.urls.session(sessionId), urgent: o.urgent },
-      o.signal,
-    );
-    return asSession(json, sessionId);
+    const url = this.urls.session(sessionId);
+    return asSession(await this.send({ method: 'GET', url, urgent: o.urgent }, o.signal), sessionId);
   }
 
   /** One artifact of a session (the live service's endpoint): its record, with a presigned download link. */
   async getArtifact(sessionId: string, artifactId: string, o: CallOptions = {}): Promise<Artifact> {
-    const json = await this.send(
-      { method: 'GET', url: this.urls.artifact(sessionId, artifactId) },
-      o.signal,
-    );
-    return asArtifact(json, artifactId);
+    const url = this.urls.artifact(sessionId, artifactId);
+    return asArtifact(await this.send({ method: 'GET', url }, o.signal), artifactId);
   }
 
-  /**
-   * The bytes behind a presigned link: the one request that leaves the base URL's origin, so it carries
-   * no key and no header of ours but User-Agent, goes only to https (or loopback), and is capped.
-   */
-  download(url: string, o: CallOptions & { maxBytes?: number } = {}): Promise<Download> {
-    return this.transport.download(url, o.signal, o.maxBytes ?? DOWNLOAD_CAP);
+  /** The bytes behind a presigned link (download.ts: no key, https only, capped). */
+  download(url: string, o: CallOptions = {}): Promise<Download> {
+    return this.transport.download(url, o.signal);
   }
 
   async sendMessage(sessionId: string, body: SendMessageBody, o: CallOptions = {}): Promise<SentMessage> {
-    const json = await this.send(
-      {
-        method: 'POST',
-        url: this.urls.sessionMessages(sessionId),
-        body,
-        badRequest: 'bad_request',
-        creates: createsMessage(sessionId),
-      },
-      o.signal,
-    );
-    return created(() => asSentMessage(json, sessionId), createsMessage(sessionId));
+    const creates: Creates = { what: 'message', sessionId };
+    const url = this.urls.sessionMessages(sessionId);
+    const json = await this.send({ method: 'POST', url, body, badRequest: 'bad_request', creates }, o.signal);
+    return created(() => asSentMessage(json, sessionId), creates);
   }
 
   /** One page of messages; the threaded form when `target.threadId` is set. */
   async listMessages(target: ThreadTarget, query: ListQuery, o: CallOptions = {}): Promise<MessagePage> {
-    const json = await this.send(
-      { method: 'GET', url: this.urls.messages(target, query) },
-      o.signal,
-      { ownRetries: o.ownRetries === true, ...(o.onRetry ? { onRetry: o.onRetry } : {}) },
-    );
+    const url = this.urls.messages(target, query);
+    const json = await this.send({ method: 'GET', url }, o.signal, { ownRetries: o.ownRetries, onRetry: o.onRetry });
     const page = asMessagePage(json, target.sessionId);
-    if (this.onListed !== undefined) {
+    if (this.options.onListed !== undefined) {
       const mine = page.items.filter((m) => foreignTo({ sessionId: target.sessionId }, m) === undefined);
-      await this.onListed(target, mine);
+      await this.options.onListed(target, mine);
     }
     return page;
   }
 
-  /**
-   * Whether a listed message is of `target`: false (and the owner told, unless it is a system notice on a
-   * thread's list) when the server's filter let another session's or thread's message through.
-   */
+  /** Whether a listed message is of `target` (the server's filter may let others through: the owner is told). */
   belongs(target: ThreadTarget, m: Message): boolean {
     const why = foreignTo(target, m);
     if (why === undefined) return true;
-    if (why !== 'notice') this.onForeign?.({ why, target, message: m });
+    if (why !== 'notice') this.options.onForeign?.({ why, target, message: m });
     return false;
   }
 
-  /**
-   * Every message of `target` matching the query, page by page with limit=100 (page/limit of the query
-   * ignored), each once, messages of other sessions or threads dropped; paging that makes no progress
-   * ends with an error (PageGuard).
-   */
+  /** Every message of `target` matching the query (its page/limit ignored), each once, foreign ones dropped. */
   async *iterateMessages(
     target: ThreadTarget,
     query: ListQuery,

@@ -1,6 +1,5 @@
-// The proxy settings (HTTP_PROXY, HTTPS_PROXY, NO_PROXY; lower-case forms first, as curl reads them) and,
-// when one is set, undici's EnvHttpProxyAgent with our time-outs (exchange.ts). The caller hands the
-// settings over, so undici never reads the environment itself and the caller decides which one counts.
+// The proxy settings (lower-case forms first, as curl reads them) and undici's EnvHttpProxyAgent with our
+// time-outs. The caller hands the settings over: undici never reads the environment itself.
 import type { Dispatcher } from 'undici';
 import { HttpError } from './errors.js';
 
@@ -15,18 +14,9 @@ export interface ProxyEnv {
 }
 
 /** The proxy settings in force: undefined values mean none. */
-export interface ProxySettings {
-  httpProxy?: string;
-  httpsProxy?: string;
-  noProxy?: string;
-}
+export type ProxySettings = ReturnType<typeof proxySettings>;
 
-/** Whether a proxy applies at all (NO_PROXY alone is none). */
-export function hasProxy(proxy: ProxySettings): boolean {
-  return proxy.httpProxy !== undefined || proxy.httpsProxy !== undefined;
-}
-
-export function proxySettings(env: ProxyEnv): ProxySettings {
+export function proxySettings(env: ProxyEnv) {
   const pick = (lower: string | undefined, upper: string | undefined) => {
     const v = lower ?? upper;
     return v === undefined || v === '' ? undefined : v;
@@ -40,10 +30,7 @@ export function proxySettings(env: ProxyEnv): ProxySettings {
 
 const shared = new Map<string, Dispatcher>();
 
-/**
- * The proxy client for a set of time-outs and proxy settings (one with a proxy set), one for the whole
- * process (connections are reused across the clients of one run and, in tests, across runs).
- */
+/** The proxy client for these time-outs and settings, one for the process (its connections reused across clients). */
 export async function proxyDispatcher(
   connectTimeoutMs: number,
   responseTimeoutMs: number,
@@ -53,32 +40,23 @@ export async function proxyDispatcher(
   let dispatcher = shared.get(id);
   if (dispatcher !== undefined) return dispatcher;
   const { EnvHttpProxyAgent } = await import('./undici-http.js');
-  dispatcher = proxyAgent(
-    () =>
-      new EnvHttpProxyAgent({
-        connect: { timeout: connectTimeoutMs },
-        headersTimeout: responseTimeoutMs,
-        bodyTimeout: responseTimeoutMs,
-        // Explicit, so undici does not read process.env: '' means "no proxy for this scheme".
-        httpProxy: proxy.httpProxy ?? '',
-        httpsProxy: proxy.httpsProxy ?? '',
-        noProxy: proxy.noProxy ?? '',
-        // The connection to the proxy itself gets the same connect time-out.
-        proxyTls: { timeout: connectTimeoutMs },
-        // http:// targets go through the proxy as absolute-form requests, as curl does; plain proxies often
-        // refuse CONNECT to ports other than 443. https:// targets are always tunnelled with CONNECT.
-        proxyTunnel: false,
-      }),
-  );
-  shared.set(id, dispatcher);
-  return dispatcher;
-}
-
-/** undici refuses a proxy address it cannot parse: say which setting, without echoing it (it may hold a password). */
-function proxyAgent(make: () => Dispatcher): Dispatcher {
   try {
-    return make();
+    dispatcher = new EnvHttpProxyAgent({
+      connect: { timeout: connectTimeoutMs },
+      headersTimeout: responseTimeoutMs,
+      bodyTimeout: responseTimeoutMs,
+      // Explicit, so undici does not read process.env: '' means "no proxy for this scheme".
+      httpProxy: proxy.httpProxy ?? '',
+      httpsProxy: proxy.httpsProxy ?? '',
+      noProxy: proxy.noProxy ?? '',
+      // The connection to the proxy itself gets the same connect time-out.
+      proxyTls: { timeout: connectTimeoutMs },
+      // http:// targets go through the proxy as absolute-form requests, as curl does; plain proxies often
+      // refuse CONNECT to ports other than 443. https:// targets are always tunnelled with CONNECT.
+      proxyTunnel: false,
+    });
   } catch (err) {
+    // A proxy address undici cannot parse: say which setting, without echoing it (it may hold a password).
     throw new HttpError({
       kind: 'connection',
       transient: false,
@@ -87,4 +65,6 @@ function proxyAgent(make: () => Dispatcher): Dispatcher {
       advice: 'check HTTPS_PROXY / HTTP_PROXY: they need a full address such as http://proxy.example:3128',
     });
   }
+  shared.set(id, dispatcher);
+  return dispatcher;
 }

@@ -1,65 +1,49 @@
 // The one request that leaves the base URL's origin: a presigned download link (an artifact's `url`). It
-// carries no key and no header of ours but User-Agent, goes only to https (or this machine, for tests), never
-// follows a redirect, and reads at most a cap; time-outs and retries are the client's own.
+// carries no key and no header of ours but User-Agent, goes only to https (or loopback, for tests), never
+// follows a redirect, and reads at most a cap.
 import { HttpError } from './errors.js';
-import { errorFromNetwork } from './network-errors.js';
+import { errorFromNetwork, type TimeoutFigures } from './network-errors.js';
 import { summariseBody } from './summary.js';
 import { isLoopbackHost } from '../../util/loopback.js';
+import { readCapped } from './response-read.js';
 import type { Answer, Exchange } from './wire.js';
 
-/** Downloaded bytes and what the host said they are. */
+/** Largest artifact a download reads. */
+const DOWNLOAD_CAP = 100 * 1024 * 1024;
+
 export interface Download {
   bytes: Buffer;
   contentType: string | undefined;
 }
 
-/** What a download needs of the client. */
-export interface DownloadConfig {
-  userAgent: string;
-  connectTimeoutMs: number;
-  responseTimeoutMs: number;
-  exchange: Exchange;
-  trace: (line: string) => void;
-}
-
 /** The address without its query: the signature in it is a credential, never shown. */
-export function shownUrl(url: URL): string {
+function shownUrl(url: URL): string {
   return `${url.origin}${url.pathname}`;
 }
 
 /** Checks a presigned link before anything is sent to it. */
 export function checkDownloadUrl(raw: string): URL {
+  const refused = (message: string) => new HttpError({ kind: 'unexpected', message });
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new HttpError({
-      kind: 'unexpected',
-      message: 'the service gave a download link that is not a valid address',
-    });
+    throw refused('the service gave a download link that is not a valid address');
   }
-  const local = isLoopbackHost(url.hostname);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && local)) {
-    throw new HttpError({
-      kind: 'unexpected',
-      message: `refusing to download from ${shownUrl(url)}: only https links are followed`,
-    });
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+    throw refused(`refusing to download from ${shownUrl(url)}: only https links are followed`);
   }
   if (url.username !== '' || url.password !== '') {
-    throw new HttpError({
-      kind: 'unexpected',
-      message: 'refusing a download link that carries a user name or password',
-    });
+    throw refused('refusing a download link that carries a user name or password');
   }
   return url;
 }
 
 /** One GET of the link: the bytes, or an HttpError of kind 'download' (or a network kind). */
 export async function downloadOnce(
-  config: DownloadConfig,
+  config: TimeoutFigures & { userAgent: string; exchange: Exchange; trace: (line: string) => void },
   url: URL,
   signal: AbortSignal | undefined,
-  maxBytes: number,
 ): Promise<Download> {
   const where = shownUrl(url);
   config.trace(`→ GET ${where} (presigned link, no key)`);
@@ -71,18 +55,10 @@ export async function downloadOnce(
     throw errorFromNetwork(err, url.origin, config);
   }
   const status = res.statusCode;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let tooLarge = false;
+  let bytes: Buffer;
   try {
-    for await (const chunk of res.body) {
-      size += chunk.length;
-      if (size > maxBytes) {
-        tooLarge = true;
-        break; // leaving the loop destroys the stream
-      }
-      chunks.push(chunk);
-    }
+    // A byte past the cap tells a file too large.
+    bytes = await readCapped(res.body, DOWNLOAD_CAP + 1);
   } catch (err) {
     if (signal?.aborted) throw err;
     const cause = errorFromNetwork(err, url.origin, config);
@@ -94,19 +70,19 @@ export async function downloadOnce(
   }
   const type = res.headers['content-type'];
   const contentType = Array.isArray(type) ? type[0] : type;
-  config.trace(`← ${status}, ${size} bytes from ${where}`);
+  config.trace(`← ${status}, ${bytes.length} bytes from ${where}`);
   if (status >= 200 && status < 300) {
-    if (tooLarge) {
+    if (bytes.length > DOWNLOAD_CAP) {
       throw new HttpError({
         kind: 'download',
         status,
-        message: `the download from ${where} is larger than ${Math.round(maxBytes / 1048576)} MiB`,
+        message: `the download from ${where} is larger than ${DOWNLOAD_CAP / 1048576} MiB`,
       });
     }
-    return { bytes: Buffer.concat(chunks), contentType };
+    return { bytes, contentType };
   }
   // Storage hosts answer with XML (<Message>Request has expired</Message>) or a short text.
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = bytes.toString('utf8');
   const said = /<Message>([^<]*)<\/Message>/i.exec(text)?.[1] ?? summariseBody(text, contentType).summary;
   const expired = /expired/i.test(said);
   const lead =

@@ -1,6 +1,5 @@
-// One error class for everything the HTTP layer can end with, a kind per case (Stainless SDKs'
-// core/error.ts: the class from the status, the server's own text kept). It knows HTTP, not the command
-// line: exit codes and hints that name commands are the CLI's mapping (src/core/errors/cli-error.ts).
+// One error class for everything the HTTP layer can end with, a kind per case. It knows HTTP, not the command
+// line: exit codes and hints are the CLI's mapping (src/core/errors/cli-error.ts).
 import { flatten } from '../../util/text.js';
 import { summariseBody } from './summary.js';
 
@@ -27,41 +26,16 @@ export type ApiErrorKind =
   | 'download'
   | 'unexpected';
 
-/** What a POST creates, so that a failure after it may have arrived can say what to look for. */
+/** What a POST creates: a failure after it may have arrived says what to look for. */
 export type Creates = { what: 'session' } | { what: 'message'; sessionId: string };
 
-/** Everything an HttpError is built from. */
-export interface HttpErrorInit {
-  kind: ApiErrorKind;
-  message: string;
-  status?: number;
-  serverMessage?: string;
-  /** The request certainly never reached the service (refused connection, DNS failure, 429). */
-  neverSent?: boolean;
-  /** Nothing answers at the address (connection refused, unknown host): retried only briefly. */
-  unreachable?: boolean;
-  /** A POST that may have been carried out: repeating it could create a duplicate. */
-  outcomeUnknown?: boolean;
-  /** What the failed POST creates, when it is one. */
-  creates?: Creates;
-  cause?: unknown;
-  /** Seconds from a Retry-After header, when the service sent one. */
-  retryAfterS?: number;
-  /** Overrides the transience derived from the kind (a TLS failure is a connection error not worth retrying). */
-  transient?: boolean;
-  /** An advisory line for a person, when the cause is specific (a proxy, a certificate). */
-  advice?: string;
-  /** The abort reason, for kind 'aborted'. */
-  reason?: unknown;
-}
+/** An HttpError's fields; `transient` overrides the kind's (a TLS failure is a connection error not worth retrying). */
+export type HttpErrorInit = Partial<Omit<HttpError, keyof Error>> &
+  Pick<HttpError, 'kind' | 'message'> & { cause?: unknown };
 
-const TRANSIENT_KINDS: ReadonlySet<ApiErrorKind> = new Set([
-  'connection',
-  'timeout',
-  'rate_limited',
-  'unreadable',
-]);
-const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
+const TRANSIENT_KINDS = new Set<ApiErrorKind>(['connection', 'timeout', 'rate_limited', 'unreadable']);
+/** A gateway's answers: transient, and what an outage of the service behind it looks like. */
+export const GATEWAY_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
 
 /** A failed call to the Agent Sessions API. Its message is one line, capped, and never holds the key. */
 export class HttpError extends Error {
@@ -73,13 +47,15 @@ export class HttpError extends Error {
   readonly transient: boolean;
   /** A POST that may have reached the service: repeating it could create a duplicate. */
   readonly outcomeUnknown: boolean;
-  /** The request certainly never reached the service, so even a POST may be sent again. */
+  /** The request certainly never reached the service (refused connection, DNS failure, 429): even a POST may go again. */
   readonly neverSent: boolean;
-  /** Nothing answers at the address (connection refused, unknown host). */
+  /** Nothing answers at the address (connection refused, unknown host): retried only briefly. */
   readonly unreachable: boolean;
   /** Seconds the service asked us to wait (Retry-After), if it said. */
   readonly retryAfterS: number | undefined;
+  /** What the failed POST creates, when it is one. */
   readonly creates: Creates | undefined;
+  /** An advisory line for a person, when the cause is specific (a proxy, a certificate). */
   readonly advice: string | undefined;
   /** Why the call was cancelled (the AbortSignal's reason), for kind 'aborted'. */
   readonly reason: unknown;
@@ -101,11 +77,10 @@ export class HttpError extends Error {
       !this.outcomeUnknown &&
       (init.transient ??
         (TRANSIENT_KINDS.has(init.kind) ||
-          (init.kind === 'server' && init.status !== undefined && TRANSIENT_STATUSES.has(init.status))));
+          (init.kind === 'server' && init.status !== undefined && GATEWAY_STATUSES.has(init.status))));
   }
 }
 
-/** Whether `err` is an API error: the one test for it, wherever one is recognised. */
 export function isHttpError(err: unknown): err is HttpError {
   return err instanceof HttpError;
 }
@@ -122,6 +97,10 @@ const BY_STATUS: Record<number, [ApiErrorKind, string]> = {
 
 /** Which kind a 400 defaults to when the body carries no code: create refuses with VALIDATION, send with BAD_REQUEST. */
 export type BadRequestDefault = 'validation' | 'bad_request';
+const BAD_REQUEST_CODES = new Map<string | undefined, BadRequestDefault>([
+  ['VALIDATION', 'validation'],
+  ['BAD_REQUEST', 'bad_request'],
+]);
 
 /** Builds the error for an HTTP answer that is not a success. `redact` scrubs anything the server said. */
 export function errorFromStatus(
@@ -135,17 +114,8 @@ export function errorFromStatus(
   let kind: ApiErrorKind;
   let label: string;
   if (status === 400) {
-    const code = body.code?.toUpperCase();
-    kind =
-      code === 'VALIDATION'
-        ? 'validation'
-        : code === 'BAD_REQUEST'
-          ? 'bad_request'
-          : (options.badRequest ?? 'bad_request');
-    label =
-      kind === 'validation'
-        ? 'the service rejected the request as invalid'
-        : 'the service refused the request';
+    kind = BAD_REQUEST_CODES.get(body.code?.toUpperCase()) ?? options.badRequest ?? 'bad_request';
+    label = kind === 'validation' ? BY_STATUS[422]![1] : 'the service refused the request';
   } else if (BY_STATUS[status] !== undefined) [kind, label] = BY_STATUS[status];
   else if (status >= 500) [kind, label] = ['server', 'the service failed'];
   else [kind, label] = ['unexpected', 'unexpected response'];
@@ -162,10 +132,7 @@ export function errorFromStatus(
   });
 }
 
-/**
- * An HttpError for a call cancelled through its AbortSignal; `reason` is the signal's. `creates` names what
- * a POST cancelled after it left may have created.
- */
+/** A call cancelled through its AbortSignal; `creates`: what a POST cancelled after it left may have created. */
 export function abortedError(reason: unknown, creates?: Creates): HttpError {
   return new HttpError({
     kind: 'aborted',

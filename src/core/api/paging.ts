@@ -4,16 +4,15 @@ import { HttpError } from './errors.js';
 import type { MessagePage } from './types.js';
 
 /**
- * Counts one paged read. A list is read page by page until a page comes back empty or the last page the
- * answer counts; a read stops, with an error, when a page adds no message it had not seen, or when it asks
- * for more pages than the first answer's total can fill (one page of slack, for messages stored meanwhile).
+ * Stops a paged read with an error when a page adds no message not seen, or when it asks for more pages than
+ * the first answer's total can fill (one page of slack, for messages stored meanwhile).
  */
 export class PageGuard {
   private allowed = Number.POSITIVE_INFINITY;
 
   constructor(private readonly what: string) {}
 
-  /** After page `page` answered `res`, `added` of its items new to this read: throws when paging went wrong. */
+  /** After page `page` answered `res`, `added` of its items new to this read. */
   check(page: number, res: MessagePage, added: number): void {
     if (page === 1) {
       // The page size the server really used, from what it sent, not from what it says it used.
@@ -26,7 +25,7 @@ export class PageGuard {
     }
   }
 
-  /** Whether page `next` may be asked for; throws when it is past what the first answer counted. */
+  /** Throws when page `next` is past what the first answer counted. */
   allow(next: number): void {
     if (next > this.allowed) {
       throw this.error(`it kept reporting more pages than its total of messages can fill (page ${next})`);
@@ -37,7 +36,6 @@ export class PageGuard {
     return new HttpError({
       kind: 'unexpected',
       status: 200,
-      transient: false,
       message: `unexpected answer: paging ${this.what} made no progress: ${why}; stopped`,
     });
   }

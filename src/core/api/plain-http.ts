@@ -1,35 +1,24 @@
-// Requests through Node's own HTTP client (node:http, node:https): what the client sends with when no proxy
-// applies. It costs a run a few milliseconds to load, where undici's costs about 60 (see exchange.ts).
+// Requests through Node's own HTTP client (node:http, node:https) when no proxy applies (see exchange.ts).
 import type * as NodeHttp from 'node:http';
 import type { Agent, IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Answer, ExchangeOptions } from './wire.js';
-import { markBeforeConnect } from './network-errors.js';
-
-/** The bounds of one request besides the caller's signal. */
-export interface PlainBounds {
-  connectTimeoutMs: number;
-  responseTimeoutMs: number;
-}
+import { markBeforeConnect, type TimeoutFigures } from './network-errors.js';
 
 /**
- * node:http, or node:https (with tls and crypto) for an https address only. Asked of getBuiltinModule, not
- * imported: an ES module import of node:http makes the module's ES facade, which reads every export, and
- * its WebSocket, MessageEvent and CloseEvent load Node's own copy of undici (about 20 ms and 10 MB).
+ * node:https (with tls and crypto) for an https address only. Not imported: the ES facade of node:http reads
+ * every export, whose WebSocket loads Node's own copy of undici (about 20 ms and 10 MB).
  */
 function client(protocol: string): typeof NodeHttp {
   return process.getBuiltinModule(protocol === 'https:' ? 'node:https' : 'node:http') as typeof NodeHttp;
 }
 
-/** One keep-alive pool per scheme, for the whole process. */
 const pools = new Map<string, Agent>();
 
+/** One keep-alive pool per scheme, for the whole process. */
 function poolFor(protocol: string): Agent {
-  let pool = pools.get(protocol);
-  if (pool === undefined) {
-    pool = new (client(protocol).Agent)({ keepAlive: true });
-    pools.set(protocol, pool);
-  }
+  const pool = pools.get(protocol) ?? new (client(protocol).Agent)({ keepAlive: true });
+  pools.set(protocol, pool);
   return pool;
 }
 
@@ -38,17 +27,12 @@ function coded(code: string, message: string): Error {
 }
 
 /**
- * Sends one request; resolves with the status, headers and the body as it streams in. The bounds are the
- * same as with undici's Agent:
- *  - a connect time-out (DNS, TCP and, for https, the TLS handshake) on a new connection;
- *  - a response time-out on the wait for the headers and on each gap between chunks of the body (an idle
- *    time-out on the socket once it is connected);
- *  - the caller's signal, which ends the request or the body being read at once;
- * and the connections are kept alive, one pool per scheme for the whole process (its idle sockets never keep
- * the process alive). The failures carry codes of their own (CONNECT_TIMEOUT, HEADERS_TIMEOUT, BODY_TIMEOUT)
- * beside Node's (ECONNREFUSED, ECONNRESET, HPE_…), which network-errors.ts maps.
+ * Sends one request; resolves with the status, headers and the streaming body. The bounds are undici's
+ * Agent's: a connect time-out (DNS, TCP, TLS) on a new connection, a response time-out on the wait for the
+ * headers and each gap in the body, and the caller's signal. Its time-outs carry codes of their own
+ * (CONNECT_TIMEOUT, HEADERS_TIMEOUT, BODY_TIMEOUT) that network-errors.ts maps beside Node's.
  */
-export function plainRequest(url: URL, o: ExchangeOptions, bounds: PlainBounds): Promise<Answer> {
+export function plainRequest(url: URL, o: ExchangeOptions, bounds: TimeoutFigures): Promise<Answer> {
   const secure = url.protocol === 'https:';
   const agent = poolFor(url.protocol);
   const { request } = client(url.protocol);
@@ -56,18 +40,12 @@ export function plainRequest(url: URL, o: ExchangeOptions, bounds: PlainBounds):
   return new Promise<Answer>((resolve, reject) => {
     let answer: IncomingMessage | undefined;
     let connectTimer: NodeJS.Timeout | undefined;
-    /** The request is written only once its socket connected (and, for https, its handshake ended). */
+    // The request is written only once its socket connected (and, for https, its handshake ended).
     let connected = false;
     const headers: Record<string, string | number> = { ...o.headers };
     if (o.body !== undefined) headers['content-length'] = Buffer.byteLength(o.body);
-    const req = request(url, {
-      method: o.method,
-      headers,
-      agent,
-      // Idle time-out on the socket once it is connected: the wait for the headers, then each gap.
-      timeout: bounds.responseTimeoutMs,
-    });
-    /** Ends the request, and the body being read if there is one, with `err`. */
+    // Idle time-out on the socket once it is connected: the wait for the headers, then each gap.
+    const req = request(url, { method: o.method, headers, agent, timeout: bounds.responseTimeoutMs });
     const fail = (err: Error) => {
       clearTimeout(connectTimer);
       if (answer !== undefined && !answer.complete) answer.destroy(err);
@@ -75,11 +53,7 @@ export function plainRequest(url: URL, o: ExchangeOptions, bounds: PlainBounds):
     };
     const onAbort = () => {
       const reason: unknown = o.signal?.reason;
-      fail(
-        reason instanceof Error
-          ? reason
-          : Object.assign(new Error('request aborted'), { name: 'AbortError' }),
-      );
+      fail(reason instanceof Error ? reason : new DOMException('request aborted', 'AbortError'));
     };
     o.signal?.addEventListener('abort', onAbort, { once: true });
     const done = () => {

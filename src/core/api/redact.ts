@@ -4,10 +4,7 @@
 /** Shortest key that is replaced wherever it appears; a shorter one would mangle ordinary text. */
 const MIN_KEY_LENGTH = 4;
 
-/**
- * Replaces the key wherever it appears (also URL-encoded), and whatever follows `ApiKey ` (an Authorization
- * header echoed back, or another key), with `***`.
- */
+/** Replaces the key (also URL-encoded), and whatever follows `ApiKey ` (an Authorization header echoed back), with `***`. */
 export function redact(text: string, key?: string): string {
   let out = text;
   if (key !== undefined && key.length >= MIN_KEY_LENGTH) {

@@ -1,39 +1,29 @@
-// A request put on the wire: the key and content headers, and the exchange's own deadline (headers and
-// body together); a failure before the answer's head becomes an HttpError.
+// A request put on the wire, with the key, under the exchange's own deadline; a failure before the answer's
+// head becomes an HttpError.
 import { HttpError } from './errors.js';
-import { errorFromNetwork, type TimeoutFigures } from './network-errors.js';
+import { errorFromNetwork, seconds, type TimeoutFigures } from './network-errors.js';
 import type { Answer, Exchange } from './wire.js';
 import { monotonicMs } from '../../util/clock.js';
 
-/** What sending needs of the transport's configuration (TransportConfig). */
 export interface SendConfig extends TimeoutFigures {
   origin: string;
   apiKey: string;
   userAgent: string;
-  /** The whole exchange, headers and body. */
   requestTimeoutMs: number;
   exchange: Exchange;
 }
 
-function seconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
-}
-
-/** The whole exchange's deadline, started when the request goes, ended by dispose(). */
 export interface ExchangeDeadline {
   /** The caller's signal and the deadline's, together. */
   signal: AbortSignal;
   /** The HttpError for a failure of the network, or of the deadline when it has passed. */
   failure(err: unknown): HttpError;
-  /** How long since the request went, as `12 ms`. */
+  /** Since the request went, as `12 ms`. */
   elapsed(): string;
   dispose(): void;
 }
 
-/**
- * The whole exchange has a deadline of its own: the response time-out bounds the wait for the headers and
- * each gap between chunks, so a body that arrives a byte a second would otherwise never end.
- */
+/** The response time-out bounds each gap alone: without this, a body trickling a byte a second never ends. */
 export function exchangeDeadline(config: SendConfig, signal: AbortSignal | undefined): ExchangeDeadline {
   const started = monotonicMs();
   const overall = new AbortController();
@@ -51,7 +41,7 @@ export function exchangeDeadline(config: SendConfig, signal: AbortSignal | undef
   };
 }
 
-/** Sends one request; resolves with the answer's head once it came, its body still to read. */
+/** Resolves with the answer's head, its body still to read. */
 export async function sendRequest(
   config: SendConfig,
   spec: { method: 'GET' | 'POST'; url: string },

@@ -1,5 +1,4 @@
-// An answer read whole, decoded: an error status becomes its HttpError, a success's body its JSON value
-// (refused when it nests past MAX_JSON_DEPTH or is not JSON).
+// An answer read whole, decoded: an error status becomes its HttpError, a success's body its JSON value.
 import { HttpError, errorFromStatus, type BadRequestDefault } from './errors.js';
 import { parseRetryAfter } from './backoff.js';
 import { summariseBody } from './summary.js';
@@ -7,7 +6,7 @@ import { redact } from './redact.js';
 import { jsonDepthExceeds } from '../../util/json.js';
 import type { ReadResponse } from './response-read.js';
 
-/** Deepest JSON an answer may nest: the API's resources nest a few levels; a parser's stack is not ours to spend. */
+/** Deepest JSON an answer may nest: the API's nest a few levels; a parser's (or a walker's) stack is not ours to spend. */
 export const MAX_JSON_DEPTH = 100;
 
 /** The value of a 2xx answer's JSON body; throws the HttpError of any other answer. */
@@ -25,8 +24,6 @@ export function decodeResponse(
       redact: (s) => redact(s, config.apiKey),
     });
   }
-  // A parser, or whatever walks the value after it, must not run out of stack on an answer that nests
-  // without end: refuse it in one line.
   if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
     throw new HttpError({
       kind: 'unexpected',

@@ -1,5 +1,4 @@
-// An answer's body read to the end, or discarded, on every path: a success's up to the size limit, an
-// error's only its start (it is only summarised).
+// An answer's body read to the end, or discarded, on every path.
 import { isHttpError, HttpError } from './errors.js';
 import type { ExchangeDeadline } from './request-send.js';
 import type { Answer } from './wire.js';
@@ -7,7 +6,6 @@ import type { Answer } from './wire.js';
 /** Error bodies are only summarised, so only their start is read; the rest is discarded with the socket. */
 const ERROR_BODY_CAP = 64 * 1024;
 
-/** An answer's status, head and body text. */
 export interface ReadResponse {
   status: number;
   /** A 2xx status. */
@@ -20,11 +18,8 @@ function sizeText(bytes: number): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
 }
 
-/**
- * The body as text, at most `cap` bytes of it. Past the cap, `over` decides: undefined keeps the start
- * (error bodies are only summarised), else its error is thrown without decoding what was read.
- */
-async function readCapped(body: Answer['body'], cap: number, over?: () => HttpError): Promise<string> {
+/** The body, at most `cap` bytes of it; past the cap, `over` is thrown, or without it the start kept. */
+export async function readCapped(body: Answer['body'], cap: number, over?: () => HttpError): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   // Leaving the loop early destroys the stream, which releases the socket.
@@ -36,13 +31,10 @@ async function readCapped(body: Answer['body'], cap: number, over?: () => HttpEr
       break;
     }
   }
-  return Buffer.concat(chunks).subarray(0, cap).toString('utf8');
+  return Buffer.concat(chunks).subarray(0, cap);
 }
 
-/**
- * Reads `res`'s body within the exchange's deadline. A success's body past `maxResponseBytes` (an answer
- * without end must not take the memory) or that fails is an HttpError; an error's that fails reads as empty.
- */
+/** A success's body past `maxResponseBytes` (an answer without end must not take the memory) or that fails is an HttpError; an error's that fails is empty. */
 export async function readResponse(
   config: { origin: string; maxResponseBytes: number },
   res: Answer,
@@ -56,16 +48,14 @@ export async function readResponse(
     new HttpError({
       kind: 'unexpected',
       status,
-      transient: false,
       message: `the answer from ${config.origin} (HTTP ${status}) is larger than ${sizeText(config.maxResponseBytes)}; stopped reading it (AGENTS_MAX_RESPONSE raises the limit)`,
     });
   try {
     const declared = Number(res.headers['content-length']);
     if (ok && declared > config.maxResponseBytes) throw tooLarge();
-    const text = ok
-      ? await readCapped(res.body, config.maxResponseBytes, tooLarge)
-      : await readCapped(res.body, ERROR_BODY_CAP);
-    return { status, ok, headers: res.headers, text };
+    const cap = ok ? config.maxResponseBytes : ERROR_BODY_CAP;
+    const bytes = await readCapped(res.body, cap, ok ? tooLarge : undefined);
+    return { status, ok, headers: res.headers, text: bytes.toString('utf8') };
   } catch (err) {
     if (signal?.aborted) throw err;
     if (isHttpError(err)) {

@@ -1,51 +1,41 @@
 // What bounds a call's retries: its caller's deadline, an outage of a service that has answered, a 429's
 // budget, or the count of retries; and the error a call that gave up ends with, saying what it tried.
-import { HttpError } from './errors.js';
+import { GATEWAY_STATUSES, HttpError } from './errors.js';
 import type { RetryOptions } from './backoff.js';
 import { formatDuration } from '../../util/duration.js';
 
-/** One call's start, its caller's deadline (monotonicMs; undefined: none), and whether it rides out outages. */
+/** A call's start and its caller's deadline (monotonicMs), and whether it rides out outages. */
 export interface CallBounds {
   started: number;
   deadline: number | undefined;
   outages: boolean;
 }
 
-/** What lets a retry go (see retryBound); `budgetMs`: the time it has, from the call's start. */
+/** What lets a retry go: the caller's deadline, an outage's or a 429's budget (`budgetMs`, from the call's start), or maxRetries. */
 export interface Bound {
   kind: 'deadline' | 'outage' | 'budget' | 'count';
   budgetMs?: number;
 }
 
-const GATEWAY = new Set([502, 503, 504]);
-
-/**
- * Pure: whether `err` is what a restart of the service looks like from here: no answer at all (refused,
- * reset, no connection or no headers in time), or a gateway's 502, 503 or 504 in front of it.
- */
+/** Pure: what a restart of the service looks like from here: no answer at all, or a gateway's 502/503/504. */
 export function isOutage(err: HttpError): boolean {
   if (err.status === undefined) return err.kind === 'connection' || err.kind === 'timeout';
-  return err.kind === 'server' && GATEWAY.has(err.status);
+  return err.kind === 'server' && GATEWAY_STATUSES.has(err.status);
 }
 
-/** What the call knows besides its failure: retries counted, time spent (the next wait in), and so on. */
+/**
+ * What the call knows besides its failure: the failures counted against maxRetries (not 429s), the time
+ * since it started (the next wait included), whether a deadline ends it, and whether the service answered
+ * this client or this machine lately (nothing answering is then an outage, not a typo).
+ */
 export interface CallSoFar {
-  /** Failures so far that count against maxRetries (not 429s). */
   counted: number;
-  /** Since the call started, the next wait included. */
   elapsedMs: number;
-  /** The caller has a deadline, which ends the call (its signal aborts). */
   deadline: boolean;
-  /** The service answered this client, or this machine lately: nothing answering is an outage, not a typo. */
   answered: boolean;
 }
 
-/**
- * Pure: whether a retryable failure is retried, and what bounds it; undefined when the call gives up.
- * With a deadline, every retryable failure is retried until then. Without one: a 429 for
- * rateLimitedBudgetMs; an address that never answered briefly (unreachableBudgetMs); otherwise maxRetries
- * within totalBudgetMs, and past them an outage of a service that answered for outageBudgetMs.
- */
+/** Pure: what bounds the retry of a retryable failure (with a deadline, that), or undefined when the call gives up. */
 export function retryBound(err: HttpError, retry: RetryOptions, call: CallSoFar): Bound | undefined {
   if (call.deadline) return { kind: 'deadline' };
   const { counted, elapsedMs } = call;
@@ -66,18 +56,9 @@ export function retryBound(err: HttpError, retry: RetryOptions, call: CallSoFar)
 
 /** `err` of the last of `attempts` attempts over `ms`, its message saying so (a time-out quoted is one attempt's). */
 export function afterAttempts(err: HttpError, attempts: number, ms: number): HttpError {
+  // Its own fields are the init's (cause and message are not enumerable).
   return new HttpError({
-    kind: err.kind,
-    status: err.status,
-    serverMessage: err.serverMessage,
-    neverSent: err.neverSent,
-    unreachable: err.unreachable,
-    outcomeUnknown: err.outcomeUnknown,
-    creates: err.creates,
-    retryAfterS: err.retryAfterS,
-    transient: err.transient,
-    advice: err.advice,
-    reason: err.reason,
+    ...err,
     cause: err.cause ?? err,
     message: `${err.message} (${attempts} attempts in ${formatDuration(ms)})`,
   });

@@ -1,10 +1,9 @@
-// Turns whatever a server or gateway answered into one short line: the service's `error` text when the body
-// is JSON, the title of an HTML page (never the page), or the first words of anything else.
+// Whatever a server or gateway answered as one short line: the `error` text of JSON, the title of an HTML
+// page (never the page), or the first words of anything else.
 import { isObject } from '../../util/json.js';
 import { flatten } from '../../util/text.js';
 
-/** What an error body said, reduced for a one-line message. */
-export interface BodySummary {
+interface BodySummary {
   /** The `error` text of a JSON body. */
   serverMessage?: string;
   /** A code the body carried (`code`, `error_code`, or `error.code`), e.g. VALIDATION. */
@@ -36,7 +35,6 @@ function fromJson(json: unknown): BodySummary | undefined {
   };
 }
 
-/** Summarises an error response body for a one-line message. */
 export function summariseBody(text: string, contentType: string | undefined): BodySummary {
   const type = (contentType ?? '').toLowerCase();
   const trimmed = text.trim();

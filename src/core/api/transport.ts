@@ -1,5 +1,5 @@
-// One request's trip: its pacing slot, then the send, the body read and the decode, in a retry loop. A read
-// is retried on transient failures; a POST only when it certainly never left (the API has no idempotency key).
+// One request's trip, in a retry loop: its pacing slot, the send, the body read and the decode. A read is
+// retried on transient failures; a POST only when it certainly never left (the API has no idempotency key).
 import { isHttpError, HttpError, abortedError, type BadRequestDefault, type Creates } from './errors.js';
 import { backoffDelay, RECENT_ANSWER_MS, type RetryNotice, type RetryOptions } from './backoff.js';
 import { afterAttempts, isOutage, retryBound, type CallBounds } from './retry-bound.js';
@@ -8,7 +8,7 @@ import { isTimeoutReason, sleep } from '../../util/sleep.js';
 import { flatten } from '../../util/text.js';
 import { redact } from './redact.js';
 import { checkDownloadUrl, downloadOnce, type Download } from './download.js';
-import type { Limiter, Release } from '../budget/limiter.js';
+import type { Limiter, PacingOptions, Release } from '../budget/limiter.js';
 import type { Exchange } from './wire.js';
 import { exchangeDeadline, sendRequest } from './request-send.js';
 import { readResponse, type ReadResponse } from './response-read.js';
@@ -16,62 +16,44 @@ import { decodeResponse } from './response-decode.js';
 import { monotonicMs } from '../../util/clock.js';
 
 export type { Download } from './download.js';
-export { MAX_JSON_DEPTH } from './response-decode.js';
-
-/** Largest artifact a download reads. */
-export const DOWNLOAD_CAP = 100 * 1024 * 1024;
 
 /** The largest answer read by default (AGENTS_MAX_RESPONSE): far above any page of 100 messages. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
-/** Everything the transport needs, resolved from ClientOptions. */
+/** ClientOptions, resolved (see there). */
 export interface TransportConfig {
   origin: string;
   apiKey: string;
   userAgent: string;
-  debug: ((line: string) => void) | undefined;
+  debug?: (line: string) => void;
   connectTimeoutMs: number;
   responseTimeoutMs: number;
-  /** The whole exchange, headers and body: a body that trickles in ends here. */
   requestTimeoutMs: number;
-  /** Past this, an answer's body is not read further (an answer without end must not take the memory). */
   maxResponseBytes: number;
   retry: RetryOptions;
   limiter: Limiter | undefined;
-  /** Puts a request on the wire (its module loads with the first request). */
   exchange: Exchange;
-  /** Told before each retry's wait, so a person sees why nothing happens. */
-  onRetry: ((notice: RetryNotice) => void) | undefined;
-  /** Told when a request has waited PACED_NOTICE_MS for a slot of the key's budget, for the same reason. */
-  onPaced?: ((pacing: { limit: number; windowMs: number }) => void) | undefined;
+  onRetry?: (notice: RetryNotice) => void;
+  onPaced?: (pacing: PacingOptions) => void;
 }
 
-/** A wait for a pacing slot at least this long is in the --debug trace. */
+/** How long a wait for a pacing slot must be to be traced, and to be told to onPaced. */
 const PACED_TRACE_MS = 50;
-/** How long a request waits for a pacing slot, silently, before onPaced is told. */
-export const PACED_NOTICE_MS = 1000;
+const PACED_NOTICE_MS = 1000;
 /**
- * How long a POST in flight when the caller's deadline comes may still answer. Its answer usually follows
- * in milliseconds, and tells what the deadline alone cannot: refused (a 429, nothing was done) or taken,
- * where cutting it off leaves only "it may have been created".
+ * How long a POST in flight at the caller's deadline may still answer: its answer (in milliseconds, usually)
+ * tells refused from taken, where cutting it off leaves only "it may have been created".
  */
-export const POST_GRACE_MS = 1000;
+const POST_GRACE_MS = 1000;
 
-/**
- * A signal that follows `signal`, but `graceMs` late when it ends with a time-out (a TimeoutError: the
- * command's deadline), so a request in flight may still answer; at once for anything else (Ctrl-C).
- */
-function withGrace(
-  signal: AbortSignal | undefined,
-  graceMs: number,
-): { signal: AbortSignal | undefined; dispose: () => void } {
+/** `signal`, but POST_GRACE_MS late when it ends with a time-out (the command's deadline), at once for anything else. */
+function withGrace(signal: AbortSignal | undefined): { signal: AbortSignal | undefined; dispose: () => void } {
   if (signal === undefined) return { signal, dispose: () => undefined };
   const late = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const onAbort = () => {
     const reason: unknown = signal.reason;
-    // The deadline's reason, as fromHttpError (errors/cli-error.ts) reads it too.
-    if (isTimeoutReason(reason)) timer = setTimeout(() => late.abort(reason), graceMs);
+    if (isTimeoutReason(reason)) timer = setTimeout(() => late.abort(reason), POST_GRACE_MS);
     else late.abort(reason);
   };
   if (signal.aborted) onAbort();
@@ -85,62 +67,39 @@ function withGrace(
   };
 }
 
-/** One API call. */
+/** One API call; `badRequest`: the kind a 400 without a code maps to; `urgent`: AcquireOptions.urgent. */
 export interface RequestSpec {
   method: 'GET' | 'POST';
   url: string;
   body?: unknown;
   creates?: Creates;
-  /** The kind a 400 without a code maps to for this endpoint. */
   badRequest?: BadRequestDefault;
-  /** Served before other requests waiting for the key's budget (AcquireOptions.urgent). */
   urgent?: boolean;
 }
 
-/** How one call is sent. */
-export interface SendOptions {
-  /**
-   * The caller rides out failed calls itself, warning as it goes (a wait's poller): the call keeps to the
-   * bounds of a call without a deadline even under one.
-   */
-  ownRetries?: boolean;
-  /** Told of each failure this call rides out (a retry follows), as the client's onRetry is. */
-  onRetry?: (err: HttpError) => void;
-}
-
-/** Sends requests for one ApiClient. */
 export class Transport {
   /** Requests put on the wire so far (every attempt counts). */
   requestCount = 0;
   /** The service answered a request of this client (any HTTP status): its address is right. */
   private answered = false;
-  private readonly config: TransportConfig;
 
-  constructor(config: TransportConfig) {
-    this.config = config;
-  }
+  constructor(private readonly config: TransportConfig) {}
 
-  /** Writes a debug line, key redacted, when tracing is on. */
-  trace(line: string): void {
-    this.config.debug?.(redact(line, this.config.apiKey));
-  }
+  private readonly trace = (line: string): void => this.config.debug?.(redact(line, this.config.apiKey));
 
-  /**
-   * GETs a presigned link on another host, without the key and outside the key's pacing, retrying
-   * transient failures as reads are.
-   */
-  async download(raw: string, signal: AbortSignal | undefined, maxBytes: number): Promise<Download> {
+  /** GETs a presigned link outside the key's pacing, retrying transient failures as reads are. */
+  async download(raw: string, signal: AbortSignal | undefined): Promise<Download> {
     const url = checkDownloadUrl(raw);
     const call: CallBounds = { started: monotonicMs(), deadline: deadlineOf(signal), outages: true };
-    const config = { ...this.config, trace: (line: string) => this.trace(line) };
+    const config = { ...this.config, trace: this.trace };
     for (let attempt = 1, counted = 0; ; attempt++) {
       try {
-        return await downloadOnce(config, url, signal, maxBytes);
+        return await downloadOnce(config, url, signal);
       } catch (err) {
         if (signal?.aborted) throw abortedError(signal.reason);
         if (!isHttpError(err)) throw err;
         if (err.kind !== 'rate_limited') counted += 1;
-        const delay = this.retryDelay(err, err.transient, attempt, counted, call);
+        const delay = err.transient ? this.retryDelay(err, attempt, counted, call) : undefined;
         if (delay === undefined) throw err;
         await sleep(delay, signal).catch(() => {
           throw abortedError(signal?.reason);
@@ -149,20 +108,10 @@ export class Transport {
     }
   }
 
-  /**
-   * The wait before retrying `err` (attempt `attempt` failed, `counted` of the failures so far not 429s),
-   * or undefined when it is not retried (see retryBound).
-   */
-  private retryDelay(
-    err: HttpError,
-    retryable: boolean,
-    attempt: number,
-    counted: number,
-    call: CallBounds,
-  ): number | undefined {
+  /** The wait before retrying `err` (`counted`: the failures so far not 429s), or undefined (see retryBound). */
+  private retryDelay(err: HttpError, attempt: number, counted: number, call: CallBounds): number | undefined {
     const { retry } = this.config;
     const rateLimited = err.kind === 'rate_limited';
-    if (!retryable) return undefined;
     const delay = backoffDelay(attempt, retry, { rateLimited, retryAfterS: err.retryAfterS });
     const failingForMs = monotonicMs() - call.started;
     const bound = retryBound(err, retry, {
@@ -194,16 +143,16 @@ export class Transport {
     return since !== undefined && since <= RECENT_ANSWER_MS;
   }
 
-  /** Sends `spec`, retrying within the configured bounds; resolves with the parsed JSON body. */
-  async send(spec: RequestSpec, signal?: AbortSignal, o: SendOptions = {}): Promise<unknown> {
-    const deadline = deadlineOf(signal);
-    const call: CallBounds = {
-      started: monotonicMs(),
-      // A caller that rides out failed calls itself until its deadline hears of each soon, and warns.
-      ...(o.ownRetries === true
-        ? { deadline: undefined, outages: deadline === undefined }
-        : { deadline, outages: true }),
-    };
+  /** Sends `spec`, retrying within bounds; resolves with the JSON body. `onRetry`: told of each failure ridden out. */
+  async send(
+    spec: RequestSpec,
+    signal?: AbortSignal,
+    o: { ownRetries?: boolean; onRetry?: (err: HttpError) => void } = {},
+  ): Promise<unknown> {
+    // A caller that rides out failed calls itself (a wait's poller) hears of each soon: no deadline here.
+    const deadline = o.ownRetries === true ? undefined : deadlineOf(signal);
+    const outages = o.ownRetries !== true || deadlineOf(signal) === undefined;
+    const call: CallBounds = { started: monotonicMs(), deadline, outages };
     const bodyText = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     const state = { left: false };
     // A POST cancelled after it left may still have been carried out.
@@ -213,24 +162,20 @@ export class Transport {
       try {
         return await this.attempt(spec, bodyText, attempt, state, signal);
       } catch (caught) {
-        // Refused before it was acted on (a 429 that came in the grace after the deadline, say): not left.
+        // Refused before it was acted on (a 429, even one in the grace after the deadline): nothing done.
         if (isHttpError(caught) && caught.neverSent) state.left = false;
         if (signal?.aborted) throw cancelled();
         const err = isHttpError(caught)
           ? caught
           : new HttpError({ kind: 'unexpected', message: String(caught), cause: caught });
-        // Refused before it was acted on (a 429, a refused connection): nothing is in flight, nothing done.
-        if (err.neverSent) state.left = false;
         const retryable = spec.method === 'GET' ? err.transient : err.neverSent && err.transient;
         if (err.kind !== 'rate_limited') counted += 1;
-        const delay = this.retryDelay(err, retryable, attempt, counted, call);
+        const delay = retryable ? this.retryDelay(err, attempt, counted, call) : undefined;
         if (delay !== undefined) {
           o.onRetry?.(err);
-          try {
-            await sleep(delay, signal);
-          } catch {
+          await sleep(delay, signal).catch(() => {
             throw cancelled();
-          }
+          });
           continue;
         }
         const told = attempt > 1 ? afterAttempts(err, attempt, monotonicMs() - call.started) : err;
@@ -239,6 +184,7 @@ export class Transport {
     }
   }
 
+  /** One attempt: each, retries too, takes a slot of the key's budget (the service counts it). */
   private async attempt(
     spec: RequestSpec,
     bodyText: string | undefined,
@@ -246,14 +192,11 @@ export class Transport {
     state: { left: boolean },
     signal: AbortSignal | undefined,
   ): Promise<unknown> {
-    // Cancelled before it left (the limiter checks this too, but pacing may be off): nothing was sent.
-    signal?.throwIfAborted();
-    // Retries count against the limit too: each attempt is a request the service sees.
+    signal?.throwIfAborted(); // the limiter checks this too, but pacing may be off
     const release = await this.paced(signal, spec.urgent === true);
     this.requestCount += 1;
     state.left = true;
-    // A POST in flight when the deadline comes is given POST_GRACE_MS to answer (see withGrace).
-    const grace = spec.method === 'POST' ? withGrace(signal, POST_GRACE_MS) : undefined;
+    const grace = spec.method === 'POST' ? withGrace(signal) : undefined;
     // A 429 tells the budget that others spend the key too (budget/limiter.ts Cap).
     let refused = false;
     let answered = true;
@@ -280,7 +223,6 @@ export class Transport {
     const asked = monotonicMs();
     try {
       const release = await limiter.acquire(signal, { urgent });
-      // --debug: a request that waited for the key's budget says how long (a late poll's reason).
       const waited = monotonicMs() - asked;
       if (waited >= PACED_TRACE_MS)
         this.trace(`waited ${Math.round(waited)} ms for a slot of the key's budget`);
@@ -290,7 +232,6 @@ export class Transport {
     }
   }
 
-  /** One request and its answer, body read to the end (or discarded) on every path. */
   private async exchange(
     spec: RequestSpec,
     bodyText: string | undefined,
@@ -298,33 +239,27 @@ export class Transport {
     signal: AbortSignal | undefined,
   ): Promise<unknown> {
     const { config } = this;
-    const trace = (line: string) => this.trace(line);
     const sent = bodyText === undefined ? '' : `: ${flatten(bodyText)}`;
     this.trace(`→ ${spec.method} ${spec.url} (attempt ${attempt})${sent}`);
     const deadline = exchangeDeadline(config, signal);
     let answer: ReadResponse;
     try {
-      const res = await sendRequest(config, spec, bodyText, deadline, signal, trace);
-      answer = await readResponse(config, res, deadline, signal, trace);
+      const res = await sendRequest(config, spec, bodyText, deadline, signal, this.trace);
+      answer = await readResponse(config, res, deadline, signal, this.trace);
     } finally {
       deadline.dispose();
     }
     const { status, text } = answer;
-    this.trace(
-      `← ${status} in ${deadline.elapsed()}, ${Buffer.byteLength(text)} bytes: ${flatten(text.slice(0, 1000))}`,
-    );
-    // undici hands a kept-alive socket back to its pool one turn of the event loop after the response
-    // ended (it watches for servers that close a connection they said they would keep). A request sent
-    // before then opens a second connection, with its own TCP and TLS handshakes: wait for that turn.
+    const shown = flatten(text.slice(0, 1000));
+    this.trace(`← ${status} in ${deadline.elapsed()}, ${Buffer.byteLength(text)} bytes: ${shown}`);
+    // undici hands a kept-alive socket back to its pool one turn after the response ended: a request sent
+    // before then opens a second connection, with its own handshakes.
     await new Promise((resolve) => setImmediate(resolve));
     return decodeResponse(config, spec, answer);
   }
 }
 
-/**
- * A POST that failed after it may have reached the service: say so instead of sending it again. Failures
- * that certainly did not create anything (refused connection, 4xx answers) pass unchanged.
- */
+/** A POST that failed after it may have reached the service says so; one that certainly created nothing passes. */
 export function postOutcome(err: HttpError, creates: Creates | undefined): HttpError {
   if (err.neverSent || err.kind === 'aborted') return err;
   if (err.status !== undefined && err.status >= 300 && err.status < 500) return err;

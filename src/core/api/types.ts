@@ -1,7 +1,5 @@
-// The Agent Sessions API's resources, as described in ../shared/spec/agent-sessions-api.md, widened where
-// the live service answers differently (../shared/spec/live-service.md). Shared by the client, the poller,
-// the commands and the emulator. The records the service answers with (Session, Message, a page, an
-// artifact, an error body) are each one module of ./schemas/: type, contract and check together.
+// The Agent Sessions API's resources (the spec, widened where the live service differs). The records the
+// service answers with are each one module of ./schemas/: type, contract and check together.
 
 /** The built-in agents accepted as `agent_name`: the spec's six, and `sisyphus`, which the live service takes. */
 export const CORE_AGENTS = ['claude', 'codex', 'gemini', 'opencode', 'cursor', 'kimi', 'sisyphus'] as const;
@@ -36,7 +34,7 @@ export interface Profile {
 /** The live service's longest session title (CreateSessionBody.title). */
 export const MAX_TITLE_LENGTH = 200;
 
-/** Body of Create session: exactly one of agent_name, agent_id, profile. */
+/** Exactly one of agent_name, agent_id, profile. */
 export interface CreateSessionBody {
   message: string;
   agent_name?: CoreAgent;
@@ -44,20 +42,18 @@ export interface CreateSessionBody {
   profile?: Profile;
   is_private?: boolean;
   artifact_ids?: string[];
-  /** The live service's (at most 200 characters); not in the document. */
+  /** The live service's, not the spec's (as session_group_id). */
   title?: string;
-  /** The live service's: a session group's UUID; not in the document. */
   session_group_id?: string;
 }
 
-/** Body of Send message. */
 export interface SendMessageBody {
   message: string;
   artifact_ids?: string[];
   profile?: Profile;
 }
 
-/** Query of List session messages. `role` repeated is understood by newer deployments of the live service. */
+/** `role` repeated is understood by newer deployments of the live service. */
 export interface ListQuery {
   type?: MessageType[];
   role?: Role | Role[];

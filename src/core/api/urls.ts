@@ -1,6 +1,5 @@
-// Every address the client requests is built here: the base URL, path parameters (one encoding helper) and
-// list queries. The client never follows an href the service returns (the live service builds them from its
-// own environment, and drops the query), so the key can only ever go to the configured origin.
+// Every address the client requests is built here. The client never follows an href the service returns
+// (the live service builds them from its own environment), so the key only ever goes to the configured origin.
 import { isUuid } from '../../util/uuid.js';
 import type { ListQuery } from './types.js';
 
@@ -10,18 +9,13 @@ export interface ThreadTarget {
   threadId?: string;
 }
 
-/** The one path-parameter encoder. */
-export function encodePath(segment: string): string {
-  return encodeURIComponent(segment);
-}
-
 /** A last check before a request: the CLI validates references earlier; this keeps junk off the wire. */
 export function assertUuid(value: string, what: string): void {
   if (!isUuid(value)) throw new TypeError(`invalid ${what} "${value.slice(0, 60)}": expected a UUID`);
 }
 
 /** The query string of List session messages (`type` and `role` repeated), with its leading `?`, or ''. */
-export function buildQuery(query: ListQuery): string {
+function buildQuery(query: ListQuery): string {
   const params = new URLSearchParams();
   for (const type of query.type ?? []) params.append('type', type);
   const roles = query.role === undefined ? [] : Array.isArray(query.role) ? query.role : [query.role];
@@ -35,14 +29,13 @@ export function buildQuery(query: ListQuery): string {
   return text === '' ? '' : `?${text}`;
 }
 
-/** The API's addresses under one base URL. */
 export class ApiUrls {
   /** `scheme://host:port` of the base URL: the only origin that ever receives the key. */
   readonly origin: string;
   /** `{origin}{basePath}/rest/v1`. */
   readonly root: string;
 
-  /** `baseUrl` is validated by the caller (config); a value that is no http(s) URL is a programming error. */
+  /** `baseUrl` is validated by the caller: one that is no http(s) URL is a programming error. */
   constructor(baseUrl: string) {
     const url = new URL(baseUrl.trim());
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
@@ -60,25 +53,23 @@ export class ApiUrls {
 
   session(sessionId: string): string {
     assertUuid(sessionId, 'session id');
-    return `${this.root}/sessions/${encodePath(sessionId)}`;
+    return `${this.root}/sessions/${encodeURIComponent(sessionId)}`;
   }
 
-  /** The messages collection (also the target of Send message). */
+  /** Also the target of Send message. */
   sessionMessages(sessionId: string): string {
     return `${this.session(sessionId)}/messages`;
   }
 
-  /** List session messages, the threaded form when `threadId` is set. */
   messages(target: ThreadTarget, query: ListQuery = {}): string {
     if (target.threadId === undefined) return `${this.sessionMessages(target.sessionId)}${buildQuery(query)}`;
     assertUuid(target.threadId, 'thread id');
-    const path = `${this.session(target.sessionId)}/threads/${encodePath(target.threadId)}/messages`;
+    const path = `${this.session(target.sessionId)}/threads/${encodeURIComponent(target.threadId)}/messages`;
     return `${path}${buildQuery(query)}`;
   }
 
-  /** One artifact of a session (the live service's endpoint). */
   artifact(sessionId: string, artifactId: string): string {
     assertUuid(artifactId, 'artifact id');
-    return `${this.session(sessionId)}/artifacts/${encodePath(artifactId)}`;
+    return `${this.session(sessionId)}/artifacts/${encodeURIComponent(artifactId)}`;
   }
 }

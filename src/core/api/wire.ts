@@ -1,7 +1,6 @@
-// What a request and its answer are on either wire (plain-http.ts, or undici through exchange.ts): the
-// shapes the transport sends and reads, apart from the code that chooses and loads a wire.
+// A request and its answer on either wire (plain-http.ts, or undici through exchange.ts), apart from the code
+// that chooses and loads a wire.
 
-/** One request. */
 export interface ExchangeOptions {
   method: 'GET' | 'POST';
   headers: Record<string, string>;
@@ -17,5 +16,4 @@ export interface Answer {
   body: AsyncIterable<Buffer> & { destroy(): void };
 }
 
-/** Sends one request. */
 export type Exchange = (url: URL, options: ExchangeOptions) => Promise<Answer>;

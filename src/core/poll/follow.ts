@@ -1,7 +1,7 @@
-// The poller: an AsyncIterable of the messages of a thread (or a whole session) as they land, each
-// yielded exactly once, in storage order. It writes nothing to the terminal; the caller ends it with an
-// AbortSignal (Ctrl-C, --timeout) or by breaking out of its loop.
+// The poller: an AsyncIterable of the messages of a thread (or a whole session) as they land, each yielded
+// exactly once, in storage order. The caller ends it with an AbortSignal or by breaking out of its loop.
 import type { Message, MessagePage, MessageType, Role, ListQuery } from '../api/types.js';
+import type { ThreadTarget } from '../api/urls.js';
 import { nextDelay, DEFAULT_SCHEDULE, type ScheduleOptions } from './schedule.js';
 import { nextBulkPage, pickPage, SeenWindow } from './window.js';
 import { pause } from './pause.js';
@@ -10,7 +10,7 @@ import type { PollShare } from '../budget/limiter.js';
 import { PageGuard } from '../api/paging.js';
 import { isFinalReply } from '../conversation/turn-state.js';
 
-/** Errors the loop rides out: the client's own retries gave up on a transient failure. */
+/** The default of errors the loop rides out: the client's own retries gave up on a transient failure. */
 export function isTransient(err: unknown): boolean {
   return isHttpError(err) && err.transient;
 }
@@ -20,64 +20,35 @@ export function isRateLimited(err: unknown): boolean {
   return isHttpError(err) && err.kind === 'rate_limited';
 }
 
-/** Where to poll: a session, or one thread of it. */
-export interface PollTarget {
-  sessionId: string;
-  threadId?: string;
-}
-
-/** The one client call the poller needs (ApiClient#listMessages), and the key's budget when it has one. */
+/** What the poller needs of an ApiClient. */
 export interface MessageLister {
   listMessages(
-    target: PollTarget,
+    target: ThreadTarget,
     query: ListQuery,
     options?: { signal?: AbortSignal; ownRetries?: boolean; onRetry?: (err: unknown) => void },
   ): Promise<MessagePage>;
-  /** Registers the follow as a waiter on the key's budget (ApiClient#pollShare). */
   pollShare?(): PollShare | undefined;
-  /**
-   * Whether a listed message is of the target (ApiClient#belongs): one the server's filter let through
-   * from another session or thread is kept in the window, so that the paging counts stay right, but
-   * never yielded, and never the end of the wait.
-   */
-  belongs?(target: PollTarget, m: Message): boolean;
+  /** ApiClient#belongs: a foreign message is kept in the window (paging counts stay right), never yielded. */
+  belongs?(target: ThreadTarget, m: Message): boolean;
 }
 
 export interface FollowOptions {
   client: MessageLister;
-  target: PollTarget;
-  /** Message types to follow; default message + final_message. */
+  target: ThreadTarget;
   types?: MessageType[];
-  /** Default assistant. */
   role?: Role;
-  /** End after the first final_message is yielded. */
   untilFinal?: boolean;
   signal?: AbortSignal;
   schedule?: ScheduleOptions;
-  /**
-   * Messages the caller has already shown (tail's backlog, newest first or in any order): the follow
-   * carries on after the newest of them, polls at once, and never yields them or anything stored before.
-   */
+  /** Messages shown already (tail's backlog, in any order): the follow polls at once and yields nothing up to the newest. */
   after?: readonly Message[];
-  /** Classifies errors the loop should ride out rather than end with; default isTransient. */
   isTransient?: (err: unknown) => boolean;
-  /**
-   * Polls in a row that may fail transiently (each after the client's own retries gave up) before the
-   * error ends the follow; default MAX_FAILED_POLLS. A service that stays down must not be waited on forever.
-   */
+  /** Transient failed polls in a row before the error ends the follow: a service that stays down is not waited on forever. */
   maxFailedPolls?: number;
-  /** Told of each poll that failed transiently and will be tried again (for a warning), with the count so far. */
   onTransientError?: (err: unknown, failedPolls: number) => void;
-  /**
-   * Told of each failure a poll's call rides out inside the client (an outage the transport waits through
-   * before the poll itself fails), for a status line that says the service is failing meanwhile.
-   */
+  /** Told of each failure a poll's call rides out inside the client (a status line says the service is failing). */
   onRetrying?: (err: unknown) => void;
-  /**
-   * Which messages count as the turn moving for the schedule (a poll that finds one snaps the gap back to
-   * the shortest); default every message. A wait that reads tool calls only to show them in its spinner
-   * counts the messages it waits for alone, so that it polls exactly as often as it would without them.
-   */
+  /** What snaps the gap back to the shortest (default all; not the tool calls a wait shows in its spinner). */
   flowing?: (m: Message) => boolean;
 }
 
@@ -85,12 +56,6 @@ export const MAX_FAILED_POLLS = 3;
 
 /** How often a sleeping waiter looks at its share of the key's budget again. */
 const SHARE_RECHECK_MS = 1000;
-
-const shareState = (share: PollShare, started: number) => ({
-  gapMs: share.gapMs(),
-  elapsedMs: Date.now() - started,
-});
-
 const BULK_MIN_LIMIT = 50;
 
 /** Follows new messages. Iterate it once. */
@@ -100,14 +65,11 @@ export class Follower implements AsyncIterable<Message> {
   private finished = false;
   /** False until the first poll, when `after` asks for a full read of the window. */
   private primed: boolean;
-  /** The newest created_at of `after`, and the ids of `after`: where the first poll tells old from new. */
+  /** The newest created_at and the ids of `after`: where the first poll tells old from new. */
   private readonly seenUpToMs: number;
   private readonly shown: ReadonlySet<string>;
-  /** Poll at once instead of after the first gap. */
-  private readonly immediate: boolean;
-  /** Requests made, for benchmarks. */
+  /** For benchmarks. */
   requests = 0;
-  /** Ends the gap being waited out, when a caller knows messages are coming (see wake). */
   private waking: AbortController | undefined;
   private woken = false;
 
@@ -121,40 +83,26 @@ export class Follower implements AsyncIterable<Message> {
     };
     this.window = new SeenWindow();
     const after = options.after ?? [];
-    // Carry on from the newest message shown: the cursor a margin behind its `ts`, and a first poll that
-    // reads that whole window, taking whatever was stored up to it as seen.
-    let newestTs: number | undefined;
-    let newestMs = Number.NEGATIVE_INFINITY;
-    for (const m of after) {
-      const ms = Date.parse(m.created_at);
-      if (ms > newestMs) newestMs = ms;
-      if (typeof m.ts === 'number' && (newestTs === undefined || m.ts > newestTs)) newestTs = m.ts;
-    }
-    if (newestTs !== undefined) this.window.floor = Math.floor(newestTs - this.window.marginS);
+    // Carry on from the newest message shown: the cursor a margin behind its `ts`; the first poll reads that window.
+    const newest = (xs: number[]) => xs.reduce((a, b) => (b > a ? b : a), Number.NEGATIVE_INFINITY);
+    const newestTs = newest(after.flatMap((m) => (typeof m.ts === 'number' ? [m.ts] : [])));
+    if (newestTs > Number.NEGATIVE_INFINITY) this.window.floor = Math.floor(newestTs - this.window.marginS);
     this.shown = new Set(after.map((m) => m.id));
-    this.seenUpToMs = newestMs;
+    this.seenUpToMs = newest(after.map((m) => Date.parse(m.created_at)));
     this.primed = after.length === 0;
-    this.immediate = after.length > 0;
   }
 
-  /**
-   * Polls now and quickly from here on, as if messages had just arrived: for a caller that has just
-   * started a turn (a chat's follow-up), after a quiet spell stretched the gap to seconds.
-   */
+  /** Polls now and quickly from here on, as if messages had just arrived (a chat's follow-up after a quiet spell). */
   wake(): void {
     this.woken = true;
     this.waking?.abort('wake');
   }
 
-  /** The messages one at a time (see batches). */
   async *[Symbol.asyncIterator](): AsyncGenerator<Message> {
     for await (const batch of this.batches()) yield* batch;
   }
 
-  /**
-   * One array per poll: the messages that poll found (possibly none). The boundary matters to callers
-   * that decide about a message by what the next poll brings (the live service's copy of a final reply).
-   */
+  /** One array per poll (maybe empty), for callers that decide about a message by what the next poll brings. */
   async *batches(): AsyncGenerator<Message[]> {
     // A waiter on the key's budget while it polls: its gaps stretch to its share when others wait too.
     const share = this.o.client.pollShare?.();
@@ -172,8 +120,10 @@ export class Follower implements AsyncIterable<Message> {
     /** Failed polls in a row that count towards giving up (errors less the 429s). */
     let failed = 0;
     let first = true;
+    const shareNow = () => share && { gapMs: share.gapMs(), elapsedMs: Date.now() - started };
     while (!this.finished) {
-      if (!(first && this.immediate) && !this.woken) {
+      // After a backlog shown (not primed), the first poll goes at once.
+      if (!(first && !this.primed) && !this.woken) {
         const from = Date.now();
         const quiet = first ? 0 : from - quietSince;
         const jitter = Math.random();
@@ -181,7 +131,7 @@ export class Follower implements AsyncIterable<Message> {
         const gap = () =>
           first && !share
             ? this.o.schedule.minMs
-            : nextDelay(quiet, errors, this.o.schedule, () => jitter, share && shareState(share, started));
+            : nextDelay(quiet, errors, this.o.schedule, () => jitter, shareNow());
         await this.gap(from, gap, share && SHARE_RECHECK_MS);
       }
       if (this.woken) quietSince = Date.now();
@@ -203,7 +153,6 @@ export class Follower implements AsyncIterable<Message> {
         // What the poll found before it failed is in the window: it must be handed on now or never.
         if (batch.length > 0) yield batch;
         if (this.o.signal?.aborted || !this.o.isTransient?.(err)) throw err;
-        // A poll that failed half-way is safe to repeat.
         errors += 1;
         // A 429 is the key's budget spent by others, not a service that is down: it never ends the follow
         // (the client's retries have waited up to a minute already; --timeout or Ctrl-C bound it).
@@ -220,13 +169,9 @@ export class Follower implements AsyncIterable<Message> {
   private async gap(from: number, gap: () => number, recheckMs: number | undefined): Promise<void> {
     const waking = new AbortController();
     this.waking = waking;
+    const signal = this.o.signal ? AbortSignal.any([this.o.signal, waking.signal]) : waking.signal;
     try {
-      await pause(
-        from,
-        gap,
-        this.o.signal ? AbortSignal.any([this.o.signal, waking.signal]) : waking.signal,
-        recheckMs,
-      );
+      await pause(from, gap, signal, recheckMs);
     } catch (err) {
       if (!waking.signal.aborted || this.o.signal?.aborted) throw err;
     } finally {
@@ -234,30 +179,21 @@ export class Follower implements AsyncIterable<Message> {
     }
   }
 
-  private query(page: number, limit: number): ListQuery {
-    const q: ListQuery = { type: this.o.types, role: this.o.role, direction: 'asc', page, limit };
-    if (this.window.floor !== undefined) q.gts = this.window.floor;
-    return q;
-  }
-
   private async list(page: number, limit: number): Promise<MessagePage> {
     this.requests += 1;
+    const { types: type, role, signal, onRetrying: onRetry } = this.o;
+    const query: ListQuery = { type, role, direction: 'asc', page, limit, gts: this.window.floor };
     // The loop rides out failed polls itself, warning of each (see poll), under a deadline too.
-    return this.o.client.listMessages(this.o.target, this.query(page, limit), {
-      signal: this.o.signal,
-      ownRetries: true,
-      ...(this.o.onRetrying ? { onRetry: this.o.onRetrying } : {}),
-    });
+    return this.o.client.listMessages(this.o.target, query, { signal, ownRetries: true, onRetry });
   }
 
   /**
-   * A message not to yield: from before the follow began (what the caller showed, and older), or not of
-   * the target at all. Remembered in the window, never yielded. `tiedOld`: of the first poll, a message
-   * stored in the same instant as the newest one shown is old when the server listed it before one shown
-   * (only the server's order tells messages of one instant apart); later polls find only new ones there.
+   * A message from before the follow began, or not of the target: remembered in the window, never yielded.
+   * `tiedOld`: one stored in the instant of the newest shown is old when the server listed it before one
+   * shown (only the server's order tells messages of one instant apart).
    */
   private isOld(m: Message, tiedOld = false): boolean {
-    const foreign = this.o.client.belongs ? !this.o.client.belongs(this.o.target, m) : false;
+    const foreign = this.o.client.belongs?.(this.o.target, m) === false;
     const created = Date.parse(m.created_at);
     const before = created < this.seenUpToMs || (created === this.seenUpToMs && tiedOld);
     if (!foreign && !before && !this.shown.has(m.id)) return false;
@@ -268,16 +204,11 @@ export class Follower implements AsyncIterable<Message> {
   /** Marks a message as yielded; true when the caller should stop after it. */
   private accept(m: Message): boolean {
     this.window.add(m);
-    // A system notice (no thread) is never the end of a turn, whatever its type.
     if (this.o.untilFinal && isFinalReply(m)) this.finished = true;
     return this.finished;
   }
 
-  /**
-   * One poll: read from just before the first unknown message to the end of the window. If the reply
-   * does not line up with what is known (a message inserted before known ones, a deletion), read the
-   * whole window instead.
-   */
+  /** One poll from just before the first unknown message; a reply out of line with what is known reads the whole window. */
   private async *pollOnce(): AsyncGenerator<Message> {
     let known = this.window.size;
     let pick = pickPage(known - 1);
@@ -296,11 +227,8 @@ export class Follower implements AsyncIterable<Message> {
         yield* this.fullScan();
         return;
       }
-      for (const m of fresh) {
-        if (this.isOld(m)) continue;
-        yield m;
-        if (this.accept(m)) return;
-      }
+      yield* this.fresh(fresh, -1);
+      if (this.finished) return;
       known += fresh.length;
       if (end >= res.meta.total) {
         // Everything counted is accounted for, unless something known was deleted meanwhile.
@@ -312,9 +240,8 @@ export class Follower implements AsyncIterable<Message> {
   }
 
   /**
-   * Reads the whole window page by page, yields what is new, and forgets what was deleted. The first poll
-   * after a backlog reads the window whole before it yields: whether a message of the newest instant shown
-   * is old depends on where the server listed the last message shown, which may be on a later page.
+   * Reads the whole window, yields what is new, forgets what was deleted. After a backlog, it reads all
+   * before it yields: where the last one shown is listed (maybe on a later page) tells old from new.
    */
   private async *fullScan(): AsyncGenerator<Message> {
     const present = new Set<string>();
@@ -356,6 +283,5 @@ export class Follower implements AsyncIterable<Message> {
 /** Iterates a follower until its first message (with untilFinal: the final one) and returns it. */
 export async function firstMessage(follower: Follower): Promise<Message> {
   for await (const m of follower) return m;
-  // Only reachable if the iterator was closed from outside.
   throw new Error('the poller stopped before a message arrived');
 }

@@ -1,6 +1,5 @@
-// The poller's wait between two polls. When the key's budget is shared, the gap follows it while the
-// poller sleeps (waiters come and go, slots free up), so it is looked at again every `recheckMs`: a gap
-// decided in a crowded minute must not outlast the crowd.
+// The poller's wait between two polls. A shared budget's gap is looked at again every `recheckMs` while it
+// sleeps: a gap decided in a crowded minute must not outlast the crowd.
 import { sleep } from '../../util/sleep.js';
 
 /** Resolves at `from + gap()`, gap() read again every `recheckMs` (when given); rejects when `signal` aborts. */

@@ -1,6 +1,5 @@
-// When to poll next: fast at first, since replies are usually quick; slower through a long turn and slower
-// still after a minute of quiet, leaving the key's budget to others; back to fast as soon as messages flow.
-// Every gap carries jitter, so that clients started together do not poll in lockstep.
+// When to poll next: fast at first (replies are usually quick), slower through a long turn and after a minute
+// of quiet, back to fast as soon as messages flow; jittered, so clients started together are not in lockstep.
 
 /** Tunables of the poll schedule, in milliseconds. */
 export interface ScheduleOptions {
@@ -8,11 +7,10 @@ export interface ScheduleOptions {
   minMs: number;
   /** Longest gap during the first `longQuietMs` of quiet. */
   maxMs: number;
-  /** How fast the gap grows per millisecond of quiet (0.12 = +120 ms per second). */
+  /** Growth of the gap per millisecond of quiet (0.12 = +120 ms per second). */
   growth: number;
-  /** After this much quiet, the gap grows again (at the same rate) ... */
+  /** After this much quiet, the gap grows again (at the same rate) up to `longMaxMs`. */
   longQuietMs: number;
-  /** ... up to this. */
   longMaxMs: number;
   /** ± share of each gap drawn at random. */
   jitter: number;
@@ -23,11 +21,9 @@ export interface ScheduleOptions {
   warmupSpeedup: number;
 }
 
-/** A waiter's share of the key's budget, as its poll loop knows it. */
+/** A waiter's share of the key's budget: the least gap that keeps to it (0: none), and how long it has waited. */
 export interface ShareState {
-  /** The least gap that keeps it to its share (0: no bound). */
   gapMs: number;
-  /** How long it has been waiting. */
   elapsedMs: number;
 }
 
@@ -43,17 +39,11 @@ export const DEFAULT_SCHEDULE: ScheduleOptions = {
   warmupSpeedup: 2.5,
 };
 
-/**
- * Pure: the gap after `quietMs` without new messages and `errors` consecutive transient failures, at least
- * the waiter's `share` of the budget once its warm-up is over.
- */
-// A 40 s turn costs about 30 requests (three such waits fit in one key's 100 a minute) and its final is
-// seen at most about 2.3 s late; a CI job waiting twenty minutes polls about 12 times a minute. When several
-// waiters share the key (in this process or others), each is given its share of the budget as a least gap
-// (N waiters → N × window / limit, with a margin, more when the window is already spent: budgetGap in
-// api/budget/limiter.ts), so that together they stay under the limit instead of queueing behind the
-// limiter. In its first seconds a waiter may poll several times faster than its share, so that a short turn
-// is still seen quickly; that costs the key a few requests per waiter whatever their number.
+/** Pure: the gap after `quietMs` of quiet and `errors` transient failures in a row, at least `share` once warm. */
+// A 40 s turn costs about 30 requests and its final is seen at most about 2.3 s late; a CI job waiting
+// twenty minutes polls about 12 times a minute. Waiters sharing the key each keep to their share as a least
+// gap (budgetGap in budget/limiter.ts), so together they stay under the limit instead of queueing behind
+// the limiter; in its first seconds a waiter may poll faster, so that a short turn is still seen quickly.
 export function nextDelay(
   quietMs: number,
   errors: number,

@@ -1,35 +1,28 @@
 // The poller's memory: which messages of the `gts` window it has already yielded, and the cursor kept a
 // margin behind the newest `ts` (a provider's `ts` is neither unique nor in storage order).
+import type { Message } from '../api/types.js';
 
 /** How wide the window behind the newest `ts` is, in seconds. */
 export interface WindowOptions {
-  /** Smallest margin: covers same-second messages and a provider clock that trails a little. */
+  /** Covers same-second messages and a provider clock that trails a little. */
   baseMarginS: number;
-  /** Largest margin, however disordered the timestamps look. */
+  /** However disordered the timestamps look. */
   maxMarginS: number;
 }
 
-export const DEFAULT_WINDOW: WindowOptions = { baseMarginS: 30, maxMarginS: 3600 };
+const DEFAULT_WINDOW: WindowOptions = { baseMarginS: 30, maxMarginS: 3600 };
 
-/** A message as far as the window cares. */
-export interface Stamped {
-  id: string;
-  ts: number | null;
-  created_at: string;
-}
+type Stamped = Pick<Message, 'id' | 'ts' | 'created_at'>;
 
-/** The ids yielded inside the current window, and the cursor derived from them. */
-// The API filters on `ts > gts`, but `ts` comes from the agent's provider: several messages share a second,
-// and a message can be stored with a `ts` older than one already seen. So the cursor (`floor`) stays a
-// margin behind the newest `ts`, and every message of the window is remembered by id. Because the list is
-// ordered by `created_at` (storage order), the known messages of a window are always the first ones of the
-// ascending list; new ones follow them. That lets a poll ask for the page that starts just before the
-// first unknown message instead of re-reading the window.
+// The API filters on `ts > gts`, but several messages share a second, and one can be stored with a `ts`
+// older than one already seen: so the cursor (`floor`) stays a margin behind the newest `ts`, and every
+// message of the window is remembered by id. The list is in storage order, so the known messages of a
+// window come first and a poll can start just before the first unknown one.
 export class SeenWindow {
-  /** The `gts` of the next poll; undefined until a timestamp has been seen (then the whole list is the window). */
+  /** The `gts` of the next poll; undefined until a timestamp has been seen (the whole list is the window). */
   floor: number | undefined;
   private readonly ids = new Map<string, number | null>();
-  private maxTs: number | undefined;
+  private maxTs = Number.NEGATIVE_INFINITY;
   private maxCreated: number | undefined;
   private maxInversion = 0;
   private readonly options: WindowOptions;
@@ -48,21 +41,17 @@ export class SeenWindow {
     return this.ids.size;
   }
 
-  /** Records a yielded message; returns false when it was already known. */
-  add(m: Stamped): boolean {
-    if (this.ids.has(m.id)) return false;
+  add(m: Stamped): void {
+    if (this.ids.has(m.id)) return;
     this.ids.set(m.id, m.ts);
     if (typeof m.ts === 'number' && Number.isFinite(m.ts)) {
-      if (this.maxTs !== undefined && m.ts < this.maxTs) {
-        this.maxInversion = Math.max(this.maxInversion, this.maxTs - m.ts);
-      }
-      this.maxTs = this.maxTs === undefined ? m.ts : Math.max(this.maxTs, m.ts);
+      this.maxInversion = Math.max(this.maxInversion, this.maxTs - m.ts);
+      this.maxTs = Math.max(this.maxTs, m.ts);
     }
     const created = Date.parse(m.created_at) / 1000;
     if (Number.isFinite(created)) {
       this.maxCreated = this.maxCreated === undefined ? created : Math.max(this.maxCreated, created);
     }
-    return true;
   }
 
   /** The current margin: wider when timestamps have been seen out of order. */
@@ -72,12 +61,11 @@ export class SeenWindow {
   }
 
   /**
-   * Moves the cursor after a complete poll and forgets what can no longer come back. The cursor never
-   * passes the newest storage time either, so one message with a provider clock far ahead cannot hide
-   * the messages after it.
+   * Moves the cursor after a complete poll, forgetting what can no longer come back. It never passes the
+   * newest storage time: one message with a provider clock far ahead must not hide the messages after it.
    */
   advance(): void {
-    if (this.maxTs === undefined) return;
+    if (this.maxTs === Number.NEGATIVE_INFINITY) return;
     let candidate = this.maxTs;
     if (this.maxCreated !== undefined) candidate = Math.min(candidate, this.maxCreated);
     candidate = Math.floor(candidate - this.marginS);
@@ -88,13 +76,13 @@ export class SeenWindow {
     }
   }
 
-  /** After a full scan of the window: forget ids the server no longer returns (deleted messages). */
+  /** After a full scan of the window: forget the ids of deleted messages. */
   retainOnly(present: Set<string>): void {
     for (const id of this.ids.keys()) if (!present.has(id)) this.ids.delete(id);
   }
 }
 
-/** A page request: `page` of size `limit`, whose first item is at `offset` of the whole list. */
+/** `page` of size `limit`, whose first item is at `offset` of the whole list. */
 export interface PagePick {
   page: number;
   limit: number;
@@ -102,19 +90,16 @@ export interface PagePick {
 }
 
 /**
- * Pure: the page that contains index `anchor` (the last known message, -1 for none) with as few known
- * messages before it as possible, and room for at least 10 new ones. The anchor itself is included so
- * that the reply proves the known prefix has not shifted.
+ * Pure: the page that holds index `anchor` (the last known message, -1 for none; its reply proves the known
+ * prefix has not shifted) with as few known messages before it as possible, and room for 10 new ones.
  */
 export function pickPage(anchor: number): PagePick {
-  const minLimit = 11;
-  const room = 10;
-  if (anchor < 0) return { page: 1, limit: 100, offset: 0 };
   let best: PagePick = { page: 1, limit: 100, offset: 0 };
+  if (anchor < 0) return best;
   let bestWaste = Number.POSITIVE_INFINITY;
-  for (let limit = 100; limit >= minLimit; limit -= 1) {
+  for (let limit = 100; limit >= 11; limit -= 1) {
     const waste = anchor % limit;
-    if (limit - waste - 1 < room) continue;
+    if (limit - waste - 1 < 10) continue;
     if (waste < bestWaste) {
       bestWaste = waste;
       const page = Math.floor(anchor / limit) + 1;
@@ -126,14 +111,13 @@ export function pickPage(anchor: number): PagePick {
 }
 
 /**
- * Pure: for the next page of a poll that is still behind (`known` messages of the window read so far), the
- * request that brings the most new ones. Storage order only appends, so a page may start right where the
- * known messages end (no anchor: a deletion meanwhile shows in the count check at the end of the poll), or
- * re-read the last known one as an anchor, whichever leaves more room.
+ * Pure: the next page of a poll still behind (`known` messages read so far) that brings the most new ones:
+ * starting where the known ones end (a deletion meanwhile shows in the poll's final count check), or on
+ * the last known one, whichever leaves more room.
  */
 export function nextBulkPage(known: number, minLimit: number): PagePick {
-  if (known <= 0) return { page: 1, limit: 100, offset: 0 };
   let best: PagePick = { page: 1, limit: 100, offset: 0 };
+  if (known <= 0) return best;
   let bestNew = -1;
   for (let limit = 100; limit >= minLimit; limit -= 1) {
     // Starting at `known` exactly, when it falls on a page boundary of this size.

@@ -1,8 +1,8 @@
-// The Artifact record (live service): its public type, its contract and the client's check of an answer.
+// The Artifact record (live service): its type, its contract and the client's check of an answer.
 import * as v from 'valibot';
 import { checked, field, kept, NOT_A_UUID, record, unexpected, UUID, without, type Same } from './fields.js';
 
-/** An artifact record (live service): a plan iteration or a file, with a presigned download link. */
+/** A plan iteration or a file, with a presigned download link. */
 export interface Artifact {
   id: string;
   /** Presigned, on another host, valid for days: fetched without the key. */
@@ -32,8 +32,7 @@ export const ARTIFACT = record('artifact', {
   created_at: kept(v.string()),
 });
 
-const artifactIsItsContract: Same<Artifact, v.InferOutput<typeof ARTIFACT.contract>> = true;
-void artifactIsItsContract;
+void (true satisfies Same<Artifact, v.InferOutput<typeof ARTIFACT.contract>>);
 
 /** An artifact record answered; `asked` is the id it must have. */
 export function asArtifact(value: unknown, asked: string): Artifact {

@@ -1,9 +1,7 @@
-// How a record's schema is written: each field once, with what the contract says it is (the document's
-// shape, widened where the live service differs: what the emulator serves is held to it) and what the
-// client takes of an answer (the rule the hand-kept checks had: believe a response only as far as it proves itself).
-// A field that protects something (an id printed, stored or put in a URL) is checked as the contract says;
-// one the client only prints through the terminal sanitizer or hands on is taken as it comes. valibot was
-// chosen for its start-up cost (bench/README.md: "Schema library").
+// A record's schema: each field once, with what the contract says it is (the spec's shape, widened where the
+// live service differs; the emulator is held to it) and what the client takes of an answer: a field that
+// protects something (an id printed, stored or put in a URL) is checked, one only printed through the
+// terminal sanitizer or handed on is taken as it comes. valibot for its start-up cost (bench/README.md).
 import * as v from 'valibot';
 import { HttpError } from '../errors.js';
 import { isObject } from '../../../util/json.js';
@@ -11,11 +9,9 @@ import { escapeForLine } from '../../../util/text.js';
 import { UUID_PATTERN } from '../../../util/uuid.js';
 
 /** The longest message or task id taken: enough for any real id, bounded so none can swell an answer. */
-// A session's, thread's or artifact's id is echoed to stdout (`id=$(agents create …)`), kept as `last` and
-// put in paths and URLs, so it must be a UUID: a server that sends `../../` and an escape sequence reaches
-// none of those. A message's or task's is only compared (to see a message once) and printed through the
-// terminal sanitizer, so it is opaque: any non-empty string of bounded length, as test servers in the wild
-// send (`m1`, `task-1`).
+// A session's, thread's or artifact's id is echoed, stored and put in paths and URLs, so it must be a UUID.
+// A message's or task's is only compared and printed through the terminal sanitizer: any bounded non-empty
+// string, as test servers in the wild send (`m1`, `task-1`).
 export const MAX_OPAQUE_ID = 200;
 
 export const UUID = v.pipe(v.string(), v.regex(UUID_PATTERN));
@@ -28,11 +24,10 @@ function shown(value: unknown): string {
   return safe.length > 80 ? `${safe.slice(0, 79)}…` : safe;
 }
 
-/** A refusal's wording, for field `key` of a record named `what`. */
 type Wording = (what: string, key: string) => v.ErrorMessage<v.BaseIssue<unknown>>;
 
 /** "the session's id is not a UUID: "m1"": the field named, the value shown (escaped, cut). */
-export const isNot =
+const isNot =
   (rule: string): Wording =>
   (what, key) =>
   (issue) =>
@@ -47,7 +42,6 @@ export const without =
   (what) =>
     `${article(what)} ${what} without ${missing}`;
 
-/** One field: its contract, and how the client reads it (by default, as the contract says). */
 export interface Field<C extends v.GenericSchema = v.GenericSchema> {
   contract: C;
   reading: (what: string, key: string) => v.GenericSchema;
@@ -70,9 +64,8 @@ export const kept = <C extends v.GenericSchema>(contract: C): Field<C> => ({
 
 type Contracts<F extends Record<string, Field>> = { [K in keyof F]: F[K]['contract'] };
 
-/** A record: the contract of the whole (fields the service adds are kept), and the client's reading of it. */
+/** The contract of the whole (fields the service adds are kept), and the client's reading of it. */
 export interface Record_<F extends Record<string, Field>> {
-  what: string;
   contract: v.LooseObjectSchema<Contracts<F>, undefined>;
   reading: v.GenericSchema;
 }
@@ -90,7 +83,6 @@ export function record<F extends Record<string, Field>>(what: string, fields: F,
     return left?.message ?? lacks;
   };
   return {
-    what,
     contract: v.looseObject(contracts),
     // An array is an object to valibot, not to an answer's record.
     reading: v.pipe(v.custom(isObject, lacks), v.looseObject(readings, missing)),

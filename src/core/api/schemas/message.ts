@@ -1,21 +1,7 @@
-// The Message record (a message listed, and the answer to Send message): its public types, its contract and
-// the client's check of an answer.
+// The Message record (listed, and the answer to Send message): its types, its contract and the client's check.
 import * as v from 'valibot';
 import { LINK, type Link } from './session.js';
-import {
-  checked,
-  field,
-  kept,
-  NOT_A_UUID,
-  NOT_AN_ID,
-  OPAQUE_ID,
-  record,
-  unexpected,
-  UUID,
-  without,
-  type Same,
-} from './fields.js';
-
+import { checked, field, kept, NOT_A_UUID, NOT_AN_ID, OPAQUE_ID, record, unexpected, UUID, without, type Same } from './fields.js';
 import { MESSAGE_TYPES, ROLES, type MessageType, type Role } from './message-kinds.js';
 
 export { MESSAGE_TYPES, ROLES, type MessageType, type Role };
@@ -64,9 +50,8 @@ export interface SentMessage extends Message {
   };
 }
 
-// Its id and task_id are opaque; chat_id (a session) and chat_thread_id (a thread, put in URLs and
-// references) are UUIDs when given. A list may leave chat_id out (it was asked for one session); one that
-// names another session is dropped by belongs.ts. A listed message is printed, so its text must be text.
+// chat_id and chat_thread_id (put in URLs and references) are UUIDs when given; one that names another
+// session is dropped by belongs.ts. A listed message is printed, so its text must be text.
 const fields = {
   id: field(OPAQUE_ID, NOT_AN_ID),
   chat_id: field(v.optional(UUID), NOT_A_UUID),
@@ -88,13 +73,10 @@ export const SENT_MESSAGE = record('message', {
   _links: kept(v.object({ self: LINK, thread: v.nullable(LINK), final_message: v.nullable(LINK) })),
 });
 
-const listedIsItsContract: Same<ListedMessage, v.InferOutput<typeof MESSAGE.contract>> = true;
-const sentIsItsContract: Same<Omit<SentMessage, 'chat_id'>, Omit<v.InferOutput<typeof SENT_MESSAGE.contract>, 'chat_id'>> =
-  true;
-void listedIsItsContract;
-void sentIsItsContract;
+void (true satisfies Same<ListedMessage, v.InferOutput<typeof MESSAGE.contract>>);
+type SentContract = v.InferOutput<typeof SENT_MESSAGE.contract>;
+void (true satisfies Same<Omit<SentMessage, 'chat_id'>, Omit<SentContract, 'chat_id'>>);
 
-/** A listed message answered. */
 export function asMessage(value: unknown): ListedMessage {
   return checked<ListedMessage>(MESSAGE, value);
 }

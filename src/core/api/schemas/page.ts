@@ -4,7 +4,6 @@ import { MESSAGE, ofSession, type ListedMessage, type Message } from './message.
 import { LINK, type Link } from './session.js';
 import { checked, field, kept, record, without, type Same } from './fields.js';
 
-/** Page metadata of a message list. */
 export interface PageMeta {
   total: number;
   page: number;
@@ -12,7 +11,6 @@ export interface PageMeta {
   total_pages: number;
 }
 
-/** One page of List session messages. */
 export interface MessagePage {
   items: Message[];
   meta: PageMeta;
@@ -43,16 +41,12 @@ export const MESSAGE_PAGE = record(
 );
 
 // The contract's items may leave chat_id out; the client fills it in (ofSession).
-const pageIsItsContract: Same<
+void (true satisfies Same<
   Omit<MessagePage, 'items'> & { items: ListedMessage[] },
   v.InferOutput<typeof MESSAGE_PAGE.contract>
-> = true;
-void pageIsItsContract;
+>);
 
-/**
- * One page of a message list of session `sessionId`. A message that leaves out its chat_id is given that
- * session's (the list was asked for it); one that names another is left for belongs.ts to drop.
- */
+/** One page of a message list of session `sessionId`, each message's chat_id filled in (ofSession). */
 export function asMessagePage(value: unknown, sessionId: string): MessagePage {
   const page = checked<{ items: ListedMessage[] }>(MESSAGE_PAGE, value);
   page.items.forEach((m) => ofSession(m, sessionId));
