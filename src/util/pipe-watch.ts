@@ -75,17 +75,14 @@ function everyReader(target: string, self: string): string[] | undefined {
 }
 
 /**
- * Calls `onClosed` once when the reader of our standard output pipe is gone. Returns a function that stops
- * watching. Does nothing where there is no /proc, when stdout is not a pipe, or when no reader is seen.
+ * Calls `onClosed` once when the reader of our stdout pipe is gone; returns what stops watching. Does
+ * nothing without /proc, when stdout is no pipe, or when no reader is seen.
  *
- * A write would fail with EPIPE at once, but nothing may be written for an hour; GNU `tail -f | head` ends
- * at once because it polls its output for an error. Node cannot poll a write-only descriptor, and writing
- * zero bytes to a pipe never fails, so this asks /proc who holds the pipe open for reading:
- * - at start, cheaply, among the pipeline's processes (the children of our parent and grandparent, and
- *   theirs): the reader is there while the pipeline runs, even if it exits a moment later;
- * - then every second, whether those readers still hold it; when none does, every process is looked at
- *   once before concluding that the reader is gone.
- * A reader it cannot see (another user's process, another PID namespace) means it never concludes anything.
+ * Nothing may be written for an hour (GNU `tail -f | head` polls its output for an error, but Node cannot
+ * poll a write-only descriptor, and a zero-byte write never fails), so this asks /proc who holds the pipe
+ * for reading: at start among the pipeline's processes (cheap, and the reader is there while the pipeline
+ * runs); then every second whether those still hold it, and when none does, every process once before
+ * concluding. A reader it cannot see (another user's, another PID namespace) means it never concludes.
  */
 export function watchStdoutReader(pid: number, onClosed: () => void, intervalMs = 1000): () => void {
   const self = String(pid);
