@@ -1,14 +1,11 @@
-// Markdown for a person at a terminal (marked with marked-terminal, loaded only when a reply is rendered).
-// Pipes never come here: they get the text as sent.
+// Markdown for a person at a terminal (loaded only when a reply is rendered); pipes get the text as sent.
 import type { MarkedExtension, Tokens } from 'marked';
 import { neutralize } from '../../util/text.js';
 
-/** How markdown is drawn on this terminal. */
+/** How markdown is drawn: wrapped to `columns` (80 when none), `hyperlinks` as OSC 8 (supportsHyperlinks). */
 export interface MarkdownOptions {
-  /** The terminal's width; text is wrapped to it (80 when it reports none). */
   columns: number | undefined;
   color: boolean;
-  /** The terminal shows OSC 8 hyperlinks (see supportsHyperlinks). */
   hyperlinks: boolean;
 }
 
@@ -17,6 +14,9 @@ export type RenderMarkdown = (text: string) => string;
 
 type Paint = (s: string) => string;
 const identity: Paint = (s) => s;
+/** What marked-terminal paints (without colour, each as it is but a quote). */
+const PAINTED =
+  'code blockquote html heading firstHeading hr listitem table paragraph strong em codespan del link href text';
 
 // SGR (colours, bold…) and OSC 8 hyperlinks: the only sequences the renderer writes and the only ones kept.
 const OWN_SEQUENCE =
@@ -51,14 +51,9 @@ function isWebAddress(href: string): boolean {
 }
 
 /**
- * Loads the renderer (marked and marked-terminal, vendor-bundled) for these options: headings, emphasis,
- * lists, tables, code blocks without their fences, links as terminal hyperlinks where the terminal takes
- * them.
- *
- * Order matters for safety. The service's text is neutralised first (src/util/text.ts: every control
- * character made visible), so nothing of it can reach the renderer as an escape sequence; the renderer
- * then adds its own styling; last, everything it produced is checked again and only its own kinds of
- * sequence (SGR colours, OSC 8 hyperlinks to http(s) addresses) are let through (keepOwnSequences).
+ * Loads the renderer (marked and marked-terminal) for these options. Order matters for safety: the
+ * service's text is neutralised first, so none of it reaches the renderer as an escape sequence; the
+ * renderer adds its styling; last, only its own kinds of sequence are let through (keepOwnSequences).
  */
 export async function loadMarkdown(o: MarkdownOptions): Promise<RenderMarkdown> {
   const [{ Marked }, { markedTerminal }] = await Promise.all([import('marked'), import('marked-terminal')]);
@@ -89,22 +84,7 @@ export async function loadMarkdown(o: MarkdownOptions): Promise<RenderMarkdown> 
   const marked = new Marked();
   marked.use(
     markedTerminal({
-      code: style('code'),
-      blockquote: style('blockquote'),
-      html: style('html'),
-      heading: style('heading'),
-      firstHeading: style('firstHeading'),
-      hr: identity,
-      listitem: identity,
-      table: identity,
-      paragraph: identity,
-      strong: style('strong'),
-      em: style('em'),
-      codespan: style('codespan'),
-      del: style('del'),
-      link: style('link'),
-      href: style('href'),
-      text: identity,
+      ...Object.fromEntries(PAINTED.split(' ').map((name) => [name, style(name)])),
       unescape: true,
       // Without colour a heading keeps its #s, so that it still reads as one.
       showSectionPrefix: !o.color,

@@ -6,31 +6,21 @@ import type { Stderr, SpinnerFrame } from './stderr.js';
 import type { Style } from './style.js';
 import type { TerminalCaps } from './terminal.js';
 import { renderStatusLine, type StatusRow } from './render-wait.js';
-import { width } from '../../util/width.js';
+import { visibleWidth } from './screen.js';
 
-/** The status lines of a run. Every method is safe to call in any state. */
+/** The status lines of a run (set adds or replaces a row; stop takes them off for good); safe in any state. */
 export interface StatusLines {
-  /** Adds the row of `id`, or replaces it. */
   set(id: string, row: StatusRow): void;
-  /** The row of `id`, if any. */
-  get(id: string): StatusRow | undefined;
   delete(id: string): void;
-  /** Takes the lines off the screen for good. */
   stop(): void;
 }
 
-const NONE: StatusLines = {
-  set: () => undefined,
-  get: () => undefined,
-  delete: () => undefined,
-  stop: () => undefined,
-};
+const NONE: StatusLines = { set: () => undefined, delete: () => undefined, stop: () => undefined };
 
 export interface StatusLinesOptions {
   stream: OutStream;
   stderr: Stderr;
   style: Style;
-  now?: () => number;
 }
 
 const ESC = '\u001b[';
@@ -57,20 +47,14 @@ export function statusBlock(
   return [...shown.map(line), style.dim(summary.slice(0, Math.max(0, columns - 1)))];
 }
 
-// eslint-disable-next-line no-control-regex -- escape sequences are what is stripped
-const SGR = /\u001b\[[0-9;]*m/g;
-
 class Board implements SpinnerFrame {
   private readonly rows = new Map<string, StatusRow>();
   /** Columns taken by each line on screen, to count the rows it takes if the terminal got narrower. */
   private drawn: number[] = [];
   private active = false;
   private tick: NodeJS.Timeout | undefined;
-  private readonly now: () => number;
 
-  constructor(private readonly o: StatusLinesOptions) {
-    this.now = o.now ?? Date.now;
-  }
+  constructor(private readonly o: StatusLinesOptions) {}
 
   get isSpinning(): boolean {
     return this.active;
@@ -86,10 +70,6 @@ class Board implements SpinnerFrame {
     this.redraw();
   }
 
-  get(id: string): StatusRow | undefined {
-    return this.rows.get(id);
-  }
-
   delete(id: string): void {
     if (this.rows.delete(id)) this.redraw();
   }
@@ -97,7 +77,6 @@ class Board implements SpinnerFrame {
   stop(): void {
     if (!this.active) return;
     this.o.stream.write(this.clearText());
-    this.drawn = [];
     this.active = false;
     clearInterval(this.tick);
     this.tick = undefined;
@@ -106,7 +85,6 @@ class Board implements SpinnerFrame {
 
   clear(): void {
     const text = this.clearText();
-    this.drawn = [];
     if (text) this.o.stream.write(text);
   }
 
@@ -123,23 +101,21 @@ class Board implements SpinnerFrame {
 
   /** Clear and draw in one write, so the lines never flicker. */
   private redraw(): void {
-    if (!this.active) return;
-    const clear = this.clearText();
-    this.drawn = [];
-    this.o.stream.write(clear + this.drawText());
+    if (this.active) this.o.stream.write(this.clearText() + this.drawText());
   }
 
+  /** What takes the drawn lines off the screen (they count as gone). */
   private clearText(): string {
-    if (this.drawn.length === 0) return '';
     const cols = this.columns;
     const rows = this.drawn.reduce((n, w) => n + Math.max(1, Math.ceil(w / cols)), 0);
-    return `\r${ESC}${rows}A${ESC}J`;
+    this.drawn = [];
+    return rows === 0 ? '' : `\r${ESC}${rows}A${ESC}J`;
   }
 
   private drawText(): string {
     const max = Math.max(1, Math.min(30, (this.o.stream.rows || 24) - 2));
-    const lines = statusBlock([...this.rows.values()], this.now(), this.columns, max, this.o.style);
-    this.drawn = lines.map((l) => width(l.replace(SGR, '')));
+    const lines = statusBlock([...this.rows.values()], Date.now(), this.columns, max, this.o.style);
+    this.drawn = lines.map(visibleWidth);
     return lines.map((l) => `${l}\n`).join('');
   }
 }
