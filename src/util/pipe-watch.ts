@@ -5,15 +5,21 @@
 // node:fs makes Node build its ES facade, which loads fs's promises, streams and watchers and readline.
 const { readdirSync, readFileSync, readlinkSync } = process.getBuiltinModule('node:fs');
 
+/** `read()`, or `fallback` when /proc says no (the process or descriptor gone, or not ours to look at). */
+function proc<T>(read: () => T, fallback: T): T {
+  try {
+    return read();
+  } catch {
+    return fallback;
+  }
+}
+
 /** Whether a descriptor is open for reading (O_RDONLY or O_RDWR). */
 function readsFrom(pid: string, fd: string): boolean {
-  try {
-    const flags = /^flags:\s*(\d+)/m.exec(readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8'))?.[1];
-    const mode = flags === undefined ? -1 : Number.parseInt(flags, 8) & 3;
-    return mode === 0 || mode === 2;
-  } catch {
-    return false;
-  }
+  const info = proc(() => readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8'), '');
+  const flags = /^flags:\s*(\d+)/m.exec(info)?.[1];
+  const mode = flags === undefined ? -1 : Number.parseInt(flags, 8) & 3;
+  return mode === 0 || mode === 2;
 }
 
 /** Whether `pid` holds `target` open for reading: true, false, or undefined when we may not look. */
@@ -24,34 +30,25 @@ function holds(pid: string, target: string): boolean | undefined {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'ENOENT' ? false : undefined;
   }
-  for (const fd of fds) {
-    try {
-      if (readlinkSync(`/proc/${pid}/fd/${fd}`) === target && readsFrom(pid, fd)) return true;
-    } catch {
-      // The descriptor closed meanwhile.
-    }
-  }
-  return false;
+  return fds.some(
+    (fd) => proc(() => readlinkSync(`/proc/${pid}/fd/${fd}`), '') === target && readsFrom(pid, fd),
+  );
 }
 
 /** The parent of `pid` (field 4 of /proc/<pid>/stat, after the command name in parentheses). */
 function parentOf(pid: string): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1];
-  } catch {
-    return undefined;
-  }
+  const stat = proc(() => readFileSync(`/proc/${pid}/stat`, 'utf8'), undefined);
+  return stat?.slice(stat.lastIndexOf(')') + 2).split(' ')[1];
 }
 
 function childrenOf(pid: string): string[] {
-  try {
-    return readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
-      readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean),
-    );
-  } catch {
-    return [];
-  }
+  return proc(
+    () =>
+      readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
+        readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean),
+      ),
+    [],
+  );
 }
 
 /** The pipeline's processes around `self`: the children of its parent and grandparent, and theirs. */

@@ -47,11 +47,9 @@ class Presenter implements Printer {
   }
 
   renderer(hyperlinks: boolean): Promise<RenderMarkdown> {
-    let r = this.markdown.get(hyperlinks);
-    if (r === undefined) {
-      r = loadMarkdown({ columns: this.ctx.caps.columns, color: this.ctx.caps.colorOut, hyperlinks });
-      this.markdown.set(hyperlinks, r);
-    }
+    const { columns, colorOut: color } = this.ctx.caps;
+    const r = this.markdown.get(hyperlinks) ?? loadMarkdown({ columns, color, hyperlinks });
+    this.markdown.set(hyperlinks, r);
     return r;
   }
 

@@ -21,9 +21,7 @@ export interface PresentContext {
   stderr: Stderr;
   log: Logger;
   progress: Progress;
-  /** The status lines of `agents wait` (made on first use). */
   statusLines(): Promise<StatusLines>;
-  /** The run's settings (`notify`, when a wait ends). */
   settings(need?: readonly SettingName[]): Promise<Settings>;
 }
 
@@ -44,7 +42,7 @@ export interface Printer {
   useMarkdown(): Promise<void>;
   /** The terminal's markdown renderer, with or without hyperlinks (a pager gets none), loaded once. */
   renderer(hyperlinks: boolean): Promise<RenderMarkdown>;
-  /** A dashboard address: opened in the browser where one can start, else printed. */
+  /** Opens a dashboard address in the browser where one can start, else prints it. */
   browse(url: string): Promise<void>;
 }
 

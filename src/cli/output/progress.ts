@@ -24,11 +24,7 @@ export interface SpinnerOptions {
   color: boolean;
 }
 
-/**
- * A spinner on stderr (ora, loaded only then), its text updated every second with the elapsed time and the
- * latest activity: always one line cut to the terminal's width, so that a resize cannot make it erase lines
- * above it.
- */
+/** A spinner on stderr (ora, loaded only then): one line cut to the width, so a resize erases no line above. */
 function spinnerProgress(o: SpinnerOptions): Progress {
   let spinner: Ora | undefined;
   let tick: NodeJS.Timeout | undefined;
@@ -86,10 +82,7 @@ export interface LineOptions {
   heartbeatMs?: number;
 }
 
-/**
- * One line when the wait starts (the session and its dashboard address, so a job log shows them at once),
- * then a heartbeat line every minute or so, with what the agent last did: for CI logs and files.
- */
+/** For CI logs: the session and its address when the wait starts, then a heartbeat line every minute or so. */
 export function lineProgress(o: LineOptions): Progress {
   let timer: NodeJS.Timeout | undefined;
   let latest = '';

@@ -1,6 +1,5 @@
-// Questions for a person at a terminal, asked only when the run is interactive (see TerminalCaps). They
-// read the run's stdin and write to its stderr, so stdout stays data; the run's signal (SIGTERM, or a
-// SIGINT sent with kill) ends a question as Ctrl-C does: exit 130, nothing sent or stored.
+// Questions for a person at a terminal, only when the run is interactive, on stderr (stdout stays data). The
+// run's signal (SIGTERM, or a SIGINT sent with kill) ends a question as Ctrl-C does: exit 130.
 import type * as Inquirer from '@inquirer/prompts';
 import type { InStream, OutStream } from '../../core/io/io.js';
 import { CORE_AGENTS, type CoreAgent } from '../../core/api/types.js';
@@ -23,10 +22,9 @@ export interface Prompts {
   choice(question: string, choices: readonly { value: string; name: string }[]): Promise<string>;
 }
 
-/** One session offered by the chooser. */
+/** One session offered by the chooser; its label already made harmless. */
 export interface SessionChoice {
   id: string;
-  /** One line: the title, agent, state and when (already made harmless). */
   label: string;
 }
 

@@ -65,7 +65,6 @@ export interface SessionCard {
   state?: string;
   style: Style;
   time: TimeFormat;
-  /** --verbose: the id and the web address too. */
   verbose?: boolean;
 }
 
@@ -78,10 +77,7 @@ function prStatus(status: string, style: Style): string {
   return s;
 }
 
-/**
- * The compact header of `show` on a terminal: the title; agent, state and times on one line; a line per
- * pull request with its status; the plans. No raw ids unless `verbose`.
- */
+/** The compact header of `show` on a terminal: no raw ids unless `verbose`. */
 export function renderSessionCard(session: Session, c: SessionCard): string {
   const { style } = c;
   const facts = [

@@ -1,6 +1,5 @@
-// One status line per session on stderr while `agents wait` waits, redrawn in place every second below what
-// was printed; cut to the terminal's width, at most a screenful, and anything written meanwhile goes above
-// them (the block lifted off, the text written, the block drawn again: Stderr.around, as for the spinner).
+// One status line per session on stderr while `agents wait` waits, redrawn in place every second, cut to the
+// width, at most a screenful; what is written meanwhile goes above them (Stderr.around, as for the spinner).
 import type { OutStream } from '../../core/io/io.js';
 import type { Stderr, SpinnerFrame } from './stderr.js';
 import type { Style } from './style.js';

@@ -1,6 +1,5 @@
-// stderr, the one place progress, hints, warnings and errors are written (zx's habit: stdout belongs to the
-// user). A spinner shares the line with them: a line written while it spins is put above it, never under
-// its next frame.
+// stderr, where progress, hints, warnings and errors go (stdout belongs to the user). A line written while a
+// spinner spins is put above it, never under its next frame.
 import type { OutStream } from '../../core/io/io.js';
 import type { Style } from './style.js';
 

@@ -60,9 +60,8 @@ export function detectTerminal(i: TerminalInputs): TerminalCaps {
 }
 
 /**
- * Pure: whether the terminal shows OSC 8 hyperlinks (a link's text opens its address when clicked), from
- * what it says of itself; FORCE_HYPERLINK=1 or 0 decides. Unknown terminals, CI and multiplexers get
- * `text (address)` instead: a sequence a terminal does not know could show as garbage.
+ * Pure: whether the terminal shows OSC 8 hyperlinks, from what it says of itself (FORCE_HYPERLINK decides).
+ * Unknown terminals, CI and multiplexers get `text (address)`: an unknown sequence could show as garbage.
  */
 export function supportsHyperlinks(env: Env): boolean {
   const forced = env.FORCE_HYPERLINK;
