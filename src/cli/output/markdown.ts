@@ -1,5 +1,5 @@
 // Markdown for a person at a terminal (loaded only when a reply is rendered); pipes get the text as sent.
-import type { MarkedExtension, Tokens } from 'marked';
+import type { Tokens } from 'marked';
 import { neutralize } from '../../util/text.js';
 
 /** How markdown is drawn: wrapped to `columns` (80 when none), `hyperlinks` as OSC 8 (supportsHyperlinks). */
@@ -45,11 +45,6 @@ function quoteBar(text: string): string {
   return text.replace(/^ {2}/gm, '│ ');
 }
 
-/** Only web addresses become clickable: a link to file:// or a custom scheme is shown, not armed. */
-function isWebAddress(href: string): boolean {
-  return /^https?:\/\/[^\s]+$/i.test(href);
-}
-
 /**
  * Loads the renderer (marked and marked-terminal) for these options. Order matters for safety: the
  * service's text is neutralised first, so none of it reaches the renderer as an escape sequence; the
@@ -57,7 +52,6 @@ function isWebAddress(href: string): boolean {
  */
 export async function loadMarkdown(o: MarkdownOptions): Promise<RenderMarkdown> {
   const [{ Marked }, { markedTerminal }] = await Promise.all([import('marked'), import('marked-terminal')]);
-  const width = o.columns !== undefined && o.columns > 0 ? o.columns : 80;
   let paint: Record<string, Paint>;
   if (o.color) {
     const { Chalk } = await import('chalk');
@@ -89,7 +83,7 @@ export async function loadMarkdown(o: MarkdownOptions): Promise<RenderMarkdown> 
       // Without colour a heading keeps its #s, so that it still reads as one.
       showSectionPrefix: !o.color,
       emoji: false,
-      width,
+      width: o.columns !== undefined && o.columns > 0 ? o.columns : 80,
       reflowText: true,
       tab: tab.length,
       tableOptions: o.color
@@ -99,7 +93,7 @@ export async function loadMarkdown(o: MarkdownOptions): Promise<RenderMarkdown> 
   );
   // Two elements are drawn here rather than by marked-terminal: code blocks (it would pick highlighting
   // by what the process's own stdout is, not by this run's decision) and links (the same for hyperlinks).
-  const own: MarkedExtension = {
+  marked.use({
     renderer: {
       code(token: Tokens.Code): string {
         const body = token.text.replace(/\n+$/, '');
@@ -112,7 +106,8 @@ export async function loadMarkdown(o: MarkdownOptions): Promise<RenderMarkdown> 
       link(token: Tokens.Link): string {
         const text = this.parser.parseInline(token.tokens);
         const { href } = token;
-        if (o.hyperlinks && isWebAddress(href)) {
+        // Only web addresses become clickable: a link to file:// or a custom scheme is shown, not armed.
+        if (o.hyperlinks && /^https?:\/\/[^\s]+$/i.test(href)) {
           links.push(href);
           return style('link')(`${OPEN}${links.length - 1}${MID}${text || href}${CLOSE}`);
         }
@@ -124,8 +119,7 @@ export async function loadMarkdown(o: MarkdownOptions): Promise<RenderMarkdown> 
         return 'tokens' in token && token.tokens ? this.parser.parseInline(token.tokens) : token.text;
       },
     },
-  };
-  marked.use(own);
+  });
   let links: string[] = [];
   return (text) => {
     links = [];

@@ -6,7 +6,7 @@ import { notify } from './notify.js';
 import { jsonLine, type Handlers, type Printer } from './printer.js';
 import { activityLine, bodyText, line, renderEntry, serviceText } from './render-conversation.js';
 import { renderNextSteps } from './render.js';
-import { renderReplyHeader } from './render-wait.js';
+import { renderReplyHeader } from './status-lines.js';
 
 /** Appends to a file the CI runner reads; a failure is a warning (the job's result is on stdout too). */
 async function appendRunnerFile(p: Printer, path: string, text: string): Promise<void> {

@@ -14,7 +14,7 @@ export interface StatusRow {
   state: 'starting' | 'waiting' | 'retrying' | 'done' | 'failed' | 'stopped';
   /** A word or two after the state (the error kind of a failure). */
   detail?: string;
-  /** When its wait began, and ended (ms). */
+  /** When its wait began and ended (ms). */
   since: number;
   until?: number;
 }
@@ -40,9 +40,9 @@ export type SessionItem =
   | { kind: 'wait-result'; result: WaitResult }
   /** A wait began: what is awaited ("claude", "the reply") and on which session. */
   | { kind: 'waiting'; label: string; sessionId: string; url?: string; threadId?: string }
-  /** What the agent just did while a wait goes on (a message, a tool call), for the progress line. */
+  /** What the agent just did while a wait goes on, for the progress line. */
   | { kind: 'activity'; entry: Entry }
-  /** The wait that `waiting` began is over (whatever comes next is printed without progress under it). */
+  /** The wait that `waiting` began is over. */
   | { kind: 'waited' }
   /** Under GitHub Actions, before the wait: the ids for $GITHUB_OUTPUT. */
   | { kind: 'github-ids'; output: string; ids: StartedIds }

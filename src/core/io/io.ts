@@ -3,21 +3,18 @@ import type { RetryOptions } from '../api/backoff.js';
 import type { PacingOptions } from '../budget/limiter.js';
 import type { ScheduleOptions } from '../poll/schedule.js';
 
-/** A readable the program may take a message or a key from. */
 export interface InStream extends NodeJS.ReadableStream {
   isTTY?: boolean;
   /** A terminal's: keys one at a time, unechoed, Ctrl-C as a key (agents chat reads its own keys). */
   setRawMode?(mode: boolean): unknown;
 }
 
-/** A writable the program prints to; a terminal reports its size. */
 export interface OutStream extends NodeJS.WritableStream {
   isTTY?: boolean;
   columns?: number;
   rows?: number;
 }
 
-/** The environment as the program reads it. */
 export type Env = Readonly<Record<string, string | undefined>>;
 
 /** Knobs tests turn so that waits and retries take milliseconds; nothing else sets them. */
@@ -50,7 +47,6 @@ export interface Spawner {
   attached(file: string, args: readonly string[], o: { cwd?: string; env: Env }): Promise<number | null>;
 }
 
-/** Everything a run may touch. */
 export interface IO {
   stdin: InStream;
   /** Whether stdin is a terminal, told without making process.stdin (milliseconds even on /dev/null). */
@@ -60,7 +56,6 @@ export interface IO {
   env: Env;
   /** Aborts with 'SIGINT', 'SIGTERM' or 'EPIPE' (the reader of stdout went away); never by the program. */
   signal: AbortSignal;
-  /** Facts the program reports or bases paths on. */
   runtime: { nodeVersion: string; platform: NodeJS.Platform; homedir: string };
   /** Starts the pager and the browser; without it neither is started (the text is printed instead). */
   spawner?: Spawner;
