@@ -49,7 +49,6 @@ export function notificationBytes(env: Env, n: Notification): string {
   return bell;
 }
 
-/** What notify needs of the run (a Context has it all). */
 export interface NotifyTarget {
   io: Pick<IO, 'env' | 'tuning'>;
   caps: { stderrIsTTY: boolean };

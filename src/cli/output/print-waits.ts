@@ -102,8 +102,7 @@ export const WAIT_HANDLERS: Handlers<SessionItem> = {
       const header = renderReplyHeader(sessionId, item.title, p.text.style, p.ctx.caps.columns);
       p.out(`${header}\n${body ?? line(serviceText(message.message, p.text))}`);
     } else {
-      // stdout stays the replies alone; among several, whose each is goes to stderr just before it, named as
-      // `wait` takes it.
+      // stdout stays the replies alone; among several, whose each is goes to stderr before it.
       if (several) p.ctx.log.info(`reply of ${sessionId}/${threadId}:`);
       p.out(body ?? `${message.message}\n`);
     }
