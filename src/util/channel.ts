@@ -1,7 +1,4 @@
-// An unbounded queue between producers that push and one consumer that iterates: how several tasks
-// running at once hand their results to one generator, in the order they come.
-
-/** Push items from anywhere; iterate once. Iteration ends after close(), when the queue is empty. */
+/** An unbounded queue: push from any task, iterate once; iteration ends after close(), when it is empty. */
 export class Channel<T> implements AsyncIterable<T> {
   private readonly items: T[] = [];
   private wake: (() => void) | undefined;

@@ -1,6 +1,5 @@
-// The monotonic clock durations are measured with: milliseconds from the same source as performance.now()
-// (libuv's high-resolution time), without the global `performance`, whose first read loads perf_hooks and
-// eight more of Node's modules, about a millisecond of every run that sends a request.
+// performance.now()'s source without the global `performance`, whose first read loads perf_hooks and eight
+// more of Node's modules: about a millisecond of every run that sends a request.
 
 /** Milliseconds since an arbitrary point, never going back: for durations and deadlines, not dates. */
 export function monotonicMs(): number {

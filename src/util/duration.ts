@@ -12,7 +12,6 @@ export function parseDuration(input: string): number | undefined {
   if (/^\d+(\.\d+)?$/.test(text)) {
     ms = Number(text) * 1000;
   } else {
-    if (text === '') return undefined;
     PART.lastIndex = 0;
     ms = 0;
     let consumed = 0;

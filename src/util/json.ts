@@ -1,14 +1,9 @@
-// Shapes of parsed JSON, checked once here instead of in every module that reads one.
-
 /** A plain JSON object (not null, not an array). */
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/**
- * Pure: whether JSON text nests arrays and objects deeper than `max`. Brackets inside strings do not count
- * (escapes are skipped). One pass over the text, no allocation.
- */
+/** Pure: whether JSON text nests arrays and objects deeper than `max` (one pass, brackets in strings skipped). */
 export function jsonDepthExceeds(text: string, max: number): boolean {
   let depth = 0;
   let inString = false;

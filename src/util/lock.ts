@@ -30,10 +30,8 @@ function triesFor(waitMs: number): number {
 }
 
 /**
- * Runs `fn` holding the lock of `path` (the file itself need not exist; its directory must), waiting up
- * to `waitMs` (default 30 s: parallel CI steps on one busy runner queue for it) for another process to let go of it.
- * proper-lockfile, refreshed while held, for sections that await (the config and state files, written now
- * and then); loaded only when something is written.
+ * Runs `fn` holding the lock of `path` (its directory must exist), waiting up to `waitMs` (30 s: parallel CI
+ * steps on one busy runner queue for it). proper-lockfile, refreshed while held, loaded only on a write.
  */
 export async function withLock<T>(path: string, fn: () => T | Promise<T>, waitMs = 30_000): Promise<T> {
   // Its default export, module.exports: a bundle's import() of a CommonJS module has no named exports.
@@ -62,14 +60,9 @@ export async function withLock<T>(path: string, fn: () => T | Promise<T>, waitMs
   }
 }
 
-export interface BriefLockOptions {
-  /** A lock older than this was left by a process that died holding it. Default 3000. */
-  staleMs?: number;
-  /** Give up after waiting this long. Default 10 000. */
-  maxWaitMs?: number;
-  /** Told where a file found in the lock's place was moved to (see setAsideNotALock). */
-  onSetAside?: (copy: string) => void;
-}
+/** A brief lock older than this was left by a process that died holding it. */
+const STALE_MS = 3000;
+const MAX_WAIT_MS = 10_000;
 
 const code = (err: unknown) => (err as NodeJS.ErrnoException | undefined)?.code;
 
@@ -79,15 +72,14 @@ export function brokenCopyPath(path: string, now = Date.now()): string {
 }
 
 /**
- * Something other than a directory where the lock should be (a file a person or a tool left there): no
- * process ever holds such a lock, yet mkdir fails on it for ever. It is moved aside, kept, under a second
- * brief lock (`<lock>.repair`) and after a second look inside it: the name may be a live lock by then (a
- * waiter that moved the file first, then took the lock), and a directory is never moved or removed here.
- * Returns where the file went, or undefined (another waiter is on it, or it was gone).
+ * A file where the lock should be (left by a person or a tool) makes mkdir fail for ever: it is moved aside
+ * under a second brief lock (`<lock>.repair`) after a second look, since by then the name may be a live lock
+ * (a waiter moved the file first, then took it); a directory is never moved or removed here. Returns where
+ * the file went, or undefined (another waiter is on it, or it was gone).
  */
-function setAsideNotALock(lockPath: string, staleMs: number): string | undefined {
+function setAsideNotALock(lockPath: string): string | undefined {
   const repair = `${lockPath}.repair`;
-  if (!tryTake(repair, staleMs)) return undefined;
+  if (!tryTake(repair)) return undefined;
   try {
     if (lstatSync(lockPath, { throwIfNoEntry: false })?.isDirectory() !== false) return undefined;
     const copy = brokenCopyPath(lockPath);
@@ -103,7 +95,7 @@ function setAsideNotALock(lockPath: string, staleMs: number): string | undefined
 }
 
 /** Tries once: true when the lock is now ours. */
-function tryTake(lockPath: string, staleMs: number, o: BriefLockOptions = {}): boolean {
+function tryTake(lockPath: string, onSetAside?: (copy: string) => void): boolean {
   try {
     mkdirSync(lockPath);
     return true;
@@ -117,12 +109,9 @@ function tryTake(lockPath: string, staleMs: number, o: BriefLockOptions = {}): b
     return false; // released meanwhile: the next try may have it
   }
   if (!stat.isDirectory()) {
-    const copy = setAsideNotALock(lockPath, staleMs);
-    if (copy !== undefined) o.onSetAside?.(copy);
-    return false;
-  }
-  const { mtimeMs } = stat;
-  if (Date.now() - mtimeMs > staleMs) {
+    const copy = setAsideNotALock(lockPath);
+    if (copy !== undefined) onSetAside?.(copy);
+  } else if (Date.now() - stat.mtimeMs > STALE_MS) {
     // Left by a process that died inside the section (which lasts well under a millisecond).
     try {
       rmdirSync(lockPath);
@@ -137,14 +126,17 @@ function tryTake(lockPath: string, staleMs: number, o: BriefLockOptions = {}): b
  * Runs the synchronous `fn` holding `lockPath` (a directory that must not exist; its parent must): a bare
  * mkdir and rmdir around a few small file operations (the shared request budget, taken about twice per
  * request by every process on a key), held for a fraction of a millisecond and never across an await, where
- * proper-lockfile's six system calls and refresh timer would cost more than the section.
+ * proper-lockfile's six system calls and refresh timer would cost more than the section. `onSetAside` is
+ * told where a file found in the lock's place was moved to.
  */
-export async function withBriefLock<T>(lockPath: string, fn: () => T, o: BriefLockOptions = {}): Promise<T> {
-  const staleMs = o.staleMs ?? 3000;
-  const maxWaitMs = o.maxWaitMs ?? 10_000;
+export async function withBriefLock<T>(
+  lockPath: string,
+  fn: () => T,
+  o: { onSetAside?: (copy: string) => void } = {},
+): Promise<T> {
   const started = Date.now();
-  for (let attempt = 0; !tryTake(lockPath, staleMs, o); attempt += 1) {
-    if (Date.now() - started > maxWaitMs) throw new LockError(lockPath, 'held too long');
+  for (let attempt = 0; !tryTake(lockPath, o.onSetAside); attempt += 1) {
+    if (Date.now() - started > MAX_WAIT_MS) throw new LockError(lockPath, 'held too long');
     // Short, growing, jittered: holders keep it well under a millisecond, and waiters must not retry in step.
     await sleep(Math.random() * Math.min(2 ** attempt, 25));
   }

@@ -1,6 +1,4 @@
-// Which hosts are this machine: traffic to them never leaves it.
-
-/** True for localhost, *.localhost, 127.0.0.0/8 and ::1 (also IPv4-mapped). */
+/** Hosts that are this machine: true for localhost, *.localhost, 127.0.0.0/8 and ::1 (also IPv4-mapped). */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
   if (host === 'localhost' || host.endsWith('.localhost')) return true;

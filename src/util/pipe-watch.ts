@@ -5,15 +5,21 @@
 // node:fs makes Node build its ES facade, which loads fs's promises, streams and watchers and readline.
 const { readdirSync, readFileSync, readlinkSync } = process.getBuiltinModule('node:fs');
 
+/** `read()`, or `fallback` when /proc says no (the process or descriptor gone, or not ours to look at). */
+function proc<T>(read: () => T, fallback: T): T {
+  try {
+    return read();
+  } catch {
+    return fallback;
+  }
+}
+
 /** Whether a descriptor is open for reading (O_RDONLY or O_RDWR). */
 function readsFrom(pid: string, fd: string): boolean {
-  try {
-    const flags = /^flags:\s*(\d+)/m.exec(readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8'))?.[1];
-    const mode = flags === undefined ? -1 : Number.parseInt(flags, 8) & 3;
-    return mode === 0 || mode === 2;
-  } catch {
-    return false;
-  }
+  const info = proc(() => readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8'), '');
+  const flags = /^flags:\s*(\d+)/m.exec(info)?.[1];
+  const mode = flags === undefined ? -1 : Number.parseInt(flags, 8) & 3;
+  return mode === 0 || mode === 2;
 }
 
 /** Whether `pid` holds `target` open for reading: true, false, or undefined when we may not look. */
@@ -24,34 +30,25 @@ function holds(pid: string, target: string): boolean | undefined {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'ENOENT' ? false : undefined;
   }
-  for (const fd of fds) {
-    try {
-      if (readlinkSync(`/proc/${pid}/fd/${fd}`) === target && readsFrom(pid, fd)) return true;
-    } catch {
-      // The descriptor closed meanwhile.
-    }
-  }
-  return false;
+  return fds.some(
+    (fd) => proc(() => readlinkSync(`/proc/${pid}/fd/${fd}`), '') === target && readsFrom(pid, fd),
+  );
 }
 
 /** The parent of `pid` (field 4 of /proc/<pid>/stat, after the command name in parentheses). */
 function parentOf(pid: string): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1];
-  } catch {
-    return undefined;
-  }
+  const stat = proc(() => readFileSync(`/proc/${pid}/stat`, 'utf8'), undefined);
+  return stat?.slice(stat.lastIndexOf(')') + 2).split(' ')[1];
 }
 
 function childrenOf(pid: string): string[] {
-  try {
-    return readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
-      readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean),
-    );
-  } catch {
-    return [];
-  }
+  return proc(
+    () =>
+      readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
+        readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean),
+      ),
+    [],
+  );
 }
 
 /** The pipeline's processes around `self`: the children of its parent and grandparent, and theirs. */
@@ -75,17 +72,14 @@ function everyReader(target: string, self: string): string[] | undefined {
 }
 
 /**
- * Calls `onClosed` once when the reader of our standard output pipe is gone. Returns a function that stops
- * watching. Does nothing where there is no /proc, when stdout is not a pipe, or when no reader is seen.
+ * Calls `onClosed` once when the reader of our stdout pipe is gone; returns what stops watching. Does
+ * nothing without /proc, when stdout is no pipe, or when no reader is seen.
  *
- * A write would fail with EPIPE at once, but nothing may be written for an hour; GNU `tail -f | head` ends
- * at once because it polls its output for an error. Node cannot poll a write-only descriptor, and writing
- * zero bytes to a pipe never fails, so this asks /proc who holds the pipe open for reading:
- * - at start, cheaply, among the pipeline's processes (the children of our parent and grandparent, and
- *   theirs): the reader is there while the pipeline runs, even if it exits a moment later;
- * - then every second, whether those readers still hold it; when none does, every process is looked at
- *   once before concluding that the reader is gone.
- * A reader it cannot see (another user's process, another PID namespace) means it never concludes anything.
+ * Nothing may be written for an hour (GNU `tail -f | head` polls its output for an error, but Node cannot
+ * poll a write-only descriptor, and a zero-byte write never fails), so this asks /proc who holds the pipe
+ * for reading: at start among the pipeline's processes (cheap, and the reader is there while the pipeline
+ * runs); then every second whether those still hold it, and when none does, every process once before
+ * concluding. A reader it cannot see (another user's, another PID namespace) means it never concludes.
  */
 export function watchStdoutReader(pid: number, onClosed: () => void, intervalMs = 1000): () => void {
   const self = String(pid);

@@ -1,6 +1,4 @@
-// Sizes as people write them: `32MiB`, `512KiB`, `1GiB`, `20MB`, or plain bytes. Binary and decimal units
-// are both read as what they say.
-
+// Sizes as people write them: `32MiB`, `512KiB`, `1GiB`, `20MB`, or plain bytes; each unit as it says.
 const UNITS: Record<string, number> = {
   '': 1,
   b: 1,

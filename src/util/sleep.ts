@@ -18,12 +18,11 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-// afterIo counts the other side's silence, not this process's stall: a process the machine did not run for
-// a while (dozens of processes on two cores, a loaded CI runner) finds, when it runs again, its timers due
-// before the answers that came meanwhile are read, and an answer already in hand would be taken for none.
-// So the callback runs one turn later, after the poll for I/O (setImmediate runs after it).
-
-/** Calls `fn` once `ms` have passed and the I/O that came meanwhile was read; returns its cancel. */
+/**
+ * Calls `fn` once `ms` have passed and the I/O that came meanwhile was read; returns its cancel. A process
+ * the machine did not run for a while (a loaded CI runner) finds its timers due before the answers that came
+ * meanwhile are read: setImmediate runs after the poll for I/O, so an answer in hand is not taken for none.
+ */
 export function afterIo(ms: number, fn: () => void): () => void {
   let immediate: NodeJS.Immediate | undefined;
   const timer = setTimeout(() => {

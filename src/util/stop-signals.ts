@@ -1,9 +1,7 @@
 import { monotonicMs } from './clock.js';
-// SIGINT and SIGTERM as the run's stop: the first aborts the run, a second means "now". One signal can come
-// twice: signal-exit (in proper-lockfile, ora) re-sends a signal to the process when it counts no listener but
-// its own, so a repeat within REPEAT_MS of the first is that same stop, not a person or a runner insisting.
-
-/** A person's second Ctrl-C, or a runner's SIGTERM after its SIGINT, comes later than this. */
+// signal-exit (in proper-lockfile, ora) re-sends a signal to the process when it counts no listener but its
+// own: a repeat within REPEAT_MS is that same stop. A person's second Ctrl-C, or a runner's SIGTERM after its
+// SIGINT, comes later.
 const REPEAT_MS = 250;
 
 /** Where the signals come from: the process (a test gives an emitter of its own). */

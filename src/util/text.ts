@@ -1,6 +1,6 @@
-// Two policies for text that may hold control characters, used everywhere such text is shown: flatten makes
-// one line of a summary; escapeForLine (errors, in JSON notation) and neutralize (a reply on a terminal, in
-// caret notation, line breaks and tabs kept) make every character that could drive a terminal visible.
+// Text that may hold control characters, as shown: flatten makes one line of a summary; escapeForLine
+// (errors, JSON notation) and neutralize (a reply on a terminal, caret notation, line breaks and tabs kept)
+// make every character that could drive a terminal visible.
 
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is matched
 const CONTROL_OR_SPACE = /[\u0000-\u001f\u007f-\u009f\s]+/g;
@@ -15,10 +15,11 @@ export function flatten(text: string, max = 200): string {
 }
 
 const JSON_NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+const uEscape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 /** Pure: one harmless line for an error message that may echo the user's own input. */
 export function escapeForLine(text: string): string {
-  return text.replace(UNSAFE, (c) => JSON_NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(UNSAFE, (c) => JSON_NAMED[c] ?? uEscape(c));
 }
 
 function caret(c: string): string {
@@ -29,9 +30,9 @@ function caret(c: string): string {
 }
 
 /**
- * Pure: service text made safe for a terminal. Line breaks (CRLF becomes LF) and tabs stay; every other
- * control character, DEL, the C1 range and the bidi controls become visible, so a reply cannot clear the
- * screen, set the title, write the clipboard (OSC 52) or hide text.
+ * Pure: service text safe for a terminal: line breaks (CRLF as LF) and tabs stay, every other control
+ * character and the bidi controls become visible, so a reply cannot clear the screen, set the title, write
+ * the clipboard (OSC 52) or hide text.
  */
 export function neutralize(text: string): string {
   return text.replace(/\r\n/g, '\n').replace(UNSAFE, (c) => (c === '\n' || c === '\t' ? c : caret(c)));
@@ -41,13 +42,7 @@ export function neutralize(text: string): string {
 // CSI) and the bidi controls. Structural JSON is ASCII, so these only ever stand inside strings.
 const JSON_RAW_UNSAFE = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
-/**
- * Pure: JSON.stringify, with the characters above written as `\uXXXX` escapes: the same value to any JSON
- * reader, and nothing a terminal acts on when the JSON is printed to one (ESC and C0 JSON escapes itself).
- */
+/** Pure: JSON.stringify with those written as `\uXXXX`: the same value to a JSON reader, inert on a terminal. */
 export function jsonText(value: unknown, space?: number): string {
-  return String(JSON.stringify(value, null, space)).replace(
-    JSON_RAW_UNSAFE,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return String(JSON.stringify(value, null, space)).replace(JSON_RAW_UNSAFE, uEscape);
 }

@@ -1,14 +1,10 @@
 // How wide text is on a terminal (wide CJK characters and emoji take two columns), and text cut to fit.
-// Most text is printable ASCII, one column a character: string-width and a grapheme segmenter are used
-// only for the rest.
+// Most text is printable ASCII, one column a character: string-width and a segmenter only for the rest.
 import type stringWidthOf from 'string-width';
 
-/**
- * string-width, required on first use: as it loads it sets up an Intl.Segmenter and its emoji patterns,
- * about 30 ms on Node 22 to 26, which a run that measures no text but ASCII (every run off a terminal)
- * must not pay. A bundle (dist/, the benches) evaluates a required ES module when it is first required,
- * and vitest gives each module a `require`.
- */
+// string-width is required on first use: loading it sets up an Intl.Segmenter and its emoji patterns, about
+// 30 ms on Node 22 to 26, which a run that measures only ASCII (every run off a terminal) must not pay. A
+// bundle (dist/, the benches) evaluates a required ES module when first required; vitest gives a `require`.
 let loaded: typeof stringWidthOf | undefined;
 function stringWidth(text: string): number {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above: loaded on first use

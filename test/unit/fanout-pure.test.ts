@@ -24,7 +24,7 @@ import { DEFAULT_SCHEDULE, nextDelay } from '../../src/core/poll/schedule.js';
 import { pause } from '../../src/core/poll/pause.js';
 import { threadOptionArg, withThreadSession } from '../../src/cli/input/wait-ref.js';
 import { parseWaitRef } from '../../src/core/sessions/refs.js';
-import { renderReplyHeader, renderStatusLine, type StatusRow } from '../../src/cli/output/render-wait.js';
+import { renderReplyHeader, renderStatusLine, type StatusRow } from '../../src/cli/output/status-lines.js';
 import { statusBlock } from '../../src/cli/output/status-lines.js';
 import { cut as cutToWidth, width as displayWidth } from '../../src/util/width.js';
 import { PLAIN } from '../../src/cli/output/style.js';

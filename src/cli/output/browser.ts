@@ -3,23 +3,15 @@
 import type { Env, IO } from '../../core/io/io.js';
 import { noBrowserReason } from '../../core/config/env.js';
 
-/** What became of an attempt to open an address. */
-export interface Browsed {
-  opened: boolean;
-  /** Why no browser was started, when none was. */
-  why?: string;
-  /** The error that stopped the browser from starting, when it failed. */
-  error?: string;
-}
-
 /**
- * Opens `url` in the browser when it can. The address comes from the service (or the state file): only a
- * web address is handed to an opener, which would run a file or another scheme's handler as readily.
+ * Opens `url` in the browser when it can; else says `why` not, or the `error` that stopped the browser. The
+ * address comes from the service (or the state file): only a web address is handed to an opener, which
+ * would run a file or another scheme's handler as readily.
  */
 export async function openInBrowser(
   io: Pick<IO, 'spawner' | 'runtime'> & { env: Env },
   url: string,
-): Promise<Browsed> {
+): Promise<{ opened: boolean; why?: string; error?: string }> {
   const why = !/^https?:\/\/[^\s]+$/i.test(url)
     ? 'not a web address'
     : (noBrowserReason(io.env, io.runtime.platform) ?? (io.spawner ? undefined : 'no browser'));

@@ -1,13 +1,7 @@
-// What a CI job gets from a wait: one result (the session and thread ids, the web address, the status, the
-// final reply, the session's pull requests), and under GitHub Actions a step summary and step outputs in
-// the files the runner names. Pure: the text of each; the presenter appends them.
+// What a CI job gets from a wait under GitHub Actions: a step summary and step outputs, in the files the
+// runner names. Pure: the text of each; the presenter appends them.
 import { randomBytes } from 'node:crypto';
-import type { PullRequestRef } from '../../core/api/types.js';
 import type { WaitResult } from '../../core/events/ci-result.js';
-
-export type { WaitResult };
-
-const prUrl = (pr: string | PullRequestRef) => (typeof pr === 'string' ? pr : pr.url);
 
 /** Pure: `name<<DELIMITER` blocks for $GITHUB_OUTPUT (multi-line values whole); a delimiter in no value. */
 export function githubOutputs(
@@ -19,14 +13,11 @@ export function githubOutputs(
     .join('');
 }
 
-/**
- * Pure: the step outputs of a result (pull requests as a JSON array of their addresses); with a schema,
- * the value as one line of JSON (`structured_output`, once matched) and the last errors (never matched).
- */
+/** Pure: the step outputs of a result (pull requests, a matched schema's value and errors as JSON). */
 export function resultOutputs(r: WaitResult): Record<string, string> {
   return {
     final_message: r.final_message ?? '',
-    pull_requests: JSON.stringify(r.pull_requests.map(prUrl)),
+    pull_requests: JSON.stringify(r.pull_requests.map((pr) => (typeof pr === 'string' ? pr : pr.url))),
     status: r.status,
     ...('structured_output' in r ? { structured_output: JSON.stringify(r.structured_output) } : {}),
     ...(r.schema_errors ? { schema_errors: JSON.stringify(r.schema_errors) } : {}),

@@ -1,7 +1,5 @@
-// What commands return for the presenter to print: data, never text. The `Item` union and the presenter's
-// table of the commands' own items are derived from the one list of them (command-items.ts: each command's
-// src/cli/commands/<name>/items.ts); beside them, what src/core/events yields while posting and waiting
-// (print-waits.ts) and what several commands yield (print-shared.ts).
+// What commands return for the presenter to print: data, never text. The commands' own items and their
+// handlers are derived from the one list of them (command-items.ts).
 import type { SessionItem } from '../../core/events/session-items.js';
 import type { Handlers, ItemsOf } from './printer.js';
 import type { SharedItem } from './print-shared.js';

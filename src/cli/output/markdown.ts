@@ -1,14 +1,11 @@
-// Markdown for a person at a terminal (marked with marked-terminal, loaded only when a reply is rendered).
-// Pipes never come here: they get the text as sent.
-import type { MarkedExtension, Tokens } from 'marked';
+// Markdown for a person at a terminal (loaded only when a reply is rendered); pipes get the text as sent.
+import type { Tokens } from 'marked';
 import { neutralize } from '../../util/text.js';
 
-/** How markdown is drawn on this terminal. */
+/** How markdown is drawn: wrapped to `columns` (80 when none), `hyperlinks` as OSC 8 (supportsHyperlinks). */
 export interface MarkdownOptions {
-  /** The terminal's width; text is wrapped to it (80 when it reports none). */
   columns: number | undefined;
   color: boolean;
-  /** The terminal shows OSC 8 hyperlinks (see supportsHyperlinks). */
   hyperlinks: boolean;
 }
 
@@ -17,6 +14,9 @@ export type RenderMarkdown = (text: string) => string;
 
 type Paint = (s: string) => string;
 const identity: Paint = (s) => s;
+/** What marked-terminal paints (without colour, each as it is but a quote). */
+const PAINTED =
+  'code blockquote html heading firstHeading hr listitem table paragraph strong em codespan del link href text';
 
 // SGR (colours, bold…) and OSC 8 hyperlinks: the only sequences the renderer writes and the only ones kept.
 const OWN_SEQUENCE =
@@ -45,24 +45,13 @@ function quoteBar(text: string): string {
   return text.replace(/^ {2}/gm, '│ ');
 }
 
-/** Only web addresses become clickable: a link to file:// or a custom scheme is shown, not armed. */
-function isWebAddress(href: string): boolean {
-  return /^https?:\/\/[^\s]+$/i.test(href);
-}
-
 /**
- * Loads the renderer (marked and marked-terminal, vendor-bundled) for these options: headings, emphasis,
- * lists, tables, code blocks without their fences, links as terminal hyperlinks where the terminal takes
- * them.
- *
- * Order matters for safety. The service's text is neutralised first (src/util/text.ts: every control
- * character made visible), so nothing of it can reach the renderer as an escape sequence; the renderer
- * then adds its own styling; last, everything it produced is checked again and only its own kinds of
- * sequence (SGR colours, OSC 8 hyperlinks to http(s) addresses) are let through (keepOwnSequences).
+ * Loads the renderer (marked and marked-terminal) for these options. Order matters for safety: the
+ * service's text is neutralised first, so none of it reaches the renderer as an escape sequence; the
+ * renderer adds its styling; last, only its own kinds of sequence are let through (keepOwnSequences).
  */
 export async function loadMarkdown(o: MarkdownOptions): Promise<RenderMarkdown> {
   const [{ Marked }, { markedTerminal }] = await Promise.all([import('marked'), import('marked-terminal')]);
-  const width = o.columns !== undefined && o.columns > 0 ? o.columns : 80;
   let paint: Record<string, Paint>;
   if (o.color) {
     const { Chalk } = await import('chalk');
@@ -89,27 +78,12 @@ export async function loadMarkdown(o: MarkdownOptions): Promise<RenderMarkdown> 
   const marked = new Marked();
   marked.use(
     markedTerminal({
-      code: style('code'),
-      blockquote: style('blockquote'),
-      html: style('html'),
-      heading: style('heading'),
-      firstHeading: style('firstHeading'),
-      hr: identity,
-      listitem: identity,
-      table: identity,
-      paragraph: identity,
-      strong: style('strong'),
-      em: style('em'),
-      codespan: style('codespan'),
-      del: style('del'),
-      link: style('link'),
-      href: style('href'),
-      text: identity,
+      ...Object.fromEntries(PAINTED.split(' ').map((name) => [name, style(name)])),
       unescape: true,
       // Without colour a heading keeps its #s, so that it still reads as one.
       showSectionPrefix: !o.color,
       emoji: false,
-      width,
+      width: o.columns !== undefined && o.columns > 0 ? o.columns : 80,
       reflowText: true,
       tab: tab.length,
       tableOptions: o.color
@@ -119,7 +93,7 @@ export async function loadMarkdown(o: MarkdownOptions): Promise<RenderMarkdown> 
   );
   // Two elements are drawn here rather than by marked-terminal: code blocks (it would pick highlighting
   // by what the process's own stdout is, not by this run's decision) and links (the same for hyperlinks).
-  const own: MarkedExtension = {
+  marked.use({
     renderer: {
       code(token: Tokens.Code): string {
         const body = token.text.replace(/\n+$/, '');
@@ -132,7 +106,8 @@ export async function loadMarkdown(o: MarkdownOptions): Promise<RenderMarkdown> 
       link(token: Tokens.Link): string {
         const text = this.parser.parseInline(token.tokens);
         const { href } = token;
-        if (o.hyperlinks && isWebAddress(href)) {
+        // Only web addresses become clickable: a link to file:// or a custom scheme is shown, not armed.
+        if (o.hyperlinks && /^https?:\/\/[^\s]+$/i.test(href)) {
           links.push(href);
           return style('link')(`${OPEN}${links.length - 1}${MID}${text || href}${CLOSE}`);
         }
@@ -144,8 +119,7 @@ export async function loadMarkdown(o: MarkdownOptions): Promise<RenderMarkdown> 
         return 'tokens' in token && token.tokens ? this.parser.parseInline(token.tokens) : token.text;
       },
     },
-  };
-  marked.use(own);
+  });
   let links: string[] = [];
   return (text) => {
     links = [];

@@ -1,6 +1,5 @@
 // The one presenter: what commands return becomes JSON (a document, or NDJSON for streams), terminal text
-// (labels, colour, local times, markdown, service text neutralised, a pager for a tall `show`) or plain
-// text (the service's text byte for byte) on stdout, and summaries and hints on stderr.
+// or plain text (the service's text byte for byte) on stdout, and summaries and hints on stderr.
 import type { Message } from '../../core/api/types.js';
 import { timeFormat } from '../../core/config/env.js';
 import { openInBrowser } from './browser.js';
@@ -13,16 +12,9 @@ import { renderNotice, serviceText, type TextMode } from './render-conversation.
 import type { StatusLines } from './status-lines.js';
 import { supportsHyperlinks } from './terminal.js';
 
-function isItem(result: Result): result is Item {
-  return typeof result === 'object' && result !== null && 'kind' in result;
-}
-
 export type { PresentContext };
 
-/**
- * Every item kind's handler: a table, so that a new kind is one small function where its like are (a
- * command's own in its folder, listed once in items.ts).
- */
+/** Every item kind's handler: a new kind is one small function where its like are. */
 const HANDLERS: Handlers<Item> = { ...WAIT_HANDLERS, ...SHARED_HANDLERS, ...COMMAND_HANDLERS };
 
 /** Prints what a command returned, item by item, as it comes. */
@@ -30,7 +22,7 @@ export async function present(ctx: PresentContext, result: Result): Promise<void
   if (result === undefined) return;
   const p = new Presenter(ctx);
   try {
-    if (isItem(result)) await p.write(result);
+    if (typeof result === 'object' && result !== null && 'kind' in result) await p.write(result);
     else for await (const item of result) await p.write(item);
   } finally {
     p.finish();
@@ -41,7 +33,6 @@ class Presenter implements Printer {
   readonly json: boolean;
   readonly text: TextMode;
   private status: StatusLines | undefined;
-  /** The markdown renderers, with and without hyperlinks (a pager gets none), loaded on first use. */
   private readonly markdown = new Map<boolean, Promise<RenderMarkdown>>();
 
   constructor(readonly ctx: PresentContext) {
@@ -55,13 +46,10 @@ class Presenter implements Printer {
     };
   }
 
-  /** The terminal's markdown renderer (loaded once; a run that shows no message never loads it). */
   renderer(hyperlinks: boolean): Promise<RenderMarkdown> {
-    let r = this.markdown.get(hyperlinks);
-    if (r === undefined) {
-      r = loadMarkdown({ columns: this.ctx.caps.columns, color: this.ctx.caps.colorOut, hyperlinks });
-      this.markdown.set(hyperlinks, r);
-    }
+    const { columns, colorOut: color } = this.ctx.caps;
+    const r = this.markdown.get(hyperlinks) ?? loadMarkdown({ columns, color, hyperlinks });
+    this.markdown.set(hyperlinks, r);
     return r;
   }
 
@@ -83,7 +71,6 @@ class Presenter implements Printer {
     }
   }
 
-  /** Prints one item, by the handler of its kind. */
   async write(item: Item): Promise<void> {
     await (HANDLERS[item.kind] as Handler<Item>)(this, item);
   }

@@ -1,13 +1,10 @@
-// The items several commands yield (beside what src/core/events has for posting and waiting), and how each
-// prints: artifacts (plan, artifact), the sessions of this machine (ls, show of a group), addresses (open,
-// show --web), values as they stand, notes. A command's own items are in its folder
-// (src/cli/commands/<name>/items.ts).
+// The items several commands yield, and how each prints (a command's own are in its folder's items.ts).
 import type { Artifact } from '../../core/api/types.js';
 import { timeFormat } from '../../core/config/env.js';
-import type { KnownSession } from '../../core/state/known-sessions.js';
+import { sessionJson, type KnownSession } from '../../core/state/known-sessions.js';
 import { jsonLine, type Handlers } from './printer.js';
 import { bodyText, line, serviceText } from './render-conversation.js';
-import { renderSessions, renderSessionsPlain, sessionJson } from './render-sessions.js';
+import { renderSessions, renderSessionsPlain } from './render-sessions.js';
 import { jsonText } from '../../util/text.js';
 import { historyName } from '../../core/state/history.js';
 

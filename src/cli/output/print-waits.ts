@@ -1,5 +1,4 @@
-// The presenter's handlers for what src/core/sessions yields while a command posts and waits: progress and
-// activity on stderr, the reply (or its JSON) on stdout, the CI job's result and files, --notify.
+// The presenter's handlers for what src/core/sessions yields while a command posts and waits.
 import type { SessionItem } from '../../core/events/session-items.js';
 import { escapeForLine } from '../../util/text.js';
 import { githubOutputs, resultOutputs, stepSummary } from './github.js';
@@ -7,13 +6,12 @@ import { notify } from './notify.js';
 import { jsonLine, type Handlers, type Printer } from './printer.js';
 import { activityLine, bodyText, line, renderEntry, serviceText } from './render-conversation.js';
 import { renderNextSteps } from './render.js';
-import { renderReplyHeader, renderSchemaErrors, renderSchemaRetry } from './render-wait.js';
+import { renderReplyHeader } from './status-lines.js';
 
 /** Appends to a file the CI runner reads; a failure is a warning (the job's result is on stdout too). */
 async function appendRunnerFile(p: Printer, path: string, text: string): Promise<void> {
   try {
-    // fs/promises only here (a CI job's files): loading it costs every run of the presenter a dozen of
-    // Node's modules (readline, streams, watchers).
+    // Not imported: fs/promises costs every run of the presenter a dozen of Node's modules.
     await process.getBuiltinModule('node:fs/promises').appendFile(path, text);
   } catch (err) {
     p.ctx.log.warn(`could not write ${path}: ${err instanceof Error ? err.message : String(err)}`);
@@ -71,16 +69,21 @@ export const WAIT_HANDLERS: Handlers<SessionItem> = {
     const body = outcome === 'replied' ? `${who} replied${what}` : `${ENDED[outcome]} ${who}${what}`;
     await notify(p.ctx, { title: 'agents', body, result }, flag);
   },
-  'schema-retry'(p, item) {
-    p.ctx.log.info(renderSchemaRetry(item.problem, item.retry, item.of));
+  'schema-retry'(p, { problem, retry, of }) {
+    const n = problem.kind === 'mismatch' ? problem.errors.length : 0;
+    const what = problem.kind === 'no-json' ? 'no JSON found' : `${n} error${n === 1 ? '' : 's'}`;
+    p.ctx.log.info(`answer did not match the schema (${what}); asking again (${retry} of ${of})`);
   },
   'schema-mismatch'(p, { problem }) {
+    const lines =
+      problem.kind === 'no-json'
+        ? ['the last answer held no JSON (the whole reply, or a ```json block)']
+        : [
+            'the last answer did not match the schema:',
+            ...problem.errors.map((e) => `  ${e.path === '' ? '(the value)' : e.path}: ${e.message}`),
+          ];
     // Part of the error the run ends with, so never silenced.
-    p.ctx.stderr.write(
-      renderSchemaErrors(problem)
-        .map((l) => `${escapeForLine(l)}\n`)
-        .join(''),
-    );
+    p.ctx.stderr.write(lines.map((l) => `${escapeForLine(l)}\n`).join(''));
   },
   async 'wait-status'(p, { key, row }) {
     const lines = await p.statusLines();
@@ -99,8 +102,7 @@ export const WAIT_HANDLERS: Handlers<SessionItem> = {
       const header = renderReplyHeader(sessionId, item.title, p.text.style, p.ctx.caps.columns);
       p.out(`${header}\n${body ?? line(serviceText(message.message, p.text))}`);
     } else {
-      // stdout stays the replies alone; among several, whose each is goes to stderr just before it, named as
-      // `wait` takes it.
+      // stdout stays the replies alone; among several, whose each is goes to stderr before it.
       if (several) p.ctx.log.info(`reply of ${sessionId}/${threadId}:`);
       p.out(body ?? `${message.message}\n`);
     }

@@ -1,6 +1,4 @@
-// What the presenter's handlers (one per item kind: a command's own in its folder, src/cli/commands/<name>/
-// items.ts; the shared ones in print-waits.ts and print-shared.ts) get to print with: the run's streams and
-// modes, and the presenter's few shared helpers.
+// What the presenter's handlers (one per item kind) get to print with: the run, its modes, a few helpers.
 import type { SettingName, Settings } from '../../core/config/settings.js';
 import type { Message } from '../../core/api/types.js';
 import type { IO } from '../../core/io/io.js';
@@ -23,9 +21,7 @@ export interface PresentContext {
   stderr: Stderr;
   log: Logger;
   progress: Progress;
-  /** The status lines of `agents wait` (made on first use). */
   statusLines(): Promise<StatusLines>;
-  /** The run's settings (the `notify` setting, when a wait ends). */
   settings(need?: readonly SettingName[]): Promise<Settings>;
 }
 
@@ -42,14 +38,11 @@ export interface Printer {
   notice(m: Message): void;
   /** The status lines, made on first use and taken off the screen when the run's items end. */
   statusLines(): Promise<StatusLines>;
-  /**
-   * Before message text is shown: on a terminal (not --json), sets `text.markdown` to the markdown
-   * renderer, loaded on first use (a run that shows no message never loads it).
-   */
+  /** Before message text is shown: sets `text.markdown` on a terminal (not --json), loaded on first use. */
   useMarkdown(): Promise<void>;
   /** The terminal's markdown renderer, with or without hyperlinks (a pager gets none), loaded once. */
   renderer(hyperlinks: boolean): Promise<RenderMarkdown>;
-  /** A dashboard address: opened in the browser where one can start, else printed. */
+  /** Opens a dashboard address in the browser where one can start, else prints it. */
   browse(url: string): Promise<void>;
 }
 
@@ -62,6 +55,5 @@ export type Handlers<I extends { kind: string }> = { [K in I['kind']]: Handler<E
 /** The items a table of handlers prints: what the `Item` union is made of. */
 export type ItemsOf<H> = { [K in keyof H]: H[K] extends Handler<infer I> ? I : never }[keyof H];
 
-/** One JSON document and its newline. */
-// Service text (ids, replies, titles) inside JSON cannot drive the terminal it is printed to.
+/** One JSON document and its newline; service text in it cannot drive the terminal it is printed to. */
 export const jsonLine = (value: unknown) => `${jsonText(value)}\n`;

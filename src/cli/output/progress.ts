@@ -7,17 +7,10 @@ import { cut } from '../../util/width.js';
 import type { Logger, Stderr } from './stderr.js';
 import type { TerminalCaps } from './terminal.js';
 
-/** What the wait is about, for the lines that name it. */
-export interface WaitSubject {
-  sessionId: string;
-  /** The session in the dashboard, when known. */
-  url?: string;
-}
-
 /** What a waiting command reports. Every method is safe to call in any state, more than once. */
 export interface Progress {
-  /** Starts showing that the command waits: `label` such as "Waiting for claude…". */
-  start(label: string, subject?: WaitSubject): Promise<void>;
+  /** Starts showing that the command waits (`label`: "Waiting for claude…"), on a session when known. */
+  start(label: string, subject?: { sessionId: string; url?: string }): Promise<void>;
   /** The latest thing the agent did, shown beside the label. */
   activity(text: string): void;
   stop(): void;
@@ -25,21 +18,14 @@ export interface Progress {
 
 const NONE: Progress = { start: () => Promise.resolve(), activity: () => undefined, stop: () => undefined };
 
-/** Options of a spinner's progress. */
 export interface SpinnerOptions {
   stream: OutStream;
   stderr: Stderr;
   color: boolean;
-  now?: () => number;
 }
 
-/**
- * A spinner on stderr (ora, loaded only then), its text updated every second with the elapsed time and the
- * latest activity: always one line cut to the terminal's width, so that a resize cannot make it erase lines
- * above it.
- */
-export function spinnerProgress(o: SpinnerOptions): Progress {
-  const now = o.now ?? Date.now;
+/** A spinner on stderr (ora, loaded only then): one line cut to the width, so a resize erases no line above. */
+function spinnerProgress(o: SpinnerOptions): Progress {
   let spinner: Ora | undefined;
   let tick: NodeJS.Timeout | undefined;
   let label = '';
@@ -47,7 +33,7 @@ export function spinnerProgress(o: SpinnerOptions): Progress {
   let started = 0;
   // ora's frame and a space come before the text; the last column stays free so that no line wraps.
   const text = () => {
-    const line = `${label} ${formatDuration(now() - started)}${latest ? ` · ${latest}` : ''}`;
+    const line = `${label} ${formatDuration(Date.now() - started)}${latest ? ` · ${latest}` : ''}`;
     return cut(line, Math.max(10, (o.stream.columns ?? 80) - 3));
   };
   const redraw = () => {
@@ -65,25 +51,14 @@ export function spinnerProgress(o: SpinnerOptions): Progress {
     async start(l) {
       label = l;
       latest = '';
-      started = now();
-      if (spinner?.isSpinning) {
-        redraw();
-        return;
-      }
+      started = Date.now();
+      if (spinner?.isSpinning) return redraw();
       const { default: ora } = await import('ora');
       // discardStdin: false, or ora swallows the user's Ctrl-C handling and any piped input.
-      spinner = ora({
-        text: text(),
-        stream: o.stream,
-        discardStdin: false,
-        color: o.color ? 'cyan' : false,
-        isEnabled: true,
-      }).start();
+      const options = { text: text(), stream: o.stream, discardStdin: false, isEnabled: true };
+      spinner = ora({ ...options, color: o.color ? 'cyan' : false }).start();
       o.stderr.attach(spinner);
-      (o.stream as NodeJS.WritableStream & { on?: (e: string, f: () => void) => void }).on?.(
-        'resize',
-        onResize,
-      );
+      o.stream.on?.('resize', onResize);
       tick = setInterval(redraw, 1000);
       tick.unref();
     },
@@ -94,46 +69,36 @@ export function spinnerProgress(o: SpinnerOptions): Progress {
     stop() {
       clearInterval(tick);
       tick = undefined;
-      (o.stream as NodeJS.WritableStream & { off?: (e: string, f: () => void) => void }).off?.(
-        'resize',
-        onResize,
-      );
+      o.stream.off?.('resize', onResize);
       if (spinner?.isSpinning) spinner.stop();
       o.stderr.attach(undefined);
     },
   };
 }
 
-/** Options of the line-by-line progress. */
 export interface LineOptions {
   log: Logger;
   /** Between heartbeat lines (default a minute). */
   heartbeatMs?: number;
-  now?: () => number;
 }
 
-/**
- * One line when the wait starts (the session and its dashboard address, so a job log shows them at once),
- * then a heartbeat line every minute or so: for CI logs and files.
- */
+/** For CI logs: the session and its address when the wait starts, then a heartbeat line every minute or so. */
 export function lineProgress(o: LineOptions): Progress {
-  const now = o.now ?? Date.now;
   let timer: NodeJS.Timeout | undefined;
   let latest = '';
   return {
     start(label, subject) {
       clearInterval(timer);
       latest = '';
-      const started = now();
+      const started = Date.now();
       const about = subject
         ? ` on session ${subject.sessionId}${subject.url ? ` (${subject.url})` : ''}`
         : '';
       // The ellipsis escaped: esbuild escapes strings but not a regular expression, and one character
       // beyond Latin-1 makes V8 hold the whole chunk's source as two-byte text (scripts/build.mjs checks).
       o.log.info(`${label.replace(/\u2026$/, '')}${about}`);
-      // A long wait shows that it is alive, and what the agent last did.
       timer = setInterval(() => {
-        const elapsed = formatDuration(now() - started);
+        const elapsed = formatDuration(Date.now() - started);
         o.log.info(`still waiting (${elapsed})${latest ? `; latest: ${latest}` : ''}`);
       }, o.heartbeatMs ?? 60_000);
       timer.unref();

@@ -1,6 +1,6 @@
-// Questions for a person at a terminal, asked only when the run is interactive (see TerminalCaps). They
-// read the run's stdin and write to its stderr, so stdout stays data; the run's signal (SIGTERM, or a
-// SIGINT sent with kill) ends a question as Ctrl-C does: exit 130, nothing sent or stored.
+// Questions for a person at a terminal, only when the run is interactive, on stderr (stdout stays data). The
+// run's signal (SIGTERM, or a SIGINT sent with kill) ends a question as Ctrl-C does: exit 130.
+import type * as Inquirer from '@inquirer/prompts';
 import type { InStream, OutStream } from '../../core/io/io.js';
 import { CORE_AGENTS, type CoreAgent } from '../../core/api/types.js';
 import { CliError, ExitCode } from '../../core/errors/cli-error.js';
@@ -22,10 +22,9 @@ export interface Prompts {
   choice(question: string, choices: readonly { value: string; name: string }[]): Promise<string>;
 }
 
-/** One session offered by the chooser. */
+/** One session offered by the chooser; its label already made harmless. */
 export interface SessionChoice {
   id: string;
-  /** One line: the title, agent, state and when (already made harmless). */
   label: string;
 }
 
@@ -42,18 +41,6 @@ export interface PromptIo {
   input: InStream;
   output: OutStream;
   signal: AbortSignal;
-}
-
-/** Ctrl-C in a question (inquirer's ExitPromptError) or an aborted run ends it with 130. */
-async function asked<T>(ask: () => Promise<T>, cancelled: string): Promise<T> {
-  try {
-    return await ask();
-  } catch (err) {
-    if (err instanceof Error && (err.name === 'ExitPromptError' || err.name === 'AbortPromptError')) {
-      throw new CliError(cancelled, { exitCode: ExitCode.INTERRUPTED, cause: err });
-    }
-    throw err;
-  }
 }
 
 /** Runs a validator for inquirer's `validate`: true, or the reason as text. */
@@ -76,72 +63,66 @@ export function createPrompts(io: PromptIo): Prompts {
     clearPromptOnDone: false,
     signal: io.signal,
   };
-  const inquirer = () => import('@inquirer/prompts');
+  /** Asks with inquirer (loaded then); Ctrl-C (ExitPromptError) or an aborted run ends the run with 130. */
+  const ask = async <T>(cancelled: string, question: (q: typeof Inquirer) => Promise<T>): Promise<T> => {
+    const q = await import('@inquirer/prompts');
+    try {
+      return await question(q);
+    } catch (err) {
+      if (err instanceof Error && (err.name === 'ExitPromptError' || err.name === 'AbortPromptError')) {
+        throw new CliError(cancelled, { exitCode: ExitCode.INTERRUPTED, cause: err });
+      }
+      throw err;
+    }
+  };
   return {
-    message: async () => {
-      const { input } = await inquirer();
-      return asked(() => input({ message: 'Message:', required: true }, context), NOT_SENT);
-    },
-    agent: async () => {
-      const { select } = await inquirer();
-      const choices = CORE_AGENTS.map((a) => ({ name: a, value: a }));
-      return asked(() => select<CoreAgent>({ message: 'Agent:', choices }, context), NOT_SENT);
-    },
-    confirm: async (question, fallback = false) => {
-      const { confirm } = await inquirer();
-      return asked(() => confirm({ message: question, default: fallback }, context), NOT_SENT);
-    },
-    baseUrl: async (current) => {
-      const { input } = await inquirer();
-      return asked(
-        () =>
-          input(
-            {
-              message: 'Base URL of the service (without /rest/v1):',
-              ...(current !== undefined ? { default: current } : {}),
-              required: true,
-              validate: (value) => check(() => validateBaseUrl(value)),
-            },
-            context,
-          ),
-        NOT_STORED,
-      );
-    },
-    session: async (choices) => {
-      const { search } = await inquirer();
-      return asked(
-        () =>
-          search<string>(
-            {
-              message: 'Session (type to search):',
-              pageSize: 10,
-              source: (term) =>
-                filterChoices(choices, term).map((c) => ({ value: c.id, name: c.label, short: c.id })),
-            },
-            context,
-          ),
-        NOT_SENT,
-      );
-    },
-    choice: async (question, choices) => {
-      const { select } = await inquirer();
-      return asked(() => select<string>({ message: question, choices: [...choices] }, context), NOT_SENT);
-    },
-    apiKey: async () => {
-      const { password } = await inquirer();
-      return asked(
-        () =>
-          password(
-            {
-              message: 'API key (Settings → API Keys in the dashboard):',
-              mask: true,
-              toggleMask: false,
-              validate: (value) => check(() => validateApiKey(value.trim())),
-            },
-            context,
-          ),
-        NOT_STORED,
-      );
-    },
+    message: () => ask(NOT_SENT, (q) => q.input({ message: 'Message:', required: true }, context)),
+    agent: () =>
+      ask(NOT_SENT, (q) =>
+        q.select<CoreAgent>(
+          { message: 'Agent:', choices: CORE_AGENTS.map((a) => ({ name: a, value: a })) },
+          context,
+        ),
+      ),
+    confirm: (question, fallback = false) =>
+      ask(NOT_SENT, (q) => q.confirm({ message: question, default: fallback }, context)),
+    baseUrl: (current) =>
+      ask(NOT_STORED, (q) =>
+        q.input(
+          {
+            message: 'Base URL of the service (without /rest/v1):',
+            ...(current !== undefined ? { default: current } : {}),
+            required: true,
+            validate: (value) => check(() => validateBaseUrl(value)),
+          },
+          context,
+        ),
+      ),
+    session: (choices) =>
+      ask(NOT_SENT, (q) =>
+        q.search<string>(
+          {
+            message: 'Session (type to search):',
+            pageSize: 10,
+            source: (term) =>
+              filterChoices(choices, term).map((c) => ({ value: c.id, name: c.label, short: c.id })),
+          },
+          context,
+        ),
+      ),
+    choice: (question, choices) =>
+      ask(NOT_SENT, (q) => q.select<string>({ message: question, choices: [...choices] }, context)),
+    apiKey: () =>
+      ask(NOT_STORED, (q) =>
+        q.password(
+          {
+            message: 'API key (Settings → API Keys in the dashboard):',
+            mask: true,
+            toggleMask: false,
+            validate: (value) => check(() => validateApiKey(value.trim())),
+          },
+          context,
+        ),
+      ),
   };
 }

@@ -1,6 +1,5 @@
-// Pure renderers of the conversation: entries (as a follow or a tail prints them), a whole conversation
-// (show), tool calls as one line, notices. On a terminal: labels, local times, colour, markdown, service
-// text made harmless and tool calls cut to the width; on a pipe: the text as sent, one tool call per line.
+// Pure renderers of the conversation (a follow, a tail, show). On a terminal: labels, local times, colour,
+// markdown, service text made harmless, tool calls cut to the width; on a pipe: the text as sent.
 import type { Message } from '../../core/api/types.js';
 import { toolSummary, type Conversation, type Entry } from '../../core/conversation/model.js';
 import { groupTurns } from '../../core/conversation/turns.js';
@@ -22,11 +21,6 @@ export interface TextMode {
   markdown?: RenderMarkdown;
   /** Ids in headings and labels (show --verbose; pipes always have them). */
   verbose?: boolean;
-}
-
-/** Whether a terminal gets the compact view: no raw ids unless --verbose. */
-function compact(mode: TextMode): boolean {
-  return mode.tty && mode.time !== undefined && mode.verbose !== true;
 }
 
 /** Service text for this destination. */
@@ -62,9 +56,8 @@ function label(e: Entry, style: Style): string {
 }
 
 /**
- * One entry on stdout ('' for nothing). A follow or a tail on a pipe prints the text alone; on a terminal,
- * and always in `show` (`labelled`), a label line comes first. A final reply that repeats the message just
- * shown is not printed again: on a terminal a short mark says it was the final one.
+ * One entry on stdout ('' for nothing): on a terminal, and always in `show` (`labelled`), under a label
+ * line. A final reply that repeats the message just shown is not printed again (a terminal gets a mark).
  */
 export function renderEntry(e: Entry & { repeats?: boolean }, mode: TextMode, labelled = mode.tty): string {
   if (e.kind === 'notice') return '';
@@ -82,10 +75,7 @@ export function renderEntry(e: Entry & { repeats?: boolean }, mode: TextMode, la
   return `${label(e, mode.style)}${when}\n${bodyText(m.message, mode)}${gap}`;
 }
 
-/**
- * Pure: what the agent is doing, for the spinner: a tool call as its line (`⚙ Bash npm test`), a message
- * as its first line of text; one line, made harmless (the spinner cuts it to the terminal's width).
- */
+/** Pure: what the agent is doing, for the spinner, as one harmless line: a tool call, or a message's first. */
 export function activityLine(e: Entry): string {
   if (e.kind === 'tool') {
     const call = e.tool ? `${flatten(e.tool.name, 200)} ${flatten(e.tool.input, 1000)}` : e.message.message;
@@ -97,13 +87,13 @@ export function activityLine(e: Entry): string {
 
 /** A system notice as a line for stderr. */
 export function renderNotice(m: Message, mode: Pick<TextMode, 'tty' | 'style'>): string {
-  const text = mode.tty ? neutralize(flatten(m.message, 10_000)) : flatten(m.message, 10_000);
-  return mode.style.dim(`notice: ${text}`);
+  return mode.style.dim(`notice: ${serviceText(flatten(m.message, 10_000), mode)}`);
 }
 
 /** The heading of a turn (a thread) in `show`; a terminal's leaves the thread id out unless --verbose. */
 export function renderTurnHeading(threadId: string | null, index: number, mode: TextMode): string {
-  const id = compact(mode) ? '' : ` · thread ${threadId ?? '(none)'}`;
+  const compact = mode.tty && mode.time !== undefined && mode.verbose !== true;
+  const id = compact ? '' : ` · thread ${threadId ?? '(none)'}`;
   return `\n${mode.style.dim(`── turn ${index}${id} ──`)}`;
 }
 
@@ -147,10 +137,8 @@ export function renderConversation(
   };
   noticeLines(leading);
   const byMessage = new Map(entries.map((e) => [e.message, e]));
-  for (const turn of groupTurns(
-    entries.map((e) => e.message),
-    threads,
-  )) {
+  const messages = entries.map((e) => e.message);
+  for (const turn of groupTurns(messages, threads)) {
     // After a message that ends with a blank line of its own (a terminal's), no second one.
     const heading = renderTurnHeading(turn.threadId, turn.number, mode);
     say('out', `${out.at(-1)?.text.endsWith('\n\n') ? heading.slice(1) : heading}\n`);

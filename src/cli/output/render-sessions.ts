@@ -1,8 +1,6 @@
 // Pure renderers of the sessions this machine knows (`agents ls`, the session chooser): a terminal gets
 // titles, agents, states and relative times fitted to its width; a pipe one tab-separated line a session.
 import type { KnownSession } from '../../core/state/known-sessions.js';
-// The JSON shape is the core's (`agents mcp` reports the same): re-exported for the CLI's printers.
-export { sessionJson } from '../../core/state/known-sessions.js';
 import { flatten, neutralize } from '../../util/text.js';
 import { cut, width } from '../../util/width.js';
 import type { Style } from './style.js';
@@ -36,14 +34,10 @@ export function sessionChoiceLabel(s: KnownSession, time: TimeFormat, columns = 
 export interface SessionsView {
   style: Style;
   time: TimeFormat;
-  /** The terminal's width; 80 when it reports none. */
   columns?: number;
 }
 
-/**
- * Pure: the sessions for a terminal: the title (cut to the width) on one line, the id and the facts under
- * it (on one line when they fit, else the id on a line of its own: an id is never cut).
- */
+/** Pure: the sessions for a terminal: each title cut to the width, the id (never cut) and the facts under it. */
 export function renderSessions(list: readonly KnownSession[], v: SessionsView): string {
   const columns = v.columns ?? 80;
   const lines: string[] = [];

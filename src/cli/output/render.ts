@@ -14,10 +14,7 @@ export function renderCreated(session: Session, style: Style = PLAIN): string {
   ].join('\n');
 }
 
-/**
- * What to type next, after work was left running (follow it, reply) or after a reply arrived (reply,
- * read the whole conversation).
- */
+/** What to type next, after work was left running or after a reply arrived. */
 export function renderNextSteps(sessionId: string, finished: boolean, style: Style = PLAIN): string {
   const steps = finished
     ? [`Reply:       agents send ${sessionId} "…"`, `Read it all: agents show ${sessionId}`]
@@ -25,44 +22,39 @@ export function renderNextSteps(sessionId: string, finished: boolean, style: Sty
   return steps.map((s) => style.dim(s)).join('\n');
 }
 
-function yesNo(value: boolean): string {
-  return value ? 'yes' : 'no';
+// The service's fields are read leniently (schemas/fields.ts `kept`): these lists may be anything.
+const pullRequests = (s: Session): unknown[] => (Array.isArray(s.pull_requests) ? s.pull_requests : []);
+
+/** "1 plan", "3 plans", or undefined when the service lists none (the live service's plan_artifact_ids). */
+function plans(s: Session): string | undefined {
+  const n = Array.isArray(s.plan_artifact_ids) ? s.plan_artifact_ids.length : 0;
+  return n === 0 ? undefined : n === 1 ? '1 plan' : `${n} plans`;
 }
 
-/** A pull request as one line: its address, and its status when the service gives one. */
-export function pullRequestText(pr: unknown): string {
+/** A pull request as one line: its address, and its status (as `status` writes it) when the service gives one. */
+function pullRequestText(pr: unknown, status = (s: string) => `(${neutralize(s)})`): string {
   if (typeof pr === 'string') return neutralize(pr);
-  if (typeof pr === 'object' && pr !== null) {
-    const { url, status } = pr as { url?: unknown; status?: unknown };
-    const address = typeof url === 'string' ? neutralize(url) : '(no address)';
-    return typeof status === 'string' && status !== '' ? `${address} (${neutralize(status)})` : address;
-  }
-  return neutralize(JSON.stringify(pr) ?? '');
+  if (typeof pr !== 'object' || pr === null) return neutralize(JSON.stringify(pr) ?? '');
+  const { url, status: s } = pr as { url?: unknown; status?: unknown };
+  const address = typeof url === 'string' ? neutralize(url) : '(no address)';
+  return typeof s === 'string' && s !== '' ? `${address} ${status(s)}` : address;
 }
 
 /** The session header of `show`. */
 export function renderSession(session: Session, style: Style = PLAIN): string {
-  const list: unknown[] = Array.isArray(session.pull_requests) ? session.pull_requests : [];
-  const prs = list.length ? list.map(pullRequestText).join(', ') : 'none';
+  const prs = pullRequests(session).map((pr) => pullRequestText(pr));
+  const n = plans(session);
   return [
     style.bold(neutralize(session.title || '(untitled)')),
     `  id             ${session.id}`,
     `  web            ${neutralize(session.session_html_url ?? '')}`,
     `  created        ${session.created_at}`,
     `  updated        ${session.updated_at}`,
-    `  private        ${yesNo(session.is_private)}`,
-    `  archived       ${yesNo(session.is_archived)}`,
-    `  pull requests  ${prs}`,
-    ...plans(session),
+    `  private        ${session.is_private ? 'yes' : 'no'}`,
+    `  archived       ${session.is_archived ? 'yes' : 'no'}`,
+    `  pull requests  ${prs.length ? prs.join(', ') : 'none'}`,
+    ...(n ? [`  plans          ${n}: agents plan ${session.id}`] : []),
   ].join('\n');
-}
-
-/** The plans line of the header, when the service lists plans (the live service's plan_artifact_ids). */
-function plans(session: Session): string[] {
-  const ids = Array.isArray(session.plan_artifact_ids) ? session.plan_artifact_ids : [];
-  if (ids.length === 0) return [];
-  const n = ids.length === 1 ? '1 plan' : `${ids.length} plans`;
-  return [`  plans          ${n}: agents plan ${session.id}`];
 }
 
 /** What a terminal's compact header of `show` says beside the session's own fields. */
@@ -73,7 +65,6 @@ export interface SessionCard {
   state?: string;
   style: Style;
   time: TimeFormat;
-  /** --verbose: the id and the web address too. */
   verbose?: boolean;
 }
 
@@ -86,10 +77,7 @@ function prStatus(status: string, style: Style): string {
   return s;
 }
 
-/**
- * The compact header of `show` on a terminal: the title; agent, state and times on one line; a line per
- * pull request with its status; the plans. No raw ids unless `verbose`.
- */
+/** The compact header of `show` on a terminal: no raw ids unless `verbose`. */
 export function renderSessionCard(session: Session, c: SessionCard): string {
   const { style } = c;
   const facts = [
@@ -103,28 +91,15 @@ export function renderSessionCard(session: Session, c: SessionCard): string {
       ? `updated ${relativeTime(session.updated_at, c.time)}`
       : undefined,
   ].filter((f): f is string => f !== undefined && f !== '');
-  const list: unknown[] = Array.isArray(session.pull_requests) ? session.pull_requests : [];
-  const prs = list.map((pr) => {
-    if (typeof pr === 'object' && pr !== null) {
-      const { url, status } = pr as { url?: unknown; status?: unknown };
-      const address = typeof url === 'string' ? neutralize(url) : '(no address)';
-      const what = typeof status === 'string' && status !== '' ? ` ${prStatus(status, style)}` : '';
-      return `PR ${address}${what}`;
-    }
-    return `PR ${pullRequestText(pr)}`;
-  });
-  const ids = Array.isArray(session.plan_artifact_ids) ? session.plan_artifact_ids : [];
-  const plans = ids.length
-    ? [`${ids.length === 1 ? '1 plan' : `${ids.length} plans`}: ${style.dim(`agents plan ${session.id}`)}`]
-    : [];
+  const n = plans(session);
   const verbose = c.verbose
     ? [`id  ${session.id}`, `web ${neutralize(session.session_html_url ?? '')}`].map((l) => style.dim(l))
     : [];
   return [
     style.bold(neutralize(flatten(session.title || '(untitled)', 1000))),
     style.dim(facts.join(' · ')),
-    ...prs,
-    ...plans,
+    ...pullRequests(session).map((pr) => `PR ${pullRequestText(pr, (s) => prStatus(s, style))}`),
+    ...(n ? [`${n}: ${style.dim(`agents plan ${session.id}`)}`] : []),
     ...verbose,
   ].join('\n');
 }

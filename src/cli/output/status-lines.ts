@@ -1,36 +1,75 @@
-// One status line per session on stderr while `agents wait` waits, redrawn in place every second below what
-// was printed; cut to the terminal's width, at most a screenful, and anything written meanwhile goes above
-// them (the block lifted off, the text written, the block drawn again: Stderr.around, as for the spinner).
+// `agents wait` on a terminal: the header above each reply, and one status line per session on stderr while
+// it waits, redrawn in place every second, cut to the width, at most a screenful; what is written meanwhile
+// goes above them (Stderr.around, as for the spinner).
 import type { OutStream } from '../../core/io/io.js';
+import type { StatusRow } from '../../core/events/session-items.js';
+import { formatDuration } from '../../util/duration.js';
+import { flatten, neutralize } from '../../util/text.js';
+import { cut as cutToWidth, width as displayWidth } from '../../util/width.js';
+import { visibleWidth } from './screen.js';
 import type { Stderr, SpinnerFrame } from './stderr.js';
-import type { Style } from './style.js';
+import { PLAIN, type Style } from './style.js';
 import type { TerminalCaps } from './terminal.js';
-import { renderStatusLine, type StatusRow } from './render-wait.js';
-import { width } from '../../util/width.js';
 
-/** The status lines of a run. Every method is safe to call in any state. */
+export type { StatusRow };
+
+/** A title as one harmless line ('' when none). */
+const titleText = (title: string | undefined) => (title === undefined ? '' : flatten(neutralize(title), 200));
+
+/** The line above a reply on a terminal: the session's title (when known) and id. */
+export function renderReplyHeader(
+  sessionId: string,
+  title: string | undefined,
+  style: Style = PLAIN,
+  columns = 80,
+): string {
+  const name = titleText(title);
+  const tail = ` · ${sessionId} ──`;
+  const room = columns - 1 - 3 - displayWidth(tail);
+  // The whole id always (it is what a person copies); the title in what room is left, if any.
+  let head = name !== '' && room >= 8 ? `── ${cutToWidth(name, room)}${tail}` : `── ${sessionId} ──`;
+  if (displayWidth(head) > columns - 1) head = `── ${sessionId}`;
+  return style.bold(head);
+}
+
+/** Each state's mark, and its colour. */
+const MARK: Record<StatusRow['state'], [string, keyof Style]> = {
+  starting: ['·', 'dim'],
+  waiting: ['·', 'dim'],
+  retrying: ['!', 'yellow'],
+  done: ['✓', 'green'],
+  failed: ['✗', 'red'],
+  stopped: ['·', 'dim'],
+};
+
+/** One status line, at most `columns - 1` columns wide (so that it never wraps). */
+export function renderStatusLine(row: StatusRow, now: number, columns: number, style: Style = PLAIN): string {
+  const width = Math.max(10, columns - 1);
+  const elapsed = formatDuration(Math.max(0, (row.until ?? now) - row.since));
+  const state = `${row.state}${row.detail ? ` (${row.detail})` : ''} ${elapsed}`;
+  const [mark, paint] = MARK[row.state];
+  let right = row.agent ? ` · ${flatten(row.agent, 40)} · ${state}` : ` · ${state}`;
+  // Narrow terminals: the title keeps at least a few columns; the agent goes first, then the state is cut.
+  if (width - 2 - displayWidth(right) < 8 && row.agent) right = ` · ${state}`;
+  const room = Math.max(4, width - 2 - displayWidth(right));
+  const left = cutToWidth(titleText(row.title) || row.sessionId.slice(0, 8), room);
+  const rightCut = cutToWidth(right, Math.max(0, width - 2 - displayWidth(left)));
+  return `${style[paint](mark)} ${left}${style.dim(rightCut)}`;
+}
+
+/** The status lines of a run (set adds or replaces a row; stop takes them off for good); safe in any state. */
 export interface StatusLines {
-  /** Adds the row of `id`, or replaces it. */
   set(id: string, row: StatusRow): void;
-  /** The row of `id`, if any. */
-  get(id: string): StatusRow | undefined;
   delete(id: string): void;
-  /** Takes the lines off the screen for good. */
   stop(): void;
 }
 
-const NONE: StatusLines = {
-  set: () => undefined,
-  get: () => undefined,
-  delete: () => undefined,
-  stop: () => undefined,
-};
+const NONE: StatusLines = { set: () => undefined, delete: () => undefined, stop: () => undefined };
 
 export interface StatusLinesOptions {
   stream: OutStream;
   stderr: Stderr;
   style: Style;
-  now?: () => number;
 }
 
 const ESC = '\u001b[';
@@ -57,20 +96,14 @@ export function statusBlock(
   return [...shown.map(line), style.dim(summary.slice(0, Math.max(0, columns - 1)))];
 }
 
-// eslint-disable-next-line no-control-regex -- escape sequences are what is stripped
-const SGR = /\u001b\[[0-9;]*m/g;
-
 class Board implements SpinnerFrame {
   private readonly rows = new Map<string, StatusRow>();
   /** Columns taken by each line on screen, to count the rows it takes if the terminal got narrower. */
   private drawn: number[] = [];
   private active = false;
   private tick: NodeJS.Timeout | undefined;
-  private readonly now: () => number;
 
-  constructor(private readonly o: StatusLinesOptions) {
-    this.now = o.now ?? Date.now;
-  }
+  constructor(private readonly o: StatusLinesOptions) {}
 
   get isSpinning(): boolean {
     return this.active;
@@ -86,10 +119,6 @@ class Board implements SpinnerFrame {
     this.redraw();
   }
 
-  get(id: string): StatusRow | undefined {
-    return this.rows.get(id);
-  }
-
   delete(id: string): void {
     if (this.rows.delete(id)) this.redraw();
   }
@@ -97,7 +126,6 @@ class Board implements SpinnerFrame {
   stop(): void {
     if (!this.active) return;
     this.o.stream.write(this.clearText());
-    this.drawn = [];
     this.active = false;
     clearInterval(this.tick);
     this.tick = undefined;
@@ -106,7 +134,6 @@ class Board implements SpinnerFrame {
 
   clear(): void {
     const text = this.clearText();
-    this.drawn = [];
     if (text) this.o.stream.write(text);
   }
 
@@ -123,23 +150,21 @@ class Board implements SpinnerFrame {
 
   /** Clear and draw in one write, so the lines never flicker. */
   private redraw(): void {
-    if (!this.active) return;
-    const clear = this.clearText();
-    this.drawn = [];
-    this.o.stream.write(clear + this.drawText());
+    if (this.active) this.o.stream.write(this.clearText() + this.drawText());
   }
 
+  /** What takes the drawn lines off the screen (they count as gone). */
   private clearText(): string {
-    if (this.drawn.length === 0) return '';
     const cols = this.columns;
     const rows = this.drawn.reduce((n, w) => n + Math.max(1, Math.ceil(w / cols)), 0);
-    return `\r${ESC}${rows}A${ESC}J`;
+    this.drawn = [];
+    return rows === 0 ? '' : `\r${ESC}${rows}A${ESC}J`;
   }
 
   private drawText(): string {
     const max = Math.max(1, Math.min(30, (this.o.stream.rows || 24) - 2));
-    const lines = statusBlock([...this.rows.values()], this.now(), this.columns, max, this.o.style);
-    this.drawn = lines.map((l) => width(l.replace(SGR, '')));
+    const lines = statusBlock([...this.rows.values()], Date.now(), this.columns, max, this.o.style);
+    this.drawn = lines.map(visibleWidth);
     return lines.map((l) => `${l}\n`).join('');
   }
 }

@@ -1,18 +1,13 @@
-// stderr, the one place progress, hints, warnings and errors are written (zx's habit: stdout belongs to the
-// user). A spinner shares the line with them: a line written while it spins is put above it, never under
-// its next frame.
+// stderr, where progress, hints, warnings and errors go (stdout belongs to the user). A line written while a
+// spinner spins is put above it, never under its next frame.
 import type { OutStream } from '../../core/io/io.js';
 import type { Style } from './style.js';
 
-/** Writes progress, hints, warnings and errors to stderr. */
+/** Writes to stderr: progress, hints and warnings (silenced by --quiet), and --debug traces. */
 export interface Logger {
-  /** Progress and summaries; silenced by --quiet. */
   info(line: string): void;
-  /** Next-step hints; silenced by --quiet. */
   hint(line: string): void;
-  /** Warnings; silenced by --quiet. */
   warn(line: string): void;
-  /** Request traces: shown only with --debug. */
   debug(line: string): void;
   readonly debugEnabled: boolean;
 }
@@ -30,7 +25,7 @@ export class Stderr {
 
   constructor(readonly stream: OutStream) {}
 
-  /** The spinner currently drawn on the last line, if any. */
+  /** The spinner now drawn on the last line, if any. */
   attach(spinner: SpinnerFrame | undefined): void {
     this.spinner = spinner;
   }
@@ -48,27 +43,16 @@ export class Stderr {
   }
 }
 
-export interface LoggerOptions {
-  quiet: boolean;
-  debug: boolean;
-  stderr: Stderr;
-  style: Style;
-}
-
-export function createLogger(o: LoggerOptions): Logger {
-  const write = (text: string) => o.stderr.write(text);
+export function createLogger(o: { quiet: boolean; debug: boolean; stderr: Stderr; style: Style }): Logger {
+  const say = (text: string) => {
+    if (!o.quiet) o.stderr.write(`${text}\n`);
+  };
   return {
-    info: (line) => {
-      if (!o.quiet) write(`${line}\n`);
-    },
-    hint: (line) => {
-      if (!o.quiet) write(`${o.style.dim(line)}\n`);
-    },
-    warn: (line) => {
-      if (!o.quiet) write(`${o.style.yellow('warning:')} ${line}\n`);
-    },
+    info: say,
+    hint: (line) => say(o.style.dim(line)),
+    warn: (line) => say(`${o.style.yellow('warning:')} ${line}`),
     debug: (line) => {
-      if (o.debug) write(`${o.style.dim(`debug: ${line}`)}\n`);
+      if (o.debug) o.stderr.write(`${o.style.dim(`debug: ${line}`)}\n`);
     },
     debugEnabled: o.debug,
   };

@@ -2,23 +2,20 @@
 import type { Env } from '../../core/io/io.js';
 import { truthy } from '../../core/config/env.js';
 
-/** What this run may do on the terminal. Derived once from the streams, the environment and the flags. */
+/** What this run may do on the terminal, derived once from the streams, the environment and the flags. */
 export interface TerminalCaps {
   /** Prompts are allowed: stdin and stdout are terminals and CI is not set. */
   interactive: boolean;
-  /** stderr is a terminal (spinner, human summaries, next-step hints). */
   stderrIsTTY: boolean;
   /** stdout is a terminal: service text is neutralised and may be styled; a pipe gets it byte for byte. */
   stdoutIsTTY: boolean;
-  /** Colour on stdout: only ever on a terminal. */
   colorOut: boolean;
-  /** Colour on stderr. */
   colorErr: boolean;
-  /** A spinner may run on stderr. */
+  /** A spinner (or status lines) may run on stderr. */
   spinner: boolean;
   /** Running under CI (any value of CI but '', '0' and 'false'). */
   ci: boolean;
-  /** The terminal's width for stdout (undefined on a pipe or when it reports none). */
+  /** stdout's width (undefined on a pipe or when it reports none). */
   columns: number | undefined;
 }
 
@@ -27,8 +24,8 @@ export interface TerminalInputs {
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
+  /** A width in columns; 0 or undefined when the terminal reports none. */
   stdoutColumns?: number;
-  /** stderr's width in columns; 0 or undefined when the terminal does not report one. */
   stderrColumns?: number;
   /** `false` when `--no-color` was given. */
   colorFlag: boolean;
@@ -63,9 +60,8 @@ export function detectTerminal(i: TerminalInputs): TerminalCaps {
 }
 
 /**
- * Pure: whether the terminal shows OSC 8 hyperlinks (a link's text opens its address when clicked), from
- * what it says of itself; FORCE_HYPERLINK=1 or 0 decides. Unknown terminals, CI and multiplexers get
- * `text (address)` instead: a sequence a terminal does not know could show as garbage.
+ * Pure: whether the terminal shows OSC 8 hyperlinks, from what it says of itself (FORCE_HYPERLINK decides).
+ * Unknown terminals, CI and multiplexers get `text (address)`: an unknown sequence could show as garbage.
  */
 export function supportsHyperlinks(env: Env): boolean {
   const forced = env.FORCE_HYPERLINK;

@@ -11,12 +11,13 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
+/** The formats made so far, by time zone ('' for the system's). */
 const formats = new Map<string, Intl.DateTimeFormat>();
-function format(timeZone: string | undefined): Intl.DateTimeFormat {
-  const key = timeZone ?? '';
-  let f = formats.get(key);
-  if (f === undefined) {
-    f = new Intl.DateTimeFormat('en-GB', {
+
+function parts(ms: number, timeZone: string | undefined): Record<string, string> {
+  const f =
+    formats.get(timeZone ?? '') ??
+    new Intl.DateTimeFormat('en-GB', {
       year: 'numeric',
       month: 'short',
       day: 'numeric',
@@ -25,21 +26,11 @@ function format(timeZone: string | undefined): Intl.DateTimeFormat {
       hourCycle: 'h23',
       ...(timeZone !== undefined ? { timeZone } : {}),
     });
-    formats.set(key, f);
-  }
-  return f;
+  formats.set(timeZone ?? '', f);
+  return Object.fromEntries(f.formatToParts(ms).map((p) => [p.type, p.value]));
 }
 
-function parts(ms: number, timeZone: string | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const p of format(timeZone).formatToParts(ms)) out[p.type] = p.value;
-  return out;
-}
-
-/**
- * Pure: a clock time in the local zone: "14:34" today, "23 Nov 14:34" this year, "23 Nov 2025 14:34"
- * before. Text that is no time is returned as it is.
- */
+/** Pure: a local clock time ("14:34" today, "23 Nov 14:34" this year, "23 Nov 2025 14:34"), or the text. */
 export function localTime(iso: string, f: TimeFormat): string {
   const ms = Date.parse(iso);
   if (!Number.isFinite(ms)) return iso;
@@ -51,10 +42,7 @@ export function localTime(iso: string, f: TimeFormat): string {
   return `${at.day} ${at.month} ${at.year} ${clock}`;
 }
 
-/**
- * Pure: how long ago: "just now", "5 min ago", "3 h ago", "2 days ago"; a week or more (or a time ahead
- * of the clock by more than a minute), the local date and time instead.
- */
+/** Pure: how long ago ("just now", "5 min ago", "3 h ago", "2 days ago"); from a week (or ahead), localTime. */
 export function relativeTime(iso: string, f: TimeFormat): string {
   const ms = Date.parse(iso);
   if (!Number.isFinite(ms)) return iso;

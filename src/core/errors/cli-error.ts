@@ -1,5 +1,4 @@
-// The one mapping from what the HTTP layer reports (HttpError kinds) to the error classes of
-// agents-error.ts, with an exit code and a hint for a person. main() catches once; the library throws them.
+// What the HTTP layer reports (HttpError kinds) as the error classes of agents-error.ts, with a hint.
 import { isHttpError, type HttpError, type ApiErrorKind } from '../api/errors.js';
 import { isTimeoutReason } from '../../util/sleep.js';
 import {
@@ -11,7 +10,6 @@ import {
   NotFoundError,
   TimeoutError,
   type AgentsErrorOptions,
-  type ExitCodeValue,
 } from './agents-error.js';
 
 export { ExitCode, UsageError, type ExitCodeValue } from './agents-error.js';
@@ -24,15 +22,6 @@ export type StopReason = 'SIGINT' | 'SIGTERM' | 'EPIPE';
 /** True for an abort reason that means "the person or the pipe stopped us". */
 export function isStop(reason: unknown): reason is StopReason {
   return reason === 'SIGINT' || reason === 'SIGTERM' || reason === 'EPIPE';
-}
-
-/** 401/403 → 3, 404 → 4, everything else → 1 (a 400/422 is the service refusing what we sent: the request failed). */
-export function exitCodeFor(kind: ApiErrorKind): ExitCodeValue {
-  if (kind === 'auth' || kind === 'forbidden') return ExitCode.AUTH;
-  if (kind === 'not_found') return ExitCode.NOT_FOUND;
-  // The key stayed busy past the time a command rides 429s out: a time-out, never a failure.
-  if (kind === 'rate_limited') return ExitCode.TIMEOUT;
-  return ExitCode.FAILURE;
 }
 
 /** One line for a human per kind: what to do about it. */
@@ -61,42 +50,35 @@ export const HINTS: Record<ApiErrorKind, string> = {
 };
 
 /** How a person checks whether a POST whose outcome is unknown was carried out. */
-function outcomeHint(err: HttpError): string {
-  const creates = err.creates;
-  if (creates?.what === 'message') {
-    return `it was not sent again, to avoid a duplicate; check with: agents show ${creates.sessionId}`;
-  }
-  if (creates?.what === 'session') {
-    return 'it was not sent again, to avoid a duplicate; look for it in the dashboard before creating it again';
-  }
-  return 'it was not sent again, to avoid a duplicate';
+function outcomeHint({ creates }: HttpError): string {
+  const hint = 'it was not sent again, to avoid a duplicate';
+  if (creates?.what === 'message') return `${hint}; check with: agents show ${creates.sessionId}`;
+  if (creates?.what === 'session') return `${hint}; look for it in the dashboard before creating it again`;
+  return hint;
 }
 
 /**
- * The error of the one hierarchy for an HttpError: 401/403 an AuthError, 404 a NotFoundError, a deadline
- * or a key kept busy a TimeoutError, a cancelled call an AbortError (130, or a silent 0 when the reader of
- * stdout went away), anything else an ApiError. Callers that know more (a wait: which session, how to
- * resume) map those themselves first.
+ * The error of the one hierarchy for an HttpError; a cancelled call is an AbortError, or a silent exit 0
+ * when the reader of stdout went away. Callers that know more (a wait: which session) map those first.
  */
 export function fromHttpError(err: HttpError): AgentsError {
   const hint = err.outcomeUnknown ? outcomeHint(err) : (err.advice ?? HINTS[err.kind]);
+  const { kind, message } = err;
   const init = { hint, cause: err, status: err.status };
-  const code = exitCodeFor(err.kind);
-  if (err.kind === 'aborted') {
+  if (kind === 'aborted') {
     if (err.reason === 'EPIPE')
-      return new AgentsError(err.message, { ...init, exitCode: ExitCode.OK, silent: true });
-    if (isTimeoutReason(err.reason)) return new TimeoutError(err.message, init);
-    return new AbortError(err.message, init);
+      return new AgentsError(message, { ...init, exitCode: ExitCode.OK, silent: true });
+    return isTimeoutReason(err.reason) ? new TimeoutError(message, init) : new AbortError(message, init);
   }
-  if (code === ExitCode.AUTH) return new AuthError(err.message, init);
-  if (code === ExitCode.NOT_FOUND) return new NotFoundError(err.message, init);
-  if (code === ExitCode.TIMEOUT) return new TimeoutError(err.message, init);
-  const kind = err.kind;
-  return new ApiError(err.message, { ...init, kind, outcomeUnknown: err.outcomeUnknown });
+  if (kind === 'auth' || kind === 'forbidden') return new AuthError(message, init);
+  if (kind === 'not_found') return new NotFoundError(message, init);
+  // The key stayed busy past the time a command rides 429s out: a time-out, never a failure.
+  if (kind === 'rate_limited') return new TimeoutError(message, init);
+  // A 400/422 is the service refusing what we sent: the request failed (exit 1).
+  return new ApiError(message, { ...init, kind, outcomeUnknown: err.outcomeUnknown });
 }
 
-/** Anything thrown, as the error of the one hierarchy it ends a run (or an MCP call) with: its own, an
- * HttpError's mapping, or the first line of any other error's message. */
+/** Anything thrown, as the error it ends a run (or an MCP call) with: the first line of a foreign message. */
 export function toCliError(err: unknown): AgentsError {
   if (err instanceof AgentsError) return err;
   if (isHttpError(err)) return fromHttpError(err);

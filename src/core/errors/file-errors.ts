@@ -1,6 +1,6 @@
 // A file-system failure as one line that names the file and says what to do, instead of a raw
 // `EPERM: operation not permitted, rename '…config.json.tmp-…'`.
-import { CliError, ExitCode } from './cli-error.js';
+import { CliError } from './cli-error.js';
 
 const WHY: Record<string, [string, string]> = {
   EACCES: ['permission denied', 'check the owner and mode of the file and its directory'],
@@ -32,9 +32,5 @@ export function fileError(what: string, path: string, doing: 'read' | 'write', e
     code ?? (err instanceof Error ? err.message : String(err)),
     'check the file and its directory',
   ];
-  return new CliError(`cannot ${doing} ${what} ${path}: ${why}`, {
-    exitCode: ExitCode.FAILURE,
-    hint,
-    cause: err,
-  });
+  return new CliError(`cannot ${doing} ${what} ${path}: ${why}`, { hint, cause: err });
 }

@@ -1,9 +1,7 @@
-// The result a CI job reads at the end of a wait (--wait --json, the step summary and outputs, the Action,
-// the MCP tools), as data: sessions/ makes it, output/ prints it.
 import type { PullRequestRef } from '../api/types.js';
 import type { SchemaError } from './schema-errors.js';
 
-/** How a wait ended, as a CI job reads it (--wait --json, the step summary and outputs, the Action). */
+/** How a wait ended, as a CI job reads it (--wait --json, the step summary and outputs, the Action, MCP). */
 export interface WaitResult {
   session_id: string;
   thread_id: string | null;

@@ -1,5 +1,4 @@
-// What a wait says when a poll fails and it keeps waiting: one wording for `agents … --wait` (sessions/
-// await-reply.ts) and the GitHub Action, which hears of the failure as the library's poll-failed event.
+// What a wait says when a poll fails and it keeps waiting: one wording for `agents … --wait` and the Action.
 
 /** A poll refused with 429: other processes or machines spent the key's minute. */
 export const RATE_LIMITED_LINE =

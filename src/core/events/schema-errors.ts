@@ -1,6 +1,3 @@
-// What was wrong with a reply checked against a JSON Schema, as data: what sessions/ finds and output/,
-// the MCP tools and the CI result report.
-
 import type { SchemaError } from '../errors/agents-error.js';
 
 export type { SchemaError };

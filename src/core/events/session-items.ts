@@ -1,5 +1,4 @@
-// What src/core/sessions yields while a command posts and waits: data, never text. src/cli/output/items.ts adds
-// these to the items every command returns, and the presenter turns each into lines, JSON or files.
+// What src/core/sessions yields while a command posts and waits: data, never text (the presenter prints it).
 import type { Message } from '../api/types.js';
 import type { Entry } from '../conversation/model.js';
 import type { WaitResult } from './ci-result.js';
@@ -15,7 +14,7 @@ export interface StatusRow {
   state: 'starting' | 'waiting' | 'retrying' | 'done' | 'failed' | 'stopped';
   /** A word or two after the state (the error kind of a failure). */
   detail?: string;
-  /** When its wait began, and ended (ms). */
+  /** When its wait began and ended (ms). */
   since: number;
   until?: number;
 }
@@ -29,10 +28,7 @@ export interface StartedIds {
 
 /** One thing a post or a wait produced. */
 export type SessionItem =
-  /**
-   * One entry of a follow or a tail, as it lands. `repeats`: a final reply whose text was just shown as
-   * a message (the live service's copy came first).
-   */
+  /** An entry of a follow or a tail; `repeats`: a final whose text was just shown as a message. */
   | { kind: 'entry'; entry: Entry; repeats?: boolean }
   /** A final reply; with `result`, what --json prints for a CI job (the message's fields and the result's). */
   | { kind: 'reply'; message: Message; result?: WaitResult }
@@ -42,20 +38,17 @@ export type SessionItem =
   | { kind: 'schema-mismatch'; problem: SchemaProblem }
   /** A wait that ended without a reply to print (timed out, or never matched the schema): its result. */
   | { kind: 'wait-result'; result: WaitResult }
-  /** A wait began: what is awaited ("claude", "the reply") and on which session (and thread, when new). */
+  /** A wait began: what is awaited ("claude", "the reply") and on which session. */
   | { kind: 'waiting'; label: string; sessionId: string; url?: string; threadId?: string }
-  /** What the agent just did while a wait goes on (a message, a tool call), for the progress line. */
+  /** What the agent just did while a wait goes on, for the progress line. */
   | { kind: 'activity'; entry: Entry }
-  /** The wait that `waiting` began is over (whatever comes next is printed without progress under it). */
+  /** The wait that `waiting` began is over. */
   | { kind: 'waited' }
   /** Under GitHub Actions, before the wait: the ids for $GITHUB_OUTPUT. */
   | { kind: 'github-ids'; output: string; ids: StartedIds }
   /** Under GitHub Actions, after it: the result for $GITHUB_STEP_SUMMARY and/or $GITHUB_OUTPUT. */
   | { kind: 'github-result'; result: WaitResult; summary?: string; output?: string; title?: string }
-  /**
-   * A wait ended (not when the user stopped it): who was waited on, how it ended, the turn's result as
-   * --json prints it, and --notify/--no-notify as given (undefined: the `notify` setting decides).
-   */
+  /** A wait ended (not stopped by the user): the turn's result as --json prints it, --notify as given. */
   | {
       kind: 'wait-ended';
       who: string;

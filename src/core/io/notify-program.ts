@@ -1,23 +1,18 @@
-// The `notify` setting's program: run without a shell (its arguments passed as the setting names them), the
-// turn's result as JSON on its standard input, whether or not a terminal is attached. Its output goes
-// nowhere near stdout (stdout is the run's data); its failure is a reason, never an exception.
+// The `notify` setting's program: no shell, the turn's result as JSON on its stdin. Its output goes nowhere
+// near stdout (the run's data); its failure is a reason, never an exception.
 import { spawn } from 'node:child_process';
 import type { Env } from './io.js';
 
-/** How long the program may take before it is stopped (tests tune it down). */
-export const NOTIFY_TIMEOUT_MS = 10_000;
-
 /**
- * Runs `argv` with `input` on its stdin; resolves to undefined when it exited 0 in time, else to why not
- * (not found, timed out, the exit code or signal, the first line it wrote on stderr).
+ * Runs `argv` with `input` on its stdin; resolves to undefined when it exited 0 within `timeoutMs` (10 s),
+ * else to why not (not found, timed out, the exit code or signal, the first line it wrote on stderr).
  */
 export async function runNotifyProgram(
   argv: readonly string[],
   input: string,
-  o: { env: Env; timeoutMs?: number },
+  { env, timeoutMs = 10_000 }: { env: Env; timeoutMs?: number },
 ): Promise<string | undefined> {
   const [file = '', ...args] = argv;
-  const timeoutMs = o.timeoutMs ?? NOTIFY_TIMEOUT_MS;
   return new Promise((resolve) => {
     let settled = false;
     const done = (why: string | undefined) => {
@@ -28,7 +23,7 @@ export async function runNotifyProgram(
     };
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn(file, args, { stdio: ['pipe', 'ignore', 'pipe'], env: { ...o.env }, shell: false });
+      child = spawn(file, args, { stdio: ['pipe', 'ignore', 'pipe'], env: { ...env }, shell: false });
     } catch (err) {
       resolve(err instanceof Error ? err.message : String(err));
       return;
