@@ -8,13 +8,12 @@ import { toCliError } from '../core/errors/cli-error.js';
 import { UsageError } from '../core/errors/agents-error.js';
 import { followThread, resumeCommand, waitError } from '../core/sessions/await-reply.js';
 import { startDeadline, type Deadline } from '../core/sessions/deadline.js';
-import { latestUserMessage } from '../core/sessions/latest.js';
+import { finalReply, latestUserMessage } from '../core/sessions/latest.js';
 import { sessionAfterTurn } from '../core/sessions/wait-result.js';
 import type { OutputSchema } from '../core/sessions/structured-output.js';
 import type { SessionItem } from '../core/events/session-items.js';
 import type { ScheduleOptions } from '../core/poll/schedule.js';
 import { TimeoutError } from '../core/errors/agents-error.js';
-import { isFinalReply } from '../core/conversation/turn-state.js';
 import { toolSummary } from '../core/conversation/model.js';
 import {
   checkedResult,
@@ -143,23 +142,18 @@ function pullRequest(p: string | PullRequestRef): PullRequest {
     : { url: p.url, ...(p.status !== undefined ? { status: p.status } : {}) };
 }
 
-/** The thread's final reply, if it is already stored (one request). */
-async function finalNow(job: WaitJob, threadId: string, signal: AbortSignal): Promise<Message | undefined> {
-  const target = { sessionId: job.sessionId, threadId };
-  const page = await job.client.listMessages(
-    target,
-    { role: 'assistant', type: ['final_message'], direction: 'desc', limit: 1 },
-    { signal },
-  );
-  job.seen.answered += 1;
-  return page.items.find((m) => isFinalReply(m) && job.client.belongs(target, m));
-}
-
 /** A look (timeout 0): the reply if it is there (checked, never asked for again), else a TimeoutError. */
 async function lookOnce(job: WaitJob, deadline: Deadline): Promise<Got> {
   const threadId = job.threadId ?? (await latestThread(job, deadline.signal));
   job.threadId = threadId;
-  const final = await finalNow(job, threadId, deadline.signal);
+  const final = await finalReply(
+    job.client,
+    { sessionId: job.sessionId, threadId },
+    {
+      signal: deadline.signal,
+    },
+  );
+  job.seen.answered += 1;
   if (final === undefined) {
     throw new TimeoutError(`no reply yet on session ${job.sessionId} (looked once)`, {
       sessionId: job.sessionId,
