@@ -20,13 +20,12 @@ export function emitter(onEvent: AgentsOptions['onEvent']): (event: AgentsEvent)
 function budgetOf(o: AgentsOptions): BudgetSettings | false {
   if (o.budget === false) return false;
   const b = o.budget ?? {};
-  const url = b.url ?? o.budgetUrl;
   return {
     shared: b.shared !== false,
-    ...(b.dir !== undefined ? { dir: b.dir } : {}),
-    ...(url !== undefined ? { url } : {}),
-    ...(b.limit !== undefined ? { limit: b.limit } : {}),
-    ...(b.windowMs !== undefined ? { windowMs: b.windowMs } : {}),
+    dir: b.dir,
+    url: b.url ?? o.budgetUrl,
+    limit: b.limit,
+    windowMs: b.windowMs,
   };
 }
 
@@ -37,7 +36,7 @@ export function clientOf(
   emit: (event: AgentsEvent) => void,
   owner?: object,
 ): ApiClient {
-  const onListed = owner && recorderOf(owner);
+  const onListed = owner ? recorderOf(owner) : undefined;
   const budget = (message: string) => emit({ type: 'budget', message });
   return clientFromSettings({
     ...connection,
@@ -47,7 +46,7 @@ export function clientOf(
     nodeVersion: process.versions.node,
     ...(o.responseTimeoutMs !== undefined ? { limits: { responseTimeoutMs: o.responseTimeoutMs } } : {}),
     budget: budgetOf(o),
-    ...(o.tuning ? { tuning: o.tuning } : {}),
+    tuning: o.tuning,
     hooks: {
       onRetry: (n) =>
         emit({
@@ -59,7 +58,7 @@ export function clientOf(
           rateLimited: n.rateLimited === true,
         }),
       onPaced: ({ limit, windowMs }) => emit({ type: 'paced', limit, windowMs }),
-      ...(onListed ? { onListed } : {}),
+      onListed,
       onForeign: ({ why }) =>
         emit({
           type: 'warning',

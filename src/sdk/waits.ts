@@ -1,6 +1,5 @@
-// wait and follow over the CLI's one wait (sessions/await-reply.ts followThread, structured-reply.ts for a
-// schema): the same polls, schedule, outage policy and budget; errors become the hierarchy's, naming the
-// session and thread to resume.
+// wait and follow over the CLI's one wait (followThread, structuredReply for a schema); errors become the
+// hierarchy's, naming the session and thread to resume.
 import type { ApiClient } from '../core/api/client.js';
 import type { Message, PullRequestRef } from '../core/api/types.js';
 import { isRateLimited, MAX_FAILED_POLLS } from '../core/poll/follow.js';
@@ -24,7 +23,6 @@ import {
 import { monotonicMs } from '../util/clock.js';
 import type { AgentsEvent, Landed, PullRequest, Reply, WaitProgress } from './types.js';
 
-/** A wait's target, its bounds and where its events go. */
 export interface WaitJob {
   client: ApiClient;
   sessionId: string;
@@ -35,33 +33,25 @@ export interface WaitJob {
   stop: AbortSignal;
   timeoutMs: number | undefined;
   emit: (event: AgentsEvent) => void;
-  /** The poll schedule (the CLI's default unless a caller of the CLI's tunes it). */
   schedule?: ScheduleOptions;
-  /** Read the session for its pull requests once the reply came. */
   pullRequests: boolean;
   /** The reply must match it; `retries` follow-ups ask again (0: checked only). */
   check?: { schema: OutputSchema; retries: number };
-  /** Told after each poll the service answered. */
   onProgress?: (progress: WaitProgress) => void;
-  /** What the wait saw so far, for the TimeoutError when its time runs out. */
-  seen: Seen;
-}
-
-/** Polls the service answered, whether its last answer was a 429, and the replies checked against a schema. */
-interface Seen {
-  answered: number;
-  rateLimited: boolean;
-  attempts: number;
+  /** For the TimeoutError: polls answered, whether the last was a 429, replies checked against a schema. */
+  seen: { answered: number; rateLimited: boolean; attempts: number };
 }
 
 /** The signal of a call that was given none. */
 export const NEVER: AbortSignal = new AbortController().signal;
 
-/** The thread of the session's latest turn (one request), for a wait given a session alone. */
-async function latestThread(job: WaitJob, signal: AbortSignal): Promise<string> {
+/** The turn's thread; given a session alone, that of its latest turn (one request). */
+async function turnThread(job: WaitJob, signal: AbortSignal): Promise<string> {
+  if (job.threadId !== undefined) return job.threadId;
   const latest = await latestUserMessage(job.client, { sessionId: job.sessionId }, { signal });
   const thread = latest?.chat_thread_id;
   if (!thread) throw new UsageError(`session ${job.sessionId} has no message yet`, 'send it one first');
+  job.threadId = thread;
   return thread;
 }
 
@@ -144,8 +134,7 @@ function pullRequest(p: string | PullRequestRef): PullRequest {
 
 /** A look (timeout 0): the reply if it is there (checked, never asked for again), else a TimeoutError. */
 async function lookOnce(job: WaitJob, deadline: Deadline): Promise<Got> {
-  const threadId = job.threadId ?? (await latestThread(job, deadline.signal));
-  job.threadId = threadId;
+  const threadId = await turnThread(job, deadline.signal);
   const final = await finalReply(
     job.client,
     { sessionId: job.sessionId, threadId },
@@ -166,7 +155,7 @@ async function lookOnce(job: WaitJob, deadline: Deadline): Promise<Got> {
   return checked(checkedResult(final, threadId, job.check.schema), job);
 }
 
-/** A reply in hand: the last one waited for, its thread, and with a schema its value and the tries. */
+/** A reply in hand, and with a schema its value and the tries. */
 interface Got {
   final: Message;
   threadId: string;
@@ -184,8 +173,7 @@ function checked(r: StructuredResult, job: WaitJob): Got {
 export async function waitReply(job: WaitJob): Promise<Reply> {
   const got = await bounded(job, async (deadline): Promise<Got> => {
     if (job.timeoutMs === 0) return lookOnce(job, deadline);
-    const threadId = job.threadId ?? (await latestThread(job, deadline.signal));
-    job.threadId = threadId;
+    const threadId = await turnThread(job, deadline.signal);
     const thread = threadOf(job, deadline, threadId);
     if (job.check === undefined) {
       const final = await drain(followThread({ ...thread, mode: 'wait' }), job);
@@ -234,8 +222,7 @@ export async function* followTurn(job: WaitJob, tools: boolean): AsyncGenerator<
   const deadline = startDeadline(job.stop, job.timeoutMs);
   let run: AsyncGenerator<SessionItem, Message> | undefined;
   try {
-    const threadId = job.threadId ?? (await latestThread(job, deadline.signal));
-    job.threadId = threadId;
+    const threadId = await turnThread(job, deadline.signal);
     run = followThread({
       ...threadOf(job, deadline, threadId),
       mode: 'follow',

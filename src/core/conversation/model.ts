@@ -31,8 +31,8 @@ function argText(v: unknown): string {
 }
 
 /**
- * Pure: the tool call a `tool_call` text encodes, if we can read it. The live service sends `{"__name__": tool,
- * ...args}`, some tools put their arguments under one `input` key, the spec dialect `{"tool": name, "input": …}`.
+ * Pure: the tool call a `tool_call` text encodes, if we can read it. The live service sends
+ * `{"__name__": tool, ...args}`, some tools put their arguments under `input`, the spec `{"tool", "input"}`.
  * The arguments become one text: `input` as it is; else `key=value` pairs (a lone one, its value alone).
  */
 export function decodeToolCall(text: string): ToolCall | undefined {

@@ -17,7 +17,7 @@ export function resumeCommand(sessionId: string, threadId: string | undefined): 
   return `agents tail ${sessionId}${threadId ? ` --thread ${threadId}` : ''} --until-final`;
 }
 
-/** An error thrown while waiting: stopped (130, or a silent 0 for a closed pipe), the deadline (124), an outage (1). */
+/** An error while waiting: stopped (130, or 0 for a closed pipe), the deadline (124), an outage (1). */
 export function waitError(
   err: unknown,
   deadline: Deadline,

@@ -21,7 +21,7 @@ function toSchemaError(e: ErrorObject): SchemaError {
   };
 }
 
-/** The compiled schema; one that is not a JSON object or not a valid schema is a UsageError naming `label`. */
+/** The compiled schema; one that is no JSON object or no valid schema is a UsageError naming `label`. */
 export async function loadOutputSchema(schema: unknown, label = 'the schema'): Promise<OutputSchema> {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     throw new UsageError(`${label}: a JSON Schema is a JSON object`);

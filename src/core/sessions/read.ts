@@ -5,7 +5,7 @@ import { isHttpError } from '../api/errors.js';
 import type { ListQuery, Message, MessageType, Role } from '../api/types.js';
 import { mergeOldestFirst } from '../conversation/merge.js';
 
-/** What each client's server proved of a repeated `role`: 'all' (both roles listed) or 'one' (422, or one role). */
+/** What each client's server proved of a repeated `role`: 'all' (both listed) or 'one' (422, one role). */
 const repeatedRole = new WeakMap<ApiClient, 'all' | 'one'>();
 
 /** Up to `max` messages of a list. */

@@ -1,5 +1,5 @@
-// An answer a script can parse (--output-schema, the Action, the MCP server's output_schema): the reply of a turn
-// asked for JSON, checked against the schema, and asked for again in a follow-up while it does not match.
+// An answer a script can parse (--output-schema, the MCP server's output_schema): the reply of a turn asked
+// for JSON, checked against the schema, and asked for again in a follow-up while it does not match.
 import type { Message } from '../api/types.js';
 import { CliError, ExitCode } from '../errors/cli-error.js';
 import { SchemaMismatchError, TimeoutError } from '../errors/agents-error.js';

@@ -12,7 +12,7 @@ export interface AfterTurn {
   url: string | undefined;
 }
 
-/** The session once its turn ended, for its pull requests; the reply is in hand, so a failed read is a warning. */
+/** The session once its turn ended, for its pull requests; the reply is in hand: a failed read warns. */
 export async function sessionAfterTurn(
   client: ApiClient,
   sessionId: string,
