@@ -9,7 +9,7 @@ import { openConfigFile } from '../core/config/config-file.js';
 import { requireConnection, resolveSettings } from '../core/config/settings.js';
 import { startDeadline, type Deadline } from '../core/sessions/deadline.js';
 import { postTurn, type TurnPost } from '../core/sessions/post.js';
-import { withSchemaInstruction, type OutputSchema } from '../core/sessions/structured-output.js';
+import { withSchemaInstruction } from '../core/sessions/structured-output.js';
 import { loadOutputSchema } from '../core/sessions/output-schema.js';
 import { readSession } from '../core/sessions/read-session.js';
 import { artifactRecord, latestPlanRecord } from '../core/sessions/artifacts.js';
@@ -55,10 +55,7 @@ import type {
 } from './types.js';
 
 /** A turn's schema, compiled, and the follow-ups allowed. */
-interface Check {
-  schema: OutputSchema;
-  retries: number;
-}
+type Check = NonNullable<WaitJob['check']>;
 
 /**
  * A client of Blocks' Agent Sessions API: start agent sessions, follow up, wait for replies.
@@ -341,10 +338,7 @@ export class Agents {
     }
     const stop = signalArg(o.signal) ?? NEVER;
     const own = typeof turn === 'object' ? this.#checks.get(turn) : undefined;
-    const given =
-      o.outputSchema === undefined
-        ? undefined
-        : schemaArgs({ outputSchema: o.outputSchema, schemaRetries: 0 });
+    const given = schemaArgs({ outputSchema: o.outputSchema });
     const check =
       own ?? (given && { schema: await loadOutputSchema(given.schema, 'outputSchema'), retries: 0 });
     return {
@@ -357,11 +351,9 @@ export class Agents {
       emit: this.#emit,
       pullRequests: o.pullRequests !== false,
       seen: { answered: 0, rateLimited: false, attempts: 0 },
-      ...(o.onProgress ? { onProgress: o.onProgress } : {}),
-      ...(check ? { check } : {}),
-      ...(this.#options.tuning?.schedule
-        ? { schedule: { ...DEFAULT_SCHEDULE, ...this.#options.tuning.schedule } }
-        : {}),
+      onProgress: o.onProgress,
+      check,
+      schedule: this.#options.tuning?.schedule && { ...DEFAULT_SCHEDULE, ...this.#options.tuning.schedule },
     };
   }
 }

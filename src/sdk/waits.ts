@@ -63,7 +63,7 @@ function threadOf(job: WaitJob, deadline: Deadline, threadId: string) {
     sessionId: job.sessionId,
     threadId,
     signal: deadline.signal,
-    ...(job.schedule ? { schedule: job.schedule } : {}),
+    schedule: job.schedule,
     outage: {
       maxFailedPolls: job.timeoutMs === undefined ? MAX_FAILED_POLLS : Number.POSITIVE_INFINITY,
       onTransientError: (err: unknown) => {
@@ -135,13 +135,8 @@ function pullRequest(p: string | PullRequestRef): PullRequest {
 /** A look (timeout 0): the reply if it is there (checked, never asked for again), else a TimeoutError. */
 async function lookOnce(job: WaitJob, deadline: Deadline): Promise<Got> {
   const threadId = await turnThread(job, deadline.signal);
-  const final = await finalReply(
-    job.client,
-    { sessionId: job.sessionId, threadId },
-    {
-      signal: deadline.signal,
-    },
-  );
+  const target = { sessionId: job.sessionId, threadId };
+  const final = await finalReply(job.client, target, { signal: deadline.signal });
   job.seen.answered += 1;
   if (final === undefined) {
     throw new TimeoutError(`no reply yet on session ${job.sessionId} (looked once)`, {
@@ -151,17 +146,12 @@ async function lookOnce(job: WaitJob, deadline: Deadline): Promise<Got> {
       hint: `the session goes on; resume with: ${resumeCommand(job.sessionId, threadId)}`,
     });
   }
-  if (job.check === undefined) return { final, threadId, output: undefined, attempts: undefined };
+  if (job.check === undefined) return { final, threadId };
   return checked(checkedResult(final, threadId, job.check.schema), job);
 }
 
 /** A reply in hand, and with a schema its value and the tries. */
-interface Got {
-  final: Message;
-  threadId: string;
-  output: unknown;
-  attempts: number | undefined;
-}
+type Got = { final: Message; threadId: string; output?: unknown; attempts?: number };
 
 /** A checked reply: its value, or the SchemaMismatchError of one that never matched. */
 function checked(r: StructuredResult, job: WaitJob): Got {
@@ -176,8 +166,7 @@ export async function waitReply(job: WaitJob): Promise<Reply> {
     const threadId = await turnThread(job, deadline.signal);
     const thread = threadOf(job, deadline, threadId);
     if (job.check === undefined) {
-      const final = await drain(followThread({ ...thread, mode: 'wait' }), job);
-      return { final, threadId, output: undefined, attempts: undefined };
+      return { final: await drain(followThread({ ...thread, mode: 'wait' }), job), threadId };
     }
     return checked(await drain(structuredReply({ ...thread, ...job.check, deadline }), job), job);
   });

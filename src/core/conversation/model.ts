@@ -1,5 +1,4 @@
-// The conversation a person reads, from the raw message items of the service. Pure: messages in, entries
-// out; the live service's ways are absorbed here once for every output.
+// The conversation a person reads, from the service's raw messages: the live service's ways absorbed once.
 import type { Message } from '../api/types.js';
 import { isFinalReply } from './turn-state.js';
 import { isObject } from '../../util/json.js';
@@ -125,9 +124,8 @@ export function readConversation(messages: readonly Message[]): Conversation {
  */
 export class ConversationStream {
   private held: Message | undefined;
-  /** Per thread: the text of the last assistant message shown. */
+  /** Per thread: the text of the last assistant message shown, and the final's. */
   private readonly lastShown = new Map<string, string>();
-  /** Per thread: the final's text, once seen. */
   private readonly finals = new Map<string, string>();
 
   constructor(private readonly policy: 'hold' | 'show') {}

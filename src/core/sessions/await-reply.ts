@@ -2,7 +2,7 @@
 // deadline, Ctrl-C or a service that stays down becomes 124 / 130 / 1, naming the command that resumes.
 import type { Message, MessageType } from '../api/types.js';
 import type { ApiClient } from '../api/client.js';
-import { isHttpError } from '../api/errors.js';
+import { isHttpError, type HttpError } from '../api/errors.js';
 import { CliError, ExitCode, fromHttpError } from '../errors/cli-error.js';
 import { AbortError, TimeoutError, type TimeoutErrorInit } from '../errors/agents-error.js';
 import { isFinalReply } from '../conversation/turn-state.js';
@@ -41,15 +41,14 @@ export function waitError(
       cause: err,
     });
   }
-  if (isHttpError(err)) {
-    const mapped = fromHttpError(err);
-    // The service kept failing: the session may still go on, so say which one and how to pick it up.
-    if (mapped.exitCode === ExitCode.FAILURE) {
-      return new CliError(`${err.message} (gave up waiting on session ${sessionId})`, { hint, cause: err });
-    }
-    return mapped;
-  }
-  return err;
+  return isHttpError(err) ? gaveUp(err, ` on session ${sessionId}`, hint) : err;
+}
+
+/** An HTTP error that ended a wait; a service that kept failing is said with how to resume (it goes on). */
+export function gaveUp(err: HttpError, on: string, hint: string): CliError {
+  const mapped = fromHttpError(err);
+  if (mapped.exitCode !== ExitCode.FAILURE) return mapped;
+  return new CliError(`${err.message} (gave up waiting${on})`, { hint, cause: err });
 }
 
 /**

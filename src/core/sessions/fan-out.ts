@@ -7,9 +7,9 @@ import type { SessionWork } from './session-work.js';
 import type { ApiClient } from '../api/client.js';
 import type { Message } from '../api/types.js';
 import { isHttpError } from '../api/errors.js';
-import { CliError, ExitCode, fromHttpError, type ExitCodeValue } from '../errors/cli-error.js';
+import { CliError, ExitCode, type ExitCodeValue } from '../errors/cli-error.js';
 import { isTransient, MAX_FAILED_POLLS } from '../poll/follow.js';
-import { followThread } from './await-reply.js';
+import { followThread, gaveUp } from './await-reply.js';
 import { latestUserMessage } from './latest.js';
 import type { WaitRef } from './refs.js';
 import { resolveSession } from './resolve.js';
@@ -56,7 +56,6 @@ function mismatch(problem: SchemaProblem): CliError {
   });
 }
 
-/** The command that waits on `entries` again. */
 export function resumeWait(entries: { ref: WaitRef; sessionId?: string; threadId?: string }[]): string {
   const refs = entries.map((e) =>
     e.sessionId === undefined ? e.ref.text : e.threadId ? `${e.sessionId}/${e.threadId}` : e.sessionId,
@@ -148,12 +147,12 @@ export class FanOut {
   }
 
   private row(key: string, patch: Partial<StatusRow>): void {
-    const base: StatusRow = this.rows.get(key) ?? {
+    const base = this.rows.get(key) ?? {
       sessionId: patch.sessionId ?? '',
       state: 'starting',
       since: Date.now(),
     };
-    const row = { ...base, ...patch };
+    const row: StatusRow = { ...base, ...patch };
     this.rows.set(key, row);
     this.channel.push({ kind: 'wait-status', key, row });
   }
@@ -167,10 +166,8 @@ export class FanOut {
           ? entry.ref.session.id
           : (await resolveSession(entry.ref.session, await work.history())).id;
       entry.sessionId = sessionId;
-      this.perSession.set(
-        sessionId,
-        new Set(this.perSession.get(sessionId)).add(entry.ref.threadId ?? 'latest'),
-      );
+      const given = this.perSession.get(sessionId) ?? new Set<string>();
+      this.perSession.set(sessionId, given.add(entry.ref.threadId ?? 'latest'));
       const agent = (await this.agents()).get(sessionId);
       this.row(key, { sessionId, agent, state: 'starting' });
 
@@ -306,13 +303,7 @@ export class FanOut {
   }
 
   private mapError(err: unknown, entry: Entry): CliError {
-    const resume = `resume with: ${resumeWait([entry])}`;
-    if (isHttpError(err)) {
-      const mapped = fromHttpError(err);
-      if (mapped.exitCode !== ExitCode.FAILURE) return mapped;
-      // The service kept failing: the session may still go on.
-      return new CliError(`${err.message} (gave up waiting)`, { hint: resume, cause: err });
-    }
+    if (isHttpError(err)) return gaveUp(err, '', `resume with: ${resumeWait([entry])}`);
     if (err instanceof CliError) return err;
     return new CliError(err instanceof Error ? err.message : String(err), { cause: err });
   }

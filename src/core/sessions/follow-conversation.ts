@@ -57,7 +57,6 @@ export function backlogEntries(read: readonly Message[], q: BacklogQuery): Entry
   return entries.slice(from).filter((e) => q.prompts || e.kind !== 'user');
 }
 
-/** Reads the end of the conversation of `target` for a backlog. */
 export async function readBacklog(
   client: ApiClient,
   target: ThreadTarget,

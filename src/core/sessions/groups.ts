@@ -6,13 +6,11 @@ import { readKnownSessions, type KnownSession } from '../state/known-sessions.js
 import { readLastSession } from '../state/last-session.js';
 import type { History } from '../state/history.js';
 
-/** A group and the sessions of it this machine created, attempt 1 first. */
 export interface KnownGroup {
   id: string;
   sessions: KnownSession[];
 }
 
-/** Pure: the group `id` among the known sessions, if any of them is in it. */
 export function groupIn(known: readonly KnownSession[], id: string): KnownGroup | undefined {
   const sessions = known.filter((s) => s.group === id).sort((a, b) => (a.attempt ?? 0) - (b.attempt ?? 0));
   return sessions.length === 0 ? undefined : { id, sessions };

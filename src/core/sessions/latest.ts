@@ -42,7 +42,6 @@ export async function finalReply(
   return page.items.find((m) => isFinalReply(m) && client.belongs(target, m));
 }
 
-/** Whether the session's latest turn is still running: its thread has no final reply yet. */
 export async function turnInProgress(client: ApiClient, sessionId: string, o: CallOptions): Promise<boolean> {
   return (await fetchLatestTurnState(client, sessionId, o)) === 'working';
 }

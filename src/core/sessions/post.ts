@@ -9,22 +9,11 @@ import { recordLast } from '../state/last-session.js';
 import type { History } from '../state/history.js';
 import type { Deadline } from './deadline.js';
 
-export interface CreateTurn {
-  kind: 'create';
-  body: CreateSessionBody;
-  /** `create --attempts`: which attempt of the group (body.session_group_id) this is, from 1. */
-  attempt?: number;
-}
+export type TurnPost =
+  /** `attempt`, for `create --attempts`: which attempt of the group (body.session_group_id) this is, from 1. */
+  | { kind: 'create'; body: CreateSessionBody; attempt?: number }
+  | { kind: 'send'; sessionId: string; body: SendMessageBody };
 
-export interface SendTurn {
-  kind: 'send';
-  sessionId: string;
-  body: SendMessageBody;
-}
-
-export type TurnPost = CreateTurn | SendTurn;
-
-/** A turn the service took. */
 export interface Posted {
   sessionId: string;
   /** The new turn's thread, when the answer named one. */
@@ -37,7 +26,7 @@ export interface Posted {
   warning?: string;
 }
 
-type PostedFor<T> = Posted & (T extends CreateTurn ? { session: Session } : { sent: SentMessage });
+type PostedFor<T> = Posted & (T extends { kind: 'create' } ? { session: Session } : { sent: SentMessage });
 
 /**
  * A create or send POST that failed: cut short by the deadline, exit 124 saying whether it may have been

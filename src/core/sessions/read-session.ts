@@ -37,9 +37,7 @@ export async function readSession(
   o: CallOptions & { signal: AbortSignal },
 ): Promise<SessionView> {
   const session = await client.getSession(id, o);
-  const types: MessageType[] = q.tools
-    ? ['message', 'final_message', 'tool_call']
-    : ['message', 'final_message'];
+  const types: MessageType[] = ['message', 'final_message', ...(q.tools ? (['tool_call'] as const) : [])];
   let read: ReadMessages;
   try {
     // The limit counts what is shown: read twice as many (the service's copies of final replies and its

@@ -8,7 +8,6 @@ import { mergeOldestFirst } from '../conversation/merge.js';
 /** What each client's server proved of a repeated `role`: 'all' (both listed) or 'one' (422, one role). */
 const repeatedRole = new WeakMap<ApiClient, 'all' | 'one'>();
 
-/** Up to `max` messages of a list. */
 export async function take(
   source: AsyncIterable<Message>,
   max = Number.POSITIVE_INFINITY,
@@ -35,7 +34,6 @@ export interface ReadMessages {
   users?: Message[];
 }
 
-/** The newest `max` of a list sorted oldest first. */
 function newest(messages: Message[], max: number): Message[] {
   return max === Number.POSITIVE_INFINITY ? messages : messages.slice(Math.max(0, messages.length - max));
 }

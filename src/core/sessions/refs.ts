@@ -10,7 +10,6 @@ import { isUuid } from '../../util/uuid.js';
  */
 export type SessionRef = { kind: 'id'; id: string } | { kind: 'last'; mustBe?: string };
 
-/** Pure: the reference, or undefined when the text is none of the accepted forms. */
 export function parseSessionRef(input: string): SessionRef | undefined {
   const text = input.trim();
   if (text === 'last') return { kind: 'last' };
@@ -36,7 +35,6 @@ function notA(what: string, text: string, hint: string): UsageError {
   );
 }
 
-/** The usage error for text that is no session reference. */
 export function notASession(text: string): UsageError {
   return notA('session', text, 'give a session id (UUID), its address (…/sessions/<id>), or "last"');
 }
@@ -56,7 +54,6 @@ export interface WaitRef {
   text: string;
 }
 
-/** Pure: the reference in `input`, or undefined when it is none of the accepted forms. */
 export function parseWaitRef(input: string): WaitRef | undefined {
   const text = input.trim();
   const slash = /^([^/]+)\/([^/]+)$/.exec(text);
@@ -80,7 +77,6 @@ export function parseWaitRef(input: string): WaitRef | undefined {
   return { session, threadId, text };
 }
 
-/** The usage error for text that is no session or thread reference. */
 export function notAWaitRef(text: string): UsageError {
   const hint = 'give a session id, its address, "last", or <session>/<thread> as `agents send` prints it';
   return notA('session or thread', text, hint);

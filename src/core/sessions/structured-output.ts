@@ -59,7 +59,6 @@ function parse(text: string): Extracted {
 
 const OPEN = /^ {0,3}(`{3,}|~{3,})[ \t]*([^\s`]*)[^`]*$/;
 
-/** The fenced code blocks of a markdown text, in order: their info word and their content. */
 function fencedBlocks(text: string): { info: string; body: string }[] {
   const blocks: { info: string; body: string }[] = [];
   const lines = text.split(/\r?\n/);

@@ -33,7 +33,6 @@ export async function sessionAfterTurn(
   }
 }
 
-/** The result of a wait; the session is read for its pull requests. */
 export async function waitResult(
   client: ApiClient,
   stop: AbortSignal,

@@ -19,7 +19,6 @@ export interface StateFile {
   update(edit: (data: StateData) => StateData): Promise<void>;
   /** Whether the file could be written now (false on a read-only or immutable file or directory). */
   writable(): boolean;
-  /** Removes the file, if it can; false when it could not be removed. */
   remove(): boolean;
 }
 
