@@ -30,8 +30,7 @@ import { clientOf, emitter } from './client-of.js';
 import { recordIn } from '../core/state/turn-ends.js';
 import { openStateFile } from '../core/state/state-file.js';
 import { historyFor } from '../core/state/history-for.js';
-import { followTurn, NEVER, waitReply, type WaitJob } from './waits.js';
-import { settled, type Settled } from './replies.js';
+import { followTurn, NEVER, settled, waitReply, type Settled, type WaitJob } from './waits.js';
 import { randomUUID } from 'node:crypto';
 import type {
   AgentsEvent,

@@ -3,7 +3,7 @@
 export { Agents } from './agents.js';
 // The error hierarchy's module and types.ts hold only what is public: the API report (api/) holds the list.
 export * from '../core/errors/agents-error.js';
-export type { Settled } from './replies.js';
+export type { Settled } from './waits.js';
 export type * from './types.js';
 export type {
   ListedMessage,

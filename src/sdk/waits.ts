@@ -1,9 +1,10 @@
-// wait and follow over the CLI's one wait (followThread, structuredReply for a schema); errors become the
-// hierarchy's, naming the session and thread to resume.
+// wait, follow and replies over the CLI's one wait (followThread, structuredReply for a schema); errors become
+// the hierarchy's, naming the session and thread to resume.
 import type { ApiClient } from '../core/api/client.js';
 import type { Message, PullRequestRef } from '../core/api/types.js';
 import { isRateLimited, MAX_FAILED_POLLS } from '../core/poll/follow.js';
 import { toCliError } from '../core/errors/cli-error.js';
+import type { AgentsError } from '../core/errors/agents-error.js';
 import { UsageError } from '../core/errors/agents-error.js';
 import { followThread, resumeCommand, waitError } from '../core/sessions/await-reply.js';
 import { startDeadline, type Deadline } from '../core/sessions/deadline.js';
@@ -229,5 +230,33 @@ export async function* followTurn(job: WaitJob, tools: boolean): AsyncGenerator<
   } finally {
     deadline.dispose();
     await run?.return(undefined as unknown as Message).catch(() => undefined);
+  }
+}
+
+/** How one wait of {@link Agents.replies} ended: its reply, or the error it ended with. */
+export type Settled<R = Reply> =
+  | { ok: true; sessionId: string; threadId: string | undefined; reply: R }
+  | { ok: false; sessionId: string; threadId: string | undefined; error: AgentsError };
+
+/** Starts `wait` on each ref and yields each outcome as it settles. */
+export async function* settled<R>(
+  refs: readonly { sessionId: string; threadId: string | undefined }[],
+  wait: (ref: { sessionId: string; threadId: string | undefined }) => Promise<R>,
+): AsyncGenerator<Settled<R>, void, undefined> {
+  const pending = new Map<number, Promise<[number, Settled<R>]>>();
+  refs.forEach((ref, i) => {
+    const ids = { sessionId: ref.sessionId, threadId: ref.threadId };
+    pending.set(
+      i,
+      wait(ref).then(
+        (reply): [number, Settled<R>] => [i, { ok: true, ...ids, reply }],
+        (error: unknown): [number, Settled<R>] => [i, { ok: false, ...ids, error: toCliError(error) }],
+      ),
+    );
+  });
+  while (pending.size > 0) {
+    const [i, outcome] = await Promise.race(pending.values());
+    pending.delete(i);
+    yield outcome;
   }
 }

@@ -48,10 +48,8 @@ export function problemSummary(problem: SchemaProblem): string {
 export type Extracted = { found: true; value: unknown } | { found: false };
 
 function parse(text: string): Extracted {
-  const t = text.trim();
-  if (t === '') return { found: false };
   try {
-    return { found: true, value: JSON.parse(t) as unknown };
+    return { found: true, value: JSON.parse(text.trim()) as unknown };
   } catch {
     return { found: false };
   }

@@ -65,15 +65,13 @@ function allOfProfile(data: StateData, profile: string): KnownSession[] {
   const list = byProfile(data)[profile];
   if (!Array.isArray(list)) return [];
   const seen = new Set<string>();
-  const out: KnownSession[] = [];
-  for (const item of list) {
+  return list.flatMap((item) => {
     const s = parse(item);
     const key = `${s?.baseUrl ?? ''} ${s?.id}`;
-    if (s === undefined || seen.has(key)) continue;
+    if (s === undefined || seen.has(key)) return [];
     seen.add(key);
-    out.push(s);
-  }
-  return out;
+    return [s];
+  });
 }
 
 /** Pure: the known sessions of a history, the most recently used first. */
