@@ -1,5 +1,4 @@
-// The ApiClient behind an Agents: the CLI's own client, with the program's options instead of the CLI's
-// environment, and its notices (retries, pacing, a budget store that failed) turned into events.
+// The ApiClient behind an Agents: the CLI's own, from the program's options, its notices turned into events.
 import type { ApiClient } from '../core/api/client.js';
 import { clientFromSettings, type BudgetSettings } from '../core/config/client-from-settings.js';
 import { recorderOf } from '../core/state/turn-ends.js';

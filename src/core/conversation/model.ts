@@ -45,17 +45,11 @@ export function decodeToolCall(text: string): ToolCall | undefined {
   const name = NAME_KEYS.map((k) => value[k]).find((v) => typeof v === 'string' && v !== '');
   if (typeof name !== 'string') return undefined;
   const raw = 'input' in value ? value.input : 'arguments' in value ? value.arguments : undefined;
-  if (raw !== undefined) {
-    return { name, input: typeof raw === 'string' ? raw : (JSON.stringify(raw) ?? '') };
-  }
+  if (raw !== undefined) return { name, input: typeof raw === 'string' ? raw : (JSON.stringify(raw) ?? '') };
   const args = Object.entries(value).filter(([k]) => !NAME_KEYS.includes(k));
   const only = args.length === 1 ? args[0] : undefined;
-  const input = only
-    ? typeof only[1] === 'string'
-      ? only[1]
-      : argText(only[1])
-    : args.map(([k, v]) => `${k}=${argText(v)}`).join(' ');
-  return { name, input };
+  if (only) return { name, input: typeof only[1] === 'string' ? only[1] : argText(only[1]) };
+  return { name, input: args.map(([k, v]) => `${k}=${argText(v)}`).join(' ') };
 }
 
 /** Pure: a tool call as one line, `⚙ Bash  npm test` (its raw text when it could not be decoded). */

@@ -62,13 +62,9 @@ export function outagePolicy(
   return {
     maxFailedPolls: timeoutMs === undefined ? MAX_FAILED_POLLS : Number.POSITIVE_INFINITY,
     onTransientError: (err, n) => {
-      if (isRateLimited(err)) {
-        warn(RATE_LIMITED_LINE);
-        return;
-      }
       const what = err instanceof Error ? err.message : String(err);
       const left = timeoutMs === undefined ? ` (attempt ${n} of ${MAX_FAILED_POLLS})` : '';
-      warn(failingLine(what, left));
+      warn(isRateLimited(err) ? RATE_LIMITED_LINE : failingLine(what, left));
     },
   };
 }
@@ -82,10 +78,7 @@ export interface ThreadWait {
   mode: 'wait' | 'follow';
   signal: AbortSignal;
   schedule?: ScheduleOptions;
-  /**
-   * Also read the turn's messages and tool calls, for `activity` items (a spinner says what the agent
-   * does). Only the messages waited for count as the turn moving, so the polls come exactly as often.
-   */
+  /** Also read messages and tool calls, for `activity` items; only those waited for set the poll's pace. */
   watch?: boolean;
   /** follow: hold the final's repeat of a message (scripts) or show each message at once (people). */
   policy?: 'hold' | 'show';

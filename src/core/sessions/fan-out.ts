@@ -242,7 +242,7 @@ export class FanOut {
     this.channel.push({ kind: 'wait-ended', who, title, outcome, notify: this.o.notify, result });
   }
 
-  /** A request made before the wait proper, ridden through an outage as the polls are. */
+  /** A request before the wait proper, ridden through an outage as the polls are. */
   private async resolving<T>(call: () => Promise<T>, sessionId: string): Promise<T> {
     for (let failures = 1; ; failures += 1) {
       try {
