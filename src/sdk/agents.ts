@@ -106,13 +106,13 @@ export class Agents {
       () => config.profiles(),
       ['apiKey', 'baseUrl', 'budgetUrl'],
     );
-    const warnings: string[] = [];
-    const connection = requireConnection(settings, (w) => warnings.push(w));
+    // A base URL's warning is said once, by the constructor, as an event.
+    const connection = requireConnection(settings);
     const agents = new Agents({
       ...connection,
       env,
-      ...(settings.budgetUrl !== undefined ? { budgetUrl: settings.budgetUrl } : {}),
-      ...(options.onEvent !== undefined ? { onEvent: options.onEvent } : {}),
+      budgetUrl: settings.budgetUrl,
+      onEvent: options.onEvent,
     });
     const state = openStateFile(env, process.platform);
     recordIn(agents, await historyFor(state, settings, () => config.profiles()));

@@ -106,22 +106,18 @@ export async function* structuredReply(o: StructuredWait): AsyncGenerator<Sessio
 /** Posts the follow-up that says what was wrong; its thread. */
 async function followUp(o: StructuredWait, problem: SchemaProblem): Promise<string> {
   const { sessionId } = o;
-  let threadId: string | undefined;
-  try {
-    // A POST like any other: paced by the client's budget, and never sent twice once it may have arrived.
-    const body = { message: schemaFollowUp(problem) };
-    ({ threadId } = await postTurn(o.client, { kind: 'send', sessionId, body }, o.deadline, o.books));
-  } catch (err) {
+  // A POST like any other: paced by the client's budget, and never sent twice once it may have arrived.
+  const body = { message: schemaFollowUp(problem) };
+  const post = postTurn(o.client, { kind: 'send', sessionId, body }, o.deadline, o.books);
+  const { threadId } = await post.catch((err: unknown) => {
     // Cut short by the deadline: it says itself that it may have been created; name the session.
-    if (err instanceof CliError && err.exitCode === ExitCode.TIMEOUT) {
-      throw new TimeoutError(`${err.message} (the follow-up on session ${sessionId})`, {
-        sessionId,
-        hint: err.hint ?? `see it with: agents show ${sessionId}`,
-        cause: err,
-      });
-    }
-    throw err;
-  }
+    if (!(err instanceof CliError && err.exitCode === ExitCode.TIMEOUT)) throw err;
+    throw new TimeoutError(`${err.message} (the follow-up on session ${sessionId})`, {
+      sessionId,
+      hint: err.hint ?? `see it with: agents show ${sessionId}`,
+      cause: err,
+    });
+  });
   if (threadId === undefined) {
     throw new CliError(`the service returned no thread for the follow-up on session ${sessionId}`, {
       hint: `follow it with: agents tail ${sessionId}`,
