@@ -4,8 +4,7 @@ import type { ApiClient } from '../core/api/client.js';
 import type { Message, PullRequestRef } from '../core/api/types.js';
 import { isRateLimited, MAX_FAILED_POLLS } from '../core/poll/follow.js';
 import { toCliError } from '../core/errors/cli-error.js';
-import type { AgentsError } from '../core/errors/agents-error.js';
-import { UsageError } from '../core/errors/agents-error.js';
+import { TimeoutError, UsageError, type AgentsError } from '../core/errors/agents-error.js';
 import { followThread, resumeCommand, waitError } from '../core/sessions/await-reply.js';
 import { startDeadline, type Deadline } from '../core/sessions/deadline.js';
 import { finalReply, latestUserMessage } from '../core/sessions/latest.js';
@@ -13,7 +12,6 @@ import { sessionAfterTurn } from '../core/sessions/wait-result.js';
 import type { OutputSchema } from '../core/sessions/structured-output.js';
 import type { SessionItem } from '../core/events/session-items.js';
 import type { ScheduleOptions } from '../core/poll/schedule.js';
-import { TimeoutError } from '../core/errors/agents-error.js';
 import { toolSummary } from '../core/conversation/model.js';
 import {
   checkedResult,
