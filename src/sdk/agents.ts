@@ -1,5 +1,5 @@
-// The library's client: one key and base URL, the CLI's own core underneath (src/core/sessions over src/core/api).
-// Constructing it reads nothing and sends nothing; each call checks its arguments before any request.
+// The library's client over the CLI's own core. Constructing it reads and sends nothing; each call checks its
+// arguments before any request.
 import type { ApiClient } from '../core/api/client.js';
 import type { CreateSessionBody, Session } from '../core/api/types.js';
 import { AgentsError, ApiError, UsageError } from '../core/errors/agents-error.js';
@@ -7,9 +7,9 @@ import { toCliError } from '../core/errors/cli-error.js';
 import { validateBudgetUrl } from '../core/config/validators.js';
 import { openConfigFile } from '../core/config/config-file.js';
 import { requireConnection, resolveSettings } from '../core/config/settings.js';
-import { startDeadline } from '../core/sessions/deadline.js';
+import { startDeadline, type Deadline } from '../core/sessions/deadline.js';
 import { postTurn, type TurnPost } from '../core/sessions/post.js';
-import { withSchemaInstruction, type OutputSchema } from '../core/sessions/structured-output.js';
+import { withSchemaInstruction } from '../core/sessions/structured-output.js';
 import { loadOutputSchema } from '../core/sessions/output-schema.js';
 import { readSession } from '../core/sessions/read-session.js';
 import { artifactRecord, latestPlanRecord } from '../core/sessions/artifacts.js';
@@ -30,8 +30,7 @@ import { clientOf, emitter } from './client-of.js';
 import { recordIn } from '../core/state/turn-ends.js';
 import { openStateFile } from '../core/state/state-file.js';
 import { historyFor } from '../core/state/history-for.js';
-import { followTurn, NEVER, waitReply, type WaitJob } from './waits.js';
-import { settled, type Settled } from './replies.js';
+import { followTurn, NEVER, settled, waitReply, type Settled, type WaitJob } from './waits.js';
 import { randomUUID } from 'node:crypto';
 import type {
   AgentsEvent,
@@ -54,11 +53,8 @@ import type {
   WaitOptions,
 } from './types.js';
 
-/** A turn's schema, compiled, and the follow-ups allowed: kept for the wait on a turn created with one. */
-interface Check {
-  schema: OutputSchema;
-  retries: number;
-}
+/** A turn's schema, compiled, and the follow-ups allowed. */
+type Check = NonNullable<WaitJob['check']>;
 
 /**
  * A client of Blocks' Agent Sessions API: start agent sessions, follow up, wait for replies.
@@ -110,13 +106,13 @@ export class Agents {
       () => config.profiles(),
       ['apiKey', 'baseUrl', 'budgetUrl'],
     );
-    const warnings: string[] = [];
-    const connection = requireConnection(settings, (w) => warnings.push(w));
+    // A base URL's warning is said once, by the constructor, as an event.
+    const connection = requireConnection(settings);
     const agents = new Agents({
       ...connection,
       env,
-      ...(settings.budgetUrl !== undefined ? { budgetUrl: settings.budgetUrl } : {}),
-      ...(options.onEvent !== undefined ? { onEvent: options.onEvent } : {}),
+      budgetUrl: settings.budgetUrl,
+      onEvent: options.onEvent,
     });
     const state = openStateFile(env, process.platform);
     recordIn(agents, await historyFor(state, settings, () => config.profiles()));
@@ -238,7 +234,7 @@ export class Agents {
    */
   async session(sessionId: string, options: CallOptions = {}): Promise<Session> {
     const id = uuidArg(sessionId, 'sessionId');
-    return this.#read(options, (signal) => this.#api().getSession(id, { signal }));
+    return this.#read(options, ({ signal }) => this.#api().getSession(id, { signal }));
   }
 
   /** A session, and its conversation turn by turn. */
@@ -248,7 +244,7 @@ export class Agents {
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
       throw new UsageError('limit must be a whole number of at least 1');
     }
-    return this.#read(options, async (signal) => {
+    return this.#read(options, async ({ signal }) => {
       const q = { tools: options.tools === true, ...(limit !== undefined ? { limit } : {}) };
       const view = await readSession(this.#api(), id, q, { signal });
       const messages = view.conversation.entries.map((e) => e.message);
@@ -267,7 +263,7 @@ export class Agents {
   /** The session's latest plan, as markdown (a {@link NotFoundError} when it has none). */
   async plan(sessionId: string, options: CallOptions = {}): Promise<{ artifactId: string; text: string }> {
     const id = uuidArg(sessionId, 'sessionId');
-    return this.#read(options, async (signal) => {
+    return this.#read(options, async ({ signal }) => {
       const record = await latestPlanRecord(this.#api(), id, { signal });
       const got = await this.#api().download(record.url, { signal });
       return { artifactId: record.id, text: new TextDecoder().decode(got.bytes) };
@@ -278,7 +274,7 @@ export class Agents {
   async artifact(sessionId: string, artifactId: string, options: CallOptions = {}): Promise<ArtifactContent> {
     const id = uuidArg(sessionId, 'sessionId');
     const aid = uuidArg(artifactId, 'artifactId');
-    return this.#read(options, async (signal) => {
+    return this.#read(options, async ({ signal }) => {
       const record = await artifactRecord(this.#api(), id, aid, { signal });
       const got = await this.#api().download(record.url, { signal });
       return {
@@ -301,13 +297,8 @@ export class Agents {
 
   /** Posts a turn within the call's timeout; the Turn, remembered with its schema. */
   async #post(turn: TurnPost, o: CallOptions, check: Check | undefined): Promise<Turn> {
-    const timeoutMs = timeoutArg(o.timeout);
-    const deadline = startDeadline(signalArg(o.signal) ?? NEVER, timeoutMs);
-    try {
-      const posted =
-        turn.kind === 'create'
-          ? await postTurn(this.#api(), turn, deadline, undefined)
-          : await postTurn(this.#api(), turn, deadline, undefined);
+    return this.#read(o, async (deadline) => {
+      const posted = await postTurn(this.#api(), turn, deadline, undefined);
       if (posted.threadId === undefined) {
         throw new ApiError(`the service returned no thread for session ${posted.sessionId}`, {
           kind: 'unexpected',
@@ -322,18 +313,14 @@ export class Agents {
       };
       if (check) this.#checks.set(result, check);
       return result;
-    } catch (err) {
-      throw toCliError(err);
-    } finally {
-      deadline.dispose();
-    }
+    });
   }
 
-  /** A read within the call's timeout; its errors the hierarchy's. */
-  async #read<T>(o: CallOptions, read: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  /** A call within its timeout; its errors the hierarchy's. */
+  async #read<T>(o: CallOptions, read: (deadline: Deadline) => Promise<T>): Promise<T> {
     const deadline = startDeadline(signalArg(o.signal) ?? NEVER, timeoutArg(o.timeout));
     try {
-      return await read(deadline.signal);
+      return await read(deadline);
     } catch (err) {
       throw toCliError(err);
     } finally {
@@ -341,10 +328,7 @@ export class Agents {
     }
   }
 
-  /**
-   * A wait's job: the turn checked, its schema (the turn's own, or one given to check the reply). `once`:
-   * a timeout of 0 (look once) is allowed.
-   */
+  /** A wait's job: the turn checked, its schema (its own, or one given). `once`: a timeout of 0 allowed. */
   async #job(turn: TurnRef, o: WaitOptions, once = false): Promise<WaitJob> {
     const ref = turnArg(turn);
     const timeoutMs = timeoutArg(o.timeout, once);
@@ -353,10 +337,7 @@ export class Agents {
     }
     const stop = signalArg(o.signal) ?? NEVER;
     const own = typeof turn === 'object' ? this.#checks.get(turn) : undefined;
-    const given =
-      o.outputSchema === undefined
-        ? undefined
-        : schemaArgs({ outputSchema: o.outputSchema, schemaRetries: 0 });
+    const given = schemaArgs({ outputSchema: o.outputSchema });
     const check =
       own ?? (given && { schema: await loadOutputSchema(given.schema, 'outputSchema'), retries: 0 });
     return {
@@ -369,11 +350,9 @@ export class Agents {
       emit: this.#emit,
       pullRequests: o.pullRequests !== false,
       seen: { answered: 0, rateLimited: false, attempts: 0 },
-      ...(o.onProgress ? { onProgress: o.onProgress } : {}),
-      ...(check ? { check } : {}),
-      ...(this.#options.tuning?.schedule
-        ? { schedule: { ...DEFAULT_SCHEDULE, ...this.#options.tuning.schedule } }
-        : {}),
+      onProgress: o.onProgress,
+      check,
+      schedule: this.#options.tuning?.schedule && { ...DEFAULT_SCHEDULE, ...this.#options.tuning.schedule },
     };
   }
 }

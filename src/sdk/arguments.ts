@@ -8,7 +8,6 @@ import { parseDuration } from '../util/duration.js';
 import { MAX_SCHEMA_RETRIES, DEFAULT_SCHEMA_RETRIES } from '../core/sessions/structured-output.js';
 import type { AgentsOptions, Duration, JsonSchema, SchemaOptions, TurnRef } from './types.js';
 
-/** A session or thread id: a UUID. */
 export function uuidArg(value: unknown, what: string): string {
   if (typeof value !== 'string' || !isUuid(value)) {
     throw new UsageError(`${what} must be a UUID, got ${shown(value)}`);
@@ -16,10 +15,9 @@ export function uuidArg(value: unknown, what: string): string {
   return value;
 }
 
-/** A message: a string with something in it. */
-export function messageArg(value: unknown, what = 'message'): string {
+export function messageArg(value: unknown): string {
   if (typeof value !== 'string' || value.trim() === '')
-    throw new UsageError(`${what} must be a non-empty string`);
+    throw new UsageError('message must be a non-empty string');
   return value;
 }
 
@@ -40,7 +38,6 @@ export function timeoutArg(value: Duration | undefined, zero = false): number | 
   return ms;
 }
 
-/** `signal`: an AbortSignal, or nothing. */
 export function signalArg(value: unknown): AbortSignal | undefined {
   if (value === undefined) return undefined;
   if (!(value instanceof AbortSignal)) throw new UsageError('signal must be an AbortSignal');

@@ -1,5 +1,4 @@
-// The ApiClient behind an Agents: the CLI's own client, with the program's options instead of the CLI's
-// environment, and its notices (retries, pacing, a budget store that failed) turned into events.
+// The ApiClient behind an Agents: the CLI's own, from the program's options, its notices turned into events.
 import type { ApiClient } from '../core/api/client.js';
 import { clientFromSettings, type BudgetSettings } from '../core/config/client-from-settings.js';
 import { recorderOf } from '../core/state/turn-ends.js';
@@ -20,13 +19,12 @@ export function emitter(onEvent: AgentsOptions['onEvent']): (event: AgentsEvent)
 function budgetOf(o: AgentsOptions): BudgetSettings | false {
   if (o.budget === false) return false;
   const b = o.budget ?? {};
-  const url = b.url ?? o.budgetUrl;
   return {
     shared: b.shared !== false,
-    ...(b.dir !== undefined ? { dir: b.dir } : {}),
-    ...(url !== undefined ? { url } : {}),
-    ...(b.limit !== undefined ? { limit: b.limit } : {}),
-    ...(b.windowMs !== undefined ? { windowMs: b.windowMs } : {}),
+    dir: b.dir,
+    url: b.url ?? o.budgetUrl,
+    limit: b.limit,
+    windowMs: b.windowMs,
   };
 }
 
@@ -37,7 +35,7 @@ export function clientOf(
   emit: (event: AgentsEvent) => void,
   owner?: object,
 ): ApiClient {
-  const onListed = owner && recorderOf(owner);
+  const onListed = owner ? recorderOf(owner) : undefined;
   const budget = (message: string) => emit({ type: 'budget', message });
   return clientFromSettings({
     ...connection,
@@ -47,7 +45,7 @@ export function clientOf(
     nodeVersion: process.versions.node,
     ...(o.responseTimeoutMs !== undefined ? { limits: { responseTimeoutMs: o.responseTimeoutMs } } : {}),
     budget: budgetOf(o),
-    ...(o.tuning ? { tuning: o.tuning } : {}),
+    tuning: o.tuning,
     hooks: {
       onRetry: (n) =>
         emit({
@@ -59,7 +57,7 @@ export function clientOf(
           rateLimited: n.rateLimited === true,
         }),
       onPaced: ({ limit, windowMs }) => emit({ type: 'paced', limit, windowMs }),
-      ...(onListed ? { onListed } : {}),
+      onListed,
       onForeign: ({ why }) =>
         emit({
           type: 'warning',

@@ -1,5 +1,4 @@
-// The shapes a program hands the library and gets back: options, turns, replies, events. Plain data, camelCase
-// where it is ours; the service's own records (Session, Message) keep the API's field names.
+// The shapes a program hands the library and gets back: camelCase where ours, the API's names in its records.
 import type { AgentsError } from '../core/errors/agents-error.js';
 import type { Message, Session } from '../core/api/types.js';
 import type { Tuning } from '../core/io/io.js';

@@ -1,20 +1,17 @@
-// wait and follow over the CLI's one wait (sessions/await-reply.ts followThread, structured-reply.ts for a
-// schema): the same polls, schedule, outage policy and budget; errors become the hierarchy's, naming the
-// session and thread to resume.
+// wait, follow and replies over the CLI's one wait (followThread, structuredReply for a schema); errors become
+// the hierarchy's, naming the session and thread to resume.
 import type { ApiClient } from '../core/api/client.js';
 import type { Message, PullRequestRef } from '../core/api/types.js';
 import { isRateLimited, MAX_FAILED_POLLS } from '../core/poll/follow.js';
 import { toCliError } from '../core/errors/cli-error.js';
-import { UsageError } from '../core/errors/agents-error.js';
+import { TimeoutError, UsageError, type AgentsError } from '../core/errors/agents-error.js';
 import { followThread, resumeCommand, waitError } from '../core/sessions/await-reply.js';
 import { startDeadline, type Deadline } from '../core/sessions/deadline.js';
-import { latestUserMessage } from '../core/sessions/latest.js';
+import { finalReply, latestUserMessage } from '../core/sessions/latest.js';
 import { sessionAfterTurn } from '../core/sessions/wait-result.js';
 import type { OutputSchema } from '../core/sessions/structured-output.js';
 import type { SessionItem } from '../core/events/session-items.js';
 import type { ScheduleOptions } from '../core/poll/schedule.js';
-import { TimeoutError } from '../core/errors/agents-error.js';
-import { isFinalReply } from '../core/conversation/turn-state.js';
 import { toolSummary } from '../core/conversation/model.js';
 import {
   checkedResult,
@@ -25,7 +22,6 @@ import {
 import { monotonicMs } from '../util/clock.js';
 import type { AgentsEvent, Landed, PullRequest, Reply, WaitProgress } from './types.js';
 
-/** A wait's target, its bounds and where its events go. */
 export interface WaitJob {
   client: ApiClient;
   sessionId: string;
@@ -36,33 +32,25 @@ export interface WaitJob {
   stop: AbortSignal;
   timeoutMs: number | undefined;
   emit: (event: AgentsEvent) => void;
-  /** The poll schedule (the CLI's default unless a caller of the CLI's tunes it). */
   schedule?: ScheduleOptions;
-  /** Read the session for its pull requests once the reply came. */
   pullRequests: boolean;
   /** The reply must match it; `retries` follow-ups ask again (0: checked only). */
   check?: { schema: OutputSchema; retries: number };
-  /** Told after each poll the service answered. */
   onProgress?: (progress: WaitProgress) => void;
-  /** What the wait saw so far, for the TimeoutError when its time runs out. */
-  seen: Seen;
-}
-
-/** Polls the service answered, whether its last answer was a 429, and the replies checked against a schema. */
-interface Seen {
-  answered: number;
-  rateLimited: boolean;
-  attempts: number;
+  /** For the TimeoutError: polls answered, whether the last was a 429, replies checked against a schema. */
+  seen: { answered: number; rateLimited: boolean; attempts: number };
 }
 
 /** The signal of a call that was given none. */
 export const NEVER: AbortSignal = new AbortController().signal;
 
-/** The thread of the session's latest turn (one request), for a wait given a session alone. */
-async function latestThread(job: WaitJob, signal: AbortSignal): Promise<string> {
+/** The turn's thread; given a session alone, that of its latest turn (one request). */
+async function turnThread(job: WaitJob, signal: AbortSignal): Promise<string> {
+  if (job.threadId !== undefined) return job.threadId;
   const latest = await latestUserMessage(job.client, { sessionId: job.sessionId }, { signal });
   const thread = latest?.chat_thread_id;
   if (!thread) throw new UsageError(`session ${job.sessionId} has no message yet`, 'send it one first');
+  job.threadId = thread;
   return thread;
 }
 
@@ -74,7 +62,7 @@ function threadOf(job: WaitJob, deadline: Deadline, threadId: string) {
     sessionId: job.sessionId,
     threadId,
     signal: deadline.signal,
-    ...(job.schedule ? { schedule: job.schedule } : {}),
+    schedule: job.schedule,
     outage: {
       maxFailedPolls: job.timeoutMs === undefined ? MAX_FAILED_POLLS : Number.POSITIVE_INFINITY,
       onTransientError: (err: unknown) => {
@@ -143,23 +131,12 @@ function pullRequest(p: string | PullRequestRef): PullRequest {
     : { url: p.url, ...(p.status !== undefined ? { status: p.status } : {}) };
 }
 
-/** The thread's final reply, if it is already stored (one request). */
-async function finalNow(job: WaitJob, threadId: string, signal: AbortSignal): Promise<Message | undefined> {
-  const target = { sessionId: job.sessionId, threadId };
-  const page = await job.client.listMessages(
-    target,
-    { role: 'assistant', type: ['final_message'], direction: 'desc', limit: 1 },
-    { signal },
-  );
-  job.seen.answered += 1;
-  return page.items.find((m) => isFinalReply(m) && job.client.belongs(target, m));
-}
-
 /** A look (timeout 0): the reply if it is there (checked, never asked for again), else a TimeoutError. */
 async function lookOnce(job: WaitJob, deadline: Deadline): Promise<Got> {
-  const threadId = job.threadId ?? (await latestThread(job, deadline.signal));
-  job.threadId = threadId;
-  const final = await finalNow(job, threadId, deadline.signal);
+  const threadId = await turnThread(job, deadline.signal);
+  const target = { sessionId: job.sessionId, threadId };
+  const final = await finalReply(job.client, target, { signal: deadline.signal });
+  job.seen.answered += 1;
   if (final === undefined) {
     throw new TimeoutError(`no reply yet on session ${job.sessionId} (looked once)`, {
       sessionId: job.sessionId,
@@ -168,17 +145,12 @@ async function lookOnce(job: WaitJob, deadline: Deadline): Promise<Got> {
       hint: `the session goes on; resume with: ${resumeCommand(job.sessionId, threadId)}`,
     });
   }
-  if (job.check === undefined) return { final, threadId, output: undefined, attempts: undefined };
+  if (job.check === undefined) return { final, threadId };
   return checked(checkedResult(final, threadId, job.check.schema), job);
 }
 
-/** A reply in hand: the last one waited for, its thread, and with a schema its value and the tries. */
-interface Got {
-  final: Message;
-  threadId: string;
-  output: unknown;
-  attempts: number | undefined;
-}
+/** A reply in hand, and with a schema its value and the tries. */
+type Got = { final: Message; threadId: string; output?: unknown; attempts?: number };
 
 /** A checked reply: its value, or the SchemaMismatchError of one that never matched. */
 function checked(r: StructuredResult, job: WaitJob): Got {
@@ -190,12 +162,10 @@ function checked(r: StructuredResult, job: WaitJob): Got {
 export async function waitReply(job: WaitJob): Promise<Reply> {
   const got = await bounded(job, async (deadline): Promise<Got> => {
     if (job.timeoutMs === 0) return lookOnce(job, deadline);
-    const threadId = job.threadId ?? (await latestThread(job, deadline.signal));
-    job.threadId = threadId;
+    const threadId = await turnThread(job, deadline.signal);
     const thread = threadOf(job, deadline, threadId);
     if (job.check === undefined) {
-      const final = await drain(followThread({ ...thread, mode: 'wait' }), job);
-      return { final, threadId, output: undefined, attempts: undefined };
+      return { final: await drain(followThread({ ...thread, mode: 'wait' }), job), threadId };
     }
     return checked(await drain(structuredReply({ ...thread, ...job.check, deadline }), job), job);
   });
@@ -240,8 +210,7 @@ export async function* followTurn(job: WaitJob, tools: boolean): AsyncGenerator<
   const deadline = startDeadline(job.stop, job.timeoutMs);
   let run: AsyncGenerator<SessionItem, Message> | undefined;
   try {
-    const threadId = job.threadId ?? (await latestThread(job, deadline.signal));
-    job.threadId = threadId;
+    const threadId = await turnThread(job, deadline.signal);
     run = followThread({
       ...threadOf(job, deadline, threadId),
       mode: 'follow',
@@ -259,5 +228,33 @@ export async function* followTurn(job: WaitJob, tools: boolean): AsyncGenerator<
   } finally {
     deadline.dispose();
     await run?.return(undefined as unknown as Message).catch(() => undefined);
+  }
+}
+
+/** How one wait of {@link Agents.replies} ended: its reply, or the error it ended with. */
+export type Settled<R = Reply> =
+  | { ok: true; sessionId: string; threadId: string | undefined; reply: R }
+  | { ok: false; sessionId: string; threadId: string | undefined; error: AgentsError };
+
+/** Starts `wait` on each ref and yields each outcome as it settles. */
+export async function* settled<R>(
+  refs: readonly { sessionId: string; threadId: string | undefined }[],
+  wait: (ref: { sessionId: string; threadId: string | undefined }) => Promise<R>,
+): AsyncGenerator<Settled<R>, void, undefined> {
+  const pending = new Map<number, Promise<[number, Settled<R>]>>();
+  refs.forEach((ref, i) => {
+    const ids = { sessionId: ref.sessionId, threadId: ref.threadId };
+    pending.set(
+      i,
+      wait(ref).then(
+        (reply): [number, Settled<R>] => [i, { ok: true, ...ids, reply }],
+        (error: unknown): [number, Settled<R>] => [i, { ok: false, ...ids, error: toCliError(error) }],
+      ),
+    );
+  });
+  while (pending.size > 0) {
+    const [i, outcome] = await Promise.race(pending.values());
+    pending.delete(i);
+    yield outcome;
   }
 }

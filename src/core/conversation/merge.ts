@@ -1,6 +1,5 @@
-// Merges message lists (older deployments filter on one `role` at a time), each in the server's order
-// oldest first, into one list by created_at. Messages stored in one instant tie on every timestamp: only the
-// order the server listed them in tells which came first, so a tie is never broken otherwise.
+// Merges message lists (older deployments filter on one `role` at a time) by created_at. Messages stored in
+// one instant tie on every timestamp: only the server's order tells which came first, so ties keep it.
 import type { Message } from '../api/types.js';
 import type { Conversation } from './model.js';
 
@@ -11,10 +10,8 @@ function createdMs(m: Message): number {
 }
 
 /**
- * Pure: the union of the lists (each oldest first, as the server listed it), oldest first, each message
- * once (by id). Ties on created_at keep the server's order: within a list as listed, and across lists
- * the first list's first, except that a thread's user message from one list goes before that thread's
- * replies from another (a prompt is stored before what answers it).
+ * Pure: the union of the lists (each oldest first), oldest first, each message once (by id). Ties keep the
+ * first list's first, except that a thread's prompt from one list goes before its replies from another.
  */
 export function mergeOldestFirst(...lists: readonly (readonly Message[])[]): Message[] {
   const listOf = new Map<string, number>();
@@ -42,10 +39,7 @@ export function mergeOldestFirst(...lists: readonly (readonly Message[])[]): Mes
   return out;
 }
 
-/**
- * Pure: one group of messages that tie on created_at, with each user message that came from another list
- * than a reply of its thread listed before it moved to just before its thread's first message.
- */
+/** Pure: messages that tie, each prompt after a reply of its thread from another list moved before it. */
 function promptsFirst(group: Message[], listOf: ReadonlyMap<string, number>): Message[] {
   if (group.length < 2) return group;
   const out = [...group];
@@ -62,10 +56,7 @@ function promptsFirst(group: Message[], listOf: ReadonlyMap<string, number>): Me
   return out;
 }
 
-/**
- * Pure: every assistant message of a conversation read whole (replies, notices, the service's copies of
- * finals), oldest first: what a follow that carries on after it has seen.
- */
+/** Pure: every assistant message of a conversation read whole, oldest first: what a follow has seen. */
 export function assistantMessagesOf(c: Conversation): Message[] {
   return mergeOldestFirst(
     c.entries.map((e) => e.message).filter((m) => m.role === 'assistant'),

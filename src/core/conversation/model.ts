@@ -1,12 +1,8 @@
-// The conversation a person reads, from the raw message items of the service. Pure: messages in, entries
-// out; the live service's ways are absorbed here once for every output.
+// The conversation a person reads, from the service's raw messages: the live service's ways absorbed once.
 import type { Message } from '../api/types.js';
 import { isFinalReply } from './turn-state.js';
 import { isObject } from '../../util/json.js';
 import { flatten } from '../../util/text.js';
-
-/** What a message is in the conversation. */
-export type EntryKind = 'user' | 'reply' | 'final' | 'tool' | 'notice';
 
 /** A decoded tool call: the tool's name and its arguments as one text. */
 export interface ToolCall {
@@ -16,11 +12,14 @@ export interface ToolCall {
 
 /** One message, classified. */
 export interface Entry {
-  kind: EntryKind;
+  kind: 'user' | 'reply' | 'final' | 'tool' | 'notice';
   message: Message;
   /** For kind 'tool': the call, when its text could be decoded. */
   tool?: ToolCall;
 }
+
+/** An entry as it lands: `repeats` marks a final whose text was just shown as a message. */
+export type LandedEntry = Entry & { repeats?: boolean };
 
 const NAME_KEYS = ['__name__', 'name', 'tool'];
 
@@ -31,11 +30,9 @@ function argText(v: unknown): string {
 }
 
 /**
- * Pure: the tool call a `tool_call` text encodes, or undefined when it is not one we can read. The live
- * service sends `{"__name__": tool, ...args}` (`{"__name__":"Bash","command":"ls -la"}`), some tools put
- * their arguments under one `input` key, the spec dialect of our emulator `{"tool": name, "input": …}`.
- * The arguments become one text: `input` as it is; top-level ones as `key=value` pairs (a lone one, its
- * value alone), strings unquoted where that is unambiguous.
+ * Pure: the tool call a `tool_call` text encodes, if we can read it. The live service sends
+ * `{"__name__": tool, ...args}`, some tools put their arguments under `input`, the spec `{"tool", "input"}`.
+ * The arguments become one text: `input` as it is; else `key=value` pairs (a lone one, its value alone).
  */
 export function decodeToolCall(text: string): ToolCall | undefined {
   let value: unknown;
@@ -48,24 +45,14 @@ export function decodeToolCall(text: string): ToolCall | undefined {
   const name = NAME_KEYS.map((k) => value[k]).find((v) => typeof v === 'string' && v !== '');
   if (typeof name !== 'string') return undefined;
   const raw = 'input' in value ? value.input : 'arguments' in value ? value.arguments : undefined;
-  if (raw !== undefined) {
-    return { name, input: typeof raw === 'string' ? raw : (JSON.stringify(raw) ?? '') };
-  }
+  if (raw !== undefined) return { name, input: typeof raw === 'string' ? raw : (JSON.stringify(raw) ?? '') };
   const args = Object.entries(value).filter(([k]) => !NAME_KEYS.includes(k));
   const only = args.length === 1 ? args[0] : undefined;
-  const input = only
-    ? typeof only[1] === 'string'
-      ? only[1]
-      : argText(only[1])
-    : args.map(([k, v]) => `${k}=${argText(v)}`).join(' ');
-  return { name, input };
+  if (only) return { name, input: typeof only[1] === 'string' ? only[1] : argText(only[1]) };
+  return { name, input: args.map(([k, v]) => `${k}=${argText(v)}`).join(' ') };
 }
 
-/**
- * Pure: a tool call as one readable line, `⚙ Bash  npm test`: its name and arguments decoded where they
- * could be, else its raw text; whatever it holds (a script, a JSON document) on one line. What the CLI prints
- * (on a terminal made harmless and cut to the width) and what the library's `follow` gives as the text.
- */
+/** Pure: a tool call as one line, `⚙ Bash  npm test` (its raw text when it could not be decoded). */
 export function toolSummary(entry: Pick<Entry, 'tool' | 'message'>): string {
   const one = (s: string) => flatten(s, 10_000);
   return entry.tool
@@ -73,11 +60,7 @@ export function toolSummary(entry: Pick<Entry, 'tool' | 'message'>): string {
     : `⚙ ${one(entry.message.message)}`;
 }
 
-/** Pure: what one message is. */
-// What the live service does that a reader must not see: each finished thread's last `message` repeats
-// the `final_message` word for word (shown once); items with `chat_thread_id: null` are system notices (a
-// sandbox warning), not replies; a `tool_call`'s text is a JSON-encoded invocation `{"__name__": tool,
-// ...args}` (or args under `input`).
+/** Pure: what one message is (items with `chat_thread_id: null` are the service's notices, not replies). */
 export function classify(m: Message): Entry {
   if (m.chat_thread_id === null) return { kind: 'notice', message: m };
   if (m.role === 'user') return { kind: 'user', message: m };
@@ -89,7 +72,6 @@ export function classify(m: Message): Entry {
   return { kind: 'reply', message: m };
 }
 
-/** A conversation read whole (show). */
 export interface Conversation {
   /** The entries to show, in order: notices and the duplicate finals left out. */
   entries: Entry[];
@@ -100,17 +82,12 @@ export interface Conversation {
 }
 
 /**
- * Pure: a complete list of messages (in storage order) as the conversation to show. In each thread the
- * assistant `message` that repeats the thread's final reply word for word is left out (the service's copy;
- * the final is kept, it is what scripts look for), and notices are set apart.
+ * Pure: messages (in storage order) as the conversation to show. The live service repeats each thread's final
+ * reply as its last `message`: that copy is left out (the final is what scripts look for); notices set apart.
  */
 export function readConversation(messages: readonly Message[]): Conversation {
   const finals = new Map<string, string>();
-  for (const m of messages) {
-    if (isFinalReply(m) && m.chat_thread_id !== null) {
-      finals.set(m.chat_thread_id, m.message);
-    }
-  }
+  for (const m of messages) if (isFinalReply(m)) finals.set(m.chat_thread_id!, m.message);
   // Only one copy per thread is the service's; a second identical message would be the agent's own.
   const copied = new Set<string>();
   const entries: Entry[] = [];
@@ -134,27 +111,22 @@ export function readConversation(messages: readonly Message[]): Conversation {
 }
 
 /**
- * The same rules for messages that arrive a few at a time (a follow, a tail): feed each poll's new
- * messages to `push`, and it returns the entries to show now. Two policies for the service's copy of a
- * final reply, which can arrive before or after the final itself:
- * - `hold` (JSON for scripts): an assistant `message` that ends a batch is held until the next batch, so
- *   that a final arriving then with the same text drops it; output is then the conversation exactly, at
- *   the cost of one poll's delay for the latest message;
- * - `show` (text for people): every message shows at once, and a final whose text was just shown as a
- *   message is marked `repeats` so that its text is not printed again.
+ * The same rules for messages that arrive a poll at a time. The service's copy of a final can come before or
+ * after the final: `hold` (scripts) holds a `message` that ends a batch until the next one, so that a final
+ * then drops it (the conversation exactly, one poll late); `show` (people) shows each at once and marks a
+ * final whose text was just shown `repeats`.
  */
 export class ConversationStream {
   private held: Message | undefined;
-  /** Per thread: the text of the last assistant message shown. */
+  /** Per thread: the text of the last assistant message shown, and the final's. */
   private readonly lastShown = new Map<string, string>();
-  /** Per thread: the final's text, once seen. */
   private readonly finals = new Map<string, string>();
 
   constructor(private readonly policy: 'hold' | 'show') {}
 
-  /** Entries to show now for a batch of new messages (storage order; an empty batch is a poll with none). */
-  push(batch: readonly Message[]): (Entry & { repeats?: boolean })[] {
-    const out: (Entry & { repeats?: boolean })[] = [];
+  /** Entries to show now for a batch of new messages (storage order). */
+  push(batch: readonly Message[]): LandedEntry[] {
+    const out: LandedEntry[] = [];
     if (this.held !== undefined) {
       const held = this.held;
       this.held = undefined;
@@ -193,7 +165,7 @@ export class ConversationStream {
     return held ? this.emit(held) : [];
   }
 
-  private emit(m: Message): (Entry & { repeats?: boolean })[] {
+  private emit(m: Message): LandedEntry[] {
     const entry = classify(m);
     const thread = m.chat_thread_id ?? '';
     if (entry.kind === 'final') {
@@ -205,18 +177,12 @@ export class ConversationStream {
   }
 }
 
-/**
- * The entries to show for messages that arrive a poll at a time (a follow, a tail): each batch through a
- * ConversationStream, and whatever it holds back once the batches end. `shown`: what was shown before
- * (oldest first), so that a copy of a final reply shown then is not shown again.
- */
+/** The entries of batches of messages through a ConversationStream, then whatever it held back. */
 export async function* streamConversation(
   batches: AsyncIterable<readonly Message[]>,
   policy: 'hold' | 'show',
-  shown: readonly Message[] = [],
-): AsyncGenerator<Entry & { repeats?: boolean }> {
+): AsyncGenerator<LandedEntry> {
   const stream = new ConversationStream(policy);
-  stream.prime(shown);
   for await (const batch of batches) yield* stream.push(batch);
   yield* stream.flush();
 }

@@ -1,5 +1,5 @@
-// Turn state, decided once: which message ends a turn, which turn is the latest, and whether it still runs.
-// Pure; every reader (show, tail, chat, the poller, the presenter) asks here instead of deciding itself.
+// Turn state, decided once for every reader: which message ends a turn, which turn is the latest, and whether
+// it still runs.
 import type { Message } from '../api/types.js';
 
 /** A turn's end: the assistant's final message on a thread (a system notice never is, whatever its type). */
@@ -7,7 +7,6 @@ export function isFinalReply(m: Message): boolean {
   return m.type === 'final_message' && m.role === 'assistant' && m.chat_thread_id !== null;
 }
 
-/** The latest turn among some messages: its thread, whether it has ended, and its first message read. */
 export interface LatestTurn {
   thread: string;
   state: 'working' | 'finished';
@@ -16,10 +15,9 @@ export interface LatestTurn {
 }
 
 /**
- * Pure: the latest turn of `messages` (any order the reader has): the thread of the newest user message
- * (a prompt starts a turn, and only the latest can run: a follow-up interrupts the one before), else, with
- * no prompt among them, the thread of the last message of a thread. It has finished once any of its
- * messages is a final reply, wherever that final stands among them (ties on time are listed in any order).
+ * Pure: the latest turn of `messages`: the thread of the newest prompt (only the latest can run: a follow-up
+ * interrupts the one before), else of the last message on a thread. It has finished once any of its messages
+ * is a final reply, wherever it stands (ties on time are listed in any order).
  */
 export function latestTurn(messages: readonly Message[]): LatestTurn | undefined {
   const prompt = messages.findLast((m) => m.role === 'user' && m.chat_thread_id !== null);
@@ -30,16 +28,12 @@ export function latestTurn(messages: readonly Message[]): LatestTurn | undefined
   return { thread, state: mine.some(isFinalReply) ? 'finished' : 'working', start };
 }
 
-/** Pure: the state of the latest turn among `messages`; undefined when there is no turn. */
+/** Pure: the state of the latest turn among `messages`. */
 export function latestTurnState(messages: readonly Message[]): LatestTurn['state'] | undefined {
   return latestTurn(messages)?.state;
 }
 
-/**
- * Pure: `latest` (the session's latest thread, known from every user message of the session) when
- * `messages` hold no final reply on it. Only the latest can be running: a follow-up interrupts the turn
- * before it.
- */
+/** Pure: `latest` (the session's latest thread) when `messages` hold no final reply on it. */
 export function runningThread(latest: string | undefined, messages: readonly Message[]): string | undefined {
   if (latest === undefined) return undefined;
   return messages.some((m) => m.chat_thread_id === latest && isFinalReply(m)) ? undefined : latest;

@@ -1,4 +1,3 @@
-// Raw messages, in storage order, grouped into the turns a person reads: one turn per thread.
 import type { Message } from '../api/types.js';
 
 /** One turn of a conversation: the messages of one thread, in order. */
@@ -10,10 +9,8 @@ export interface Turn {
 }
 
 /**
- * Pure: consecutive messages of one thread form a turn. Turns are numbered by the session, not by what is
- * shown: `threads` lists the session's threads in order (the first is turn 1), so a page that starts
- * part-way through, or one thread alone, keeps its numbers. A thread missing from it takes the number
- * after the previous turn's.
+ * Pure: consecutive messages of one thread form a turn, numbered by `threads` (the session's, in order), so
+ * that a page or one thread alone keeps its numbers; a thread missing from it takes the previous one's + 1.
  */
 export function groupTurns(messages: readonly Message[], threads: readonly string[] = []): Turn[] {
   const turns: Turn[] = [];

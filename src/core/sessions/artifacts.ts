@@ -1,13 +1,11 @@
-// A session's artifacts as plan, artifact and the chat's /plan read them: an artifact's record (with a clear
-// line for one the session does not have), the session's latest plan, and the bytes behind a record's
-// presigned link.
+// A session's artifacts as plan, artifact and the chat's /plan read them.
 import type { ApiClient, CallOptions } from '../api/client.js';
 import { isHttpError } from '../api/errors.js';
 import type { Artifact } from '../api/types.js';
 import type { Download } from '../api/transport.js';
 import { NotFoundError } from '../errors/agents-error.js';
 
-/** The artifact's record (its id checked to be the one asked for, by the client). */
+/** The artifact's record; a 404 says which session and artifact, and where its plans are listed. */
 export async function artifactRecord(
   client: ApiClient,
   sessionId: string,
@@ -17,24 +15,19 @@ export async function artifactRecord(
   try {
     return await client.getArtifact(sessionId, artifactId, o);
   } catch (err) {
-    if (isHttpError(err) && err.kind === 'not_found') {
-      throw new NotFoundError(
-        `session ${sessionId} has no artifact ${artifactId} (or the session does not exist)`,
-        {
-          status: err.status,
-          hint: `its plans are listed by: agents show ${sessionId}`,
-          cause: err,
-        },
-      );
-    }
-    throw err;
+    if (!(isHttpError(err) && err.kind === 'not_found')) throw err;
+    throw new NotFoundError(
+      `session ${sessionId} has no artifact ${artifactId} (or the session does not exist)`,
+      {
+        status: err.status,
+        hint: `its plans are listed by: agents show ${sessionId}`,
+        cause: err,
+      },
+    );
   }
 }
 
-/**
- * The record of the session's latest plan: the session lists the latest artifact of each plan, oldest plan
- * first (`plan_artifact_ids`, the live service's field). Exit 4 when it has none.
- */
+/** The session's latest plan (`plan_artifact_ids` lists each plan's latest artifact, oldest plan first). */
 export async function latestPlanRecord(
   client: ApiClient,
   sessionId: string,
@@ -50,7 +43,6 @@ export async function latestPlanRecord(
   return artifactRecord(client, session.id, latest, o);
 }
 
-/** An artifact's record and its bytes. */
 export interface FetchedArtifact {
   artifact: Artifact;
   download: Download;

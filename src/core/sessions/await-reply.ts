@@ -1,9 +1,8 @@
-// A wait on one thread (create and send's --wait and --follow, tail --until-final, the library's waits):
-// follow it to its final message, yielding items for the progress, and turn a deadline, Ctrl-C or a service
-// that stays down into the contract's 124 / 130 / 1 with the session id and the command that resumes.
+// A wait on one thread (--wait, --follow, tail --until-final, the library's waits) to its final message; a
+// deadline, Ctrl-C or a service that stays down becomes 124 / 130 / 1, naming the command that resumes.
 import type { Message, MessageType } from '../api/types.js';
 import type { ApiClient } from '../api/client.js';
-import { isHttpError } from '../api/errors.js';
+import { isHttpError, type HttpError } from '../api/errors.js';
 import { CliError, ExitCode, fromHttpError } from '../errors/cli-error.js';
 import { AbortError, TimeoutError, type TimeoutErrorInit } from '../errors/agents-error.js';
 import { isFinalReply } from '../conversation/turn-state.js';
@@ -14,22 +13,17 @@ import type { ScheduleOptions } from '../poll/schedule.js';
 import type { Deadline } from './deadline.js';
 import type { SessionItem } from '../events/session-items.js';
 
-/** The command that picks the wait up again. */
 export function resumeCommand(sessionId: string, threadId: string | undefined): string {
   return `agents tail ${sessionId}${threadId ? ` --thread ${threadId}` : ''} --until-final`;
 }
 
-/**
- * Maps an error thrown while waiting: the run stopped (130, or a silent 0 for a closed pipe), the
- * deadline (124), or a service that kept failing (1), each naming the session and how to resume.
- */
+/** An error while waiting: stopped (130, or 0 for a closed pipe), the deadline (124), an outage (1). */
 export function waitError(
   err: unknown,
   deadline: Deadline,
   stop: AbortSignal,
   sessionId: string,
   threadId?: string,
-  /** What the wait saw, for the TimeoutError of a deadline that ran out. */
   seen?: Pick<TimeoutErrorInit, 'answered' | 'rateLimited' | 'attempts'>,
 ): unknown {
   const hint = `the session goes on; resume with: ${resumeCommand(sessionId, threadId)}`;
@@ -47,22 +41,19 @@ export function waitError(
       cause: err,
     });
   }
-  if (isHttpError(err)) {
-    const mapped = fromHttpError(err);
-    // The service kept failing: the session may still go on, so say which one and how to pick it up.
-    if (mapped.exitCode === ExitCode.FAILURE) {
-      return new CliError(`${err.message} (gave up waiting on session ${sessionId})`, { hint, cause: err });
-    }
-    return mapped;
-  }
-  return err;
+  return isHttpError(err) ? gaveUp(err, ` on session ${sessionId}`, hint) : err;
+}
+
+/** An HTTP error that ended a wait; a service that kept failing is said with how to resume (it goes on). */
+export function gaveUp(err: HttpError, on: string, hint: string): CliError {
+  const mapped = fromHttpError(err);
+  if (mapped.exitCode !== ExitCode.FAILURE) return mapped;
+  return new CliError(`${err.message} (gave up waiting${on})`, { hint, cause: err });
 }
 
 /**
- * How a wait rides out a service that keeps failing (each failed poll has already used up the client's
- * retries). With --timeout the user has bounded the wait: keep trying until the deadline, as a CI job
- * blocked on a twenty-minute turn should survive a service restart. Without it, give up after
- * MAX_FAILED_POLLS failed polls in a row rather than wait forever. Each failure is a line given to `warn`.
+ * How a wait rides out a service that keeps failing (each failed poll has used up the client's retries):
+ * under --timeout until the deadline (a CI job should survive a service restart), else MAX_FAILED_POLLS.
  */
 export function outagePolicy(
   warn: (line: string) => void,
@@ -71,18 +62,14 @@ export function outagePolicy(
   return {
     maxFailedPolls: timeoutMs === undefined ? MAX_FAILED_POLLS : Number.POSITIVE_INFINITY,
     onTransientError: (err, n) => {
-      if (isRateLimited(err)) {
-        warn(RATE_LIMITED_LINE);
-        return;
-      }
       const what = err instanceof Error ? err.message : String(err);
       const left = timeoutMs === undefined ? ` (attempt ${n} of ${MAX_FAILED_POLLS})` : '';
-      warn(failingLine(what, left));
+      warn(isRateLimited(err) ? RATE_LIMITED_LINE : failingLine(what, left));
     },
   };
 }
 
-/** What a wait on one thread needs, with no Context: the MCP server and the Action wait this way too. */
+/** What a wait on one thread needs, with no Context (the MCP server and the Action wait this way too). */
 export interface ThreadWait {
   client: ApiClient;
   sessionId: string;
@@ -91,33 +78,18 @@ export interface ThreadWait {
   mode: 'wait' | 'follow';
   signal: AbortSignal;
   schedule?: ScheduleOptions;
-  /**
-   * Also read the turn's messages and tool calls, for `activity` items (a spinner says what the agent
-   * does). Only the messages waited for count as the turn moving, so the polls come exactly as often.
-   */
+  /** Also read messages and tool calls, for `activity` items; only those waited for set the poll's pace. */
   watch?: boolean;
   /** follow: hold the final's repeat of a message (scripts) or show each message at once (people). */
   policy?: 'hold' | 'show';
-  /** How an outage is ridden out (see outagePolicy). */
   outage?: Pick<FollowOptions, 'maxFailedPolls' | 'onTransientError'>;
   /** Told after each poll the service answered (an MCP call's progress, and whether it ever answered). */
   onPoll?: () => void;
 }
 
-/** The follower's polls, `onPoll` told of each once it is in hand. */
-async function* told(
-  batches: AsyncIterable<Message[]>,
-  onPoll: (() => void) | undefined,
-): AsyncGenerator<Message[]> {
-  for await (const batch of batches) {
-    onPoll?.();
-    yield batch;
-  }
-}
-
 /**
- * Follows the thread to its final message and returns it. Yields `activity` items (with `watch`) and, when
- * following, an `entry` for each message as it lands. Errors are thrown as they came (see waitError).
+ * Follows the thread to its final message and returns it, yielding `activity` items (with `watch`) and, when
+ * following, an `entry` for each message. Errors are thrown as they came (see waitError).
  */
 export async function* followThread(w: ThreadWait): AsyncGenerator<SessionItem, Message> {
   const wanted: MessageType[] = w.mode === 'wait' ? ['final_message'] : ['message', 'final_message'];
@@ -131,7 +103,12 @@ export async function* followThread(w: ThreadWait): AsyncGenerator<SessionItem, 
     ...(w.watch ? { flowing: (m: Message) => wanted.includes(m.type) } : {}),
     ...w.outage,
   });
-  const polls = told(follower.batches(), w.onPoll);
+  const polls = (async function* () {
+    for await (const batch of follower.batches()) {
+      w.onPoll?.();
+      yield batch;
+    }
+  })();
   let final: Message | undefined;
   if (w.mode === 'wait') {
     for await (const batch of polls) {
@@ -153,18 +130,8 @@ export async function* followThread(w: ThreadWait): AsyncGenerator<SessionItem, 
   return final;
 }
 
-/** Who is waited on and for what, as a notification says it. */
-export interface NotifyAbout {
-  /** "claude", "the agent". */
-  who: string;
-  /** The session's title, when known. */
-  title?: string;
-  /** The run's stop signal: a wait the user stopped is not announced (they are right there). */
-  signal: AbortSignal;
-}
-
 /** Pure: what --json prints for the turn that `item` ends, if it is such an item. */
-export function turnResult(item: SessionItem): unknown {
+function turnResult(item: SessionItem): unknown {
   switch (item.kind) {
     case 'reply':
       return item.result ? { ...item.message, ...item.result } : item.message;
@@ -178,13 +145,12 @@ export function turnResult(item: SessionItem): unknown {
 }
 
 /**
- * The items of a wait, then that it ended (for --notify and the `notify` setting): the reply arrived, or
- * the wait timed out or failed (not when the user stopped it), with the turn's result. --no-notify (`flag`
- * false): the items alone.
+ * The items of a wait, then that it ended (--notify, the `notify` setting), with the turn's result; a wait
+ * the user stopped is not announced (they are right there). `flag` false (--no-notify): the items alone.
  */
 export async function* notifyEnd(
   flag: boolean | undefined,
-  about: NotifyAbout,
+  about: { who: string; title?: string; signal: AbortSignal },
   items: AsyncIterable<SessionItem>,
 ): AsyncGenerator<SessionItem> {
   if (flag === false) {

@@ -5,7 +5,6 @@ import { afterIo } from '../../util/sleep.js';
 import { TimeoutError } from '../errors/agents-error.js';
 import { markDeadline } from '../api/call-deadline.js';
 
-/** The signal a timed command passes to every call, and why it fired. */
 export interface Deadline {
   /** Aborts on the run's stop signal or when the time is up. */
   signal: AbortSignal;
@@ -18,9 +17,8 @@ export interface Deadline {
 }
 
 /**
- * A deadline `timeoutMs` from now (none when undefined), also ended by `stop`. When it comes due after a
- * stall of this process, what arrived meanwhile is read first (afterIo): a 429 already in hand would
- * otherwise be cut off and reported as a create that "may have been created".
+ * A deadline `timeoutMs` from now, also ended by `stop`. Due after a stall of this process, it lets what
+ * arrived meanwhile be read first (afterIo): a 429 in hand would else be reported as "may have been created".
  */
 export function startDeadline(stop: AbortSignal, timeoutMs: number | undefined): Deadline {
   const timer = new AbortController();
@@ -42,10 +40,7 @@ export function startDeadline(stop: AbortSignal, timeoutMs: number | undefined):
   };
 }
 
-/**
- * Runs a read under --timeout: `run` gets a signal that ends with the deadline (or the run's stop), and a
- * deadline that ran out is the contract's 124, naming what was being done.
- */
+/** Runs a read under --timeout: a deadline that ran out is the contract's 124, naming what was being done. */
 export async function withDeadline<T>(
   stop: AbortSignal,
   timeoutMs: number | undefined,

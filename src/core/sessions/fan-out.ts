@@ -1,6 +1,5 @@
-// `agents wait`: many sessions (or threads) waited on in one process, each reply handed on as it lands.
-// Every wait is a Follower of its thread's final message; they share the key's budget through one client
-// (budgetGap), with each other and every agents process on the key. A failure does not stop the others.
+// `agents wait`: many sessions (or threads) waited on in one process, each reply handed on as it lands. The
+// waits share the key's budget through one client; a failure does not stop the others.
 import { randomBytes } from 'node:crypto';
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -8,24 +7,23 @@ import type { SessionWork } from './session-work.js';
 import type { ApiClient } from '../api/client.js';
 import type { Message } from '../api/types.js';
 import { isHttpError } from '../api/errors.js';
-import { CliError, ExitCode, fromHttpError, type ExitCodeValue } from '../errors/cli-error.js';
+import { CliError, ExitCode, type ExitCodeValue } from '../errors/cli-error.js';
 import { isTransient, MAX_FAILED_POLLS } from '../poll/follow.js';
-import { followThread } from './await-reply.js';
+import { followThread, gaveUp } from './await-reply.js';
 import { latestUserMessage } from './latest.js';
 import type { WaitRef } from './refs.js';
 import { resolveSession } from './resolve.js';
 import { readKnownSessions } from '../state/known-sessions.js';
 import type { SessionItem, StatusRow } from '../events/session-items.js';
-import { checkReply, schemaErrorLine, type OutputSchema } from './structured-output.js';
+import { checkReply, NO_JSON, schemaErrorLine, type OutputSchema } from './structured-output.js';
 import type { SchemaProblem } from '../events/schema-errors.js';
 import { Channel } from '../../util/channel.js';
 import { sleep } from '../../util/sleep.js';
 import { fileError } from '../errors/file-errors.js';
 
-/** One reference given to wait, and how its wait went. */
 interface Entry {
   ref: WaitRef;
-  /** Where it came from, for messages: the argument, or `stdin line N`. */
+  /** For messages: the argument, or `stdin line N`. */
   origin: string;
   sessionId?: string;
   threadId?: string;
@@ -33,19 +31,17 @@ interface Entry {
 }
 
 export interface FanOutOptions {
-  /** The history (`last`, the agents of known sessions), the poll schedule, where a warning goes. */
   work: Pick<SessionWork, 'history' | 'schedule' | 'log'>;
   client: ApiClient;
   /** Ends every wait: the deadline, Ctrl-C, or the command leaving early. */
   signal: AbortSignal;
-  /** Whether the user bounded the wait (--timeout): then an outage is ridden out until the deadline. */
+  /** --timeout was given: an outage is ridden out until the deadline. */
   bounded: boolean;
-  /** Fetch each session's title (a request each): for the terminal's headers and status lines. */
+  /** Fetch each session's title (a request each). */
   titles: boolean;
   outputDir?: string;
-  /** --output-schema: each reply must give JSON that matches it (checked only: no follow-up is sent). */
+  /** --output-schema: checked only, no follow-up is sent. */
   schema?: OutputSchema;
-  /** --notify/--no-notify: each reply (or failure) announced as the flag and the `notify` setting say. */
   notify?: boolean;
 }
 
@@ -53,14 +49,13 @@ export interface FanOutOptions {
 function mismatch(problem: SchemaProblem): CliError {
   const what =
     problem.kind === 'no-json'
-      ? 'no JSON found'
+      ? NO_JSON
       : problem.errors.slice(0, 3).map(schemaErrorLine).join('; ') + (problem.errors.length > 3 ? '; …' : '');
   return new CliError(`the agent's answer did not match the schema: ${what}`, {
     exitCode: ExitCode.SCHEMA_MISMATCH,
   });
 }
 
-/** The command that waits on `entries` again. */
 export function resumeWait(entries: { ref: WaitRef; sessionId?: string; threadId?: string }[]): string {
   const refs = entries.map((e) =>
     e.sessionId === undefined ? e.ref.text : e.threadId ? `${e.sessionId}/${e.threadId}` : e.sessionId,
@@ -68,7 +63,6 @@ export function resumeWait(entries: { ref: WaitRef; sessionId?: string; threadId
   return `agents wait ${refs.join(' ')}`;
 }
 
-/** The thread of the session's latest turn: that of its newest user message. */
 async function latestThread(client: ApiClient, sessionId: string, signal: AbortSignal): Promise<string> {
   const thread = (await latestUserMessage(client, { sessionId }, { signal }))?.chat_thread_id;
   if (!thread) {
@@ -82,17 +76,15 @@ async function latestThread(client: ApiClient, sessionId: string, signal: AbortS
 /** Waits on references as they are added; iterate items() for the replies and errors as they come. */
 export class FanOut {
   readonly entries: Entry[] = [];
-  /** The first permanent error's exit code, in the order they happened. */
   firstError: ExitCodeValue | undefined;
-  /** The highest exit code of the permanent errors (create --attempts ends with the worst). */
+  /** The highest exit code (create --attempts ends with the worst). */
   worstError: ExitCodeValue | undefined;
   private readonly channel = new Channel<SessionItem>();
-  /** Each reference's status line, as last sent. */
   private readonly rows = new Map<string, StatusRow>();
   private readonly threads = new Set<string>();
   /** The references given per session (thread id or "latest"): several → files named per thread. */
   private readonly perSession = new Map<string, Set<string>>();
-  /** The agents of the sessions this machine knows (the status lines name them), read on first need. */
+  /** The agents of the sessions this machine knows (the status lines name them). */
   private knownAgents: Promise<Map<string, string | undefined>> | undefined;
   private running = 0;
   private feeding = true;
@@ -104,7 +96,6 @@ export class FanOut {
     return this.channel;
   }
 
-  /** Starts waiting on `ref`. */
   add(ref: WaitRef, origin: string): void {
     const entry: Entry = { ref, origin, state: 'waiting' };
     this.entries.push(entry);
@@ -120,13 +111,11 @@ export class FanOut {
     this.fail(`${origin}: ${err.message}`, err);
   }
 
-  /** No more references will be added. */
   endFeeding(): void {
     this.feeding = false;
     this.maybeEnd();
   }
 
-  /** Entries still waiting (after the signal, those that never finished). */
   pending(): Entry[] {
     return this.entries.filter((e) => e.state === 'waiting');
   }
@@ -146,7 +135,6 @@ export class FanOut {
     this.channel.push({ kind: 'error', text, hint: err.hint });
   }
 
-  /** The agent each session this machine created was created with, read once for every reference. */
   private agents(): Promise<Map<string, string | undefined>> {
     this.knownAgents ??= this.o.work
       .history()
@@ -159,12 +147,12 @@ export class FanOut {
   }
 
   private row(key: string, patch: Partial<StatusRow>): void {
-    const base: StatusRow = this.rows.get(key) ?? {
+    const base = this.rows.get(key) ?? {
       sessionId: patch.sessionId ?? '',
       state: 'starting',
       since: Date.now(),
     };
-    const row = { ...base, ...patch };
+    const row: StatusRow = { ...base, ...patch };
     this.rows.set(key, row);
     this.channel.push({ kind: 'wait-status', key, row });
   }
@@ -179,8 +167,7 @@ export class FanOut {
           : (await resolveSession(entry.ref.session, await work.history())).id;
       entry.sessionId = sessionId;
       const given = this.perSession.get(sessionId) ?? new Set<string>();
-      given.add(entry.ref.threadId ?? 'latest');
-      this.perSession.set(sessionId, given);
+      this.perSession.set(sessionId, given.add(entry.ref.threadId ?? 'latest'));
       const agent = (await this.agents()).get(sessionId);
       this.row(key, { sessionId, agent, state: 'starting' });
 
@@ -244,7 +231,7 @@ export class FanOut {
     }
   }
 
-  /** A wait ended: for --notify and the `notify` setting, as the wait's --json prints it. */
+  /** A wait ended, for --notify and the `notify` setting, with what --json prints. */
   private ended(
     who: string,
     title: string | undefined,
@@ -255,7 +242,7 @@ export class FanOut {
     this.channel.push({ kind: 'wait-ended', who, title, outcome, notify: this.o.notify, result });
   }
 
-  /** A request made before the wait proper, ridden through an outage as the polls are. */
+  /** A request before the wait proper, ridden through an outage as the polls are. */
   private async resolving<T>(call: () => Promise<T>, sessionId: string): Promise<T> {
     for (let failures = 1; ; failures += 1) {
       try {
@@ -276,7 +263,7 @@ export class FanOut {
     this.o.work.log.warn(`session ${sessionId}: the service is failing: ${what}; still waiting`);
   }
 
-  /** The one wait (followThread, as create --wait, the library and agents mcp wait): the thread's final. */
+  /** The thread's final, waited for as create --wait, the library and agents mcp wait. */
   private async follow(sessionId: string, threadId: string, key: string): Promise<Message> {
     const { work, client, signal } = this.o;
     const run = followThread({
@@ -316,13 +303,7 @@ export class FanOut {
   }
 
   private mapError(err: unknown, entry: Entry): CliError {
-    const resume = `resume with: ${resumeWait([entry])}`;
-    if (isHttpError(err)) {
-      const mapped = fromHttpError(err);
-      if (mapped.exitCode !== ExitCode.FAILURE) return mapped;
-      // The service kept failing: the session may still go on.
-      return new CliError(`${err.message} (gave up waiting)`, { hint: resume, cause: err });
-    }
+    if (isHttpError(err)) return gaveUp(err, '', `resume with: ${resumeWait([entry])}`);
     if (err instanceof CliError) return err;
     return new CliError(err instanceof Error ? err.message : String(err), { cause: err });
   }

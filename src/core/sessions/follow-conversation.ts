@@ -1,14 +1,10 @@
-// A conversation's backlog, then what lands after it, as `tail` and a resumed chat both show it: the
-// backlog read as show reads it, then a follow that carries on after it through the same conversation model.
+// A conversation's backlog, then what lands after it, as `tail` and a resumed chat show it.
 import type { ApiClient, CallOptions, ThreadTarget } from '../api/client.js';
 import type { Message, MessageType } from '../api/types.js';
-import { ConversationStream, readConversation, type Entry } from '../conversation/model.js';
+import { ConversationStream, readConversation, type Entry, type LandedEntry } from '../conversation/model.js';
 import { latestTurn, type LatestTurn } from '../conversation/turn-state.js';
 import { Follower, type FollowOptions } from '../poll/follow.js';
 import { readMessages } from './read.js';
-
-/** An entry as it lands: `repeats` marks a final whose text was just shown as a message. */
-export type LandedEntry = Entry & { repeats?: boolean };
 
 /** Which of the conversation's last entries a backlog shows. */
 export interface BacklogQuery {
@@ -21,13 +17,11 @@ export interface BacklogQuery {
   prompts: boolean;
 }
 
-/** A backlog read. */
 export interface ConversationBacklog {
   /** Every message read, oldest first: what a follow carries on after. */
   read: Message[];
   /** The entries to show, oldest first. */
   entries: Entry[];
-  /** The latest turn among what was read. */
   latest: LatestTurn | undefined;
 }
 
@@ -63,7 +57,6 @@ export function backlogEntries(read: readonly Message[], q: BacklogQuery): Entry
   return entries.slice(from).filter((e) => q.prompts || e.kind !== 'user');
 }
 
-/** Reads the end of the conversation of `target` for a backlog. */
 export async function readBacklog(
   client: ApiClient,
   target: ThreadTarget,
@@ -79,11 +72,10 @@ export async function readBacklog(
   return { read, entries: backlogEntries(read, q), latest: latestTurn(read) };
 }
 
-/** How to follow on from a backlog: the poller's options, less what this module gives it. */
 export interface ConversationFollowOptions extends Omit<FollowOptions, 'after'> {
   /** The messages shown already (a backlog's `read`): the follow carries on after them. */
   shown: readonly Message[];
-  /** The conversation model's policy for the service's copy of a final reply (see ConversationStream). */
+  /** See ConversationStream. */
   policy: 'hold' | 'show';
 }
 

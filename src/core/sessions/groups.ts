@@ -1,19 +1,16 @@
 // A session group made by `create --attempts`, as this machine recorded it (the API cannot list a group):
-// a reference names one when it is `last` right after such a create, or the group's own id. wait, show,
-// ls, diff and checkout take it; `--attempt K` picks one of its sessions.
+// `last` right after such a create, or the group's own id; `--attempt K` picks one of its sessions.
 import { UsageError } from '../errors/cli-error.js';
 import type { SessionRef } from './refs.js';
 import { readKnownSessions, type KnownSession } from '../state/known-sessions.js';
 import { readLastSession } from '../state/last-session.js';
 import type { History } from '../state/history.js';
 
-/** A group and the sessions of it this machine created, attempt 1 first. */
 export interface KnownGroup {
   id: string;
   sessions: KnownSession[];
 }
 
-/** Pure: the group `id` among the known sessions, if any of them is in it. */
 export function groupIn(known: readonly KnownSession[], id: string): KnownGroup | undefined {
   const sessions = known.filter((s) => s.group === id).sort((a, b) => (a.attempt ?? 0) - (b.attempt ?? 0));
   return sessions.length === 0 ? undefined : { id, sessions };
@@ -34,9 +31,14 @@ export async function groupOf(ref: SessionRef, h: History): Promise<KnownGroup |
   return groupIn(known, ref.id);
 }
 
-/** `--attempt K` of the group `ref` names: that attempt's session id, or a usage error saying why not. */
-export async function attemptOf(ref: SessionRef, k: number, h: History): Promise<string> {
-  const group = await groupOf(ref, h);
+/** A session argument with `--attempt K` applied: that attempt's session (the group left out: `last`'s). */
+export async function withAttempt(
+  given: SessionRef | undefined,
+  k: number | undefined,
+  history: () => Promise<History>,
+): Promise<SessionRef | undefined> {
+  if (k === undefined) return given;
+  const group = await groupOf(given ?? { kind: 'last' }, await history());
   if (group === undefined) {
     throw new UsageError(
       '--attempt needs a session group that `agents create --attempts` made on this machine',
@@ -48,15 +50,5 @@ export async function attemptOf(ref: SessionRef, k: number, h: History): Promise
     const have = group.sessions.map((s) => s.attempt).join(', ');
     throw new UsageError(`group ${group.id} has no attempt ${k} (known here: ${have})`);
   }
-  return session.id;
-}
-
-/** A session argument with `--attempt K` applied: that attempt's session (the group left out: `last`'s). */
-export async function withAttempt(
-  given: SessionRef | undefined,
-  k: number | undefined,
-  history: () => Promise<History>,
-): Promise<SessionRef | undefined> {
-  if (k === undefined) return given;
-  return { kind: 'id', id: await attemptOf(given ?? { kind: 'last' }, k, await history()) };
+  return { kind: 'id', id: session.id };
 }

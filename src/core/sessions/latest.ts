@@ -1,8 +1,7 @@
-// The latest user message of a session (or of one thread): it names the session's latest turn, whose
-// thread a wait follows, whose final says whether the agent is still working, and after which a tail
-// with --until-final has nothing left to wait for. One query, asked one way, by every command.
+// The latest user message of a session (or of one thread) names its latest turn: the thread a wait follows,
+// whose final says whether the agent is still working. One query, asked one way, by every command.
 import type { ApiClient, CallOptions, ThreadTarget } from '../api/client.js';
-import type { Message } from '../api/types.js';
+import type { ListQuery, Message } from '../api/types.js';
 import { isFinalReply } from '../conversation/turn-state.js';
 
 /** The newest user message of `target`, or undefined when none was posted (or none belongs to it). */
@@ -21,10 +20,7 @@ export async function latestUserMessage(
   return page.items.find((m) => m.role === 'user' && client.belongs(target, m));
 }
 
-/**
- * Asks the service for the state of the session's latest turn: 'working' while the newest user message's
- * thread has no final reply, 'finished' once it has; undefined for a session with no message. Two requests.
- */
+/** The state of the session's latest turn (undefined: no message yet), in two requests. */
 export async function fetchLatestTurnState(
   client: ApiClient,
   sessionId: string,
@@ -32,17 +28,20 @@ export async function fetchLatestTurnState(
 ): Promise<'working' | 'finished' | undefined> {
   const thread = (await latestUserMessage(client, { sessionId }, o))?.chat_thread_id;
   if (!thread) return undefined;
-  const target = { sessionId, threadId: thread };
-  const final = await client.listMessages(
-    target,
-    { role: 'assistant', type: ['final_message'], direction: 'desc', limit: 1 },
-    o,
-  );
-  const done = final.items.some((m) => isFinalReply(m) && client.belongs(target, m));
-  return done ? 'finished' : 'working';
+  return (await finalReply(client, { sessionId, threadId: thread }, o)) ? 'finished' : 'working';
 }
 
-/** Whether the session's latest turn is still running: its thread has no final reply yet. */
+/** The thread's final reply, if it is already stored (one request). */
+export async function finalReply(
+  client: ApiClient,
+  target: Required<ThreadTarget>,
+  o: CallOptions,
+): Promise<Message | undefined> {
+  const query: ListQuery = { role: 'assistant', type: ['final_message'], direction: 'desc', limit: 1 };
+  const page = await client.listMessages(target, query, o);
+  return page.items.find((m) => isFinalReply(m) && client.belongs(target, m));
+}
+
 export async function turnInProgress(client: ApiClient, sessionId: string, o: CallOptions): Promise<boolean> {
   return (await fetchLatestTurnState(client, sessionId, o)) === 'working';
 }

@@ -1,23 +1,16 @@
-// Compiles the JSON Schema an answer must match (a value already parsed: the file the CLI's --output-schema
-// names, read by cli/input/schema-file.ts, the MCP tool's argument, the library's outputSchema) with ajv and ajv-formats: draft 2020-12 unless `$schema` names draft-07 or 2019-09. Imported
-// only where a schema is given, so that no other run loads ajv.
+// Compiles the JSON Schema an answer must match (already parsed) with ajv and ajv-formats: draft 2020-12
+// unless `$schema` names draft-07 or 2019-09. Imported only where a schema is given: no other run loads ajv.
 import type { ErrorObject } from 'ajv';
 import { UsageError } from '../errors/cli-error.js';
 import { MAX_SCHEMA_ERRORS, type OutputSchema } from './structured-output.js';
 import type { SchemaError } from '../events/schema-errors.js';
 
-type Draft = '2020-12' | '2019-09' | 'draft-07';
-
-/** The draft a `$schema` names (absent: 2020-12), or undefined for one ajv is not set up for. */
-function draftOf(uri: unknown): Draft | undefined {
-  if (uri === undefined) return '2020-12';
-  if (typeof uri !== 'string') return undefined;
-  const u = uri.replace(/^https?:\/\//, '').replace(/#$/, '');
-  if (u === 'json-schema.org/draft/2020-12/schema') return '2020-12';
-  if (u === 'json-schema.org/draft/2019-09/schema') return '2019-09';
-  if (u === 'json-schema.org/draft-07/schema') return 'draft-07';
-  return undefined;
-}
+/** The drafts ajv is set up for, by their `$schema` less its scheme and trailing `#`. */
+const DRAFTS = new Map<string, '2020-12' | '2019-09' | 'draft-07'>([
+  ['json-schema.org/draft/2020-12/schema', '2020-12'],
+  ['json-schema.org/draft/2019-09/schema', '2019-09'],
+  ['json-schema.org/draft-07/schema', 'draft-07'],
+]);
 
 /** ajv's error as a path and a message (an unknown property named, as ajv's message does not). */
 function toSchemaError(e: ErrorObject): SchemaError {
@@ -28,16 +21,18 @@ function toSchemaError(e: ErrorObject): SchemaError {
   };
 }
 
-/**
- * The compiled schema of a parsed `schema`. One that is not a JSON object or not a valid schema is a
- * UsageError naming the problem (`label` names where it came from). Files are the faces' to read.
- */
+/** The compiled schema; one that is no JSON object or no valid schema is a UsageError naming `label`. */
 export async function loadOutputSchema(schema: unknown, label = 'the schema'): Promise<OutputSchema> {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     throw new UsageError(`${label}: a JSON Schema is a JSON object`);
   }
   const uri = (schema as { $schema?: unknown }).$schema;
-  const draft = draftOf(uri);
+  const draft =
+    uri === undefined
+      ? '2020-12'
+      : typeof uri === 'string'
+        ? DRAFTS.get(uri.replace(/^https?:\/\//, '').replace(/#$/, ''))
+        : undefined;
   if (draft === undefined) {
     throw new UsageError(
       `${label}: $schema ${JSON.stringify(uri)} is not a draft this checks`,

@@ -1,6 +1,5 @@
-// A session and its conversation as show and a resumed chat read it: the session, then the messages of both
-// roles (src/core/sessions/read.ts), cut to the newest when a limit is given, with the turn numbers of the whole
-// session and the turn still running, if any.
+// A session and its conversation as show and a resumed chat read it, cut to the newest when a limit is given,
+// with the turn numbers of the whole session and the turn still running, if any.
 import type { ApiClient, CallOptions } from '../api/client.js';
 import { isHttpError } from '../api/errors.js';
 import type { MessageType, Session } from '../api/types.js';
@@ -12,17 +11,13 @@ import { readMessages, userMessages, type ReadMessages } from './read.js';
 /** Entries shown without --limit or --all. */
 export const DEFAULT_SHOW_LIMIT = 50;
 
-/** What to read. */
 export interface SessionQuery {
-  /** One thread of it. */
   thread?: string;
-  /** Tool calls too. */
   tools?: boolean;
   /** The newest `limit` entries of the conversation; undefined for all of it. */
   limit?: number;
 }
 
-/** A session read for showing. */
 export interface SessionView {
   session: Session;
   conversation: Conversation;
@@ -42,9 +37,7 @@ export async function readSession(
   o: CallOptions & { signal: AbortSignal },
 ): Promise<SessionView> {
   const session = await client.getSession(id, o);
-  const types: MessageType[] = q.tools
-    ? ['message', 'final_message', 'tool_call']
-    : ['message', 'final_message'];
+  const types: MessageType[] = ['message', 'final_message', ...(q.tools ? (['tool_call'] as const) : [])];
   let read: ReadMessages;
   try {
     // The limit counts what is shown: read twice as many (the service's copies of final replies and its

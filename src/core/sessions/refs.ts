@@ -1,8 +1,6 @@
-// A session reference, the vocabulary every face shares (the CLI's `<session>` arguments, `agents wait`'s
-// references, the MCP tools' and ACP's session arguments): a UUID, any http(s) address whose path holds
-// /sessions/<uuid> (the dashboard's …/app/sessions/<id> or …/app/<workspace>/sessions/<id>, an API address),
-// or `last`; for a wait, also one thread of it. Parsing is pure, so a face can refuse a bad reference as a
-// usage error before anything loads or is sent; `last` is looked up later (resolve.ts).
+// A session reference, as every face takes it: a UUID, any http(s) address whose path holds /sessions/<uuid>
+// (the dashboard's, an API address), or `last`; for a wait, also one thread of it. Parsing is pure, so a bad
+// reference is a usage error before anything loads or is sent; `last` is looked up later (resolve.ts).
 import { UsageError } from '../errors/cli-error.js';
 import { isUuid } from '../../util/uuid.js';
 
@@ -12,7 +10,6 @@ import { isUuid } from '../../util/uuid.js';
  */
 export type SessionRef = { kind: 'id'; id: string } | { kind: 'last'; mustBe?: string };
 
-/** Pure: the reference, or undefined when the text is none of the accepted forms. */
 export function parseSessionRef(input: string): SessionRef | undefined {
   const text = input.trim();
   if (text === 'last') return { kind: 'last' };
@@ -31,13 +28,15 @@ export function parseSessionRef(input: string): SessionRef | undefined {
   return { kind: 'id', id: id.toLowerCase() };
 }
 
-/** The usage error for text that is no session reference. */
-export function notASession(text: string): UsageError {
-  const shown = text.length > 80 ? `${text.slice(0, 80)}…` : text;
+function notA(what: string, text: string, hint: string): UsageError {
   return new UsageError(
-    `not a session: ${JSON.stringify(shown)}`,
-    'give a session id (UUID), its address (…/sessions/<id>), or "last"',
+    `not a ${what}: ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)}`,
+    hint,
   );
+}
+
+export function notASession(text: string): UsageError {
+  return notA('session', text, 'give a session id (UUID), its address (…/sessions/<id>), or "last"');
 }
 
 /** Parses or throws the usage error (commander's argument parser for `<session>`). */
@@ -55,7 +54,6 @@ export interface WaitRef {
   text: string;
 }
 
-/** Pure: the reference in `input`, or undefined when it is none of the accepted forms. */
 export function parseWaitRef(input: string): WaitRef | undefined {
   const text = input.trim();
   const slash = /^([^/]+)\/([^/]+)$/.exec(text);
@@ -79,11 +77,7 @@ export function parseWaitRef(input: string): WaitRef | undefined {
   return { session, threadId, text };
 }
 
-/** The usage error for text that is no session or thread reference. */
 export function notAWaitRef(text: string): UsageError {
-  const base = notASession(text);
-  return new UsageError(
-    base.message.replace('not a session', 'not a session or thread'),
-    'give a session id, its address, "last", or <session>/<thread> as `agents send` prints it',
-  );
+  const hint = 'give a session id, its address, "last", or <session>/<thread> as `agents send` prints it';
+  return notA('session or thread', text, hint);
 }

@@ -4,7 +4,6 @@ import { readLastSession, type LastSession } from '../state/last-session.js';
 import { historyName, type History } from '../state/history.js';
 import type { SessionRef } from './refs.js';
 
-/** A resolved session: its id, and what `last` remembered with it. */
 export interface ResolvedSession {
   id: string;
   last?: LastSession;

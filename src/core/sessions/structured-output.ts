@@ -1,9 +1,7 @@
-// Answers checked against a JSON Schema (--output-schema, the MCP tools' output_schema, the Action's): the
-// instruction sent with the message, the JSON taken from a reply, and the follow-up that says what was
-// wrong. Pure and light; the schema itself is compiled by output-schema.ts (ajv, loaded only then).
+// Answers checked against a JSON Schema: the instruction sent with the message, the JSON taken from a reply,
+// the follow-up that says what was wrong. Pure and light; output-schema.ts compiles the schema (ajv).
 import type { SchemaError, SchemaProblem } from '../events/schema-errors.js';
 
-/** A compiled schema, ready to check values (output-schema.ts makes one). */
 export interface OutputSchema {
   /** The schema as the instruction carries it: its JSON on one line. */
   readonly text: string;
@@ -14,7 +12,7 @@ export interface OutputSchema {
 /** The most errors a follow-up (and a result) lists: enough to fix, not a wall of text. */
 export const MAX_SCHEMA_ERRORS = 10;
 
-/** How often a reply is asked for again by default, and at most (--schema-retries). */
+/** --schema-retries: its default and its most. */
 export const DEFAULT_SCHEMA_RETRIES = 2;
 export const MAX_SCHEMA_RETRIES = 10;
 
@@ -37,7 +35,7 @@ export function schemaErrorLine(e: SchemaError): string {
   return `${e.path === '' ? '(the value)' : e.path}: ${e.message}`;
 }
 
-/** What a reply with no JSON in it is called: the summary, and the one error a result or error lists for it. */
+/** A reply with no JSON in it: its summary, and the one error listed for it. */
 export const NO_JSON = 'no JSON found';
 
 /** A problem in a few words, for stderr: "no JSON found", "2 errors". */
@@ -47,14 +45,11 @@ export function problemSummary(problem: SchemaProblem): string {
   return `${n} error${n === 1 ? '' : 's'}`;
 }
 
-/** What a reply gave: a JSON value, or nothing that parses. */
 export type Extracted = { found: true; value: unknown } | { found: false };
 
 function parse(text: string): Extracted {
-  const t = text.trim();
-  if (t === '') return { found: false };
   try {
-    return { found: true, value: JSON.parse(t) as unknown };
+    return { found: true, value: JSON.parse(text.trim()) as unknown };
   } catch {
     return { found: false };
   }
@@ -62,8 +57,7 @@ function parse(text: string): Extracted {
 
 const OPEN = /^ {0,3}(`{3,}|~{3,})[ \t]*([^\s`]*)[^`]*$/;
 
-/** The fenced code blocks of a markdown text, in order: their info word and their content. */
-export function fencedBlocks(text: string): { info: string; body: string }[] {
+function fencedBlocks(text: string): { info: string; body: string }[] {
   const blocks: { info: string; body: string }[] = [];
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i += 1) {
@@ -96,10 +90,8 @@ export function extractJson(reply: string): Extracted {
   return { found: false };
 }
 
-/** A reply checked: its value when it matched, else what was wrong. */
 export type OutputCheck = { ok: true; value: unknown } | { ok: false; problem: SchemaProblem };
 
-/** Takes the JSON from `reply` and checks it against `schema`. */
 export function checkReply(reply: string, schema: OutputSchema): OutputCheck {
   const got = extractJson(reply);
   if (!got.found) return { ok: false, problem: { kind: 'no-json' } };

@@ -1,12 +1,8 @@
-// An answer a script can parse: the reply of a turn that was asked for JSON (withSchemaInstruction), checked
-// against the schema, and asked for again in a follow-up in the same session while it does not match. The
-// CLI (--output-schema, the Action through it) and the MCP server (output_schema) come here; nothing is printed.
-import type { ApiClient } from '../api/client.js';
+// An answer a script can parse (--output-schema, the MCP server's output_schema): the reply of a turn asked
+// for JSON, checked against the schema, and asked for again in a follow-up while it does not match.
 import type { Message } from '../api/types.js';
 import { CliError, ExitCode } from '../errors/cli-error.js';
 import { SchemaMismatchError, TimeoutError } from '../errors/agents-error.js';
-import type { FollowOptions } from '../poll/follow.js';
-import type { ScheduleOptions } from '../poll/schedule.js';
 import {
   checkReply,
   NO_JSON,
@@ -15,30 +11,21 @@ import {
   type OutputSchema,
 } from './structured-output.js';
 import type { SchemaError, SchemaProblem } from '../events/schema-errors.js';
-import { followThread } from './await-reply.js';
+import { followThread, type ThreadWait } from './await-reply.js';
 import type { Deadline } from './deadline.js';
 import type { SessionItem } from '../events/session-items.js';
-import { postTurn, type Bookkeeping } from './post.js';
+import { postTurn } from './post.js';
+import type { History } from '../state/history.js';
 
-/** A turn whose reply must match a schema, and how often to ask again. */
-export interface StructuredWait {
-  client: ApiClient;
-  sessionId: string;
-  /** The thread of the turn that carried the instruction. */
-  threadId: string;
+/** A turn (`threadId`: the one that carried the instruction) whose reply must match a schema. */
+export interface StructuredWait extends Omit<ThreadWait, 'mode' | 'signal' | 'policy'> {
   schema: OutputSchema;
   /** Follow-ups allowed after the first reply (0 to 10); 0 checks the reply and sends nothing. */
   retries: number;
-  /** Bounds the whole: every wait and every follow-up (its signal ends them; `expired` says why). */
+  /** Bounds every wait and every follow-up. */
   deadline: Deadline;
-  schedule?: ScheduleOptions;
-  /** Also yield `activity` items while a turn runs (a spinner says what the agent does). */
-  watch?: boolean;
-  outage?: Pick<FollowOptions, 'maxFailedPolls' | 'onTransientError'>;
-  /** Told after each poll the service answered (see ThreadWait). */
-  onPoll?: () => void;
-  /** Where each follow-up is recorded as the profile's `last` (the CLI); nothing is recorded without. */
-  books?: Bookkeeping;
+  /** Where each follow-up is recorded as `last` (the CLI); nothing is recorded without. */
+  books?: History;
 }
 
 /** How it ended: the value when a reply matched, else what was wrong with the last one. */
@@ -55,12 +42,15 @@ export type SchemaFields =
   | { structured_output: unknown; schema_attempts: number }
   | { status: 'schema_mismatch'; schema_attempts: number; schema_errors: SchemaError[] };
 
-/** The fields of `r` for a result: the value and the tries, or the last errors ("no JSON found" as one). */
+/** A problem's errors, "no JSON found" as one. */
+function errorsOf(problem: SchemaProblem): SchemaError[] {
+  return problem.kind === 'mismatch' ? problem.errors : [{ path: '', message: NO_JSON }];
+}
+
+/** The fields of `r` for a result: the value and the tries, or the last errors. */
 export function schemaFields(r: StructuredResult): SchemaFields {
   if (r.matched) return { structured_output: r.value, schema_attempts: r.attempts };
-  const { problem } = r;
-  const errors = problem.kind === 'mismatch' ? problem.errors : [{ path: '', message: NO_JSON }];
-  return { status: 'schema_mismatch', schema_attempts: r.attempts, schema_errors: errors };
+  return { status: 'schema_mismatch', schema_attempts: r.attempts, schema_errors: errorsOf(r.problem) };
 }
 
 /** The error of a reply that never matched: what was wrong with the last one, after how many tries. */
@@ -70,11 +60,16 @@ export function mismatchError(
   hint?: string,
 ): SchemaMismatchError {
   const tries = r.attempts === 1 ? '1 try' : `${r.attempts} tries`;
-  const { problem } = r;
-  const errors = problem.kind === 'mismatch' ? problem.errors : [{ path: '', message: NO_JSON }];
   return new SchemaMismatchError(
-    `the agent's answer did not match the schema after ${tries} (${problemSummary(problem)})`,
-    { errors, attempts: r.attempts, sessionId, threadId: r.threadId, reply: r.final.message, hint },
+    `the agent's answer did not match the schema after ${tries} (${problemSummary(r.problem)})`,
+    {
+      errors: errorsOf(r.problem),
+      attempts: r.attempts,
+      sessionId,
+      threadId: r.threadId,
+      reply: r.final.message,
+      hint,
+    },
   );
 }
 
@@ -93,24 +88,13 @@ export function checkedResult(
 
 /**
  * Waits for the reply, checks it, and sends a follow-up saying what was wrong until one matches or the
- * retries are spent. Yields what happens (`activity`, then `schema-retry` before each follow-up, and
- * `waiting` with its thread as each new turn starts) and returns the result. Errors (the deadline, a failed
- * request) are thrown as they came, a follow-up cut short naming its session; nothing more is sent then.
+ * retries are spent, yielding `activity`, `schema-retry` and `waiting` (each new turn). Errors are thrown as
+ * they came, a follow-up cut short naming its session; nothing more is sent then.
  */
 export async function* structuredReply(o: StructuredWait): AsyncGenerator<SessionItem, StructuredResult> {
   let threadId = o.threadId;
   for (let attempts = 1; ; attempts += 1) {
-    const final = yield* followThread({
-      client: o.client,
-      sessionId: o.sessionId,
-      threadId,
-      mode: 'wait',
-      signal: o.deadline.signal,
-      schedule: o.schedule,
-      watch: o.watch,
-      outage: o.outage,
-      onPoll: o.onPoll,
-    });
+    const final = yield* followThread({ ...o, threadId, mode: 'wait', signal: o.deadline.signal });
     const checked = checkedResult(final, threadId, o.schema, attempts);
     if (checked.matched || attempts > o.retries) return checked;
     yield { kind: 'schema-retry', problem: checked.problem, retry: attempts, of: o.retries };
@@ -122,22 +106,18 @@ export async function* structuredReply(o: StructuredWait): AsyncGenerator<Sessio
 /** Posts the follow-up that says what was wrong; its thread. */
 async function followUp(o: StructuredWait, problem: SchemaProblem): Promise<string> {
   const { sessionId } = o;
-  let threadId: string | undefined;
-  try {
-    // A POST like any other: paced by the client's budget, and never sent twice once it may have arrived.
-    const body = { message: schemaFollowUp(problem) };
-    ({ threadId } = await postTurn(o.client, { kind: 'send', sessionId, body }, o.deadline, o.books));
-  } catch (err) {
+  // A POST like any other: paced by the client's budget, and never sent twice once it may have arrived.
+  const body = { message: schemaFollowUp(problem) };
+  const post = postTurn(o.client, { kind: 'send', sessionId, body }, o.deadline, o.books);
+  const { threadId } = await post.catch((err: unknown) => {
     // Cut short by the deadline: it says itself that it may have been created; name the session.
-    if (err instanceof CliError && err.exitCode === ExitCode.TIMEOUT) {
-      throw new TimeoutError(`${err.message} (the follow-up on session ${sessionId})`, {
-        sessionId,
-        hint: err.hint ?? `see it with: agents show ${sessionId}`,
-        cause: err,
-      });
-    }
-    throw err;
-  }
+    if (!(err instanceof CliError && err.exitCode === ExitCode.TIMEOUT)) throw err;
+    throw new TimeoutError(`${err.message} (the follow-up on session ${sessionId})`, {
+      sessionId,
+      hint: err.hint ?? `see it with: agents show ${sessionId}`,
+      cause: err,
+    });
+  });
   if (threadId === undefined) {
     throw new CliError(`the service returned no thread for the follow-up on session ${sessionId}`, {
       hint: `follow it with: agents tail ${sessionId}`,

@@ -1,5 +1,3 @@
-// A session's dashboard address (open, show --web): the one recorded when this machine created the
-// session, else the service's (one GET, then recorded).
 import type { SessionWork } from './session-work.js';
 import { noteSessionFacts, readKnownSessions } from '../state/known-sessions.js';
 

@@ -1,15 +1,12 @@
-// A run's history from its settings: its profile, its base URL, and where older entries (recorded before
-// base URLs were) belong. Apart from history.ts, whose pure helpers the first file reaches (a usage error
-// names the history), because the profile's stored base URL is read from the config file.
+// A run's history from its settings (apart from history.ts, which the first file reaches: this reads config).
 import { profileOf, type Profiles } from '../config/config-file.js';
 import type { Settings } from '../config/settings.js';
 import type { StateFile } from './state-file.js';
 import { normalBaseUrl, type History } from './history.js';
 
 /**
- * The history of a run with settings `s` (its profile, its base URL). The profile's stored base URL, which
- * places older entries, is read from the config only when a flag or the environment gave another; a broken
- * config file is said where a setting is needed, not here.
+ * The history of a run with settings `s`. The profile's stored base URL (which places older entries) is read
+ * only when a flag or the environment gave another; a broken config file is said where a setting is needed.
  */
 export async function historyFor(
   state: StateFile,

@@ -1,19 +1,14 @@
-// Whose history a run reads and writes: the sessions of one profile on one service (base URL). The API has
-// no way to list sessions, and a session of one service is "not found" on another, so `last`, `ls`, the
-// chooser and completion never offer a session made against another base URL.
+// Whose history a run reads and writes: one profile on one service (base URL). A session of one service is
+// "not found" on another, so `last`, `ls`, the chooser and completion never offer one of another base URL.
 import { validateBaseUrl } from '../config/validators.js';
 import type { StateFile } from './state-file.js';
 
-/** One profile's history on one service. */
 export interface History {
   state: StateFile;
   profile: string;
   /** The base URL this run talks to (normalized); undefined when none is configured. */
   baseUrl: string | undefined;
-  /**
-   * Where an entry recorded before base URLs were (it has none) belongs: the base URL the profile stores
-   * (`agents login`), else, for a profile that stores none, this run's.
-   */
+  /** Where an entry recorded before base URLs were belongs: the profile's stored base URL, else ours. */
   legacyBaseUrl: string | undefined;
 }
 

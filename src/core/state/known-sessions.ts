@@ -1,19 +1,16 @@
-// The sessions this machine created or sent to, per profile and service (`agents ls`, `last`, the chooser,
-// completion): the API cannot list sessions. Kept in the state file, one list a profile, each entry naming its
-// base URL; most recent first, at most MAX_SESSIONS a service; malformed entries are dropped on read.
+// The sessions this machine created or sent to (the API cannot list them): a list a profile in the state
+// file, each entry naming its base URL, newest first, at most MAX_SESSIONS a service; malformed ones dropped.
 import { isObject } from '../../util/json.js';
 import { isUuid } from '../../util/uuid.js';
 import type { StateData } from './state-file.js';
 import { inHistory, normalBaseUrl, type History } from './history.js';
 
-/** Sessions kept per profile and base URL. */
 export const MAX_SESSIONS = 100;
 
 /** What this machine last knew of a session's latest turn, or of the session. */
 export type KnownState = 'working' | 'finished' | 'archived' | 'gone';
 const STATES: readonly string[] = ['working', 'finished', 'archived', 'gone'];
 
-/** A session this machine created or sent to. */
 export interface KnownSession {
   id: string;
   /** The service it lives on; undefined for an entry recorded before base URLs were (see History). */
@@ -21,18 +18,16 @@ export interface KnownSession {
   title?: string;
   /** The agent it was created with (agent_name), when this machine created it. */
   agent?: string;
-  /** The session's created_at (ISO), as the service gave it. */
   createdAt?: string;
   /** When this machine last created, sent to or refreshed it (ISO). */
   usedAt: string;
   state?: KnownState;
   /** The thread of the latest create or send. */
   threadId?: string;
-  /** The dashboard address (session_html_url). */
+  /** session_html_url. */
   web?: string;
-  /** `create --attempts`: the session group (session_group_id) its attempts share (`agents board` groups them). */
+  /** `create --attempts`: the session_group_id, and which attempt of it this is, from 1. */
   group?: string;
-  /** `create --attempts`: which attempt of the group it is, from 1. */
   attempt?: number;
 }
 
@@ -70,23 +65,21 @@ function allOfProfile(data: StateData, profile: string): KnownSession[] {
   const list = byProfile(data)[profile];
   if (!Array.isArray(list)) return [];
   const seen = new Set<string>();
-  const out: KnownSession[] = [];
-  for (const item of list) {
+  return list.flatMap((item) => {
     const s = parse(item);
     const key = `${s?.baseUrl ?? ''} ${s?.id}`;
-    if (s === undefined || seen.has(key)) continue;
+    if (s === undefined || seen.has(key)) return [];
     seen.add(key);
-    out.push(s);
-  }
-  return out;
+    return [s];
+  });
 }
 
-/** Pure: the known sessions of a history (a profile on a service), the most recently used first. */
+/** Pure: the known sessions of a history, the most recently used first. */
 export function knownSessions(data: StateData, h: Omit<History, 'state'>): KnownSession[] {
   return allOfProfile(data, h.profile).filter((s) => inHistory(h, s.baseUrl));
 }
 
-/** Facts about a session to merge into what is known; fields left undefined keep their old value. */
+/** Facts to merge into what is known; fields left undefined keep their old value. */
 export type SessionFacts = Partial<Omit<KnownSession, 'id' | 'usedAt' | 'baseUrl'>> & { id: string };
 
 function merge(old: KnownSession | undefined, facts: SessionFacts, usedAt: string): KnownSession {
@@ -120,7 +113,7 @@ export function withUsedSession(
   return withPart(data, h, [used, ...list.filter((s) => s.id !== id)]);
 }
 
-/** Pure: the data with facts merged into the history's sessions (order and use times kept; others ignored). */
+/** Pure: the data with facts merged into the history's sessions (order and use times kept). */
 export function withSessionFacts(
   data: StateData,
   h: Omit<History, 'state'>,
@@ -139,10 +132,7 @@ export async function readKnownSessions(h: History): Promise<KnownSession[]> {
   return knownSessions(await h.state.read(), h);
 }
 
-/**
- * Merges facts learnt later (a wait that ended, a refresh) into the state file. A convenience: a state
- * file that cannot be written loses them, and the command goes on; the reason is returned for a warning.
- */
+/** Merges facts learnt later into the state file; one that cannot be written loses them (says why). */
 export async function noteSessionFacts(
   h: History,
   facts: readonly SessionFacts[],
@@ -156,7 +146,7 @@ export async function noteSessionFacts(
   }
 }
 
-/** A session as JSON for scripts (`ls --json`, MCP's `list_sessions`): the state file's names, API style. */
+/** A session as JSON for scripts (`ls --json`, MCP's `list_sessions`), API style. */
 export function sessionJson(s: KnownSession): Record<string, string | null> {
   return {
     id: s.id,

@@ -1,19 +1,15 @@
-// The `last` session reference: the most recent session this machine created or sent to, per profile and
-// service (the head of its known sessions). `last` of the state file is still written, and read for a
-// history that has no known session (a file from before known sessions were kept).
+// `last`: the head of the history's known sessions. The state file's `last` is still written, and read for a
+// history with no known session (a file from before known sessions were kept).
 import { isObject } from '../../util/json.js';
 import { isUuid } from '../../util/uuid.js';
 import { knownSessions, withUsedSession, type SessionFacts } from './known-sessions.js';
 import { inHistory, normalBaseUrl, type History } from './history.js';
 
-/** What `last` resolves to. */
 export interface LastSession {
   id: string;
-  /** The thread of the latest create or send, so a wait can resume it. */
   threadId?: string;
   at: string;
-  /** Set when the last command was `create --attempts`: `last` names this session group to wait, show, ls,
-   * diff and checkout (a later create or send names its own session again). */
+  /** Set by `create --attempts`: `last` then names this session group (until the next create or send). */
   group?: string;
 }
 
@@ -21,7 +17,6 @@ function entries(data: Record<string, unknown>): Record<string, unknown> {
   return isObject(data.last) ? data.last : {};
 }
 
-/** The last session of a history, if one is recorded. */
 export async function readLastSession(h: History): Promise<LastSession | undefined> {
   const data = await h.state.read();
   const head = knownSessions(data, h)[0];
@@ -45,10 +40,7 @@ export async function readLastSession(h: History): Promise<LastSession | undefin
 /** What a create or send knows of the session beyond its id and thread (for `agents ls`). */
 export type UsedSession = Omit<SessionFacts, 'id' | 'threadId'>;
 
-/**
- * Records the session at the head of the history's known sessions (src/core/state/known-sessions.ts), and the
- * profile's `last` for older readers, in one update. Throws a CliError naming the file when it cannot be written.
- */
+/** Records the session at the head of the known sessions, and `last` for older readers, in one update. */
 export async function writeLastSession(
   h: History,
   entry: Omit<LastSession, 'at'>,
@@ -68,10 +60,9 @@ export async function writeLastSession(
 }
 
 /**
- * Records `last` after a create or send. A failure is not the command's failure (the session exists), so
- * it comes back as a warning, and `last` must not be left naming an older session: the state file is
- * removed if it can be (every profile's `last` is forgotten, a convenience lost), and while it cannot be
- * written `last` is refused (see resolveSession).
+ * Records `last` after a create or send. A failure is a warning (the session exists), and `last` must not
+ * name an older session: the state file is removed if it can be, and while it cannot be written `last` is
+ * refused (see resolveSession).
  */
 export async function recordLast(
   h: History,

@@ -1,20 +1,17 @@
-// The state file: what this machine remembers between runs (the sessions of each profile and service). conf
-// replaces it atomically; a lock serialises read-modify-write, so two profiles' commands at once cannot
-// drop each other's entry. Mode 0600 in a 0700 directory.
+// The state file: what this machine remembers between runs. conf replaces it atomically; a lock serialises
+// read-modify-write, so two commands at once cannot drop each other's entry. Mode 0600 in a 0700 directory.
 import { accessSync, constants, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type Conf from 'conf';
 import type { Env } from '../io/io.js';
 import { stateDir } from '../config/locations.js';
 import { isObject } from '../../util/json.js';
 import { LockError, withLock } from '../../util/lock.js';
 import { fileError, fsCode } from '../errors/file-errors.js';
 
-/** The whole state file. Unknown or malformed parts are dropped on read, never fatal. */
+/** Unknown or malformed parts are dropped on read, never fatal. */
 export type StateData = Record<string, unknown>;
 
-/** Read and update access to the state file. */
 export interface StateFile {
   readonly path: string;
   read(): Promise<StateData>;
@@ -22,20 +19,7 @@ export interface StateFile {
   update(edit: (data: StateData) => StateData): Promise<void>;
   /** Whether the file could be written now (false on a read-only or immutable file or directory). */
   writable(): boolean;
-  /** Removes the file, if it can; false when it could not be removed. */
   remove(): boolean;
-}
-
-async function openConf(dir: string): Promise<Conf<StateData>> {
-  const { default: ConfClass } = await import('conf');
-  return new ConfClass<StateData>({
-    cwd: dir,
-    configName: 'state',
-    configFileMode: 0o600,
-    accessPropertiesByDotNotation: false,
-    clearInvalidConfig: false,
-    deserialize: parseState,
-  });
 }
 
 /** A damaged state file is a convenience lost, not an error: start afresh. */
@@ -48,17 +32,13 @@ function parseState(text: string): StateData {
   }
 }
 
-/**
- * The state file for this environment (AGENTS_STATE_DIR, else AGENTS_CONFIG_DIR, else the platform's).
- * `lockWaitMs`: how long a write waits for another process to let go of the file.
- */
+/** The state file for this environment; a write waits up to `lockWaitMs` for another process to let go. */
 export function openStateFile(env: Env, platform: NodeJS.Platform, lockWaitMs?: number): StateFile {
   const dir = stateDir(env, platform);
   const path = join(dir, 'state.json');
   return {
     path,
-    // A plain read: conf (a chunk of its own) is loaded only to write. Reading commands read this file too
-    // (a turn's end is written only when the record changes: src/core/state/turn-ends.ts).
+    // A plain read: conf (a chunk of its own) is loaded only to write.
     async read() {
       try {
         return parseState(await readFile(path, 'utf8'));
@@ -73,7 +53,15 @@ export function openStateFile(env: Env, platform: NodeJS.Platform, lockWaitMs?: 
         await withLock(
           path,
           async () => {
-            const conf = await openConf(dir);
+            const { default: Conf } = await import('conf');
+            const conf = new Conf<StateData>({
+              cwd: dir,
+              configName: 'state',
+              configFileMode: 0o600,
+              accessPropertiesByDotNotation: false,
+              clearInvalidConfig: false,
+              deserialize: parseState,
+            });
             conf.store = edit(conf.store);
           },
           lockWaitMs,

@@ -1,6 +1,5 @@
-// Records the end of a turn wherever one is seen (a wait, tail, show, chat, the library, mcp, acp), so that
-// `agents ls` shows the state "as last seen here" without --refresh. The one place that sees every listed
-// message is the API client (its onListed hook); what a page shows is matched here against the history.
+// Records the end of a turn wherever the API client lists one (its onListed hook), so that `agents ls` shows
+// the state "as last seen here" without --refresh.
 import type { Message } from '../api/types.js';
 import type { ThreadTarget } from '../api/urls.js';
 import { isFinalReply } from '../conversation/turn-state.js';
@@ -11,11 +10,9 @@ import type { History } from './history.js';
 export type TurnEnds = (target: ThreadTarget, messages: readonly Message[]) => Promise<void>;
 
 /**
- * The client's onListed for a history: a final reply on the thread recorded as a known session's latest
- * turn marks that session finished. A final on an older thread says nothing of the latest (a follow-up
- * may run), nor does one on a session recorded without its thread. Nothing is read unless a page holds a
- * final reply, nothing written unless the record changes; a state file that cannot be written loses the
- * fact, never the command's reading.
+ * The client's onListed for a history: a final reply on a known session's latest recorded thread marks it
+ * finished (one on an older thread says nothing: a follow-up may run). Nothing is read unless a page holds a
+ * final, nothing written unless the record changes; a failed write loses the fact, never the reading.
  */
 export function recordTurnEnds(h: History): TurnEnds {
   const recorded = new Set<string>();
@@ -43,11 +40,7 @@ export function recordTurnEnds(h: History): TurnEnds {
   };
 }
 
-/**
- * The history each library instance records the turns' ends it sees in (one made by fromConfig, or by a run
- * that hosts the library: `agents mcp`, `agents acp`), so that `agents ls` shows them; kept in the core,
- * out of the package's API, so a face hosting the library reaches it through the core's door.
- */
+/** The recorder of each library instance given a history (fromConfig, mcp, acp), out of the package's API. */
 const recorders = new WeakMap<object, TurnEnds>();
 
 /** Has `owner` (an Agents) record each turn's end it sees in `history`. */
@@ -55,7 +48,6 @@ export function recordIn(owner: object, history: History): void {
   recorders.set(owner, recordTurnEnds(history));
 }
 
-/** The recorder `owner` was given by recordIn, if any. */
 export function recorderOf(owner: object): TurnEnds | undefined {
   return recorders.get(owner);
 }
