@@ -28,9 +28,8 @@ export interface FooterInput {
 }
 
 /**
- * The footer's rows. The last column stays unused, so no terminal has to decide whether a full row
- * wraps (the cursor's place is never ambiguous); rows after the first are indented under the prompt.
- * When the text is taller than the terminal allows, the rows around the cursor are shown.
+ * The footer's rows. The last column stays unused, so that no terminal has to decide whether a full row
+ * wraps; when the text is taller than the terminal allows, the rows around the cursor are shown.
  */
 export function layoutFooter(i: FooterInput): FooterLayout {
   const usable = Math.max(12, (i.columns && i.columns > 0 ? i.columns : 80) - 1);
@@ -93,10 +92,8 @@ const right = (n: number) => (n > 0 ? `\u001b[${n}C` : '');
 const ERASE_ROW = '\u001b[2K';
 
 /**
- * The footer on a terminal stream, written with relative cursor moves only; remembers where its cursor is
- * and how many rows it takes so it can wipe itself. Its rows are erased one by one rather than with "erase
- * below": from the top-left corner that is a whole-screen clear, which tmux answers by scrolling the screen
- * into its history.
+ * The footer on a terminal stream, drawn with relative cursor moves only. Its rows are erased one by one, not
+ * with "erase below": from the top-left corner that is a whole-screen clear, which tmux puts in its history.
  */
 export class Footer {
   private shown: (FooterLayout & { height: number }) | undefined;

@@ -15,10 +15,7 @@ export interface Remote {
   url: string;
 }
 
-/**
- * Refuses, with what to do, unless the directory is in a git work tree; with `clean`, also unless no
- * tracked file has changes (staged or not). Untracked files are left alone, as `git switch` does.
- */
+/** Refuses a directory out of a work tree; with `clean`, tracked changes too (untracked, as `git switch`). */
 export async function requireClone(place: GitPlace, clean: boolean): Promise<void> {
   const r = await git(place, ['status', '--porcelain', '--untracked-files=no']);
   if (r.code !== 0) {
@@ -45,10 +42,7 @@ export async function remotes(place: GitPlace): Promise<Remote[]> {
   return [...lines].map(([, name = '', url = '']) => ({ name, url }));
 }
 
-/**
- * The remote whose URL names the pull request's repository (`origin` first where several do); a usage
- * error with the `git remote add` line when none does.
- */
+/** The remote whose URL names the pull request's repository (`origin` first where several do). */
 export function remoteFor(list: readonly Remote[], pr: PullRequestAddress): Remote {
   const named = list.filter((r) => remoteNames(r.url, pr));
   const found = named.find((r) => r.name === 'origin') ?? named[0];
@@ -63,9 +57,8 @@ export function remoteFor(list: readonly Remote[], pr: PullRequestAddress): Remo
 }
 
 /**
- * Fetches the pull request's head (`refs/pull/<n>/head`, which GitHub keeps for every pull request) and
- * the `extra` refspecs in one fetch; resolves to the head's commit. Nothing but FETCH_HEAD and the extra
- * refspecs' destinations changes.
+ * Fetches the pull request's head (`refs/pull/<n>/head`, which GitHub keeps for every pull request) and the
+ * `extra` refspecs in one fetch; resolves to the head's commit. Nothing else but FETCH_HEAD changes.
  */
 export async function fetchPull(
   place: GitPlace,
@@ -84,10 +77,7 @@ export async function fetchPull(
   return gitText(place, ['rev-parse', '--verify', 'FETCH_HEAD^{commit}']);
 }
 
-/**
- * The remote's default branch, as `refs/remotes/<remote>/HEAD` names it (git clone sets it), else as the
- * remote says (`git ls-remote --symref`, one more round trip): its name, e.g. `main`.
- */
+/** The remote's default branch: from `refs/remotes/<remote>/HEAD` (git clone sets it), else the remote's. */
 export async function defaultBranch(place: GitPlace, remote: string): Promise<string> {
   const local = await git(place, ['symbolic-ref', '--quiet', `refs/remotes/${remote}/HEAD`]);
   const prefix = `refs/remotes/${remote}/`;
@@ -202,10 +192,7 @@ function checkoutRefusal(r: GitResult): CliError {
   );
 }
 
-/**
- * The session that made the branch checked out now, if `agents checkout` made it (a session id: what the
- * config holds is believed only when it is a UUID, as it goes into a request's URL).
- */
+/** The session `agents checkout` made the current branch for (only a UUID: it goes into a request's URL). */
 export async function currentBranchSession(place: GitPlace): Promise<string | undefined> {
   const head = await git(place, ['symbolic-ref', '--quiet', '--short', 'HEAD']);
   if (head.code !== 0) return undefined;

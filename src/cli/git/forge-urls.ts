@@ -20,10 +20,7 @@ export interface RepoName {
 
 const PULL_PATH = /^\/([^/]+)\/([^/]+)\/pull\/([1-9][0-9]{0,9})(?:\/.*)?$/;
 
-/**
- * The pull request at `url`, or a usage error naming it when it is not a GitHub-like pull request (a GitLab
- * merge request, another forge's): git alone cannot know which ref such a forge keeps its head under.
- */
+/** The pull request at `url`: a GitHub-like one (git alone cannot know which ref another forge uses). */
 export function parsePullRequestUrl(url: string): PullRequestAddress {
   const u = URL.parse(url);
   const m = u !== null && /^https?:$/.test(u.protocol) ? PULL_PATH.exec(u.pathname) : null;
@@ -59,11 +56,7 @@ function decoded(part: string): string | undefined {
   }
 }
 
-/**
- * The repository a remote URL names, as git writes it: `https://host/owner/repo(.git)`,
- * `ssh://git@host(:port)/owner/repo(.git)`, `git://…`, and scp's `git@host:owner/repo(.git)`; undefined for
- * anything else (a local path).
- */
+/** The repository a remote URL (https, ssh, git, or scp's `git@host:owner/repo`) names; not a local path. */
 export function parseRemoteUrl(url: string): RepoName | undefined {
   const text = url.trim();
   let host: string;

@@ -88,10 +88,7 @@ export function checkAgentFlags(flags: AgentFlags): CheckedAgentFlags {
   return { agent: flags.agent, agentId: flags.agentId, profile: profileFromFlags(flags) };
 }
 
-/**
- * Resolves the agent of a create. `configured` (the default agent of the settings) is asked only when no
- * flag names one; `choose` is called only when prompting is allowed.
- */
+/** The agent of a create: the flags', else the configured default, else `choose` (where one can prompt). */
 export async function selectAgent(
   flags: CheckedAgentFlags,
   configured: () => Promise<CoreAgent | undefined>,

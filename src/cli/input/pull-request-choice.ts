@@ -40,10 +40,7 @@ function numberOf(url: string): number | undefined {
 const sameUrl = (a: string, b: string) =>
   a.replace(/\/+$/, '').toLowerCase() === b.replace(/\/+$/, '').toLowerCase();
 
-/**
- * The address of the pull request to work on: the only one, the one `pick` names, or the one a person
- * chooses; exit 4 when the session has none yet, exit 2 when it cannot be told which.
- */
+/** The pull request to work on: the only one, the one `pick` names, or the one a person chooses. */
 export async function choosePullRequest(
   sessionId: string,
   urls: readonly string[],

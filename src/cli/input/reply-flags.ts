@@ -20,10 +20,7 @@ export interface ReplyFlags {
   schemaRetries?: number;
 }
 
-/**
- * Checks the combinations of --wait, --follow, --timeout and --output, and that --output can be written.
- * --output-schema implies --wait: `flags.wait` is set here.
- */
+/** Checks the combinations of the flags; --output-schema implies --wait, so `flags.wait` is set here. */
 export function checkReplyFlags(flags: ReplyFlags): void {
   if (flags.schemaRetries !== undefined && flags.outputSchema === undefined) {
     throw new UsageError('--schema-retries needs --output-schema');
@@ -42,10 +39,7 @@ export function checkReplyFlags(flags: ReplyFlags): void {
   if (flags.output !== undefined) checkOutputPath(flags.output, '--output');
 }
 
-/**
- * A file an option will write (--output, -o): a path that can only be a directory, or a directory that is
- * missing or read-only, is found now, before anything is sent or downloaded.
- */
+/** A file an option will write: refused now, before anything is sent, when it cannot be written. */
 export function checkOutputPath(path: string, flag: string): void {
   let isDir = false;
   try {

@@ -39,7 +39,7 @@ export interface GlobalOptions {
   debug?: boolean;
 }
 
-/** The run as a command sees it: what the presenter prints with, and the signal, prompts, files, settings and client. */
+/** The run as a command sees it: what the presenter prints with, the prompts, files, settings and client. */
 export interface Context extends PresentContext {
   globals: GlobalOptions;
   /** Aborted on Ctrl-C, SIGTERM or a closed stdout. */

@@ -6,7 +6,7 @@ import type { Result } from '../output/items.js';
 import { present } from '../output/presenter.js';
 import { createContext, type Context, type GlobalOptions } from './context.js';
 
-/** Runs `body` with a new Context and presents its result; `started` gets the Context for the caller to close. */
+/** Runs `body` with a new Context and presents its result; `started` gets the Context, for main to close. */
 export async function runCommand(
   io: IO,
   globals: GlobalOptions,
