@@ -81,18 +81,15 @@ export function clientMaker(
         nodeVersion: io.runtime.nodeVersion,
         limits: { ...requestTimeouts(env), maxResponseBytes: maxResponseFromEnv(env) },
         // A fleet's budget in Redis, where one is configured: shared by every machine on the key.
-        budget:
-          budget === false
-            ? false
-            : {
-                ...budget,
-                ...(rate !== undefined ? { limit: rate } : {}),
-                ...(budgetUrl !== undefined ? { url: budgetUrl } : {}),
-              },
-        ...(io.tuning ? { tuning: io.tuning } : {}),
+        budget: budget && {
+          ...budget,
+          ...(rate !== undefined && { limit: rate }),
+          ...(budgetUrl !== undefined && { url: budgetUrl }),
+        },
+        ...(io.tuning && { tuning: io.tuning }),
         hooks: {
           onForeign,
-          ...(debug ? { debug: (line: string) => log.debug(line) } : {}),
+          ...(debug && { debug: (line: string) => log.debug(line) }),
           // A person at a terminal sees why nothing happens while a request is retried; a log, a long outage.
           onRetry,
           ...(caps.stderrIsTTY
