@@ -1,21 +1,18 @@
-// The root help's own entry point, built apart into dist/help.js (scripts/build.mjs). bin/agents.js imports
-// it instead of the whole program (cli.ts, dist/agents.js) for the lines people type for that help alone,
-// `agents`, `agents --help` and `agents -h` (and the version, `--version` and `-V`): one file of commander and the root (program/root.ts), with the
-// commands' heads as data, and none of the chunk every command shares (the specs, errors, signals,
-// settings), which was most of what `agents --help` cost above a bare commander program's help. main()
-// answers those lines with the whole program, byte for byte the same (test/unit/root-help.test.ts, and
-// test/process/startup.test.ts, which runs both).
+// The root help's own entry point, dist/help.js: bin/agents.js runs it for `agents`, `agents --help`, `-h`,
+// `--version` and `-V`: commander and the root, with the commands' heads as data, and none of the chunk
+// every command shares, which was most of what `agents --help` cost. main() answers those lines with the
+// whole program, byte for byte the same (test/unit/root-help.test.ts, test/process/startup.test.ts).
 import { CommanderError } from 'commander';
 import { ExitCode } from '../core/errors/agents-error.js';
 import { commanderExitCode, commanderOutput } from './program/commander-io.js';
 import { rootHelpProgram, type CommandHead } from './program/root.js';
 
-/** The heads of the whole program's commands (root.ts's headsOf) as JSON, read from it by the build. */
+/** The heads of the whole program's commands (root.ts's headsOf) as JSON, put here by the build. */
 declare const __AGENTS_HEADS__: string;
 
 /** Prints the root help on the process's streams and sets its exit code, as run() and main() would. */
 export async function run(): Promise<void> {
-  // `agents --help | head -1`: a reader that goes away is no failure, and no stack trace (as in cli.ts).
+  // `agents --help | head -1`: a reader that goes away is no failure, and no stack trace.
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code !== 'EPIPE') throw err;
   });

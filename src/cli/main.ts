@@ -26,9 +26,7 @@ function report(err: unknown, io: IO, debug: boolean): number {
   return e.exitCode;
 }
 
-/**
- * Runs one command line (`argv` without node and the script) and resolves to its exit code. Never throws.
- */
+/** Runs one command line (`argv` without node and the script) and resolves to its exit code. Never throws. */
 export async function main(argv: readonly string[], io: IO): Promise<number> {
   let ctx: Context | undefined;
   const runner: Runner = async (cmd, body) => {

@@ -12,7 +12,6 @@ import { readSession } from '../../core/sessions/read-session.js';
 /** Messages read for the backlog: one request (the limit counts what is shown; show reads twice as many). */
 const BACKLOG_LIMIT = 40;
 
-/** The start of a resumed chat. */
 export interface Backlog {
   session: Session;
   /** The last turns, as show renders them. */
@@ -29,7 +28,7 @@ export interface Backlog {
   lastReply?: Message;
 }
 
-/** Pure: the conversation cut to its last `turns` turns (and the notices among them). */
+/** The conversation cut to its last `turns` turns (and the notices among them). */
 export function lastTurns(c: Conversation, turns: number): { conversation: Conversation; cut: boolean } {
   const grouped = groupTurns(c.entries.map((e) => e.message));
   const kept = new Set(grouped.slice(Math.max(0, grouped.length - turns)).flatMap((t) => t.messages));
@@ -42,41 +41,34 @@ export function lastTurns(c: Conversation, turns: number): { conversation: Conve
   };
 }
 
-/** Pure: the latest turn when it has no final reply yet (decided by conversation/turn-state.ts). */
+/** The latest turn when it has no final reply yet (decided by conversation/turn-state.ts). */
 export function runningTurn(c: Conversation): Backlog['running'] {
   const turn = latestTurn(c.entries.map((e) => e.message));
   if (turn?.state !== 'working') return undefined;
   return { thread: turn.thread, since: Date.parse(turn.start.created_at) || Date.now() };
 }
 
-/** Pure: the reply /copy and /save take: the newest final, else the newest assistant message. */
+/** The reply /copy and /save take: the newest final, else the newest assistant message. */
 export function latestReply(c: Conversation): Message | undefined {
   const assistant = c.entries.filter((e) => e.kind === 'final' || e.kind === 'reply');
   return (assistant.findLast((e) => e.kind === 'final') ?? assistant.at(-1))?.message;
 }
 
-/** Reads the session and the end of its conversation. */
 export async function loadBacklog(
   ctx: Pick<Context, 'client' | 'signal'>,
   sessionId: string,
   turns: number,
 ): Promise<Backlog> {
-  const client = await ctx.client();
-  const item = await readSession(
-    client,
-    sessionId,
-    { tools: true, limit: BACKLOG_LIMIT },
-    { signal: ctx.signal },
-  );
+  const read = { tools: true, limit: BACKLOG_LIMIT };
+  const item = await readSession(await ctx.client(), sessionId, read, { signal: ctx.signal });
   const whole = item.conversation;
   const { conversation, cut } = lastTurns(whole, turns);
-  const seen = assistantMessagesOf(whole);
   return {
     session: item.session,
     conversation,
     threads: item.threads,
     truncated: cut || item.truncatedTo !== undefined,
-    seen,
+    seen: assistantMessagesOf(whole),
     running: runningTurn(whole),
     lastReply: latestReply(whole),
   };

@@ -1,7 +1,6 @@
 // What `agents chat` prints besides the conversation itself (which goes through the same renderers as
 // `show` and `tail`): the session it resumes, the person's own message as sent, /help, one-line notes.
 import type { Message, Session } from '../../core/api/types.js';
-import type { Entry } from '../../core/conversation/model.js';
 import type { Style } from '../output/style.js';
 import { line, renderEntry, serviceText, type TextMode } from '../output/render-conversation.js';
 import { escapeForLine, neutralize } from '../../util/text.js';
@@ -33,8 +32,7 @@ export function renderSent(text: string, sessionId: string, threadId: string | n
     created_at: now,
     updated_at: now,
   };
-  const entry: Entry = { kind: 'user', message };
-  return renderEntry(entry, mode, true);
+  return renderEntry({ kind: 'user', message }, mode, true);
 }
 
 /** /help: the commands and the keys, two columns. */

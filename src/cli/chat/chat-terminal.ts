@@ -16,7 +16,7 @@ const TICK_MS = 150;
 export interface ChatTerminalOptions {
   stdin: InStream;
   stdout: OutStream;
-  /** stderr: notices, notes and warnings. */
+  /** Notices, notes and warnings. */
   stderr: OutStream;
   /** Where the footer is drawn (stderr when it is a terminal, else stdout). */
   screen: OutStream;
@@ -25,7 +25,7 @@ export interface ChatTerminalOptions {
   status(columns: number | undefined, frame: number): string;
   /** Enter on a line that is not blank. */
   onLine(text: string): void;
-  /** Ctrl-C on an empty line, Ctrl-D on an empty line, or the end of input. */
+  /** Ctrl-C or Ctrl-D on an empty line, or the end of input. */
   onLeave(how: 'interrupt' | 'eof'): void;
   /** Tab: the completed line, if any. */
   complete?(line: string): string | undefined;
@@ -57,7 +57,6 @@ export class ChatTerminal {
     this.footer = new Footer(o.screen);
   }
 
-  /** Takes the keyboard (raw mode) and draws the footer. */
   start(): void {
     if (this.started) return;
     this.started = true;
@@ -103,7 +102,6 @@ export class ChatTerminal {
     this.o.screen.write(sequence);
   }
 
-  /** Draws the footer again (the status changed). */
   draw(): void {
     if (!this.started) return;
     const { screen } = this.o;
@@ -143,7 +141,7 @@ export class ChatTerminal {
     });
   }
 
-  /** Answers a pending confirm() (no-op when none is pending). */
+  /** Answers a pending confirm(), if any. */
   resolve(yes: boolean): void {
     const answer = this.answer;
     this.answer = undefined;
@@ -178,30 +176,16 @@ export class ChatTerminal {
       this.pendingEnter = false;
       this.editor.insert('\n');
     }
-    switch (this.editor.press(str, key)) {
-      case 'enter':
-        this.pendingEnter = true;
-        setImmediate(() => this.enter());
-        return;
-      case 'interrupt':
-        this.o.onLeave('interrupt');
-        return;
-      case 'eof':
-        this.o.onLeave('eof');
-        return;
-      case 'complete': {
-        const done = this.o.complete?.(this.editor.text);
-        if (done !== undefined) this.editor.set(done);
-        this.draw();
-        return;
-      }
-      case 'repaint':
-        this.footer.clear();
-        this.draw();
-        return;
-      case 'edit':
-        this.draw();
-        return;
+    const result = this.editor.press(str, key);
+    if (result === 'enter') {
+      this.pendingEnter = true;
+      setImmediate(() => this.enter());
+    } else if (result === 'interrupt' || result === 'eof') this.o.onLeave(result);
+    else {
+      const done = result === 'complete' ? this.o.complete?.(this.editor.text) : undefined;
+      if (done !== undefined) this.editor.set(done);
+      if (result === 'repaint') this.footer.clear();
+      this.draw();
     }
   }
 

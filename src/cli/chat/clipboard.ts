@@ -3,14 +3,13 @@
 // decides: known to, known not to, or unknown (then it is sent and the person is told what to check).
 import type { Env } from '../../core/io/io.js';
 
-/** Whether the terminal takes OSC 52 clipboard writes. */
 export type ClipboardSupport = 'yes' | 'no' | 'unknown' | 'tmux';
 
 // Terminals that take OSC 52 writes out of the box (TERM_PROGRAM, or a TERM of their own).
 const KNOWN_PROGRAMS = new Set(['iTerm.app', 'WezTerm', 'ghostty', 'vscode', 'Tabby', 'rio', 'WarpTerminal']);
 const KNOWN_TERMS = /^(xterm-kitty|alacritty|foot|wezterm|xterm-ghostty|contour)/;
 
-/** Pure: what this environment says about clipboard writes. */
+/** What this environment says about clipboard writes. */
 export function clipboardSupport(env: Env): ClipboardSupport {
   const term = env.TERM ?? '';
   if (term === 'dumb' || term === 'linux' || term === '') return 'no';
@@ -26,30 +25,20 @@ export function clipboardSupport(env: Env): ClipboardSupport {
 /** Longest text sent: terminals cap OSC 52 (tmux and hterm near 100 kB of base64). */
 export const CLIPBOARD_MAX_BYTES = 74_000;
 
-/** Pure: the escape sequence that puts `text` on the clipboard. */
 export function osc52(text: string): string {
   return `\u001b]52;c;${Buffer.from(text, 'utf8').toString('base64')}\u0007`;
 }
 
-/** Pure: what /copy says, having sent (or not) `bytes` bytes with support `support`. */
+/** What /copy says, and whether it sends the reply's `bytes` bytes. */
 export function copyReport(support: ClipboardSupport, bytes: number): { send: boolean; text: string } {
   if (bytes > CLIPBOARD_MAX_BYTES) {
     return { send: false, text: `the reply is too long for the clipboard (${bytes} bytes); use /save FILE` };
   }
-  switch (support) {
-    case 'no':
-      return { send: false, text: 'this terminal does not take clipboard writes (OSC 52); use /save FILE' };
-    case 'yes':
-      return { send: true, text: `copied the last reply (${bytes} bytes)` };
-    case 'tmux':
-      return {
-        send: true,
-        text: `sent the last reply to the clipboard (${bytes} bytes); inside tmux it needs: set -g set-clipboard on`,
-      };
-    case 'unknown':
-      return {
-        send: true,
-        text: `sent the last reply to the clipboard (${bytes} bytes, OSC 52); if nothing was copied, your terminal does not allow it: use /save FILE`,
-      };
-  }
+  const text = {
+    no: 'this terminal does not take clipboard writes (OSC 52); use /save FILE',
+    yes: `copied the last reply (${bytes} bytes)`,
+    tmux: `sent the last reply to the clipboard (${bytes} bytes); inside tmux it needs: set -g set-clipboard on`,
+    unknown: `sent the last reply to the clipboard (${bytes} bytes, OSC 52); if nothing was copied, your terminal does not allow it: use /save FILE`,
+  }[support];
+  return { send: support !== 'no', text };
 }

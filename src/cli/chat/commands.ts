@@ -1,5 +1,4 @@
 // The slash commands of `agents chat` that read or keep something: /show, /open, /plan, /copy, /save.
-// (/new, /help and /quit change the chat itself: session.ts.)
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Context } from '../run/context.js';
@@ -26,11 +25,8 @@ export interface CommandHost {
   readonly sessionId: string | undefined;
   /** The session, when it has been read. */
   readonly session: Session | undefined;
-  /** The reply /copy and /save take. */
   readonly lastReply: Message | undefined;
-  /** How the conversation is printed now (the terminal's width). */
   mode(): TextMode;
-  /** A dim line of the chat's own. */
   note(text: string): void;
   /** A failure the chat carries on after. */
   warn(err: unknown, lead: string): void;
@@ -44,16 +40,6 @@ export function reason(err: unknown): { text: string; hint?: string } {
   }
   if (err instanceof CliError) return { text: err.message, hint: err.hint };
   return { text: err instanceof Error ? err.message : String(err) };
-}
-
-/** /open: the dashboard in the browser where one can start; the address in the chat either way. */
-async function browse(host: CommandHost, url: string): Promise<void> {
-  const { opened, why, error } = await openInBrowser(host.ctx.io, url);
-  if (opened) host.note(`opened in your browser: ${url}`);
-  else
-    host.note(
-      `${url}${why ? ` (no browser here: ${why})` : error ? ` (the browser did not start: ${error})` : ''}`,
-    );
 }
 
 /** /show, /open, /plan: about the session, so only once there is one. */
@@ -70,23 +56,22 @@ export async function sessionCommand(
   const o = { signal: ctx.signal };
   try {
     if (c.name === 'open') {
-      const session = host.session ?? (await host.client.getSession(sessionId, { signal: ctx.signal }));
-      await browse(host, session.session_html_url);
+      // The dashboard in the browser where one can start; the address in the chat either way.
+      const url = (host.session ?? (await client.getSession(sessionId, o))).session_html_url;
+      const { opened, why, error } = await openInBrowser(ctx.io, url);
+      const not = why ? ` (no browser here: ${why})` : error ? ` (the browser did not start: ${error})` : '';
+      host.note(opened ? `opened in your browser: ${url}` : `${url}${not}`);
     } else if (c.name === 'show') {
       const item = await readSession(client, sessionId, { limit: DEFAULT_SHOW_LIMIT }, o);
       const mode = host.mode();
       terminal.print(`${renderSession(item.session, mode.style)}\n`, 'out');
       const noticeMode = { tty: true, style: ctx.styleErr };
-      for (const s of renderConversation(item.conversation, item.threads, mode, noticeMode, item.running)) {
+      for (const s of renderConversation(item.conversation, item.threads, mode, noticeMode, item.running))
         terminal.print(s.text, s.to);
-      }
       if (item.truncatedTo !== undefined) host.note(`older messages: agents show ${sessionId} --all`);
     } else {
-      const { artifact, download } = await downloadArtifact(
-        client,
-        await latestPlanRecord(client, sessionId, o),
-        o,
-      );
+      const plan = await latestPlanRecord(client, sessionId, o);
+      const { artifact, download } = await downloadArtifact(client, plan, o);
       terminal.print(renderPlan(download.bytes.toString('utf8'), artifact.created_at, host.mode()), 'out');
     }
   } catch (err) {

@@ -5,39 +5,31 @@ import type { OutStream } from '../../core/io/io.js';
 import { neutralize } from '../../util/text.js';
 import { width } from '../../util/width.js';
 
-/** What the footer shows, laid out in rows of the terminal. */
 export interface FooterLayout {
   /** Each row's text, styled, at most `columns - 1` wide (the last column is never written). */
   rows: string[];
-  /** Where the cursor goes, in rows from the footer's top and columns from the left. */
+  /** Where the cursor goes, from the footer's top left. */
   cursorRow: number;
   cursorCol: number;
-  /** How wide each row is, in columns (to know where the cursor went when the terminal was resized). */
+  /** Each row's width (to know where the cursor went when the terminal was resized). */
   widths: number[];
 }
 
 export interface FooterInput {
   /** The status line, already cut to width and styled. */
   status: string;
-  /** The typed text, as grapheme clusters. */
   text: readonly string[];
   cursor: number;
-  /** The prompt before the first row (styled) and its width in columns. */
+  /** The prompt before the first row (styled) and its width. */
   prompt: { text: string; width: number };
   columns: number | undefined;
   /** The terminal's height: the input shows at most this many rows less two. */
   rows: number | undefined;
 }
 
-/** Pure: how one typed grapheme shows: a tab as two spaces, control characters made visible. */
-export function displayOf(g: string): string {
-  return g === '\t' ? '  ' : neutralize(g);
-}
-
 /**
- * Pure: the footer's rows. The last column stays unused, so no terminal has to decide whether a full row
- * wraps (the cursor's place is never ambiguous); rows after the first are indented under the prompt.
- * When the text is taller than the terminal allows, the rows around the cursor are shown.
+ * The footer's rows. The last column stays unused, so that no terminal has to decide whether a full row
+ * wraps; when the text is taller than the terminal allows, the rows around the cursor are shown.
  */
 export function layoutFooter(i: FooterInput): FooterLayout {
   const usable = Math.max(12, (i.columns && i.columns > 0 ? i.columns : 80) - 1);
@@ -53,7 +45,8 @@ export function layoutFooter(i: FooterInput): FooterLayout {
     col = i.prompt.width;
   };
   i.text.forEach((g, index) => {
-    const shown = g === '\n' ? '' : displayOf(g);
+    // A tab as two spaces, control characters made visible.
+    const shown = g === '\n' ? '' : g === '\t' ? '  ' : neutralize(g);
     const w = width(shown);
     if (col + w > usable) newRow();
     if (index === i.cursor) [cursorRow, cursorCol] = [rows.length - 1, col];
@@ -81,7 +74,7 @@ export function layoutFooter(i: FooterInput): FooterLayout {
 }
 
 /**
- * Pure: the cursor's row in the footer after the terminal became `columns` wide. Narrower, a terminal
+ * The cursor's row in the footer after the terminal became `columns` wide. Narrower, a terminal
  * that reflows (tmux, VTE, iTerm2, kitty, Windows Terminal…) wraps each row that no longer fits, which
  * pushes the cursor down; wider, rows written with explicit line breaks stay as they were.
  */
@@ -96,24 +89,16 @@ export function reflowedCursorRow(layout: FooterLayout, columns: number): number
 const up = (n: number) => (n > 0 ? `\u001b[${n}A` : '');
 const down = '\u001b[1B';
 const right = (n: number) => (n > 0 ? `\u001b[${n}C` : '');
-/** Erase the whole row the cursor is on. */
 const ERASE_ROW = '\u001b[2K';
 
 /**
- * The footer on a terminal stream, written with relative cursor moves only; remembers where its cursor is
- * and how many rows it takes so it can wipe itself. Its rows are erased one by one rather than with "erase
- * below": from the top-left corner that is a whole-screen clear, which tmux answers by scrolling the screen
- * into its history.
+ * The footer on a terminal stream, drawn with relative cursor moves only. Its rows are erased one by one, not
+ * with "erase below": from the top-left corner that is a whole-screen clear, which tmux puts in its history.
  */
 export class Footer {
   private shown: (FooterLayout & { height: number }) | undefined;
 
   constructor(private readonly out: OutStream) {}
-
-  /** Whether the footer is on the screen. */
-  get visible(): boolean {
-    return this.shown !== undefined;
-  }
 
   /** From the cursor's place in the footer: every row of it erased, the cursor at its first column. */
   private erase(): string {

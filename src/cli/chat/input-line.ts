@@ -1,10 +1,8 @@
 // The input line of `agents chat`: the text typed, its cursor and the history sent, and what each key does.
-// Pure: keys in, state out (terminal.ts reads the keys and draws). The text is kept as grapheme clusters,
-// so the cursor never lands inside an emoji or between a letter and its accent.
-
+// Pure: keys in, state out (chat-terminal.ts reads the keys and draws). The text is kept as grapheme
+// clusters, so the cursor never lands inside an emoji or between a letter and its accent.
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
-/** Pure: `text` as grapheme clusters. */
 export function graphemes(text: string): string[] {
   return Array.from(segmenter.segment(text), (s) => s.segment);
 }
@@ -18,20 +16,11 @@ export interface Key {
   shift?: boolean;
 }
 
-/** What a key asks of the chat, beyond editing the line. */
-export type KeyResult =
-  /** The line or its cursor changed (or nothing did): draw it again. */
-  | 'edit'
-  /** Enter: send the line, or start a new line of it (see LineEditor#enter). */
-  | 'enter'
-  /** Ctrl-C on an empty line. */
-  | 'interrupt'
-  /** Ctrl-D on an empty line. */
-  | 'eof'
-  /** Ctrl-L: repaint. */
-  | 'repaint'
-  /** Tab: complete a slash command. */
-  | 'complete';
+/**
+ * What a key asks of the chat: 'edit' (draw the line again), 'enter' (see LineEditor#enter), 'interrupt'
+ * and 'eof' (Ctrl-C, Ctrl-D on an empty line), 'repaint' (Ctrl-L), 'complete' (Tab).
+ */
+export type KeyResult = 'edit' | 'enter' | 'interrupt' | 'eof' | 'repaint' | 'complete';
 
 /** Key name -> what it does to the editor; no result means 'edit'. */
 type KeyTable = Record<string, (e: LineEditor) => KeyResult | void>;
@@ -43,13 +32,12 @@ const isWordChar = (g: string) => /[\p{L}\p{N}_]/u.test(g);
 // eslint-disable-next-line no-control-regex -- control characters are what a printable key must not hold
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
-/** Pure: whether a key inserts `str` as text. */
+/** Whether a key inserts `str` as text. */
 export function isText(str: string | undefined, key: Key | undefined): str is string {
   if (str === undefined || str === '' || key?.ctrl || key?.meta) return false;
   return !CONTROL.test(str);
 }
 
-/** The line being typed. */
 export class LineEditor {
   private chars: string[] = [];
   /** Index into the graphemes: 0 is before the first. */
@@ -117,25 +105,19 @@ export class LineEditor {
     return [start, end];
   }
 
-  private wordLeft(): number {
+  /** Where the word before (-1) or after (1) the cursor starts or ends. */
+  private word(dir: -1 | 1): number {
     let i = this.cursor;
-    while (i > 0 && !isWordChar(this.chars[i - 1]!)) i -= 1;
-    while (i > 0 && isWordChar(this.chars[i - 1]!)) i -= 1;
-    return i;
-  }
-
-  private wordRight(): number {
-    let i = this.cursor;
-    while (i < this.chars.length && !isWordChar(this.chars[i]!)) i += 1;
-    while (i < this.chars.length && isWordChar(this.chars[i]!)) i += 1;
+    const next = () => this.chars[dir < 0 ? i - 1 : i];
+    while (next() !== undefined && !isWordChar(next()!)) i += dir;
+    while (next() !== undefined && isWordChar(next()!)) i += dir;
     return i;
   }
 
   private cut(from: number, to: number): void {
-    if (to > from) {
-      this.chars.splice(from, to - from);
-      this.cursor = from;
-    }
+    if (to <= from) return;
+    this.chars.splice(from, to - from);
+    this.cursor = from;
   }
 
   /** Up: the previous line of a multi-line text, else the previous entry of the history. */
@@ -196,27 +178,27 @@ export class LineEditor {
     f: (e) => void (e.cursor = Math.min(e.chars.length, e.cursor + 1)),
     u: (e) => e.cut(e.lineBounds()[0], e.cursor),
     k: (e) => e.cut(e.cursor, e.lineBounds()[1]),
-    w: (e) => e.cut(e.wordLeft(), e.cursor),
-    backspace: (e) => e.cut(e.wordLeft(), e.cursor),
+    w: (e) => e.cut(e.word(-1), e.cursor),
+    backspace: (e) => e.cut(e.word(-1), e.cursor),
     h: (e) => e.cut(Math.max(0, e.cursor - 1), e.cursor),
     l: () => 'repaint',
-    left: (e) => void (e.cursor = e.wordLeft()),
-    right: (e) => void (e.cursor = e.wordRight()),
+    left: (e) => void (e.cursor = e.word(-1)),
+    right: (e) => void (e.cursor = e.word(1)),
     p: (e) => e.up(),
     n: (e) => e.down(),
-    delete: (e) => e.cut(e.cursor, e.wordRight()),
+    delete: (e) => e.cut(e.cursor, e.word(1)),
   };
 
   /** What Alt (Meta) with each key does. */
   private static readonly META: KeyTable = {
     return: (e) => e.insert('\n'),
     enter: (e) => e.insert('\n'),
-    b: (e) => void (e.cursor = e.wordLeft()),
-    left: (e) => void (e.cursor = e.wordLeft()),
-    f: (e) => void (e.cursor = e.wordRight()),
-    right: (e) => void (e.cursor = e.wordRight()),
-    d: (e) => e.cut(e.cursor, e.wordRight()),
-    backspace: (e) => e.cut(e.wordLeft(), e.cursor),
+    b: (e) => void (e.cursor = e.word(-1)),
+    left: (e) => void (e.cursor = e.word(-1)),
+    f: (e) => void (e.cursor = e.word(1)),
+    right: (e) => void (e.cursor = e.word(1)),
+    d: (e) => e.cut(e.cursor, e.word(1)),
+    backspace: (e) => e.cut(e.word(-1), e.cursor),
   };
 
   /** What the unmodified named keys do; any other key types its text. */

@@ -22,15 +22,11 @@ export interface FeedOptions {
   onFailure(error: unknown): void;
 }
 
-/** A follow in progress. */
 export interface SessionFollow {
   /** A turn has just started: poll now, and quickly. */
   wake(): void;
   stop(): void;
 }
-
-/** Every message type: a chat shows tool calls as they happen. */
-const TYPES = ['message', 'final_message', 'tool_call'] as const;
 
 /** A failure the follow cannot ride out (a revoked key, a deleted session), naming the session. */
 function followError(err: unknown, sessionId: string): unknown {
@@ -43,22 +39,23 @@ function followError(err: unknown, sessionId: string): unknown {
   });
 }
 
-/** Starts following; entries, warnings and the failure are reported to the callbacks. */
 export function followSession(o: FeedOptions): SessionFollow {
   const stop = new AbortController();
   const signal = AbortSignal.any([o.ctx.signal, stop.signal]);
+  const warn = (err: unknown) => o.onWarning(`${reason(err).text}; still trying`);
   const follow = new ConversationFollow({
     client: o.client,
     target: { sessionId: o.sessionId },
-    types: [...TYPES],
+    // Every message type: a chat shows tool calls as they happen.
+    types: ['message', 'final_message', 'tool_call'],
     signal,
     schedule: o.ctx.schedule,
     shown: o.after,
     policy: 'show',
     maxFailedPolls: Number.POSITIVE_INFINITY,
-    onTransientError: (err) => o.onWarning(`${reason(err).text}; still trying`),
+    onTransientError: warn,
     // The client rides out an outage inside one poll (up to a minute): the status line says so meanwhile.
-    onRetrying: (err) => o.onWarning(`${reason(err).text}; still trying`),
+    onRetrying: warn,
   });
   void (async () => {
     try {

@@ -33,23 +33,17 @@ export interface ChatOptions {
   poller: ApiClient;
   /** The agent new sessions go to (/new, or the first message); undefined when not known. */
   agent: AgentSelection | undefined;
-  /** --private: new sessions are hidden from the workspace. */
   private?: boolean;
   /** --yes: a follow-up interrupts a running turn without asking. */
   yes?: boolean;
-  /** --notify (true) / --no-notify (false) / neither (the `notify` setting decides): when a turn ends. */
+  /** --notify / --no-notify / neither (the `notify` setting decides). */
   notify?: boolean;
 }
 
-/** How a chat ended. */
 export type ChatEnd = { how: 'quit' } | { how: 'error'; error: unknown };
 
-function agentLabel(agent: AgentSelection | undefined): string {
-  if (agent?.agent_name) return agent.agent_name;
-  if (agent?.agent_id) return 'agent';
-  if (agent?.profile) return 'agent profile';
-  return 'agent';
-}
+const agentLabel = (agent: AgentSelection | undefined): string =>
+  agent?.agent_name || (agent?.profile && !agent.agent_id ? 'agent profile' : 'agent');
 
 export class Chat implements CommandHost {
   readonly status: StatusInfo;
@@ -60,7 +54,6 @@ export class Chat implements CommandHost {
   private agent: AgentSelection | undefined;
   /** The thread of the turn the status line follows. */
   private turnThread: string | undefined;
-  /** Threads whose final reply has been shown. */
   private readonly threadsDone = new Set<string>();
   private lastFinal: Message | undefined;
   private lastAny: Message | undefined;
@@ -69,14 +62,14 @@ export class Chat implements CommandHost {
   /** The latest post with its record of `last`, which leaving the chat lets finish. */
   private recording: Promise<unknown> = Promise.resolve();
   private finish!: (end: ChatEnd) => void;
-  /** Settles when the chat is over. */
-  readonly ended: Promise<ChatEnd>;
+  readonly ended: Promise<ChatEnd> = new Promise((resolve) => (this.finish = resolve));
   terminal!: ChatTerminal;
+  readonly ctx: Context;
+  readonly client: ApiClient;
 
   constructor(private readonly o: ChatOptions) {
-    this.agent = o.agent;
+    ({ ctx: this.ctx, client: this.client, agent: this.agent } = o);
     this.status = { label: agentLabel(o.agent), phase: 'new' };
-    this.ended = new Promise((resolve) => (this.finish = resolve));
   }
 
   /** The terminal it prints to (made after the Chat, since it reports to it). */
@@ -84,17 +77,8 @@ export class Chat implements CommandHost {
     this.terminal = terminal;
   }
 
-  /** The status line for the terminal. */
   statusLine(columns: number | undefined, frame: number): string {
-    return statusLine(this.status, Date.now(), frame, columns, this.o.ctx.styleErr);
-  }
-
-  get ctx(): Context {
-    return this.o.ctx;
-  }
-
-  get client(): ApiClient {
-    return this.o.client;
+    return statusLine(this.status, Date.now(), frame, columns, this.ctx.styleErr);
   }
 
   /** The reply /copy and /save take: the newest final, else the newest reply. */
@@ -102,25 +86,25 @@ export class Chat implements CommandHost {
     return this.lastFinal ?? this.lastAny;
   }
 
+  /** Times as show writes them on a terminal: local, relative to now. */
   mode(): TextMode {
-    const { ctx } = this.o;
-    const columns = ctx.io.stdout.columns;
-    // Times as show writes them on a terminal: local, relative to now.
+    const { columns } = this.ctx.io.stdout;
+    const time = timeFormat(this.ctx.io.env);
     return {
       tty: true,
-      style: ctx.styleOut,
+      style: this.ctx.styleOut,
       columns: columns && columns > 0 ? columns : undefined,
-      time: timeFormat(ctx.io.env),
+      time,
     };
   }
 
   note(text: string): void {
-    this.terminal.print(renderNote(text, this.o.ctx.styleErr), 'err');
+    this.terminal.print(renderNote(text, this.ctx.styleErr), 'err');
   }
 
   warn(err: unknown, lead: string): void {
     const { text, hint } = reason(err);
-    const style = this.o.ctx.styleErr;
+    const style = this.ctx.styleErr;
     this.terminal.print(`${style.yellow(`${lead}:`)} ${renderNote(text, style)}`, 'err');
     if (hint) this.note(`hint: ${hint}`);
   }
@@ -133,7 +117,7 @@ export class Chat implements CommandHost {
 
   /** Carries on a session read by loadBacklog: prints its last turns and follows it from there. */
   resume(b: Backlog): void {
-    const { ctx } = this.o;
+    const { ctx } = this;
     this.session = b.session;
     this.sessionId = b.session.id;
     const named = typeof b.session.agent_name === 'string' ? b.session.agent_name : undefined;
@@ -141,11 +125,9 @@ export class Chat implements CommandHost {
     this.status.label = named ?? (b.session.title || 'agent');
     this.terminal.print(`${renderResumed(b.session, ctx.styleErr)}\n`, 'err');
     if (b.truncated) this.note(`earlier messages: /show, or agents show ${b.session.id} --all`);
-    const segments = renderConversation(b.conversation, b.threads, this.mode(), {
-      tty: true,
-      style: ctx.styleErr,
-    });
-    for (const s of segments) this.terminal.print(s.text, s.to);
+    const notices = { tty: true, style: ctx.styleErr };
+    for (const s of renderConversation(b.conversation, b.threads, this.mode(), notices))
+      this.terminal.print(s.text, s.to);
     this.lastFinal = b.lastReply?.type === 'final_message' ? b.lastReply : undefined;
     this.lastAny = b.lastReply;
     if (b.running) {
@@ -164,7 +146,6 @@ export class Chat implements CommandHost {
     run.catch((err: unknown) => this.finish({ how: 'error', error: err }));
   }
 
-  /** Leaves the chat (Ctrl-C on an empty line, Ctrl-D, /quit). */
   quit(): void {
     this.finish({ how: 'quit' });
   }
@@ -174,16 +155,14 @@ export class Chat implements CommandHost {
     await this.recording;
   }
 
-  /** Stops following; the chat is over. */
   close(): void {
     this.follow?.stop();
     this.follow = undefined;
   }
 
   private startFollowing(after: readonly Message[]): void {
-    const { ctx } = this.o;
     this.follow = followSession({
-      ctx,
+      ctx: this.ctx,
       client: this.o.poller,
       sessionId: this.sessionId!,
       after,
@@ -199,7 +178,7 @@ export class Chat implements CommandHost {
 
   /** One entry of the conversation as it lands. */
   private entry(e: Entry & { repeats?: boolean }): void {
-    const { ctx } = this.o;
+    const { ctx } = this;
     if (e.kind === 'notice') {
       this.terminal.print(`${renderNotice(e.message, { tty: true, style: ctx.styleErr })}\n`, 'err');
       return;
@@ -227,22 +206,18 @@ export class Chat implements CommandHost {
     // Already set when the final's entry was printed; a new turn clears it.
     this.status.tookMs ??= Date.now() - (this.status.since ?? Date.now());
     this.setPhase('idle');
-    void this.notifyTurnEnd();
+    // --notify and the `notify` setting: a bell (through the chat's own terminal), or the setting's program.
+    const who = this.status.label || 'the agent';
+    const body = `${who} replied${this.lastFinal ? `: ${this.lastFinal.message.split('\n')[0] ?? ''}` : ''}`;
+    const n = { title: 'agents chat', body, result: this.lastFinal };
+    void notify(this.ctx, n, this.o.notify, (bytes) => this.terminal.control(bytes));
     // The question was whether to interrupt: there is nothing to interrupt any more.
     if (this.status.confirming) this.terminal.resolve(true);
   }
 
-  /** --notify and the `notify` setting: a bell (through the chat's own terminal), or the setting's program. */
-  private async notifyTurnEnd(): Promise<void> {
-    const who = this.status.label || 'the agent';
-    const body = `${who} replied${this.lastFinal ? `: ${this.lastFinal.message.split('\n')[0] ?? ''}` : ''}`;
-    const n = { title: 'agents chat', body, result: this.lastFinal };
-    await notify(this.o.ctx, n, this.o.notify, (bytes) => this.terminal.control(bytes));
-  }
-
   /** Sends a message: the first one creates the session. */
   private async send(text: string): Promise<void> {
-    const { ctx, client } = this.o;
+    const { ctx, client } = this;
     const editor = this.terminal.editor;
     if (this.busy) {
       if (editor.empty) editor.set(text);
@@ -322,26 +297,12 @@ export class Chat implements CommandHost {
   }
 
   private async command(c: Slash): Promise<void> {
-    switch (c.name) {
-      case 'help':
-        this.terminal.print(renderHelp(this.o.ctx.styleErr), 'err');
-        return;
-      case 'quit':
-        this.quit();
-        return;
-      case 'error':
-        this.note(c.text);
-        return;
-      case 'new':
-        this.startOver(c.agent);
-        return;
-      case 'copy':
-      case 'save':
-        await keepReply(this, c);
-        return;
-      default:
-        await sessionCommand(this, c);
-    }
+    if (c.name === 'help') this.terminal.print(renderHelp(this.ctx.styleErr), 'err');
+    else if (c.name === 'quit') this.quit();
+    else if (c.name === 'error') this.note(c.text);
+    else if (c.name === 'new') this.startOver(c.agent);
+    else if (c.name === 'copy' || c.name === 'save') await keepReply(this, c);
+    else await sessionCommand(this, c);
   }
 
   /** /new: the next message starts a new session, with the same agent or the one named. */
@@ -357,14 +318,10 @@ export class Chat implements CommandHost {
     this.session = undefined;
     this.turnThread = undefined;
     this.lastFinal = this.lastAny = undefined;
-    Object.assign(this.status, {
-      label: agentLabel(this.agent),
-      since: undefined,
-      tookMs: undefined,
-      warning: undefined,
-    });
+    const label = agentLabel(this.agent);
+    Object.assign(this.status, { label, since: undefined, tookMs: undefined, warning: undefined });
     this.setPhase('new');
     const previous = this.previousSessionId ? ` (the last one: agents chat ${this.previousSessionId})` : '';
-    this.note(`your next message starts a new session with ${agentLabel(this.agent)}${previous}`);
+    this.note(`your next message starts a new session with ${label}${previous}`);
   }
 }

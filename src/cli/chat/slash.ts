@@ -40,10 +40,7 @@ export const KEY_HELP: readonly (readonly [string, string])[] = [
 
 const NAMES = ['new', 'show', 'open', 'plan', 'copy', 'save', 'help', 'quit', 'exit'] as const;
 
-/**
- * Pure: the command a line holds, or undefined when the line is a message (no leading `/`, or `//`).
- * The text of a `//` message is the line without its first slash (see messageText).
- */
+/** The command a line holds, or undefined when the line is a message (no leading `/`, or `//`). */
 export function parseSlash(line: string): Slash | undefined {
   const text = line.trim();
   if (!text.startsWith('/') || text.startsWith('//')) return undefined;
@@ -54,10 +51,8 @@ export function parseSlash(line: string): Slash | undefined {
     case 'new': {
       if (arg === '') return { name: 'new' };
       const agent = CORE_AGENTS.find((a) => a === arg.toLowerCase());
-      if (agent === undefined) {
-        return { name: 'error', text: `no agent "${arg}"; one of ${CORE_AGENTS.join(', ')}` };
-      }
-      return { name: 'new', agent };
+      if (agent !== undefined) return { name: 'new', agent };
+      return { name: 'error', text: `no agent "${arg}"; one of ${CORE_AGENTS.join(', ')}` };
     }
     case 'save':
       if (arg === '') return { name: 'error', text: 'which file? /save FILE' };
@@ -79,12 +74,12 @@ export function parseSlash(line: string): Slash | undefined {
   }
 }
 
-/** Pure: the text a message line sends (`//x` sends `/x`). */
+/** The text a message line sends (`//x` sends `/x`). */
 export function messageText(line: string): string {
   return line.trimStart().startsWith('//') ? line.replace('/', '') : line;
 }
 
-/** Pure: Tab on `/pl` gives `/plan `; undefined when the line is not a unique command prefix. */
+/** Tab on `/pl` gives `/plan `; undefined when the line is not a unique command prefix. */
 export function completeSlash(line: string): string | undefined {
   if (!/^\/[a-z]*$/i.test(line)) return undefined;
   const matches = NAMES.filter((n) => n.startsWith(line.slice(1).toLowerCase()));

@@ -7,18 +7,9 @@ import { formatDuration } from '../../util/duration.js';
 import { flatten, neutralize } from '../../util/text.js';
 import { cut, width } from '../../util/width.js';
 
-/** Where the conversation is. */
-export type Phase =
-  /** No session yet: the first message creates it. */
-  | 'new'
-  /** Nothing running: the agent's last turn ended (or its state is not known). */
-  | 'idle'
-  /** A message is on its way to the service. */
-  | 'sending'
-  /** The agent is working on a turn. */
-  | 'running';
+/** 'new': no session yet (the first message creates it); 'idle': no turn running, or not known to be. */
+export type Phase = 'new' | 'idle' | 'sending' | 'running';
 
-/** Everything the status line shows. */
 export interface StatusInfo {
   /** The agent's name, or the session's title when the agent is not known. */
   label: string;
@@ -27,7 +18,6 @@ export interface StatusInfo {
   since?: number;
   /** How long the last turn took, once it ended. */
   tookMs?: number;
-  /** The latest thing the agent did, one line. */
   activity?: string;
   /** A failing service, while the chat keeps polling. */
   warning?: string;
@@ -40,7 +30,7 @@ const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '
 /** The question asked before a follow-up interrupts a running turn. */
 export const INTERRUPT_QUESTION = 'Interrupt the running turn and send? [y/N]';
 
-/** Pure: what an entry says about the agent's latest activity, on one line. */
+/** What an entry says about the agent's latest activity, on one line. */
 export function activityOf(e: Entry): string | undefined {
   const one = (s: string) => neutralize(flatten(s, 200));
   if (e.kind === 'tool') return one(e.tool ? `⚙ ${e.tool.name} ${e.tool.input}` : `⚙ ${e.message.message}`);
@@ -49,10 +39,7 @@ export function activityOf(e: Entry): string | undefined {
   return undefined;
 }
 
-/**
- * Pure: the status line for `now` (epoch ms) and spinner `frame`, at most `columns - 1` wide, styled
- * after it is cut (so no escape sequence is ever cut in half).
- */
+/** The status line at most `columns - 1` wide, styled after it is cut (no escape sequence cut in half). */
 export function statusLine(
   s: StatusInfo,
   now: number,

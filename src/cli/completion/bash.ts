@@ -1,42 +1,18 @@
 // The bash completion script (complete -F): scans the words typed so far for the command, skipping option
 // values, and offers commands, options, option values, session ids and subcommands.
-import { allCommands, shQuote, type Spec } from './command-tree.js';
+import { allCommands, argCases, shQuote, valueCases, valuedPatterns, type Spec } from './command-tree.js';
 
-/** Pure: the bash script for the program. */
 export function bash(spec: Spec): string {
-  const cmds = allCommands(spec);
-  // "cmd:flag" patterns of the options that take a value (global ones under any command).
-  const valued = [
-    ...spec.globals.filter((o) => o.value).flatMap((o) => o.flags.map((f) => `*:${f}`)),
-    ...cmds.flatMap((c) =>
-      c.options
-        .filter((o) => o.value && !spec.globals.includes(o))
-        .flatMap((o) => o.flags.map((f) => `${c.path}:${f}`)),
-    ),
-  ];
-  const values = cmds.flatMap((c) =>
-    c.options
-      .filter((o) => o.value && (o.choices.length > 0 || o.file))
-      .map((o) => {
-        const pattern = o.flags.map((f) => `${shQuote(c.path)}:${f}`).join('|');
-        const action = o.file
-          ? 'compgen -f -- "$cur"'
-          : `compgen -W ${shQuote(o.choices.join(' '))} -- "$cur"`;
-        return `    ${pattern}) COMPREPLY=($(${action})) ;;`;
-      }),
+  const valued = valuedPatterns(spec);
+  const words = (list: readonly string[]) => `COMPREPLY=($(compgen -W ${shQuote(list.join(' '))} -- "$cur"))`;
+  const values = valueCases(spec, shQuote, (o) =>
+    o.file ? 'COMPREPLY=($(compgen -f -- "$cur"))' : words(o.choices),
   );
-  const options = cmds.map(
+  const options = allCommands(spec).map(
     (c) => `    ${shQuote(c.path)}) words=${shQuote(c.options.flatMap((o) => o.flags).join(' '))} ;;`,
   );
-  const positional = cmds.flatMap((c) =>
-    c.args.flatMap((a, i) => {
-      const at = `${shQuote(c.path)}:${a.rest ? '*' : i}`;
-      if (a.kind === 'session')
-        return [`    ${at}) COMPREPLY=($(compgen -W "last $(_agents_sessions)" -- "$cur")) ;;`];
-      if (a.kind === 'words')
-        return [`    ${at}) COMPREPLY=($(compgen -W ${shQuote(a.words.join(' '))} -- "$cur")) ;;`];
-      return [];
-    }),
+  const positional = argCases(spec, shQuote, (a) =>
+    a.kind === 'words' ? words(a.words) : 'COMPREPLY=($(compgen -W "last $(_agents_sessions)" -- "$cur"))',
   );
   const withSubcommands = spec.commands.filter((c) => c.subcommands.length > 0);
   const subs = withSubcommands.map(

@@ -5,7 +5,6 @@ import type { Argument, Command, Option } from 'commander';
 import { CONFIG_KEYS } from '../../core/config/validators.js';
 import { flatten } from '../../util/text.js';
 
-/** An option as completion sees it. */
 export interface OptSpec {
   flags: string[];
   /** The word after it is its value. */
@@ -75,7 +74,7 @@ function cmdSpec(c: Command, parent: string, globals: OptSpec[]): CmdSpec {
   };
 }
 
-/** Pure: the program's commands and options, as the scripts need them. */
+/** The program's commands and options, as the scripts need them. */
 export function commandTree(program: Command): { globals: OptSpec[]; commands: CmdSpec[] } {
   const globals = program.options.filter((o) => !o.hidden).map(optSpec);
   const commands = program.commands
@@ -94,3 +93,36 @@ export function allCommands(spec: Spec): CmdSpec[] {
 
 export const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 export const descriptionLine = (s: string) => flatten(s, 120);
+
+/** A command's path ("config get") as a shell's `case` pattern. */
+type PathPattern = (path: string) => string;
+
+/** `cmd:flag` of each option that takes a value, for bash and zsh (a global one under any command: `*`). */
+export function valuedPatterns(spec: Spec): string[] {
+  return [
+    ...spec.globals.filter((o) => o.value).flatMap((o) => o.flags.map((f) => `*:${f}`)),
+    ...allCommands(spec).flatMap((c) =>
+      c.options
+        .filter((o) => o.value && !spec.globals.includes(o))
+        .flatMap((o) => o.flags.map((f) => `${c.path}:${f}`)),
+    ),
+  ];
+}
+
+/** A `case` branch (bash, zsh) for each option whose value completes: a choice of words, or a file. */
+export function valueCases(spec: Spec, path: PathPattern, action: (o: OptSpec) => string): string[] {
+  return allCommands(spec).flatMap((c) =>
+    c.options
+      .filter((o) => o.value && (o.choices.length > 0 || o.file))
+      .map((o) => `    ${o.flags.map((f) => `${path(c.path)}:${f}`).join('|')}) ${action(o)} ;;`),
+  );
+}
+
+/** A `case` branch for each argument that completes to something, at `cmd:N` (`cmd:*` when variadic). */
+export function argCases(spec: Spec, path: PathPattern, action: (a: ArgKind) => string): string[] {
+  return allCommands(spec).flatMap((c) =>
+    c.args.flatMap((a, i) =>
+      a.kind === 'none' ? [] : [`    ${path(c.path)}:${a.rest ? '*' : i}) ${action(a)} ;;`],
+    ),
+  );
+}

@@ -1,45 +1,32 @@
 // The zsh completion script: the same scan as bash's, offering words with descriptions through
 // _describe; loads as a function in $fpath or through `source <(agents completion zsh)`.
-import { allCommands, descriptionLine, shQuote, type Spec } from './command-tree.js';
+import {
+  allCommands,
+  argCases,
+  descriptionLine,
+  shQuote,
+  valueCases,
+  valuedPatterns,
+  type Spec,
+} from './command-tree.js';
 
 /** A value for zsh's _describe: "word:description", the word's colons escaped. */
 const zshItem = (word: string, description: string) =>
   shQuote(`${word.replace(/:/g, '\\:')}:${descriptionLine(description)}`);
 
-/** Pure: the zsh script for the program. */
+/** A command's path as a zsh pattern: its space escaped. */
+const zshPath = (p: string) => p.replace(/ /g, '\\ ');
+
 export function zsh(spec: Spec): string {
-  const cmds = allCommands(spec);
-  const valued = [
-    ...spec.globals.filter((o) => o.value).flatMap((o) => o.flags.map((f) => `*:${f}`)),
-    ...cmds.flatMap((c) =>
-      c.options
-        .filter((o) => o.value && !spec.globals.includes(o))
-        .flatMap((o) => o.flags.map((f) => `${c.path}:${f}`)),
-    ),
-  ].map((p) => p.replace(/ /g, '\\ '));
-  const values = cmds.flatMap((c) =>
-    c.options
-      .filter((o) => o.value && (o.choices.length > 0 || o.file))
-      .map((o) => {
-        const pattern = o.flags.map((f) => `${c.path.replace(/ /g, '\\ ')}:${f}`).join('|');
-        const action = o.file
-          ? '_files'
-          : `local -a v; v=(${o.choices.map(shQuote).join(' ')}); compadd -a v`;
-        return `    ${pattern}) ${action} ;;`;
-      }),
-  );
-  const options = cmds.map(
+  const valued = valuedPatterns(spec).map(zshPath);
+  const words = (list: readonly string[]) => `local -a v; v=(${list.map(shQuote).join(' ')}); compadd -a v`;
+  const values = valueCases(spec, zshPath, (o) => (o.file ? '_files' : words(o.choices)));
+  const options = allCommands(spec).map(
     (c) =>
       `    ${shQuote(c.path)}) opts=(${c.options.flatMap((o) => o.flags.map((f) => zshItem(f, o.description))).join(' ')}) ;;`,
   );
-  const positional = cmds.flatMap((c) =>
-    c.args.flatMap((a, i) => {
-      const at = `${c.path.replace(/ /g, '\\ ')}:${a.rest ? '*' : i}`;
-      if (a.kind === 'session') return [`    ${at}) _agents_sessions ;;`];
-      if (a.kind === 'words')
-        return [`    ${at}) local -a v; v=(${a.words.map(shQuote).join(' ')}); compadd -a v ;;`];
-      return [];
-    }),
+  const positional = argCases(spec, zshPath, (a) =>
+    a.kind === 'words' ? words(a.words) : '_agents_sessions',
   );
   const withSubcommands = spec.commands.filter((c) => c.subcommands.length > 0);
   const subs = withSubcommands.map(

@@ -6,8 +6,8 @@ import { git, gitSays, gitText, type GitPlace, type GitResult } from './git.js';
 import { remoteNames, type PullRequestAddress } from './forge-urls.js';
 import { isUuid } from '../../util/uuid.js';
 
-/** The config key, under `branch.<name>.`, that marks a branch as made by `agents checkout`: the session id. */
-export const MADE_BY_KEY = 'agents-session';
+/** Under `branch.<name>.`: the session a branch was made for by `agents checkout`. */
+const MADE_BY_KEY = 'agents-session';
 
 /** One remote of the clone: its name and its URL as configured (before any `url.<base>.insteadOf`). */
 export interface Remote {
@@ -15,10 +15,7 @@ export interface Remote {
   url: string;
 }
 
-/**
- * Refuses, with what to do, unless the directory is in a git work tree; with `clean`, also unless no
- * tracked file has changes (staged or not). Untracked files are left alone, as `git switch` does.
- */
+/** Refuses a directory out of a work tree; with `clean`, tracked changes too (untracked, as `git switch`). */
 export async function requireClone(place: GitPlace, clean: boolean): Promise<void> {
   const r = await git(place, ['status', '--porcelain', '--untracked-files=no']);
   if (r.code !== 0) {
@@ -39,23 +36,13 @@ export async function requireClone(place: GitPlace, clean: boolean): Promise<voi
 /** The clone's remotes, with their URLs as written in its config. */
 export async function remotes(place: GitPlace): Promise<Remote[]> {
   const r = await git(place, ['config', '--get-regexp', '^remote\\..*\\.url$']);
-  // 1: no remote at all.
-  if (r.code === 1) return [];
+  if (r.code === 1) return []; // no remote at all
   if (r.code !== 0) throw new UsageError(`could not read the clone's remotes: ${gitSays(r)}`);
-  return r.stdout
-    .toString('utf8')
-    .split('\n')
-    .filter(Boolean)
-    .flatMap((line) => {
-      const m = /^remote\.(.+)\.url (.*)$/.exec(line);
-      return m ? [{ name: m[1] ?? '', url: m[2] ?? '' }] : [];
-    });
+  const lines = r.stdout.toString('utf8').matchAll(/^remote\.(.+)\.url (.*)$/gm);
+  return [...lines].map(([, name = '', url = '']) => ({ name, url }));
 }
 
-/**
- * The remote whose URL names the pull request's repository (`origin` first where several do); a usage
- * error with the `git remote add` line when none does.
- */
+/** The remote whose URL names the pull request's repository (`origin` first where several do). */
 export function remoteFor(list: readonly Remote[], pr: PullRequestAddress): Remote {
   const named = list.filter((r) => remoteNames(r.url, pr));
   const found = named.find((r) => r.name === 'origin') ?? named[0];
@@ -70,9 +57,8 @@ export function remoteFor(list: readonly Remote[], pr: PullRequestAddress): Remo
 }
 
 /**
- * Fetches the pull request's head (`refs/pull/<n>/head`, which GitHub keeps for every pull request) and
- * the `extra` refspecs in one fetch; resolves to the head's commit. Nothing but FETCH_HEAD and the extra
- * refspecs' destinations changes.
+ * Fetches the pull request's head (`refs/pull/<n>/head`, which GitHub keeps for every pull request) and the
+ * `extra` refspecs in one fetch; resolves to the head's commit. Nothing else but FETCH_HEAD changes.
  */
 export async function fetchPull(
   place: GitPlace,
@@ -91,10 +77,7 @@ export async function fetchPull(
   return gitText(place, ['rev-parse', '--verify', 'FETCH_HEAD^{commit}']);
 }
 
-/**
- * The remote's default branch, as `refs/remotes/<remote>/HEAD` names it (git clone sets it), else as the
- * remote says (`git ls-remote --symref`, one more round trip): its name, e.g. `main`.
- */
+/** The remote's default branch: from `refs/remotes/<remote>/HEAD` (git clone sets it), else the remote's. */
 export async function defaultBranch(place: GitPlace, remote: string): Promise<string> {
   const local = await git(place, ['symbolic-ref', '--quiet', `refs/remotes/${remote}/HEAD`]);
   const prefix = `refs/remotes/${remote}/`;
@@ -112,12 +95,10 @@ export async function defaultBranch(place: GitPlace, remote: string): Promise<st
 }
 
 /** A local branch: its commit when it exists, and the session that made it when `agents checkout` did. */
-export interface BranchState {
-  tip?: string;
-  madeFor?: string;
-}
-
-export async function branchState(place: GitPlace, branch: string): Promise<BranchState> {
+export async function branchState(
+  place: GitPlace,
+  branch: string,
+): Promise<{ tip?: string; madeFor?: string }> {
   const [ref, made] = await Promise.all([
     git(place, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`]),
     git(place, ['config', '--get', `branch.${branch}.${MADE_BY_KEY}`]),
@@ -155,30 +136,20 @@ async function isAncestor(place: GitPlace, a: string, b: string): Promise<boolea
   return (await git(place, ['merge-base', '--is-ancestor', a, b])).code === 0;
 }
 
-/** Where switchTo left the branch, and how many commits of its own it kept beyond the pull request's head. */
-export interface BranchMove {
-  at: string;
-  ahead: number;
-}
-
 const counted = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 const pronoun = (n: number) => (n === 1 ? 'it' : 'them');
 
-/**
- * Where the branch goes: to `commit` when it is new, or moves there by fast-forward (or `force`); left at
- * its tip when that already holds `commit`. Refused when it has commits `commit` does not (they would be
- * dropped, as `git checkout -B` drops them).
- */
-async function target(
-  place: GitPlace,
-  o: { branch: string; tip: string | undefined; commit: string; force: boolean },
-): Promise<BranchMove> {
-  const { branch, tip, commit } = o;
-  if (tip === undefined || tip === commit || o.force || (await isAncestor(place, tip, commit))) {
+/** A branch to move to `commit`: its name and its tip, when it exists. */
+type BranchTarget = { branch: string; tip: string | undefined; commit: string; force: boolean };
+
+/** Where the branch goes: to `commit` (new, fast-forward or `force`), or left at a tip holding `commit`. */
+async function target(place: GitPlace, { branch, tip, commit, force }: BranchTarget) {
+  if (tip === undefined || tip === commit || force || (await isAncestor(place, tip, commit))) {
     return { at: commit, ahead: 0 };
   }
   const own = Number(await gitText(place, ['rev-list', '--count', `${commit}..${tip}`]));
   if (await isAncestor(place, commit, tip)) return { at: tip, ahead: own };
+  // Commits `commit` does not have would be dropped, as `git checkout -B` drops them.
   throw new UsageError(
     `the branch ${branch} has ${counted(own, 'commit')} the pull request's head (${commit.slice(0, 7)}) does not; moving it would drop ${pronoun(own)}`,
     `keep ${pronoun(own)} on another branch (git branch ${branch}-mine ${branch}), then move ${branch} with --force; or merge the head into it yourself (git pull)`,
@@ -186,24 +157,15 @@ async function target(
 }
 
 /**
- * Makes `branch` at `commit`, or moves it there only by fast-forward (a branch already holding `commit`
- * is left where it is), switches to it, and records it as made for `sessionId`, with the pull request as
- * its upstream (`git pull` then brings the agent's next push, as after `gh pr checkout`). A branch with
- * commits `commit` does not have is refused, unless `force` (then it is reset, as `gh pr checkout --force`
- * does). No file git does not track is overwritten, ignored ones included: git refuses, and so does this.
+ * Makes `branch` at `commit` or moves it there (see target), switches to it, and records it as made for
+ * `sessionId`, with the pull request as its upstream (`git pull` then brings the agent's next push, as
+ * after `gh pr checkout`). Resolves to where the branch is and how many commits of its own it kept. No
+ * file git does not track is overwritten, ignored ones included: git refuses, and so does this.
  */
 export async function switchTo(
   place: GitPlace,
-  o: {
-    branch: string;
-    tip: string | undefined;
-    commit: string;
-    force: boolean;
-    remote: string;
-    pr: PullRequestAddress;
-    sessionId: string;
-  },
-): Promise<BranchMove> {
+  o: BranchTarget & { remote: string; pr: PullRequestAddress; sessionId: string },
+): Promise<{ at: string; ahead: number }> {
   const move = await target(place, o);
   // --no-overwrite-ignore: git's checkout otherwise replaces an ignored file (a .env) the commit tracks.
   const r = await git(place, ['checkout', '--quiet', '--no-overwrite-ignore', '-B', o.branch, move.at]);
@@ -215,10 +177,7 @@ export async function switchTo(
   return move;
 }
 
-/**
- * Why git's checkout refused. The files it would have overwritten are the lines it indents with a tab
- * (so in every language git speaks): a usage error naming them; anything else, git's own words.
- */
+/** Why git's checkout refused: the files it would overwrite are the lines it indents (in every language). */
 function checkoutRefusal(r: GitResult): CliError {
   const files = r.stderr
     .split('\n')
@@ -233,10 +192,7 @@ function checkoutRefusal(r: GitResult): CliError {
   );
 }
 
-/**
- * The session that made the branch checked out now, if `agents checkout` made it (a session id: what the
- * config holds is believed only when it is a UUID, as it goes into a request's URL).
- */
+/** The session `agents checkout` made the current branch for (only a UUID: it goes into a request's URL). */
 export async function currentBranchSession(place: GitPlace): Promise<string | undefined> {
   const head = await git(place, ['symbolic-ref', '--quiet', '--short', 'HEAD']);
   if (head.code !== 0) return undefined;

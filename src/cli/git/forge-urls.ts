@@ -20,19 +20,11 @@ export interface RepoName {
 
 const PULL_PATH = /^\/([^/]+)\/([^/]+)\/pull\/([1-9][0-9]{0,9})(?:\/.*)?$/;
 
-/**
- * The pull request at `url`, or a usage error naming it when it is not a GitHub-like pull request (a GitLab
- * merge request, another forge's): git alone cannot know which ref such a forge keeps its head under.
- */
+/** The pull request at `url`: a GitHub-like one (git alone cannot know which ref another forge uses). */
 export function parsePullRequestUrl(url: string): PullRequestAddress {
-  let u: URL | undefined;
-  try {
-    u = new URL(url);
-  } catch {
-    u = undefined;
-  }
-  const m = u !== undefined && /^https?:$/.test(u.protocol) ? PULL_PATH.exec(u.pathname) : null;
-  if (u === undefined || m === null) {
+  const u = URL.parse(url);
+  const m = u !== null && /^https?:$/.test(u.protocol) ? PULL_PATH.exec(u.pathname) : null;
+  if (u === null || m === null) {
     throw new UsageError(
       `the pull request ${JSON.stringify(url)} is not on a host agents can read with git (GitHub or GitHub Enterprise: …/<owner>/<repo>/pull/<n>)`,
       'fetch it yourself: open the address, and use the branch it names',
@@ -52,16 +44,10 @@ export function parsePullRequestUrl(url: string): PullRequestAddress {
       'check the address the agent reported: agents show <session>',
     );
   };
-  return {
-    url,
-    host: u.hostname.toLowerCase(),
-    owner: decode(owner),
-    repo: decode(repo),
-    number: Number(n),
-  };
+  return { url, host: u.hostname.toLowerCase(), owner: decode(owner), repo: decode(repo), number: Number(n) };
 }
 
-/** Pure: a part of a URL's path with its %-escapes decoded; undefined when one is not UTF-8 or not an escape. */
+/** A part of a URL's path with its %-escapes decoded; undefined when one is not UTF-8 or not an escape. */
 function decoded(part: string): string | undefined {
   try {
     return decodeURIComponent(part);
@@ -70,31 +56,20 @@ function decoded(part: string): string | undefined {
   }
 }
 
-/**
- * The repository a remote URL names, as git writes it: `https://host/owner/repo(.git)`,
- * `ssh://git@host(:port)/owner/repo(.git)`, `git://…`, and scp's `git@host:owner/repo(.git)`; undefined for
- * anything else (a local path).
- */
+/** The repository a remote URL (https, ssh, git, or scp's `git@host:owner/repo`) names; not a local path. */
 export function parseRemoteUrl(url: string): RepoName | undefined {
   const text = url.trim();
   let host: string;
-  let path: string;
+  let path: string | undefined;
   const scp = /^(?:[^@/:]+@)?([^@/:]+):(?!\/\/)(.+)$/.exec(text);
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
-    let u: URL;
-    try {
-      u = new URL(text);
-    } catch {
-      return undefined;
-    }
-    if (!/^(https?|ssh|git|git\+ssh|ssh\+git):$/i.test(u.protocol)) return undefined;
+    const u = URL.parse(text);
+    if (u === null || !/^(https?|ssh|git|git\+ssh|ssh\+git):$/i.test(u.protocol)) return undefined;
     host = u.hostname;
-    const p = decoded(u.pathname);
-    if (p === undefined) return undefined;
-    path = p;
+    path = decoded(u.pathname);
+    if (path === undefined) return undefined;
   } else if (scp !== null) {
-    host = scp[1] ?? '';
-    path = scp[2] ?? '';
+    [, host = '', path = ''] = scp;
   } else {
     return undefined;
   }

@@ -24,31 +24,25 @@ export interface CheckedAgentFlags {
 
 export type { AgentSelection } from '../../core/api/types.js';
 
-const PROFILE_KEYS = new Set(['id', 'config_values', 'mcp_servers', 'config_merge_strategy']);
+/** A profile's fields, each with its check and what the check wants, in the order they are checked. */
+const PROFILE_FIELDS: Record<string, [(v: unknown) => boolean, string]> = {
+  id: [(v) => typeof v === 'string' && isUuid(v), 'a UUID string'],
+  config_values: [isObject, 'an object'],
+  mcp_servers: [Array.isArray, 'an array'],
+  config_merge_strategy: [(v) => typeof v === 'string', 'a string'],
+};
 
-/** Pure: a Profile object from parsed JSON, or a UsageError saying what is wrong. */
+/** A Profile object from parsed JSON, or a UsageError saying what is wrong. */
 export function validateProfile(value: unknown, origin: string): Profile {
   if (!isObject(value)) throw new UsageError(`${origin}: a profile must be a JSON object`);
-  for (const key of Object.keys(value)) {
-    if (!PROFILE_KEYS.has(key)) {
-      throw new UsageError(
-        `${origin}: unknown profile field "${key}"`,
-        `allowed: ${[...PROFILE_KEYS].join(', ')}`,
-      );
-    }
+  const unknown = Object.keys(value).find((key) => !Object.hasOwn(PROFILE_FIELDS, key));
+  if (unknown !== undefined) {
+    const allowed = `allowed: ${Object.keys(PROFILE_FIELDS).join(', ')}`;
+    throw new UsageError(`${origin}: unknown profile field "${unknown}"`, allowed);
   }
-  const { id, config_values, mcp_servers, config_merge_strategy } = value;
-  if (id !== undefined && (typeof id !== 'string' || !isUuid(id))) {
-    throw new UsageError(`${origin}: "id" must be a UUID string`);
-  }
-  if (config_values !== undefined && !isObject(config_values)) {
-    throw new UsageError(`${origin}: "config_values" must be an object`);
-  }
-  if (mcp_servers !== undefined && !Array.isArray(mcp_servers)) {
-    throw new UsageError(`${origin}: "mcp_servers" must be an array`);
-  }
-  if (config_merge_strategy !== undefined && typeof config_merge_strategy !== 'string') {
-    throw new UsageError(`${origin}: "config_merge_strategy" must be a string`);
+  for (const [key, [ok, wanted]] of Object.entries(PROFILE_FIELDS)) {
+    if (value[key] !== undefined && !ok(value[key]))
+      throw new UsageError(`${origin}: "${key}" must be ${wanted}`);
   }
   if (Object.keys(value).length === 0) throw new UsageError(`${origin}: the profile is empty`);
   return value;
@@ -87,19 +81,14 @@ export function profileFromFlags(flags: AgentFlags): Profile | undefined {
 
 /** The parse step for create: at most one agent flag, and the profile file read and checked. */
 export function checkAgentFlags(flags: AgentFlags): CheckedAgentFlags {
-  const given = [flags.agent, flags.agentId, flags.agentProfile, flags.agentProfileFile].filter(
-    (v) => v !== undefined,
-  );
-  if (given.length > 1) {
+  const given = [flags.agent, flags.agentId, flags.agentProfile, flags.agentProfileFile];
+  if (given.filter((v) => v !== undefined).length > 1) {
     throw new UsageError('give only one of --agent, --agent-id, --agent-profile and --agent-profile-file');
   }
   return { agent: flags.agent, agentId: flags.agentId, profile: profileFromFlags(flags) };
 }
 
-/**
- * Resolves the agent of a create. `configured` (the default agent of the settings) is asked only when no
- * flag names one; `choose` is called only when prompting is allowed.
- */
+/** The agent of a create: the flags', else the configured default, else `choose` (where one can prompt). */
 export async function selectAgent(
   flags: CheckedAgentFlags,
   configured: () => Promise<CoreAgent | undefined>,

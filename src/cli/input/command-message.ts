@@ -5,13 +5,8 @@ import type { Context } from '../run/context.js';
 import { readMessage } from './message.js';
 
 /** How long standard input may keep a person at a terminal waiting before they are told it is being read. */
-export const STDIN_NOTICE_MS = 1000;
+const STDIN_NOTICE_MS = 1000;
 
-/**
- * The message of a create or a send: from its arguments, --file, standard input or a prompt. A person at
- * a terminal whose standard input is a pipe that stays quiet is told, after a second, what is being read
- * and how to end it.
- */
 export function commandMessage(ctx: Context, args: string[], file: string | undefined): Promise<string> {
   const end = ctx.io.runtime.platform === 'win32' ? 'Ctrl-Z then Enter' : 'Ctrl-D';
   return readMessage({
@@ -20,16 +15,14 @@ export function commandMessage(ctx: Context, args: string[], file: string | unde
     stdin: ctx.io.stdin,
     interactive: ctx.prompts !== undefined,
     prompt: () => ctx.prompts!.message(),
-    ...(ctx.caps.stderrIsTTY
-      ? {
-          slowStdin: {
-            afterMs: ctx.io.tuning?.stdinNoticeMs ?? STDIN_NOTICE_MS,
-            tell: () =>
-              ctx.log.info(
-                `Reading the message from standard input (end it with ${end}, or give it as arguments)…`,
-              ),
-          },
-        }
-      : {}),
+    ...(ctx.caps.stderrIsTTY && {
+      slowStdin: {
+        afterMs: ctx.io.tuning?.stdinNoticeMs ?? STDIN_NOTICE_MS,
+        tell: () =>
+          ctx.log.info(
+            `Reading the message from standard input (end it with ${end}, or give it as arguments)…`,
+          ),
+      },
+    }),
   });
 }

@@ -16,10 +16,7 @@ export interface MessageSources {
   interactive: boolean;
   /** Asks the user; called only when interactive and nothing else gave a message. */
   prompt: () => Promise<string>;
-  /**
-   * Told once when standard input is still being read after `afterMs`: a command fed by a slow or idle pipe
-   * (`sleep 3 | agents create …`) would otherwise wait in silence.
-   */
+  /** Told once when standard input is still being read after `afterMs` (`sleep 3 | agents create …`). */
   slowStdin?: { afterMs: number; tell: () => void };
 }
 
@@ -54,9 +51,8 @@ function unreadable(label: string, err: unknown): UsageError {
 }
 
 /**
- * The parse step's part (the spec of create and send): the message from the arguments or --file, not both, and a
- * --file that names a readable file. Nothing is opened (a FIFO would lose its writer): the file is read
- * when the command runs.
+ * The parse step's part: the message from the arguments or --file, not both, and a readable --file. Nothing
+ * is opened (a FIFO would lose its writer): the file is read when the command runs.
  */
 export function checkMessageSources(args: string[], file: string | undefined): void {
   if (file !== undefined && args.length > 0) throw notBoth();
@@ -77,12 +73,9 @@ export async function readMessage(src: MessageSources): Promise<string> {
   let origin: string;
   if (src.file !== undefined && src.file !== '-') {
     origin = src.fileLabel ?? `--file ${src.file}`;
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(src.file);
-    } catch (err) {
+    const bytes = await readFile(src.file).catch((err: unknown) => {
       throw unreadable(origin, err);
-    }
+    });
     text = decode(bytes, origin);
   } else if (fromStdinArg || src.file === '-' || (src.args.length === 0 && src.stdin.isTTY !== true)) {
     origin = 'standard input';

@@ -10,16 +10,16 @@ import { timeFormat } from '../../core/config/env.js';
 import type { SessionRef } from '../../core/sessions/refs.js';
 
 /** The usage error of a missing `<session>` (commander's own words, so scripts see what they saw). */
-export const MISSING_SESSION = "missing required argument 'session'";
-
-/** What to give instead, where no one can pick: `last` is what a script most often means. */
-const MISSING_SESSION_HINT =
-  'give a session id or address, or "last" for the latest session this machine used';
+const MISSING_SESSION = "missing required argument 'session'";
 
 /** The reference given, or one the person at the terminal picks; a usage error when neither can be had. */
 export async function sessionOrPick(ctx: Context, ref: SessionRef | undefined): Promise<SessionRef> {
   if (ref !== undefined) return ref;
-  if (ctx.prompts === undefined) throw new UsageError(MISSING_SESSION, MISSING_SESSION_HINT);
+  if (ctx.prompts === undefined) {
+    // `last` is what a script most often means.
+    const hint = 'give a session id or address, or "last" for the latest session this machine used';
+    throw new UsageError(MISSING_SESSION, hint);
+  }
   const history = await ctx.history();
   const known = await readKnownSessions(history);
   if (known.length === 0) {
@@ -29,9 +29,6 @@ export async function sessionOrPick(ctx: Context, ref: SessionRef | undefined): 
     );
   }
   const time = timeFormat(ctx.io.env);
-  const columns = ctx.io.stderr.columns;
-  const id = await ctx.prompts.session(
-    known.map((s) => ({ id: s.id, label: sessionChoiceLabel(s, time, columns) })),
-  );
-  return { kind: 'id', id };
+  const choices = known.map((s) => ({ id: s.id, label: sessionChoiceLabel(s, time, ctx.io.stderr.columns) }));
+  return { kind: 'id', id: await ctx.prompts.session(choices) };
 }

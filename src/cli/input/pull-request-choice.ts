@@ -21,7 +21,7 @@ export function pullRequestPickArg(text: string): PullRequestPick {
   );
 }
 
-/** Pure: the addresses of the session's pull requests, in the order the service lists them. */
+/** The addresses of the session's pull requests, in the order the service lists them. */
 export function pullRequestUrls(session: Session): string[] {
   const list: unknown[] = Array.isArray(session.pull_requests) ? session.pull_requests : [];
   return list.flatMap((pr) => {
@@ -40,10 +40,7 @@ function numberOf(url: string): number | undefined {
 const sameUrl = (a: string, b: string) =>
   a.replace(/\/+$/, '').toLowerCase() === b.replace(/\/+$/, '').toLowerCase();
 
-/**
- * The address of the pull request to work on: the only one, the one `pick` names, or the one a person
- * chooses; exit 4 when the session has none yet, exit 2 when it cannot be told which.
- */
+/** The pull request to work on: the only one, the one `pick` names, or the one a person chooses. */
 export async function choosePullRequest(
   sessionId: string,
   urls: readonly string[],
@@ -75,10 +72,7 @@ export async function choosePullRequest(
       'pick one with --pr N or --pr URL',
     );
   }
-  const newestFirst = [...urls].reverse();
-  return prompts.choice(
-    'Pull request:',
-    // One line each: an address holding a line break would otherwise add a line to the list.
-    newestFirst.map((u) => ({ value: u, name: escapeForLine(u) })),
-  );
+  // One line each: an address holding a line break would otherwise add a line to the list.
+  const newestFirst = [...urls].reverse().map((u) => ({ value: u, name: escapeForLine(u) }));
+  return prompts.choice('Pull request:', newestFirst);
 }

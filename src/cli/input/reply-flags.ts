@@ -12,22 +12,15 @@ export interface ReplyFlags {
   timeout?: number;
   output?: string;
   file?: string;
-  /** Ring the bell and raise a desktop notification when the wait ends (src/cli/output/notify.ts). */
   notify?: boolean;
-  /** --github-output: the result's fields to $GITHUB_OUTPUT. */
   githubOutput?: boolean;
   /** commander's negation of --no-step-summary: false when it was given. */
   stepSummary?: boolean;
-  /** --output-schema FILE: the answer must be JSON that matches it (implies --wait). */
   outputSchema?: string;
-  /** --schema-retries N: follow-ups that ask for it again (0 to 10; default 2). */
   schemaRetries?: number;
 }
 
-/**
- * Checks the combinations of --wait, --follow, --timeout and --output, and that --output can be written.
- * --output-schema implies --wait: `flags.wait` is set here.
- */
+/** Checks the combinations of the flags; --output-schema implies --wait, so `flags.wait` is set here. */
 export function checkReplyFlags(flags: ReplyFlags): void {
   if (flags.schemaRetries !== undefined && flags.outputSchema === undefined) {
     throw new UsageError('--schema-retries needs --output-schema');
@@ -39,18 +32,14 @@ export function checkReplyFlags(flags: ReplyFlags): void {
   }
   if (flags.wait && flags.follow) throw new UsageError('choose one of --wait and --follow');
   if (flags.output !== undefined && !flags.wait) throw new UsageError('--output needs --wait');
-  if (flags.timeout !== undefined && !flags.wait && !flags.follow) {
+  if (flags.timeout !== undefined && !flags.wait && !flags.follow)
     throw new UsageError('--timeout needs --wait or --follow');
-  }
   if (flags.notify && !flags.wait && !flags.follow) throw new UsageError('--notify needs --wait or --follow');
   if (flags.githubOutput && !flags.wait) throw new UsageError('--github-output needs --wait');
   if (flags.output !== undefined) checkOutputPath(flags.output, '--output');
 }
 
-/**
- * A file an option will write (--output, -o): a path that can only be a directory, or a directory that is
- * missing or read-only, is found now, before anything is sent or downloaded.
- */
+/** A file an option will write: refused now, before anything is sent, when it cannot be written. */
 export function checkOutputPath(path: string, flag: string): void {
   let isDir = false;
   try {

@@ -31,9 +31,8 @@ export function threadOptionArg(value: string): ThreadOption {
 }
 
 /**
- * The `<session>` argument with a `--thread <session>/<thread>` applied: a session id must be that
- * session (else a usage error now); `last` must resolve to it (checked when it is resolved); none given
- * means that session.
+ * The `<session>` argument with a `--thread <session>/<thread>` applied: a session id must be that session;
+ * `last` must resolve to it (checked when it is resolved); none given means it.
  */
 export function withThreadSession(
   ref: SessionRef | undefined,
@@ -41,7 +40,6 @@ export function withThreadSession(
 ): SessionRef | undefined {
   const wanted = thread?.sessionId;
   if (wanted === undefined) return ref;
-  // Left out (the terminal would offer a choice): the thread reference names the session.
   if (ref === undefined) return { kind: 'id', id: wanted };
   if (ref.kind === 'last') return { kind: 'last', mustBe: wanted };
   if (ref.id !== wanted) {

@@ -3,7 +3,7 @@
 // which may be a prompt or a key.
 import type { Command } from 'commander';
 
-/** `<command> --option …` of the options `cmd` was given on the command line (not by default or env). */
+/** Options given on the command line alone (not by default or env). */
 export function commandLabel(cmd: Command): string {
   const names: string[] = [];
   for (let c: Command | null = cmd; c !== null && c.parent !== null; c = c.parent) names.unshift(c.name());

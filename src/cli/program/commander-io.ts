@@ -1,6 +1,5 @@
-// How commander talks to a run: help and its errors on the run's streams, at their width and without
-// colour, its errors in the contract's form, and the exit code its end means. main() (src/cli/main.ts) and the
-// root help's own entry (src/cli/help.ts) share it.
+// How commander talks to a run (main.ts and help.ts): help and its errors on the run's streams, at their
+// width and without colour, its errors in the contract's form, and the exit code its end means.
 import type { CommanderError, OutputConfiguration } from 'commander';
 import { ExitCode, type ExitCodeValue } from '../../core/errors/agents-error.js';
 import type { IO } from '../../core/io/io.js';
@@ -19,7 +18,6 @@ export function oneSentence(message: string): string {
   return `${head}: ${rest}`;
 }
 
-/** Where commander writes help and its errors: the run's stdout and stderr. */
 export function commanderOutput(io: Pick<IO, 'stdout' | 'stderr'>): OutputConfiguration {
   return {
     writeOut: (s) => void io.stdout.write(s),

@@ -1,7 +1,5 @@
-// The commander program: the root (root.ts) and the list of commands. Each command's folder declares it
-// (src/cli/commands/<name>/spec.ts: its options, help and checks, in commander's own terms) and loads its
-// run.ts only when it runs, so help and usage errors pay for commander and the specs alone. (The root help
-// alone has an entry of its own, src/cli/help.ts, that makes none of them: root.ts.)
+// The commander program: the root (root.ts) and the commands. Each command's spec.ts declares it and loads
+// its run.ts only when it runs, so help and usage errors pay for commander and the specs alone.
 import type { Command, OutputConfiguration } from 'commander';
 import type { CommandSpec, Runner } from '../commands/options/command-spec.js';
 import { configSpec } from '../commands/config/spec.js';
@@ -68,10 +66,9 @@ const VALUED_GLOBALS = new Set(['--profile', '--base-url']);
 const FLAG_GLOBALS = new Set(['--json', '-q', '--quiet', '--no-color', '--debug']);
 
 /**
- * The command a command line runs, when it names one that needs no other: its first word after the global
- * options above. `help` and `completion` read the whole tree; a word that names no command (a typo, a
- * synonym) needs every name for its hint; any other option first (`--help`, `-V`, one commander rejects)
- * is answered by the program, which lists every command.
+ * The command a line runs when it needs no other: its first word after the global options. `help` and
+ * `completion` read the whole tree; an unknown word needs every name for its hint; another option first
+ * (`--help`, `-V`, one commander rejects) is answered by the program, which lists every command.
  */
 function commandAlone(argv: readonly string[]): string | undefined {
   for (let i = 0; i < argv.length; i++) {
@@ -85,11 +82,9 @@ function commandAlone(argv: readonly string[]): string | undefined {
 }
 
 /**
- * Builds the program: the root (root.ts) and its commands. `run` gives each action its Context and prints
- * what it returns; `output` is where commander writes help and its errors.
- * Given the command line, a line that runs one command gets that command alone: parsing it, its help and
- * its errors read nothing of the others, and making the other 20 (their options, checks and help) was
- * a few milliseconds of every run. Without it (the docs, the tests of the tree), every command.
+ * The program. `run` gives each action its Context and prints what it returns. Given `argv`, a line that
+ * runs one command gets that command alone: making the other 20 was a few milliseconds of every run.
+ * Without it (the docs, the tests of the tree), every command.
  */
 export function buildProgram(run: Runner, output: OutputConfiguration, argv?: readonly string[]): Command {
   const program = rootCommand(output);

@@ -1,10 +1,6 @@
-// The program's root: its global options and the help around the list of commands. The whole program
-// (program.ts) adds the commands to it. The root help alone (`agents`, `agents --help`, `agents -h`) has
-// an entry of its own (src/cli/help.ts), which adds to it a stand-in for each command made from the command's
-// head: the name, term and description its list shows, read from the whole program when it is built
-// (scripts/build.mjs). Making the 21 commands, their hundred options, checks and help, was about two thirds
-// of what `agents --help` cost in-process; the stand-ins give the same help byte for byte
-// (test/unit/root-help.test.ts).
+// The program's root: its global options and the help around the list of commands. The root help alone has
+// an entry of its own (src/cli/help.ts) that adds a stand-in for each command, made from the heads the build
+// reads from the whole program: making the 21 commands was about two thirds of what `agents --help` cost.
 import { Command, type HelpConfiguration, type OutputConfiguration } from 'commander';
 import { VERSION } from '../../util/version.js';
 
@@ -24,14 +20,10 @@ Exit codes: 0 ok, 1 request failed, 2 usage error, 3 auth failure, 4 not found,
             5 answer did not match --output-schema, 124 --timeout ran out, 130 interrupted.
 Docs: \`man agents\` (every command and option), and \`agents <command> --help\`.`;
 
-/** How the root's help is laid out: each command's help lists the global options too. */
+/** Each command's help lists the global options too. */
 const HELP: HelpConfiguration = { showGlobalOptions: true };
 
-/**
- * The root command, without its commands: the global options and the help around the list of commands.
- * `output` is where commander writes help and its errors (set before any command is added, so every
- * command inherits it).
- */
+/** The root command, without its commands (`output` is set first, so that every command inherits it). */
 export function rootCommand(output: OutputConfiguration): Command {
   return (
     new Command('agents')
@@ -54,10 +46,10 @@ export function rootCommand(output: OutputConfiguration): Command {
   );
 }
 
-/** What the root help lists of a command: its name, the term shown for it, its description. */
+/** What the root help lists of a command. */
 export interface CommandHead {
   readonly name: string;
-  /** `show [options] [session]`: the name, `[options]` when it has options, its arguments. */
+  /** `show [options] [session]`. */
   readonly term: string;
   readonly description: string;
 }
@@ -72,11 +64,7 @@ export function headsOf(program: Command): CommandHead[] {
   }));
 }
 
-/**
- * The program for the root help alone: the root, and for each head a stand-in with the command's name and
- * description, listed with the head's term (commander's own would show `[options]` and the arguments of
- * a command that has them, and the stand-ins have neither).
- */
+/** The program for the root help alone: a stand-in for each head, listed with the head's term. */
 export function rootHelpProgram(output: OutputConfiguration, heads: readonly CommandHead[]): Command {
   const program = rootCommand(output);
   const terms = new Map<Command, string>();

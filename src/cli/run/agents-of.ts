@@ -16,9 +16,9 @@ function logEvent(ctx: Context, e: AgentsEvent): void {
 
 /** The run's Agents (made once): its key, base URL and budget as the run's own client has them. */
 export function agentsOf(ctx: Context): Promise<Agents> {
-  let agents = made.get(ctx);
-  if (agents === undefined) {
-    agents = (async () => {
+  const agents =
+    made.get(ctx) ??
+    (async () => {
       const s = await ctx.settings(['apiKey', 'baseUrl', 'budgetUrl']);
       const connection = requireConnection(s, (w) => ctx.log.warn(w));
       const { env } = ctx.io;
@@ -35,7 +35,6 @@ export function agentsOf(ctx: Context): Promise<Agents> {
       recordIn(agents, await ctx.history());
       return agents;
     })();
-    made.set(ctx, agents);
-  }
+  made.set(ctx, agents);
   return agents;
 }

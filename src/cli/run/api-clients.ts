@@ -15,7 +15,7 @@ const QUIET_RETRY_MS = 5000;
 const TOLD_EVERY_MS = 30_000;
 
 /** The line of a retry: why, when, and what ends the retries. */
-export function retryLine(n: RetryNotice): string {
+function retryLine(n: RetryNotice): string {
   const left = formatDuration(n.leftMs ?? 0);
   const until = n.rateLimited
     ? n.bound === 'deadline'
@@ -34,7 +34,7 @@ export type ClientFor = (
   options: Pick<ClientOptions, 'baseUrl' | 'apiKey'> & Partial<ClientOptions> & { budgetUrl?: string },
 ) => ApiClient;
 
-/** Told of each page a client for `baseUrl` listed (see ClientOptions.onListed). */
+/** Told of each page a client for `baseUrl` listed. */
 export type ListedOn = (
   baseUrl: string,
   ...page: Parameters<NonNullable<ClientOptions['onListed']>>
@@ -46,9 +46,8 @@ export function clientMaker(
   caps: TerminalCaps,
   log: Logger,
   debug: boolean,
-  /** The key's budget (shared through this machine's file unless the environment says not). */
   budget: BudgetSettings | false,
-  onListed?: ListedOn,
+  onListed: ListedOn,
 ): ClientFor {
   const { env } = io;
   // A server whose filter let another session's or thread's message through: said once a run, on stderr
@@ -82,18 +81,15 @@ export function clientMaker(
         nodeVersion: io.runtime.nodeVersion,
         limits: { ...requestTimeouts(env), maxResponseBytes: maxResponseFromEnv(env) },
         // A fleet's budget in Redis, where one is configured: shared by every machine on the key.
-        budget:
-          budget === false
-            ? false
-            : {
-                ...budget,
-                ...(rate !== undefined ? { limit: rate } : {}),
-                ...(budgetUrl !== undefined ? { url: budgetUrl } : {}),
-              },
-        ...(io.tuning ? { tuning: io.tuning } : {}),
+        budget: budget && {
+          ...budget,
+          ...(rate !== undefined && { limit: rate }),
+          ...(budgetUrl !== undefined && { url: budgetUrl }),
+        },
+        ...(io.tuning && { tuning: io.tuning }),
         hooks: {
           onForeign,
-          ...(debug ? { debug: (line: string) => log.debug(line) } : {}),
+          ...(debug && { debug: (line: string) => log.debug(line) }),
           // A person at a terminal sees why nothing happens while a request is retried; a log, a long outage.
           onRetry,
           ...(caps.stderrIsTTY
@@ -105,7 +101,7 @@ export function clientMaker(
               }
             : {}),
           onBudget: { fallback: (m) => log.warn(m), repair: (m) => log.warn(m), rejoin: (m) => log.info(m) },
-          ...(onListed ? { onListed: (target, messages) => onListed(baseUrl, target, messages) } : {}),
+          onListed: (target, messages) => onListed(baseUrl, target, messages),
         },
       },
       overrides,

@@ -1,11 +1,10 @@
 // What every command receives, built once per run from the IO and the global flags. Commands use it
 // instead of `process`, and never write to stdout: they return data for the presenter.
-import { createStatusLines } from '../output/status-lines.js';
 import type { ApiClient } from '../../core/api/client.js';
 import type { IO } from '../../core/io/io.js';
 import { debugFromEnv, sharedPacingFromEnv } from '../../core/config/env.js';
-import { budgetDir, type BudgetSettings } from '../../core/config/client-from-settings.js';
-import { openConfigFile, type ConfigFile } from '../../core/config/config-file.js';
+import { budgetDir } from '../../core/config/client-from-settings.js';
+import { openConfigFile, type ConfigFile, type Profiles } from '../../core/config/config-file.js';
 import type { KeyStoreOptions } from '../../core/config/key-store.js';
 import {
   requireConnection,
@@ -19,18 +18,17 @@ import { openStateFile, type StateFile } from '../../core/state/state-file.js';
 import type { History } from '../../core/state/history.js';
 import { historyFor } from '../../core/state/history-for.js';
 import { recordTurnEnds, type TurnEnds } from '../../core/state/turn-ends.js';
-import { detectTerminal, type TerminalCaps } from '../output/terminal.js';
+import { detectTerminal } from '../output/terminal.js';
 import { createStyle } from '../output/style.js';
 import { createLogger, Stderr } from '../output/stderr.js';
 import { createProgress } from '../output/progress.js';
-import type { StatusLines } from '../output/status-lines.js';
+import { createStatusLines, type StatusLines } from '../output/status-lines.js';
 import type { PresentContext } from '../output/printer.js';
 import { createPrompts, type Prompts } from '../output/prompts.js';
-import type { Profiles } from '../../core/config/config-file.js';
 import { DEFAULT_SCHEDULE, type ScheduleOptions } from '../../core/poll/schedule.js';
 import { clientMaker, type ClientFor, type ListedOn } from './api-clients.js';
 
-/** Global options declared on the program in cli.ts. */
+/** Global options declared on the program (program/root.ts). */
 export interface GlobalOptions {
   profile?: string;
   baseUrl?: string;
@@ -41,22 +39,17 @@ export interface GlobalOptions {
   debug?: boolean;
 }
 
-/**
- * The run's environment as a command sees it: what the presenter prints with (the streams, styles, stderr,
- * progress and status lines), and the run's signal, prompts, files, settings and client.
- */
+/** The run as a command sees it: what the presenter prints with, the prompts, files, settings and client. */
 export interface Context extends PresentContext {
   globals: GlobalOptions;
-  /** Aborted on Ctrl-C, SIGTERM or a closed stdout (see IO.signal). */
+  /** Aborted on Ctrl-C, SIGTERM or a closed stdout. */
   signal: AbortSignal;
   /** Questions for a person; undefined when nobody can answer (no terminal, CI). */
   prompts: Prompts | undefined;
   debug: boolean;
   config: ConfigFile;
-  /** What the keychain's calls of the run need (its environment, its bound). */
   keyStore: KeyStoreOptions;
   state: StateFile;
-  /** The poll schedule (tests make it fast). */
   schedule: ScheduleOptions;
   /**
    * The settings named in `need` (all by default); the config file is read at most once per run. The key,
@@ -67,26 +60,12 @@ export interface Context extends PresentContext {
   profile(): string;
   /** What this machine recorded for the profile on the run's base URL (`last`, `ls`, completion). */
   history(): Promise<History>;
-  /** The run's API client for the configured base URL and key (made once, when first asked for). */
+  /** The run's API client (made once, when first asked for). */
   client(): Promise<ApiClient>;
   /** A client for another base URL or key (login checks a key before storing it). */
   clientFor: ClientFor;
-  /** Stops whatever the run left on the terminal (a spinner) before the last lines are written. */
+  /** Stops what the run left on the terminal (a spinner) before the last lines are written. */
   close(): void;
-}
-
-/** What the terminal can do, from the IO and the flags. */
-function capsOf(io: IO, globals: GlobalOptions): TerminalCaps {
-  return detectTerminal({
-    env: io.env,
-    stdinIsTTY: io.stdinIsTTY ?? io.stdin.isTTY === true,
-    stdoutIsTTY: io.stdout.isTTY === true,
-    stderrIsTTY: io.stderr.isTTY === true,
-    stdoutColumns: io.stdout.columns,
-    stderrColumns: io.stderr.columns,
-    colorFlag: globals.color !== false,
-    quiet: globals.quiet === true,
-  });
 }
 
 /** Where this machine keeps its keys' budgets (`agents budget` reads them there). */
@@ -94,28 +73,20 @@ export function pacingDir(io: IO): string {
   return budgetDir(io.env, io.runtime.platform);
 }
 
-/**
- * Every agents process on the machine that uses one key shares its budget through a file in the state
- * directory; tests that turn pacing off, and the benchmark's uncoordinated runs, pace nothing / alone.
- */
-function budgetOf(io: IO, label: string | undefined): BudgetSettings | false {
-  if (io.tuning?.pacing === false) return false;
-  return { shared: sharedPacingFromEnv(io.env), ...(label !== undefined ? { label } : {}) };
-}
-
-/**
- * Builds the Context of one run: the terminal's capabilities and styles, stderr (logger, progress), the
- * prompts when a person is there to answer, the settings and an API client made on first use.
- */
-export async function createContext(
-  io: IO,
-  globals: GlobalOptions,
-  /** What the run is (a command and its option names), written beside its entries in the shared budget. */
-  label?: string,
-): Promise<Context> {
+/** `label`: the run's command and option names, written beside its entries in the shared budget. */
+export async function createContext(io: IO, globals: GlobalOptions, label?: string): Promise<Context> {
   const { env } = io;
   const quiet = globals.quiet === true;
-  const caps = capsOf(io, globals);
+  const caps = detectTerminal({
+    env,
+    stdinIsTTY: io.stdinIsTTY ?? io.stdin.isTTY === true,
+    stdoutIsTTY: io.stdout.isTTY === true,
+    stderrIsTTY: io.stderr.isTTY === true,
+    stdoutColumns: io.stdout.columns,
+    stderrColumns: io.stderr.columns,
+    colorFlag: globals.color !== false,
+    quiet,
+  });
   const [styleOut, styleErr] = await Promise.all([createStyle(caps.colorOut), createStyle(caps.colorErr)]);
   const debug = globals.debug === true || debugFromEnv(env);
   const stderr = new Stderr(io.stderr);
@@ -134,12 +105,15 @@ export async function createContext(
 
   let profiles: Promise<Profiles> | undefined;
   const readProfiles = () => (profiles ??= config.profiles());
+  const keychainTimeoutMs = io.tuning?.keychainTimeoutMs;
   const settings = (need?: readonly SettingName[], reading?: Pick<KeyReading, 'keychain'>) =>
-    resolveSettings(globals, env, readProfiles, need, {
-      ...reading,
-      keychainTimeoutMs: io.tuning?.keychainTimeoutMs,
-    });
-  const budget = budgetOf(io, label);
+    resolveSettings(globals, env, readProfiles, need, { ...reading, keychainTimeoutMs });
+  // Every agents process on the machine that uses one key shares its budget through a file in the state
+  // directory; tests that turn pacing off, and the benchmark's uncoordinated runs, pace nothing / alone.
+  const budget = io.tuning?.pacing !== false && {
+    shared: sharedPacingFromEnv(env),
+    ...(label !== undefined && { label }),
+  };
   let client: Promise<ApiClient> | undefined;
   let history: Promise<History> | undefined;
   const readHistory = () =>
@@ -165,15 +139,12 @@ export async function createContext(
     stderr,
     log,
     progress,
-    statusLines() {
-      return Promise.resolve(
-        (status ??= createStatusLines(caps, { stream: io.stderr, stderr, style: styleErr })),
-      );
-    },
+    statusLines: () =>
+      Promise.resolve((status ??= createStatusLines(caps, { stream: io.stderr, stderr, style: styleErr }))),
     prompts,
     debug,
     config,
-    keyStore: { env, timeoutMs: io.tuning?.keychainTimeoutMs },
+    keyStore: { env, timeoutMs: keychainTimeoutMs },
     state,
     schedule: { ...DEFAULT_SCHEDULE, ...io.tuning?.schedule },
     settings,

@@ -4,24 +4,10 @@ declare module 'marked-terminal' {
   import type { MarkedExtension } from 'marked';
 
   type Paint = (text: string) => string;
+  type Block = 'code' | 'blockquote' | 'html' | 'heading' | 'firstHeading' | 'hr' | 'listitem' | 'table';
+  type Inline = 'paragraph' | 'strong' | 'em' | 'codespan' | 'del' | 'link' | 'href' | 'text';
   /** Options of the terminal renderer: a style function per element, and layout. */
-  export interface TerminalRendererOptions {
-    code?: Paint;
-    blockquote?: Paint;
-    html?: Paint;
-    heading?: Paint;
-    firstHeading?: Paint;
-    hr?: Paint;
-    listitem?: Paint;
-    table?: Paint;
-    paragraph?: Paint;
-    strong?: Paint;
-    em?: Paint;
-    codespan?: Paint;
-    del?: Paint;
-    link?: Paint;
-    href?: Paint;
-    text?: Paint;
+  export interface TerminalRendererOptions extends Partial<Record<Block | Inline, Paint>> {
     unescape?: boolean;
     emoji?: boolean;
     width?: number;
@@ -31,7 +17,6 @@ declare module 'marked-terminal' {
     tableOptions?: Record<string, unknown>;
   }
 
-  /** The renderer as a marked extension (`new Marked().use(markedTerminal(options))`). */
   export function markedTerminal(
     options?: TerminalRendererOptions,
     highlightOptions?: object,
