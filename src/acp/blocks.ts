@@ -2,9 +2,7 @@
 // send, follow, wait, show, plan) for the service, and the CLI's own settings and state (`last`, what
 // `agents ls` knows) around it, which the library leaves to its callers. The protocol layer (server.ts,
 // session.ts) imports nothing else of src/.
-import type { Agents } from '../sdk/index.js';
-import { NotFoundError, type Landed, type Message, type Session } from '../sdk/index.js';
-import type { Context } from '../cli/run/context.js';
+import { NotFoundError, type Agents, type Landed, type Message, type Session } from '../sdk/index.js';
 import {
   classify,
   notASession,
@@ -16,8 +14,8 @@ import {
   type Entry,
   type KnownSession,
   type UsedSession,
+  type Host,
 } from '../core/index.js';
-import { agentsOf } from '../cli/run/agents-of.js';
 
 export type { AgentSelection, Entry, KnownSession };
 
@@ -63,12 +61,12 @@ function pullRequestLine(p: { url: string; status?: string }): string {
 
 /** The core, for one run of `agents acp`. */
 export class Blocks {
-  constructor(private readonly ctx: Context) {}
+  constructor(private readonly host: Host<Agents>) {}
 
   /** Whether a key is configured (flag, environment or profile); a bad configuration says so when used. */
   async hasKey(): Promise<boolean> {
     try {
-      return (await this.ctx.settings(['apiKey'])).apiKey !== undefined;
+      return (await this.host.apiKey()) !== undefined;
     } catch {
       return true;
     }
@@ -77,7 +75,7 @@ export class Blocks {
   /** The key, to blank out of anything sent to the editor (none when unreadable). */
   async secret(): Promise<string | undefined> {
     try {
-      return (await this.ctx.settings(['apiKey'])).apiKey;
+      return await this.host.apiKey();
     } catch {
       return undefined;
     }
@@ -85,19 +83,19 @@ export class Blocks {
 
   /** The agent configured for new sessions (env AGENTS_AGENT, config "agent"), if any. */
   async configuredAgent() {
-    return (await this.ctx.settings(['agent'])).agent;
+    return await this.host.defaultAgent();
   }
 
   /** The library's client with the run's settings, made once (the CLI's error when a key or base URL is missing). */
   agents(): Promise<Agents> {
-    return agentsOf(this.ctx);
+    return this.host.agents();
   }
 
   /** Records `last` (and what `agents ls` knows) after a create or send, as the CLI's commands do. */
   private async record(turn: BlocksTurn, facts: UsedSession): Promise<void> {
     const entry = { id: turn.sessionId, threadId: turn.threadId };
-    const warning = await recordLast(await this.ctx.history(), entry, facts);
-    if (warning) this.ctx.log.warn(warning);
+    const warning = await recordLast(await this.host.history(), entry, facts);
+    if (warning) this.host.log.warn(warning);
   }
 
   /** A new session with its first message. */
@@ -168,7 +166,7 @@ export class Blocks {
   async resolve(reference: string): Promise<string> {
     const ref = parseSessionRef(reference);
     if (ref === undefined) throw notASession(reference);
-    return (await resolveSession(ref, await this.ctx.history())).id;
+    return (await resolveSession(ref, await this.host.history())).id;
   }
 
   /** The session and its whole conversation, tool calls included, oldest first. */
@@ -196,11 +194,11 @@ export class Blocks {
 
   /** The sessions this machine created or sent to, most recently used first (`agents ls`). */
   async list(): Promise<KnownSession[]> {
-    return readKnownSessions(await this.ctx.history());
+    return readKnownSessions(await this.host.history());
   }
 
   /** Logs a line on stderr (stdout is the protocol's). */
   log(level: 'info' | 'warn' | 'debug', line: string): void {
-    this.ctx.log[level](line);
+    this.host.log[level](line);
   }
 }

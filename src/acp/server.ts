@@ -13,8 +13,8 @@ import {
   type InitializeResponse,
   type SessionConfigOption,
 } from '@agentclientprotocol/sdk';
-import type { Context } from '../cli/run/context.js';
-import { CliError, CORE_AGENTS, ExitCode, toCliError, type CoreAgent } from '../core/index.js';
+import { CliError, CORE_AGENTS, ExitCode, toCliError, type CoreAgent, type Host } from '../core/index.js';
+import type { Agents } from '../sdk/index.js';
 import { VERSION } from '../util/version.js';
 import { Blocks } from './blocks.js';
 import { acpError } from './errors.js';
@@ -70,11 +70,11 @@ class AcpServer {
   readonly signal: AbortSignal;
 
   constructor(
-    private readonly ctx: Context,
+    private readonly host: Host<Agents>,
     private readonly o: AcpOptions,
   ) {
-    this.blocks = new Blocks(ctx);
-    this.signal = AbortSignal.any([ctx.signal, this.left.signal]);
+    this.blocks = new Blocks(host);
+    this.signal = AbortSignal.any([host.signal, this.left.signal]);
   }
 
   /** Runs `body`, its failure the ACP error the editor shows. */
@@ -170,7 +170,7 @@ class AcpServer {
 
   async list(cwd: string | null | undefined) {
     const known = await this.blocks.list();
-    const dir = cwd ?? this.ctx.io.runtime.homedir;
+    const dir = cwd ?? this.host.homedir;
     return {
       sessions: known.map((s) => ({
         sessionId: s.id,
@@ -195,8 +195,8 @@ class AcpServer {
 }
 
 /** Serves the protocol on the run's stdin and stdout until stdin closes or the run is stopped. */
-export async function serve(ctx: Context, o: AcpOptions): Promise<void> {
-  const s = new AcpServer(ctx, o);
+export async function serve(host: Host<Agents>, o: AcpOptions): Promise<void> {
+  const s = new AcpServer(host, o);
   const app = agent({ name: 'agents' })
     .onRequest('initialize', ({ params }) => s.guard(() => s.initialize(params.protocolVersion)))
     .onRequest('authenticate', () =>
@@ -231,8 +231,8 @@ export async function serve(ctx: Context, o: AcpOptions): Promise<void> {
     .onNotification('session/cancel', ({ params }) => {
       s.known(params.sessionId).cancel();
     });
-  const stdin = ctx.io.stdin as unknown as Readable;
-  const stdout = ctx.io.stdout as unknown as Writable;
+  const stdin = host.stdin as unknown as Readable;
+  const stdout = host.stdout as unknown as Writable;
   const stream = ndJsonStream(
     Writable.toWeb(stdout) as WritableStream<Uint8Array>,
     Readable.toWeb(stdin) as ReadableStream<Uint8Array>,
@@ -240,12 +240,12 @@ export async function serve(ctx: Context, o: AcpOptions): Promise<void> {
   const connection = app.connect(stream);
   s.connection = connection;
   const end = () => connection.close();
-  if (ctx.signal.aborted) end();
-  else ctx.signal.addEventListener('abort', end, { once: true });
+  if (host.signal.aborted) end();
+  else host.signal.addEventListener('abort', end, { once: true });
   try {
     await connection.closed;
   } finally {
-    ctx.signal.removeEventListener('abort', end);
+    host.signal.removeEventListener('abort', end);
     s.close();
   }
 }

@@ -59,6 +59,7 @@ export {
   type ClientSettings,
 } from './config/client-from-settings.js';
 export type { Env, Tuning } from './io/io.js';
+export type { Host } from './sessions/host.js';
 export { DEFAULT_SCHEDULE, type ScheduleOptions } from './poll/schedule.js';
 
 // What a wait reports, as data.

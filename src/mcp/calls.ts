@@ -17,10 +17,9 @@ import {
   UsageError,
   type CreateSessionBody,
   type SessionRef,
+  type Host,
 } from '../core/index.js';
-import type { Context } from '../cli/run/context.js';
-import type { JsonSchema, Turn } from '../sdk/index.js';
-import { agentsOf } from '../cli/run/agents-of.js';
+import type { Agents, JsonSchema, Turn } from '../sdk/index.js';
 import type { Arguments } from './arguments.js';
 import { DEFAULT_WAIT_SECONDS } from './tools.js';
 import { monotonicMs } from '../util/clock.js';
@@ -63,13 +62,13 @@ type Post =
  * the message, and the Turn it returns carries the schema and its retries to the wait.
  */
 async function post(
-  ctx: Context,
+  host: Host<Agents>,
   profile: string,
   turn: Post,
   call: ToolCallContext,
   check: Check | undefined,
 ): Promise<Turn> {
-  const agents = await agentsOf(ctx);
+  const agents = await host.agents();
   const o = { signal: call.signal, timeout: REQUEST_DEADLINE_MS, ...check };
   const t =
     turn.kind === 'create'
@@ -84,23 +83,23 @@ async function post(
       : await agents.send(turn.sessionId, turn.message, o);
   const facts = turn.kind === 'create' ? { agent: turn.body.agent_name, web: t.url } : {};
   const warning = await recordLast(
-    await ctx.history(),
+    await host.history(),
     { id: t.sessionId, threadId: t.threadId },
     { ...facts, state: 'working' },
   );
-  if (warning) ctx.log.warn(warning);
+  if (warning) host.log.warn(warning);
   return t;
 }
 
 /** The session a reference names (`last` read from the state file). */
-async function sessionOf(ctx: Context, ref: SessionRef): Promise<{ id: string; profile: string }> {
-  const profile = ctx.profile();
-  const { id } = await resolveSession(ref, await ctx.history());
+async function sessionOf(host: Host<Agents>, ref: SessionRef): Promise<{ id: string; profile: string }> {
+  const profile = host.profile();
+  const { id } = await resolveSession(ref, await host.history());
   return { id, profile };
 }
 
 export async function createSessionTool(
-  ctx: Context,
+  host: Host<Agents>,
   a: Arguments,
   call: ToolCallContext,
 ): Promise<ToolOutcome> {
@@ -115,7 +114,7 @@ export async function createSessionTool(
     throw new UsageError('give agent or agent_id, not both');
   const body: CreateSessionBody = { message };
   if (agentId !== undefined) body.agent_id = agentId;
-  else body.agent_name = agentName ?? (await ctx.settings(['agent'])).agent;
+  else body.agent_name = agentName ?? (await host.defaultAgent());
   if (body.agent_id === undefined && body.agent_name === undefined) {
     throw new UsageError(
       'no agent given',
@@ -123,11 +122,11 @@ export async function createSessionTool(
     );
   }
   if (isPrivate) body.is_private = true;
-  const profile = ctx.profile();
-  const posted = await post(ctx, profile, { kind: 'create', body }, call, check);
+  const profile = host.profile();
+  const posted = await post(host, profile, { kind: 'create', body }, call, check);
   const url = posted.url ?? null;
   return turnOutcome(
-    ctx,
+    host,
     {
       profile,
       turn: posted,
@@ -142,7 +141,7 @@ export async function createSessionTool(
 }
 
 export async function sendMessageTool(
-  ctx: Context,
+  host: Host<Agents>,
   a: Arguments,
   call: ToolCallContext,
 ): Promise<ToolOutcome> {
@@ -150,9 +149,9 @@ export async function sendMessageTool(
   const given = a.text('message');
   const check = await checkOf(a, true);
   const seconds = a.waitSeconds(check ? DEFAULT_WAIT_SECONDS : 0);
-  const { id, profile } = await sessionOf(ctx, ref);
-  const posted = await post(ctx, profile, { kind: 'send', sessionId: id, message: given }, call, check);
-  const known = (await readKnownSessions(await ctx.history())).find((s) => s.id === id);
+  const { id, profile } = await sessionOf(host, ref);
+  const posted = await post(host, profile, { kind: 'send', sessionId: id, message: given }, call, check);
+  const known = (await readKnownSessions(await host.history())).find((s) => s.id === id);
   const t = {
     profile,
     turn: posted,
@@ -162,17 +161,21 @@ export async function sendMessageTool(
     seconds,
     posted: true,
   };
-  return turnOutcome(ctx, t, call);
+  return turnOutcome(host, t, call);
 }
 
-export async function waitForReply(ctx: Context, a: Arguments, call: ToolCallContext): Promise<ToolOutcome> {
+export async function waitForReply(
+  host: Host<Agents>,
+  a: Arguments,
+  call: ToolCallContext,
+): Promise<ToolOutcome> {
   const ref = a.session();
   const thread = a.uuid('thread');
   const seconds = a.waitSeconds(DEFAULT_WAIT_SECONDS);
   // wait_for_reply only checks the reply: it never sends a follow-up (as `agents wait --output-schema`).
   const check = await checkOf(a, false);
-  const { id, profile } = await sessionOf(ctx, ref);
-  const agents = await agentsOf(ctx);
+  const { id, profile } = await sessionOf(host, ref);
+  const agents = await host.agents();
   // wait_seconds bounds the whole call, the read of the session included (a key kept busy by others cannot
   // hold it); without `thread`, the library's wait finds the latest turn within the same time.
   const started = monotonicMs();
@@ -190,14 +193,18 @@ export async function waitForReply(ctx: Context, a: Arguments, call: ToolCallCon
   const left = seconds > 0 ? Math.max(0.001, seconds - (monotonicMs() - started) / 1000) : 0;
   const turn = thread === undefined ? { sessionId: id } : { sessionId: id, threadId: thread };
   const t = { profile, turn, sessionId: id, threadId: thread, url, seconds: left, asked: seconds };
-  return turnOutcome(ctx, check ? { ...t, check: check.outputSchema } : t, call);
+  return turnOutcome(host, check ? { ...t, check: check.outputSchema } : t, call);
 }
 
-export async function showSession(ctx: Context, a: Arguments, call: ToolCallContext): Promise<ToolOutcome> {
+export async function showSession(
+  host: Host<Agents>,
+  a: Arguments,
+  call: ToolCallContext,
+): Promise<ToolOutcome> {
   const ref = a.session();
   const limit = a.number('limit', 1, 100_000, DEFAULT_SHOW_LIMIT, true);
-  const { id } = await sessionOf(ctx, ref);
-  const agents = await agentsOf(ctx);
+  const { id } = await sessionOf(host, ref);
+  const agents = await host.agents();
   const view = await agents.show(id, { limit, signal: call.signal, timeout: REQUEST_DEADLINE_MS });
   const messages = view.turns.flatMap((t) => t.messages);
   const structured: Record<string, unknown> = {
@@ -212,9 +219,9 @@ export async function showSession(ctx: Context, a: Arguments, call: ToolCallCont
   return { structured, text: [head, ...lines].join('\n\n') };
 }
 
-export async function listSessions(ctx: Context, a: Arguments): Promise<ToolOutcome> {
+export async function listSessions(host: Host<Agents>, a: Arguments): Promise<ToolOutcome> {
   const limit = a.number('limit', 1, MAX_SESSIONS, 20, true);
-  const history = await ctx.history();
+  const history = await host.history();
   const { profile } = history;
   const sessions = (await readKnownSessions(history)).slice(0, limit);
   const lines = sessions.map((s) => [s.id, s.title ?? '', s.agent ?? '', s.state ?? ''].join('\t'));

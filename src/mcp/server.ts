@@ -5,10 +5,10 @@ import type { Readable, Writable } from 'node:stream';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { Context } from '../cli/run/context.js';
 import { VERSION } from '../util/version.js';
 import { Arguments } from './arguments.js';
-import { redact } from '../core/index.js';
+import { redact, type Host } from '../core/index.js';
+import type { Agents } from '../sdk/index.js';
 import { errorResult, resultOf, type ToolResult } from './tool-results.js';
 import { createSessionTool, listSessions, sendMessageTool, showSession, waitForReply } from './calls.js';
 import type { ToolOutcome, ToolCallContext } from './turn-result.js';
@@ -20,22 +20,24 @@ export interface ServeOptions {
   readOnly: boolean;
 }
 
-const BODIES: Record<ToolName, (ctx: Context, a: Arguments, call: ToolCallContext) => Promise<ToolOutcome>> =
-  {
-    create_session: createSessionTool,
-    send_message: sendMessageTool,
-    wait_for_reply: waitForReply,
-    show_session: showSession,
-    list_sessions: listSessions,
-  };
+const BODIES: Record<
+  ToolName,
+  (host: Host<Agents>, a: Arguments, call: ToolCallContext) => Promise<ToolOutcome>
+> = {
+  create_session: createSessionTool,
+  send_message: sendMessageTool,
+  wait_for_reply: waitForReply,
+  show_session: showSession,
+  list_sessions: listSessions,
+};
 
 const INSTRUCTIONS =
   'Blocks agent sessions: hand a task to a cloud agent (create_session), follow up (send_message), wait for its reply and pull requests (wait_for_reply, which returns status "running" when its time runs out: call it again), read a session (show_session) or list the ones started here (list_sessions). Give output_schema (a JSON Schema) to get the answer as JSON that matches it (structured_output).';
 
 /** The key of the run's settings, to blank it out of anything sent or logged (none when unreadable). */
-async function secretOf(ctx: Context): Promise<string | undefined> {
+async function secretOf(host: Host<Agents>): Promise<string | undefined> {
   try {
-    return (await ctx.settings(['apiKey'])).apiKey;
+    return await host.apiKey();
   } catch {
     return undefined;
   }
@@ -43,7 +45,7 @@ async function secretOf(ctx: Context): Promise<string | undefined> {
 
 /** One tools/call: the tool's body with its arguments checked, every failure a result with isError. */
 export async function callTool(
-  ctx: Context,
+  host: Host<Agents>,
   tools: readonly ToolDefinition[],
   name: string,
   raw: unknown,
@@ -56,19 +58,19 @@ export async function callTool(
       const why = BODIES[name as ToolName] ? ' (this server is read-only: agents mcp --read-only)' : '';
       throw new Error(`no tool ${JSON.stringify(name.slice(0, 80))}${why}; the tools: ${served}`);
     }
-    return resultOf(await BODIES[tool.name](ctx, new Arguments(raw, tool), call));
+    return resultOf(await BODIES[tool.name](host, new Arguments(raw, tool), call));
   } catch (err) {
-    const result = errorResult(err, await secretOf(ctx));
+    const result = errorResult(err, await secretOf(host));
     if (call.signal.aborted) {
       const why = call.ending?.() ? 'the server ended' : 'the call was cancelled';
-      ctx.log.info(`agents mcp: ${name} stopped: ${why}; the session goes on`);
-    } else ctx.log.debug(`agents mcp: ${name} failed: ${result.content[0]?.text ?? ''}`);
+      host.log.info(`agents mcp: ${name} stopped: ${why}; the session goes on`);
+    } else host.log.debug(`agents mcp: ${name} failed: ${result.content[0]?.text ?? ''}`);
     return result;
   }
 }
 
 /** Serves the tools on the run's stdin and stdout until stdin closes or the run is stopped. */
-export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
+export async function serve(host: Host<Agents>, o: ServeOptions): Promise<void> {
   const tools = servedTools(o.readOnly);
   // The low-level server: the schemas are ours (JSON Schema, as tools.ts declares them), and so is the
   // checking of arguments, so that a bad one is a tool result and not a protocol error (McpServer would
@@ -95,27 +97,27 @@ export async function serve(ctx: Context, o: ServeOptions): Promise<void> {
           })
           .catch(() => undefined);
     }
-    return callTool(ctx, tools, req.params.name, req.params.arguments, call);
+    return callTool(host, tools, req.params.name, req.params.arguments, call);
   });
   server.onerror = (err) => {
-    void secretOf(ctx).then((key) => ctx.log.debug(`agents mcp: ${redact(err.message, key)}`));
+    void secretOf(host).then((key) => host.log.debug(`agents mcp: ${redact(err.message, key)}`));
   };
-  const stdin = ctx.io.stdin as unknown as Readable;
+  const stdin = host.stdin as unknown as Readable;
   const closed = new Promise<void>((resolve) => (server.onclose = resolve));
-  await server.connect(new StdioServerTransport(stdin, ctx.io.stdout as unknown as Writable));
+  await server.connect(new StdioServerTransport(stdin, host.stdout as unknown as Writable));
   const end = () => {
     ending.abort();
     void server.close();
   };
   stdin.once('end', end);
   stdin.once('close', end);
-  if (ctx.signal.aborted) end();
-  else ctx.signal.addEventListener('abort', end, { once: true });
+  if (host.signal.aborted) end();
+  else host.signal.addEventListener('abort', end, { once: true });
   try {
     await closed;
   } finally {
     ending.abort();
-    ctx.signal.removeEventListener('abort', end);
+    host.signal.removeEventListener('abort', end);
     stdin.off('end', end);
     stdin.off('close', end);
   }

@@ -1,7 +1,6 @@
 // A turn's result as the MCP tools that post or wait give it: the wait goes through the library's public
 // `wait` (src/sdk), so that its regressions fail these tools' tests; time running out is an answer
 // ("running"), a reply that never matched output_schema is one too (status schema_mismatch).
-import type { Context } from '../cli/run/context.js';
 import {
   CliError,
   NO_JSON,
@@ -10,9 +9,9 @@ import {
   schemaErrorLine,
   SchemaMismatchError,
   TimeoutError,
+  type Host,
 } from '../core/index.js';
-import type { JsonSchema, Session, TurnRef } from '../sdk/index.js';
-import { agentsOf } from '../cli/run/agents-of.js';
+import type { Agents, JsonSchema, Session, TurnRef } from '../sdk/index.js';
 
 /**
  * How long a create or send POST, or a read, may take before the call gives up on it: more than a minute,
@@ -83,10 +82,14 @@ export function noAnswer(seconds: number, sessionId: string, rateLimited: boolea
  * the result; with output_schema the reply is checked (and asked for again) as the CLI's --output-schema
  * does, and the result says how. The wait's time running out is an answer ("running"), not an error.
  */
-export async function turnOutcome(ctx: Context, t: TurnAt, call: ToolCallContext): Promise<ToolOutcome> {
+export async function turnOutcome(
+  host: Host<Agents>,
+  t: TurnAt,
+  call: ToolCallContext,
+): Promise<ToolOutcome> {
   const base = { session_id: t.sessionId, session_html_url: t.url };
   if (t.posted && t.seconds === 0) return runningOutcome(base, t.threadId ?? '', 0);
-  const agents = await agentsOf(ctx);
+  const agents = await host.agents();
   const total = t.asked ?? t.seconds;
   try {
     const reply = await agents.wait(t.turn, {
@@ -96,8 +99,8 @@ export async function turnOutcome(ctx: Context, t: TurnAt, call: ToolCallContext
         call.progress?.(p.waitedMs / 1000, total, `waiting for the reply on session ${t.sessionId}`),
       ...(t.check ? { outputSchema: t.check } : {}),
     });
-    await followedUp(ctx, t, reply.threadId);
-    await finished(ctx, t);
+    await followedUp(host, t, reply.threadId);
+    await finished(host, t);
     const result: TurnResult = {
       ...base,
       thread_id: reply.threadId,
@@ -113,10 +116,10 @@ export async function turnOutcome(ctx: Context, t: TurnAt, call: ToolCallContext
     if (err instanceof TimeoutError && err.answered !== undefined) {
       if (err.answered === 0) throw noAnswer(total, t.sessionId, err.rateLimited);
       const threadId = err.threadId ?? t.threadId ?? '';
-      await followedUp(ctx, t, threadId);
+      await followedUp(host, t, threadId);
       return runningOutcome(base, threadId, err.attempts ?? 0);
     }
-    if (err instanceof SchemaMismatchError) return mismatchOutcome(ctx, t, err);
+    if (err instanceof SchemaMismatchError) return mismatchOutcome(host, t, err);
     throw err;
   }
 }
@@ -141,16 +144,16 @@ function runningOutcome(
 }
 
 /** The result of a reply that never matched output_schema: what was wrong, the last reply, the pull requests. */
-async function mismatchOutcome(ctx: Context, t: TurnAt, e: SchemaMismatchError): Promise<ToolOutcome> {
-  await followedUp(ctx, t, e.threadId);
-  await finished(ctx, t);
+async function mismatchOutcome(host: Host<Agents>, t: TurnAt, e: SchemaMismatchError): Promise<ToolOutcome> {
+  await followedUp(host, t, e.threadId);
+  await finished(host, t);
   const result: TurnResult = {
     session_id: t.sessionId,
     thread_id: e.threadId,
     session_html_url: t.url,
     status: 'schema_mismatch',
     final_message: e.reply,
-    pull_requests: await pullRequestsOf(ctx, t.sessionId),
+    pull_requests: await pullRequestsOf(host, t.sessionId),
   };
   const fields = { schema_attempts: e.attempts, schema_errors: e.errors };
   return { structured: { ...result, ...fields }, text: mismatchText(e) };
@@ -168,13 +171,13 @@ function mismatchText(e: SchemaMismatchError): string {
 }
 
 /** The session's pull requests as the service gives them (one read; none, with a warning, when it fails). */
-async function pullRequestsOf(ctx: Context, sessionId: string): Promise<Session['pull_requests']> {
+async function pullRequestsOf(host: Host<Agents>, sessionId: string): Promise<Session['pull_requests']> {
   try {
-    const agents = await agentsOf(ctx);
+    const agents = await host.agents();
     const session = await agents.session(sessionId, { timeout: REQUEST_DEADLINE_MS });
     return Array.isArray(session.pull_requests) ? session.pull_requests : [];
   } catch (err) {
-    ctx.log.warn(
+    host.log.warn(
       `could not read the session's pull requests: ${err instanceof Error ? err.message : String(err)}`,
     );
     return [];
@@ -182,11 +185,11 @@ async function pullRequestsOf(ctx: Context, sessionId: string): Promise<Session[
 }
 
 /** A schema's follow-up started a turn of its own: it is the profile's `last` now, as a send's is. */
-async function followedUp(ctx: Context, t: TurnAt, threadId: string): Promise<void> {
+async function followedUp(host: Host<Agents>, t: TurnAt, threadId: string): Promise<void> {
   // wait_for_reply never follows up: with no thread given, the one the wait found is the latest turn's.
   if (t.threadId === undefined || threadId === t.threadId) return;
-  const warning = await recordLast(await ctx.history(), { id: t.sessionId, threadId }, { state: 'working' });
-  if (warning) ctx.log.warn(warning);
+  const warning = await recordLast(await host.history(), { id: t.sessionId, threadId }, { state: 'working' });
+  if (warning) host.log.warn(warning);
 }
 
 /**
@@ -194,7 +197,7 @@ async function followedUp(ctx: Context, t: TurnAt, threadId: string): Promise<vo
  * end as it lists it (src/core/state/turn-ends.ts), but a schema's follow-up is recorded here only after the
  * library's wait has seen its end.
  */
-async function finished(ctx: Context, t: TurnAt): Promise<void> {
-  const failed = await noteSessionFacts(await ctx.history(), [{ id: t.sessionId, state: 'finished' }]);
-  if (failed) ctx.log.warn(failed);
+async function finished(host: Host<Agents>, t: TurnAt): Promise<void> {
+  const failed = await noteSessionFacts(await host.history(), [{ id: t.sessionId, state: 'finished' }]);
+  if (failed) host.log.warn(failed);
 }

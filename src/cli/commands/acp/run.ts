@@ -3,6 +3,7 @@
 import type { Context } from '../../run/context.js';
 import type { CoreAgent } from '../../../core/api/types.js';
 import { serve } from '../../../acp/server.js';
+import { hostOf } from '../../run/host.js';
 
 /** The options of acp, as its spec parsed them. */
 export interface AcpFlags {
@@ -13,7 +14,7 @@ export interface AcpFlags {
 }
 
 export async function acp(ctx: Context, flags: AcpFlags): Promise<void> {
-  await serve(ctx, {
+  await serve(hostOf(ctx), {
     ...(flags.agent === undefined ? {} : { agent: flags.agent }),
     ...(flags.agentId === undefined ? {} : { agentId: flags.agentId }),
     sendCwd: flags.sendCwd === true,

@@ -2,6 +2,7 @@
 // module brings the MCP SDK with it (src/mcp/server.ts): only the mcp command imports it.
 import type { Context } from '../../run/context.js';
 import { serve } from '../../../mcp/server.js';
+import { hostOf } from '../../run/host.js';
 
 /** The options of mcp, as its spec parsed them. */
 export interface McpFlags {
@@ -9,5 +10,5 @@ export interface McpFlags {
 }
 
 export async function mcp(ctx: Context, flags: McpFlags): Promise<void> {
-  await serve(ctx, { readOnly: flags.readOnly === true });
+  await serve(hostOf(ctx), { readOnly: flags.readOnly === true });
 }

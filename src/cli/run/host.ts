@@ -1,0 +1,49 @@
+// The CLI's run as the host of a protocol face (`agents mcp`, `agents acp`, src/core/sessions/host.ts): they post
+// and read through the library's public entry (src/sdk/index.ts), so a regression of the library fails their
+// tests too. The run's settings, budget directory and tuning go in; the library's events come out on the
+// run's stderr.
+import { Agents, type AgentsEvent } from '../../sdk/index.js';
+import type { Context } from './context.js';
+import { budgetDir, recordIn, requireConnection, sharedPacingFromEnv, type Host } from '../../core/index.js';
+
+/** Tells the run's log of the library's progress, as the CLI's own client does. */
+function logEvent(ctx: Context, e: AgentsEvent): void {
+  if (e.type === 'budget' || e.type === 'warning') ctx.log.warn(e.message);
+  else if (e.type === 'poll-failed') ctx.log.warn(`${e.reason}; still trying`);
+  else if (e.type === 'retry') ctx.log.debug(`${e.reason}; retrying in ${e.delayMs} ms`);
+}
+
+/** The run's Agents: its key, base URL and budget as the run's own client has them. */
+async function agentsOf(ctx: Context): Promise<Agents> {
+  const s = await ctx.settings(['apiKey', 'baseUrl', 'budgetUrl']);
+  const connection = requireConnection(s, (w) => ctx.log.warn(w));
+  const { env } = ctx.io;
+  const shared = ctx.io.tuning?.pacing !== false && sharedPacingFromEnv(env);
+  const dir = budgetDir(env, ctx.io.runtime.platform);
+  const agents = new Agents({
+    ...connection,
+    env,
+    budget: { dir, shared, ...(s.budgetUrl !== undefined ? { url: s.budgetUrl } : {}) },
+    onEvent: (e) => logEvent(ctx, e),
+    ...(ctx.io.tuning ? { tuning: ctx.io.tuning } : {}),
+  });
+  // The turns' ends it sees go where the run's own client records them (`agents ls`).
+  recordIn(agents, await ctx.history());
+  return agents;
+}
+
+export function hostOf(ctx: Context): Host<Agents> {
+  let agents: Promise<Agents> | undefined;
+  return {
+    agents: () => (agents ??= agentsOf(ctx)),
+    history: () => ctx.history(),
+    profile: () => ctx.profile(),
+    apiKey: async () => (await ctx.settings(['apiKey'])).apiKey,
+    defaultAgent: async () => (await ctx.settings(['agent'])).agent,
+    log: ctx.log,
+    signal: ctx.signal,
+    stdin: ctx.io.stdin,
+    stdout: ctx.io.stdout,
+    homedir: ctx.io.runtime.homedir,
+  };
+}
