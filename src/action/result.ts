@@ -1,6 +1,6 @@
 // The Action's result, from what the library returned: the CI result `agents … --wait --json` prints
 // (src/core/events/ci-result.ts), and the step outputs of each stage. The outputs, the step summary and `result`
-// come from the CLI's own pure helpers (src/cli/output/github.ts), so the two cannot drift.
+// come from the helpers the CLI uses too (core/events/ci-result.ts), so the two cannot drift.
 import {
   SchemaMismatchError,
   TimeoutError,
@@ -9,8 +9,7 @@ import {
   type Reply,
   type Turn,
 } from '../sdk/index.js';
-import type { PullRequestRef, Session, WaitResult } from '../core/index.js';
-import { resultOutputs } from '../cli/output/github.js';
+import { resultOutputs, type PullRequestRef, type Session, type WaitResult } from '../core/index.js';
 
 /** Every output action.yml declares, in its order. */
 export const OUTPUT_NAMES = [

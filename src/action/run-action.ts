@@ -6,8 +6,7 @@
 // files) from the process and writes the log to its stdout: so the Action reads the environment there too.
 import { getInput, info, setSecret, summary } from '@actions/core';
 import { Agents, AgentsError, ExitCode } from '../sdk/index.js';
-import { githubFiles, toCliError, type Env, type Tuning } from '../core/index.js';
-import { stepSummary } from '../cli/output/github.js';
+import { githubFiles, stepSummary, toCliError, type Env, type Tuning } from '../core/index.js';
 import { agentsOptions } from './client.js';
 import { parseInputs, type ActionInputs, type InputReader } from './inputs.js';
 import { endOutputs, idOutputs, postedOutputs, replied, unanswered, type Reported } from './result.js';

@@ -1,11 +1,10 @@
 // What the Action reads from the workspace before it sends anything: the prompt (prompt, or prompt_file
-// read by the CLI's own reader: valid UTF-8, not empty) and output_schema's JSON (the CLI's schema-file
-// reader: bounded, parsed). Each failure is a UsageError naming the input.
+// read by the reader the CLI uses too: valid UTF-8, not empty) and output_schema's JSON (the schema-file reader
+// of --output-schema: bounded, parsed). Each failure is a UsageError naming the input.
 import { Readable } from 'node:stream';
 import { UsageError } from '../sdk/index.js';
 import type { JsonSchema } from '../sdk/index.js';
-import { readMessage } from '../cli/input/message.js';
-import { readSchemaFile } from '../cli/input/schema-file.js';
+import { readMessage, readSchemaFile } from '../core/index.js';
 import type { ActionInputs } from './inputs.js';
 
 /** The message to send: the prompt input, or the text of prompt_file. */

@@ -1,8 +1,8 @@
 // The Action's session work, through the library's public entry alone: create (or send), the ids handed
-// on at once, then the wait (a schema's follow-ups are the library's too), logged by the CLI's own lines
-// for a CI log (output/progress.ts): "Waiting for … on session …" when it starts, "still waiting (…)" as it goes.
+// on at once, then the wait (a schema's follow-ups are the library's too), logged by the lines the CLI writes
+// to a CI log too (core/events/progress.ts): "Waiting for … on session …" when it starts, "still waiting (…)" as it goes.
 import type { Agents, JsonSchema, Reply, Turn } from '../sdk/index.js';
-import { lineProgress } from '../cli/output/progress.js';
+import { lineProgress } from '../core/index.js';
 import { monotonicMs } from '../util/clock.js';
 import type { ActionInputs } from './inputs.js';
 

@@ -1,7 +1,7 @@
 // agents create [message...]: its options and help, and the checks the flags alone decide.
 import { checkReplyFlags } from '../../input/reply-flags.js';
 import { checkAgentFlags } from '../../input/agent.js';
-import { checkMessageSources } from '../../input/message.js';
+import { checkMessageSources } from '../../../core/io/message.js';
 import { Option, type Command } from 'commander';
 import { CORE_AGENTS } from '../../../core/api/types.js';
 import type { AgentFlags } from '../../input/agent.js';

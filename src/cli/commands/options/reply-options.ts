@@ -2,7 +2,7 @@
 // attached, and how to wait for the reply. input/reply-flags.ts checks their combinations.
 import { loadOutputSchema } from '../../../core/sessions/output-schema.js';
 import type { Command } from 'commander';
-import { readSchemaFile } from '../../input/schema-file.js';
+import { readSchemaFile } from '../../../core/io/schema-file.js';
 import type { OutputSchema } from '../../../core/sessions/structured-output.js';
 import { durationOption, intOption, uuidListOption } from './option-values.js';
 

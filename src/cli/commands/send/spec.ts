@@ -1,7 +1,7 @@
 // agents send [session] [message...]: its options and help, and the checks the flags alone decide.
 import { checkReplyFlags } from '../../input/reply-flags.js';
 import { profileFromFlags } from '../../input/agent.js';
-import { checkMessageSources } from '../../input/message.js';
+import { checkMessageSources } from '../../../core/io/message.js';
 import type { Command } from 'commander';
 import type { ReplyFlags } from '../../input/reply-flags.js';
 import type { SessionRef } from '../../../core/sessions/refs.js';

@@ -3,8 +3,8 @@
 // with an idle, open stdin never hangs.
 import { accessSync, constants, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { UsageError } from '../../core/errors/cli-error.js';
-import type { InStream } from '../../core/io/io.js';
+import { UsageError } from '../errors/cli-error.js';
+import type { InStream } from './io.js';
 
 export interface MessageSources {
   args: string[];

@@ -1,7 +1,7 @@
 // A JSON Schema file someone wrote for an answer (--output-schema, the Action's output_schema): read whole,
 // bounded, and parsed; each failure one UsageError naming the file as the caller does.
 import { readFile } from 'node:fs/promises';
-import { UsageError } from '../../core/errors/cli-error.js';
+import { UsageError } from '../errors/cli-error.js';
 
 /** A schema file larger than this is not a schema someone wrote for an answer. */
 const MAX_SCHEMA_BYTES = 1024 * 1024;
