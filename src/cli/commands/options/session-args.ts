@@ -1,14 +1,14 @@
 // The arguments and options several commands share, declared once so their help reads the same everywhere.
 import { Argument, Option } from 'commander';
-import { durationOption, sessionArgument } from './option-values.js';
+import { durationOption, intOption } from './option-values.js';
+import { sessionRefArg } from '../../../core/sessions/refs.js';
 import { threadOptionArg } from '../../input/wait-ref.js';
+import { pullRequestPickArg } from '../../input/pull-request-choice.js';
 
-/** What a `<session>` argument accepts. */
 export const SESSION_ARG = 'session id, address (…/sessions/<id>), or "last"';
 
-/** `<session>`, required. */
 export function sessionArg(): Argument {
-  return new Argument('<session>', SESSION_ARG).argParser(sessionArgument);
+  return new Argument('<session>', SESSION_ARG).argParser(sessionRefArg);
 }
 
 /**
@@ -16,11 +16,8 @@ export function sessionArg(): Argument {
  * offers the sessions of `agents ls` to choose from, a script still gets the usage error
  * (src/cli/input/pick-session.ts).
  */
-export function sessionOrPickArg(): Argument {
-  return new Argument(
-    '[session]',
-    `${SESSION_ARG}; at a terminal, chosen from \`agents ls\` when left out`,
-  ).argParser(sessionArgument);
+export function sessionOrPickArg(leftOut = 'at a terminal, chosen from `agents ls` when left out'): Argument {
+  return new Argument('[session]', `${SESSION_ARG}; ${leftOut}`).argParser(sessionRefArg);
 }
 
 /** show and tail: `--thread`, its session part checked against `<session>` by input/wait-ref.ts. */
@@ -31,10 +28,25 @@ export function threadOption(): Option {
   ).argParser(threadOptionArg);
 }
 
-/** show, plan and artifact: `--timeout` over the whole read. */
 export function readTimeoutOption(): Option {
   return new Option(
     '--timeout <duration>',
     'bound the whole read, retries included: 90s, 20m, 1h or seconds (exit 124)',
   ).argParser(durationOption);
+}
+
+/** checkout and diff: `--pr N|URL`. */
+export function pullRequestOption(): Option {
+  return new Option(
+    '--pr <n|url>',
+    'which of the session’s pull requests (its number or address); needed when it has several',
+  ).argParser(pullRequestPickArg);
+}
+
+/** checkout and diff: `--attempt K` of a session group (`create --attempts`). */
+export function attemptOption(): Option {
+  return new Option(
+    '--attempt <k>',
+    'of the session group given (or last, after create --attempts): attempt K (1 to 5)',
+  ).argParser(intOption(1, 5));
 }
