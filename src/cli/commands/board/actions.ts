@@ -4,7 +4,6 @@
 // session, the browser) run behind the board and come back as one line to show.
 import type { Context } from '../../run/context.js';
 import type { Item } from '../../output/items.js';
-import type { Result } from '../../output/items.js';
 import { present } from '../../output/presenter.js';
 import { openInBrowser } from '../../output/browser.js';
 import { chat } from '../chat/run.js';
@@ -19,31 +18,15 @@ import { toCliError } from '../../../core/errors/cli-error.js';
 import { escapeForLine } from '../../../util/text.js';
 import type { BoardScreen } from './screen.js';
 
-/** A command that takes the screen: `stop` ends it early (a tail ends on q). */
+/** A command that takes the screen. */
 export type ScreenAction = 'chat' | 'tail' | 'show' | 'checkout' | 'diff';
 
 /** Runs a command that takes the screen on session `id`, its output presented as its own. */
-export async function runOnScreen(ctx: Context, what: ScreenAction, id: string): Promise<void> {
+async function runOnScreen(ctx: Context, what: ScreenAction, id: string): Promise<void> {
   const ref = { kind: 'id', id } as const;
-  let result: Result | void;
-  switch (what) {
-    case 'chat':
-      // Its own end (Ctrl-C or Ctrl-D on an empty line) is the way back: its resume hint is not needed here.
-      await chat(ctx, ref, { turns: 3 });
-      return;
-    case 'tail':
-      result = tail(ctx, ref, {});
-      break;
-    case 'show':
-      result = await show(ctx, ref, {});
-      break;
-    case 'checkout':
-      result = await checkout(ctx, ref, {});
-      break;
-    case 'diff':
-      result = await diff(ctx, ref, {});
-      break;
-  }
+  // Its own end (Ctrl-C or Ctrl-D on an empty line) is the way back: its resume hint is not needed here.
+  if (what === 'chat') return void (await chat(ctx, ref, { turns: 3 }));
+  const result = await { tail, show, checkout, diff }[what](ctx, ref, {});
   if (result !== undefined) await present(ctx, result);
 }
 

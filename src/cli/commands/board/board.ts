@@ -26,14 +26,12 @@ export interface BoardOptions {
   notify?: boolean;
 }
 
-/** A row and what the poll plan keeps of it. */
 type Tracked = BoardRow & PollRow;
 
-/** A question being asked on the message line, and what its answer does. */
+/** A question being asked on the message line; `typed`: typing changes something at once (the filter). */
 interface Asking {
   prompt: PromptLine;
   answer(text: string): void;
-  /** Typing changes something at once (the filter). */
   typed?(text: string): void;
 }
 
@@ -41,11 +39,10 @@ const KEYS =
   '↑↓ move  ⏎ chat  t tail  s show  r reply  n new  c checkout  d diff  o open  / filter  R refresh  q quit';
 /** The state file is read again this often, for sessions other runs created or sent to. */
 const RELOAD_MS = 2000;
-/** A failed look is tried again after this long. */
 const RETRY_MS = 10_000;
 
 export class Board {
-  private readonly rows = new Map<string, Tracked>();
+  private rows = new Map<string, Tracked>();
   private shown: Tracked[] = [];
   private selectedId: string | undefined;
   private top = 0;
@@ -125,8 +122,7 @@ export class Board {
       if (old !== undefined && row.threadId !== old.threadId) row.dueAt = 0;
       next.set(s.id, row);
     }
-    this.rows.clear();
-    for (const [id, row] of next) this.rows.set(id, row);
+    this.rows = next;
     this.arrange();
   }
 
@@ -136,17 +132,11 @@ export class Board {
     if (!this.shown.some((r) => r.id === this.selectedId)) this.selectedId = this.shown[0]?.id;
   }
 
-  private get selected(): Tracked | undefined {
-    return this.shown.find((r) => r.id === this.selectedId);
-  }
-
   draw(): void {
     if (this.away || this.stopped) return;
     const { columns, rows } = this.screen;
-    const index = Math.max(
-      0,
-      this.shown.findIndex((r) => r.id === this.selectedId),
-    );
+    const selected = this.shown.findIndex((r) => r.id === this.selectedId);
+    const index = Math.max(0, selected);
     this.top = scrollTop(this.top, index, tableHeight(rows));
     const working = this.shown.filter((r) => r.state === 'working').length;
     const filter = this.filter === '' ? '' : ` · filter "${safeText(this.filter, 40)}"`;
@@ -181,7 +171,6 @@ export class Board {
     });
   }
 
-  /** Asks about one session at a time, as the plan says, within the board's part of the budget. */
   private async polls(): Promise<void> {
     while (!this.stopped) {
       if (this.away) {
@@ -218,7 +207,7 @@ export class Board {
     }
   }
 
-  /** Takes in what a look or poll learnt: the row redrawn, its next poll planned, a finish notified. */
+  /** What a look or poll learnt: the row redrawn, its next poll planned, a finish notified. */
   private learnt(row: Tracked, facts: Partial<BoardRow>, whole: boolean, now: number): void {
     const before = { state: row.state, latest: row.latest, lastAt: row.lastAt };
     Object.assign(row, facts);
@@ -261,7 +250,7 @@ export class Board {
     if (str === '/') return this.askFilter();
     if (str === 'n') return this.askNew();
     if (str === 'R') return this.refreshAll();
-    const row = this.selected;
+    const row = this.shown.find((r) => r.id === this.selectedId);
     if (row === undefined) return;
     if (name === 'return') return void this.takeScreen('chat', row);
     const onScreen: Record<string, ScreenAction> = { t: 'tail', s: 'show', c: 'checkout', d: 'diff' };
@@ -341,7 +330,7 @@ export class Board {
     this.draw();
   }
 
-  /** R: every session looked at again (title, state, latest line, pull request), as the budget allows. */
+  /** R: every session looked at again, as the budget allows. */
   private refreshAll(): void {
     for (const row of this.rows.values()) row.owed = true;
     this.message = 'refreshing every session';
@@ -361,7 +350,6 @@ export class Board {
     this.draw();
   }
 
-  /** A command on the ordinary screen, then the board again. */
   private async takeScreen(what: ScreenAction, row: Tracked): Promise<void> {
     this.away = true;
     await away(this.ctx, this.screen, what, row.id, safeText(row.title, 60) || row.id);

@@ -6,16 +6,16 @@ import { cut, width } from '../../../util/width.js';
 import type { Style } from '../../output/style.js';
 import type { BoardRow, GroupMark, RowState } from './rows.js';
 
-/** A column of the table: its width (or least width, for those that share the room) and when it goes. */
+/**
+ * A column of the table: its least and most width, its share of the spare room (0: fixed width), and when
+ * it is dropped as the width shrinks (the highest first; 0 never).
+ */
 interface Column {
   name: 'state' | 'title' | 'agent' | 'since' | 'pr' | 'latest';
   heading: string;
   min: number;
-  /** The share of the spare room it takes (0: fixed width). */
   grow: number;
-  /** Most room it takes. */
   max: number;
-  /** Dropped first when the width is short: the highest goes first; 0 is never dropped. */
   drop: number;
 }
 
@@ -31,8 +31,7 @@ const COLUMNS: readonly Column[] = [
 /** Columns before the first: the selection's mark. */
 const MARK = 2;
 
-/** A column placed: its width. */
-export interface Placed {
+interface Placed {
   column: Column;
   width: number;
 }
@@ -105,7 +104,7 @@ export function prLabel(url: string | undefined): string {
 }
 
 /** Pure: `text` cut and padded to exactly `w` columns. */
-export function fit(text: string, w: number): string {
+function fit(text: string, w: number): string {
   const c = cut(text, w);
   return c + ' '.repeat(Math.max(0, w - width(c)));
 }
@@ -140,38 +139,19 @@ function styled(name: Column['name'], text: string, row: BoardRow, style: Style)
   return text;
 }
 
-/** Pure: one row of the table, exactly `columns` wide before styling. */
-export function renderRow(
-  row: BoardRow,
-  o: { placed: readonly Placed[]; selected: boolean; mark: GroupMark; now: number; style: Style },
-): string {
-  const cells = o.placed.map((p) =>
-    styled(p.column.name, fit(cell(p.column.name, row, o.mark, o.now), p.width), row, o.style),
-  );
-  const line = `${o.selected ? '› ' : '  '}${cells.join(' ')}`;
-  return o.selected ? o.style.bold(line) : line;
-}
-
-/** Pure: the headings line. */
-export function renderHeadings(placed: readonly Placed[], style: Style): string {
-  return style.dim(`  ${placed.map((p) => fit(p.column.heading, p.width)).join(' ')}`);
-}
-
-/** What the board draws. */
+/**
+ * What the board draws: the rows shown (filtered) with their group marks, the first shown (`top`), the
+ * header line, the message line above the keys (a message, or a prompt being typed), the keys line.
+ */
 export interface BoardView {
   columns: number;
   rows: number;
-  /** The rows shown (filtered), in order, with their group marks. */
   list: readonly BoardRow[];
   marks: readonly GroupMark[];
   selected: number;
-  /** The first row shown (scrolled). */
   top: number;
-  /** The top line: what the board is of. */
   header: string;
-  /** The line above the keys: a message, or a prompt being typed. */
   message: string;
-  /** The bottom line: the keys. */
   keys: string;
   now: number;
   style: Style;
@@ -198,10 +178,16 @@ export function renderFrame(v: BoardView): string {
   const shown = v.list.slice(v.top, v.top + tableHeight(v.rows));
   const titles = Math.max(0, ...shown.map((r, i) => width(cell('title', r, v.marks[v.top + i], v.now))));
   const placed = placeColumns(columns, titles);
-  const lines: string[] = [style.bold(cut(v.header, columns)), renderHeadings(placed, style)];
+  const headings = style.dim(`  ${placed.map((p) => fit(p.column.heading, p.width)).join(' ')}`);
+  const lines: string[] = [style.bold(cut(v.header, columns)), headings];
   shown.forEach((row, n) => {
-    const i = v.top + n;
-    lines.push(renderRow(row, { placed, selected: i === v.selected, mark: v.marks[i], now: v.now, style }));
+    // Each row exactly `columns` wide before styling.
+    const mark = v.marks[v.top + n];
+    const cells = placed.map((p) =>
+      styled(p.column.name, fit(cell(p.column.name, row, mark, v.now), p.width), row, style),
+    );
+    const line = `${v.top + n === v.selected ? '› ' : '  '}${cells.join(' ')}`;
+    lines.push(v.top + n === v.selected ? style.bold(line) : line);
   });
   if (v.list.length === 0) lines.push(style.dim('  no sessions'));
   while (lines.length < v.rows - 2) lines.push('');

@@ -9,20 +9,19 @@
 import { nextDelay, type ScheduleOptions } from '../../../core/poll/schedule.js';
 import type { RowState } from './rows.js';
 
-/** What the plan needs of a row. */
+/**
+ * What the plan needs of a row: whether a look (title, pull request, latest line) is owed (never done, or
+ * asked for by R), when it may be polled (ms; undefined: at once), when its newest message was seen (ms).
+ */
 export interface PollRow {
   id: string;
   state: RowState;
-  /** A look (title, pull request, latest line) is owed: never done, or asked for by R. */
   owed: boolean;
-  /** Not polled before this time (ms); undefined: at once. */
   dueAt?: number;
-  /** When its newest message was seen to arrive (ms), for "busiest" and its schedule. */
   activeAt?: number;
 }
 
-/** Of its share of the key's budget, the part the board spends. */
-export const BOARD_SHARE = 2 / 3;
+const BOARD_SHARE = 2 / 3;
 
 /** Pure: the next session to ask about at `now`, or undefined when none is due. */
 export function nextToPoll(rows: readonly PollRow[], now: number): PollRow | undefined {
@@ -35,13 +34,8 @@ export function nextToPoll(rows: readonly PollRow[], now: number): PollRow | und
 }
 
 /** Pure: when a working session is polled again, after a poll at `now` (quiet since `activeAt`). */
-export function dueAfterPoll(
-  now: number,
-  activeAt: number | undefined,
-  schedule: ScheduleOptions,
-  random: () => number = Math.random,
-): number {
-  return now + nextDelay(now - (activeAt ?? now), 0, schedule, random);
+export function dueAfterPoll(now: number, activeAt: number | undefined, schedule: ScheduleOptions): number {
+  return now + nextDelay(now - (activeAt ?? now), 0, schedule);
 }
 
 /**

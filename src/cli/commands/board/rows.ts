@@ -2,7 +2,6 @@
 // it, in the board's order (newest first, the attempts of one prompt together) and filtered by `/`.
 import type { KnownSession } from '../../../core/state/known-sessions.js';
 
-/** What the board shows of a session's latest turn. */
 export type RowState = 'working' | 'finished' | 'failed' | 'unknown';
 
 /** One session on the board. Text fields are as the service sent them: the layout makes them safe. */
@@ -16,13 +15,10 @@ export interface BoardRow {
   createdAt?: string;
   /** The session group (`session_group_id`): the attempts of one prompt. */
   group?: string;
-  /** The latest turn's thread, when known. */
   threadId?: string;
-  /** The time of the newest message seen (ISO). */
+  /** The time of the newest message seen (ISO), and the agent's newest line. */
   lastAt?: string;
-  /** The agent's newest line. */
   latest?: string;
-  /** The first pull request's address. */
   pr?: string;
   web?: string;
 }
@@ -35,20 +31,16 @@ export function stateOf(known: KnownSession['state']): RowState {
   return 'unknown';
 }
 
-/**
- * The group a known-session entry names. `group` (or `sessionGroupId`) is what `create --attempts`
- * records; read loosely, since the entry's type may not declare it.
- */
-function groupOf(s: KnownSession): string | undefined {
-  const loose = s as KnownSession & { group?: unknown; sessionGroupId?: unknown };
-  const g = loose.group ?? loose.sessionGroupId;
-  return typeof g === 'string' && g !== '' ? g.toLowerCase() : undefined;
-}
-
 /** Pure: a row for a known session, or that row brought up to date with the state file (`old` kept where newer). */
 export function rowOf(s: KnownSession, old?: BoardRow): BoardRow {
   const row: BoardRow = { ...old, id: s.id, usedAt: s.usedAt, state: old?.state ?? stateOf(s.state) };
-  const fields = { title: s.title, agent: s.agent, createdAt: s.createdAt, web: s.web, group: groupOf(s) };
+  const fields = {
+    title: s.title,
+    agent: s.agent,
+    createdAt: s.createdAt,
+    web: s.web,
+    group: s.group?.toLowerCase() || undefined,
+  };
   for (const [k, v] of Object.entries(fields)) if (v !== undefined) Object.assign(row, { [k]: v });
   // A later create or send (here or in another run) started a turn the board has not seen.
   if (s.threadId !== undefined && s.threadId !== old?.threadId) {

@@ -1,10 +1,9 @@
-// agents board: its options and help.
 import { Option, type Command } from 'commander';
 import { MAX_SESSIONS } from '../../../core/state/known-sessions.js';
 import { intOption } from '../options/option-values.js';
 import { addNotifyOptions } from '../options/reply-options.js';
 import type { CommandSpec } from '../options/command-spec.js';
-import type { BoardFlags } from './run.js';
+import type { BoardOptions } from './board.js';
 
 export const boardSpec: CommandSpec = (program, run) =>
   addNotifyOptions(
@@ -28,6 +27,6 @@ Examples:
   $ agents board
   $ agents board --notify`,
     )
-    .action((flags: BoardFlags, cmd: Command) =>
+    .action((flags: BoardOptions, cmd: Command) =>
       run(cmd, async (ctx) => (await import('./run.js')).board(ctx, flags)),
     );
