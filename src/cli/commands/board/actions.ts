@@ -18,7 +18,6 @@ import { toCliError } from '../../../core/errors/cli-error.js';
 import { escapeForLine } from '../../../util/text.js';
 import type { BoardScreen } from './screen.js';
 
-/** A command that takes the screen. */
 export type ScreenAction = 'chat' | 'tail' | 'show' | 'checkout' | 'diff';
 
 /** Runs a command that takes the screen on session `id`, its output presented as its own. */
@@ -37,7 +36,6 @@ export interface Posted {
   warning?: string;
 }
 
-/** Reads what a post yields: the ids it made, and its warning. */
 async function posted(items: AsyncIterable<Item>): Promise<Posted | undefined> {
   let out: Posted | undefined;
   let warning: string | undefined;
@@ -56,7 +54,6 @@ export function reply(ctx: Context, id: string, text: string): Promise<Posted | 
   return posted(send(ctx, { kind: 'id', id }, [text], { yes: true }));
 }
 
-/** `agents create -a <agent> <text>`: one new session. */
 export function newSession(ctx: Context, agent: string, text: string): Promise<Posted | undefined> {
   return posted(create(ctx, [text], { agent }));
 }
@@ -71,9 +68,8 @@ export async function browse(ctx: Context, id: string): Promise<string> {
 }
 
 /**
- * Gives the screen up for a command on session `id` (`name`: what to call it), and waits, where what it
- * printed is to be read (show, checkout, diff, an error), for a key before the board takes the screen back.
- * A tail ends on q or Ctrl-C; a signal ends the command and the board with it.
+ * Gives the screen up for a command on session `id`; where what it printed is to be read (show, checkout,
+ * diff, an error), waits for a key. A tail ends on q or Ctrl-C; a signal ends the board with it.
  */
 export async function away(
   ctx: Context,

@@ -190,7 +190,6 @@ export class Board {
     }
   }
 
-  /** One look or poll; returns the requests it cost. */
   private async poll(row: Tracked, now: number): Promise<number> {
     const whole = row.owed;
     try {
@@ -219,10 +218,7 @@ export class Board {
     this.arrange();
   }
 
-  /**
-   * A session that finished while another is selected, through wait's own notification: --notify, or the
-   * notify setting where neither --notify nor --no-notify was given.
-   */
+  /** A session that finished while another is selected, through wait's own notification. */
   private async finished(row: Tracked): Promise<void> {
     if (this.o.notify === false || row.id === this.selectedId) return;
     await present(this.ctx, {
@@ -330,7 +326,6 @@ export class Board {
     this.draw();
   }
 
-  /** R: every session looked at again, as the budget allows. */
   private refreshAll(): void {
     for (const row of this.rows.values()) row.owed = true;
     this.message = 'refreshing every session';

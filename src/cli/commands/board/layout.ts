@@ -103,7 +103,6 @@ export function prLabel(url: string | undefined): string {
   return m ? `#${m[1]}` : 'PR';
 }
 
-/** Pure: `text` cut and padded to exactly `w` columns. */
 function fit(text: string, w: number): string {
   const c = cut(text, w);
   return c + ' '.repeat(Math.max(0, w - width(c)));

@@ -8,7 +8,6 @@ import { pullRequestUrls } from '../../input/pull-request-choice.js';
 import { latestUserMessage } from '../../../core/sessions/latest.js';
 import type { BoardRow } from './rows.js';
 
-/** What a look or a poll learnt, and the requests it took. */
 export interface Learnt {
   facts: Partial<BoardRow>;
   requests: number;
@@ -17,7 +16,6 @@ export interface Learnt {
 /** Replies listed per poll: the live service repeats a thread's final as its last `message`. */
 const NEWEST = 5;
 
-/** The latest turn: its state, the agent's newest line and when it came. */
 async function latestTurn(
   client: ApiClient,
   row: Pick<BoardRow, 'id' | 'threadId'>,
@@ -54,9 +52,8 @@ async function latestTurn(
 }
 
 /**
- * Asks about a session: with `whole`, the session first (title, group, pull request, archived), then its
- * latest turn. A session the service no longer has is 'failed'; an authentication failure is thrown (every
- * other session would fail the same way); any other failure is thrown for the board to report and retry.
+ * Asks about a session: with `whole`, the session first (title, group, pull request), then its latest
+ * turn. A session the service no longer has is 'failed'; any other failure is thrown.
  */
 export async function lookAt(
   client: ApiClient,

@@ -23,7 +23,6 @@ export interface PollRow {
 
 const BOARD_SHARE = 2 / 3;
 
-/** Pure: the next session to ask about at `now`, or undefined when none is due. */
 export function nextToPoll(rows: readonly PollRow[], now: number): PollRow | undefined {
   const busiest = (a: PollRow, b: PollRow) => (b.activeAt ?? 0) - (a.activeAt ?? 0);
   const owed = rows.filter((r) => r.owed);

@@ -2,7 +2,6 @@
 // line above the keys with the chat's own line editor: Enter answers, Escape or Ctrl-C asks nothing.
 import { LineEditor, type Key } from '../../chat/input-line.js';
 
-/** What became of a key typed into a question. */
 export type PromptKey = { done: 'answer'; text: string } | { done: 'cancel' } | { done: false };
 
 export class PromptLine {

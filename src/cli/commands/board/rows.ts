@@ -23,8 +23,7 @@ export interface BoardRow {
   web?: string;
 }
 
-/** Pure: the state the board shows for what the state file knew. */
-export function stateOf(known: KnownSession['state']): RowState {
+function stateOf(known: KnownSession['state']): RowState {
   if (known === 'working' || known === 'finished') return known;
   if (known === 'archived') return 'finished';
   if (known === 'gone') return 'failed';

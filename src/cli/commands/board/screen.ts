@@ -38,7 +38,6 @@ export class BoardScreen {
     return Math.max(3, this.stdout.rows || 24);
   }
 
-  /** Takes the screen and the keyboard. */
   enter(): void {
     if (this.on) return;
     this.on = true;

@@ -1,4 +1,3 @@
-// agents create [message...]: its options and help, and the checks the flags alone decide.
 import { checkReplyFlags } from '../../input/reply-flags.js';
 import { checkAgentFlags, type AgentFlags, type CheckedAgentFlags } from '../../input/agent.js';
 import { checkMessageSources } from '../../input/message.js';

@@ -1,4 +1,3 @@
-// agents emulator: its options and help.
 import { Option, type Command } from 'commander';
 import { decimalOption, hostOption, intOption, keySpecOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';

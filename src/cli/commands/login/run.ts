@@ -12,20 +12,17 @@ import { keychainFromEnv } from '../../../core/config/env.js';
 import { storeKey, type StoreMode } from '../../../core/config/key-store.js';
 import type { Item } from '../../output/items.js';
 
-/** Options of `agents login` (besides the global --base-url and --profile). */
 export interface LoginFlags {
   withKey?: boolean;
-  /** Keep the key in the config file, not the system's keychain. */
   insecureStorage?: boolean;
-  /** The keychain or nothing: no fallback to the file. */
   keychain?: boolean;
 }
 
 // A key is short; anything this long on stdin is not a key (and must not be read into memory forever).
 const MAX_STDIN_BYTES = 64 * 1024;
 
-/** Reads the key from standard input: all of it, less one trailing newline. */
-export async function readKeyFromStdin(stdin: InStream): Promise<string> {
+/** The key on standard input: all of it, less one trailing newline. */
+async function readKeyFromStdin(stdin: InStream): Promise<string> {
   if (stdin.isTTY === true) {
     throw new UsageError(
       '--with-key reads the key from standard input, which is a terminal here',
@@ -53,11 +50,10 @@ export async function readKeyFromStdin(stdin: InStream): Promise<string> {
 }
 
 /**
- * Sends one request with the key; resolves when the service accepted it, throws a CliError otherwise. It
- * asks for a random version-4 id, which cannot exist: the service answers a valid key with a JSON 404 (the
- * all-zero id may be refused as invalid instead), and a wrong one with 401 or 403.
+ * One request with the key, for a random version-4 id, which cannot exist: the service answers a valid key
+ * with a JSON 404 (the all-zero id may be refused as invalid instead), and a wrong one with 401 or 403.
  */
-export async function verifyKey(ctx: Context, baseUrl: string, apiKey: string): Promise<void> {
+async function verifyKey(ctx: Context, baseUrl: string, apiKey: string): Promise<void> {
   // One request: a login that retries for a minute against a wrong address helps nobody.
   const client = ctx.clientFor({ baseUrl, apiKey, retry: { maxRetries: 0 } });
   try {
@@ -74,7 +70,6 @@ export async function verifyKey(ctx: Context, baseUrl: string, apiKey: string): 
       });
     }
     if (err.kind === 'not_found' || err.kind === 'unexpected') {
-      // A 404 without the API's error body is a route the server lacks (the client says so, naming it).
       const what =
         err.kind === 'not_found' ? err.message : `${baseUrl} does not answer like the Agent Sessions API`;
       throw new CliError(`${what}; nothing was stored`, {
@@ -93,16 +88,6 @@ export async function verifyKey(ctx: Context, baseUrl: string, apiKey: string): 
   }
 }
 
-/** The current base URL in its stored form, or undefined when it is not valid (the prompt then has no default). */
-function tryNormalize(raw: string): string | undefined {
-  try {
-    return validateBaseUrl(raw).value;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Where the flags ask the key to go. */
 function storeMode(flags: LoginFlags, env: Env): StoreMode {
   if (flags.insecureStorage && flags.keychain) {
     throw new UsageError('--keychain and --insecure-storage contradict each other: give one');
@@ -128,7 +113,13 @@ export async function* login(ctx: Context, flags: LoginFlags): AsyncGenerator<It
   let where = settings.baseUrl === undefined ? 'base URL' : describeSource(settings, 'baseUrl');
   // At a terminal the base URL is asked for (the current one as default), unless --base-url just gave it.
   if (prompts !== undefined && settings.sources.baseUrl !== 'flag') {
-    const current = rawBaseUrl === undefined ? undefined : tryNormalize(rawBaseUrl);
+    // The current one in its stored form is the default, unless it is not valid.
+    let current: string | undefined;
+    try {
+      current = rawBaseUrl === undefined ? undefined : validateBaseUrl(rawBaseUrl).value;
+    } catch {
+      current = undefined;
+    }
     rawBaseUrl = await prompts.baseUrl(current);
     where = 'base URL';
   }

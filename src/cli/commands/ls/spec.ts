@@ -1,4 +1,3 @@
-// agents ls: its options and help.
 import { Argument, Option, type Command } from 'commander';
 import { MAX_SESSIONS } from '../../../core/state/known-sessions.js';
 import { intOption } from '../options/option-values.js';

@@ -1,4 +1,3 @@
-// agents send [session] [message...]: its options and help, and the checks the flags alone decide.
 import { checkReplyFlags } from '../../input/reply-flags.js';
 import { profileFromFlags } from '../../input/agent.js';
 import { checkMessageSources } from '../../input/message.js';

@@ -1,4 +1,3 @@
-// agents show [session]: its options and help.
 import { Option, type Command } from 'commander';
 import type { SessionRef } from '../../../core/sessions/refs.js';
 import { withThreadSession, type ThreadOption } from '../../input/wait-ref.js';

@@ -1,4 +1,3 @@
-// agents tail [session]: its options and help.
 import type { Command } from 'commander';
 import { UsageError } from '../../../core/errors/cli-error.js';
 import type { SessionRef } from '../../../core/sessions/refs.js';

@@ -1,4 +1,3 @@
-// agents wait [ref...]: its arguments, options and help.
 import type { Command } from 'commander';
 import { waitRefArg } from '../../input/wait-ref.js';
 import type { WaitRef } from '../../../core/sessions/refs.js';
