@@ -1,5 +1,3 @@
-// agents artifact <session> <artifact-id> [-o FILE]: one artifact of a session (a plan iteration or a
-// file), downloaded from its presigned link.
 import type { Context } from '../../run/context.js';
 import type { SessionRef } from '../../../core/sessions/refs.js';
 import { resolveSession } from '../../../core/sessions/resolve.js';

@@ -1,7 +1,5 @@
-// What the board's keys do to a session, through the commands' own run functions (the board rewrites none of
-// them): those that take the screen (chat, tail, show, diff, checkout) run on the ordinary screen with the
-// board's Context, their output presented as the command would present it; the others (a reply, a new
-// session, the browser) run behind the board and come back as one line to show.
+// What the board's keys do to a session, through the commands' own run functions (the board rewrites none
+// of them): on the ordinary screen (chat, tail, show, diff, checkout), or behind it (a post, the browser).
 import type { Context } from '../../run/context.js';
 import type { Item } from '../../output/items.js';
 import { present } from '../../output/presenter.js';

@@ -1,6 +1,5 @@
-// The board's screen, pure: one frame of text for a width and height, every line fitted to the width
-// (string-width: wide characters take two columns), columns dropped as the width shrinks and the room
-// shared out as it grows. Text from the service is made safe here, before it is measured.
+// The board's screen, pure: one frame for a width and height, every line fitted to the width (wide
+// characters take two columns). Text from the service is made safe here, before it is measured.
 import { flatten, neutralize } from '../../../util/text.js';
 import { cut, width } from '../../../util/width.js';
 import type { Style } from '../../output/style.js';

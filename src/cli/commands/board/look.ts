@@ -1,6 +1,5 @@
-// What the board asks the service about one session: a look (the session itself, for its title, group and
-// pull request, then its latest turn) or a poll of a working one (its latest turn alone: one request once
-// its thread is known). Data only; the board decides what to show and when to ask.
+// What the board asks the service about one session: a look (the session, then its latest turn) or a poll
+// of a working one (its latest turn alone: one request once its thread is known).
 import type { ApiClient } from '../../../core/api/client.js';
 import { isHttpError } from '../../../core/api/errors.js';
 import { isFinalReply } from '../../../core/conversation/turn-state.js';

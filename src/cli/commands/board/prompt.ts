@@ -1,5 +1,4 @@
-// The board's one-line questions (a reply, a new session's prompt and agent, the filter), typed on the
-// line above the keys with the chat's own line editor: Enter answers, Escape or Ctrl-C asks nothing.
+// The board's one-line questions, on the chat's line editor: Enter answers, Escape or Ctrl-C asks nothing.
 import { LineEditor, type Key } from '../../chat/input-line.js';
 
 export type PromptKey = { done: 'answer'; text: string } | { done: 'cancel' } | { done: false };

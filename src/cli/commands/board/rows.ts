@@ -1,5 +1,4 @@
-// The board's rows, pure: a row a known session (what `ls` lists) and what the board has since learnt of
-// it, in the board's order (newest first, the attempts of one prompt together) and filtered by `/`.
+// The board's rows, pure: a known session (what `ls` lists) and what the board has since learnt of it.
 import type { KnownSession } from '../../../core/state/known-sessions.js';
 
 export type RowState = 'working' | 'finished' | 'failed' | 'unknown';

@@ -1,5 +1,3 @@
-// What agents budget yields, and how it prints: one JSON document (a line of NDJSON per reading under
-// --watch), or lines for a person, redrawn in place at a terminal under --watch.
 import type { BudgetView } from '../../../core/budget/budget-view.js';
 import { jsonLine, type Handlers, type Printer } from '../../output/printer.js';
 import type { Style } from '../../output/style.js';

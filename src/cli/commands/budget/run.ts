@@ -14,13 +14,12 @@ import { BrokenState, type BudgetKeyRef } from '../../../core/budget/state.js';
 import { CliError, ExitCode, isStop } from '../../../core/errors/cli-error.js';
 import { sleep } from '../../../util/sleep.js';
 import type { Item } from '../../output/items.js';
+import type { BudgetItem } from './items.js';
 
 export interface BudgetFlags {
   /** Read again once a second (Tuning.watchMs) until the run's signal. */
   watch?: boolean;
 }
-
-type BudgetItem = Extract<Item, { kind: 'budget' }>;
 
 /**
  * The store of the profile's key: the Redis of budget_url where one is set, else this machine's file. A key
@@ -48,7 +47,6 @@ async function storeOf(ctx: Context): Promise<{ store: BudgetStore; origin: stri
   return { store: new FileStore(pacingDir(ctx.io), origin, apiKey), origin, fleet: false };
 }
 
-/** One reading of the store. */
 async function read(ctx: Context, at: Awaited<ReturnType<typeof storeOf>>): Promise<BudgetItem> {
   const pacing = { ...DEFAULT_PACING, limit: rateLimitFromEnv(ctx.io.env) ?? DEFAULT_PACING.limit };
   let state;

@@ -1,4 +1,3 @@
-// What agents chat yields of its own, and how it prints: the session it was on, and how to come back to it.
 import type { Handlers } from '../../output/printer.js';
 import { PLAIN, type Style } from '../../output/style.js';
 

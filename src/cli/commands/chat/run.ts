@@ -1,6 +1,4 @@
-// agents chat [session]: a conversation with an agent at the terminal: a session started with the first
-// message (or one continued, its last turns first), its messages shown as they land, what is typed sent as
-// a follow-up. Only on a terminal: a script is told to use create/send --wait before anything is sent.
+// agents chat [session]: a conversation with an agent at the terminal (src/cli/chat/ holds its parts).
 import type { Context } from '../../run/context.js';
 import { CliError, ExitCode, UsageError } from '../../../core/errors/cli-error.js';
 import { selectAgent, type AgentSelection, type CheckedAgentFlags } from '../../input/agent.js';

@@ -1,5 +1,3 @@
-// What agents checkout yields, and how it prints: the branch and its commit on stdout (or JSON), what
-// became of the branch on stderr.
 import { jsonLine, type Handlers } from '../../output/printer.js';
 import { escapeForLine } from '../../../util/text.js';
 

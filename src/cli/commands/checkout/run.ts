@@ -1,5 +1,4 @@
-// agents checkout: the session's pull request fetched into this clone, on a branch this command makes (or
-// moves forward, on a later run), switched to; local commits and files git does not track are never lost.
+// agents checkout: local commits and files git does not track are never lost (src/cli/git/clone.ts).
 import type { Context } from '../../run/context.js';
 import type { SessionRef } from '../../../core/sessions/refs.js';
 import { withAttempt } from '../../../core/sessions/groups.js';

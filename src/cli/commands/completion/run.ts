@@ -1,6 +1,5 @@
-// agents completion bash|zsh|fish: a completion script written from the commander program itself
-// (src/cli/completion/*), so it always knows the commands and options of this version; and `agents __complete
-// sessions`, which the scripts call for session ids (the state file alone: no request, no key).
+// agents completion: the script written from the commander program itself, so it always knows the commands
+// and options of this version.
 import type { Command } from 'commander';
 import type { Context } from '../../run/context.js';
 import { readKnownSessions } from '../../../core/state/known-sessions.js';

@@ -1,4 +1,3 @@
-// The settings as `config list` and `config get` show them: data types, their text form, and how each prints.
 import type { ConfigKey } from '../../../core/config/validators.js';
 import type { SettingSource } from '../../../core/config/settings.js';
 import type { Handlers } from '../../output/printer.js';

@@ -1,6 +1,4 @@
-// agents config list | get | set | unset | path. `list` and `get` show the value in effect for this run
-// (flag > env > profile) and where it comes from; `set` and `unset` change the active profile. A key is
-// only ever shown masked.
+// agents config: `list` and `get` show the value in effect (flag > env > profile), a key only ever masked.
 import type { Context } from '../../run/context.js';
 import { removeKey, storeKey } from '../../../core/config/key-store.js';
 import { maskKey, maskUrlPassword } from '../../../core/config/mask.js';

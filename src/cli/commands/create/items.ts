@@ -1,5 +1,3 @@
-// What agents create yields of its own, and how each prints: the new session (or session group) as JSON, its
-// id for a script, a summary for a person.
 import type { Session } from '../../../core/api/types.js';
 import { jsonLine, type Handlers } from '../../output/printer.js';
 import { renderCreated } from '../../output/render.js';

@@ -1,8 +1,5 @@
-// agents create: a new session with its first message; optionally wait for or follow the reply.
-// With --attempts N: the same prompt, agent and options as N sessions in one new session group
-// (session_group_id, a UUID made here), posted one after another through the key's shared budget. A create
-// that fails is reported and leaves the others (none is sent again); with --wait every attempt is waited on
-// as `agents wait` waits (src/core/sessions/fan-out.ts), each reply printed as it lands.
+// agents create. With --attempts N: N sessions in one new session group, posted one after another through
+// the key's shared budget; a create that fails is reported and leaves the others (none is sent again).
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../../run/context.js';
 import type { ApiClient } from '../../../core/api/client.js';

@@ -1,5 +1,4 @@
-// agents diff: the pull request's change against the remote's default branch, since their merge base. At a
-// terminal git itself writes it (its pager, its colours); otherwise its output is the command's data.
+// agents diff: at a terminal git itself writes it (its pager, its colours); otherwise its output is data.
 import type { Context } from '../../run/context.js';
 import type { SessionRef } from '../../../core/sessions/refs.js';
 import { withAttempt } from '../../../core/sessions/groups.js';

@@ -14,7 +14,6 @@ import {
   misbehaviourOf,
 } from '../../../emulator/index.js';
 
-/** The command's options as commander parsed and validated them (see cli.ts). */
 export interface EmulatorFlags {
   port: number;
   host: string;
@@ -28,11 +27,8 @@ export interface EmulatorFlags {
   fault?: FaultMode[];
   faultSeed?: number;
   slowMs?: number;
-  /** The document to the letter, the live service as it answers today, or Blocks' CI mock. */
   dialect: DialectName;
-  /** How a repeated single-valued parameter is read; default the dialect's. */
   repeatedParams?: RepeatedParams;
-  /** Broken answers on purpose. */
   misbehave?: MisbehaviourName[];
 }
 
@@ -73,25 +69,24 @@ export function emulatorOptions(flags: EmulatorFlags): EmulatorOptions {
   return opts;
 }
 
-function listenError(err: unknown, flags: EmulatorFlags): CliError {
+function listenError(err: unknown, { host, port }: EmulatorFlags): CliError {
   const code = (err as NodeJS.ErrnoException).code;
-  const where = `${flags.host}:${flags.port}`;
-  if (code === 'EADDRINUSE') {
-    return new CliError(`port ${flags.port} on ${flags.host} is already in use`, {
-      hint: 'choose another with --port, or --port 0 for any free port',
-      cause: err,
-    });
-  }
-  if (code === 'EACCES') return new CliError(`not allowed to listen on ${where}`, { cause: err });
+  const hint = 'choose another with --port, or --port 0 for any free port';
+  if (code === 'EADDRINUSE')
+    return new CliError(`port ${port} on ${host} is already in use`, { hint, cause: err });
+  if (code === 'EACCES') return new CliError(`not allowed to listen on ${host}:${port}`, { cause: err });
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
-    return new CliError(`cannot listen on ${where}: no such local address`, { cause: err });
+    return new CliError(`cannot listen on ${host}:${port}: no such local address`, { cause: err });
   }
-  return new CliError(`cannot listen on ${where}: ${err instanceof Error ? err.message : String(err)}`);
+  return new CliError(
+    `cannot listen on ${host}:${port}: ${err instanceof Error ? err.message : String(err)}`,
+  );
 }
+
+const note = (text: string): Item => ({ kind: 'note', text });
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
 
-/** Starts the emulator, says where it is, serves until the run's signal aborts, then closes. */
 export async function* emulator(ctx: Context, flags: EmulatorFlags): AsyncGenerator<Item> {
   // What the emulator has to say while it serves (a directive its dialect cannot honour) goes to stderr as
   // it happens: the items of this run are only its start and its end.
@@ -113,16 +108,9 @@ export async function* emulator(ctx: Context, flags: EmulatorFlags): AsyncGenera
       };
     }
     const usable = em.keys.find((k) => !k.forbidden);
-    yield {
-      kind: 'note',
-      text: `Agent Sessions API emulator on ${em.url} (Ctrl-C to stop). Point agents at it:`,
-    };
-    if (usable)
-      yield { kind: 'note', text: `  export AGENTS_BASE_URL=${em.url} AGENTS_API_KEY=${usable.key}` };
-    yield {
-      kind: 'note',
-      text: 'Script the agents with directives in a message, e.g. "[[think:2000]] [[steps:5]] hi".',
-    };
+    yield note(`Agent Sessions API emulator on ${em.url} (Ctrl-C to stop). Point agents at it:`);
+    if (usable) yield note(`  export AGENTS_BASE_URL=${em.url} AGENTS_API_KEY=${usable.key}`);
+    yield note('Script the agents with directives in a message, e.g. "[[think:2000]] [[steps:5]] hi".');
     await new Promise<void>((resolve) => {
       if (ctx.signal.aborted) resolve();
       else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
@@ -130,9 +118,6 @@ export async function* emulator(ctx: Context, flags: EmulatorFlags): AsyncGenera
   } finally {
     await em.close();
   }
-  const stats = em.stats();
-  yield {
-    kind: 'note',
-    text: `Emulator stopped after ${stats.requests} request${stats.requests === 1 ? '' : 's'}.`,
-  };
+  const { requests } = em.stats();
+  yield note(`Emulator stopped after ${requests} request${requests === 1 ? '' : 's'}.`);
 }

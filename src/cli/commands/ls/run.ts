@@ -1,5 +1,4 @@
-// agents ls: the sessions this machine created or sent to, for the profile, the most recently used first
-// (the API has no way to list sessions). --refresh asks the service about each one shown.
+// agents ls: the sessions this machine created or sent to (the API has no way to list sessions).
 import type { SessionRef } from '../../../core/sessions/refs.js';
 import { UsageError } from '../../../core/errors/cli-error.js';
 import { groupOf } from '../../../core/sessions/groups.js';

@@ -1,6 +1,5 @@
-// commander argument parsers: every value that can be checked without the network is checked while the
-// arguments are parsed, so a bad one ends the run with exit 2 and one error line before anything is read,
-// loaded or sent.
+// commander argument parsers: a bad value ends the run with exit 2 and one error line while the arguments
+// are parsed, before anything is read, loaded or sent.
 import { InvalidArgumentError } from 'commander';
 import { isUuid } from '../../../util/uuid.js';
 import { parseDuration } from '../../../util/duration.js';

@@ -1,6 +1,5 @@
-// What checkout and diff share: the session's pull request, the clone's remote that names its repository,
-// and the checks that need no network first (a clone; nothing uncommitted, for checkout), so that a
-// refusal costs no request and changes nothing.
+// What checkout and diff share: the session's pull request and the clone's remote that names its
+// repository, the checks that need no network first, so that a refusal costs no request and changes nothing.
 import type { Context } from '../../run/context.js';
 import type { SessionRef } from '../../../core/sessions/refs.js';
 import { choosePullRequest, pullRequestUrls, type PullRequestPick } from '../../input/pull-request-choice.js';

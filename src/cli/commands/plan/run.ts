@@ -1,4 +1,3 @@
-// agents plan <session> [-o FILE]: the latest plan the agent wrote (markdown).
 import type { Context } from '../../run/context.js';
 import type { SessionRef } from '../../../core/sessions/refs.js';
 import { resolveSession } from '../../../core/sessions/resolve.js';

@@ -1,5 +1,3 @@
-// What agents send yields of its own, and how it prints: the follow-up posted, as JSON or as the
-// <session>/<thread> that `agents wait` and --thread read.
 import type { SentMessage } from '../../../core/api/types.js';
 import { jsonLine, type Handlers } from '../../output/printer.js';
 

@@ -1,4 +1,3 @@
-// agents send: a follow-up that starts a new thread and interrupts the turn in progress.
 import type { Context } from '../../run/context.js';
 import type { Profile, SendMessageBody } from '../../../core/api/types.js';
 import { CliError, ExitCode } from '../../../core/errors/cli-error.js';

@@ -1,5 +1,3 @@
-// agents tail: the agent's last messages already there, then new ones as they land, until interrupted (or,
-// with --until-final, until the latest turn's final message).
 import type { Context } from '../../run/context.js';
 import type { Message, MessageType } from '../../../core/api/types.js';
 import type { SessionItem } from '../../../core/events/session-items.js';

@@ -1,6 +1,5 @@
-// agents wait: the final reply of each session or thread given (arguments, or lines on stdin as create and
-// send print them), each printed as it lands. Exit 0 when all are done; 124 when --timeout ran out first,
-// naming what is pending and how to resume; else the first permanent error's code, once the others are done.
+// agents wait: exit 0 when all are done; 124 when --timeout ran out first, naming what is pending and how to
+// resume; else the first permanent error's code, once the others are done.
 import { mkdir, access, constants, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Context } from '../../run/context.js';
@@ -17,9 +16,8 @@ import { groupOf } from '../../../core/sessions/groups.js';
 export interface WaitFlags {
   timeout?: number;
   outputDir?: string;
-  /** --output-schema, compiled by the spec: each reply is checked against it. */
+  /** --output-schema, compiled by the spec. */
   schema?: OutputSchema;
-  /** --notify (true), --no-notify (false), neither: the `notify` setting decides. */
   notify?: boolean;
 }
 
