@@ -39,10 +39,7 @@ async function latestTurn(
   );
   const mine = page.items.filter((m) => client.belongs(target, m));
   const newest = mine[0];
-  const facts: Partial<BoardRow> = {
-    threadId,
-    state: mine.some(isFinalReply) ? 'finished' : 'working',
-  };
+  const facts: Partial<BoardRow> = { threadId, state: mine.some(isFinalReply) ? 'finished' : 'working' };
   if (newest !== undefined) {
     facts.latest = newest.message;
     facts.lastAt = newest.created_at;

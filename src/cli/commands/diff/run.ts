@@ -26,11 +26,7 @@ export async function diff(
   const { sessionId, pr, remote, place } = await locatePull(
     ctx,
     await withAttempt(given, flags.attempt, () => ctx.history()),
-    {
-      pick: flags.pr,
-      clean: false,
-      fallback: currentBranchSession,
-    },
+    { pick: flags.pr, clean: false, fallback: currentBranchSession },
   );
   const base = await defaultBranch(place, remote.name);
   const tracking = `refs/remotes/${remote.name}/${base}`;
