@@ -11,7 +11,6 @@ import { Chat, type ChatEnd } from '../../chat/session.js';
 import { completeSlash } from '../../chat/slash.js';
 import { ChatTerminal } from '../../chat/chat-terminal.js';
 
-/** The options of chat, as its spec (spec.ts) checked them. */
 export interface ChatFlags extends CheckedAgentFlags {
   private?: boolean;
   yes?: boolean;
@@ -32,23 +31,21 @@ const SCRIPT_HINT = 'in scripts and CI use: agents create --wait "…", then age
 /** Exit 2 unless a person is at a terminal that can take the chat's input and status lines. */
 function requireTerminal(ctx: Context): void {
   const { io, caps } = ctx;
-  const why = caps.ci
-    ? 'CI is set'
-    : io.stdin.isTTY !== true
-      ? 'standard input is not a terminal'
-      : io.stdout.isTTY !== true
-        ? 'standard output is not a terminal'
-        : io.env.TERM === 'dumb'
-          ? 'this terminal (TERM=dumb) cannot move its cursor'
-          : undefined;
+  const why = (
+    [
+      [caps.ci, 'CI is set'],
+      [io.stdin.isTTY !== true, 'standard input is not a terminal'],
+      [io.stdout.isTTY !== true, 'standard output is not a terminal'],
+      [io.env.TERM === 'dumb', 'this terminal (TERM=dumb) cannot move its cursor'],
+    ] as const
+  ).find(([failed]) => failed)?.[1];
   if (why !== undefined) throw new UsageError(`agents chat needs a terminal: ${why}`, SCRIPT_HINT);
   if (ctx.globals.json) throw new UsageError('agents chat has no --json output', SCRIPT_HINT);
 }
 
 /** For a continued session: the agent /new would use, from the flags or the config; never asked. */
 async function knownAgent(ctx: Context, flags: ChatFlags): Promise<AgentSelection | undefined> {
-  const given = [flags.agent, flags.agentId, flags.profile];
-  if (given.some((v) => v !== undefined))
+  if ([flags.agent, flags.agentId, flags.profile].some((v) => v !== undefined))
     return selectAgent(flags, () => Promise.resolve(undefined), undefined);
   const configured = (await ctx.settings(['agent'])).agent;
   return configured === undefined ? undefined : { agent_name: configured };
@@ -73,15 +70,8 @@ export async function chat(ctx: Context, ref: SessionRef | undefined, flags: Cha
 
   const connection = requireConnection(await ctx.settings(['apiKey', 'baseUrl']));
   const poller = ctx.clientFor({ ...connection, retry: POLL_RETRY });
-  const chat = new Chat({
-    ctx,
-    client,
-    poller,
-    agent,
-    private: flags.private,
-    yes: flags.yes,
-    notify: flags.notify,
-  });
+  const { private: hidden, yes, notify } = flags;
+  const chat = new Chat({ ctx, client, poller, agent, private: hidden, yes, notify });
   const { io } = ctx;
   const terminal = new ChatTerminal({
     stdin: io.stdin,
@@ -112,12 +102,9 @@ export async function chat(ctx: Context, ref: SessionRef | undefined, flags: Cha
   }
 
   const sessionId = chat.sessionId ?? chat.previousSessionId;
-  const resume = sessionId === undefined ? undefined : `resume with: agents chat ${sessionId}`;
   if (end === 'stopped') {
-    throw new CliError('interrupted', {
-      exitCode: ExitCode.INTERRUPTED,
-      ...(resume ? { hint: resume } : {}),
-    });
+    const hint = sessionId === undefined ? undefined : `resume with: agents chat ${sessionId}`;
+    throw new CliError('interrupted', { exitCode: ExitCode.INTERRUPTED, hint });
   }
   if (end.how === 'error') throw end.error;
   return { kind: 'chat-ended', sessionId };

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context } from '../../run/context.js';
 import { CliError, ExitCode, UsageError, fromHttpError } from '../../../core/errors/cli-error.js';
 import { isHttpError } from '../../../core/api/errors.js';
-import { ENV_VARS, describeSource } from '../../../core/config/settings.js';
+import { ENV_VARS, describeSource, fromEnv } from '../../../core/config/settings.js';
 import { validateApiKey, validateBaseUrl } from '../../../core/config/validators.js';
 import type { Env, InStream } from '../../../core/io/io.js';
 import { keychainFromEnv } from '../../../core/config/env.js';
@@ -21,7 +21,7 @@ export interface LoginFlags {
 // A key is short; anything this long on stdin is not a key (and must not be read into memory forever).
 const MAX_STDIN_BYTES = 64 * 1024;
 
-/** The key on standard input: all of it, less one trailing newline. */
+/** All of standard input, less one trailing newline. */
 async function readKeyFromStdin(stdin: InStream): Promise<string> {
   if (stdin.isTTY === true) {
     throw new UsageError(
@@ -113,12 +113,11 @@ export async function* login(ctx: Context, flags: LoginFlags): AsyncGenerator<It
   let where = settings.baseUrl === undefined ? 'base URL' : describeSource(settings, 'baseUrl');
   // At a terminal the base URL is asked for (the current one as default), unless --base-url just gave it.
   if (prompts !== undefined && settings.sources.baseUrl !== 'flag') {
-    // The current one in its stored form is the default, unless it is not valid.
     let current: string | undefined;
     try {
-      current = rawBaseUrl === undefined ? undefined : validateBaseUrl(rawBaseUrl).value;
+      if (rawBaseUrl !== undefined) current = validateBaseUrl(rawBaseUrl).value;
     } catch {
-      current = undefined;
+      // Not valid: no default.
     }
     rawBaseUrl = await prompts.baseUrl(current);
     where = 'base URL';
@@ -145,8 +144,7 @@ export async function* login(ctx: Context, flags: LoginFlags): AsyncGenerator<It
     kind: 'note',
     text: `Logged in to ${baseUrl} as profile ${settings.profile}; the key is in ${place}`,
   };
-  const envKey = ctx.io.env[ENV_VARS.apiKey];
-  if (envKey !== undefined && envKey !== '') {
+  if (fromEnv(ctx.io.env, ENV_VARS.apiKey) !== undefined) {
     yield {
       kind: 'warning',
       text: `${ENV_VARS.apiKey} is set in this environment and takes precedence over the stored key`,
