@@ -35,10 +35,7 @@ interface Placed {
   width: number;
 }
 
-/**
- * Pure: the columns that fit `columns`, each with its width (a space between two). `titles`: the widest
- * title shown, so that the title column takes no more than it needs and leaves the rest to the latest line.
- */
+/** Pure: the columns that fit; `titles`: the widest title shown (the rest goes to the latest line). */
 export function placeColumns(columns: number, titles?: number): Placed[] {
   let chosen = COLUMNS.map((c) =>
     c.name === 'title' && titles !== undefined ? { ...c, max: Math.max(c.min, Math.min(c.max, titles)) } : c,
@@ -137,10 +134,7 @@ function styled(name: Column['name'], text: string, row: BoardRow, style: Style)
   return text;
 }
 
-/**
- * What the board draws: the rows shown (filtered) with their group marks, the first shown (`top`), the
- * header line, the message line above the keys (a message, or a prompt being typed), the keys line.
- */
+/** What the board draws; `message`: the line above the keys (a message, or a prompt being typed). */
 export interface BoardView {
   columns: number;
   rows: number;
@@ -167,10 +161,7 @@ export function scrollTop(top: number, selected: number, height: number): number
   return top;
 }
 
-/**
- * Pure: the whole frame as one string: cursor home, each line ended by erase-to-end-of-line, the lines
- * below the last erased: drawn over the frame before, never cleared first, so a redraw does not flicker.
- */
+/** Pure: the frame, drawn over the one before, never cleared first, so a redraw does not flicker. */
 export function renderFrame(v: BoardView): string {
   const { columns, style } = v;
   const shown = v.list.slice(v.top, v.top + tableHeight(v.rows));

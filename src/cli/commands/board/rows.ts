@@ -48,10 +48,7 @@ export function rowOf(s: KnownSession, old?: BoardRow): BoardRow {
   return row;
 }
 
-/**
- * Pure: newest first (the state file's order: the most recently used first), each group's attempts
- * together at the place of its newest, oldest attempt first within it (attempt 1, 2, …).
- */
+/** Pure: newest first, each group's attempts together at the place of its newest, attempt 1 first. */
 export function orderRows(rows: readonly BoardRow[]): BoardRow[] {
   const byUse = [...rows].sort((a, b) => (a.usedAt < b.usedAt ? 1 : a.usedAt > b.usedAt ? -1 : 0));
   const out: BoardRow[] = [];

@@ -4,10 +4,7 @@ import type { Style } from '../../output/style.js';
 import { formatDuration } from '../../../util/duration.js';
 import { neutralize } from '../../../util/text.js';
 
-/**
- * A key's budget: where it is kept (a path, or a Redis address; `fleet` for Redis), and its view, undefined
- * when no process has used the key there. `watch`: one reading of many (--watch).
- */
+/** A key's budget: where it is kept (`fleet`: a Redis), its view (none: no process used the key there). */
 export type BudgetItem = {
   kind: 'budget';
   origin: string;
@@ -55,7 +52,6 @@ function waitsOf(p: BudgetView['processes'][number]): string {
     .join(', ');
 }
 
-/** The budget for a person, one fact a line. */
 export function renderBudget(item: BudgetItem, style: Style): string {
   const { view } = item;
   const where = item.fleet ? `the fleet's budget in ${item.where}` : `this machine's budget (${item.where})`;

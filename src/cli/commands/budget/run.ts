@@ -17,13 +17,12 @@ import type { Item } from '../../output/items.js';
 import type { BudgetItem } from './items.js';
 
 export interface BudgetFlags {
-  /** Read again once a second (Tuning.watchMs) until the run's signal. */
   watch?: boolean;
 }
 
 /**
- * The store of the profile's key: the Redis of budget_url where one is set, else this machine's file. A key
- * in the keychain is not read for it (looking sends nothing): the digest login stored beside it names it.
+ * The store of the profile's key. A key in the keychain is not read for it (looking sends nothing): the
+ * digest login stored beside it names it.
  */
 async function storeOf(ctx: Context): Promise<{ store: BudgetStore; origin: string; fleet: boolean }> {
   const need = ['apiKey', 'baseUrl', 'budgetUrl'] as const;

@@ -1,7 +1,6 @@
 import type { Handlers } from '../../output/printer.js';
 import { PLAIN, type Style } from '../../output/style.js';
 
-/** A chat was left: the session it was on (if one was started) and how to come back to it. */
 export type ChatItem = { kind: 'chat-ended'; sessionId: string | undefined };
 
 /** What a chat leaves behind: the session's id and the commands that pick it up again. */

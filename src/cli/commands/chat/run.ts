@@ -15,14 +15,12 @@ export interface ChatFlags extends CheckedAgentFlags {
   private?: boolean;
   yes?: boolean;
   notify?: boolean;
-  /** Turns of a continued session shown first. */
   turns: number;
 }
 
 /**
- * The follow's own retries: a poll that fails is reported after one quick retry rather than after the
- * client's minute of them, so the status line says at once that the service is failing; the follow then
- * spaces its polls out (up to 30 s apart) until the service answers again.
+ * The follow's own retries: a failing poll is reported after one quick retry rather than after the
+ * client's minute of them, so the status line says at once that the service is failing.
  */
 const POLL_RETRY = { maxRetries: 1, totalBudgetMs: 5_000 };
 

@@ -10,7 +10,6 @@ import type { Item } from '../../output/items.js';
 
 export interface CheckoutFlags {
   pr?: PullRequestPick;
-  /** --attempt K: that attempt of the session group given. */
   attempt?: number;
   /** The local branch instead of agents/<8 of the id>-pr<N>. */
   branch?: string;

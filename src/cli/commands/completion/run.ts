@@ -7,7 +7,6 @@ import type { Item } from '../../output/items.js';
 import { flatten } from '../../../util/text.js';
 import { bash, commandTree, fish, zsh } from '../../completion/generators.js';
 
-/** The completion script for `shell`. */
 export function completion(program: Command, shell: 'bash' | 'zsh' | 'fish'): Item {
   const spec = commandTree(program);
   const script = shell === 'bash' ? bash(spec) : shell === 'zsh' ? zsh(spec) : fish(spec);

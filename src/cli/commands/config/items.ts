@@ -14,7 +14,6 @@ export interface ConfigEntry {
   store?: KeyPlace;
 }
 
-/** The output of `config list`. */
 export interface ConfigListing {
   profile: string;
   profileSource: SettingSource;
@@ -23,7 +22,6 @@ export interface ConfigListing {
   settings: Record<ConfigKey, ConfigEntry>;
 }
 
-/** Text form of `config list`: one aligned row per key, the source in parentheses. */
 export function renderConfigList(l: ConfigListing): string {
   const profileOrigin =
     l.profileSource === 'flag' ? '--profile' : l.profileSource === 'env' ? 'AGENTS_PROFILE' : 'default';
@@ -42,10 +40,7 @@ export function renderConfigList(l: ConfigListing): string {
 }
 
 export type ConfigItem =
-  /** The settings in effect (config list). */
-  | { kind: 'config-list'; listing: ConfigListing }
-  /** One setting (config get). */
-  | { kind: 'config-entry'; entry: ConfigEntry };
+  { kind: 'config-list'; listing: ConfigListing } | { kind: 'config-entry'; entry: ConfigEntry };
 
 export const print: Handlers<ConfigItem> = {
   'config-list'(p, { listing }) {

@@ -52,7 +52,6 @@ function entry(s: Settings, key: ConfigKey): ConfigEntry {
   return place === undefined ? shown : { ...shown, store: place };
 }
 
-/** The settings in effect for the active profile, each with its source. */
 export async function configList(ctx: Context): Promise<Item> {
   const settings = await ctx.settings(undefined, { keychain: false });
   const profiles = Object.keys(await ctx.config.profiles()).sort();
@@ -72,7 +71,6 @@ export async function configGet(ctx: Context, key: string): Promise<Item> {
   return { kind: 'config-entry', entry: entry(await ctx.settings([FIELD[k]], { keychain: false }), k) };
 }
 
-/** Stores a validated value in the active profile, with the warnings worth showing. */
 export async function* configSet(ctx: Context, key: string, value: string): AsyncGenerator<Item> {
   const k = validateConfigKey(key);
   const checked = validateConfigValue(k, value);

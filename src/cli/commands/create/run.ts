@@ -20,7 +20,6 @@ export interface CreateFlags extends CheckedAgentFlags, ReplyFlags {
   private?: boolean;
   title?: string;
   sessionGroup?: string;
-  /** --output-schema, compiled by the spec. */
   schema?: OutputSchema;
   attempts?: number;
 }

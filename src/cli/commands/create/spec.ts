@@ -43,10 +43,7 @@ Examples:
       return run(cmd, async (ctx) => (await import('./run.js')).create(ctx, words, flags));
     });
 
-/**
- * What the flags decide before anything is read or sent: --wait and its company, one way of naming the
- * agent (a profile file read and checked), one source of the message.
- */
+/** What the flags decide before anything is read or sent. */
 async function check(words: string[], opts: CreateOptions): Promise<CreateFlags> {
   checkReplyFlags(opts);
   if (opts.attempts !== undefined) checkAttempts(opts);
@@ -57,10 +54,7 @@ async function check(words: string[], opts: CreateOptions): Promise<CreateFlags>
   return { ...rest, ...agent, schema };
 }
 
-/**
- * --attempts makes a new group of sessions that are waited on together: a group given as well, one reply
- * followed or checked against a schema, or one file written, would be ambiguous.
- */
+/** --attempts: the sessions are waited on together; these would be ambiguous. */
 function checkAttempts(opts: CreateOptions): void {
   const alone: [keyof CreateOptions, string][] = [
     ['sessionGroup', '--session-group (the attempts get a new group of their own)'],

@@ -11,7 +11,6 @@ import type { Item } from '../../output/items.js';
 
 export interface DiffFlags {
   pr?: PullRequestPick;
-  /** --attempt K: that attempt of the session group given. */
   attempt?: number;
   stat?: boolean;
   nameOnly?: boolean;

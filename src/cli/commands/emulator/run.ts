@@ -17,10 +17,8 @@ import {
 export interface EmulatorFlags {
   port: number;
   host: string;
-  /** KEY or KEY:WORKSPACE, repeatable. */
   key?: string[];
   forbiddenKey?: string[];
-  /** Requests per minute per key; 0 = no limit. */
   rateLimit: number;
   timeScale: number;
   faultRate?: number;

@@ -29,7 +29,6 @@ import type { WaitResult } from '../../../core/events/ci-result.js';
 import type { SessionItem } from '../../../core/events/session-items.js';
 import type { ReplyFlags } from '../../input/reply-flags.js';
 
-/** What create and send know once the service has taken their message. */
 export interface TurnStarted {
   client: ApiClient;
   sessionId: string;
@@ -73,10 +72,7 @@ async function notifyByProgram(ctx: Context, flag: boolean | undefined): Promise
   }
 }
 
-/**
- * The rest of a create or send, once the turn has started: without --wait/--follow the next steps; with
- * them, the wait (and --notify; the client records the turn's end for `agents ls`), then the next steps.
- */
+/** Without --wait/--follow the next steps; with them, the wait (and --notify), then the next steps. */
 export async function* afterPost(ctx: Context, started: TurnStarted): AsyncGenerator<SessionItem> {
   const { flags, sessionId, threadId } = started;
   if (flags.wait !== true && flags.follow !== true) {
@@ -162,7 +158,7 @@ async function* awaitReply(ctx: Context, t: Turn): AsyncGenerator<SessionItem> {
   if (t.flags.wait) yield { kind: 'reply', message: final };
 }
 
-/** --output-schema: the answer checked and asked for again; one line of JSON, or exit 5 with the last errors. */
+/** --output-schema: the answer checked and asked for again; its JSON, or exit 5 with the last errors. */
 async function* checkedOutput(
   ctx: Context,
   t: Turn,
@@ -219,7 +215,6 @@ async function* checkedOutput(
   throw mismatchError(outcome, sessionId, `see the conversation: agents show ${sessionId}`);
 }
 
-/** --output FILE: what stdout gets, also in the file. */
 async function writeOutput(path: string, text: string): Promise<void> {
   try {
     await writeFile(path, text);

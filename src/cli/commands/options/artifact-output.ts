@@ -12,7 +12,6 @@ import { fileError } from '../../../core/errors/file-errors.js';
 
 export interface DownloadFlags {
   output?: string;
-  /** --timeout: the record and the download, retries included (exit 124). */
   timeout?: number;
 }
 

@@ -11,11 +11,7 @@ export function sessionArg(): Argument {
   return new Argument('<session>', SESSION_ARG).argParser(sessionRefArg);
 }
 
-/**
- * `[session]`: where a prompt can fill the session in, the argument is optional to commander; a terminal
- * offers the sessions of `agents ls` to choose from, a script still gets the usage error
- * (src/cli/input/pick-session.ts).
- */
+/** `[session]`: optional to commander; a terminal offers a choice, a script gets the usage error. */
 export function sessionOrPickArg(leftOut = 'at a terminal, chosen from `agents ls` when left out'): Argument {
   return new Argument('[session]', `${SESSION_ARG}; ${leftOut}`).argParser(sessionRefArg);
 }
@@ -35,7 +31,6 @@ export function readTimeoutOption(): Option {
   ).argParser(durationOption);
 }
 
-/** checkout and diff: `--pr N|URL`. */
 export function pullRequestOption(): Option {
   return new Option(
     '--pr <n|url>',
@@ -43,7 +38,6 @@ export function pullRequestOption(): Option {
   ).argParser(pullRequestPickArg);
 }
 
-/** checkout and diff: `--attempt K` of a session group (`create --attempts`). */
 export function attemptOption(): Option {
   return new Option(
     '--attempt <k>',

@@ -22,11 +22,8 @@ export function gitPlace(ctx: Context): GitPlace {
   return { cwd: ctx.io.cwd, env: ctx.io.env, signal: ctx.signal };
 }
 
-/** How locatePull finds and checks what it needs. */
 export interface LocateOptions {
-  /** `--pr`: which of several pull requests. */
   pick: PullRequestPick | undefined;
-  /** Refuse a clone with uncommitted changes (checkout). */
   clean: boolean;
   /** More checks that need no network (a branch name), run after the clone's. */
   before?: (place: GitPlace) => Promise<void>;
@@ -34,10 +31,7 @@ export interface LocateOptions {
   fallback?: (place: GitPlace) => Promise<string | undefined>;
 }
 
-/**
- * Finds the pull request of session `given` (`pick`, or the one there is) and the remote of the clone
- * that names its repository. The clone is checked first: outside one, nobody is asked to choose a session.
- */
+/** The clone is checked first: outside one, nobody is asked to choose a session. */
 export async function locatePull(
   ctx: Context,
   given: SessionRef | undefined,

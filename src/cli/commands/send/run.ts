@@ -15,12 +15,9 @@ import { afterPost } from '../options/after-post.js';
 import { postTurn } from '../../../core/sessions/post.js';
 import { turnInProgress } from '../../../core/sessions/latest.js';
 
-/** The options of send, as its spec (spec.ts) checked them. */
 export interface SendFlags extends ReplyFlags {
-  /** From --agent-profile or --agent-profile-file. */
   profile?: Profile;
   yes?: boolean;
-  /** --output-schema, compiled by the spec. */
   schema?: OutputSchema;
 }
 

@@ -10,7 +10,6 @@ import { addReplyOptions, loadSchemaOption } from '../options/reply-options.js';
 import { sessionOrPickArg } from '../options/session-args.js';
 import type { SendFlags } from './run.js';
 
-/** send's options as commander parsed them. */
 interface SendOptions extends ReplyFlags {
   agentProfile?: string;
   agentProfileFile?: string;

@@ -9,10 +9,7 @@ import { screenLines } from '../../output/screen.js';
 import { supportsHyperlinks } from '../../output/terminal.js';
 import { jsonText } from '../../../util/text.js';
 
-/**
- * A session and its conversation (show): the entries shown (the service's copy of each final left
- * out) and the notices among them. `threads`: the session's threads in order, for turn numbers.
- */
+/** A session and its conversation; `threads`: the session's threads in order, for turn numbers. */
 export type ShowItem = {
   kind: 'conversation';
   session: Session;
@@ -44,10 +41,7 @@ function printConversation(p: Printer, header: string, segments: ReturnType<type
   }
 }
 
-/**
- * `show` on a terminal: the compact header and the conversation, through the pager when it is taller
- * than the screen (notices then go with it, where they came: stderr would be drawn over the pager).
- */
+/** On a terminal, through the pager when taller than the screen (notices then go with it). */
 async function showOnTerminal(p: Printer, item: ShowItem): Promise<void> {
   const { ctx } = p;
   const render = (mode: TextMode) => {

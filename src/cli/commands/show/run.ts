@@ -16,13 +16,10 @@ export interface ShowFlags {
   tools?: boolean;
   limit?: number;
   all?: boolean;
-  /** Ids in the terminal's headings and labels. */
   verbose?: boolean;
   /** commander's negation of --no-pager: false when it was given. */
   pager?: boolean;
-  /** Open the session in the browser instead. */
   web?: boolean;
-  /** --timeout: the whole read, retries included (exit 124). */
   timeout?: number;
 }
 

@@ -13,7 +13,6 @@ import { ConversationFollow, readBacklog } from '../../../core/sessions/follow-c
 export interface TailFlags {
   /** How many of the agent's messages the backlog shows; undefined: all since `since`. */
   lines?: number;
-  /** --since: the backlog starts at this time (epoch ms). */
   since?: number;
   thread?: string;
   tools?: boolean;

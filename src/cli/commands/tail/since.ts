@@ -15,7 +15,6 @@ export function parseSince(value: string, now: number): number | undefined {
   return ms === undefined ? undefined : now - ms;
 }
 
-/** commander's parser for --since. */
 export function sinceOption(value: string): number {
   const at = parseSince(value, Date.now());
   if (at === undefined) {

@@ -16,7 +16,6 @@ import { groupOf } from '../../../core/sessions/groups.js';
 export interface WaitFlags {
   timeout?: number;
   outputDir?: string;
-  /** --output-schema, compiled by the spec. */
   schema?: OutputSchema;
   notify?: boolean;
 }

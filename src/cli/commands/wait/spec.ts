@@ -49,7 +49,6 @@ Examples:
       return run(cmd, async (ctx) => (await import('./run.js')).wait(ctx, refs ?? [], flags));
     });
 
-/** wait's options as commander parsed them. */
 interface WaitOptions extends Omit<WaitFlags, 'schema'> {
   outputSchema?: string;
 }
