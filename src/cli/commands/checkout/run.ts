@@ -11,7 +11,6 @@ import type { Item } from '../../output/items.js';
 export interface CheckoutFlags {
   pr?: PullRequestPick;
   attempt?: number;
-  /** The local branch instead of agents/<8 of the id>-pr<N>. */
   branch?: string;
   /** Move a branch this command did not make, or reset one with commits the pull request does not have. */
   force?: boolean;
@@ -22,31 +21,23 @@ export async function checkout(
   given: SessionRef | undefined,
   flags: CheckoutFlags,
 ): Promise<Item> {
-  const located = await locatePull(ctx, await withAttempt(given, flags.attempt, () => ctx.history()), {
+  const ref = await withAttempt(given, flags.attempt, () => ctx.history());
+  const { sessionId, pr, remote, place } = await locatePull(ctx, ref, {
     pick: flags.pr,
     clean: true,
     before: flags.branch === undefined ? undefined : (place) => requireBranchName(place, flags.branch ?? ''),
   });
-  const { sessionId, pr, remote, place } = located;
   const branch = flags.branch ?? `agents/${sessionId.slice(0, 8)}-pr${pr.number}`;
-  const state = await branchState(place, branch);
+  const { tip, madeFor } = await branchState(place, branch);
   const force = flags.force === true;
-  if (state.tip !== undefined && state.madeFor === undefined && !force) {
+  if (tip !== undefined && madeFor === undefined && !force) {
     throw new UsageError(
       `the branch ${branch} exists and agents checkout did not make it`,
       'give another with --branch NAME, or move it anyway with --force',
     );
   }
-  const head = await fetchPull(place, remote.name, pr);
-  const move = await switchTo(place, {
-    branch,
-    tip: state.tip,
-    commit: head,
-    force,
-    remote: remote.name,
-    pr,
-    sessionId,
-  });
+  const commit = await fetchPull(place, remote.name, pr);
+  const move = await switchTo(place, { branch, tip, commit, force, remote: remote.name, pr, sessionId });
   return {
     kind: 'checkout',
     sessionId,
@@ -54,8 +45,8 @@ export async function checkout(
     remote: remote.name,
     branch,
     commit: move.at,
-    head,
-    before: state.tip,
+    head: commit,
+    before: tip,
     ahead: move.ahead,
   };
 }

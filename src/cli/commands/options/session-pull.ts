@@ -3,26 +3,13 @@
 import type { Context } from '../../run/context.js';
 import type { SessionRef } from '../../../core/sessions/refs.js';
 import { choosePullRequest, pullRequestUrls, type PullRequestPick } from '../../input/pull-request-choice.js';
-import { parsePullRequestUrl, type PullRequestAddress } from '../../git/forge-urls.js';
-import { remoteFor, remotes, requireClone, type Remote } from '../../git/clone.js';
+import { parsePullRequestUrl } from '../../git/forge-urls.js';
+import { remoteFor, remotes, requireClone } from '../../git/clone.js';
 import type { GitPlace } from '../../git/git.js';
 import { sessionOrPick } from '../../input/pick-session.js';
 import { resolveSession } from '../../../core/sessions/resolve.js';
 
-/** A session's pull request, located in the clone: what to fetch from where. */
-export interface SessionPull {
-  sessionId: string;
-  pr: PullRequestAddress;
-  remote: Remote;
-  place: GitPlace;
-}
-
-/** Where git runs for this run: its directory, environment and stop signal. */
-export function gitPlace(ctx: Context): GitPlace {
-  return { cwd: ctx.io.cwd, env: ctx.io.env, signal: ctx.signal };
-}
-
-export interface LocateOptions {
+interface LocateOptions {
   pick: PullRequestPick | undefined;
   clean: boolean;
   /** More checks that need no network (a branch name), run after the clone's. */
@@ -32,12 +19,8 @@ export interface LocateOptions {
 }
 
 /** The clone is checked first: outside one, nobody is asked to choose a session. */
-export async function locatePull(
-  ctx: Context,
-  given: SessionRef | undefined,
-  o: LocateOptions,
-): Promise<SessionPull> {
-  const place = gitPlace(ctx);
+export async function locatePull(ctx: Context, given: SessionRef | undefined, o: LocateOptions) {
+  const place: GitPlace = { cwd: ctx.io.cwd, env: ctx.io.env, signal: ctx.signal };
   await requireClone(place, o.clean);
   await o.before?.(place);
   const fallback = given === undefined ? await o.fallback?.(place) : undefined;

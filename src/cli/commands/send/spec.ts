@@ -1,8 +1,8 @@
 import { checkReplyFlags } from '../../input/reply-flags.js';
-import { profileFromFlags } from '../../input/agent.js';
+import { profileFromFlags, type AgentFlags } from '../../input/agent.js';
 import { checkMessageSources } from '../../input/message.js';
 import type { Command } from 'commander';
-import type { ReplyFlags } from '../../input/reply-flags.js';
+
 import type { SessionRef } from '../../../core/sessions/refs.js';
 import { uuidOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';
@@ -10,11 +10,8 @@ import { addReplyOptions, loadSchemaOption } from '../options/reply-options.js';
 import { sessionOrPickArg } from '../options/session-args.js';
 import type { SendFlags } from './run.js';
 
-interface SendOptions extends ReplyFlags {
-  agentProfile?: string;
-  agentProfileFile?: string;
-  yes?: boolean;
-}
+type SendOptions = Omit<SendFlags, 'profile' | 'schema'> &
+  Pick<AgentFlags, 'agentProfile' | 'agentProfileFile'>;
 
 export const sendSpec: CommandSpec = (program, run) =>
   addReplyOptions(

@@ -42,13 +42,10 @@ Examples:
   $ agents wait "$S1" "$S2" --timeout 30m --json
   $ ref=$(agents send "$SESSION" "Now add tests") && agents wait "$ref"`,
     )
-    .action(async (refs: WaitRef[] | undefined, opts: WaitOptions, cmd: Command) => {
-      const { outputSchema, ...rest } = opts;
-      const flags: WaitFlags = { ...rest };
-      if (outputSchema !== undefined) flags.schema = await loadSchemaOption(outputSchema);
-      return run(cmd, async (ctx) => (await import('./run.js')).wait(ctx, refs ?? [], flags));
-    });
-
-interface WaitOptions extends Omit<WaitFlags, 'schema'> {
-  outputSchema?: string;
-}
+    .action(
+      async (refs: WaitRef[] | undefined, opts: WaitFlags & { outputSchema?: string }, cmd: Command) => {
+        const { outputSchema, ...flags } = opts;
+        if (outputSchema !== undefined) flags.schema = await loadSchemaOption(outputSchema);
+        return run(cmd, async (ctx) => (await import('./run.js')).wait(ctx, refs ?? [], flags));
+      },
+    );
