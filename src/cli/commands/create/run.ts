@@ -108,7 +108,24 @@ async function* createAttempts(
     }
     const waiting = flags.wait === true && created.length > 0;
     yield { kind: 'attempts-created', group, attempts: created, of: n, waiting };
-    if (waiting) worst = worse(worst, yield* waitAll(ctx, client, created, flags, deadline.signal));
+    if (waiting) {
+      // Every attempt waited on at once, as `agents wait` waits, each reply as it lands.
+      const fan = new FanOut({
+        work: ctx,
+        client,
+        signal: deadline.signal,
+        bounded: flags.timeout !== undefined,
+        titles: ctx.caps.stdoutIsTTY || ctx.caps.spinner,
+        notify: flags.notify,
+      });
+      for (const { session } of created) {
+        const ref = { session: { kind: 'id', id: session.id } as const, text: session.id };
+        fan.add(session.thread_id ? { ...ref, threadId: session.thread_id } : ref, `attempt ${session.id}`);
+      }
+      fan.endFeeding();
+      yield* fan.items();
+      worst = worse(worst, fan.worstError);
+    }
   } finally {
     deadline.dispose();
   }
@@ -122,29 +139,4 @@ async function* createAttempts(
     // Each failure was reported as it happened: the worst one's code, and nothing more.
     throw new CliError(`${n - created.length} of ${n} attempts failed`, { exitCode: worst, silent: true });
   }
-}
-
-/** --wait: every attempt waited on at once, each reply as it lands; the worst failure's exit code. */
-async function* waitAll(
-  ctx: Context,
-  client: ApiClient,
-  created: { attempt: number; session: Session }[],
-  flags: CreateFlags,
-  signal: AbortSignal,
-): AsyncGenerator<Item, ExitCodeValue | undefined> {
-  const fan = new FanOut({
-    work: ctx,
-    client,
-    signal,
-    bounded: flags.timeout !== undefined,
-    titles: ctx.caps.stdoutIsTTY || ctx.caps.spinner,
-    notify: flags.notify,
-  });
-  for (const { session } of created) {
-    const ref = { session: { kind: 'id', id: session.id } as const, text: session.id };
-    fan.add(session.thread_id ? { ...ref, threadId: session.thread_id } : ref, `attempt ${session.id}`);
-  }
-  fan.endFeeding();
-  yield* fan.items();
-  return fan.worstError;
 }

@@ -46,11 +46,8 @@ export function emulatorOptions(flags: EmulatorFlags): EmulatorOptions {
   const accepted = flags.key?.map((k) => parseKeySpec(k)) ?? [DEV_KEY];
   const refused = flags.forbiddenKey?.map((k) => parseKeySpec(k, true)) ?? [];
   const keys = [...accepted, ...refused];
-  const seen = new Set<string>();
-  for (const k of keys) {
-    if (seen.has(k.key)) throw new UsageError(`key ${JSON.stringify(k.key)} is given twice`);
-    seen.add(k.key);
-  }
+  const twice = keys.find((k, i) => keys.findIndex((other) => other.key === k.key) !== i);
+  if (twice) throw new UsageError(`key ${JSON.stringify(twice.key)} is given twice`);
   const opts: EmulatorOptions = {
     port: flags.port,
     host: flags.host,
