@@ -18,7 +18,6 @@ import type { BoardScreen } from './screen.js';
 
 export type ScreenAction = 'chat' | 'tail' | 'show' | 'checkout' | 'diff';
 
-/** Runs a command that takes the screen on session `id`, its output presented as its own. */
 async function runOnScreen(ctx: Context, what: ScreenAction, id: string): Promise<void> {
   const ref = { kind: 'id', id } as const;
   // Its own end (Ctrl-C or Ctrl-D on an empty line) is the way back: its resume hint is not needed here.
@@ -27,7 +26,6 @@ async function runOnScreen(ctx: Context, what: ScreenAction, id: string): Promis
   if (result !== undefined) await present(ctx, result);
 }
 
-/** What a reply or a create did, for the board's message line and its row. */
 export interface Posted {
   sessionId: string;
   threadId?: string;
@@ -56,7 +54,6 @@ export function newSession(ctx: Context, agent: string, text: string): Promise<P
   return posted(create(ctx, [text], { agent }));
 }
 
-/** `agents open <id>`: its address in the browser; what became of it, in a line. */
 export async function browse(ctx: Context, id: string): Promise<string> {
   const item = await open(ctx, { kind: 'id', id });
   if (item.kind !== 'browse') return '';

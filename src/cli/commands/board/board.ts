@@ -78,7 +78,6 @@ export class Board {
     this.draw();
   };
 
-  /** Runs the board until q, Ctrl-C, a signal or an error; the screen is given back in every case. */
   async run(): Promise<void> {
     const stop = () => this.stop();
     this.ctx.signal.addEventListener('abort', stop, { once: true });
@@ -110,7 +109,6 @@ export class Board {
     this.end();
   }
 
-  /** The sessions the state file knows now (what `ls` lists), merged with what the board learnt. */
   private async reload(): Promise<void> {
     this.loadedAt = Date.now();
     const known = (await readKnownSessions(this.history)).slice(0, this.o.limit);
@@ -126,7 +124,6 @@ export class Board {
     this.arrange();
   }
 
-  /** The rows shown: ordered, grouped, filtered; the selection kept on its session where it can be. */
   private arrange(): void {
     this.shown = filterRows(orderRows([...this.rows.values()]), this.filter) as Tracked[];
     if (!this.shown.some((r) => r.id === this.selectedId)) this.selectedId = this.shown[0]?.id;
@@ -206,7 +203,6 @@ export class Board {
     }
   }
 
-  /** What a look or poll learnt: the row redrawn, its next poll planned, a finish notified. */
   private learnt(row: Tracked, facts: Partial<BoardRow>, whole: boolean, now: number): void {
     const before = { state: row.state, latest: row.latest, lastAt: row.lastAt };
     Object.assign(row, facts);
@@ -332,7 +328,6 @@ export class Board {
     this.wakeUp?.();
   }
 
-  /** Work behind the board (a post, the browser): its line, or its error, on the message line. */
   private async behind(work: () => Promise<string>): Promise<void> {
     this.message = 'working…';
     this.draw();

@@ -104,7 +104,6 @@ function fit(text: string, w: number): string {
   return c + ' '.repeat(Math.max(0, w - width(c)));
 }
 
-/** What one cell shows, plain (styled after it is fitted). */
 function cell(name: Column['name'], row: BoardRow, mark: GroupMark, now: number): string {
   switch (name) {
     case 'state':
@@ -154,7 +153,6 @@ export function tableHeight(rows: number): number {
   return Math.max(1, rows - 4);
 }
 
-/** Pure: the first row to show so that `selected` is on screen, moving `top` as little as possible. */
 export function scrollTop(top: number, selected: number, height: number): number {
   if (selected < top) return selected;
   if (selected >= top + height) return selected - height + 1;
@@ -170,7 +168,6 @@ export function renderFrame(v: BoardView): string {
   const headings = style.dim(`  ${placed.map((p) => fit(p.column.heading, p.width)).join(' ')}`);
   const lines: string[] = [style.bold(cut(v.header, columns)), headings];
   shown.forEach((row, n) => {
-    // Each row exactly `columns` wide before styling.
     const mark = v.marks[v.top + n];
     const cells = placed.map((p) =>
       styled(p.column.name, fit(cell(p.column.name, row, mark, v.now), p.width), row, style),

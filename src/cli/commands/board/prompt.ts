@@ -17,7 +17,6 @@ export class PromptLine {
     return this.editor.text;
   }
 
-  /** The question and the text typed, a bar where the cursor is. */
   line(): string {
     const g = this.editor.graphemes;
     const at = this.editor.cursor;

@@ -12,10 +12,8 @@ export interface BoardRow {
   /** When this machine last created, sent to or refreshed it (ISO): the board's order. */
   usedAt: string;
   createdAt?: string;
-  /** The session group (`session_group_id`): the attempts of one prompt. */
   group?: string;
   threadId?: string;
-  /** The time of the newest message seen (ISO), and the agent's newest line. */
   lastAt?: string;
   latest?: string;
   pr?: string;
@@ -67,10 +65,8 @@ export function orderRows(rows: readonly BoardRow[]): BoardRow[] {
   return out;
 }
 
-/** Where a row stands in its group, for the tree drawn beside its title. */
 export type GroupMark = 'first' | 'middle' | 'last' | undefined;
 
-/** Pure: each row's mark among its neighbours of the same group (none for a group of one). */
 export function groupMarks(rows: readonly BoardRow[]): GroupMark[] {
   return rows.map((r, i) => {
     if (r.group === undefined) return undefined;
@@ -81,7 +77,6 @@ export function groupMarks(rows: readonly BoardRow[]): GroupMark[] {
   });
 }
 
-/** Pure: the rows whose title, agent, id, group, state or latest line holds `text` (any case). */
 export function filterRows(rows: readonly BoardRow[], text: string): BoardRow[] {
   const needle = text.trim().toLowerCase();
   if (needle === '') return [...rows];

@@ -42,7 +42,6 @@ export function budgetJson(item: BudgetItem): Record<string, unknown> {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** What one process waits with: "2 requests waiting for a slot, 1 wait polling". */
 function waitsOf(p: BudgetView['processes'][number]): string {
   return [
     p.queued > 0 ? `${plural(p.queued, 'request')} waiting for a slot` : '',
@@ -79,7 +78,6 @@ export function renderBudget(item: BudgetItem, style: Style): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** How many lines each printer's last reading took, to draw the next over it. */
 const drawn = new WeakMap<Printer, number>();
 
 export const print: Handlers<BudgetItem> = {

@@ -3,7 +3,6 @@ import { PLAIN, type Style } from '../../output/style.js';
 
 export type ChatItem = { kind: 'chat-ended'; sessionId: string | undefined };
 
-/** What a chat leaves behind: the session's id and the commands that pick it up again. */
 export function renderChatEnd(sessionId: string | undefined, style: Style = PLAIN): string {
   if (sessionId === undefined) return style.dim('No session was started.');
   return [

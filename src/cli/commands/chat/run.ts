@@ -26,7 +26,6 @@ const POLL_RETRY = { maxRetries: 1, totalBudgetMs: 5_000 };
 
 const SCRIPT_HINT = 'in scripts and CI use: agents create --wait "…", then agents send <session> --wait "…"';
 
-/** Exit 2 unless a person is at a terminal that can take the chat's input and status lines. */
 function requireTerminal(ctx: Context): void {
   const { io, caps } = ctx;
   const why = (

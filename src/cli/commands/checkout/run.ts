@@ -12,7 +12,6 @@ export interface CheckoutFlags {
   pr?: PullRequestPick;
   attempt?: number;
   branch?: string;
-  /** Move a branch this command did not make, or reset one with commits the pull request does not have. */
   force?: boolean;
 }
 

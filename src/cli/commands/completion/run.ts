@@ -13,7 +13,6 @@ export function completion(program: Command, shell: 'bash' | 'zsh' | 'fish'): It
   return { kind: 'value', text: script.replace(/\n$/, ''), json: script };
 }
 
-/** `agents __complete sessions`: the profile's known session ids, each with its title after a tab. */
 export async function completeWords(ctx: Context, what: string): Promise<Item> {
   if (what !== 'sessions') return { kind: 'value', text: undefined, json: [] };
   const known = await readKnownSessions(await ctx.history());

@@ -8,9 +8,7 @@ export interface ConfigEntry {
   key: ConfigKey;
   value: string | null;
   source: Exclude<SettingSource, 'default'> | 'unset';
-  /** Where exactly: "--base-url", "AGENTS_API_KEY", "profile work"; null when unset. */
   origin: string | null;
-  /** api-key only: where the key is kept (the keychain's is never read to be shown, even masked). */
   store?: KeyPlace;
 }
 

@@ -5,12 +5,8 @@ import { PLAIN, type Style } from '../../output/style.js';
 import { jsonText, neutralize } from '../../../util/text.js';
 
 export type CreateItem =
-  /** A new session; `waiting` when the command goes on to wait for its reply. */
   | { kind: 'session-created'; session: Session; waiting: boolean }
-  /**
-   * create --attempts: the new session group and the attempts the service took (of `of` asked for, each
-   * with its number); `waiting` as above.
-   */
+  /** create --attempts: the attempts the service took, of `of` asked for. */
   | {
       kind: 'attempts-created';
       group: string;
@@ -19,7 +15,6 @@ export type CreateItem =
       waiting: boolean;
     };
 
-/** create --attempts on a terminal: the group, then each attempt's number, id and address. */
 export function renderAttempts(
   group: string,
   attempts: readonly { attempt: number; session: Session }[],

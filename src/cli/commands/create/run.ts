@@ -109,7 +109,6 @@ async function* createAttempts(
     const waiting = flags.wait === true && created.length > 0;
     yield { kind: 'attempts-created', group, attempts: created, of: n, waiting };
     if (waiting) {
-      // Every attempt waited on at once, as `agents wait` waits, each reply as it lands.
       const fan = new FanOut({
         work: ctx,
         client,

@@ -43,7 +43,6 @@ Examples:
       return run(cmd, async (ctx) => (await import('./run.js')).create(ctx, words, flags));
     });
 
-/** What the flags decide before anything is read or sent. */
 async function check(words: string[], opts: CreateOptions): Promise<CreateFlags> {
   checkReplyFlags(opts);
   if (opts.attempts !== undefined) checkAttempts(opts);

@@ -38,7 +38,6 @@ export function parseKeySpec(spec: string, forbidden = false): EmulatorKey {
   return forbidden ? { key, workspace, forbidden: true } : { key, workspace };
 }
 
-/** Pure: the emulator's options for these flags. Throws UsageError for flags that only work together. */
 export function emulatorOptions(flags: EmulatorFlags): EmulatorOptions {
   if ((flags.faultRate === undefined) !== (flags.fault === undefined)) {
     throw new UsageError('--fault-rate and --fault go together', 'e.g. --fault-rate 0.2 --fault 503 reset');

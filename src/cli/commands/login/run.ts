@@ -21,7 +21,6 @@ export interface LoginFlags {
 // A key is short; anything this long on stdin is not a key (and must not be read into memory forever).
 const MAX_STDIN_BYTES = 64 * 1024;
 
-/** All of standard input, less one trailing newline. */
 async function readKeyFromStdin(stdin: InStream): Promise<string> {
   if (stdin.isTTY === true) {
     throw new UsageError(

@@ -35,10 +35,8 @@ export interface TurnStarted {
   threadId: string | undefined;
   flags: ReplyFlags & { schema?: OutputSchema };
   deadline: Deadline;
-  /** For --notify: who replies, and the session's title when known. */
   who: string;
   title?: string;
-  /** What the progress line says is awaited ("claude", "the reply"), and the session's address. */
   label: string;
   url?: string;
   /** What the answer was, for the error when it named no thread: "session <id>", "the follow-up on …". */
@@ -54,10 +52,8 @@ interface Reporting {
   output?: string;
 }
 
-/** The CI result of a reply (or of none: null) on `thread`, the session's pull requests read. */
 type ResultOf = (final: string | null, thread?: string) => Promise<WaitResult>;
 
-/** The item that writes a CI result to the runner's step summary and outputs, where `report` names them. */
 function reported(report: Reporting, title: string | undefined, result: WaitResult): SessionItem {
   return { kind: 'github-result', result, summary: report.summary, output: report.output, title };
 }
@@ -129,7 +125,6 @@ export async function* afterPost(ctx: Context, started: TurnStarted): AsyncGener
   yield { kind: 'next-steps', sessionId, finished: true };
 }
 
-/** The ThreadWait of the turn: the run's schedule, a spinner's activity, the outage policy of --timeout. */
 function threadWait(ctx: Context, t: Turn, mode: 'wait' | 'follow'): ThreadWait {
   return {
     ...t,
@@ -143,7 +138,6 @@ function threadWait(ctx: Context, t: Turn, mode: 'wait' | 'follow'): ThreadWait 
   };
 }
 
-/** --wait, --follow: the thread followed to its final message, between a `waiting` and a `waited` item. */
 async function* awaitReply(ctx: Context, t: Turn): AsyncGenerator<SessionItem> {
   yield { kind: 'waiting', label: t.label, sessionId: t.sessionId, url: t.url };
   let final: Message;

@@ -10,7 +10,6 @@ export function uuidOption(value: string): string {
   return value.toLowerCase();
 }
 
-/** --title: one to 200 characters, as the live service takes it. */
 export function titleOption(value: string): string {
   if (value.trim() === '' || value.length > MAX_TITLE_LENGTH) {
     throw new InvalidArgumentError(`expected a title of 1 to ${MAX_TITLE_LENGTH} characters.`);

@@ -14,7 +14,6 @@ export function addNotifyOptions(cmd: Command, what: string): Command {
     .option('--no-notify', 'no notification for this run, whatever the notify setting says');
 }
 
-/** create and chat: the four ways of naming a new session's agent (`agent`: the help of -a). */
 export function addAgentOptions(cmd: Command, agent: string): Command {
   return cmd
     .addOption(new Option('-a, --agent <name>', agent).choices(CORE_AGENTS))

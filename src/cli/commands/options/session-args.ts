@@ -16,7 +16,6 @@ export function sessionOrPickArg(leftOut = 'at a terminal, chosen from `agents l
   return new Argument('[session]', `${SESSION_ARG}; ${leftOut}`).argParser(sessionRefArg);
 }
 
-/** show and tail: `--thread`, its session part checked against `<session>` by input/wait-ref.ts. */
 export function threadOption(): Option {
   return new Option(
     '--thread <thread>',

@@ -12,7 +12,6 @@ import { resolveSession } from '../../../core/sessions/resolve.js';
 interface LocateOptions {
   pick: PullRequestPick | undefined;
   clean: boolean;
-  /** More checks that need no network (a branch name), run after the clone's. */
   before?: (place: GitPlace) => Promise<void>;
   /** The session when none was given, before a person is asked to choose one (diff: the branch's). */
   fallback?: (place: GitPlace) => Promise<string | undefined>;

@@ -1,7 +1,6 @@
 import type { SentMessage } from '../../../core/api/types.js';
 import { jsonLine, type Handlers } from '../../output/printer.js';
 
-/** A follow-up posted; `waiting` when the command goes on to wait for its reply. */
 export type SendItem = { kind: 'message-sent'; sessionId: string; sent: SentMessage; waiting: boolean };
 
 export const print: Handlers<SendItem> = {

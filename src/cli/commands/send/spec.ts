@@ -39,7 +39,6 @@ Examples:
       return run(cmd, async (ctx) => (await import('./run.js')).send(ctx, ref, words, flags));
     });
 
-/** --wait and its company, the turn's profile (a file read and checked), one source of the message. */
 async function check(words: string[], opts: SendOptions): Promise<SendFlags> {
   checkReplyFlags(opts);
   const schema = opts.outputSchema === undefined ? undefined : await loadSchemaOption(opts.outputSchema);

@@ -15,7 +15,6 @@ export type ShowItem = {
   session: Session;
   conversation: Conversation;
   threads: string[];
-  /** Set when older messages were left out: how many are shown. */
   truncatedTo?: number;
   /** The session's latest thread, when the agent is still on it (no final reply yet). */
   running?: string;
@@ -26,13 +25,11 @@ export type ShowItem = {
   page: boolean;
 };
 
-/** The conversation's segments: what goes to stdout, and the notices. */
 function segmentsOf(p: Printer, item: ShowItem, mode: TextMode) {
   const notices = { tty: p.ctx.caps.stderrIsTTY, style: p.ctx.styleErr };
   return renderConversation(item.conversation, item.threads, mode, notices, item.running);
 }
 
-/** The header on stdout, then the conversation, its notices on stderr (none with --quiet). */
 function printConversation(p: Printer, header: string, segments: ReturnType<typeof segmentsOf>): void {
   p.out(`${header}\n`);
   for (const s of segments) {

@@ -17,7 +17,6 @@ export interface ShowFlags {
   limit?: number;
   all?: boolean;
   verbose?: boolean;
-  /** commander's negation of --no-pager: false when it was given. */
   pager?: boolean;
   web?: boolean;
   timeout?: number;

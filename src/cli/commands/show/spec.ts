@@ -6,7 +6,6 @@ import type { CommandSpec } from '../options/command-spec.js';
 import { readTimeoutOption, sessionOrPickArg, threadOption } from '../options/session-args.js';
 import type { ShowFlags } from './run.js';
 
-/** show's options as commander parsed them: --thread still carries the session it may name. */
 type ShowOptions = Omit<ShowFlags, 'thread'> & { thread?: ThreadOption };
 
 export const showSpec: CommandSpec = (program, run) =>

@@ -18,7 +18,6 @@ export interface TailFlags {
   tools?: boolean;
   untilFinal?: boolean;
   timeout?: number;
-  /** With --until-final: --notify (true), --no-notify (false), neither (the `notify` setting decides). */
   notify?: boolean;
 }
 

@@ -45,7 +45,6 @@ async function addRef(ctx: Context, fan: FanOut, ref: WaitRef, origin: string): 
   }
 }
 
-/** Feeds the references on standard input, one per line (blank lines skipped), as they arrive. */
 async function feedLines(ctx: Context, fan: FanOut, input: InStream, signal: AbortSignal): Promise<void> {
   const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY, terminal: false });
   const close = () => lines.close();
