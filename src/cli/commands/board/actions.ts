@@ -26,11 +26,7 @@ async function runOnScreen(ctx: Context, what: ScreenAction, id: string): Promis
   if (result !== undefined) await present(ctx, result);
 }
 
-export interface Posted {
-  sessionId: string;
-  threadId?: string;
-  warning?: string;
-}
+export type Posted = { sessionId: string; threadId?: string; warning?: string };
 
 async function posted(items: AsyncIterable<Item>): Promise<Posted | undefined> {
   let out: Posted | undefined;

@@ -21,19 +21,12 @@ import { PromptLine } from './prompt.js';
 import { filterRows, groupMarks, orderRows, rowOf, type BoardRow } from './rows.js';
 import { BoardScreen } from './screen.js';
 
-export interface BoardOptions {
-  limit: number;
-  notify?: boolean;
-}
+export type BoardOptions = { limit: number; notify?: boolean };
 
 type Tracked = BoardRow & PollRow;
 
 /** A question being asked on the message line; `typed`: typing changes something at once (the filter). */
-interface Asking {
-  prompt: PromptLine;
-  answer(text: string): void;
-  typed?(text: string): void;
-}
+type Asking = { prompt: PromptLine; answer(text: string): void; typed?(text: string): void };
 
 const KEYS =
   '↑↓ move  ⏎ chat  t tail  s show  r reply  n new  c checkout  d diff  o open  / filter  R refresh  q quit';

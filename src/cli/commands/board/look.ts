@@ -7,10 +7,7 @@ import { pullRequestUrls } from '../../input/pull-request-choice.js';
 import { latestUserMessage } from '../../../core/sessions/latest.js';
 import type { BoardRow } from './rows.js';
 
-export interface Learnt {
-  facts: Partial<BoardRow>;
-  requests: number;
-}
+export type Learnt = { facts: Partial<BoardRow>; requests: number };
 
 /** Replies listed per poll: the live service repeats a thread's final as its last `message`. */
 const NEWEST = 5;

@@ -8,12 +8,7 @@ import { branchState, fetchPull, requireBranchName, switchTo } from '../../git/c
 import { UsageError } from '../../../core/errors/cli-error.js';
 import type { Item } from '../../output/items.js';
 
-export interface CheckoutFlags {
-  pr?: PullRequestPick;
-  attempt?: number;
-  branch?: string;
-  force?: boolean;
-}
+export type CheckoutFlags = { pr?: PullRequestPick; attempt?: number; branch?: string; force?: boolean };
 
 export async function checkout(
   ctx: Context,

@@ -9,12 +9,7 @@ import { git, gitSays } from '../../git/git.js';
 import { CliError } from '../../../core/errors/cli-error.js';
 import type { Item } from '../../output/items.js';
 
-export interface DiffFlags {
-  pr?: PullRequestPick;
-  attempt?: number;
-  stat?: boolean;
-  nameOnly?: boolean;
-}
+export type DiffFlags = { pr?: PullRequestPick; attempt?: number; stat?: boolean; nameOnly?: boolean };
 
 export async function diff(
   ctx: Context,

@@ -12,11 +12,7 @@ import { keychainFromEnv } from '../../../core/config/env.js';
 import { storeKey, type StoreMode } from '../../../core/config/key-store.js';
 import type { Item } from '../../output/items.js';
 
-export interface LoginFlags {
-  withKey?: boolean;
-  insecureStorage?: boolean;
-  keychain?: boolean;
-}
+export type LoginFlags = { withKey?: boolean; insecureStorage?: boolean; keychain?: boolean };
 
 // A key is short; anything this long on stdin is not a key (and must not be read into memory forever).
 const MAX_STDIN_BYTES = 64 * 1024;

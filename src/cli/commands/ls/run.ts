@@ -14,11 +14,7 @@ import {
   type SessionFacts,
 } from '../../../core/state/known-sessions.js';
 
-export interface LsFlags {
-  group?: SessionRef;
-  limit: number;
-  refresh?: boolean;
-}
+export type LsFlags = { group?: SessionRef; limit: number; refresh?: boolean };
 
 /** Sessions refreshed at once; the client's pacing keeps the whole within the key's budget. */
 const REFRESH_CONCURRENCY = 4;

@@ -46,11 +46,7 @@ export interface TurnStarted {
 type Turn = TurnStarted & { threadId: string };
 
 /** How the CI job's result is reported: wanted at all (--json or GitHub), and which runner files. */
-interface Reporting {
-  want: boolean;
-  summary?: string;
-  output?: string;
-}
+type Reporting = { want: boolean; summary?: string; output?: string };
 
 type ResultOf = (final: string | null, thread?: string) => Promise<WaitResult>;
 

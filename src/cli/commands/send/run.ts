@@ -15,11 +15,7 @@ import { afterPost } from '../options/after-post.js';
 import { postTurn } from '../../../core/sessions/post.js';
 import { turnInProgress } from '../../../core/sessions/latest.js';
 
-export interface SendFlags extends ReplyFlags {
-  profile?: Profile;
-  yes?: boolean;
-  schema?: OutputSchema;
-}
+export type SendFlags = ReplyFlags & { profile?: Profile; yes?: boolean; schema?: OutputSchema };
 
 export async function* send(
   ctx: Context,

@@ -13,12 +13,7 @@ import { anySignal } from '../../../core/api/call-deadline.js';
 import { FanOut, resumeWait } from '../../../core/sessions/fan-out.js';
 import { groupOf } from '../../../core/sessions/groups.js';
 
-export interface WaitFlags {
-  timeout?: number;
-  outputDir?: string;
-  schema?: OutputSchema;
-  notify?: boolean;
-}
+export type WaitFlags = { timeout?: number; outputDir?: string; schema?: OutputSchema; notify?: boolean };
 
 /** --output-dir: made if missing, and writable, before anything is read or sent. */
 async function prepareOutputDir(dir: string): Promise<void> {
