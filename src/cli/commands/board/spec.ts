@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { MAX_SESSIONS } from '../../../core/state/known-sessions.js';
 import { intOption } from '../options/option-values.js';
 import { addNotifyOptions } from '../options/reply-options.js';
@@ -10,9 +10,7 @@ export const boardSpec: CommandSpec = (program, run) =>
     program
       .command('board')
       .description('the sessions ls lists, live and full screen: open, follow, reply, create, check out')
-      .addOption(
-        new Option('--limit <n>', 'at most N sessions').argParser(intOption(1, MAX_SESSIONS)).default(50),
-      ),
+      .option('--limit <n>', 'at most N sessions', intOption(1, MAX_SESSIONS), 50),
     'ring the bell and notify the desktop when a session finishes while another is selected',
   )
     .addHelpText(

@@ -1,4 +1,4 @@
-import { Argument, Option, type Command } from 'commander';
+import { Argument, type Command } from 'commander';
 import { MAX_SESSIONS } from '../../../core/state/known-sessions.js';
 import { intOption } from '../options/option-values.js';
 import { sessionRefArg, type SessionRef } from '../../../core/sessions/refs.js';
@@ -15,11 +15,7 @@ export const lsSpec: CommandSpec = (program, run) =>
         'only the attempts of this session group (its id, or last after create --attempts)',
       ).argParser(sessionRefArg),
     )
-    .addOption(
-      new Option('--limit <n>', 'at most N sessions (default 20)')
-        .argParser(intOption(1, MAX_SESSIONS))
-        .default(20),
-    )
+    .option('--limit <n>', 'at most N sessions (default 20)', intOption(1, MAX_SESSIONS), 20)
     .option('--refresh', 'ask the service for the title and state of each one listed (3 requests each)')
     .addHelpText(
       'after',
