@@ -1,5 +1,4 @@
-// What the board's keys do to a session, through the commands' own run functions (the board rewrites none
-// of them): on the ordinary screen (chat, tail, show, diff, checkout), or behind it (a post, the browser).
+// What the board's keys do to a session, through the commands' own run functions (it rewrites none of them).
 import type { Context } from '../../run/context.js';
 import type { Item } from '../../output/items.js';
 import { present } from '../../output/presenter.js';

@@ -1,7 +1,5 @@
-// agents board at a terminal: the sessions `ls` lists, live, full screen. First paint from the state file
-// alone (no request); then the sessions are asked about one at a time within the board's part of the key's
-// budget (poll-plan.ts), each answer redrawn. Keys act on the selected session through the commands' own
-// run functions (actions.ts). The screen is given back on leaving, on an error and on a signal.
+// agents board at a terminal. First paint from the state file alone (no request); then the sessions are
+// asked about one at a time within the board's part of the key's budget (poll-plan.ts).
 import type { Context } from '../../run/context.js';
 import type { ApiClient } from '../../../core/api/client.js';
 import type { PollShare } from '../../../core/budget/limiter.js';

@@ -1,5 +1,4 @@
-// The board's screen, pure: one frame for a width and height, every line fitted to the width (wide
-// characters take two columns). Text from the service is made safe here, before it is measured.
+// The board's screen, pure. Text from the service is made safe here, before it is measured.
 import { flatten, neutralize } from '../../../util/text.js';
 import { cut, width } from '../../../util/width.js';
 import type { Style } from '../../output/style.js';

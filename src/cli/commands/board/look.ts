@@ -1,5 +1,4 @@
-// What the board asks the service about one session: a look (the session, then its latest turn) or a poll
-// of a working one (its latest turn alone: one request once its thread is known).
+// What the board asks the service about one session: a look (the session, then its latest turn) or a poll.
 import type { ApiClient } from '../../../core/api/client.js';
 import { isHttpError } from '../../../core/api/errors.js';
 import { isFinalReply } from '../../../core/conversation/turn-state.js';

@@ -1,11 +1,6 @@
-// Which session the board asks about next, and when, pure. The board is one waiter on the key's shared
-// budget (a `wait` beside it is another), and of its share it spends at most BOARD_SHARE: a send, a create
-// or a checkout typed on the board still finds a slot, and the waits beside it keep theirs.
-//  - A session never looked at is looked at once (its title, state, latest line, pull request): the ones
-//    that may be working first, then the finished, newest first.
-//  - A working session is polled again when its own schedule says (quick while messages flow, slower
-//    through a quiet turn: poll/schedule.ts), the busiest (newest activity) first.
-//  - A finished or failed one is not asked about again unless the person asks (R).
+// Which session the board asks about next, and when, pure. Of its share of the key's budget the board spends
+// at most BOARD_SHARE: a send, a create or a checkout typed on the board still finds a slot, and the waits
+// beside it keep theirs. A finished or failed session is not asked about again unless the person asks (R).
 import { nextDelay, type ScheduleOptions } from '../../../core/poll/schedule.js';
 import type { RowState } from './rows.js';
 

@@ -1,6 +1,5 @@
-// agents board: at a terminal, the live board (board.ts; like emulator, mcp and acp, the command's run is a
-// chunk of its own, scripts/request-runtime.mjs, so no other command reads it); anywhere else (a pipe,
-// --json, CI, a terminal that cannot move its cursor), what `agents ls` prints.
+// agents board (like emulator, mcp and acp, a chunk of its own: scripts/request-runtime.mjs); anywhere but
+// terminal that can take it, what `agents ls` prints.
 import type { Context } from '../../run/context.js';
 import type { Item } from '../../output/items.js';
 import { ls } from '../ls/run.js';

@@ -1,5 +1,4 @@
-// agents completion: the script written from the commander program itself, so it always knows the commands
-// and options of this version.
+// agents completion: the script is written from the program itself, so it knows this version's options.
 import type { Command } from 'commander';
 import type { Context } from '../../run/context.js';
 import { readKnownSessions } from '../../../core/state/known-sessions.js';

@@ -1,6 +1,4 @@
-// agents login: get a base URL and a key (prompts at a terminal, or the key on stdin with --with-key), check
-// the key with one request, and only then store both in the profile: the key in the system's keychain, or
-// in the file where none answers (src/core/config/key-store.ts). A rejected key stores nothing.
+// agents login: the key is checked with one request before anything is stored: a rejected key stores nothing.
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../../run/context.js';
 import { CliError, ExitCode, UsageError, fromHttpError } from '../../../core/errors/cli-error.js';

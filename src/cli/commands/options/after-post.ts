@@ -1,6 +1,5 @@
 // The rest of a create or send once the service has taken the message: the next steps, or the wait (and
-// --notify), the CI job's result (--json, GitHub's step summary and outputs), and with --output-schema the
-// answer checked and asked for again.
+// --notify), the CI job's result, and with --output-schema the answer checked and asked for again.
 import { writeFile } from 'node:fs/promises';
 import type { Context } from '../../run/context.js';
 import type { ApiClient } from '../../../core/api/client.js';

@@ -1,5 +1,4 @@
-// A downloaded artifact as plan and artifact hand it over: its record found and its bytes fetched within
-// --timeout, then written to -o, or an item to print unless it is binary and stdout is a terminal.
+// plan and artifact: the record found and its bytes fetched within --timeout, written to -o or printed.
 import { writeFile } from 'node:fs/promises';
 import type { Context } from '../../run/context.js';
 import type { ApiClient } from '../../../core/api/client.js';

@@ -1,5 +1,4 @@
-// The options of the commands that post a turn (create, send, chat): the agent, where the message comes
-// from, what is attached, and how to wait for the reply. input/reply-flags.ts checks their combinations.
+// The options of the commands that post a turn; input/reply-flags.ts checks their combinations.
 import { loadOutputSchema } from '../../../core/sessions/output-schema.js';
 import { Option, type Command } from 'commander';
 import { CORE_AGENTS } from '../../../core/api/types.js';

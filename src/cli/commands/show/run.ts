@@ -31,9 +31,7 @@ export async function show(ctx: Context, given: SessionRef | undefined, flags: S
     return { kind: 'sessions', profile: history.profile, baseUrl: history.baseUrl, sessions: group.sessions };
   }
   const { id } = await resolveSession(ref, history);
-  if (flags.web) {
-    return { kind: 'browse', url: await webAddress(ctx, id) };
-  }
+  if (flags.web) return { kind: 'browse', url: await webAddress(ctx, id) };
   const client = await ctx.client();
   const limit = flags.all ? undefined : (flags.limit ?? DEFAULT_SHOW_LIMIT);
   const view = await withDeadline(ctx.signal, flags.timeout, `reading session ${id}`, (signal) =>
