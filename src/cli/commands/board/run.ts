@@ -1,5 +1,5 @@
-// agents board (like emulator, mcp and acp, a chunk of its own: scripts/request-runtime.mjs); anywhere but
-// terminal that can take it, what `agents ls` prints.
+// agents board (like emulator, mcp and acp, a chunk of its own: scripts/request-runtime.mjs); anywhere
+// but at a terminal that can take it, what `agents ls` prints.
 import type { Context } from '../../run/context.js';
 import type { Item } from '../../output/items.js';
 import { ls } from '../ls/run.js';
