@@ -16,30 +16,31 @@ export function sessionOrPickArg(leftOut = 'at a terminal, chosen from `agents l
   return new Argument('[session]', `${SESSION_ARG}; ${leftOut}`).argParser(sessionRefArg);
 }
 
-export function threadOption(): Option {
-  return new Option(
-    '--thread <thread>',
-    'only this thread: its id, or <session>/<thread> as send prints it',
-  ).argParser(threadOptionArg);
-}
+/** An option whose value is checked by `parser` while the arguments are parsed (a new one per command). */
+const checked = (flags: string, help: string, parser: (value: string) => unknown) => (): Option =>
+  new Option(flags, help).argParser(parser);
 
-export function readTimeoutOption(): Option {
-  return new Option(
-    '--timeout <duration>',
-    'bound the whole read, retries included: 90s, 20m, 1h or seconds (exit 124)',
-  ).argParser(durationOption);
-}
+// show and tail: its session part checked against `<session>` by input/wait-ref.ts.
+export const threadOption = checked(
+  '--thread <thread>',
+  'only this thread: its id, or <session>/<thread> as send prints it',
+  threadOptionArg,
+);
 
-export function pullRequestOption(): Option {
-  return new Option(
-    '--pr <n|url>',
-    'which of the session’s pull requests (its number or address); needed when it has several',
-  ).argParser(pullRequestPickArg);
-}
+export const readTimeoutOption = checked(
+  '--timeout <duration>',
+  'bound the whole read, retries included: 90s, 20m, 1h or seconds (exit 124)',
+  durationOption,
+);
 
-export function attemptOption(): Option {
-  return new Option(
-    '--attempt <k>',
-    'of the session group given (or last, after create --attempts): attempt K (1 to 5)',
-  ).argParser(intOption(1, 5));
-}
+export const pullRequestOption = checked(
+  '--pr <n|url>',
+  'which of the session’s pull requests (its number or address); needed when it has several',
+  pullRequestPickArg,
+);
+
+export const attemptOption = checked(
+  '--attempt <k>',
+  'of the session group given (or last, after create --attempts): attempt K (1 to 5)',
+  intOption(1, 5),
+);
