@@ -51,9 +51,7 @@ async function* tailing(ctx: Context, given: SessionRef | undefined, flags: Tail
   const { id } = await resolveSession(ref, await ctx.history());
   const client = await ctx.client();
   const target = { sessionId: id, threadId: flags.thread };
-  const types: MessageType[] = flags.tools
-    ? ['message', 'final_message', 'tool_call']
-    : ['message', 'final_message'];
+  const types: MessageType[] = ['message', 'final_message', ...(flags.tools ? ['tool_call' as const] : [])];
   const deadline = startDeadline(ctx.signal, flags.timeout);
   const json = ctx.globals.json === true;
   try {
