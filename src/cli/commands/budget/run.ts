@@ -34,8 +34,7 @@ async function storeOf(ctx: Context): Promise<{ store: BudgetStore; origin: stri
     baseUrl = requireBaseUrl(s).value;
     apiKey = { digest: digest.digest };
   } else {
-    // A key in the keychain without its digest for this origin (another --base-url, the file edited by
-    // hand): read it after all.
+    // A key in the keychain without its digest for this origin (another --base-url): read after all.
     if (s.apiKey === undefined && s.keyPlace === 'keychain') s = await ctx.settings(need);
     ({ baseUrl, apiKey } = requireConnection(s));
   }
@@ -50,8 +49,7 @@ async function read(ctx: Context, at: Awaited<ReturnType<typeof storeOf>>): Prom
   const pacing = { ...DEFAULT_PACING, limit: rateLimitFromEnv(ctx.io.env) ?? DEFAULT_PACING.limit };
   let state;
   try {
-    // What the next command would repair (an unusable file, a file in the lock's place), repaired now,
-    // and said: looking should not leave the budget broken, nor keep quiet about what it did.
+    // Repaired now, and said, as the next command would: looking should not leave the budget broken.
     at.store.onRepair = (message) => ctx.log.warn(message);
     await at.store.repair?.();
     state = await at.store.stored();

@@ -82,8 +82,7 @@ const note = (text: string): Item => ({ kind: 'note', text });
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
 
 export async function* emulator(ctx: Context, flags: EmulatorFlags): AsyncGenerator<Item> {
-  // What the emulator has to say while it serves (a directive its dialect cannot honour) goes to stderr as
-  // it happens: the items of this run are only its start and its end.
+  // What the emulator says while it serves goes to stderr at once: this run's items are its start and end.
   const opts = { ...emulatorOptions(flags), onNotice: (line: string) => ctx.log.warn(line) };
   let em;
   try {

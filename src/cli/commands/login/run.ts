@@ -53,8 +53,7 @@ async function verifyKey(ctx: Context, baseUrl: string, apiKey: string): Promise
     await client.getSession(randomUUID(), { signal: ctx.signal });
   } catch (err) {
     if (!isHttpError(err)) throw err;
-    // The service's JSON 404 (an `error` text) means the key passed the gateway and the session is unknown;
-    // a 404 without it is a route the server does not have: a wrong base URL (a typo in its path).
+    // A JSON 404: the key passed, the session is unknown; a 404 without it: a wrong base URL (no such route).
     if (err.kind === 'not_found' && err.serverMessage !== undefined) return;
     if (err.kind === 'auth' || err.kind === 'forbidden') {
       throw new CliError(`${baseUrl} rejected the API key (HTTP ${String(err.status)}); nothing was stored`, {

@@ -76,8 +76,7 @@ export async function* afterPost(ctx: Context, started: TurnStarted): AsyncGener
     });
   }
   const t: Turn = { ...started, threadId };
-  // A CI job's result: with --json, or under GitHub Actions (its step summary, and with --github-output
-  // its step outputs: the ids before the wait, the rest after it).
+  // A CI job's result: with --json, or under GitHub Actions (--github-output: the ids before the wait).
   const github = flags.wait ? githubFiles(ctx.io.env, flags) : {};
   const report: Reporting = {
     want:

@@ -77,8 +77,7 @@ export const print: Handlers<ShowItem> = {
   async conversation(p, item) {
     await p.useMarkdown();
     if (p.json) {
-      // The conversation (the service's copy of each final left out), notices apart; one write, once
-      // everything is known: stdout never holds half a document.
+      // One write, once everything is known: stdout never holds half a document.
       const c = item.conversation;
       const list = (ms: readonly { message: object }[]) =>
         ms.map((e) => `\n${jsonText(e.message)}`).join(',') + (ms.length ? '\n' : '');

@@ -38,8 +38,7 @@ export async function show(ctx: Context, given: SessionRef | undefined, flags: S
     readSession(client, id, { thread: flags.thread, tools: flags.tools, limit }, { signal }),
   );
   const { session } = view;
-  // The agent, for a terminal's header: the service's, where it names one, else what this machine
-  // created the session with (the state file is read for a person only: a script's show stays as fast).
+  // The agent: the service's, else this machine's record (read for a person only: a script's stays fast).
   const named = typeof session.agent_name === 'string' ? session.agent_name : undefined;
   const forPerson = ctx.caps.stdoutIsTTY && !ctx.globals.json;
   const recorded = forPerson && named === undefined ? await readKnownSessions(await ctx.history()) : [];

@@ -30,8 +30,7 @@ export async function* tail(
     yield* tailing(ctx, given, flags);
     return;
   }
-  // --until-final ends with the turn: announced as --notify and the `notify` setting say, with the final
-  // message (what --json prints last) as the turn's result.
+  // --until-final ends with the turn: notified, the final message as the turn's result.
   let final: Message | undefined;
   const watched = async function* (): AsyncGenerator<SessionItem> {
     for await (const item of tailing(ctx, given, flags)) {
