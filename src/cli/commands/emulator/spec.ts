@@ -8,12 +8,7 @@ import { directiveHelp } from '../../../emulator/directive-table.js';
 // --help does not load the emulator; test/main/emulator/command.test.ts keeps the lists equal.
 const FAULT_MODES = ['500', '502', '503', '504', 'html-502', '429', 'reset'];
 FAULT_MODES.push('reset-after-commit', 'truncate', 'slow');
-export const MISBEHAVIOUR_NAMES = [
-  'ignore-thread-filter',
-  'ignore-session-filter',
-  'endless-body',
-  'trickle',
-];
+const MISBEHAVIOUR_NAMES = ['ignore-thread-filter', 'ignore-session-filter', 'endless-body', 'trickle'];
 MISBEHAVIOUR_NAMES.push('endless-pages', 'bad-ids-session', 'bad-ids-thread', 'deep-json');
 
 export const emulatorSpec: CommandSpec = (program, run) =>
