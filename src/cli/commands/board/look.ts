@@ -1,6 +1,4 @@
-// What the board asks the service about one session: a look (the session itself, for its title, group and
-// pull request, then its latest turn) or a poll of a working one (its latest turn alone: one request once
-// its thread is known). Data only; the board decides what to show and when to ask.
+// What the board asks the service about one session: a look (the session, then its latest turn) or a poll.
 import type { ApiClient } from '../../../core/api/client.js';
 import { isHttpError } from '../../../core/api/errors.js';
 import { isFinalReply } from '../../../core/conversation/turn-state.js';
@@ -8,16 +6,11 @@ import { pullRequestUrls } from '../../input/pull-request-choice.js';
 import { latestUserMessage } from '../../../core/sessions/latest.js';
 import type { BoardRow } from './rows.js';
 
-/** What a look or a poll learnt, and the requests it took. */
-export interface Learnt {
-  facts: Partial<BoardRow>;
-  requests: number;
-}
+export type Learnt = { facts: Partial<BoardRow>; requests: number };
 
 /** Replies listed per poll: the live service repeats a thread's final as its last `message`. */
 const NEWEST = 5;
 
-/** The latest turn: its state, the agent's newest line and when it came. */
 async function latestTurn(
   client: ApiClient,
   row: Pick<BoardRow, 'id' | 'threadId'>,
@@ -42,10 +35,7 @@ async function latestTurn(
   );
   const mine = page.items.filter((m) => client.belongs(target, m));
   const newest = mine[0];
-  const facts: Partial<BoardRow> = {
-    threadId,
-    state: mine.some(isFinalReply) ? 'finished' : 'working',
-  };
+  const facts: Partial<BoardRow> = { threadId, state: mine.some(isFinalReply) ? 'finished' : 'working' };
   if (newest !== undefined) {
     facts.latest = newest.message;
     facts.lastAt = newest.created_at;
@@ -54,9 +44,8 @@ async function latestTurn(
 }
 
 /**
- * Asks about a session: with `whole`, the session first (title, group, pull request, archived), then its
- * latest turn. A session the service no longer has is 'failed'; an authentication failure is thrown (every
- * other session would fail the same way); any other failure is thrown for the board to report and retry.
+ * Asks about a session: with `whole`, the session first (title, group, pull request), then its latest
+ * turn. A session the service no longer has is 'failed'; any other failure is thrown.
  */
 export async function lookAt(
   client: ApiClient,

@@ -1,4 +1,3 @@
-// agents config list|get|set|unset|path: the subcommands and their help.
 import type { Command } from 'commander';
 import type { CommandSpec } from '../options/command-spec.js';
 

@@ -1,6 +1,5 @@
-// agents wait: the final reply of each session or thread given (arguments, or lines on stdin as create and
-// send print them), each printed as it lands. Exit 0 when all are done; 124 when --timeout ran out first,
-// naming what is pending and how to resume; else the first permanent error's code, once the others are done.
+// agents wait: exit 0 when all are done; 124 when --timeout ran out first, naming what is pending and how to
+// resume; else the first permanent error's code, once the others are done.
 import { mkdir, access, constants, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Context } from '../../run/context.js';
@@ -14,14 +13,7 @@ import { anySignal } from '../../../core/api/call-deadline.js';
 import { FanOut, resumeWait } from '../../../core/sessions/fan-out.js';
 import { groupOf } from '../../../core/sessions/groups.js';
 
-export interface WaitFlags {
-  timeout?: number;
-  outputDir?: string;
-  /** --output-schema, compiled by the spec: each reply is checked against it. */
-  schema?: OutputSchema;
-  /** --notify (true), --no-notify (false), neither: the `notify` setting decides. */
-  notify?: boolean;
-}
+export type WaitFlags = { timeout?: number; outputDir?: string; schema?: OutputSchema; notify?: boolean };
 
 /** --output-dir: made if missing, and writable, before anything is read or sent. */
 async function prepareOutputDir(dir: string): Promise<void> {
@@ -48,7 +40,6 @@ async function addRef(ctx: Context, fan: FanOut, ref: WaitRef, origin: string): 
   }
 }
 
-/** Feeds the references on standard input, one per line (blank lines skipped), as they arrive. */
 async function feedLines(ctx: Context, fan: FanOut, input: InStream, signal: AbortSignal): Promise<void> {
   const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY, terminal: false });
   const close = () => lines.close();
