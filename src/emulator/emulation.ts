@@ -2,17 +2,18 @@
 // and what a test changes while it runs, set up from the options before it listens.
 import { FaultPicker } from './faults.js';
 import { Gateway, RateLimiter } from './gateway.js';
-import type { Service } from './sessions.js';
 import { Store } from './store.js';
 import { HeldClock, Timers } from './turn-clock.js';
+import type { TurnEnv } from './turn-player.js';
 import { dialect as dialectOf, type Dialect } from './dialect.js';
 import { startArtifactHost, type ArtifactHost } from './artifact-host.js';
+import type { Misbehaviour } from './misbehave.js';
+import type { RepeatedParams } from './validate.js';
 import type { EmulatorKey, EmulatorOptions, EmulatorStats } from './surface.js';
 
 /** The documented development key, accepted when no keys are given. */
 export const DEV_KEY: EmulatorKey = { key: 'agents-dev-key', workspace: 'dev' };
 
-/** Stats of an emulator that has served nothing yet. */
 export const emptyStats = (): EmulatorStats => ({
   requests: 0,
   byRoute: {},
@@ -22,14 +23,14 @@ export const emptyStats = (): EmulatorStats => ({
   faultsInjected: 0,
 });
 
-/** One running emulator's parts, shared by its request pipeline and the controls a test holds. */
+/** One running emulator's parts, shared by its request pipeline, its handlers and the controls a test holds. */
 export interface Emulation {
   readonly opts: EmulatorOptions;
   readonly keys: EmulatorKey[];
   readonly dialect: Dialect;
   readonly gateway: Gateway;
   readonly store: Store;
-  readonly svc: Service;
+  readonly turns: TurnEnv;
   /** Real timers: faults' delays always, and turns unless they are held. */
   readonly timers: Timers;
   /** The clock a test moves, with turns: 'held'. */
@@ -38,6 +39,9 @@ export interface Emulation {
   readonly artifactHost: ArtifactHost;
   readonly maxBodyBytes: number;
   readonly artifactTtlMs: number;
+  stats: EmulatorStats;
+  repeatedParams: RepeatedParams;
+  misbehave: Misbehaviour;
   faults: FaultPicker | undefined;
   /** GETs that trickled so far (Misbehaviour.trickle.requests counts them). */
   trickled: number;
@@ -54,49 +58,39 @@ export interface Emulation {
 
 /** The parts of an emulator with these (checked) options; its artifact host already listens. */
 export async function setUpEmulation(opts: EmulatorOptions): Promise<Emulation> {
-  const keys = (opts.keys ?? [DEV_KEY]).map((k) => ({ ...k }));
   const limit = opts.rateLimit ?? { limit: 100, windowMs: 60_000 };
+  const keys = (opts.keys ?? [DEV_KEY]).map((k) => ({ ...k }));
   const dialect = dialectOf(opts.dialect);
-  const gateway = new Gateway(keys, limit ? new RateLimiter(limit.limit, limit.windowMs) : undefined, {
-    wrongKeyStatus: dialect.wrongKeyStatus,
-    retryAfter: dialect.retryAfter,
-  });
   // Turns run on real timers or on a clock the test moves, and what the store stamps moves with it, so a
   // turn held for a minute has the created_at and ts of one.
   const timers = new Timers();
   const held = opts.turns === 'held' ? new HeldClock() : undefined;
   const unstamped = { ms: 0 };
-  const store = new Store(
-    held ? () => Date.now() + held.elapsed - unstamped.ms : Date.now,
-    dialect.countedIds,
-  );
-  const svc: Service = {
-    store,
-    stats: emptyStats(),
-    turns: {
-      store,
-      timers: held ?? timers,
-      timeScale: held ? 1 : (opts.timeScale ?? 1),
-      random: Math.random,
-      dialect,
-      notice: opts.onNotice,
-    },
-    repeatedParams: opts.repeatedParams ?? (dialect.name === 'spec' ? 'first' : 'all'),
-    misbehave: { ...opts.misbehave },
-  };
+  const now = held ? () => Date.now() + held.elapsed - unstamped.ms : Date.now;
+  const store = new Store(now, dialect.countedIds);
+  const faults = opts.faults ? new FaultPicker(opts.faults) : undefined; // before anything listens: it may throw
   return {
     opts,
     keys,
     dialect,
-    gateway,
+    gateway: new Gateway(keys, limit ? new RateLimiter(limit.limit, limit.windowMs) : undefined, dialect),
     store,
-    svc,
+    turns: {
+      store,
+      timers: held ?? timers,
+      timeScale: held ? 1 : (opts.timeScale ?? 1),
+      dialect,
+      notice: opts.onNotice,
+    },
     timers,
     held,
     artifactHost: await startArtifactHost(store, opts.host ?? '127.0.0.1'),
     maxBodyBytes: opts.maxBodyBytes ?? 2 * 1024 * 1024,
     artifactTtlMs: opts.artifactTtlMs ?? 6 * 86_400_000,
-    faults: opts.faults ? new FaultPicker(opts.faults) : undefined,
+    stats: emptyStats(),
+    repeatedParams: opts.repeatedParams ?? (dialect.name === 'spec' ? 'first' : 'all'),
+    misbehave: { ...opts.misbehave },
+    faults,
     trickled: 0,
     listLimitDue: dialect.firstListRateLimited,
     unstamped,

@@ -1,6 +1,6 @@
 // Fault injection: which request gets which fault, and the replies of the faults that answer at once.
-import { apiError, htmlPage, plain, type Reply } from './http.js';
-import type { FaultMode, FaultOptions } from './surface.js';
+import { apiError, htmlPage, type Reply } from './http.js';
+import { FAULT_MODES, type FaultMode, type FaultOptions } from './surface.js';
 
 /** mulberry32: a tiny deterministic PRNG, so a seeded fault run can be replayed exactly. */
 export function seededRandom(seed: number): () => number {
@@ -14,11 +14,16 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** Decides per request whether a fault hits and which one. */
+/** Decides per request whether a fault hits and which one; refuses options that make no sense. */
 export class FaultPicker {
   private readonly random: () => number;
 
   constructor(readonly options: FaultOptions) {
+    const f = options;
+    if (!(f.rate >= 0 && f.rate <= 1)) throw new RangeError('faults.rate must be from 0 to 1');
+    const bad = f.modes.find((m) => !FAULT_MODES.includes(m));
+    if (bad !== undefined) throw new RangeError(`unknown fault mode ${JSON.stringify(bad)}`);
+    if (f.slowMs !== undefined && !(f.slowMs >= 0)) throw new RangeError('faults.slowMs must be >= 0');
     this.random = options.seed === undefined ? Math.random : seededRandom(options.seed);
   }
 
@@ -30,10 +35,6 @@ export class FaultPicker {
     const modes = this.options.modes.filter((m) => m !== 'reset-after-commit' || method === 'POST');
     if (modes.length === 0) return undefined;
     return modes[Math.floor(this.random() * modes.length)];
-  }
-
-  get slowMs(): number {
-    return this.options.slowMs ?? 2000;
   }
 }
 
@@ -52,7 +53,11 @@ export function immediateFaultReply(mode: FaultMode): Reply | undefined {
       return htmlPage(502, 'Bad Gateway');
     case '429':
       // Unlike the rate limiter's JSON, an edge's 429 is plain text: clients must go by the status.
-      return plain(429, 'Too Many Requests\n');
+      return {
+        status: 429,
+        headers: { 'content-type': 'text/plain; charset=utf-8' },
+        body: 'Too Many Requests\n',
+      };
     default:
       return undefined;
   }

@@ -3,6 +3,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { htmlPage, json, type Reply } from './http.js';
 import type { EmulatorKey } from './surface.js';
+import type { Dialect } from './dialect.js';
 
 /** The gateway's verdict on one request. */
 export type GateResult = { ok: true; key: EmulatorKey } | { ok: false; reply: Reply; rateLimited: boolean };
@@ -42,21 +43,13 @@ export class RateLimiter {
 
 const SCHEME = /^ApiKey[ \t]+(\S+)[ \t]*$/i;
 
-/** Where the two services' gateways differ. */
-export interface GatewayRules {
-  /** A well-formed header with a key nobody knows: 401 like a missing one (spec emulator), or 403 (live). */
-  wrongKeyStatus: 401 | 403;
-  /** A 429 carries Retry-After (live). */
-  retryAfter: boolean;
-}
-
 export class Gateway {
   private readonly byKey: Map<string, EmulatorKey>;
 
   constructor(
     keys: EmulatorKey[],
     private readonly limiter: RateLimiter | undefined,
-    private readonly rules: GatewayRules = { wrongKeyStatus: 401, retryAfter: false },
+    private readonly rules: Pick<Dialect, 'wrongKeyStatus' | 'retryAfter'>,
   ) {
     this.byKey = new Map(keys.map((k) => [k.key, k]));
   }

@@ -1,6 +1,9 @@
-// Replies as data, bounded body reading, and writing a reply (whole, or sabotaged by a fault).
-import type { IncomingMessage, ServerResponse } from 'node:http';
+// Replies as data, bounded body reading, writing a reply (whole, or sabotaged by a fault), and a server's
+// listening and closing.
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { ERROR_BODY, served } from '../core/api/schemas/index.js';
+import type { FaultMode } from './surface.js';
 
 /** A response before it is written, so a fault can decide how (or whether) it reaches the client. */
 export interface Reply {
@@ -51,10 +54,6 @@ export function htmlPage(status: number, reason: string): Reply {
   return { status, headers: { 'content-type': 'text/html; charset=utf-8' }, body };
 }
 
-export function plain(status: number, text: string): Reply {
-  return { status, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: text };
-}
-
 /** The outcome of reading a request body within a byte limit. */
 export type BodyResult = { kind: 'ok'; body: Buffer } | { kind: 'too-large' } | { kind: 'aborted' };
 
@@ -94,21 +93,41 @@ export function readBody(req: IncomingMessage, max: number): Promise<BodyResult>
   });
 }
 
-/** How a reply reaches the client: whole, cut in half, or not at all. */
-export type Delivery = 'whole' | 'truncate' | 'drop';
-
-export function writeReply(res: ServerResponse, reply: Reply, delivery: Delivery = 'whole'): void {
+/** Writes a reply whole, or as a fault says: cut in half ('truncate') or not at all ('reset-after-commit'). */
+export function writeReply(res: ServerResponse, reply: Reply, fault?: FaultMode): void {
   if (res.destroyed || res.headersSent) return;
-  if (delivery === 'drop') {
+  if (fault === 'reset-after-commit') {
     res.socket?.destroy();
     return;
   }
   const body = Buffer.from(reply.body, 'utf8');
   res.writeHead(reply.status, { ...reply.headers, 'content-length': String(body.length) });
-  if (delivery === 'truncate') {
+  if (fault === 'truncate') {
     // Headers promise the full length; half arrives, then the connection dies.
     res.write(body.subarray(0, Math.floor(body.length / 2)), () => res.socket?.destroy());
     return;
   }
   res.end(body);
+}
+
+/** Listens on `port` (0: a free one) of `host`; resolves with its origin once it does, rejects if it cannot. */
+export async function listen(server: Server, port: number, host: string, scheme = 'http'): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `${scheme}://${hostPart}:${address.port}`;
+}
+
+/** Closes the server and, as a process that exits, every connection (a request in flight with it). */
+export function shut(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
 }

@@ -2,7 +2,8 @@
 import type { ListedMessage, Message, MessagePage } from '../core/api/types.js';
 import { MESSAGE_PAGE, served } from '../core/api/schemas/index.js';
 import { apiError, json, type Reply } from './http.js';
-import { notFound, type Call, type Service } from './sessions.js';
+import { notFound, type Call } from './sessions.js';
+import type { Emulation } from './emulation.js';
 import type { StoredMessage } from './store.js';
 import { parseListQuery, type ParsedListQuery } from './validate.js';
 
@@ -57,15 +58,15 @@ function bare(m: Message): ListedMessage {
   return rest;
 }
 
-export function listMessages(svc: Service, call: Call): Reply {
-  const d = call.dialect;
+export function listMessages(e: Emulation, call: Call): Reply {
+  const d = e.dialect;
   const threaded = call.params.length > 1;
   const q = parseListQuery(call.url.searchParams, threaded, {
-    repeated: svc.repeatedParams,
+    repeated: e.repeatedParams,
     defaultDirection: d.defaultDirection,
   });
   if (!q.ok) return apiError(422, 'UNPROCESSABLE_ENTITY', q.error);
-  const record = svc.store.find(call.workspace, call.params[0] ?? '');
+  const record = call.session;
   if (!record) return notFound('Session');
   const query = { ...q.value };
   if (threaded) {
@@ -74,15 +75,15 @@ export function listMessages(svc: Service, call: Call): Reply {
     query.thread_id = tid;
   }
   // Misbehaving: a filter by session the server forgets lists the whole workspace's messages.
-  const pool = svc.misbehave.ignoreSessionFilter
-    ? svc.store.inWorkspace(call.workspace).flatMap((r) => r.messages)
+  const pool = e.misbehave.ignoreSessionFilter
+    ? e.store.inWorkspace(call.workspace).flatMap((r) => r.messages)
     : record.messages;
   const all = selectMessages(pool, query, d.sortBy);
   const start = (query.page - 1) * query.limit;
   const page = all.slice(start, start + query.limit);
 
   const here = `${d.linkBase(call.base)}${call.url.pathname}`;
-  const cursor = String(cursorOf(page, svc.store.now()));
+  const cursor = String(cursorOf(page, e.store.now()));
   let next: URLSearchParams;
   if (d.newMessagesKeepsQuery) {
     next = new URLSearchParams(call.url.searchParams);

@@ -1,17 +1,9 @@
 // One request through the emulator: faults, body, gateway, route, handler and misbehaviours, then the
 // delivery (whole, trickled, endless, late, cut).
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { UUID_PATTERN as UUID } from '../util/uuid.js';
 import { immediateFaultReply } from './faults.js';
-import {
-  apiError,
-  json,
-  noRoute,
-  readBody,
-  withoutErrorCode,
-  writeReply,
-  type Delivery,
-  type Reply,
-} from './http.js';
+import { apiError, json, noRoute, readBody, withoutErrorCode, writeReply, type Reply } from './http.js';
 import { matchRoute } from './router.js';
 import type { Call } from './sessions.js';
 import { aimsAt, deepJson, withBadIds, withEndlessPages, writeEndless, writeTrickle } from './misbehave.js';
@@ -20,45 +12,47 @@ import type { Emulation } from './emulation.js';
 // A Host header is echoed into every href; anything but host[:port] falls back to the listening address.
 const HOST = /^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/i;
 
+type Match = ReturnType<typeof matchRoute>;
+
 /** The reply to a request whose body was read, in the dialect's error shape. */
-function answer(e: Emulation, req: IncomingMessage, url: URL, body: Buffer): Reply {
-  const reply = route(e, req, url, body);
+function answer(e: Emulation, req: IncomingMessage, url: URL, match: Match, body: Buffer): Reply {
+  const reply = route(e, req, url, match, body);
   const codes = e.dialect.errorCodes;
   return codes === 'all' || (codes === 'not-422' && reply.status !== 422) ? reply : withoutErrorCode(reply);
 }
 
 /** The gateway's reply, the router's, or its handler's. */
-function route(e: Emulation, req: IncomingMessage, url: URL, body: Buffer): Reply {
-  const { svc, dialect, opts } = e;
+function route(e: Emulation, req: IncomingMessage, url: URL, match: Match, body: Buffer): Reply {
+  const { dialect, opts } = e;
   const gate = e.gateway.check(req.headers);
   if (!gate.ok) {
-    if (gate.rateLimited) svc.stats.rejected429 += 1;
+    if (gate.rateLimited) e.stats.rejected429 += 1;
     return gate.reply;
   }
   const method = req.method ?? 'GET';
-  const match = matchRoute(method, url.pathname);
-  if (e.listLimitDue && method === 'GET' && aimsAt('list', match.route?.name)) {
+  if (e.listLimitDue && method === 'GET' && aimsAt('list', match?.route.name)) {
     // Blocks' CI mock answers its first poll so, to make a client's retry path run.
     e.listLimitDue = false;
-    svc.stats.rejected429 += 1;
+    e.stats.rejected429 += 1;
     const reply = json(429, { error: 'Rate limit exceeded' });
     reply.headers['retry-after'] = '1';
     return reply;
   }
-  if (!match.route) return noRoute();
-  if (!match.handler) {
+  if (!match) return noRoute();
+  const { name, methods } = match.route;
+  const handler = methods[method];
+  if (!handler) {
     const reply = apiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed here`);
-    reply.headers.allow = match.allow.join(', ');
+    reply.headers.allow = Object.keys(methods).join(', ');
     return reply;
   }
-  if (!match.idsValid) {
+  // A path id that is no UUID is a 404 like an unknown id, or bad input in the live dialect.
+  if (!match.params.every((p) => UUID.test(p))) {
     return dialect.badIdStatus === 404
       ? apiError(404, 'NOT_FOUND', 'Session not found')
       : apiError(dialect.badIdStatus, 'VALIDATION', 'Path ids must be UUIDs');
   }
-  if (match.route?.name === '/sessions/:id/artifacts/:aid' && !dialect.artifacts) {
-    return noRoute();
-  }
+  if (name === '/sessions/:id/artifacts/:aid' && !dialect.artifacts) return noRoute();
   if (method === 'POST') {
     const type = (req.headers['content-type'] ?? '').toLowerCase();
     const ok = /^application\/json\s*(;\s*charset="?utf-8"?\s*)?$/.test(type);
@@ -74,12 +68,9 @@ function route(e: Emulation, req: IncomingMessage, url: URL, body: Buffer): Repl
     url,
     body,
     params: match.params,
-    dialect,
-    artifactsBase: e.artifactHost.url,
-    artifactTtlMs: e.artifactTtlMs,
+    session: e.store.find(gate.key.workspace, match.params[0] ?? ''),
   };
-  const m = svc.misbehave;
-  const name = match.route?.name ?? '';
+  const m = e.misbehave;
   if (method === 'GET' && m.deepJson !== undefined && name === '/sessions/:id') return deepJson(m.deepJson);
   const listing = method === 'GET' && aimsAt('list', name);
   if (listing && m.ignoreThreadFilter) {
@@ -92,15 +83,14 @@ function route(e: Emulation, req: IncomingMessage, url: URL, body: Buffer): Repl
     call.url = new URL(call.url);
     call.url.searchParams.set('page', '1');
   }
-  let reply = match.handler(svc, call);
-  if (listing && m.endlessPages) reply = withEndlessPages(reply);
-  return withBadIds(reply, m.badIds, name);
+  const reply = handler(e, call);
+  return withBadIds(listing && m.endlessPages ? withEndlessPages(reply) : reply, m.badIds, name);
 }
 
 /** Serves one request: counted, perhaps faulted, its body read, answered and delivered. */
 export async function handle(e: Emulation, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const { svc, held, opts } = e;
-  svc.stats.requests += 1;
+  const { held, opts } = e;
+  e.stats.requests += 1;
   const method = req.method ?? 'GET';
   let url: URL;
   try {
@@ -109,11 +99,13 @@ export async function handle(e: Emulation, req: IncomingMessage, res: ServerResp
     writeReply(res, apiError(400, 'BAD_REQUEST', 'Malformed request target'));
     return;
   }
-  const key = matchRoute(method, url.pathname).statsKey;
-  svc.stats.byRoute[key] = (svc.stats.byRoute[key] ?? 0) + 1;
+  const match = matchRoute(url.pathname);
+  const routeName = match?.route.name;
+  const key = `${method} ${routeName ?? '(unknown)'}`;
+  e.stats.byRoute[key] = (e.stats.byRoute[key] ?? 0) + 1;
 
   const fault = e.faults?.pick(method);
-  if (fault) svc.stats.faultsInjected += 1;
+  if (fault) e.stats.faultsInjected += 1;
   if (fault === 'reset') {
     req.socket.destroy();
     return;
@@ -127,19 +119,18 @@ export async function handle(e: Emulation, req: IncomingMessage, res: ServerResp
     writeReply(res, reply);
     return;
   }
-  const immediate = fault ? immediateFaultReply(fault) : undefined;
+  const immediate = fault && immediateFaultReply(fault);
   if (immediate) {
     writeReply(res, immediate);
     return;
   }
-  const reply = answer(e, req, url, read.body);
+  const reply = answer(e, req, url, match, read.body);
   // A clock counted in requests: each one answered moves held turns on, after its answer was made.
   if (held && opts.turnMsPerRequest) {
     e.unstamped.ms += opts.turnMsPerRequest;
     held.advance(opts.turnMsPerRequest);
   }
-  const routeName = matchRoute(method, url.pathname).route?.name;
-  const m = svc.misbehave;
+  const m = e.misbehave;
   if (method === 'GET' && reply.status === 200 && aimsAt(m.endlessBody, routeName)) {
     writeEndless(res);
     return;
@@ -154,11 +145,7 @@ export async function handle(e: Emulation, req: IncomingMessage, res: ServerResp
   }
   if (fault === 'slow') {
     // Processed first, answered late: a client that gives up cannot know that its POST took effect.
-    const ms = e.faults?.slowMs ?? 2000;
-    await new Promise<void>((resolve) => e.timers.after(ms, resolve));
+    await new Promise<void>((resolve) => e.timers.after(e.faults?.options.slowMs ?? 2000, resolve));
   }
-  let delivery: Delivery = 'whole';
-  if (fault === 'truncate') delivery = 'truncate';
-  if (fault === 'reset-after-commit') delivery = 'drop';
-  writeReply(res, reply, delivery);
+  writeReply(res, reply, fault);
 }

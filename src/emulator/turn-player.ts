@@ -17,8 +17,6 @@ export interface TurnEnv {
   /** Real timers, or a clock the test moves (EmulatorOptions.turns 'held'). */
   timers: TurnClock;
   timeScale: number;
-  /** 0 <= x < 1; only ts-shuffle uses it. */
-  random: () => number;
   dialect: Dialect;
   /** Where a directive the dialect cannot honour is reported (the emulator's stderr), besides the reply. */
   notice: ((line: string) => void) | undefined;
@@ -93,7 +91,7 @@ export function startTurn(env: TurnEnv, record: SessionRecord, thread: ThreadRec
     // The live service's ts is fractional; the spec's example values are whole seconds.
     const seconds = env.dialect.fractionalTs ? createdMs / 1000 : Math.floor(createdMs / 1000);
     let ts = seconds - script.tsLagS;
-    if (script.tsShuffle) ts -= Math.floor(env.random() * 4);
+    if (script.tsShuffle) ts -= Math.floor(Math.random() * 4);
     if (script.sameTs) firstTs ??= ts;
     return script.sameTs && firstTs !== undefined ? firstTs : ts;
   };
