@@ -16,20 +16,21 @@ function addMessage(store: Store, record: SessionRecord, m: AddMessageInput): Me
   record.threads.set(threadId, thread);
   const createdMs = m.created_at === undefined ? store.tick() : Date.parse(m.created_at);
   if (Number.isNaN(createdMs)) throw new Error(`addMessage: created_at is not a date: ${m.created_at}`);
-  const created = new Date(createdMs).toISOString();
-  const given = Object.fromEntries(Object.entries(m).filter(([, v]) => v !== undefined)) as AddMessageInput;
-  const msg: Message = {
-    id: store.messageId(),
-    chat_id: record.id,
-    task_id: thread.taskId,
-    // Like the service: assistant messages carry the provider's second, user messages none.
-    ts: m.role === 'user' ? null : Math.floor(createdMs / 1000),
-    created_at: created,
-    updated_at: created,
-    ...given,
-    chat_thread_id: threadId,
-  };
-  store.put(record, msg, createdMs);
+  const given = Object.fromEntries(Object.entries(m).filter(([, v]) => v !== undefined));
+  const msg = store.store(
+    record,
+    {
+      threadId,
+      taskId: thread.taskId,
+      role: m.role,
+      type: m.type,
+      message: m.message,
+      // Like the service: assistant messages carry the provider's second, user messages none.
+      ts: m.role === 'user' ? undefined : (ms) => Math.floor(ms / 1000),
+      at: createdMs,
+    },
+    { ...given, chat_thread_id: threadId },
+  );
   return structuredClone(msg);
 }
 

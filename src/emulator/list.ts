@@ -61,10 +61,7 @@ function bare(m: Message): ListedMessage {
 export function listMessages(e: Emulation, call: Call): Reply {
   const d = e.dialect;
   const threaded = call.params.length > 1;
-  const q = parseListQuery(call.url.searchParams, threaded, {
-    repeated: e.repeatedParams,
-    defaultDirection: d.defaultDirection,
-  });
+  const q = parseListQuery(call.url.searchParams, threaded, e.repeatedParams, d.defaultDirection);
   if (!q.ok) return apiError(422, 'UNPROCESSABLE_ENTITY', q.error);
   const record = call.session;
   if (!record) return notFound('Session');

@@ -16,12 +16,6 @@ export interface StoredMessage {
   msg: Message;
 }
 
-/** Cancels a turn's pending messages; set while a turn may still store something. */
-export interface TurnHandle {
-  threadId: string;
-  cancel(): void;
-}
-
 /** An artifact attached to a session: a plan iteration or a file, with its bytes. */
 export interface ArtifactRecord {
   id: string;
@@ -48,7 +42,8 @@ export interface SessionRecord {
   firstThreadId: string;
   threads: Map<string, ThreadRecord>;
   messages: StoredMessage[];
-  turn: TurnHandle | undefined;
+  /** Cancels the turn in progress (its pending messages); set while it may still store something. */
+  turn: { cancel(): void } | undefined;
   /** Pull requests the agent opened: address and status. */
   pullRequests: { url: string; status: string }[];
   /** Artifacts in the order attached. */
@@ -150,7 +145,8 @@ export class Store {
     return thread;
   }
 
-  store(record: SessionRecord, m: NewMessage): Message {
+  /** Stores a message; `given` (a test's planted message) overrides any field and is not held to the contract. */
+  store(record: SessionRecord, m: NewMessage, given?: Partial<Message>): Message {
     const createdMs = m.at ?? this.tick();
     const iso = new Date(createdMs).toISOString();
     const msg: Message = {
@@ -164,26 +160,18 @@ export class Store {
       ts: m.ts ? m.ts(createdMs) : null,
       created_at: iso,
       updated_at: iso,
+      ...given,
     };
-    this.put(record, served(MESSAGE, msg), createdMs);
-    return msg;
-  }
-
-  /** Stores a fully formed message (test hook), keeping its own created_at. */
-  put(record: SessionRecord, msg: Message, createdMs: number): void {
     this.seq += 1;
-    record.messages.push({ seq: this.seq, createdMs, msg });
+    record.messages.push({ seq: this.seq, createdMs, msg: given ? msg : served(MESSAGE, msg) });
     if (msg.updated_at > record.updatedAt) record.updatedAt = msg.updated_at;
+    return msg;
   }
 
   /** Attaches an artifact; a plan joins `planId`, else the latest plan, else starts one. */
   attach(
     record: SessionRecord,
-    a: {
-      kind: 'plan' | 'file';
-      content: Buffer;
-      fileName: string;
-      mimeType: string;
+    a: Pick<ArtifactRecord, 'kind' | 'content' | 'fileName' | 'mimeType'> & {
       planId?: string;
       newPlan?: boolean;
     },

@@ -7,7 +7,7 @@ import {
   unhonoured,
   type TurnScript,
 } from './directives.js';
-import type { SessionRecord, Store, ThreadRecord, TurnHandle } from './store.js';
+import type { SessionRecord, Store, ThreadRecord } from './store.js';
 import type { Dialect } from './dialect.js';
 import type { TurnClock, TurnTimer } from './turn-clock.js';
 
@@ -96,8 +96,7 @@ export function startTurn(env: TurnEnv, record: SessionRecord, thread: ThreadRec
     return script.sameTs && firstTs !== undefined ? firstTs : ts;
   };
 
-  const handle: TurnHandle = {
-    threadId: thread.id,
+  const handle = {
     cancel: () => {
       for (const t of pending) env.timers.cancel(t);
       pending.clear();
