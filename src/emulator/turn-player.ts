@@ -7,6 +7,7 @@ import {
   unhonoured,
   type TurnScript,
 } from './directives.js';
+import type { MessageType } from '../core/api/types.js';
 import type { SessionRecord, Store, ThreadRecord } from './store.js';
 import type { Dialect } from './dialect.js';
 import type { TurnClock, TurnTimer } from './turn-clock.js';
@@ -42,27 +43,20 @@ function intermediate(
 /** The sandbox warning the live service stores after a turn, outside any thread. */
 export const SANDBOX_NOTICE = 'Sandbox will be paused after 15 minutes of inactivity.';
 
-function filler(size: number): string {
-  const unit = 'lorem ipsum dolor sit amet ';
-  return unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
-}
+const FILLER = 'lorem ipsum dolor sit amet ';
 
-/** The next of the session's scripted replies (`[[replies:…]]`): each turn takes one, the last one stays. */
-function nextReply(record: SessionRecord): string | undefined {
-  const queue = record.replies;
-  if (queue === undefined || queue.length === 0) return undefined;
-  return queue.length > 1 ? queue.shift() : queue[0];
-}
-
+/** The final reply: `reply`, then the session's `replies`, then `echo`, then `size`, then the default. */
 function finalText(script: TurnScript, userText: string, record: SessionRecord): string {
   if (script.reply !== undefined) return script.reply;
-  const next = nextReply(record);
+  // `[[replies:…]]`: each turn takes the next one, the last one stays.
+  const queue = record.replies ?? [];
+  const next = queue.length > 1 ? queue.shift() : queue[0];
   if (next !== undefined) return next;
-  const agent = record.agentLabel;
   const prompt = stripDirectives(userText);
   if (script.echo) return prompt;
-  if (script.size !== undefined) return filler(script.size);
-  return `${agent} finished: "${oneLine(prompt, 60)}". Done.`;
+  if (script.size !== undefined)
+    return FILLER.repeat(Math.ceil(script.size / FILLER.length)).slice(0, script.size);
+  return `${record.agentLabel} finished: "${oneLine(prompt, 60)}". Done.`;
 }
 
 /**
@@ -78,7 +72,6 @@ export function startTurn(env: TurnEnv, record: SessionRecord, thread: ThreadRec
   const refused = unhonoured(script, env.dialect);
   for (const line of refused) env.notice?.(`session ${record.id}: ${line}`);
   if (script.replies !== undefined) record.replies = [...script.replies];
-  const events = planTurn(script);
   const pending = new Set<TurnTimer>();
   let firstTs: number | undefined;
   // [[instant]]: the whole turn is stamped at the user message's instant, whenever each message lands.
@@ -95,6 +88,8 @@ export function startTurn(env: TurnEnv, record: SessionRecord, thread: ThreadRec
     if (script.sameTs) firstTs ??= ts;
     return script.sameTs && firstTs !== undefined ? firstTs : ts;
   };
+  const put = (type: MessageType, message: string, ts = tsFor, threadId: string | null = thread.id) =>
+    env.store.store(record, { threadId, taskId: thread.taskId, role: 'assistant', type, message, ts, at });
 
   const handle = {
     cancel: () => {
@@ -103,21 +98,37 @@ export function startTurn(env: TurnEnv, record: SessionRecord, thread: ThreadRec
     },
   };
 
-  for (const ev of events) {
+  for (const ev of planTurn(script)) {
     const t = env.timers.after(
       ev.atMs * env.timeScale,
       () => {
         pending.delete(t);
         if (ev.kind === 'final') {
-          const text = [finalText(script, userText, record), ...refused.map((l) => `(emulator: ${l})`)];
-          finishTurn(env, record, thread, script, text.join('\n\n'), { ts: tsFor, at });
+          const text = [finalText(script, userText, record), ...refused.map((l) => `(emulator: ${l})`)].join(
+            '\n\n',
+          );
+          // The live service first repeats the final's text as a `message`.
+          if (env.dialect.duplicateFinal) put('message', text);
+          if (script.plan !== undefined) {
+            const plan = {
+              content: Buffer.from(script.plan),
+              fileName: 'plan.md',
+              mimeType: 'text/markdown',
+            };
+            env.store.attach(record, { kind: 'plan', ...plan });
+          }
+          if (script.pr !== undefined) record.pullRequests.push({ url: script.pr, status: 'open' });
+          put('final_message', text);
+          // Notices arrive after the final, outside the thread.
+          for (const notice of [script.notice, env.dialect.notices ? SANDBOX_NOTICE : undefined]) {
+            if (notice !== undefined) put('message', notice, tsFor, null);
+          }
         } else {
           // A burst shares one ts second even if the 1 ms storage bumps cross into the next second.
           let burstTs: number | undefined;
           for (let i = ev.first; i < ev.first + ev.count; i += 1) {
             const { type, text } = intermediate(env.dialect, record.agentLabel, i);
-            const ts = (ms: number) => (burstTs ??= tsFor(ms));
-            env.store.store(record, { ...base(thread), type, message: text, ts, at });
+            put(type, text, (ms) => (burstTs ??= tsFor(ms)));
           }
         }
         if (pending.size === 0 && record.turn === handle) record.turn = undefined;
@@ -127,47 +138,4 @@ export function startTurn(env: TurnEnv, record: SessionRecord, thread: ThreadRec
     pending.add(t);
   }
   if (pending.size > 0) record.turn = handle;
-}
-
-/**
- * The end of a turn: the final reply (after the live service's copy of it as a `message`), what the turn
- * produced (a plan, a pull request), and any notice, which arrives after the final outside the thread.
- */
-function finishTurn(
-  env: TurnEnv,
-  record: SessionRecord,
-  thread: ThreadRecord,
-  script: TurnScript,
-  text: string,
-  stamp: { ts: (createdMs: number) => number; at: number | undefined },
-): void {
-  if (env.dialect.duplicateFinal) {
-    env.store.store(record, { ...base(thread), type: 'message', message: text, ...stamp });
-  }
-  if (script.plan !== undefined) {
-    env.store.attach(record, {
-      kind: 'plan',
-      content: Buffer.from(script.plan),
-      fileName: 'plan.md',
-      mimeType: 'text/markdown',
-    });
-  }
-  if (script.pr !== undefined) record.pullRequests.push({ url: script.pr, status: 'open' });
-  env.store.store(record, { ...base(thread), type: 'final_message', message: text, ...stamp });
-  const notices = [script.notice, env.dialect.notices ? SANDBOX_NOTICE : undefined];
-  for (const notice of notices) {
-    if (notice === undefined) continue;
-    env.store.store(record, {
-      threadId: null,
-      taskId: thread.taskId,
-      role: 'assistant',
-      type: 'message',
-      message: notice,
-      ...stamp,
-    });
-  }
-}
-
-function base(thread: ThreadRecord) {
-  return { threadId: thread.id, taskId: thread.taskId, role: 'assistant' as const };
 }
