@@ -2,10 +2,9 @@
 // today (live-service.md); `ci-mock`, the test server Blocks' CI runs against. Every difference is one field
 // here, so the handlers read as the spec and ask the dialect where they differ.
 
-/** Which service the emulator plays. */
 export type DialectName = 'spec' | 'live' | 'ci-mock';
 
-/** The ways the two services differ, as the handlers need them. */
+/** The ways the services differ, as the handlers need them. */
 export interface Dialect {
   name: DialectName;
   /** Status of a create or a follow-up. */
@@ -122,11 +121,7 @@ const LIVE: Dialect = {
 /** The host the `_links` of Blocks' CI mock name (reserved, never resolvable). */
 export const CI_MOCK_LINK_BASE = 'https://api.example.invalid';
 
-/**
- * Blocks' CI mock (scripts/mock-api.mjs in BlocksOrg/blocks-ci-sessions), which users run their own tests
- * against: the live service's statuses, but opaque message and task ids, a final reply without `chat_id`,
- * one 429 on the first poll, `{"error": …}` bodies, and none of the live service's extras.
- */
+/** Blocks' CI mock (scripts/mock-api.mjs in BlocksOrg/blocks-ci-sessions), which users test against. */
 const CI_MOCK: Dialect = {
   ...LIVE,
   name: 'ci-mock',
@@ -145,8 +140,4 @@ const CI_MOCK: Dialect = {
   errorCodes: 'none',
 };
 
-const DIALECTS: Record<DialectName, Dialect> = { spec: SPEC, live: LIVE, 'ci-mock': CI_MOCK };
-
-export function dialect(name: DialectName = 'spec'): Dialect {
-  return DIALECTS[name];
-}
+export const DIALECTS: Record<DialectName, Dialect> = { spec: SPEC, live: LIVE, 'ci-mock': CI_MOCK };

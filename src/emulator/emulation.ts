@@ -5,7 +5,7 @@ import { Gateway, RateLimiter } from './gateway.js';
 import { Store } from './store.js';
 import { HeldClock, Timers } from './turn-clock.js';
 import type { TurnEnv } from './turn-player.js';
-import { dialect as dialectOf, type Dialect } from './dialect.js';
+import { DIALECTS, type Dialect } from './dialect.js';
 import { startArtifactHost, type ArtifactHost } from './artifact-host.js';
 import type { Misbehaviour } from './misbehave.js';
 import type { RepeatedParams } from './validate.js';
@@ -60,7 +60,7 @@ export interface Emulation {
 export async function setUpEmulation(opts: EmulatorOptions): Promise<Emulation> {
   const limit = opts.rateLimit ?? { limit: 100, windowMs: 60_000 };
   const keys = (opts.keys ?? [DEV_KEY]).map((k) => ({ ...k }));
-  const dialect = dialectOf(opts.dialect);
+  const dialect = DIALECTS[opts.dialect ?? 'spec'];
   // Turns run on real timers or on a clock the test moves, and what the store stamps moves with it, so a
   // turn held for a minute has the created_at and ts of one.
   const timers = new Timers();

@@ -2,7 +2,7 @@
 // as far as it proves itself: filters ignored, answers without end or that trickle, paging without end, ids
 // that are not ids, JSON nested without end. Each off by default; `setMisbehaviour` changes them.
 import type { ServerResponse } from 'node:http';
-import type { Reply } from './http.js';
+import { json, type Reply } from './http.js';
 
 /** Which GETs a body misbehaviour applies to. */
 export type MisbehavingRoute = 'session' | 'list' | 'any-get';
@@ -110,11 +110,7 @@ export function withEndlessPages(reply: Reply): Reply {
 
 /** `[[[…]]]` nested `depth` levels, built without recursion. */
 export function deepJson(depth: number): Reply {
-  return {
-    status: 200,
-    headers: { 'content-type': 'application/json; charset=utf-8' },
-    body: '['.repeat(depth) + ']'.repeat(depth),
-  };
+  return { ...json(200, null), body: '['.repeat(depth) + ']'.repeat(depth) };
 }
 
 /**

@@ -72,7 +72,6 @@ export class Store {
   private readonly sessions = new Map<string, SessionRecord>();
   private lastMs = 0;
   private seq = 0;
-  private messagesMade = 0;
   private tasksMade = 0;
 
   /**
@@ -80,14 +79,9 @@ export class Store {
    * and task ids as Blocks' CI mock makes them (m0, m1, …; task-1, …) instead of UUIDs.
    */
   constructor(
-    readonly now: () => number = Date.now,
-    private readonly countedIds = false,
+    readonly now: () => number,
+    private readonly countedIds: boolean,
   ) {}
-
-  /** A new message id: a UUID, or `m0`, `m1`, … */
-  messageId(): string {
-    return this.countedIds ? `m${this.messagesMade++}` : randomUUID();
-  }
 
   /** A new task id (one per thread): a UUID, or `task-1`, `task-2`, … */
   taskId(): string {
@@ -149,8 +143,9 @@ export class Store {
   store(record: SessionRecord, m: NewMessage, given?: Partial<Message>): Message {
     const createdMs = m.at ?? this.tick();
     const iso = new Date(createdMs).toISOString();
+    const seq = this.seq++;
     const msg: Message = {
-      id: this.messageId(),
+      id: this.countedIds ? `m${seq}` : randomUUID(),
       chat_id: record.id,
       chat_thread_id: m.threadId,
       task_id: m.taskId,
@@ -162,8 +157,7 @@ export class Store {
       updated_at: iso,
       ...given,
     };
-    this.seq += 1;
-    record.messages.push({ seq: this.seq, createdMs, msg: given ? msg : served(MESSAGE, msg) });
+    record.messages.push({ seq, createdMs, msg: given ? msg : served(MESSAGE, msg) });
     if (msg.updated_at > record.updatedAt) record.updatedAt = msg.updated_at;
     return msg;
   }
@@ -176,18 +170,16 @@ export class Store {
       newPlan?: boolean;
     },
   ): ArtifactRecord {
+    const { planId: givenPlan, newPlan, ...fields } = a;
     let planId: string | null = null;
     if (a.kind === 'plan') {
-      const latest = [...record.artifacts].reverse().find((x) => x.kind === 'plan');
-      planId = a.planId ?? (a.newPlan || !latest ? randomUUID() : latest.planId);
+      const latest = record.artifacts.findLast((x) => x.kind === 'plan');
+      planId = givenPlan ?? (newPlan || !latest ? randomUUID() : latest.planId);
     }
     const artifact: ArtifactRecord = {
       id: randomUUID(),
-      kind: a.kind,
+      ...fields,
       planId,
-      fileName: a.fileName,
-      mimeType: a.mimeType,
-      content: a.content,
       createdAt: new Date(this.tick()).toISOString(),
       token: randomUUID().replace(/-/g, ''),
     };
@@ -204,11 +196,7 @@ export class Store {
 
   /** An artifact by the token of its download link, in any session. */
   byToken(token: string): ArtifactRecord | undefined {
-    for (const r of this.sessions.values()) {
-      const found = r.artifacts.find((a) => a.token === token);
-      if (found) return found;
-    }
-    return undefined;
+    return [...this.sessions.values()].flatMap((r) => r.artifacts).find((a) => a.token === token);
   }
 
   /** Cancels every turn still running (on close). */
