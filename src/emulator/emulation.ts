@@ -5,8 +5,8 @@ import { Gateway, RateLimiter } from './gateway.js';
 import { Store } from './store.js';
 import { HeldClock, Timers } from './turn-clock.js';
 import type { TurnEnv } from './turn-player.js';
-import { DIALECTS, type Dialect } from './dialect.js';
-import { startArtifactHost, type ArtifactHost } from './artifact-host.js';
+import { DIALECTS } from './dialect.js';
+import { startArtifactHost } from './artifact-host.js';
 import type { Misbehaviour } from './misbehave.js';
 import type { RepeatedParams } from './validate.js';
 import type { EmulatorKey, EmulatorOptions, EmulatorStats } from './surface.js';
@@ -24,40 +24,10 @@ export const emptyStats = (): EmulatorStats => ({
 });
 
 /** One running emulator's parts, shared by its request pipeline, its handlers and the controls a test holds. */
-export interface Emulation {
-  readonly opts: EmulatorOptions;
-  readonly keys: EmulatorKey[];
-  readonly dialect: Dialect;
-  readonly gateway: Gateway;
-  readonly store: Store;
-  readonly turns: TurnEnv;
-  /** Real timers: faults' delays always, and turns unless they are held. */
-  readonly timers: Timers;
-  /** The clock a test moves, with turns: 'held'. */
-  readonly held: HeldClock | undefined;
-  /** Presigned downloads come from another origin, as the service's come from its storage provider. */
-  readonly artifactHost: ArtifactHost;
-  readonly maxBodyBytes: number;
-  readonly artifactTtlMs: number;
-  stats: EmulatorStats;
-  repeatedParams: RepeatedParams;
-  misbehave: Misbehaviour;
-  faults: FaultPicker | undefined;
-  /** GETs that trickled so far (Misbehaviour.trickle.requests counts them). */
-  trickled: number;
-  /** Whether the one 429 of the dialect's `firstListRateLimited` is still to come. */
-  listLimitDue: boolean;
-  /**
-   * What requests moved turns on by (turnMsPerRequest) is not stamped: those messages land when the request
-   * that moved them was answered, in real time; only a test's own advanceTurns moves the stamps on.
-   */
-  readonly unstamped: { ms: number };
-  /** The address it listens on, once it does. */
-  listening: string;
-}
+export type Emulation = Awaited<ReturnType<typeof setUpEmulation>>;
 
 /** The parts of an emulator with these (checked) options; its artifact host already listens. */
-export async function setUpEmulation(opts: EmulatorOptions): Promise<Emulation> {
+export async function setUpEmulation(opts: EmulatorOptions) {
   const limit = opts.rateLimit ?? { limit: 100, windowMs: 60_000 };
   const keys = (opts.keys ?? [DEV_KEY]).map((k) => ({ ...k }));
   const dialect = DIALECTS[opts.dialect ?? 'spec'];
@@ -65,35 +35,48 @@ export async function setUpEmulation(opts: EmulatorOptions): Promise<Emulation> 
   // turn held for a minute has the created_at and ts of one.
   const timers = new Timers();
   const held = opts.turns === 'held' ? new HeldClock() : undefined;
+  // What requests moved turns on by (turnMsPerRequest) is not stamped: those messages land when the request
+  // that moved them was answered, in real time; only a test's own advanceTurns moves the stamps on.
   const unstamped = { ms: 0 };
-  const now = held ? () => Date.now() + held.elapsed - unstamped.ms : Date.now;
-  const store = new Store(now, dialect.countedIds);
+  const store = new Store(
+    held ? () => Date.now() + held.elapsed - unstamped.ms : Date.now,
+    dialect.countedIds,
+  );
   const faults = opts.faults ? new FaultPicker(opts.faults) : undefined; // before anything listens: it may throw
+  const turns: TurnEnv = {
+    store,
+    timers: held ?? timers,
+    timeScale: held ? 1 : (opts.timeScale ?? 1),
+    dialect,
+    notice: opts.onNotice,
+  };
+  const repeatedParams: RepeatedParams = opts.repeatedParams ?? (dialect.name === 'spec' ? 'first' : 'all');
+  const misbehave: Misbehaviour = { ...opts.misbehave };
   return {
     opts,
     keys,
     dialect,
     gateway: new Gateway(keys, limit ? new RateLimiter(limit.limit, limit.windowMs) : undefined, dialect),
     store,
-    turns: {
-      store,
-      timers: held ?? timers,
-      timeScale: held ? 1 : (opts.timeScale ?? 1),
-      dialect,
-      notice: opts.onNotice,
-    },
+    turns,
+    /** Real timers: faults' delays always, and turns unless they are held. */
     timers,
+    /** The clock a test moves, with turns: 'held'. */
     held,
+    unstamped,
+    /** Presigned downloads come from another origin, as the service's come from its storage provider. */
     artifactHost: await startArtifactHost(store, opts.host ?? '127.0.0.1'),
     maxBodyBytes: opts.maxBodyBytes ?? 2 * 1024 * 1024,
     artifactTtlMs: opts.artifactTtlMs ?? 6 * 86_400_000,
     stats: emptyStats(),
-    repeatedParams: opts.repeatedParams ?? (dialect.name === 'spec' ? 'first' : 'all'),
-    misbehave: { ...opts.misbehave },
+    repeatedParams,
+    misbehave,
     faults,
+    /** GETs that trickled so far (Misbehaviour.trickle.requests counts them). */
     trickled: 0,
+    /** Whether the one 429 of the dialect's `firstListRateLimited` is still to come. */
     listLimitDue: dialect.firstListRateLimited,
-    unstamped,
+    /** The address it listens on, once it does. */
     listening: '',
   };
 }

@@ -7,14 +7,16 @@ import type { Emulation } from './emulation.js';
 import type { StoredMessage } from './store.js';
 import { parseListQuery, type ParsedListQuery } from './validate.js';
 
+const byStorage = (a: StoredMessage, b: StoredMessage) => a.createdMs - b.createdMs || a.seq - b.seq;
+
 /**
  * Filters and sorts; pure apart from reading the stored messages. The spec sorts by created_at (storage
  * order); the live service by `ts`, which the agent's provider sets and which need not follow storage.
  */
-export function selectMessages(
+function selectMessages(
   stored: StoredMessage[],
   q: ParsedListQuery,
-  sortBy: 'created_at' | 'ts' = 'created_at',
+  sortBy: 'created_at' | 'ts',
 ): StoredMessage[] {
   const picked = stored.filter(
     ({ msg }) =>
@@ -24,7 +26,6 @@ export function selectMessages(
       // A null ts never passes a gts filter: user messages cannot be polled by cursor.
       (q.gts === undefined || (msg.ts !== null && msg.ts > q.gts)),
   );
-  const byStorage = (a: StoredMessage, b: StoredMessage) => a.createdMs - b.createdMs || a.seq - b.seq;
   const byTs = (a: StoredMessage, b: StoredMessage) =>
     (a.msg.ts ?? Number.NEGATIVE_INFINITY) - (b.msg.ts ?? Number.NEGATIVE_INFINITY) || byStorage(a, b);
   picked.sort(sortBy === 'ts' ? byTs : byStorage);
@@ -37,18 +38,11 @@ export function selectMessages(
  * with none, the server's current epoch second. Faithful to the spec, hazards included: a trailing or
  * repeated ts, or a message landing later in the same second, is skipped by a client that trusts it.
  */
-export function cursorOf(page: StoredMessage[], nowMs: number): number {
-  let latest: StoredMessage | undefined;
-  for (const m of page) {
-    if (m.msg.ts === null) continue;
-    if (
-      !latest ||
-      m.createdMs > latest.createdMs ||
-      (m.createdMs === latest.createdMs && m.seq > latest.seq)
-    ) {
-      latest = m;
-    }
-  }
+function cursorOf(page: StoredMessage[], nowMs: number): number {
+  const latest = page
+    .filter((m) => m.msg.ts !== null)
+    .sort(byStorage)
+    .at(-1);
   return latest?.msg.ts ?? Math.floor(nowMs / 1000);
 }
 
@@ -81,14 +75,9 @@ export function listMessages(e: Emulation, call: Call): Reply {
 
   const here = `${d.linkBase(call.base)}${call.url.pathname}`;
   const cursor = String(cursorOf(page, e.store.now()));
-  let next: URLSearchParams;
-  if (d.newMessagesKeepsQuery) {
-    next = new URLSearchParams(call.url.searchParams);
-    next.set('gts', cursor); // replaces an existing gts in place, else appends
-  } else {
-    // The live service's link carries the cursor alone: a client must rebuild its own filters.
-    next = new URLSearchParams({ gts: cursor });
-  }
+  // The live service's link carries the cursor alone: a client must rebuild its own filters.
+  const next = new URLSearchParams(d.newMessagesKeepsQuery ? call.url.searchParams : undefined);
+  next.set('gts', cursor); // replaces an existing gts in place, else appends
   const body: Omit<MessagePage, 'items'> & { items: ListedMessage[] } = {
     items: page.map(({ msg }) => (d.bareFinal && msg.type === 'final_message' ? bare(msg) : msg)),
     meta: {
