@@ -1,7 +1,7 @@
 // What one running emulator is made of (its keys and gateway, the store and its clocks, the artifact host)
 // and what a test changes while it runs, set up from the options before it listens.
 import { FaultPicker } from './faults.js';
-import { Gateway, RateLimiter } from './gateway.js';
+import { RateLimiter } from './gateway.js';
 import { Store } from './store.js';
 import { HeldClock, Timers } from './turn-clock.js';
 import type { TurnEnv } from './turn-player.js';
@@ -56,7 +56,8 @@ export async function setUpEmulation(opts: EmulatorOptions) {
     opts,
     keys,
     dialect,
-    gateway: new Gateway(keys, limit ? new RateLimiter(limit.limit, limit.windowMs) : undefined, dialect),
+    keyOf: new Map(keys.map((k) => [k.key, k])),
+    limiter: limit ? new RateLimiter(limit.limit, limit.windowMs) : undefined,
     store,
     turns,
     /** Real timers: faults' delays always, and turns unless they are held. */

@@ -3,10 +3,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { htmlPage, json, type Reply } from './http.js';
 import type { EmulatorKey } from './surface.js';
-import type { Dialect } from './dialect.js';
-
-/** The gateway's verdict on one request. */
-export type GateResult = { ok: true; key: EmulatorKey } | { ok: false; reply: Reply; rateLimited: boolean };
+import type { Emulation } from './emulation.js';
 
 /** Sliding-window log per key: a request is allowed while fewer than `limit` fell in the last window. */
 export class RateLimiter {
@@ -43,36 +40,25 @@ export class RateLimiter {
 
 const SCHEME = /^ApiKey[ \t]+(\S+)[ \t]*$/i;
 
-export class Gateway {
-  private readonly byKey: Map<string, EmulatorKey>;
-
-  constructor(
-    keys: EmulatorKey[],
-    private readonly limiter: RateLimiter | undefined,
-    private readonly rules: Pick<Dialect, 'wrongKeyStatus' | 'retryAfter'>,
-  ) {
-    this.byKey = new Map(keys.map((k) => [k.key, k]));
+/** The caller's key, or the gateway's refusal. */
+export function gate(e: Emulation, headers: IncomingHttpHeaders): EmulatorKey | Reply {
+  const match = SCHEME.exec(headers.authorization ?? '');
+  const key = match?.[1] === undefined ? undefined : e.keyOf.get(match[1]);
+  if (!key) {
+    if (match !== null && e.dialect.wrongKeyStatus === 403) return htmlPage(403, 'Forbidden');
+    const reply = htmlPage(401, 'Authorization Required');
+    reply.headers['www-authenticate'] = 'ApiKey';
+    return reply;
   }
-
-  check(headers: IncomingHttpHeaders): GateResult {
-    const match = SCHEME.exec(headers.authorization ?? '');
-    const key = match?.[1] === undefined ? undefined : this.byKey.get(match[1]);
-    if (!key) {
-      if (match !== null && this.rules.wrongKeyStatus === 403) {
-        return { ok: false, reply: htmlPage(403, 'Forbidden'), rateLimited: false };
-      }
-      const reply = htmlPage(401, 'Authorization Required');
-      reply.headers['www-authenticate'] = 'ApiKey';
-      return { ok: false, reply, rateLimited: false };
-    }
-    if (key.forbidden) return { ok: false, reply: htmlPage(403, 'Forbidden'), rateLimited: false };
-    if (this.limiter && !this.limiter.take(key.key)) {
-      // The spec says no rate-limit headers are returned; the live service may say when to come back.
-      const error = `Rate limit exceeded: ${this.limiter.limit} requests per ${this.limiter.windowMs} ms per API key`;
-      const reply = json(429, { error, code: 'RATE_LIMITED' });
-      if (this.rules.retryAfter) reply.headers['retry-after'] = String(this.limiter.retryAfter(key.key));
-      return { ok: false, reply, rateLimited: true };
-    }
-    return { ok: true, key };
+  if (key.forbidden) return htmlPage(403, 'Forbidden');
+  const limiter = e.limiter;
+  if (limiter && !limiter.take(key.key)) {
+    e.stats.rejected429 += 1;
+    // The spec says no rate-limit headers are returned; the live service may say when to come back.
+    const error = `Rate limit exceeded: ${limiter.limit} requests per ${limiter.windowMs} ms per API key`;
+    const reply = json(429, { error, code: 'RATE_LIMITED' });
+    if (e.dialect.retryAfter) reply.headers['retry-after'] = String(limiter.retryAfter(key.key));
+    return reply;
   }
+  return key;
 }

@@ -25,11 +25,7 @@ export function apiError(status: number, code: string, error: string): Reply {
   return json(status, served(ERROR_BODY, { error, code }));
 }
 
-/**
- * A path the API does not have, answered as a web framework answers a route it lacks: a 404 without the
- * API's `{"error": …}` body, which the API keeps for a session or thread it does not have. A client tells
- * a wrong base URL from an unknown session by it.
- */
+/** A path the API lacks, as a web framework answers it: no `{"error": …}`, so a wrong base URL shows. */
 export function noRoute(): Reply {
   return json(404, { detail: 'Not Found' });
 }
@@ -37,12 +33,8 @@ export function noRoute(): Reply {
 /** The reply with `code` taken out of a JSON error body: `{"error": …}` alone (Blocks' CI mock). */
 export function withoutErrorCode(reply: Reply): Reply {
   if (reply.status < 400 || !reply.headers['content-type']?.startsWith('application/json')) return reply;
-  try {
-    const { code: _code, ...rest } = JSON.parse(reply.body) as Record<string, unknown>;
-    return { ...reply, body: JSON.stringify(rest) };
-  } catch {
-    return reply;
-  }
+  const { code: _code, ...rest } = JSON.parse(reply.body) as Record<string, unknown>;
+  return { ...reply, body: JSON.stringify(rest) };
 }
 
 /** A page like the ones nginx-style gateways send: what a client gets for 401/403/502 from the edge. */

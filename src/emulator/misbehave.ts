@@ -66,12 +66,7 @@ type Json = Record<string, unknown>;
 /** The ids of an answer replaced as `badIds` says; other answers pass unchanged. */
 export function withBadIds(reply: Reply, badIds: Misbehaviour['badIds'], routeName: string): Reply {
   if (badIds === undefined || reply.status >= 300) return reply;
-  let value: Json;
-  try {
-    value = JSON.parse(reply.body) as Json;
-  } catch {
-    return reply;
-  }
+  const value = JSON.parse(reply.body) as Json;
   const items = Array.isArray(value.items) ? (value.items as Json[]) : [];
   switch (badIds) {
     case 'session':
@@ -101,10 +96,8 @@ export function withBadIds(reply: Reply, badIds: Misbehaviour['badIds'], routeNa
 /** A list answer made to claim a million pages (page 1's items are what the handler was asked for). */
 export function withEndlessPages(reply: Reply): Reply {
   if (reply.status !== 200) return reply;
-  const value = JSON.parse(reply.body) as Json;
-  if (typeof value.meta === 'object' && value.meta !== null) {
-    Object.assign(value.meta, { total: 100_000_000, total_pages: 1_000_000 });
-  }
+  const value = JSON.parse(reply.body) as { meta: Json };
+  Object.assign(value.meta, { total: 100_000_000, total_pages: 1_000_000 });
   return { ...reply, body: JSON.stringify(value) };
 }
 

@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { UUID_PATTERN as UUID } from '../util/uuid.js';
 import { immediateFaultReply } from './faults.js';
+import { gate } from './gateway.js';
 import { apiError, json, noRoute, readBody, withoutErrorCode, writeReply, type Reply } from './http.js';
 import { matchRoute } from './router.js';
 import type { Call } from './sessions.js';
@@ -24,11 +25,8 @@ function answer(e: Emulation, req: IncomingMessage, url: URL, match: Match, body
 /** The gateway's reply, the router's, or its handler's. */
 function route(e: Emulation, req: IncomingMessage, url: URL, match: Match, body: Buffer): Reply {
   const { dialect, opts } = e;
-  const gate = e.gateway.check(req.headers);
-  if (!gate.ok) {
-    if (gate.rateLimited) e.stats.rejected429 += 1;
-    return gate.reply;
-  }
+  const key = gate(e, req.headers);
+  if ('status' in key) return key;
   const method = req.method ?? 'GET';
   if (e.listLimitDue && method === 'GET' && aimsAt('list', match?.route.name)) {
     // Blocks' CI mock answers its first poll so, to make a client's retry path run.
@@ -64,11 +62,11 @@ function route(e: Emulation, req: IncomingMessage, url: URL, match: Match, body:
   const call: Call = {
     base,
     appUrl: opts.appUrl?.replace(/\/+$/, '') ?? (dialect.name === 'spec' ? base : 'https://blocks.team'),
-    workspace: gate.key.workspace,
+    workspace: key.workspace,
     url,
     body,
     params: match.params,
-    session: e.store.find(gate.key.workspace, match.params[0] ?? ''),
+    session: e.store.find(key.workspace, match.params[0] ?? ''),
   };
   const m = e.misbehave;
   if (method === 'GET' && m.deepJson !== undefined && name === '/sessions/:id') return deepJson(m.deepJson);
