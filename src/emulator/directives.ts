@@ -1,6 +1,5 @@
 // The `[[name:value]]` directives a user message can carry to script the agent's turn (the table:
 // directive-table.ts, shown by `agents emulator --help`). Pure: text in, script out.
-import type { Dialect } from './dialect.js';
 
 /** How one agent turn plays out with no directive. Times are in unscaled milliseconds. */
 export const DEFAULT_SCRIPT = {
@@ -154,15 +153,4 @@ export function planTurn(s: TurnScript): PlannedEvent[] {
     events.push({ atMs: s.turnMs ?? s.thinkMs + s.steps * s.gapMs, kind: 'final', first: 0, count: 1 });
   }
   return events;
-}
-
-/**
- * Pure: what a turn's directives ask for that this dialect cannot give, one sentence each. A plan needs the
- * artifacts the spec's API does not have: in the spec and ci-mock dialects `[[plan:…]]` would do nothing.
- */
-export function unhonoured(s: TurnScript, d: Dialect): string[] {
-  if (s.plan === undefined || d.artifacts) return [];
-  return [
-    `[[plan:…]] does nothing in the ${d.name} dialect, which has no plans; run the emulator with --dialect live`,
-  ];
 }

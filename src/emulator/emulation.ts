@@ -42,7 +42,7 @@ export async function setUpEmulation(opts: EmulatorOptions) {
     held ? () => Date.now() + held.elapsed - unstamped.ms : Date.now,
     dialect.countedIds,
   );
-  const faults = opts.faults ? new FaultPicker(opts.faults) : undefined; // before anything listens: it may throw
+  const faults = opts.faults ? new FaultPicker(opts.faults) : undefined; // may throw: before any listening
   const turns: TurnEnv = {
     store,
     timers: held ?? timers,

@@ -38,27 +38,22 @@ export class FaultPicker {
   }
 }
 
+/** The replies of the faults that answer without processing the request. */
+const IMMEDIATE: Partial<Record<FaultMode, () => Reply>> = {
+  '500': () => apiError(500, 'INTERNAL', 'Internal server error'),
+  '502': () => apiError(502, 'BAD_GATEWAY', 'Bad gateway'),
+  '503': () => apiError(503, 'SERVICE_UNAVAILABLE', 'Service temporarily unavailable'),
+  '504': () => apiError(504, 'GATEWAY_TIMEOUT', 'Gateway timeout'),
+  'html-502': () => htmlPage(502, 'Bad Gateway'),
+  // Unlike the rate limiter's JSON, an edge's 429 is plain text: clients must go by the status.
+  '429': () => ({
+    status: 429,
+    headers: { 'content-type': 'text/plain; charset=utf-8' },
+    body: 'Too Many Requests\n',
+  }),
+};
+
 /** The reply of a fault that answers without processing the request; undefined for the others. */
 export function immediateFaultReply(mode: FaultMode): Reply | undefined {
-  switch (mode) {
-    case '500':
-      return apiError(500, 'INTERNAL', 'Internal server error');
-    case '502':
-      return apiError(502, 'BAD_GATEWAY', 'Bad gateway');
-    case '503':
-      return apiError(503, 'SERVICE_UNAVAILABLE', 'Service temporarily unavailable');
-    case '504':
-      return apiError(504, 'GATEWAY_TIMEOUT', 'Gateway timeout');
-    case 'html-502':
-      return htmlPage(502, 'Bad Gateway');
-    case '429':
-      // Unlike the rate limiter's JSON, an edge's 429 is plain text: clients must go by the status.
-      return {
-        status: 429,
-        headers: { 'content-type': 'text/plain; charset=utf-8' },
-        body: 'Too Many Requests\n',
-      };
-    default:
-      return undefined;
-  }
+  return IMMEDIATE[mode]?.();
 }

@@ -21,10 +21,7 @@ export class RateLimiter {
     return Math.max(1, Math.ceil(((oldest ?? now) + this.windowMs - now) / 1000));
   }
 
-  /**
-   * Counts this request and says whether it may pass. Refused requests count too, so a client that
-   * hammers while limited stays limited; the log is capped so a flood cannot grow it without bound.
-   */
+  /** Counts this request, refused ones too (hammering keeps a client limited); capped against a flood. */
   take(key: string, now = Date.now()): boolean {
     const times = this.log.get(key) ?? [];
     let drop = 0;

@@ -49,10 +49,7 @@ export function htmlPage(status: number, reason: string): Reply {
 /** The outcome of reading a request body within a byte limit. */
 export type BodyResult = { kind: 'ok'; body: Buffer } | { kind: 'too-large' } | { kind: 'aborted' };
 
-/**
- * Reads the body, but never more than `max` bytes: a declared Content-Length over the limit is refused
- * before a byte is read, and a chunked body is abandoned (paused, not buffered) once it crosses it.
- */
+/** Reads at most `max` bytes: a larger Content-Length is refused unread, a chunked body paused past it. */
 export function readBody(req: IncomingMessage, max: number): Promise<BodyResult> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > max) {

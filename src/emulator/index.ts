@@ -7,12 +7,4 @@ export { BAD_IDS, MISBEHAVIOURS, misbehaviourOf } from './misbehave.js';
 export type { Misbehaviour, MisbehaviourName } from './misbehave.js';
 export type { RepeatedParams } from './validate.js';
 export type { DialectName } from './dialect.js';
-export type {
-  AddMessageInput,
-  EmulatorKey,
-  EmulatorOptions,
-  EmulatorStats,
-  FaultMode,
-  FaultOptions,
-  RunningEmulator,
-} from './surface.js';
+export type * from './surface.js';

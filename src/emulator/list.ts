@@ -9,10 +9,7 @@ import { parseListQuery, type ParsedListQuery } from './validate.js';
 
 const byStorage = (a: StoredMessage, b: StoredMessage) => a.createdMs - b.createdMs || a.seq - b.seq;
 
-/**
- * Filters and sorts; pure apart from reading the stored messages. The spec sorts by created_at (storage
- * order); the live service by `ts`, which the agent's provider sets and which need not follow storage.
- */
+/** The spec sorts by created_at (storage order); the live service by `ts`, which need not follow storage. */
 function selectMessages(
   stored: StoredMessage[],
   q: ParsedListQuery,
@@ -34,9 +31,8 @@ function selectMessages(
 }
 
 /**
- * The cursor for `new_messages`: the ts of the latest message (by created_at) on the page that has one;
- * with none, the server's current epoch second. Faithful to the spec, hazards included: a trailing or
- * repeated ts, or a message landing later in the same second, is skipped by a client that trusts it.
+ * The `new_messages` cursor: the ts of the page's latest message (by created_at) with one, else now. The
+ * spec's rule, hazards included: a lagging or repeated ts, or a later message of the same second, is skipped.
  */
 function cursorOf(page: StoredMessage[], nowMs: number): number {
   const latest = page

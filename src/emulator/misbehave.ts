@@ -106,10 +106,7 @@ export function deepJson(depth: number): Reply {
   return { ...json(200, null), body: '['.repeat(depth) + ']'.repeat(depth) };
 }
 
-/**
- * 200, then `{"id":"` and `a`s without end, 64 KiB at a time as fast as the client reads (waiting for
- * 'drain', so the emulator's memory stays flat), until the client goes away.
- */
+/** 200, then `{"id":"` and `a`s until the client goes, 64 KiB as it reads (on 'drain': memory stays flat). */
 export function writeEndless(res: ServerResponse): void {
   res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
   const chunk = Buffer.alloc(64 * 1024, 'a');

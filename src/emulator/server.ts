@@ -1,6 +1,5 @@
-// The emulator's HTTP server: the options checked, its parts set up (emulation.ts), one pipeline per
-// request (pipeline.ts), and the handle a test holds (controls.ts). node:http, or node:https with the tls
-// option (the same server, with a TLS handshake in front).
+// The emulator's HTTP(S) server: the options checked, its parts set up (emulation.ts), one pipeline per
+// request (pipeline.ts), and the handle a test holds (controls.ts).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createSecureServer } from 'node:https';
 import { apiError, listen, writeReply } from './http.js';

@@ -74,10 +74,7 @@ export class Store {
   private seq = 0;
   private tasksMade = 0;
 
-  /**
-   * `now`: the emulator's clock (real time, plus how far a test moved held turns on). `countedIds`: message
-   * and task ids as Blocks' CI mock makes them (m0, m1, …; task-1, …) instead of UUIDs.
-   */
+  /** `now`: the emulator's clock (held turns move it on); `countedIds`: the CI mock's m0…, task-1… ids. */
   constructor(
     readonly now: () => number,
     private readonly countedIds: boolean,
@@ -139,7 +136,7 @@ export class Store {
     return thread;
   }
 
-  /** Stores a message; `given` (a test's planted message) overrides any field and is not held to the contract. */
+  /** Stores a message; `given` (a test's planted one) overrides any field, unchecked by the contract. */
   store(record: SessionRecord, m: NewMessage, given?: Partial<Message>): Message {
     const createdMs = m.at ?? this.tick();
     const iso = new Date(createdMs).toISOString();

@@ -1,12 +1,5 @@
 // Plays a scripted agent turn: stores the assistant's messages on its clock, as planned by planTurn.
-import {
-  oneLine,
-  parseDirectives,
-  planTurn,
-  stripDirectives,
-  unhonoured,
-  type TurnScript,
-} from './directives.js';
+import { oneLine, parseDirectives, planTurn, stripDirectives, type TurnScript } from './directives.js';
 import type { MessageType } from '../core/api/types.js';
 import type { SessionRecord, Store, ThreadRecord } from './store.js';
 import type { Dialect } from './dialect.js';
@@ -59,17 +52,19 @@ function finalText(script: TurnScript, userText: string, record: SessionRecord):
   return `${record.agentLabel} finished: "${oneLine(prompt, 60)}". Done.`;
 }
 
-/**
- * Starts the turn that `userText` triggered on `thread`, interrupting the session's turn in progress
- * (whose pending messages, final included, are never stored).
- */
+/** Starts the turn `userText` asks for; the session's turn in progress stops, its rest never stored. */
 export function startTurn(env: TurnEnv, record: SessionRecord, thread: ThreadRecord, userText: string): void {
   record.turn?.cancel();
   record.turn = undefined;
   const script = parseDirectives(userText);
   // A directive this dialect cannot honour is said, never silently dropped: at once on the emulator's
   // stderr, and in the reply, where the person who sent it looks.
-  const refused = unhonoured(script, env.dialect);
+  const refused =
+    script.plan === undefined || env.dialect.artifacts
+      ? []
+      : [
+          `[[plan:…]] does nothing in the ${env.dialect.name} dialect, which has no plans; run the emulator with --dialect live`,
+        ];
   for (const line of refused) env.notice?.(`session ${record.id}: ${line}`);
   if (script.replies !== undefined) record.replies = [...script.replies];
   const pending = new Set<TurnTimer>();

@@ -71,10 +71,7 @@ function checkProfile(p: unknown): string | undefined {
   return isObject(p) ? broken(p, PROFILE_FIELDS) : 'profile must be an object';
 }
 
-/**
- * Create session: exactly one of agent_id / agent_name / profile (a key present with null counts as
- * given). `sisyphus`: whether that agent is taken (the live service's).
- */
+/** Create session: exactly one of agent_id / agent_name / profile (present with null counts as given). */
 export function checkCreate(body: Record<string, unknown>, sisyphus: boolean): Checked<CreateSessionBody> {
   const given = (['agent_id', 'agent_name', 'profile'] as const).filter((k) => body[k] !== undefined);
   if (given.length !== 1) {
@@ -112,11 +109,7 @@ export function checkSend(body: Record<string, unknown>): Checked<SendMessageBod
 export type ParsedListQuery = Required<Omit<ListQuery, 'thread_id' | 'gts' | 'role'>> &
   Pick<ListQuery, 'thread_id' | 'gts'> & { role: Role[] };
 
-/**
- * How a server reads a parameter the document types as one string when it comes more than once: refuses it
- * (422), keeps the first value (Node's URLSearchParams.get), the last (Django's QueryDict, FastAPI), or, for
- * `role`, takes every value (the live service's newer deployments; other parameters repeated are then 422).
- */
+/** How a server reads a parameter the document types as one string when it comes twice (README.md). */
 export type RepeatedParams = 'first' | 'last' | 'all' | 'reject';
 
 const SINGLE = ['role', 'thread_id', 'gts', 'page', 'limit', 'direction'] as const;
@@ -125,10 +118,7 @@ function positiveInt(raw: string): number | undefined {
   return /^\d{1,9}$/.test(raw) ? Number(raw) : undefined;
 }
 
-/**
- * The query of List session messages. `type` repeats to combine values; a comma-separated list is an
- * unknown type (422), as is every other invalid value. `thread_id` is validated only when it applies.
- */
+/** The list query: `type` repeats to combine (a comma-separated list is 422); `thread_id` where it applies. */
 export function parseListQuery(
   q: URLSearchParams,
   threaded: boolean,
