@@ -37,12 +37,10 @@ function addMessage(store: Store, record: SessionRecord, m: AddMessageInput): Me
 /** An artifact attached to a session, served by the artifact host (RunningEmulator.addArtifact). */
 function addArtifact(e: Emulation, record: SessionRecord, a: AddArtifactInput) {
   const stored = e.store.attach(record, {
-    kind: a.kind,
+    ...a,
     content: typeof a.content === 'string' ? Buffer.from(a.content) : a.content,
     fileName: a.fileName ?? (a.kind === 'plan' ? 'plan.md' : 'file.txt'),
     mimeType: a.mimeType ?? (a.kind === 'plan' ? 'text/markdown' : 'text/plain'),
-    planId: a.planId,
-    newPlan: a.newPlan,
   });
   return {
     id: stored.id,

@@ -85,6 +85,7 @@ const SPEC: Dialect = {
 };
 
 const LIVE: Dialect = {
+  ...SPEC,
   name: 'live',
   createdStatus: 200,
   validationStatus: 422,
@@ -111,9 +112,6 @@ const LIVE: Dialect = {
         : { __name__: tool, input },
     ),
   artifacts: true,
-  countedIds: false,
-  bareFinal: false,
-  firstListRateLimited: false,
   // live-service.md: its 422 is `{"error": …}` alone; what else it sends beside `error` is not known.
   errorCodes: 'not-422',
 };

@@ -13,6 +13,8 @@ import type { Emulation } from './emulation.js';
 // A Host header is echoed into every href; anything but host[:port] falls back to the listening address.
 const HOST = /^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/i;
 
+const JSON_TYPE = /^application\/json\s*(;\s*charset="?utf-8"?\s*)?$/i;
+
 type Match = ReturnType<typeof matchRoute>;
 
 /** The reply to a request whose body was read, in the dialect's error shape. */
@@ -51,10 +53,8 @@ function route(e: Emulation, req: IncomingMessage, url: URL, match: Match, body:
       : apiError(dialect.badIdStatus, 'VALIDATION', 'Path ids must be UUIDs');
   }
   if (name === '/sessions/:id/artifacts/:aid' && !dialect.artifacts) return noRoute();
-  if (method === 'POST') {
-    const type = (req.headers['content-type'] ?? '').toLowerCase();
-    const ok = /^application\/json\s*(;\s*charset="?utf-8"?\s*)?$/.test(type);
-    if (!ok) return apiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+  if (method === 'POST' && !JSON_TYPE.test(req.headers['content-type'] ?? '')) {
+    return apiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
   }
   const host = req.headers.host;
   const scheme = e.listening.slice(0, e.listening.indexOf(':'));

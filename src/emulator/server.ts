@@ -12,20 +12,16 @@ export { DEV_KEY } from './emulation.js';
 
 /** A typo in a test's options fails loudly instead of running an emulator that is kinder than asked. */
 function checkOptions(o: EmulatorOptions): void {
-  if (o.port !== undefined && !(Number.isInteger(o.port) && o.port >= 0 && o.port <= 65535)) {
+  if (o.port !== undefined && !(Number.isInteger(o.port) && o.port >= 0 && o.port <= 65535))
     throw new RangeError('port must be an integer from 0 to 65535');
-  }
-  if (o.timeScale !== undefined && !(o.timeScale >= 0 && Number.isFinite(o.timeScale))) {
+  if (o.timeScale !== undefined && !(o.timeScale >= 0 && Number.isFinite(o.timeScale)))
     throw new RangeError('timeScale must be a finite number >= 0');
-  }
   if (o.maxBodyBytes !== undefined && !(o.maxBodyBytes >= 0))
     throw new RangeError('maxBodyBytes must be >= 0');
-  if (o.rateLimit && !(o.rateLimit.limit >= 1 && o.rateLimit.windowMs > 0)) {
+  if (o.rateLimit && !(o.rateLimit.limit >= 1 && o.rateLimit.windowMs > 0))
     throw new RangeError('rateLimit needs limit >= 1 and windowMs > 0');
-  }
-  if (o.turns !== undefined && o.turns !== 'timed' && o.turns !== 'held') {
+  if (o.turns !== undefined && o.turns !== 'timed' && o.turns !== 'held')
     throw new RangeError("turns must be 'timed' or 'held'");
-  }
   if (o.turnMsPerRequest !== undefined) {
     if (!(o.turnMsPerRequest >= 0)) throw new RangeError('turnMsPerRequest must be >= 0');
     if (o.turns !== 'held') throw new RangeError("turnMsPerRequest needs turns: 'held'");

@@ -94,7 +94,6 @@ export class Store {
 
   createSession(workspace: string, title: string, isPrivate: boolean, agentLabel: string): SessionRecord {
     const now = new Date(this.tick()).toISOString();
-    const thread: ThreadRecord = { id: randomUUID(), taskId: this.taskId() };
     const record: SessionRecord = {
       id: randomUUID(),
       workspace,
@@ -103,13 +102,14 @@ export class Store {
       agentLabel,
       createdAt: now,
       updatedAt: now,
-      firstThreadId: thread.id,
-      threads: new Map([[thread.id, thread]]),
+      firstThreadId: '',
+      threads: new Map(),
       messages: [],
       turn: undefined,
       pullRequests: [],
       artifacts: [],
     };
+    record.firstThreadId = this.addThread(record).id;
     this.sessions.set(record.id, record);
     return record;
   }

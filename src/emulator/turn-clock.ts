@@ -37,12 +37,7 @@ export class Timers implements TurnClock {
   }
 }
 
-interface Due {
-  at: number;
-  seq: number;
-  fn: () => void;
-  owner: string;
-}
+type Due = { at: number; seq: number; fn: () => void; owner: string };
 
 /** A clock that stands still until advanced: every turn stays where it is until the test moves it on. */
 export class HeldClock implements TurnClock {

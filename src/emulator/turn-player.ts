@@ -23,16 +23,6 @@ const TOOLS: [string, (step: number) => string][] = [
   ['Edit', (step) => `src/module-${step}.ts`],
 ];
 
-function intermediate(
-  dialect: Dialect,
-  agent: string,
-  i: number,
-): { type: 'message' | 'tool_call'; text: string } {
-  if (i % 2 === 0) return { type: 'message', text: `${agent} is working on it (step ${i + 1}).` };
-  const [tool, input] = TOOLS[Math.floor(i / 2) % TOOLS.length] ?? TOOLS[0]!;
-  return { type: 'tool_call', text: dialect.toolCall(tool, input(i + 1)) };
-}
-
 /** The sandbox warning the live service stores after a turn, outside any thread. */
 export const SANDBOX_NOTICE = 'Sandbox will be paused after 15 minutes of inactivity.';
 
@@ -121,9 +111,12 @@ export function startTurn(env: TurnEnv, record: SessionRecord, thread: ThreadRec
         } else {
           // A burst shares one ts second even if the 1 ms storage bumps cross into the next second.
           let burstTs: number | undefined;
+          const ts = (ms: number) => (burstTs ??= tsFor(ms));
           for (let i = ev.first; i < ev.first + ev.count; i += 1) {
-            const { type, text } = intermediate(env.dialect, record.agentLabel, i);
-            put(type, text, (ms) => (burstTs ??= tsFor(ms)));
+            // Intermediates alternate: a message, then a tool call.
+            const [tool, input] = TOOLS[Math.floor(i / 2) % TOOLS.length]!;
+            if (i % 2 === 0) put('message', `${record.agentLabel} is working on it (step ${i + 1}).`, ts);
+            else put('tool_call', env.dialect.toolCall(tool, input(i + 1)), ts);
           }
         }
         if (pending.size === 0 && record.turn === handle) record.turn = undefined;
