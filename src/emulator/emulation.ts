@@ -3,8 +3,7 @@
 import { FaultPicker } from './faults.js';
 import { RateLimiter } from './gateway.js';
 import { Store } from './store.js';
-import { HeldClock, Timers } from './turn-clock.js';
-import type { TurnEnv } from './turn-player.js';
+import { HeldClock, Timers, type TurnClock } from './turn-clock.js';
 import { DIALECTS } from './dialect.js';
 import { startArtifactHost } from './artifact-host.js';
 import type { Misbehaviour } from './misbehave.js';
@@ -43,13 +42,7 @@ export async function setUpEmulation(opts: EmulatorOptions) {
     dialect.countedIds,
   );
   const faults = opts.faults ? new FaultPicker(opts.faults) : undefined; // may throw: before any listening
-  const turns: TurnEnv = {
-    store,
-    timers: held ?? timers,
-    timeScale: held ? 1 : (opts.timeScale ?? 1),
-    dialect,
-    notice: opts.onNotice,
-  };
+  const clock: TurnClock = held ?? timers;
   const repeatedParams: RepeatedParams = opts.repeatedParams ?? (dialect.name === 'spec' ? 'first' : 'all');
   const misbehave: Misbehaviour = { ...opts.misbehave };
   return {
@@ -59,11 +52,13 @@ export async function setUpEmulation(opts: EmulatorOptions) {
     keyOf: new Map(keys.map((k) => [k.key, k])),
     limiter: limit ? new RateLimiter(limit.limit, limit.windowMs) : undefined,
     store,
-    turns,
     /** Real timers: faults' delays always, and turns unless they are held. */
     timers,
     /** The clock a test moves, with turns: 'held'. */
     held,
+    /** What turns run on: the held clock, or the real timers (scaled). */
+    clock,
+    timeScale: held ? 1 : (opts.timeScale ?? 1),
     unstamped,
     /** Presigned downloads come from another origin, as the service's come from its storage provider. */
     artifactHost: await startArtifactHost(store, opts.host ?? '127.0.0.1'),

@@ -43,9 +43,7 @@ export function gate(e: Emulation, headers: IncomingHttpHeaders): EmulatorKey | 
   const key = match?.[1] === undefined ? undefined : e.keyOf.get(match[1]);
   if (!key) {
     if (match !== null && e.dialect.wrongKeyStatus === 403) return htmlPage(403, 'Forbidden');
-    const reply = htmlPage(401, 'Authorization Required');
-    reply.headers['www-authenticate'] = 'ApiKey';
-    return reply;
+    return htmlPage(401, 'Authorization Required', { 'www-authenticate': 'ApiKey' });
   }
   if (key.forbidden) return htmlPage(403, 'Forbidden');
   const limiter = e.limiter;
@@ -53,9 +51,10 @@ export function gate(e: Emulation, headers: IncomingHttpHeaders): EmulatorKey | 
     e.stats.rejected429 += 1;
     // The spec says no rate-limit headers are returned; the live service may say when to come back.
     const error = `Rate limit exceeded: ${limiter.limit} requests per ${limiter.windowMs} ms per API key`;
-    const reply = json(429, { error, code: 'RATE_LIMITED' });
-    if (e.dialect.retryAfter) reply.headers['retry-after'] = String(limiter.retryAfter(key.key));
-    return reply;
+    const retry: Record<string, string> = e.dialect.retryAfter
+      ? { 'retry-after': String(limiter.retryAfter(key.key)) }
+      : {};
+    return json(429, { error, code: 'RATE_LIMITED' }, retry);
   }
   return key;
 }

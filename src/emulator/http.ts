@@ -12,17 +12,22 @@ export interface Reply {
   body: string;
 }
 
-export function json(status: number, value: unknown): Reply {
+export function json(status: number, value: unknown, headers: Record<string, string> = {}): Reply {
   return {
     status,
-    headers: { 'content-type': 'application/json; charset=utf-8' },
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
     body: JSON.stringify(value),
   };
 }
 
 /** The service's error shape: `{"error": text, "code": CODE}`. */
-export function apiError(status: number, code: string, error: string): Reply {
-  return json(status, served(ERROR_BODY, { error, code }));
+export function apiError(
+  status: number,
+  code: string,
+  error: string,
+  headers?: Record<string, string>,
+): Reply {
+  return json(status, served(ERROR_BODY, { error, code }), headers);
 }
 
 /** A path the API lacks, as a web framework answers it: no `{"error": …}`, so a wrong base URL shows. */
@@ -38,12 +43,12 @@ export function withoutErrorCode(reply: Reply): Reply {
 }
 
 /** A page like the ones nginx-style gateways send: what a client gets for 401/403/502 from the edge. */
-export function htmlPage(status: number, reason: string): Reply {
+export function htmlPage(status: number, reason: string, headers: Record<string, string> = {}): Reply {
   const title = `${status} ${reason}`;
   const body =
     `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n` +
     `<hr><center>gateway</center>\r\n</body>\r\n</html>\r\n`;
-  return { status, headers: { 'content-type': 'text/html; charset=utf-8' }, body };
+  return { status, headers: { 'content-type': 'text/html; charset=utf-8', ...headers }, body };
 }
 
 /** The outcome of reading a request body within a byte limit. */

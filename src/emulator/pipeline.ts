@@ -34,18 +34,13 @@ function route(e: Emulation, req: IncomingMessage, url: URL, match: Match, body:
     // Blocks' CI mock answers its first poll so, to make a client's retry path run.
     e.listLimitDue = false;
     e.stats.rejected429 += 1;
-    const reply = json(429, { error: 'Rate limit exceeded' });
-    reply.headers['retry-after'] = '1';
-    return reply;
+    return json(429, { error: 'Rate limit exceeded' }, { 'retry-after': '1' });
   }
   if (!match) return noRoute();
   const { name, methods } = match.route;
   const handler = methods[method];
-  if (!handler) {
-    const reply = apiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed here`);
-    reply.headers.allow = Object.keys(methods).join(', ');
-    return reply;
-  }
+  const allow = Object.keys(methods).join(', ');
+  if (!handler) return apiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed here`, { allow });
   // A path id that is no UUID is a 404 like an unknown id, or bad input in the live dialect.
   if (!match.params.every((p) => UUID.test(p))) {
     return dialect.badIdStatus === 404
@@ -112,9 +107,8 @@ export async function handle(e: Emulation, req: IncomingMessage, res: ServerResp
   if (read.kind === 'aborted') return;
   if (read.kind === 'too-large') {
     // Stop reading: answer, then close the connection rather than drain an unbounded upload.
-    const reply = apiError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${e.maxBodyBytes} bytes`);
-    reply.headers.connection = 'close';
-    writeReply(res, reply);
+    const error = `Request body is larger than ${e.maxBodyBytes} bytes`;
+    writeReply(res, apiError(413, 'PAYLOAD_TOO_LARGE', error, { connection: 'close' }));
     return;
   }
   const immediate = fault && immediateFaultReply(fault);

@@ -81,7 +81,7 @@ function userMessage(e: Emulation, record: SessionRecord, thread: ThreadRecord, 
     message: text,
     ts,
   });
-  startTurn(e.turns, record, thread, text);
+  startTurn(e, record, thread, text);
   return msg;
 }
 

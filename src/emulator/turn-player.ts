@@ -1,20 +1,9 @@
 // Plays a scripted agent turn: stores the assistant's messages on its clock, as planned by planTurn.
 import { oneLine, parseDirectives, planTurn, stripDirectives, type TurnScript } from './directives.js';
 import type { MessageType } from '../core/api/types.js';
-import type { SessionRecord, Store, ThreadRecord } from './store.js';
-import type { Dialect } from './dialect.js';
-import type { TurnClock, TurnTimer } from './turn-clock.js';
-
-/** What a turn needs from the emulator. */
-export interface TurnEnv {
-  store: Store;
-  /** Real timers, or a clock the test moves (EmulatorOptions.turns 'held'). */
-  timers: TurnClock;
-  timeScale: number;
-  dialect: Dialect;
-  /** Where a directive the dialect cannot honour is reported (the emulator's stderr), besides the reply. */
-  notice: ((line: string) => void) | undefined;
-}
+import type { SessionRecord, ThreadRecord } from './store.js';
+import type { TurnTimer } from './turn-clock.js';
+import type { Emulation } from './emulation.js';
 
 const TOOLS: [string, (step: number) => string][] = [
   ['Read', (step) => `src/module-${step}.ts`],
@@ -43,19 +32,19 @@ function finalText(script: TurnScript, userText: string, record: SessionRecord):
 }
 
 /** Starts the turn `userText` asks for; the session's turn in progress stops, its rest never stored. */
-export function startTurn(env: TurnEnv, record: SessionRecord, thread: ThreadRecord, userText: string): void {
+export function startTurn(e: Emulation, record: SessionRecord, thread: ThreadRecord, userText: string): void {
   record.turn?.cancel();
   record.turn = undefined;
   const script = parseDirectives(userText);
   // A directive this dialect cannot honour is said, never silently dropped: at once on the emulator's
   // stderr, and in the reply, where the person who sent it looks.
   const refused =
-    script.plan === undefined || env.dialect.artifacts
+    script.plan === undefined || e.dialect.artifacts
       ? []
       : [
-          `[[plan:…]] does nothing in the ${env.dialect.name} dialect, which has no plans; run the emulator with --dialect live`,
+          `[[plan:…]] does nothing in the ${e.dialect.name} dialect, which has no plans; run the emulator with --dialect live`,
         ];
-  for (const line of refused) env.notice?.(`session ${record.id}: ${line}`);
+  for (const line of refused) e.opts.onNotice?.(`session ${record.id}: ${line}`);
   if (script.replies !== undefined) record.replies = [...script.replies];
   const pending = new Set<TurnTimer>();
   let firstTs: number | undefined;
@@ -67,25 +56,25 @@ export function startTurn(env: TurnEnv, record: SessionRecord, thread: ThreadRec
   const tsFor = (createdMs: number): number => {
     if (at !== undefined) return Math.floor(at / 1000);
     // The live service's ts is fractional; the spec's example values are whole seconds.
-    const seconds = env.dialect.fractionalTs ? createdMs / 1000 : Math.floor(createdMs / 1000);
+    const seconds = e.dialect.fractionalTs ? createdMs / 1000 : Math.floor(createdMs / 1000);
     let ts = seconds - script.tsLagS;
     if (script.tsShuffle) ts -= Math.floor(Math.random() * 4);
     if (script.sameTs) firstTs ??= ts;
     return script.sameTs && firstTs !== undefined ? firstTs : ts;
   };
   const put = (type: MessageType, message: string, ts = tsFor, threadId: string | null = thread.id) =>
-    env.store.store(record, { threadId, taskId: thread.taskId, role: 'assistant', type, message, ts, at });
+    e.store.store(record, { threadId, taskId: thread.taskId, role: 'assistant', type, message, ts, at });
 
   const handle = {
     cancel: () => {
-      for (const t of pending) env.timers.cancel(t);
+      for (const t of pending) e.clock.cancel(t);
       pending.clear();
     },
   };
 
   for (const ev of planTurn(script)) {
-    const t = env.timers.after(
-      ev.atMs * env.timeScale,
+    const t = e.clock.after(
+      ev.atMs * e.timeScale,
       () => {
         pending.delete(t);
         if (ev.kind === 'final') {
@@ -93,19 +82,19 @@ export function startTurn(env: TurnEnv, record: SessionRecord, thread: ThreadRec
             '\n\n',
           );
           // The live service first repeats the final's text as a `message`.
-          if (env.dialect.duplicateFinal) put('message', text);
+          if (e.dialect.duplicateFinal) put('message', text);
           if (script.plan !== undefined) {
             const plan = {
               content: Buffer.from(script.plan),
               fileName: 'plan.md',
               mimeType: 'text/markdown',
             };
-            env.store.attach(record, { kind: 'plan', ...plan });
+            e.store.attach(record, { kind: 'plan', ...plan });
           }
           if (script.pr !== undefined) record.pullRequests.push({ url: script.pr, status: 'open' });
           put('final_message', text);
           // Notices arrive after the final, outside the thread.
-          for (const notice of [script.notice, env.dialect.notices ? SANDBOX_NOTICE : undefined]) {
+          for (const notice of [script.notice, e.dialect.notices ? SANDBOX_NOTICE : undefined]) {
             if (notice !== undefined) put('message', notice, tsFor, null);
           }
         } else {
@@ -116,7 +105,7 @@ export function startTurn(env: TurnEnv, record: SessionRecord, thread: ThreadRec
             // Intermediates alternate: a message, then a tool call.
             const [tool, input] = TOOLS[Math.floor(i / 2) % TOOLS.length]!;
             if (i % 2 === 0) put('message', `${record.agentLabel} is working on it (step ${i + 1}).`, ts);
-            else put('tool_call', env.dialect.toolCall(tool, input(i + 1)), ts);
+            else put('tool_call', e.dialect.toolCall(tool, input(i + 1)), ts);
           }
         }
         if (pending.size === 0 && record.turn === handle) record.turn = undefined;

@@ -23,17 +23,12 @@ const fail = (error: string): { ok: false; error: string } => ({ ok: false, erro
 
 /** Parses a JSON request body; the body must be an object. */
 export function parseJsonObject(body: Buffer): Checked<Record<string, unknown>> {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
-  } catch {
-    return fail('Request body is not valid UTF-8');
-  }
   let value: unknown;
   try {
-    value = JSON.parse(text);
-  } catch {
-    return fail('Request body is not valid JSON');
+    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
+  } catch (err) {
+    // The decoder's refusal is a TypeError; anything JSON.parse throws means the text is no JSON.
+    return fail(`Request body is not valid ${err instanceof TypeError ? 'UTF-8' : 'JSON'}`);
   }
   return isObject(value) ? { ok: true, value } : fail('Request body must be a JSON object');
 }
