@@ -1,6 +1,5 @@
-// The ways the emulator answers: `spec`, the document to the letter; `live`, as Blocks' service answers
-// today (live-service.md); `ci-mock`, the test server Blocks' CI runs against. Every difference is one field
-// here, so the handlers read as the spec and ask the dialect where they differ.
+// The ways the emulator answers: `spec`, the document to the letter; `live`, as Blocks' service does
+// (live-service.md); `ci-mock`, as Blocks' CI mock. Handlers read as the spec and ask here where they differ.
 
 export type DialectName = 'spec' | 'live' | 'ci-mock';
 

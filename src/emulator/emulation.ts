@@ -72,7 +72,6 @@ export async function setUpEmulation(opts: EmulatorOptions) {
     trickled: 0,
     /** Whether the one 429 of the dialect's `firstListRateLimited` is still to come. */
     listLimitDue: dialect.firstListRateLimited,
-    /** The address it listens on, once it does. */
     listening: '',
   };
 }

@@ -38,7 +38,6 @@ export class FaultPicker {
   }
 }
 
-/** The replies of the faults that answer without processing the request. */
 const IMMEDIATE: Partial<Record<FaultMode, () => Reply>> = {
   '500': () => apiError(500, 'INTERNAL', 'Internal server error'),
   '502': () => apiError(502, 'BAD_GATEWAY', 'Bad gateway'),

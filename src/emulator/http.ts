@@ -4,6 +4,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ERROR_BODY, served } from '../core/api/schemas/index.js';
 import type { FaultMode } from './surface.js';
+import type { Dialect } from './dialect.js';
 
 /** A response before it is written, so a fault can decide how (or whether) it reaches the client. */
 export interface Reply {
@@ -35,8 +36,9 @@ export function noRoute(): Reply {
   return json(404, { detail: 'Not Found' });
 }
 
-/** The reply with `code` taken out of a JSON error body: `{"error": …}` alone (Blocks' CI mock). */
-export function withoutErrorCode(reply: Reply): Reply {
+/** The reply with `code` kept in JSON errors as the dialect says, or taken out: `{"error": …}` alone. */
+export function inErrorShape(reply: Reply, codes: Dialect['errorCodes']): Reply {
+  if (codes === 'all' || (codes === 'not-422' && reply.status !== 422)) return reply;
   if (reply.status < 400 || !reply.headers['content-type']?.startsWith('application/json')) return reply;
   const { code: _code, ...rest } = JSON.parse(reply.body) as Record<string, unknown>;
   return { ...reply, body: JSON.stringify(rest) };
@@ -51,7 +53,6 @@ export function htmlPage(status: number, reason: string, headers: Record<string,
   return { status, headers: { 'content-type': 'text/html; charset=utf-8', ...headers }, body };
 }
 
-/** The outcome of reading a request body within a byte limit. */
 export type BodyResult = { kind: 'ok'; body: Buffer } | { kind: 'too-large' } | { kind: 'aborted' };
 
 /** Reads at most `max` bytes: a larger Content-Length is refused unread, a chunked body paused past it. */

@@ -1,6 +1,5 @@
 // Answers a broken or hostile server gives on purpose, so the client's suite shows it believes an answer only
-// as far as it proves itself: filters ignored, answers without end or that trickle, paging without end, ids
-// that are not ids, JSON nested without end. Each off by default; `setMisbehaviour` changes them.
+// as far as it proves itself. Each off by default; `setMisbehaviour` changes them.
 import type { ServerResponse } from 'node:http';
 import { json, type Reply } from './http.js';
 

@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { UUID_PATTERN as UUID } from '../util/uuid.js';
 import { immediateFaultReply } from './faults.js';
 import { gate } from './gateway.js';
-import { apiError, json, noRoute, readBody, withoutErrorCode, writeReply, type Reply } from './http.js';
+import { apiError, json, noRoute, readBody, inErrorShape, writeReply, type Reply } from './http.js';
 import { matchRoute } from './router.js';
 import type { Call } from './sessions.js';
 import { aimsAt, deepJson, withBadIds, withEndlessPages, writeEndless, writeTrickle } from './misbehave.js';
@@ -17,16 +17,9 @@ const JSON_TYPE = /^application\/json\s*(;\s*charset="?utf-8"?\s*)?$/i;
 
 type Match = ReturnType<typeof matchRoute>;
 
-/** The reply to a request whose body was read, in the dialect's error shape. */
-function answer(e: Emulation, req: IncomingMessage, url: URL, match: Match, body: Buffer): Reply {
-  const reply = route(e, req, url, match, body);
-  const codes = e.dialect.errorCodes;
-  return codes === 'all' || (codes === 'not-422' && reply.status !== 422) ? reply : withoutErrorCode(reply);
-}
-
 /** The gateway's reply, the router's, or its handler's. */
 function route(e: Emulation, req: IncomingMessage, url: URL, match: Match, body: Buffer): Reply {
-  const { dialect, opts } = e;
+  const { dialect } = e;
   const key = gate(e, req.headers);
   if ('status' in key) return key;
   const method = req.method ?? 'GET';
@@ -56,7 +49,6 @@ function route(e: Emulation, req: IncomingMessage, url: URL, match: Match, body:
   const base = host && HOST.test(host) ? `${scheme}://${host}` : e.listening;
   const call: Call = {
     base,
-    appUrl: opts.appUrl?.replace(/\/+$/, '') ?? (dialect.name === 'spec' ? base : 'https://blocks.team'),
     workspace: key.workspace,
     url,
     body,
@@ -116,7 +108,7 @@ export async function handle(e: Emulation, req: IncomingMessage, res: ServerResp
     writeReply(res, immediate);
     return;
   }
-  const reply = answer(e, req, url, match, read.body);
+  const reply = inErrorShape(route(e, req, url, match, read.body), e.dialect.errorCodes);
   // A clock counted in requests: each one answered moves held turns on, after its answer was made.
   if (held && opts.turnMsPerRequest) {
     e.unstamped.ms += opts.turnMsPerRequest;
@@ -128,12 +120,11 @@ export async function handle(e: Emulation, req: IncomingMessage, res: ServerResp
     return;
   }
   const trickle = m.trickle;
-  if (method === 'GET' && trickle && aimsAt(trickle.route ?? 'any-get', routeName)) {
-    if (trickle.requests === undefined || e.trickled < trickle.requests) {
-      e.trickled += 1;
-      writeTrickle(res, reply, trickle.everyMs);
-      return;
-    }
+  const trickled = method === 'GET' && trickle && aimsAt(trickle.route ?? 'any-get', routeName);
+  if (trickled && (trickle.requests === undefined || e.trickled < trickle.requests)) {
+    e.trickled += 1;
+    writeTrickle(res, reply, trickle.everyMs);
+    return;
   }
   if (fault === 'slow') {
     // Processed first, answered late: a client that gives up cannot know that its POST took effect.

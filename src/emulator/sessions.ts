@@ -12,7 +12,6 @@ import { checkCreate, checkSend, parseJsonObject } from './validate.js';
 export interface Call {
   /** Absolute base built from the request's Host, e.g. http://127.0.0.1:4010. */
   base: string;
-  appUrl: string;
   workspace: string;
   url: URL;
   body: Buffer;
@@ -37,6 +36,8 @@ export function sessionView(e: Emulation, r: SessionRecord, call: Call, created:
   const tid = created ? r.firstThreadId : null;
   const d = e.dialect;
   const base = d.linkBase(call.base);
+  const appUrl =
+    e.opts.appUrl?.replace(/\/+$/, '') ?? (d.name === 'spec' ? call.base : 'https://blocks.team');
   const view: Session = {
     id: r.id,
     title: r.title,
@@ -47,7 +48,7 @@ export function sessionView(e: Emulation, r: SessionRecord, call: Call, created:
     created_at: r.createdAt,
     updated_at: r.updatedAt,
     thread_id: tid,
-    session_html_url: d.htmlUrl(call.appUrl, r.workspace, r.id),
+    session_html_url: d.htmlUrl(appUrl, r.workspace, r.id),
     _links: {
       self: { href: sessionPath(base, r.id) },
       messages: { href: `${sessionPath(base, r.id)}/messages` },

@@ -1,6 +1,6 @@
 // The emulator's memory: sessions per workspace, their threads and messages, and the storage clock.
 import { randomUUID } from 'node:crypto';
-import type { Message, MessageType, Role } from '../core/api/types.js';
+import type { Message } from '../core/api/types.js';
 import { MESSAGE, served } from '../core/api/schemas/index.js';
 
 /** A thread of a session: one turn, with the task id of the agent invocation it triggered. */
@@ -55,13 +55,10 @@ export interface SessionRecord {
 }
 
 /** What a caller gives to store a message; the store fills ids, times and chat_id. */
-export interface NewMessage {
+export interface NewMessage extends Pick<Message, 'role' | 'type' | 'message'> {
   /** Null for a system notice, outside any thread. */
   threadId: string | null;
   taskId: string;
-  role: Role;
-  type: MessageType;
-  message: string;
   /** Computes ts from the storage moment (ms); omitted = null. */
   ts?: (createdMs: number) => number | null;
   /** The instant to stamp (ms) instead of the storage clock's next tick: messages stored in one instant. */

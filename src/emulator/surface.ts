@@ -26,7 +26,6 @@ export const FAULT_MODES = [
   'slow',
 ] as const;
 
-/** One way a request can go wrong on purpose. */
 export type FaultMode = (typeof FAULT_MODES)[number];
 
 /** Which requests get a fault, and which faults. */

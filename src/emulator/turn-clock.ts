@@ -1,6 +1,5 @@
-// The clocks a scripted turn runs on. Timed: real timers, scaled by timeScale (the demo, `agents emulator`).
-// Held: moves only when the test says so (advanceTurns, endTurns, turnMsPerRequest), so no test waits a
-// fixed time for a turn to end and none fails because a loaded machine ran a timer late.
+// The clocks a scripted turn runs on: real timers, or one that moves only when the test says so, so no test
+// waits a fixed time for a turn and none fails because a loaded machine ran a timer late.
 
 /** A scheduled callback, as a turn sees it. */
 export type TurnTimer = object;
@@ -60,7 +59,6 @@ export class HeldClock implements TurnClock {
     this.due.clear();
   }
 
-  /** How many callbacks are waiting. */
   get pending(): number {
     return this.due.size;
   }
