@@ -1,7 +1,7 @@
 // What one running emulator is made of (its keys and gateway, the store and its clocks, the artifact host)
 // and what a test changes while it runs, set up from the options before it listens.
 import { FaultPicker } from './faults.js';
-import { RateLimiter } from './gateway.js';
+import { gateway } from './gateway.js';
 import { Store } from './store.js';
 import { HeldClock, Timers, type TurnClock } from './turn-clock.js';
 import { DIALECTS } from './dialect.js';
@@ -27,7 +27,6 @@ export type Emulation = Awaited<ReturnType<typeof setUpEmulation>>;
 
 /** The parts of an emulator with these (checked) options; its artifact host already listens. */
 export async function setUpEmulation(opts: EmulatorOptions) {
-  const limit = opts.rateLimit ?? { limit: 100, windowMs: 60_000 };
   const keys = (opts.keys ?? [DEV_KEY]).map((k) => ({ ...k }));
   const dialect = DIALECTS[opts.dialect ?? 'spec'];
   // Turns run on real timers or on a clock the test moves, and what the store stamps moves with it, so a
@@ -49,8 +48,7 @@ export async function setUpEmulation(opts: EmulatorOptions) {
     opts,
     keys,
     dialect,
-    keyOf: new Map(keys.map((k) => [k.key, k])),
-    limiter: limit ? new RateLimiter(limit.limit, limit.windowMs) : undefined,
+    gate: gateway(keys, opts.rateLimit, dialect),
     store,
     /** Real timers: faults' delays always, and turns unless they are held. */
     timers,

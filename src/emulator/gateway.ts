@@ -2,8 +2,8 @@
 // Its refusals are not the service's JSON error shape, as with the real gateway.
 import type { IncomingHttpHeaders } from 'node:http';
 import { htmlPage, json, type Reply } from './http.js';
-import type { EmulatorKey } from './surface.js';
-import type { Emulation } from './emulation.js';
+import type { EmulatorKey, EmulatorOptions, EmulatorStats } from './surface.js';
+import type { Dialect } from './dialect.js';
 
 /** Sliding-window log per key: a request is allowed while fewer than `limit` fell in the last window. */
 export class RateLimiter {
@@ -37,24 +37,28 @@ export class RateLimiter {
 
 const SCHEME = /^ApiKey[ \t]+(\S+)[ \t]*$/i;
 
-/** The caller's key, or the gateway's refusal. */
-export function gate(e: Emulation, headers: IncomingHttpHeaders): EmulatorKey | Reply {
-  const match = SCHEME.exec(headers.authorization ?? '');
-  const key = match?.[1] === undefined ? undefined : e.keyOf.get(match[1]);
-  if (!key) {
-    if (match !== null && e.dialect.wrongKeyStatus === 403) return htmlPage(403, 'Forbidden');
-    return htmlPage(401, 'Authorization Required', { 'www-authenticate': 'ApiKey' });
-  }
-  if (key.forbidden) return htmlPage(403, 'Forbidden');
-  const limiter = e.limiter;
-  if (limiter && !limiter.take(key.key)) {
-    e.stats.rejected429 += 1;
-    // The spec says no rate-limit headers are returned; the live service may say when to come back.
-    const error = `Rate limit exceeded: ${limiter.limit} requests per ${limiter.windowMs} ms per API key`;
-    const retry: Record<string, string> = e.dialect.retryAfter
-      ? { 'retry-after': String(limiter.retryAfter(key.key)) }
-      : {};
-    return json(429, { error, code: 'RATE_LIMITED' }, retry);
-  }
-  return key;
+/** The gateway of these keys and limit: a request's key, or its refusal (a 429 counted in `stats`). */
+export function gateway(keys: EmulatorKey[], rateLimit: EmulatorOptions['rateLimit'], dialect: Dialect) {
+  const keyOf = new Map(keys.map((k) => [k.key, k]));
+  const limit = rateLimit ?? { limit: 100, windowMs: 60_000 };
+  const limiter = limit ? new RateLimiter(limit.limit, limit.windowMs) : undefined;
+  return (headers: IncomingHttpHeaders, stats: EmulatorStats): EmulatorKey | Reply => {
+    const match = SCHEME.exec(headers.authorization ?? '');
+    const key = match?.[1] === undefined ? undefined : keyOf.get(match[1]);
+    if (!key) {
+      if (match !== null && dialect.wrongKeyStatus === 403) return htmlPage(403, 'Forbidden');
+      return htmlPage(401, 'Authorization Required', { 'www-authenticate': 'ApiKey' });
+    }
+    if (key.forbidden) return htmlPage(403, 'Forbidden');
+    if (limiter && !limiter.take(key.key)) {
+      stats.rejected429 += 1;
+      // The spec says no rate-limit headers are returned; the live service may say when to come back.
+      const error = `Rate limit exceeded: ${limiter.limit} requests per ${limiter.windowMs} ms per API key`;
+      const retry: Record<string, string> = dialect.retryAfter
+        ? { 'retry-after': String(limiter.retryAfter(key.key)) }
+        : {};
+      return json(429, { error, code: 'RATE_LIMITED' }, retry);
+    }
+    return key;
+  };
 }

@@ -3,7 +3,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ERROR_BODY, served } from '../core/api/schemas/index.js';
-import type { FaultMode } from './surface.js';
 import type { Dialect } from './dialect.js';
 
 /** A response before it is written, so a fault can decide how (or whether) it reaches the client. */
@@ -89,7 +88,7 @@ export function readBody(req: IncomingMessage, max: number): Promise<BodyResult>
 }
 
 /** Writes a reply whole, or as a fault says: cut in half ('truncate') or not at all ('reset-after-commit'). */
-export function writeReply(res: ServerResponse, reply: Reply, fault?: FaultMode): void {
+export function writeReply(res: ServerResponse, reply: Reply, fault?: string): void {
   if (res.destroyed || res.headersSent) return;
   if (fault === 'reset-after-commit') {
     res.socket?.destroy();

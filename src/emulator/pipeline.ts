@@ -3,7 +3,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { UUID_PATTERN as UUID } from '../util/uuid.js';
 import { immediateFaultReply } from './faults.js';
-import { gate } from './gateway.js';
 import { apiError, json, noRoute, readBody, inErrorShape, writeReply, type Reply } from './http.js';
 import { matchRoute } from './router.js';
 import type { Call } from './sessions.js';
@@ -20,7 +19,7 @@ type Match = ReturnType<typeof matchRoute>;
 /** The gateway's reply, the router's, or its handler's. */
 function route(e: Emulation, req: IncomingMessage, url: URL, match: Match, body: Buffer): Reply {
   const { dialect } = e;
-  const key = gate(e, req.headers);
+  const key = e.gate(req.headers, e.stats);
   if ('status' in key) return key;
   const method = req.method ?? 'GET';
   if (e.listLimitDue && method === 'GET' && aimsAt('list', match?.route.name)) {
