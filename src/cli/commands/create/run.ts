@@ -12,7 +12,7 @@ import { withSchemaInstruction, type OutputSchema } from '../../../core/sessions
 import type { Item } from '../../output/items.js';
 import { githubFiles } from '../../../core/config/env.js';
 import { startDeadline } from '../../../core/sessions/deadline.js';
-import { FanOut } from '../../../core/sessions/fan-out.js';
+import { addMember, waitFanOut } from '../wait/run.js';
 import { afterPost } from '../options/after-post.js';
 import { postTurn } from '../../../core/sessions/post.js';
 
@@ -109,18 +109,9 @@ async function* createAttempts(
     const waiting = flags.wait === true && created.length > 0;
     yield { kind: 'attempts-created', group, attempts: created, of: n, waiting };
     if (waiting) {
-      const fan = new FanOut({
-        work: ctx,
-        client,
-        signal: deadline.signal,
-        bounded: flags.timeout !== undefined,
-        titles: ctx.caps.stdoutIsTTY || ctx.caps.spinner,
-        notify: flags.notify,
-      });
-      for (const { session } of created) {
-        const ref = { session: { kind: 'id', id: session.id } as const, text: session.id };
-        fan.add(session.thread_id ? { ...ref, threadId: session.thread_id } : ref, `attempt ${session.id}`);
-      }
+      const fan = waitFanOut(ctx, client, deadline.signal, { timeout: flags.timeout, notify: flags.notify });
+      for (const { session } of created)
+        addMember(fan, session.id, session.thread_id, `attempt ${session.id}`);
       fan.endFeeding();
       yield* fan.items();
       worst = worse(worst, fan.worstError);
