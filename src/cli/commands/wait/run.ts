@@ -18,11 +18,9 @@ export type WaitFlags = { timeout?: number; outputDir?: string; schema?: OutputS
 
 /** --output-dir: made if missing, and writable, before anything is read or sent. */
 async function prepareOutputDir(dir: string): Promise<void> {
-  const isFile = await stat(dir).then(
-    (st) => !st.isDirectory(),
-    () => false,
-  );
-  if (isFile) throw new UsageError(`--output-dir needs a directory, not a file: ${JSON.stringify(dir)}`);
+  const st = await stat(dir).catch(() => undefined);
+  if (st?.isDirectory() === false)
+    throw new UsageError(`--output-dir needs a directory, not a file: ${JSON.stringify(dir)}`);
   try {
     await mkdir(dir, { recursive: true });
     await access(dir, constants.W_OK);
