@@ -57,10 +57,7 @@ export async function browse(ctx: Context, id: string): Promise<string> {
   return `${item.url} (no browser opened: ${error ?? why ?? 'none'})`;
 }
 
-/**
- * Gives the screen up for a command on session `id`; where what it printed is to be read (show, checkout,
- * diff, an error), waits for a key. A tail ends on q or Ctrl-C; a signal ends the board with it.
- */
+/** Gives the screen to a command on `id`, then waits for a key where its output is to be read (q ends a tail). */
 export async function away(
   ctx: Context,
   screen: BoardScreen,

@@ -4,10 +4,7 @@ import { cut, width } from '../../../util/width.js';
 import type { Style } from '../../output/style.js';
 import type { BoardRow, GroupMark, RowState } from './rows.js';
 
-/**
- * A column of the table: its least and most width, its share of the spare room (0: fixed width), and when
- * it is dropped as the width shrinks (the highest first; 0 never).
- */
+/** `grow`: its share of the spare room (0: fixed); `drop`: the order it goes as the width shrinks (0 never). */
 interface Column {
   name: 'state' | 'title' | 'agent' | 'since' | 'pr' | 'latest';
   heading: string;

@@ -4,10 +4,7 @@
 import { nextDelay, type ScheduleOptions } from '../../../core/poll/schedule.js';
 import type { RowState } from './rows.js';
 
-/**
- * What the plan needs of a row: whether a look (title, pull request, latest line) is owed (never done, or
- * asked for by R), when it may be polled (ms; undefined: at once), when its newest message was seen (ms).
- */
+/** `owed`: a whole look is due (never done, or R); `dueAt`: when it may be polled (ms; none: now). */
 export interface PollRow {
   id: string;
   state: RowState;
@@ -32,11 +29,8 @@ export function dueAfterPoll(now: number, activeAt: number | undefined, schedule
   return now + nextDelay(now - (activeAt ?? now), 0, schedule);
 }
 
-/**
- * Pure: how long the board waits after spending `requests` requests, given the least gap of one waiter's
- * share of the key (`shareGapMs`, which grows with every other waiter on the key, in any process) and the
- * fastest the schedule polls (`minMs`): the share divided by BOARD_SHARE, for each request spent.
- */
+/** Pure: the pause after `requests` requests: one waiter's share of the key (it shrinks as waiters join, in
+ * any process) divided by BOARD_SHARE, at least the schedule's fastest (`minMs`), per request. */
 export function pauseAfter(requests: number, shareGapMs: number | undefined, minMs: number): number {
   const gap = Math.max(minMs, (shareGapMs ?? 0) / BOARD_SHARE);
   return Math.max(1, requests) * gap;

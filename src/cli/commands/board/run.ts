@@ -6,7 +6,6 @@ import { ls } from '../ls/run.js';
 import { Board, type BoardOptions } from './board.js';
 
 export async function board(ctx: Context, flags: BoardOptions): Promise<Item[] | undefined> {
-  // interactive: stdin and stdout terminals, and not CI.
   if (!ctx.caps.interactive || ctx.globals.json === true || ctx.io.env.TERM === 'dumb') {
     return ls(ctx, { limit: flags.limit });
   }

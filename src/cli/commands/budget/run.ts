@@ -20,10 +20,7 @@ export interface BudgetFlags {
   watch?: boolean;
 }
 
-/**
- * The store of the profile's key. A key in the keychain is not read for it (looking sends nothing): the
- * digest login stored beside it names it.
- */
+/** The store of the profile's key, named by the digest login stored (the keychain is not read for it). */
 async function storeOf(ctx: Context): Promise<{ store: BudgetStore; origin: string; fleet: boolean }> {
   const need = ['apiKey', 'baseUrl', 'budgetUrl'] as const;
   let s = await ctx.settings(need, { keychain: false });

@@ -18,10 +18,7 @@ export interface ChatFlags extends CheckedAgentFlags {
   turns: number;
 }
 
-/**
- * The follow's own retries: a failing poll is reported after one quick retry rather than after the
- * client's minute of them, so the status line says at once that the service is failing.
- */
+/** One quick retry, not the client's minute of them: the status line says at once that polls fail. */
 const POLL_RETRY = { maxRetries: 1, totalBudgetMs: 5_000 };
 
 const SCRIPT_HINT = 'in scripts and CI use: agents create --wait "…", then agents send <session> --wait "…"';

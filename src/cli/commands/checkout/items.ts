@@ -19,11 +19,8 @@ const short = (commit: string) => commit.slice(0, 7);
 export const print: Handlers<CheckoutItem> = {
   checkout(p, item) {
     const { sessionId, pullRequest, remote, branch, commit, head, before, ahead } = item;
-    if (p.json) {
-      p.out(jsonLine({ session_id: sessionId, pull_request: pullRequest, remote, branch, commit }));
-    } else {
-      p.out(`${branch} ${commit}\n`);
-    }
+    const json = { session_id: sessionId, pull_request: pullRequest, remote, branch, commit };
+    p.out(p.json ? jsonLine(json) : `${branch} ${commit}\n`);
     const what =
       before === undefined
         ? `Switched to a new branch ${branch} at ${short(commit)}`

@@ -12,7 +12,7 @@ import { withSchemaInstruction, type OutputSchema } from '../../../core/sessions
 import type { Item } from '../../output/items.js';
 import { githubFiles } from '../../../core/config/env.js';
 import { startDeadline } from '../../../core/sessions/deadline.js';
-import { FanOut } from '../../../core/sessions/fan-out.js';
+import { addMember, waitFanOut } from '../wait/run.js';
 import { afterPost } from '../options/after-post.js';
 import { postTurn } from '../../../core/sessions/post.js';
 
@@ -72,10 +72,6 @@ export async function* create(ctx: Context, words: string[], flags: CreateFlags)
   }
 }
 
-/** The worse of two exit codes: the higher (a time-out, 124, is worse than a failure, 1). */
-const worse = (a: ExitCodeValue | undefined, b: ExitCodeValue | undefined): ExitCodeValue | undefined =>
-  a === undefined ? b : b === undefined ? a : (Math.max(a, b) as ExitCodeValue);
-
 async function* createAttempts(
   ctx: Context,
   client: ApiClient,
@@ -87,7 +83,8 @@ async function* createAttempts(
   const books = await ctx.history();
   const deadline = startDeadline(ctx.signal, flags.timeout);
   const created: { attempt: number; session: Session }[] = [];
-  let worst: ExitCodeValue | undefined;
+  // The worst exit code: the highest (a time-out, 124, is worse than a failure, 1).
+  let worst = 0;
   try {
     for (let k = 1; k <= n; k += 1) {
       const turn = { kind: 'create', body: { ...body, session_group_id: group }, attempt: k } as const;
@@ -102,28 +99,19 @@ async function* createAttempts(
           throw err;
         }
         const e = toCliError(err);
-        worst = worse(worst, e.exitCode);
+        worst = Math.max(worst, e.exitCode);
         yield { kind: 'error', text: `attempt ${k} of ${n}: ${e.message}`, hint: e.hint };
       }
     }
     const waiting = flags.wait === true && created.length > 0;
     yield { kind: 'attempts-created', group, attempts: created, of: n, waiting };
     if (waiting) {
-      const fan = new FanOut({
-        work: ctx,
-        client,
-        signal: deadline.signal,
-        bounded: flags.timeout !== undefined,
-        titles: ctx.caps.stdoutIsTTY || ctx.caps.spinner,
-        notify: flags.notify,
-      });
-      for (const { session } of created) {
-        const ref = { session: { kind: 'id', id: session.id } as const, text: session.id };
-        fan.add(session.thread_id ? { ...ref, threadId: session.thread_id } : ref, `attempt ${session.id}`);
-      }
+      const fan = waitFanOut(ctx, client, deadline.signal, { timeout: flags.timeout, notify: flags.notify });
+      for (const { session } of created)
+        addMember(fan, session.id, session.thread_id, `attempt ${session.id}`);
       fan.endFeeding();
       yield* fan.items();
-      worst = worse(worst, fan.worstError);
+      worst = Math.max(worst, fan.worstError ?? 0);
     }
   } finally {
     deadline.dispose();
@@ -134,8 +122,11 @@ async function* createAttempts(
       hint: `the attempts go on; resume with: agents wait ${group}`,
     });
   }
-  if (worst !== undefined) {
+  if (worst !== 0) {
     // Each failure was reported as it happened: the worst one's code, and nothing more.
-    throw new CliError(`${n - created.length} of ${n} attempts failed`, { exitCode: worst, silent: true });
+    throw new CliError(`${n - created.length} of ${n} attempts failed`, {
+      exitCode: worst as ExitCodeValue,
+      silent: true,
+    });
   }
 }

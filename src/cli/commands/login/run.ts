@@ -42,10 +42,8 @@ async function readKeyFromStdin(stdin: InStream): Promise<string> {
   return validateApiKey(key, 'the API key on standard input');
 }
 
-/**
- * One request with the key, for a random version-4 id, which cannot exist: the service answers a valid key
- * with a JSON 404 (the all-zero id may be refused as invalid instead), and a wrong one with 401 or 403.
- */
+// A random v4 id cannot exist: a valid key gets a JSON 404 (the all-zero id may be refused as invalid),
+// a wrong one 401 or 403.
 async function verifyKey(ctx: Context, baseUrl: string, apiKey: string): Promise<void> {
   // One request: a login that retries for a minute against a wrong address helps nobody.
   const client = ctx.clientFor({ baseUrl, apiKey, retry: { maxRetries: 0 } });

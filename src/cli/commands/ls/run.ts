@@ -19,10 +19,8 @@ export type LsFlags = { group?: SessionRef; limit: number; refresh?: boolean };
 /** Sessions refreshed at once; the client's pacing keeps the whole within the key's budget. */
 const REFRESH_CONCURRENCY = 4;
 
-/**
- * What the service says of one session now: 'gone' when it answers 404. Failures other than authentication
- * leave what was known, with a warning; an authentication failure ends the command (every other would fail).
- */
+// A 404 is 'gone'; another failure leaves what was known, with a warning, but an authentication failure
+// ends the command (every other would fail).
 async function refreshOne(
   client: ApiClient,
   s: KnownSession,

@@ -1,11 +1,10 @@
 // The rest of a create or send once the service has taken the message: the next steps, or the wait (and
 // --notify), the CI job's result, and with --output-schema the answer checked and asked for again.
-import { writeFile } from 'node:fs/promises';
 import type { Context } from '../../run/context.js';
 import type { ApiClient } from '../../../core/api/client.js';
 import type { Message } from '../../../core/api/types.js';
 import { CliError, ExitCode } from '../../../core/errors/cli-error.js';
-import { fileError } from '../../../core/errors/file-errors.js';
+import { writeOutput } from './artifact-output.js';
 import { githubFiles } from '../../../core/config/env.js';
 import { notifyHow } from '../../../core/config/notify-setting.js';
 import {
@@ -142,7 +141,7 @@ async function* awaitReply(ctx: Context, t: Turn): AsyncGenerator<SessionItem> {
     throw waitError(err, t.deadline, ctx.signal, t.sessionId, t.threadId);
   }
   yield { kind: 'waited' };
-  if (t.flags.output !== undefined) await writeOutput(t.flags.output, final.message);
+  if (t.flags.output !== undefined) await writeOutput('--output', t.flags.output, final.message);
   if (t.flags.wait) yield { kind: 'reply', message: final };
 }
 
@@ -188,7 +187,8 @@ async function* checkedOutput(
   const fields = schemaFields(outcome);
   const ciResult = async () => ({ ...(await result(outcome.final.message, threadId)), ...fields });
   if (outcome.matched) {
-    if (t.flags.output !== undefined) await writeOutput(t.flags.output, `${JSON.stringify(outcome.value)}\n`);
+    if (t.flags.output !== undefined)
+      await writeOutput('--output', t.flags.output, `${JSON.stringify(outcome.value)}\n`);
     const r = report.want ? await ciResult() : undefined;
     yield { kind: 'structured-reply', value: outcome.value, message: outcome.final, result: r };
     if (r) yield reported(report, t.title, r);
@@ -201,12 +201,4 @@ async function* checkedOutput(
   }
   yield { kind: 'schema-mismatch', problem: outcome.problem };
   throw mismatchError(outcome, sessionId, `see the conversation: agents show ${sessionId}`);
-}
-
-async function writeOutput(path: string, text: string): Promise<void> {
-  try {
-    await writeFile(path, text);
-  } catch (err) {
-    throw fileError('--output', path, 'write', err);
-  }
 }

@@ -14,6 +14,15 @@ export interface DownloadFlags {
   timeout?: number;
 }
 
+/** Writes -o/--output's file; a failure names the option and the file. */
+export async function writeOutput(option: string, path: string, data: string | Buffer): Promise<void> {
+  try {
+    await writeFile(path, data);
+  } catch (err) {
+    throw fileError(option, path, 'write', err);
+  }
+}
+
 /** Bytes that would garble a terminal: not UTF-8 text, or holding NUL. */
 function isBinary(bytes: Buffer): boolean {
   if (bytes.includes(0)) return true;
@@ -40,11 +49,7 @@ export async function artifactItem(
   const { artifact } = fetched;
   const { bytes, contentType } = fetched.download;
   if (flags.output !== undefined) {
-    try {
-      await writeFile(flags.output, bytes);
-    } catch (err) {
-      throw fileError('-o', flags.output, 'write', err);
-    }
+    await writeOutput('-o', flags.output, bytes);
     return { kind: 'artifact', what, artifact, bytes, contentType, written: flags.output };
   }
   // Raw bytes on a terminal could drive it; a script's pipe gets them as they are.
