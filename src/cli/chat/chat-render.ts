@@ -18,12 +18,12 @@ export function renderResumed(session: Session, style: Style): string {
 }
 
 /** What the person just sent, labelled as `show` labels it. */
-export function renderSent(text: string, sessionId: string, threadId: string | null, mode: TextMode): string {
+export function renderSent(text: string, sessionId: string, mode: TextMode): string {
   const now = new Date().toISOString();
   const message: Message = {
     id: '',
     chat_id: sessionId,
-    chat_thread_id: threadId,
+    chat_thread_id: null,
     task_id: '',
     role: 'user',
     type: 'message',

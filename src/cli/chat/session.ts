@@ -16,7 +16,7 @@ import {
   renderNotice,
   type TextMode,
 } from '../output/render-conversation.js';
-import { postTurn } from '../../core/sessions/post.js';
+import { postTurn, type Posted } from '../../core/sessions/post.js';
 import { startDeadline } from '../../core/sessions/deadline.js';
 import type { Backlog } from './backlog.js';
 import { followSession, type SessionFollow } from './session-feed.js';
@@ -215,15 +215,16 @@ export class Chat implements CommandHost {
     if (this.status.confirming) this.terminal.resolve(true);
   }
 
+  /** Puts `text` back on an empty input line, with a note of why it was not sent. */
+  private keep(text: string, why: string): void {
+    if (this.terminal.editor.empty) this.terminal.editor.set(text);
+    this.note(why);
+  }
+
   /** Sends a message: the first one creates the session. */
   private async send(text: string): Promise<void> {
-    const { ctx, client } = this;
-    const editor = this.terminal.editor;
-    if (this.busy) {
-      if (editor.empty) editor.set(text);
-      this.note('still sending the previous message');
-      return;
-    }
+    const { editor } = this.terminal;
+    if (this.busy) return this.keep(text, 'still sending the previous message');
     this.busy = true;
     try {
       if (this.status.phase === 'running' && !this.o.yes) {
@@ -233,54 +234,28 @@ export class Chat implements CommandHost {
         this.status.confirming = true;
         const go = await this.terminal.confirm();
         this.status.confirming = false;
-        if (!go) {
-          this.note('not sent; the agent carries on');
-          return;
-        }
+        if (!go) return this.note('not sent; the agent carries on');
         editor.set(typed);
       }
-      if (this.sessionId === undefined && this.agent === undefined) {
-        if (editor.empty) editor.set(text);
-        this.note('which agent? /new claude (or codex, gemini, …) starts a session with one');
-        return;
-      }
+      if (this.sessionId === undefined && this.agent === undefined)
+        return this.keep(text, 'which agent? /new claude (or codex, gemini, …) starts a session with one');
       const before = this.status.phase;
       const sentAt = Date.now();
       this.setPhase('sending');
-      this.terminal.print(renderSent(text, this.sessionId ?? '', null, this.mode()), 'out');
-      let threadId: string | undefined;
-      // Posted as create and send post, with their handling of a POST cut short; `last` is recorded as
-      // they record it (with the agent, so that show names it), without holding up the next message.
-      const posting = (async () => {
-        const books = await ctx.history();
-        const deadline = startDeadline(ctx.signal, undefined);
-        try {
-          if (this.sessionId === undefined) {
-            const body = { message: text, ...this.agent, ...(this.o.private ? { is_private: true } : {}) };
-            const posted = await postTurn(client, { kind: 'create', body }, deadline, books);
-            this.session = posted.session;
-            this.sessionId = posted.sessionId;
-            this.terminal.print(`${renderCreated(posted.session, ctx.styleErr)}\n`, 'err');
-            return posted;
-          }
-          const turn = { kind: 'send', sessionId: this.sessionId, body: { message: text } } as const;
-          return await postTurn(client, turn, deadline, books);
-        } finally {
-          deadline.dispose();
-        }
-      })();
+      this.terminal.print(renderSent(text, this.sessionId ?? '', this.mode()), 'out');
+      const posting = this.post(text);
       this.recording = posting.catch(() => undefined);
+      let threadId: string | undefined;
       try {
         const posted = await posting;
         threadId = posted.threadId;
         if (posted.warning) this.note(`warning: ${posted.warning}`);
       } catch (err) {
-        if (ctx.signal.aborted) return;
+        if (this.ctx.signal.aborted) return;
         if (editor.empty) editor.set(text);
         this.warn(err, 'not sent');
         if (isHttpError(err) && err.outcomeUnknown) this.note('it may have reached the service: /show');
-        this.setPhase(before);
-        return;
+        return this.setPhase(before);
       }
       editor.remember(text);
       this.turnThread = threadId;
@@ -293,6 +268,30 @@ export class Chat implements CommandHost {
     } finally {
       this.busy = false;
       this.terminal.draw();
+    }
+  }
+
+  /**
+   * Posts as create and send post, with their handling of a POST cut short; `last` is recorded as they record
+   * it (with the agent, so that show names it), without holding up the next message.
+   */
+  private async post(text: string): Promise<Posted> {
+    const { ctx, client } = this;
+    const books = await ctx.history();
+    const deadline = startDeadline(ctx.signal, undefined);
+    try {
+      if (this.sessionId === undefined) {
+        const body = { message: text, ...this.agent, ...(this.o.private ? { is_private: true } : {}) };
+        const posted = await postTurn(client, { kind: 'create', body }, deadline, books);
+        this.session = posted.session;
+        this.sessionId = posted.sessionId;
+        this.terminal.print(`${renderCreated(posted.session, ctx.styleErr)}\n`, 'err');
+        return posted;
+      }
+      const turn = { kind: 'send', sessionId: this.sessionId, body: { message: text } } as const;
+      return await postTurn(client, turn, deadline, books);
+    } finally {
+      deadline.dispose();
     }
   }
 
