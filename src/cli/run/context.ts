@@ -73,6 +73,12 @@ export function pacingDir(io: IO): string {
   return budgetDir(io.env, io.runtime.platform);
 }
 
+/** The run's key and base URL (with a warning for a key bound for plain http off loopback) and budget URL. */
+export async function connectionOf(ctx: Pick<Context, 'settings' | 'log'>) {
+  const s = await ctx.settings(['apiKey', 'baseUrl', 'budgetUrl']);
+  return { ...requireConnection(s, (w) => ctx.log.warn(w)), budgetUrl: s.budgetUrl };
+}
+
 /** `label`: the run's command and option names, written beside its entries in the shared budget. */
 export async function createContext(io: IO, globals: GlobalOptions, label?: string): Promise<Context> {
   const { env } = io;
@@ -150,13 +156,7 @@ export async function createContext(io: IO, globals: GlobalOptions, label?: stri
     settings,
     profile: () => resolveProfile(globals, env).profile,
     history: readHistory,
-    client: () =>
-      (client ??= (async () => {
-        // The warning: a key about to travel over plain http to a host that is not loopback.
-        const s = await settings(['apiKey', 'baseUrl', 'budgetUrl']);
-        const connection = requireConnection(s, (w) => log.warn(w));
-        return clientFor({ ...connection, ...(s.budgetUrl !== undefined ? { budgetUrl: s.budgetUrl } : {}) });
-      })()),
+    client: () => (client ??= connectionOf({ settings, log }).then(clientFor)),
     clientFor,
     close: () => {
       progress.stop();
