@@ -6,6 +6,7 @@ import { timeFormat } from '../../core/config/env.js';
 import { notify } from '../output/notify.js';
 import type { ApiClient } from '../../core/api/client.js';
 import { isHttpError } from '../../core/api/errors.js';
+import { CliError, fromHttpError } from '../../core/errors/cli-error.js';
 import type { CoreAgent, Message, Session } from '../../core/api/types.js';
 import type { AgentSelection } from '../input/agent.js';
 import type { Entry } from '../../core/conversation/model.js';
@@ -19,7 +20,7 @@ import {
 import { postTurn, type Posted } from '../../core/sessions/post.js';
 import { startDeadline } from '../../core/sessions/deadline.js';
 import type { Backlog } from './backlog.js';
-import { followSession, type SessionFollow } from './session-feed.js';
+import { ConversationFollow } from '../../core/sessions/follow-conversation.js';
 import { keepReply, reason, sessionCommand, type CommandHost } from './commands.js';
 import { renderHelp, renderNote, renderResumed, renderSent } from './chat-render.js';
 import { messageText, parseSlash, type Slash } from './slash.js';
@@ -45,6 +46,17 @@ export type ChatEnd = { how: 'quit' } | { how: 'error'; error: unknown };
 const agentLabel = (agent: AgentSelection | undefined): string =>
   agent?.agent_name || (agent?.profile && !agent.agent_id ? 'agent profile' : 'agent');
 
+/** A failure the follow cannot ride out (a revoked key, a deleted session), naming the session. */
+function followError(err: unknown, sessionId: string): unknown {
+  if (!isHttpError(err)) return err;
+  const mapped = fromHttpError(err);
+  return new CliError(`${mapped.message} (while following session ${sessionId})`, {
+    exitCode: mapped.exitCode,
+    hint: mapped.hint,
+    cause: err,
+  });
+}
+
 export class Chat implements CommandHost {
   readonly status: StatusInfo;
   sessionId: string | undefined;
@@ -57,7 +69,7 @@ export class Chat implements CommandHost {
   private readonly threadsDone = new Set<string>();
   private lastFinal: Message | undefined;
   private lastAny: Message | undefined;
-  private follow: SessionFollow | undefined;
+  private follow: { wake(): void; stop(): void } | undefined;
   private busy = false;
   /** The latest post with its record of `last`, which leaving the chat lets finish. */
   private recording: Promise<unknown> = Promise.resolve();
@@ -160,20 +172,48 @@ export class Chat implements CommandHost {
     this.follow = undefined;
   }
 
+  /**
+   * Polls every turn from `after` (the messages shown). An outage is ridden out with a warning, as a --wait
+   * with --timeout does; a failure polling again cannot cure ends the chat.
+   */
   private startFollowing(after: readonly Message[]): void {
-    this.follow = followSession({
-      ctx: this.ctx,
+    const sessionId = this.sessionId!;
+    const stop = new AbortController();
+    const signal = AbortSignal.any([this.ctx.signal, stop.signal]);
+    const warn = (err: unknown) => this.warning(`${reason(err).text}; still trying`);
+    const follow = new ConversationFollow({
       client: this.o.poller,
-      sessionId: this.sessionId!,
-      after,
-      onEntry: (e) => this.entry(e),
-      onWarning: (warning) => {
-        if (warning === this.status.warning) return;
-        this.status.warning = warning;
-        this.terminal.draw();
-      },
-      onFailure: (error) => this.finish({ how: 'error', error }),
+      target: { sessionId },
+      // Every message type: a chat shows tool calls as they happen.
+      types: ['message', 'final_message', 'tool_call'],
+      signal,
+      schedule: this.ctx.schedule,
+      shown: after,
+      policy: 'show',
+      maxFailedPolls: Number.POSITIVE_INFINITY,
+      onTransientError: warn,
+      // The client rides out an outage inside one poll (up to a minute): the status line says so meanwhile.
+      onRetrying: warn,
     });
+    void (async () => {
+      try {
+        for await (const entries of follow.polls()) {
+          if (stop.signal.aborted) return;
+          this.warning(undefined);
+          for (const e of entries) this.entry(e);
+        }
+      } catch (err) {
+        if (!signal.aborted) this.finish({ how: 'error', error: followError(err, sessionId) });
+      }
+    })();
+    this.follow = { wake: () => follow.wake(), stop: () => stop.abort('closed') };
+  }
+
+  /** The service is failing (a line for the status line), or answers again (undefined). */
+  private warning(warning: string | undefined): void {
+    if (warning === this.status.warning) return;
+    this.status.warning = warning;
+    this.terminal.draw();
   }
 
   /** One entry of the conversation as it lands. */
