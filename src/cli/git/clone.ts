@@ -33,7 +33,6 @@ export async function requireClone(place: GitPlace, clean: boolean): Promise<voi
   }
 }
 
-/** The clone's remotes, with their URLs as written in its config. */
 export async function remotes(place: GitPlace): Promise<Remote[]> {
   const r = await git(place, ['config', '--get-regexp', '^remote\\..*\\.url$']);
   if (r.code === 1) return []; // no remote at all
@@ -103,9 +102,8 @@ export async function branchState(
     git(place, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`]),
     git(place, ['config', '--get', `branch.${branch}.${MADE_BY_KEY}`]),
   ]);
-  const tip = ref.code === 0 ? ref.stdout.toString('utf8').trim() : undefined;
-  const madeFor = made.code === 0 ? made.stdout.toString('utf8').trim() : undefined;
-  return { ...(tip ? { tip } : {}), ...(madeFor ? { madeFor } : {}) };
+  const text = (r: GitResult) => (r.code === 0 && r.stdout.toString('utf8').trim()) || undefined;
+  return { tip: text(ref), madeFor: text(made) };
 }
 
 /**
