@@ -141,7 +141,6 @@ export class ChatTerminal {
     });
   }
 
-  /** Answers a pending confirm(), if any. */
   resolve(yes: boolean): void {
     const answer = this.answer;
     this.answer = undefined;

@@ -107,10 +107,9 @@ export async function branchState(
 }
 
 /**
- * Refuses a branch name git would refuse, or would read as another branch or commit, before anything is
- * fetched: `check-ref-format --branch` expands `@{-1}` to the branch checked out before (so the checks
- * that follow would look up, and `checkout -B` move, that one), and `@` alone is HEAD to every other git
- * command.
+ * Refuses, before anything is fetched, a branch name git would refuse or read as another: `check-ref-format
+ * --branch` expands `@{-1}` to the branch checked out before (the checks that follow would look up, and
+ * `checkout -B` move, that one), and `@` alone is HEAD to every other git command.
  */
 export async function requireBranchName(place: GitPlace, branch: string): Promise<void> {
   const r = await git(place, ['check-ref-format', '--branch', branch]);
@@ -156,9 +155,8 @@ async function target(place: GitPlace, { branch, tip, commit, force }: BranchTar
 
 /**
  * Makes `branch` at `commit` or moves it there (see target), switches to it, and records it as made for
- * `sessionId`, with the pull request as its upstream (`git pull` then brings the agent's next push, as
- * after `gh pr checkout`). Resolves to where the branch is and how many commits of its own it kept. No
- * file git does not track is overwritten, ignored ones included: git refuses, and so does this.
+ * `sessionId`, with the pull request as its upstream (`git pull` then brings the agent's next push, as after
+ * `gh pr checkout`). No file git does not track is overwritten, ignored ones included: git refuses, so do we.
  */
 export async function switchTo(
   place: GitPlace,

@@ -51,10 +51,7 @@ export interface Context extends PresentContext {
   keyStore: KeyStoreOptions;
   state: StateFile;
   schedule: ScheduleOptions;
-  /**
-   * The settings named in `need` (all by default); the config file is read at most once per run. The key,
-   * when needed, from wherever the profile keeps it (`reading.keychain: false`: not from the keychain).
-   */
+  /** The settings in `need` (default all), the config file read once a run; `keychain: false`: no keychain. */
   settings(need?: readonly SettingName[], reading?: Pick<KeyReading, 'keychain'>): Promise<Settings>;
   /** The config profile in effect (--profile > AGENTS_PROFILE > default), with no file read. */
   profile(): string;
