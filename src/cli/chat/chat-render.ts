@@ -48,10 +48,8 @@ export function renderHelp(style: Style): string {
 
 /** A note of the chat's own (dim), one line per line given; text the person typed is escaped. */
 export function renderNote(text: string, style: Style): string {
-  return `${text
-    .split('\n')
-    .map((l) => style.dim(escapeForLine(l)))
-    .join('\n')}\n`;
+  const lines = text.split('\n').map((l) => style.dim(escapeForLine(l)));
+  return `${lines.join('\n')}\n`;
 }
 
 /** /plan: the latest plan (markdown), labelled like a message. */
