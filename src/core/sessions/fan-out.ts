@@ -7,7 +7,7 @@ import type { SessionWork } from './session-work.js';
 import type { ApiClient } from '../api/client.js';
 import type { Message } from '../api/types.js';
 import { isHttpError } from '../api/errors.js';
-import { CliError, ExitCode, type ExitCodeValue } from '../errors/cli-error.js';
+import { CliError, ExitCode, toCliError, type ExitCodeValue } from '../errors/cli-error.js';
 import { isTransient, MAX_FAILED_POLLS } from '../poll/follow.js';
 import { followThread, gaveUp } from './await-reply.js';
 import { latestUserMessage } from './latest.js';
@@ -91,7 +91,7 @@ export class FanOut {
 
   constructor(private readonly o: FanOutOptions) {}
 
-  /** Replies and errors, as they land; ends when feeding has ended and every wait is over. */
+  /** Ends when feeding has ended and every wait is over. */
   items(): AsyncIterable<SessionItem> {
     return this.channel;
   }
@@ -218,7 +218,7 @@ export class FanOut {
         return;
       }
       entry.state = 'failed';
-      const e = this.mapError(err, entry);
+      const e = isHttpError(err) ? gaveUp(err, '', `resume with: ${resumeWait([entry])}`) : toCliError(err);
       this.row(key, { state: 'failed', detail: `exit ${e.exitCode}`, until: Date.now() });
       // Each error names its session, unless its message already does.
       const who = entry.sessionId ? `session ${entry.sessionId}` : entry.origin;
@@ -300,11 +300,5 @@ export class FanOut {
     } catch (err) {
       throw fileError('--output-dir', path, 'write', err);
     }
-  }
-
-  private mapError(err: unknown, entry: Entry): CliError {
-    if (isHttpError(err)) return gaveUp(err, '', `resume with: ${resumeWait([entry])}`);
-    if (err instanceof CliError) return err;
-    return new CliError(err instanceof Error ? err.message : String(err), { cause: err });
   }
 }
