@@ -9,12 +9,11 @@ import {
   ExitCode,
   NotFoundError,
   TimeoutError,
-  type AgentsErrorOptions,
 } from './agents-error.js';
 
 export { ExitCode, UsageError, type ExitCodeValue } from './agents-error.js';
 /** The CLI's name for the base class of the one hierarchy (errors/agents-error.ts). */
-export { AgentsError as CliError, type AgentsErrorOptions as CliErrorOptions };
+export { AgentsError as CliError };
 
 /** Reasons the run's signal aborts with, besides a deadline (an Error named TimeoutError). */
 export type StopReason = 'SIGINT' | 'SIGTERM' | 'EPIPE';
