@@ -65,7 +65,7 @@ export function outagePolicy(
   };
 }
 
-/** What a wait on one thread needs, with no Context (the MCP server and the Action wait this way too). */
+/** A wait on one thread, with no Context (the MCP server and the Action wait this way too). */
 export interface ThreadWait {
   client: ApiClient;
   sessionId: string;

@@ -106,7 +106,7 @@ export class FanOut {
     });
   }
 
-  /** A reference that could not be read (a bad line on stdin): reported now, exit 2 at the end. */
+  /** A bad line on stdin: reported now, exit 2 at the end. */
   reject(origin: string, err: CliError): void {
     this.fail(`${origin}: ${err.message}`, err);
   }
@@ -231,7 +231,6 @@ export class FanOut {
     }
   }
 
-  /** A wait ended, for --notify and the `notify` setting, with what --json prints. */
   private ended(
     who: string,
     title: string | undefined,
