@@ -119,16 +119,9 @@ export async function* followThread(w: ThreadWait): AsyncGenerator<SessionItem, 
 
 /** Pure: what --json prints for the turn that `item` ends, if it is such an item. */
 function turnResult(item: SessionItem): unknown {
-  switch (item.kind) {
-    case 'reply':
-      return item.result ? { ...item.message, ...item.result } : item.message;
-    case 'structured-reply':
-      return { ...item.message, ...item.result };
-    case 'wait-result':
-      return item.result;
-    default:
-      return undefined;
-  }
+  if (item.kind === 'wait-result') return item.result;
+  const ends = item.kind === 'reply' || item.kind === 'structured-reply';
+  return ends ? { ...item.message, ...item.result } : undefined;
 }
 
 /** The items, then `wait-ended` with the turn's result (--notify); not for a wait the user stopped. */
