@@ -193,12 +193,11 @@ function landed(item: SessionItem, tools: boolean): Landed | undefined {
     return { kind, text: m.message, message: m, ...(item.repeats ? { repeats: true } : {}) };
   }
   if (tools && item.kind === 'activity' && item.entry.kind === 'tool') {
-    const m = item.entry.message;
     return {
       kind: 'tool',
       // The line the CLI prints for it (`⚙ Read  src/a.ts`); the raw record stays in `message`.
       text: toolSummary(item.entry),
-      message: m,
+      message: item.entry.message,
       ...(item.entry.tool ? { tool: { ...item.entry.tool } } : {}),
     };
   }
