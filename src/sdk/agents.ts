@@ -119,7 +119,6 @@ export class Agents {
     return agents;
   }
 
-  /** The client, made on the first call. */
   #api(): ApiClient {
     return (this.#client ??= clientOf(this.#options, this.#connection, this.#emit, this));
   }

@@ -87,7 +87,6 @@ function threadOf(job: WaitJob, deadline: Deadline, threadId: string) {
   };
 }
 
-/** What a wait's TimeoutError carries of what it saw. */
 function seenOf(job: WaitJob) {
   const { answered, rateLimited, attempts } = job.seen;
   return { answered, rateLimited, ...(job.check ? { attempts } : {}) };
