@@ -70,13 +70,11 @@ export async function readMessages(
   o: CallOptions,
 ): Promise<ReadMessages> {
   if (repeatedRole.get(client) !== 'one') {
-    let both: Message[] | undefined;
-    try {
-      both = await listed(client, target, ['user', 'assistant'], types, max, o);
-    } catch (err) {
+    const both = await listed(client, target, ['user', 'assistant'], types, max, o).catch((err: unknown) => {
       if (!(isHttpError(err) && err.kind === 'validation')) throw err;
       repeatedRole.set(client, 'one');
-    }
+      return undefined;
+    });
     if (both !== undefined) {
       const roles = new Set(both.map((m) => m.role));
       if (roles.has('user') && roles.has('assistant')) {
