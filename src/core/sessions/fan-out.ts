@@ -199,7 +199,6 @@ export class FanOut {
       }
       entry.state = 'done';
       this.row(key, { state: 'done', until: Date.now() });
-      const several = this.counted().length > 1;
       this.channel.push({
         kind: 'wait-reply',
         sessionId,
@@ -207,7 +206,7 @@ export class FanOut {
         title,
         message: final,
         structured,
-        several,
+        several: this.counted().length > 1,
       });
       const fields = structured ? { structured_output: structured.value } : {};
       const result = { session: sessionId, thread: threadId, message: final, ...fields };
