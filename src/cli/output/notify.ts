@@ -4,7 +4,7 @@
 import type { Env, IO } from '../../core/io/io.js';
 import type { SettingName, Settings } from '../../core/config/settings.js';
 import { notifyHow } from '../../core/config/notify-setting.js';
-import { runNotifyProgram } from '../../core/io/notify-program.js';
+import { runBounded, type ChildEnd } from '../../core/io/child.js';
 import { escapeForLine, flatten } from '../../util/text.js';
 import type { Logger, Stderr } from './stderr.js';
 
@@ -81,11 +81,22 @@ export async function notify(
     return;
   }
   if (how.kind !== 'program') return;
+  const [file = '', ...args] = how.argv;
+  const timeoutMs = ctx.io.tuning?.notifyTimeoutMs ?? 10_000;
   const input = `${JSON.stringify(n.result ?? { title: n.title, body: n.body })}\n`;
-  const why = await runNotifyProgram(how.argv, input, {
-    env: ctx.io.env,
-    timeoutMs: ctx.io.tuning?.notifyTimeoutMs,
-  });
-  if (why !== undefined)
-    ctx.log.warn(`the notify program ${escapeForLine(how.argv[0] ?? '')} failed: ${escapeForLine(why)}`);
+  // No shell; its output goes nowhere near stdout, the run's data, but for the first line of its stderr.
+  const end = await runBounded(file, args, { env: ctx.io.env, input, timeoutMs, read: 'stderr', max: 2000 });
+  if (end.kind === 'exit' && end.code === 0) return;
+  const why = programFailure(end, timeoutMs);
+  ctx.log.warn(`the notify program ${escapeForLine(file)} failed: ${escapeForLine(why)}`);
+}
+
+/** Why the program failed: not found, timed out, the exit code or signal, the first line it wrote on stderr. */
+function programFailure(end: ChildEnd, timeoutMs: number): string {
+  if (end.kind === 'error') return end.error.code === 'ENOENT' ? 'it was not found' : end.error.message;
+  if (end.kind === 'timeout') return `it did not finish within ${timeoutMs / 1000} s and was stopped`;
+  const said = end.text.trim().split('\n')[0];
+  const how =
+    end.code === null ? `it was killed by ${end.signal ?? 'a signal'}` : `it exited with ${end.code}`;
+  return said ? `${how}: ${said}` : how;
 }
