@@ -178,14 +178,6 @@ export class StateSync {
     const prefix = `${this.processId}.`;
     for (const id of Object.keys(s.queue)) if (id.startsWith(prefix)) delete s.queue[id];
     for (const t of this.tickets()) s.queue[t.id] = [t.rank, now + this.leaseMs];
-    prune(s, now, this.pacing.windowMs);
-    const { limit } = this.pacing;
-    if (this.refusedGrant !== undefined) s.cap = lowerCap(limit, s.cap, now, this.refusedGrant);
-    this.refusedGrant = undefined;
-    if (this.refusals.length > 0) s.refused = [...(s.refused ?? []), ...this.refusals.splice(0)];
-    if (this.answeredAt !== undefined) s.answered = Math.max(s.answered ?? 0, this.answeredAt);
-    this.answeredAt = undefined;
-    if (s.cap !== undefined && capacity(limit, s.cap, now) >= limit) delete s.cap;
     const mine = this.waiting.count;
     if (mine > 0) {
       const others = this.othersWaiting;
@@ -194,21 +186,17 @@ export class StateSync {
     } else {
       delete s.waiters[this.processId];
     }
-    this.nameSelf(s);
-  }
-
-  /** Our label, while we have entries. */
-  private nameSelf(s: SharedState): void {
-    const prefix = `${this.processId}.`;
-    const present =
-      s.waiters[this.processId] !== undefined ||
-      Object.keys(s.flight).some((id) => id.startsWith(prefix)) ||
-      Object.keys(s.queue).some((id) => id.startsWith(prefix));
-    if (present && this.label !== undefined) (s.who ??= {})[this.processId] = this.label;
-    else if (s.who !== undefined) {
-      delete s.who[this.processId];
-      if (Object.keys(s.who).length === 0) delete s.who;
-    }
+    // Our label; prune drops it while we have nothing in the state.
+    if (this.label !== undefined) (s.who ??= {})[this.processId] = this.label;
+    else if (s.who !== undefined) delete s.who[this.processId];
+    prune(s, now, this.pacing.windowMs);
+    const { limit } = this.pacing;
+    if (this.refusedGrant !== undefined) s.cap = lowerCap(limit, s.cap, now, this.refusedGrant);
+    this.refusedGrant = undefined;
+    if (this.refusals.length > 0) s.refused = [...(s.refused ?? []), ...this.refusals.splice(0)];
+    if (this.answeredAt !== undefined) s.answered = Math.max(s.answered ?? 0, this.answeredAt);
+    this.answeredAt = undefined;
+    if (s.cap !== undefined && capacity(limit, s.cap, now) >= limit) delete s.cap;
   }
 
   private noteView(s: SharedState, now: number): void {
