@@ -12,8 +12,6 @@ import { renderNotice, serviceText, type TextMode } from './render-conversation.
 import type { StatusLines } from './status-lines.js';
 import { supportsHyperlinks } from './terminal.js';
 
-export type { PresentContext };
-
 /** Every item kind's handler: a new kind is one small function where its like are. */
 const HANDLERS: Handlers<Item> = { ...WAIT_HANDLERS, ...SHARED_HANDLERS, ...COMMAND_HANDLERS };
 

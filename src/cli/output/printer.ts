@@ -3,7 +3,7 @@ import type { SettingName, Settings } from '../../core/config/settings.js';
 import type { Message } from '../../core/api/types.js';
 import type { IO } from '../../core/io/io.js';
 import type { RenderMarkdown } from './markdown.js';
-import type { Progress } from './progress.js';
+import type { Progress } from '../../core/events/progress.js';
 import type { TextMode } from './render-conversation.js';
 import type { StatusLines } from './status-lines.js';
 import type { Logger, Stderr } from './stderr.js';

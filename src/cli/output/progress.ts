@@ -6,8 +6,6 @@ import { formatDuration } from '../../util/duration.js';
 import { cut } from '../../util/width.js';
 import type { Stderr } from './stderr.js';
 import { lineProgress, type LineOptions, type Progress } from '../../core/events/progress.js';
-
-export type { Progress };
 import type { TerminalCaps } from './terminal.js';
 
 const NONE: Progress = { start: () => Promise.resolve(), activity: () => undefined, stop: () => undefined };

@@ -134,10 +134,7 @@ export class StateSync {
     return run;
   }
 
-  private async locked<T>(
-    fn: (s: SharedState, now: number) => T,
-    apply: () => void,
-  ): Promise<T | typeof FELL_BACK> {
+  private async locked<T>(fn: (s: SharedState, now: number) => T, apply: () => void) {
     const started = monotonicMs();
     try {
       const result = await this.store.transact((s, now) => {
