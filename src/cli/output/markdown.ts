@@ -46,9 +46,8 @@ function quoteBar(text: string): string {
 }
 
 /**
- * Loads the renderer (marked and marked-terminal) for these options. Order matters for safety: the
- * service's text is neutralised first, so none of it reaches the renderer as an escape sequence; the
- * renderer adds its styling; last, only its own kinds of sequence are let through (keepOwnSequences).
+ * Order matters for safety: the service's text is neutralised first, so none of it reaches the renderer as
+ * an escape sequence; the renderer styles it; last, only its own kinds of sequence are let through.
  */
 export async function loadMarkdown(o: MarkdownOptions): Promise<RenderMarkdown> {
   const [{ Marked }, { markedTerminal }] = await Promise.all([import('marked'), import('marked-terminal')]);

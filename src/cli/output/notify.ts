@@ -1,6 +1,5 @@
-// --notify and the `notify` setting: when a wait ends, a bell and a desktop notification where the terminal
-// makes one of an escape sequence (only on a terminal), or the setting's program with the turn's result on
-// its stdin. Every command that waits calls notify(), so the flags and the setting mean one thing everywhere.
+// --notify and the `notify` setting: when a wait ends, the bell and a desktop notification by escape sequence
+// on a terminal, or the setting's program; every command that waits calls notify(), so they mean one thing.
 import type { Env, IO } from '../../core/io/io.js';
 import type { SettingName, Settings } from '../../core/config/settings.js';
 import { notifyHow } from '../../core/config/notify-setting.js';
@@ -58,9 +57,8 @@ export interface NotifyTarget {
 }
 
 /**
- * Announces the end of a turn as `flag` (--notify, --no-notify, neither: undefined) and the setting say:
- * the bell and escape on stderr when a terminal (or through `write`, where the caller owns it: chat), or
- * the program. Asked for, so --quiet does not silence the bell (no text). Never throws: one warning.
+ * As `flag` (--notify, --no-notify, neither) and the setting say: the escape on stderr (or `write`, where the
+ * caller owns the terminal: chat), or the program. --quiet does not silence it. Never throws: one warning.
  */
 export async function notify(
   ctx: NotifyTarget,

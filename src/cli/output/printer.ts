@@ -46,7 +46,6 @@ export interface Printer {
   browse(url: string): Promise<void>;
 }
 
-/** Prints one kind of item. */
 export type Handler<I> = (p: Printer, item: I) => void | Promise<void>;
 
 /** A handler for each kind of the items `I` (a union of `{ kind: … }` records). */

@@ -6,7 +6,6 @@ import { CORE_AGENTS, type CoreAgent } from '../../core/api/types.js';
 import { CliError, ExitCode } from '../../core/errors/cli-error.js';
 import { validateApiKey, validateBaseUrl } from '../../core/config/validators.js';
 
-/** The questions the commands may ask. */
 export interface Prompts {
   /** A message (one line; --file is for longer text). */
   message(): Promise<string>;

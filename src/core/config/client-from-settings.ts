@@ -6,7 +6,6 @@ import type { Env, Tuning } from '../io/io.js';
 import { VERSION } from '../../util/version.js';
 import { stateDir } from './locations.js';
 
-/** Where this machine keeps its keys' budgets. */
 export function budgetDir(env: Env, platform: NodeJS.Platform): string {
   return join(stateDir(env, platform), 'pacing');
 }

@@ -63,25 +63,17 @@ export async function answer(request: KeychainRequest): Promise<KeychainAnswer> 
   }
 }
 
-export function serve(): void {
+export async function serve(): Promise<void> {
   const chunks: Buffer[] = [];
-  process.stdin.on('data', (c: Buffer) => chunks.push(c));
-  process.stdin.on('end', () => {
-    void (async () => {
-      let reply: KeychainAnswer;
-      try {
-        reply = await answer(JSON.parse(Buffer.concat(chunks).toString('utf8')) as KeychainRequest);
-      } catch {
-        reply = {
-          ok: false,
-          kind: 'unavailable',
-          message: 'the keychain helper got no request it could read',
-        };
-      }
-      process.stdout.write(JSON.stringify(reply), () => process.exit(0));
-    })();
-  });
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  let reply: KeychainAnswer;
+  try {
+    reply = await answer(JSON.parse(Buffer.concat(chunks).toString('utf8')) as KeychainRequest);
+  } catch {
+    reply = { ok: false, kind: 'unavailable', message: 'the keychain helper got no request it could read' };
+  }
+  process.stdout.write(JSON.stringify(reply), () => process.exit(0));
 }
 
 // Run as a program (`node keychain-helper.js`, or the executable with AGENTS_KEYCHAIN_HELPER=1).
-if (process.env.AGENTS_KEYCHAIN_HELPER === '1') serve();
+if (process.env.AGENTS_KEYCHAIN_HELPER === '1') void serve();
