@@ -1,5 +1,5 @@
-// A shared budget's queue: this process's requests waiting for a slot, each with a ticket in the store's
-// queue, and the one loop of the process that takes slots for them from the store.
+// This process's requests waiting for a shared budget's slot, each with a ticket in the store's queue, and
+// the one loop that takes slots for them.
 import { sleep } from '../../util/sleep.js';
 import { capacity, CAP_RECOVERY_MS, type PacingOptions } from './limiter.js';
 import { grantable, nextFree, prune, slotsHeld, type SharedState } from './state.js';
@@ -18,10 +18,7 @@ interface SlotWaiter extends Ticket {
   onAbort: () => void;
 }
 
-/**
- * First come, first served across every process of the store: a slot that frees goes to the longest waiting
- * request of any process, an urgent one before the polls.
- */
+/** First come, first served across the store's processes: a slot that frees goes to the longest waiting. */
 export class SlotQueue {
   /** In rank order. */
   readonly pending: SlotWaiter[] = [];

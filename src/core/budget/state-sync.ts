@@ -23,10 +23,8 @@ interface WindowSeen extends WindowView {
   answered?: number;
 }
 
-/**
- * A process cannot say when it dies, so its entries carry a lease it renews; one that ran out counts as
- * ended then: a process killed mid-request holds its slots for at most `leaseMs` + a window.
- */
+/** A process cannot say when it dies: its entries carry a lease it renews, so one killed mid-request holds
+ * its slots for at most `leaseMs` + a window. */
 export class StateSync {
   readonly processId = randomBytes(6).toString('hex');
   private seq = 0;

@@ -1,5 +1,5 @@
-// The shared budget's state (shared.ts) and its pure rules: what it holds, what makes it unusable, when
-// entries leave the window, and what it is called (the origin readable, the key only inside a hash).
+// The shared budget's state and its pure rules: what it holds, when entries leave the window, and what it is
+// called (the origin readable, the key only inside a hash).
 import { createHash } from 'node:crypto';
 import { isObject } from '../../util/json.js';
 

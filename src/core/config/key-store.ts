@@ -1,7 +1,6 @@
-// A profile's API key, read, stored and removed: in the system's credential store, as `gh` keeps its token,
-// or in the file (0600) where no store answers or when asked (`login --insecure-storage`). The store is asked
-// through a child process (keychain-helper.ts says why), bounded: one that has not answered in time is killed
-// and counts as none, so a hung D-Bus call never hangs a command.
+// A profile's API key in the system's credential store, as `gh` keeps its token, or in the file (0600) where
+// no store answers or when asked (`login --insecure-storage`). The store is asked through a child process
+// (keychain-helper.ts says why) that counts as none once the bound has passed: a hung D-Bus call hangs nothing.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,8 +58,7 @@ async function keychainCall<T>(request: KeychainRequest, o: KeyStoreOptions): Pr
   }
 }
 
-/** The service is `agents-cli`; the account names the config directory too, so that two setups
- * (AGENTS_CONFIG_DIR) never share one. */
+/** The account names the config directory too, so that two setups (AGENTS_CONFIG_DIR) never share one. */
 function entryOf(profile: string, o: KeyStoreOptions): { service: string; account: string } {
   return { service: 'agents-cli', account: `${profile}@${configDir(o.env)}` };
 }

@@ -1,7 +1,7 @@
-// The child process that talks to the credential store. The native library's calls block (a D-Bus service
-// that never answers holds one for ever): here a hang costs a kill, not the command. The secret goes through
-// the pipes only, never argv (ps) or the environment. No import of ours: it runs as dist/keychain-helper.js
-// or from the one-file executable, with the addon it carries (scripts/binary/sea-main.cjs).
+// The child process that talks to the credential store, whose calls block (a D-Bus service that never answers
+// holds one for ever): a hang costs a kill, not the command. The secret goes through the pipes only, never
+// argv or the environment. No import of ours: it runs as dist/keychain-helper.js or in the
+// executable (scripts/binary/sea-main.cjs).
 import type * as KeyringModule from '@napi-rs/keyring';
 
 export interface KeychainRequest {
@@ -75,5 +75,4 @@ export async function serve(): Promise<void> {
   process.stdout.write(JSON.stringify(reply), () => process.exit(0));
 }
 
-// Run as a program (`node keychain-helper.js`, or the executable with AGENTS_KEYCHAIN_HELPER=1).
 if (process.env.AGENTS_KEYCHAIN_HELPER === '1') void serve();

@@ -1,6 +1,5 @@
-// The `notify` setting (AGENTS_NOTIFY, config "notify"): how a finished turn is announced. `terminal` (the
-// bell and a desktop notification by escape sequence), `off`, or a JSON array naming a program and its
-// arguments (as Codex's notify = [...]), run without a shell with the turn's result on its standard input.
+// The `notify` setting (AGENTS_NOTIFY, config "notify"): `terminal` (the bell and a desktop notification by
+// escape sequence), `off`, or a JSON array naming a program and its arguments (as Codex's notify = [...]).
 import { UsageError } from '../errors/cli-error.js';
 
 export type NotifyHow =
