@@ -36,12 +36,6 @@ export function filterChoices(choices: readonly SessionChoice[], term: string | 
   });
 }
 
-export interface PromptIo {
-  input: InStream;
-  output: OutStream;
-  signal: AbortSignal;
-}
-
 /** Runs a validator for inquirer's `validate`: true, or the reason as text. */
 function check(run: () => unknown): true | string {
   try {
@@ -55,7 +49,7 @@ function check(run: () => unknown): true | string {
 const NOT_SENT = 'cancelled; nothing was sent';
 const NOT_STORED = 'login cancelled; nothing was stored';
 
-export function createPrompts(io: PromptIo): Prompts {
+export function createPrompts(io: { input: InStream; output: OutStream; signal: AbortSignal }): Prompts {
   const context = {
     input: io.input as NodeJS.ReadableStream,
     output: io.output as NodeJS.WritableStream,
