@@ -1,6 +1,5 @@
-// The one file lock: a `<file>.lock` directory beside a file that several agents processes read, modify and
-// write back (an atomic mkdir, taken over when stale, so a killed process holds nothing for long), in two
-// weights: withLock for sections that await, withBriefLock for a few synchronous file operations.
+// The one file lock: a `<file>.lock` directory (an atomic mkdir, taken over when stale) in two weights:
+// withLock for sections that await, withBriefLock for a few synchronous file operations.
 import { lstatSync, mkdirSync, renameSync, rmdirSync } from 'node:fs';
 import { sleep } from './sleep.js';
 

@@ -1,5 +1,4 @@
-// The one presenter: what commands return becomes JSON (a document, or NDJSON for streams), terminal text
-// or plain text (the service's text byte for byte) on stdout, and summaries and hints on stderr.
+// The one presenter: what commands return becomes JSON, terminal text or plain text on stdout, notes on stderr.
 import type { Message } from '../../core/api/types.js';
 import { timeFormat } from '../../core/config/env.js';
 import { openInBrowser } from './browser.js';

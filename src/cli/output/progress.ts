@@ -1,5 +1,4 @@
-// Progress while a command waits. Commands say what they wait for; this decides how it is shown: a spinner
-// on an interactive terminal, lines under CI or wherever stderr is not a terminal, nothing with --quiet.
+// Progress while a command waits: a spinner on an interactive terminal, lines elsewhere, none with --quiet.
 import type { Ora } from 'ora';
 import type { OutStream } from '../../core/io/io.js';
 import { formatDuration } from '../../util/duration.js';

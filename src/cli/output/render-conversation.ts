@@ -1,5 +1,4 @@
-// Pure renderers of the conversation (a follow, a tail, show). On a terminal: labels, local times, colour,
-// markdown, service text made harmless, tool calls cut to the width; on a pipe: the text as sent.
+// Pure renderers of the conversation (a follow, a tail, show): for a terminal, or a pipe's text as sent.
 import type { Message } from '../../core/api/types.js';
 import { toolSummary, type Conversation, type Entry } from '../../core/conversation/model.js';
 import { groupTurns } from '../../core/conversation/turns.js';

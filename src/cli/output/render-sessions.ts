@@ -1,5 +1,4 @@
-// Pure renderers of the sessions this machine knows (`agents ls`, the session chooser): a terminal gets
-// titles, agents, states and relative times fitted to its width; a pipe one tab-separated line a session.
+// Pure renderers of the sessions this machine knows (`agents ls`, the session chooser).
 import type { KnownSession } from '../../core/state/known-sessions.js';
 import { flatten, neutralize } from '../../util/text.js';
 import { cut, width } from '../../util/width.js';

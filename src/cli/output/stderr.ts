@@ -1,5 +1,4 @@
-// stderr, where progress, hints, warnings and errors go (stdout belongs to the user); a line written while a
-// spinner spins goes above it.
+// stderr: progress, hints, warnings and errors (stdout belongs to the user), written around one spinner.
 import type { OutStream } from '../../core/io/io.js';
 import type { Style } from './style.js';
 

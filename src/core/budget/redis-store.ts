@@ -1,5 +1,4 @@
-// The fleet's budget: the machine file's state (state.ts) in one Redis key per origin and key, so that every
-// process on every machine shares one window, its leases and its waiters. ioredis loads only when used.
+// The fleet's budget: the state in one Redis key per origin and key (ioredis loads only when used).
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import {

@@ -1,5 +1,4 @@
-// This process's requests waiting for a shared budget's slot, each with a ticket in the store's queue, and
-// the one loop that takes slots for them.
+// This process's requests waiting for a shared budget's slot (each a ticket in the store's queue), and its loop.
 import { sleep } from '../../util/sleep.js';
 import { capacity, CAP_RECOVERY_MS, type PacingOptions } from './limiter.js';
 import { grantable, nextFree, prune, slotsHeld, type SharedState } from './state.js';

@@ -1,5 +1,4 @@
-// This process's part of a shared budget's state (entries in flight, ended requests, tickets, waiters),
-// written to the store one transaction at a time, and its view of the others' part.
+// This process's part of a shared budget's state, written one transaction at a time, and its view of the rest.
 import { randomBytes } from 'node:crypto';
 import { capacity, lowerCap, shareGap, WaiterCount, type PacingOptions, type WindowView } from './limiter.js';
 import { prune, slotsHeld, type SharedState } from './state.js';

@@ -1,5 +1,4 @@
-// The shared budget's state and its pure rules: what it holds, when entries leave the window, and what it is
-// called (the origin readable, the key only inside a hash).
+// The shared budget's state and its pure rules; named by the origin and, only inside a hash, the key.
 import { createHash } from 'node:crypto';
 import { isObject } from '../../util/json.js';
 

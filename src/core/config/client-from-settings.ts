@@ -1,5 +1,4 @@
-// The one place an ApiClient is built from settings, for every face (the CLI's run, the library): the
-// budget's shape and where this machine keeps it are decided here once.
+// The one place an ApiClient is built from settings, for every face (the CLI's run, the library).
 import { join } from 'node:path';
 import { ApiClient, type ClientOptions } from '../api/client.js';
 import type { Env, Tuning } from '../io/io.js';

@@ -1,6 +1,5 @@
-// A profile's API key in the system's credential store, as `gh` keeps its token, or in the file (0600) where
-// no store answers or when asked (`login --insecure-storage`). The store is asked through a child process
-// (keychain-helper.ts says why) that counts as none once the bound has passed: a hung D-Bus call hangs nothing.
+// A profile's API key in the system's credential store (as `gh` keeps its token) or in the file (0600); the
+// store through a child process (keychain-helper.ts) that counts as none past its bound, so nothing hangs.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,7 +1,6 @@
 // The child process that talks to the credential store, whose calls block (a D-Bus service that never answers
-// holds one for ever): a hang costs a kill, not the command. The secret goes through the pipes only, never
-// argv or the environment. No import of ours: it runs as dist/keychain-helper.js or in the
-// executable (scripts/binary/sea-main.cjs).
+// holds one for ever): a hang costs a kill, not the command. The secret goes through the pipes only. No import
+// of ours: it runs as dist/keychain-helper.js or in the executable (scripts/binary/sea-main.cjs).
 import type * as KeyringModule from '@napi-rs/keyring';
 
 export interface KeychainRequest {

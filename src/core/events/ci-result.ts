@@ -1,5 +1,4 @@
-// How a wait ends as a CI job reads it, and under GitHub Actions the text of its step summary and outputs
-// (the CLI's presenter and the Action append them to the files the runner names).
+// How a wait ends as a CI job reads it, and under GitHub Actions the text of its step summary and outputs.
 import { randomBytes } from 'node:crypto';
 import type { PullRequestRef } from '../api/types.js';
 import type { SchemaError } from './schema-errors.js';

@@ -1,5 +1,4 @@
-// A JSON Schema file someone wrote for an answer (--output-schema, the Action's output_schema): read whole,
-// bounded, and parsed; each failure one UsageError naming the file as the caller does.
+// A JSON Schema file for an answer (--output-schema, the Action's output_schema): read whole, bounded, parsed.
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../errors/cli-error.js';
 
