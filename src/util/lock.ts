@@ -67,10 +67,8 @@ export function brokenCopyPath(path: string, now = Date.now()): string {
   return `${path}.broken-${new Date(now).toISOString().replace(/[:.]/g, '-')}`;
 }
 
-/**
- * A file in the lock's place makes mkdir fail for ever: moved aside under a second brief lock, after a second
- * look (a waiter may have moved it and taken the lock meanwhile). Returns where it went, if this moved it.
- */
+/** A file in the lock's place makes mkdir fail for ever: moved aside under a second brief lock, after a second
+ * look (a waiter may have moved it and taken the lock meanwhile). Returns where it went, if this moved it. */
 function setAsideNotALock(lockPath: string): string | undefined {
   const repair = `${lockPath}.repair`;
   if (!tryTake(repair)) return undefined;
@@ -116,10 +114,8 @@ function tryTake(lockPath: string, onSetAside?: (copy: string) => void): boolean
   return false;
 }
 
-/**
- * A bare mkdir and rmdir around a synchronous `fn` (the shared budget's, twice per request of every process
- * on a key): held well under a millisecond, where proper-lockfile's six calls and timer would cost more.
- */
+/** A bare mkdir and rmdir around a synchronous `fn` (the shared budget's, twice per request of every process
+ * on a key): held well under a millisecond, where proper-lockfile's six calls and timer would cost more. */
 export async function withBriefLock<T>(
   lockPath: string,
   fn: () => T,

@@ -2,10 +2,8 @@
 import type { Env, IO } from '../../core/io/io.js';
 import { noBrowserReason } from '../../core/config/env.js';
 
-/**
- * Else says `why` not, or the `error` that stopped the browser. Only a web address is handed to an opener
- * (it comes from the service), which would run a file or another scheme's handler as readily.
- */
+/** Else says `why` not, or the `error` that stopped the browser. Only a web address is handed to an opener
+ * (it comes from the service), which would run a file or another scheme's handler as readily. */
 export async function openInBrowser(
   io: Pick<IO, 'spawner' | 'runtime'> & { env: Env },
   url: string,

@@ -38,11 +38,9 @@ function quoteBar(text: string): string {
   return text.replace(/^ {2}/gm, '│ ');
 }
 
-/**
- * Wrapped to `columns` (80 when none), `hyperlinks` as OSC 8. Order matters for safety: the service's text is
+/** Wrapped to `columns` (80 when none), `hyperlinks` as OSC 8. Order matters for safety: the service's text is
  * neutralised first, so none of it reaches the renderer as an escape sequence; the renderer styles it; last,
- * only its own kinds of sequence are let through.
- */
+ * only its own kinds of sequence are let through. */
 export async function loadMarkdown(o: {
   columns: number | undefined;
   color: boolean;

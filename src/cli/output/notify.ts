@@ -14,11 +14,9 @@ export interface Notification {
   result?: unknown;
 }
 
-/**
- * Pure: which notification escape the terminal named by the environment shows (OSC 9: iTerm2, WezTerm,
+/** Pure: which notification escape the terminal named by the environment shows (OSC 9: iTerm2, WezTerm,
  * Ghostty, kitty; OSC 777: foot, VTE, urxvt). Inside tmux or screen the outer terminal is unknown (and the
- * sequence would need a passthrough the user may not allow): the bell alone, which both forward.
- */
+ * sequence would need a passthrough the user may not allow): the bell alone, which both forward. */
 export function notificationEscape(env: Env): 'osc9' | 'osc777' | undefined {
   if (env.TMUX || env.STY || /^(screen|tmux)/.test(env.TERM ?? '')) return undefined;
   const program = env.TERM_PROGRAM ?? '';
@@ -56,10 +54,8 @@ export interface NotifyTarget {
   settings(need?: readonly SettingName[]): Promise<Pick<Settings, 'notify'>>;
 }
 
-/**
- * As `flag` (--notify, --no-notify, neither) and the setting say: the escape on stderr (or `write`, where the
- * caller owns the terminal: chat), or the program. --quiet does not silence it. Never throws: one warning.
- */
+/** As `flag` (--notify, --no-notify, neither) and the setting say: the escape on stderr (or `write`, where the
+ * caller owns the terminal: chat), or the program. --quiet does not silence it. Never throws: one warning. */
 export async function notify(
   ctx: NotifyTarget,
   n: Notification,

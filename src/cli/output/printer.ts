@@ -30,7 +30,6 @@ export interface Printer {
   readonly ctx: PresentContext;
   /** --json: JSON documents (or NDJSON) on stdout. */
   readonly json: boolean;
-  /** How text is shown on stdout (a terminal's or a pipe's). */
   readonly text: TextMode;
   /** Data on stdout; a spinner on the same terminal is put back under it. */
   out(text: string): void;

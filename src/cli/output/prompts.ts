@@ -62,9 +62,8 @@ export function createPrompts(io: { input: InStream; output: OutStream; signal: 
     try {
       return await question(q);
     } catch (err) {
-      if (err instanceof Error && (err.name === 'ExitPromptError' || err.name === 'AbortPromptError')) {
+      if (err instanceof Error && (err.name === 'ExitPromptError' || err.name === 'AbortPromptError'))
         throw new CliError(cancelled, { exitCode: ExitCode.INTERRUPTED, cause: err });
-      }
       throw err;
     }
   };

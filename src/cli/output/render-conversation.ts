@@ -97,10 +97,8 @@ export interface Segment {
   text: string;
 }
 
-/**
- * A conversation read whole, as `show` prints it: turns numbered by the session (`threads`), and notices,
- * which are not replies, as stderr lines where they came (never on stdout, never a turn of their own).
- */
+/** A conversation read whole, as `show` prints it: turns numbered by the session (`threads`), and notices,
+ * which are not replies, as stderr lines where they came (never on stdout, never a turn of their own). */
 export function renderConversation(
   { entries, notices }: Conversation,
   threads: readonly string[],

@@ -14,7 +14,6 @@ export function renderCreated(session: Session, style: Style = PLAIN): string {
   ].join('\n');
 }
 
-/** What to type next, after work was left running or after a reply arrived. */
 export function renderNextSteps(sessionId: string, finished: boolean, style: Style = PLAIN): string {
   const steps = finished
     ? [`Reply:       agents send ${sessionId} "…"`, `Read it all: agents show ${sessionId}`]

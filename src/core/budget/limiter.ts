@@ -131,9 +131,8 @@ export class SlidingWindowLimiter implements Limiter {
   private lastAnswer: number | undefined;
 
   constructor(options: PacingOptions & { now?: () => number }) {
-    if (!(options.limit >= 1) || !(options.windowMs > 0)) {
+    if (!(options.limit >= 1) || !(options.windowMs > 0))
       throw new RangeError('pacing needs limit >= 1 and windowMs > 0');
-    }
     this.limit = Math.floor(options.limit);
     this.windowMs = options.windowMs;
     this.now = options.now ?? monotonicMs;

@@ -35,11 +35,9 @@ export interface SharedPacingOptions {
   label?: string;
 }
 
-/**
- * Jobs that wait together end together and read their results: with SHARE_MARGIN alone, 32 waiters' reads
+/** Jobs that wait together end together and read their results: with SHARE_MARGIN alone, 32 waiters' reads
  * queued for seconds (bench:fanout, 32 waiters, 4 machines in Redis: 1.54x to 1.70x the floor without it,
- * 0.99x and 1.30x with it; one machine: 1.44x and 1.45x without, 1.11x and 1.33x with it).
- */
+ * 0.99x and 1.30x with it; one machine: 1.44x and 1.45x without, 1.11x and 1.33x with it). */
 export const RESERVE_PER_WAITER = 0.4;
 const REJOIN_MS = 5000;
 

@@ -57,10 +57,8 @@ export class SlotQueue {
     });
   }
 
-  /**
-   * One transaction per wake-up grants our waiters their slots, not one each. Without the queue, whoever woke
-   * first took a freed slot, and a poll of 32 over 4 machines waited 20 s (bench:fanout --timeline).
-   */
+  /** One transaction per wake-up grants our waiters their slots, not one each. Without the queue, whoever woke
+   * first took a freed slot, and a poll of 32 over 4 machines waited 20 s (bench:fanout --timeline). */
   private async pump(): Promise<void> {
     if (this.pumping) return;
     this.pumping = true;
@@ -93,10 +91,8 @@ export class SlotQueue {
     }
   }
 
-  /**
-   * Others compute the same moment, so jitter keeps them off the lock together, and a full window is read
-   * without the lock (a transaction of each of dozens per freed slot made lock waits pass LOCK_WAIT_MS).
-   */
+  /** Others compute the same moment, so jitter keeps them off the lock together, and a full window is read
+   * without the lock (a transaction of each of dozens per freed slot made lock waits pass LOCK_WAIT_MS). */
   private async sleepUntilFree(wakeAt: number): Promise<void> {
     while (this.pending.length > 0) {
       const stop = new AbortController();

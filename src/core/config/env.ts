@@ -1,4 +1,5 @@
 // The environment variables that are not settings of a profile, one parser each: one meaning everywhere.
+import type { ClientOptions } from '../api/client.js';
 import { UsageError } from '../errors/cli-error.js';
 import type { Env } from '../io/io.js';
 import { parseDuration } from '../../util/duration.js';
@@ -32,11 +33,9 @@ export function debugFromEnv(env: Env): boolean {
 }
 
 /** Per-request time-outs, for slow networks and proxies; unset, the client's defaults. */
-export function requestTimeouts(env: Env): {
-  connectTimeoutMs?: number;
-  responseTimeoutMs?: number;
-  requestTimeoutMs?: number;
-} {
+export function requestTimeouts(
+  env: Env,
+): Pick<ClientOptions, 'connectTimeoutMs' | 'responseTimeoutMs' | 'requestTimeoutMs'> {
   const read = (name: string) =>
     fromEnvAs(env, name, parseDuration, 'a duration', 'use e.g. 15s, 2m or a number of seconds');
   return {
@@ -123,9 +122,8 @@ export function githubFiles(
     (env.AGENTS_STEP_SUMMARY !== undefined && !truthy(env.AGENTS_STEP_SUMMARY));
   const summary = actions && !off && env.GITHUB_STEP_SUMMARY ? env.GITHUB_STEP_SUMMARY : undefined;
   if (flags.githubOutput !== true) return { summary };
-  if (!env.GITHUB_OUTPUT) {
+  if (!env.GITHUB_OUTPUT)
     throw new UsageError('--github-output needs GITHUB_OUTPUT, which GitHub Actions sets for each step');
-  }
   return { summary, output: env.GITHUB_OUTPUT };
 }
 

@@ -30,9 +30,8 @@ export function parseNotify(input: string, where = 'notify'): NotifyHow {
   }
   // A NUL cannot be passed to a program; an empty program name cannot be run.
   const ok = (v: unknown, i: number) => typeof v === 'string' && !v.includes('\u0000') && (i > 0 || v !== '');
-  if (!value.every(ok)) {
+  if (!value.every(ok))
     throw new UsageError(`${where} must hold strings only, the first a program's name or path`, HINT);
-  }
   return { kind: 'program', argv: value as string[] };
 }
 
