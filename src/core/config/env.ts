@@ -1,5 +1,4 @@
 // The environment variables that are not settings of a profile, one parser each: one meaning everywhere.
-import type { ClientOptions } from '../api/client.js';
 import { UsageError } from '../errors/cli-error.js';
 import type { Env } from '../io/io.js';
 import { parseDuration } from '../../util/duration.js';
@@ -33,9 +32,11 @@ export function debugFromEnv(env: Env): boolean {
 }
 
 /** Per-request time-outs, for slow networks and proxies; unset, the client's defaults. */
-export function requestTimeouts(
-  env: Env,
-): Pick<ClientOptions, 'connectTimeoutMs' | 'responseTimeoutMs' | 'requestTimeoutMs'> {
+export function requestTimeouts(env: Env): {
+  connectTimeoutMs?: number;
+  responseTimeoutMs?: number;
+  requestTimeoutMs?: number;
+} {
   const read = (name: string) =>
     fromEnvAs(env, name, parseDuration, 'a duration', 'use e.g. 15s, 2m or a number of seconds');
   return {
