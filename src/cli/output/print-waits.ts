@@ -108,7 +108,7 @@ export const WAIT_HANDLERS: Handlers<SessionItem> = {
     }
   },
   'next-steps'(p, { sessionId, finished }) {
-    // A hint is dimmed as a whole (each line once); the lines come plain.
+    // A hint is dimmed as a whole: the lines come plain.
     if (p.ctx.caps.stderrIsTTY) p.ctx.log.hint(renderNextSteps(sessionId, finished));
   },
   warning(p, { text }) {

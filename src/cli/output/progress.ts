@@ -1,13 +1,10 @@
-// Progress while a command waits. Commands say what they wait for; this decides how it is shown: a spinner
-// on an interactive terminal, lines under CI or wherever stderr is not a terminal, nothing with --quiet.
+// Progress while a command waits: a spinner on an interactive terminal, lines elsewhere, none with --quiet.
 import type { Ora } from 'ora';
 import type { OutStream } from '../../core/io/io.js';
 import { formatDuration } from '../../util/duration.js';
 import { cut } from '../../util/width.js';
 import type { Stderr } from './stderr.js';
 import { lineProgress, type LineOptions, type Progress } from '../../core/events/progress.js';
-
-export type { Progress };
 import type { TerminalCaps } from './terminal.js';
 
 const NONE: Progress = { start: () => Promise.resolve(), activity: () => undefined, stop: () => undefined };

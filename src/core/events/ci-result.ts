@@ -1,6 +1,4 @@
-// How a wait ends as a CI job reads it (--wait --json, the Action, MCP), and under GitHub Actions its step
-// summary and step outputs, in the files the runner names. Pure: the text of each; the CLI's presenter and
-// the Action append them.
+// How a wait ends as a CI job reads it, and under GitHub Actions the text of its step summary and outputs.
 import { randomBytes } from 'node:crypto';
 import type { PullRequestRef } from '../api/types.js';
 import type { SchemaError } from './schema-errors.js';

@@ -1,5 +1,4 @@
-// A wait's progress as a face shows it, and its plainest form: lines for a CI log or a file (the CLI off a
-// terminal, the Action's job log). A terminal's spinner is the CLI's own (src/cli/output/progress.ts).
+// A wait's progress, and its plainest form: lines for a CI log (the CLI off a terminal, the Action's job log).
 import { formatDuration } from '../../util/duration.js';
 
 /** What a waiting command reports. Every method is safe to call in any state, more than once. */
