@@ -3,7 +3,7 @@
 // every command shares, which was most of what `agents --help` cost. main() answers those lines with the
 // whole program, byte for byte the same (test/unit/root-help.test.ts, test/process/startup.test.ts).
 import { CommanderError } from 'commander';
-import { ExitCode } from '../core/errors/agents-error.js';
+import { ExitCode } from '../core/index.js';
 import { commanderExitCode, commanderOutput } from './program/commander-io.js';
 import { rootHelpProgram, type CommandHead } from './program/root.js';
 

@@ -2,17 +2,14 @@
 // touching `process`, so tests run it in-process. run(), called by bin/agents.js, is the only code that
 // does: the IO from the process, Ctrl-C, SIGTERM and a closed stdout as the stop signal, the exit code.
 import { CommanderError } from 'commander';
-import { ExitCode, toCliError } from '../core/errors/cli-error.js';
-import type { IO } from '../core/io/io.js';
+import { debugFromEnv, ExitCode, type IO, processSpawner, toCliError } from '../core/index.js';
 import type { Context, GlobalOptions } from './run/context.js';
 import { buildProgram, type Runner } from './program/program.js';
 import { commandLabel } from './program/command-label.js';
 import { commanderExitCode, commanderOutput } from './program/commander-io.js';
-import { debugFromEnv } from '../core/config/env.js';
 import { escapeForLine } from '../util/text.js';
 import { watchStdoutReader } from '../util/pipe-watch.js';
 import { onStopSignals } from '../util/stop-signals.js';
-import { processSpawner } from '../core/io/spawner.js';
 
 /** Writes the error line (and hint) the run ends with; returns its exit code. */
 function report(err: unknown, io: IO, debug: boolean): number {

@@ -2,12 +2,15 @@
 // `show` reads it, tool calls included), and what the chat needs to carry on from there: whether the
 // latest turn is still running, the last reply, and the messages the follow starts after.
 import type { Context } from '../run/context.js';
-import type { Message, Session } from '../../core/api/types.js';
-import type { Conversation } from '../../core/conversation/model.js';
-import { groupTurns } from '../../core/conversation/turns.js';
-import { latestTurn } from '../../core/conversation/turn-state.js';
-import { assistantMessagesOf } from '../../core/conversation/merge.js';
-import { readSession } from '../../core/sessions/read-session.js';
+import {
+  assistantMessagesOf,
+  type Conversation,
+  groupTurns,
+  latestTurn,
+  type Message,
+  readSession,
+  type Session,
+} from '../../core/index.js';
 
 /** Messages read for the backlog: one request (the limit counts what is shown; show reads twice as many). */
 const BACKLOG_LIMIT = 40;

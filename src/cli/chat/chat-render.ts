@@ -1,6 +1,6 @@
 // What `agents chat` prints besides the conversation itself (which goes through the same renderers as
 // `show` and `tail`): the session it resumes, the person's own message as sent, /help, one-line notes.
-import type { Message, Session } from '../../core/api/types.js';
+import type { Message, Session } from '../../core/index.js';
 import type { Style } from '../output/style.js';
 import { line, renderEntry, serviceText, type TextMode } from '../output/render-conversation.js';
 import { escapeForLine, neutralize } from '../../util/text.js';

@@ -2,7 +2,7 @@
 // drawn at the bottom (footer.ts), and the conversation printed above them as it comes. It knows
 // nothing of sessions: it reports lines typed and the wish to leave, and answers one yes/no key.
 import { emitKeypressEvents } from 'node:readline';
-import type { InStream, OutStream } from '../../core/io/io.js';
+import type { InStream, OutStream } from '../../core/index.js';
 import type { Style } from '../output/style.js';
 import { Footer, layoutFooter } from './footer.js';
 import { isText, LineEditor, type Key } from './input-line.js';

@@ -3,15 +3,21 @@ import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Context } from '../run/context.js';
 import { openInBrowser } from '../output/browser.js';
-import type { ApiClient } from '../../core/api/client.js';
-import { isHttpError } from '../../core/api/errors.js';
-import type { Message, Session } from '../../core/api/types.js';
-import { CliError, fromHttpError } from '../../core/errors/cli-error.js';
+import {
+  type ApiClient,
+  CliError,
+  DEFAULT_SHOW_LIMIT,
+  downloadArtifact,
+  fileError,
+  fromHttpError,
+  isHttpError,
+  latestPlanRecord,
+  type Message,
+  readSession,
+  type Session,
+} from '../../core/index.js';
 import { renderSession } from '../output/render.js';
 import { renderConversation, type TextMode } from '../output/render-conversation.js';
-import { fileError } from '../../core/errors/file-errors.js';
-import { DEFAULT_SHOW_LIMIT, readSession } from '../../core/sessions/read-session.js';
-import { downloadArtifact, latestPlanRecord } from '../../core/sessions/artifacts.js';
 import { clipboardSupport, copyReport, osc52 } from './clipboard.js';
 import { renderPlan } from './chat-render.js';
 import type { Slash } from './slash.js';

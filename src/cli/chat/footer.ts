@@ -1,7 +1,7 @@
 // The bottom of the terminal while `agents chat` runs: one status line, then the input line. To print, the
 // footer is wiped, the text written and the footer drawn again under it: no alternate screen and no scroll
 // regions, so the terminal's own scrollback keeps the conversation, in tmux too. The layout is pure.
-import type { OutStream } from '../../core/io/io.js';
+import type { OutStream } from '../../core/index.js';
 import { neutralize } from '../../util/text.js';
 import { width } from '../../util/width.js';
 

@@ -2,14 +2,23 @@
 // works (one poller, tail's conversation model), what is typed sent as a follow-up (confirmed when it
 // interrupts a turn), the slash commands. It draws nothing: it prints through the ChatTerminal.
 import type { Context } from '../run/context.js';
-import { timeFormat } from '../../core/config/env.js';
+import {
+  type AgentSelection,
+  type ApiClient,
+  CliError,
+  ConversationFollow,
+  type CoreAgent,
+  type Entry,
+  fromHttpError,
+  isHttpError,
+  type Message,
+  type Posted,
+  postTurn,
+  type Session,
+  startDeadline,
+  timeFormat,
+} from '../../core/index.js';
 import { notify } from '../output/notify.js';
-import type { ApiClient } from '../../core/api/client.js';
-import { isHttpError } from '../../core/api/errors.js';
-import { CliError, fromHttpError } from '../../core/errors/cli-error.js';
-import type { CoreAgent, Message, Session } from '../../core/api/types.js';
-import type { AgentSelection } from '../input/agent.js';
-import type { Entry } from '../../core/conversation/model.js';
 import { renderCreated } from '../output/render.js';
 import {
   renderConversation,
@@ -17,10 +26,7 @@ import {
   renderNotice,
   type TextMode,
 } from '../output/render-conversation.js';
-import { postTurn, type Posted } from '../../core/sessions/post.js';
-import { startDeadline } from '../../core/sessions/deadline.js';
 import type { Backlog } from './backlog.js';
-import { ConversationFollow } from '../../core/sessions/follow-conversation.js';
 import { keepReply, reason, sessionCommand, type CommandHost } from './commands.js';
 import { renderHelp, renderNote, renderResumed, renderSent } from './chat-render.js';
 import { messageText, parseSlash, type Slash } from './slash.js';

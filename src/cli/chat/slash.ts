@@ -1,7 +1,7 @@
 // Commands typed at the chat's prompt: `/new`, `/show`, `/open`, `/plan`, `/copy`, `/save FILE`, `/help`,
 // `/quit`. Pure: a line in, what it asks for out. A line that starts with `//` is a message starting
 // with `/`.
-import { CORE_AGENTS, type CoreAgent } from '../../core/api/types.js';
+import { CORE_AGENTS, type CoreAgent } from '../../core/index.js';
 
 /** What a line typed at the prompt asks for. */
 export type Slash =

@@ -2,7 +2,7 @@
 // version: commands and subcommands, options (which take a value, a choice of values, a file), and what
 // each positional argument completes to (a session, a fixed choice, nothing).
 import { Option, type Argument, type Command } from 'commander';
-import { CONFIG_KEYS } from '../../core/config/validators.js';
+import { CONFIG_KEYS } from '../../core/index.js';
 import { flatten } from '../../util/text.js';
 
 export interface OptSpec {

@@ -1,7 +1,7 @@
 // The local clone as checkout and diff need it: that there is one with nothing uncommitted, its remotes,
 // a pull request's head fetched from one, the remote's default branch, and the branches this tool made
 // (recorded in git's own config as `branch.<name>.agents-session`, which `git branch -D` removes with it).
-import { CliError, UsageError } from '../../core/errors/cli-error.js';
+import { CliError, UsageError } from '../../core/index.js';
 import { git, gitSays, gitText, type GitPlace, type GitResult } from './git.js';
 import { remoteNames, type PullRequestAddress } from './forge-urls.js';
 import { isUuid } from '../../util/uuid.js';

@@ -1,6 +1,6 @@
 // Pure: a pull request's address and a remote's URL, read as GitHub (or GitHub Enterprise) names them, so
 // that the remote of a clone naming the pull request's repository can be found with no token and no API.
-import { UsageError } from '../../core/errors/cli-error.js';
+import { UsageError } from '../../core/index.js';
 
 /** A GitHub-like pull request: `https://<host>/<owner>/<repo>/pull/<n>`. */
 export interface PullRequestAddress {

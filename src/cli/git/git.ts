@@ -1,8 +1,7 @@
 // git run as a program: an argument array (never a shell, so nothing from a pull request's address or a
 // branch name is ever read as shell syntax), in the run's directory, its output captured.
 import { execFile } from 'node:child_process';
-import type { Env } from '../../core/io/io.js';
-import { CliError, UsageError } from '../../core/errors/cli-error.js';
+import { CliError, type Env, UsageError } from '../../core/index.js';
 
 /** What a git command left: its exit code, stdout (bytes: a diff is not always UTF-8) and stderr. */
 export interface GitResult {

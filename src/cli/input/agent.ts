@@ -2,8 +2,13 @@
 // configured default; else a prompt in a terminal; else exit 2. The flags are settled in the parse step
 // (create, send and chat's spec), the default and the prompt when the command runs.
 import { readFileSync } from 'node:fs';
-import { CORE_AGENTS, type AgentSelection, type CoreAgent, type Profile } from '../../core/api/types.js';
-import { UsageError } from '../../core/errors/cli-error.js';
+import {
+  type AgentSelection,
+  CORE_AGENTS,
+  type CoreAgent,
+  type Profile,
+  UsageError,
+} from '../../core/index.js';
 import { isObject } from '../../util/json.js';
 import { isUuid } from '../../util/uuid.js';
 
@@ -21,8 +26,6 @@ export interface CheckedAgentFlags {
   agentId?: string;
   profile?: Profile;
 }
-
-export type { AgentSelection } from '../../core/api/types.js';
 
 /** A profile's fields, each with its check and what the check wants, in the order they are checked. */
 const PROFILE_FIELDS: Record<string, [(v: unknown) => boolean, string]> = {

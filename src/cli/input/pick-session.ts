@@ -2,12 +2,8 @@
 // (`agents ls`); in a script, the usage error commander gave before the argument became optional (one
 // line, exit 2, nothing sent).
 import type { Context } from '../run/context.js';
-import { UsageError } from '../../core/errors/cli-error.js';
-import { readKnownSessions } from '../../core/state/known-sessions.js';
-import { historyName } from '../../core/state/history.js';
+import { historyName, readKnownSessions, type SessionRef, timeFormat, UsageError } from '../../core/index.js';
 import { sessionChoiceLabel } from '../output/render-sessions.js';
-import { timeFormat } from '../../core/config/env.js';
-import type { SessionRef } from '../../core/sessions/refs.js';
 
 /** The usage error of a missing `<session>` (commander's own words, so scripts see what they saw). */
 const MISSING_SESSION = "missing required argument 'session'";

@@ -2,8 +2,7 @@
 // addresses, or {url, status} objects on the live service) without the turn that opened each, so the one
 // of "the latest turn" is only certain when there is one: with several, `--pr N|URL` picks; a person at a
 // terminal chooses from the list (the last listed first); a script gets an error naming them (exit 2).
-import type { Session } from '../../core/api/types.js';
-import { CliError, ExitCode, UsageError } from '../../core/errors/cli-error.js';
+import { CliError, ExitCode, type Session, UsageError } from '../../core/index.js';
 import type { Prompts } from '../output/prompts.js';
 import { escapeForLine } from '../../util/text.js';
 

@@ -2,7 +2,7 @@
 // before anything is loaded, read or sent.
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { UsageError } from '../../core/errors/cli-error.js';
+import { UsageError } from '../../core/index.js';
 
 /** The options of create (and, minus the agent ones, of send). */
 export interface ReplyFlags {

@@ -2,9 +2,8 @@
 // core/sessions/refs.ts, the vocabulary every face shares), a thread id or `<session>/<thread>` (what
 // `agents send` prints). A bad one is a usage error before anything is sent.
 import { InvalidArgumentError } from 'commander';
-import { UsageError } from '../../core/errors/cli-error.js';
+import { notAWaitRef, parseWaitRef, type SessionRef, UsageError, type WaitRef } from '../../core/index.js';
 import { isUuid } from '../../util/uuid.js';
-import { notAWaitRef, parseWaitRef, type SessionRef, type WaitRef } from '../../core/sessions/refs.js';
 
 /** commander's parser for the variadic `<ref...>` of wait: each checked, all collected. */
 export function waitRefArg(text: string, previous: WaitRef[] | undefined): WaitRef[] {

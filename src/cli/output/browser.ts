@@ -1,6 +1,5 @@
 // Opening a dashboard address in the browser where one can start (not under CI, SSH, or without a display).
-import type { Env, IO } from '../../core/io/io.js';
-import { noBrowserReason } from '../../core/config/env.js';
+import { type Env, type IO, noBrowserReason } from '../../core/index.js';
 
 /** Else says `why` not, or the `error` that stopped the browser. Only a web address is handed to an opener
  * (it comes from the service), which would run a file or another scheme's handler as readily. */

@@ -1,5 +1,5 @@
 // What commands return for the presenter to print: data, never text (the commands' own: command-items.ts).
-import type { SessionItem } from '../../core/events/session-items.js';
+import type { SessionItem } from '../../core/index.js';
 import type { Handlers, ItemsOf } from './printer.js';
 import type { SharedItem } from './print-shared.js';
 import * as COMMANDS from './command-items.js';

@@ -1,9 +1,14 @@
 // --notify and the `notify` setting: when a wait ends, the bell and a desktop notification by escape sequence
 // on a terminal, or the setting's program; every command that waits calls notify(), so they mean one thing.
-import type { Env, IO } from '../../core/io/io.js';
-import type { SettingName, Settings } from '../../core/config/settings.js';
-import { notifyHow } from '../../core/config/notify-setting.js';
-import { runBounded, type ChildEnd } from '../../core/io/child.js';
+import {
+  type ChildEnd,
+  type Env,
+  type IO,
+  notifyHow,
+  runBounded,
+  type SettingName,
+  type Settings,
+} from '../../core/index.js';
 import { escapeForLine, flatten } from '../../util/text.js';
 import type { Logger, Stderr } from './stderr.js';
 

@@ -1,6 +1,5 @@
 // The one presenter: what commands return becomes JSON, terminal text or plain text on stdout, notes on stderr.
-import type { Message } from '../../core/api/types.js';
-import { timeFormat } from '../../core/config/env.js';
+import { type Message, timeFormat } from '../../core/index.js';
 import { openInBrowser } from './browser.js';
 import { COMMAND_HANDLERS, type Item, type Result } from './items.js';
 import { loadMarkdown, type RenderMarkdown } from './markdown.js';

@@ -1,12 +1,9 @@
 // The items several commands yield, and how each prints (a command's own are in its folder's items.ts).
-import type { Artifact } from '../../core/api/types.js';
-import { timeFormat } from '../../core/config/env.js';
-import { sessionJson, type KnownSession } from '../../core/state/known-sessions.js';
+import { type Artifact, historyName, type KnownSession, sessionJson, timeFormat } from '../../core/index.js';
 import { jsonLine, type Handlers } from './printer.js';
 import { bodyText, line, serviceText } from './render-conversation.js';
 import { renderSessions, renderSessionsPlain } from './render-sessions.js';
 import { jsonText } from '../../util/text.js';
-import { historyName } from '../../core/state/history.js';
 
 export type SharedItem =
   /** A downloaded artifact (plan or artifact): its record and bytes, or the file they went to. */

@@ -1,7 +1,6 @@
 // The presenter's handlers for what src/core/sessions yields while a command posts and waits.
-import type { SessionItem } from '../../core/events/session-items.js';
+import { githubOutputs, resultOutputs, type SessionItem, stepSummary } from '../../core/index.js';
 import { escapeForLine } from '../../util/text.js';
-import { githubOutputs, resultOutputs, stepSummary } from '../../core/events/ci-result.js';
 import { notify } from './notify.js';
 import { jsonLine, type Handlers, type Printer } from './printer.js';
 import { activityLine, bodyText, line, renderEntry, serviceText } from './render-conversation.js';

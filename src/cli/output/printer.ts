@@ -1,9 +1,6 @@
 // What the presenter's handlers (one per item kind) get to print with: the run, its modes, a few helpers.
-import type { SettingName, Settings } from '../../core/config/settings.js';
-import type { Message } from '../../core/api/types.js';
-import type { IO } from '../../core/io/io.js';
+import type { IO, Message, Progress, SettingName, Settings } from '../../core/index.js';
 import type { RenderMarkdown } from './markdown.js';
-import type { Progress } from '../../core/events/progress.js';
 import type { TextMode } from './render-conversation.js';
 import type { StatusLines } from './status-lines.js';
 import type { Logger, Stderr } from './stderr.js';

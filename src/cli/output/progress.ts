@@ -1,10 +1,9 @@
 // Progress while a command waits: a spinner on an interactive terminal, lines elsewhere, none with --quiet.
 import type { Ora } from 'ora';
-import type { OutStream } from '../../core/io/io.js';
+import { type LineOptions, lineProgress, type OutStream, type Progress } from '../../core/index.js';
 import { formatDuration } from '../../util/duration.js';
 import { cut } from '../../util/width.js';
 import type { Stderr } from './stderr.js';
-import { lineProgress, type LineOptions, type Progress } from '../../core/events/progress.js';
 import type { TerminalCaps } from './terminal.js';
 
 const NONE: Progress = { start: () => Promise.resolve(), activity: () => undefined, stop: () => undefined };

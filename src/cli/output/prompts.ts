@@ -1,10 +1,16 @@
 // Questions for a person at a terminal, only when the run is interactive, on stderr (stdout stays data). The
 // run's signal (SIGTERM, or a SIGINT sent with kill) ends a question as Ctrl-C does: exit 130.
 import type * as Inquirer from '@inquirer/prompts';
-import type { InStream, OutStream } from '../../core/io/io.js';
-import { CORE_AGENTS, type CoreAgent } from '../../core/api/types.js';
-import { CliError, ExitCode } from '../../core/errors/cli-error.js';
-import { validateApiKey, validateBaseUrl } from '../../core/config/validators.js';
+import {
+  CliError,
+  CORE_AGENTS,
+  type CoreAgent,
+  ExitCode,
+  type InStream,
+  type OutStream,
+  validateApiKey,
+  validateBaseUrl,
+} from '../../core/index.js';
 
 export interface Prompts {
   /** A message (one line; --file is for longer text). */

@@ -1,7 +1,5 @@
 // Pure renderers of the conversation (a follow, a tail, show): for a terminal, or a pipe's text as sent.
-import type { Message } from '../../core/api/types.js';
-import { toolSummary, type Conversation, type Entry } from '../../core/conversation/model.js';
-import { groupTurns } from '../../core/conversation/turns.js';
+import { type Conversation, type Entry, groupTurns, type Message, toolSummary } from '../../core/index.js';
 import { flatten, neutralize } from '../../util/text.js';
 import { cut } from '../../util/width.js';
 import type { RenderMarkdown } from './markdown.js';

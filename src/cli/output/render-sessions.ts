@@ -1,5 +1,5 @@
 // Pure renderers of the sessions this machine knows (`agents ls`, the session chooser).
-import type { KnownSession } from '../../core/state/known-sessions.js';
+import type { KnownSession } from '../../core/index.js';
 import { flatten, neutralize } from '../../util/text.js';
 import { cut, width } from '../../util/width.js';
 import type { Style } from './style.js';

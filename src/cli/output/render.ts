@@ -1,5 +1,5 @@
 // Pure renderers: data in, text out. Where the text goes (stdout or stderr) is the presenter's choice.
-import type { Session } from '../../core/api/types.js';
+import type { Session } from '../../core/index.js';
 import { flatten, neutralize } from '../../util/text.js';
 import { PLAIN, type Style } from './style.js';
 import { relativeTime, type TimeFormat } from './time.js';

@@ -1,7 +1,6 @@
 // `agents wait` on a terminal: the header above each reply, and a status line per session on stderr, redrawn
 // every second, cut to the width, at most a screenful; what is written meanwhile goes above (Stderr.around).
-import type { OutStream } from '../../core/io/io.js';
-import type { StatusRow } from '../../core/events/session-items.js';
+import type { OutStream, StatusRow } from '../../core/index.js';
 import { formatDuration } from '../../util/duration.js';
 import { flatten, neutralize } from '../../util/text.js';
 import { cut as cutToWidth, width as displayWidth } from '../../util/width.js';

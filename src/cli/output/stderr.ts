@@ -1,5 +1,5 @@
 // stderr: progress, hints, warnings and errors (stdout belongs to the user), written around one spinner.
-import type { OutStream } from '../../core/io/io.js';
+import type { OutStream } from '../../core/index.js';
 import type { Style } from './style.js';
 
 /** Writes to stderr: progress, hints and warnings (silenced by --quiet), and --debug traces. */

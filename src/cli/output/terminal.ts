@@ -1,6 +1,5 @@
 // Decides, once per run, what the terminal can take: prompts, a spinner, colour.
-import type { Env } from '../../core/io/io.js';
-import { truthy } from '../../core/config/env.js';
+import { type Env, truthy } from '../../core/index.js';
 
 /** What this run may do on the terminal, derived once from the streams, the environment and the flags. */
 export interface TerminalCaps {

@@ -1,8 +1,7 @@
 // How commander talks to a run (main.ts and help.ts): help and its errors on the run's streams, at their
 // width and without colour, its errors in the contract's form, and the exit code its end means.
 import type { CommanderError, OutputConfiguration } from 'commander';
-import { ExitCode, type ExitCodeValue } from '../../core/errors/agents-error.js';
-import type { IO } from '../../core/io/io.js';
+import { ExitCode, type ExitCodeValue, type IO } from '../../core/index.js';
 import { escapeForLine } from '../../util/text.js';
 
 /**

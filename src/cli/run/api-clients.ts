@@ -1,13 +1,19 @@
 // How a run makes its API clients: its settings from the environment, its notices (retries, pacing, a
 // foreign message) on stderr through the run's logger.
-import type { ApiClient, ClientOptions } from '../../core/api/client.js';
-import { clientFromSettings, type BudgetSettings } from '../../core/config/client-from-settings.js';
-import type { IO } from '../../core/io/io.js';
-import { maxResponseFromEnv, rateLimitFromEnv, requestTimeouts } from '../../core/config/env.js';
+import {
+  type ApiClient,
+  type BudgetSettings,
+  clientFromSettings,
+  type ClientOptions,
+  type IO,
+  maxResponseFromEnv,
+  rateLimitFromEnv,
+  requestTimeouts,
+  type RetryNotice,
+} from '../../core/index.js';
 import type { TerminalCaps } from '../output/terminal.js';
 import type { Logger } from '../output/stderr.js';
 import { formatDuration } from '../../util/duration.js';
-import type { RetryNotice } from '../../core/api/backoff.js';
 
 /** Off a terminal, a call failing this long is said on stderr (a CI log shows why a step is slow)... */
 const QUIET_RETRY_MS = 5000;

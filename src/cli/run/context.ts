@@ -1,23 +1,30 @@
 // What every command receives, built once per run from the IO and the global flags. Commands use it
 // instead of `process`, and never write to stdout: they return data for the presenter.
-import type { ApiClient } from '../../core/api/client.js';
-import type { IO } from '../../core/io/io.js';
-import { debugFromEnv, sharedPacingFromEnv } from '../../core/config/env.js';
-import { budgetDir } from '../../core/config/client-from-settings.js';
-import { openConfigFile, type ConfigFile, type Profiles } from '../../core/config/config-file.js';
-import type { KeyStoreOptions } from '../../core/config/key-store.js';
 import {
+  type ApiClient,
+  budgetDir,
+  type ConfigFile,
+  debugFromEnv,
+  DEFAULT_SCHEDULE,
+  type History,
+  historyFor,
+  type IO,
+  type KeyReading,
+  type KeyStoreOptions,
+  openConfigFile,
+  openStateFile,
+  type Profiles,
+  recordTurnEnds,
   requireConnection,
   resolveProfile,
   resolveSettings,
-  type KeyReading,
+  type ScheduleOptions,
   type SettingName,
   type Settings,
-} from '../../core/config/settings.js';
-import { openStateFile, type StateFile } from '../../core/state/state-file.js';
-import type { History } from '../../core/state/history.js';
-import { historyFor } from '../../core/state/history-for.js';
-import { recordTurnEnds, type TurnEnds } from '../../core/state/turn-ends.js';
+  sharedPacingFromEnv,
+  type StateFile,
+  type TurnEnds,
+} from '../../core/index.js';
 import { detectTerminal } from '../output/terminal.js';
 import { createStyle } from '../output/style.js';
 import { createLogger, Stderr } from '../output/stderr.js';
@@ -25,7 +32,6 @@ import { createProgress } from '../output/progress.js';
 import { createStatusLines, type StatusLines } from '../output/status-lines.js';
 import type { PresentContext } from '../output/printer.js';
 import { createPrompts, type Prompts } from '../output/prompts.js';
-import { DEFAULT_SCHEDULE, type ScheduleOptions } from '../../core/poll/schedule.js';
 import { clientMaker, type ClientFor, type ListedOn } from './api-clients.js';
 
 /** Global options declared on the program (program/root.ts). */

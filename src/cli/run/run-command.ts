@@ -1,7 +1,7 @@
 // What main() runs once a command line has parsed: the run's Context, the command's body, and what it
 // returns presented. One module for the three, so that a run's start is one `await import()` of the
 // request runtime rather than two (each file of dist/ the loader resolves is about a millisecond).
-import type { IO } from '../../core/io/io.js';
+import type { IO } from '../../core/index.js';
 import type { Result } from '../output/items.js';
 import { present } from '../output/presenter.js';
 import { createContext, type Context, type GlobalOptions } from './context.js';

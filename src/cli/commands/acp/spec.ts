@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { CORE_AGENTS } from '../../../core/api/types.js';
+import { CORE_AGENTS } from '../../../core/index.js';
 import { durationOption, uuidOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import type { AcpFlags } from './run.js';

@@ -1,7 +1,5 @@
 import type { Context } from '../../run/context.js';
-import type { SessionRef } from '../../../core/sessions/refs.js';
-import { resolveSession } from '../../../core/sessions/resolve.js';
-import { artifactRecord } from '../../../core/sessions/artifacts.js';
+import { artifactRecord, resolveSession, type SessionRef } from '../../../core/index.js';
 import type { Item } from '../../output/items.js';
 import { artifactItem, type DownloadFlags } from '../options/artifact-output.js';
 

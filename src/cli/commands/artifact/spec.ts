@@ -1,6 +1,6 @@
 import { checkOutputPath } from '../../input/reply-flags.js';
 import type { Command } from 'commander';
-import type { SessionRef } from '../../../core/sessions/refs.js';
+import type { SessionRef } from '../../../core/index.js';
 import { uuidOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import { readTimeoutOption, sessionArg } from '../options/session-args.js';

@@ -11,7 +11,7 @@ import { diff } from '../diff/run.js';
 import { open } from '../open/run.js';
 import { send } from '../send/run.js';
 import { create } from '../create/run.js';
-import { toCliError } from '../../../core/errors/cli-error.js';
+import { toCliError } from '../../../core/index.js';
 import { escapeForLine } from '../../../util/text.js';
 import type { BoardScreen } from './screen.js';
 

@@ -1,15 +1,20 @@
 // agents board at a terminal. First paint from the state file alone (no request); then the sessions are
 // asked about one at a time within the board's part of the key's budget (poll-plan.ts).
 import type { Context } from '../../run/context.js';
-import type { ApiClient } from '../../../core/api/client.js';
-import type { PollShare } from '../../../core/budget/limiter.js';
-import { isHttpError } from '../../../core/api/errors.js';
-import { CORE_AGENTS } from '../../../core/api/types.js';
-import { CliError, ExitCode, toCliError } from '../../../core/errors/cli-error.js';
+import {
+  type ApiClient,
+  CliError,
+  CORE_AGENTS,
+  ExitCode,
+  type History,
+  isHttpError,
+  noteSessionFacts,
+  type PollShare,
+  readKnownSessions,
+  toCliError,
+} from '../../../core/index.js';
 import type { Key } from '../../chat/input-line.js';
 import { present } from '../../output/presenter.js';
-import type { History } from '../../../core/state/history.js';
-import { noteSessionFacts, readKnownSessions } from '../../../core/state/known-sessions.js';
 import { escapeForLine } from '../../../util/text.js';
 import { away, browse, newSession, reply, type ScreenAction } from './actions.js';
 import { renderFrame, safeText, scrollTop, tableHeight } from './layout.js';

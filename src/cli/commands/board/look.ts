@@ -1,9 +1,6 @@
 // What the board asks the service about one session: a look (the session, then its latest turn) or a poll.
-import type { ApiClient } from '../../../core/api/client.js';
-import { isHttpError } from '../../../core/api/errors.js';
-import { isFinalReply } from '../../../core/conversation/turn-state.js';
+import { type ApiClient, isFinalReply, isHttpError, latestUserMessage } from '../../../core/index.js';
 import { pullRequestUrls } from '../../input/pull-request-choice.js';
-import { latestUserMessage } from '../../../core/sessions/latest.js';
 import type { BoardRow } from './rows.js';
 
 export type Learnt = { facts: Partial<BoardRow>; requests: number };

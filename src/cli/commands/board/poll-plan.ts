@@ -1,7 +1,7 @@
 // Which session the board asks about next, and when, pure. Of its share of the key's budget the board spends
 // at most BOARD_SHARE: a send, a create or a checkout typed on the board still finds a slot, and the waits
 // beside it keep theirs. A finished or failed session is not asked about again unless the person asks (R).
-import { nextDelay, type ScheduleOptions } from '../../../core/poll/schedule.js';
+import { nextDelay, type ScheduleOptions } from '../../../core/index.js';
 import type { RowState } from './rows.js';
 
 /** `owed`: a whole look is due (never done, or R); `dueAt`: when it may be polled (ms; none: now). */

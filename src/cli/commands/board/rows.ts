@@ -1,5 +1,5 @@
 // The board's rows, pure: a known session (what `ls` lists) and what the board has since learnt of it.
-import type { KnownSession } from '../../../core/state/known-sessions.js';
+import type { KnownSession } from '../../../core/index.js';
 
 export type RowState = 'working' | 'finished' | 'failed' | 'unknown';
 

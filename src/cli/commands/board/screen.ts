@@ -1,7 +1,7 @@
 // The board's terminal: the alternate screen and raw keys, taken and given back as a pair (enter/leave), so
 // that a command run from the board (chat, tail, the pager) gets the ordinary screen and keyboard.
 import { emitKeypressEvents } from 'node:readline';
-import type { InStream, OutStream } from '../../../core/io/io.js';
+import type { InStream, OutStream } from '../../../core/index.js';
 import type { Key } from '../../chat/input-line.js';
 
 /** The alternate screen on, the cursor hidden; and their undoing. */

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { MAX_SESSIONS } from '../../../core/state/known-sessions.js';
+import { MAX_SESSIONS } from '../../../core/index.js';
 import { intOption } from '../options/option-values.js';
 import { addNotifyOptions } from '../options/reply-options.js';
 import type { CommandSpec } from '../options/command-spec.js';

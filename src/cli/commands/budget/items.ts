@@ -1,4 +1,4 @@
-import type { BudgetView } from '../../../core/budget/budget-view.js';
+import type { BudgetView } from '../../../core/index.js';
 import { jsonLine, type Handlers, type Printer } from '../../output/printer.js';
 import type { Style } from '../../output/style.js';
 import { formatDuration } from '../../../util/duration.js';

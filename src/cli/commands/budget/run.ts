@@ -1,17 +1,23 @@
 // agents budget: the key's budget read from where the processes that use it keep it (this machine's file,
 // or the fleet's Redis), never from the service: looking costs no request.
-import { RedisStore } from '../../../core/budget/redis-store.js';
-import { FileStore } from '../../../core/budget/file-store.js';
+import {
+  ApiUrls,
+  BrokenState,
+  type BudgetKeyRef,
+  type BudgetStore,
+  budgetView,
+  CliError,
+  DEFAULT_PACING,
+  ExitCode,
+  FileStore,
+  isStop,
+  rateLimitFromEnv,
+  RedisStore,
+  requireBaseUrl,
+  requireConnection,
+} from '../../../core/index.js';
 import type { Context } from '../../run/context.js';
 import { pacingDir } from '../../run/context.js';
-import { requireBaseUrl, requireConnection } from '../../../core/config/settings.js';
-import { rateLimitFromEnv } from '../../../core/config/env.js';
-import { ApiUrls } from '../../../core/api/urls.js';
-import { DEFAULT_PACING } from '../../../core/budget/limiter.js';
-import type { BudgetStore } from '../../../core/budget/budget-store.js';
-import { budgetView } from '../../../core/budget/budget-view.js';
-import { BrokenState, type BudgetKeyRef } from '../../../core/budget/state.js';
-import { CliError, ExitCode, isStop } from '../../../core/errors/cli-error.js';
 import { sleep } from '../../../util/sleep.js';
 import type { Item } from '../../output/items.js';
 import type { BudgetItem } from './items.js';

@@ -1,10 +1,15 @@
 // agents chat [session]: a conversation with an agent at the terminal (src/cli/chat/ holds its parts).
 import type { Context } from '../../run/context.js';
-import { CliError, ExitCode, UsageError } from '../../../core/errors/cli-error.js';
-import { selectAgent, type AgentSelection, type CheckedAgentFlags } from '../../input/agent.js';
-import type { SessionRef } from '../../../core/sessions/refs.js';
-import { resolveSession } from '../../../core/sessions/resolve.js';
-import { requireConnection } from '../../../core/config/settings.js';
+import {
+  type AgentSelection,
+  CliError,
+  ExitCode,
+  requireConnection,
+  resolveSession,
+  type SessionRef,
+  UsageError,
+} from '../../../core/index.js';
+import { selectAgent, type CheckedAgentFlags } from '../../input/agent.js';
 import type { Item } from '../../output/items.js';
 import { loadBacklog, type Backlog } from '../../chat/backlog.js';
 import { Chat, type ChatEnd } from '../../chat/session.js';

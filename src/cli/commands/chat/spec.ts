@@ -1,6 +1,6 @@
 import { checkAgentFlags, type AgentFlags, type CheckedAgentFlags } from '../../input/agent.js';
 import type { Command } from 'commander';
-import { sessionRefArg, type SessionRef } from '../../../core/sessions/refs.js';
+import { type SessionRef, sessionRefArg } from '../../../core/index.js';
 import { intOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import { addAgentOptions, addNotifyOptions } from '../options/reply-options.js';

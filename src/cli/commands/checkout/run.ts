@@ -1,11 +1,9 @@
 // agents checkout: local commits and files git does not track are never lost (src/cli/git/clone.ts).
 import type { Context } from '../../run/context.js';
-import type { SessionRef } from '../../../core/sessions/refs.js';
-import { withAttempt } from '../../../core/sessions/groups.js';
+import { type SessionRef, UsageError, withAttempt } from '../../../core/index.js';
 import type { PullRequestPick } from '../../input/pull-request-choice.js';
 import { locatePull } from '../options/session-pull.js';
 import { branchState, fetchPull, requireBranchName, switchTo } from '../../git/clone.js';
-import { UsageError } from '../../../core/errors/cli-error.js';
 import type { Item } from '../../output/items.js';
 
 export type CheckoutFlags = { pr?: PullRequestPick; attempt?: number; branch?: string; force?: boolean };

@@ -1,7 +1,7 @@
 // agents completion: the script is written from the program itself, so it knows this version's options.
 import type { Command } from 'commander';
 import type { Context } from '../../run/context.js';
-import { readKnownSessions } from '../../../core/state/known-sessions.js';
+import { readKnownSessions } from '../../../core/index.js';
 import type { Item } from '../../output/items.js';
 import { flatten } from '../../../util/text.js';
 import { bash, commandTree, fish, zsh } from '../../completion/generators.js';

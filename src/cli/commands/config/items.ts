@@ -1,7 +1,5 @@
-import type { ConfigKey } from '../../../core/config/validators.js';
-import type { SettingSource } from '../../../core/config/settings.js';
+import type { ConfigKey, KeyPlace, SettingSource } from '../../../core/index.js';
 import type { Handlers } from '../../output/printer.js';
-import type { KeyPlace } from '../../../core/config/config-file.js';
 
 /** One setting as `list` and `get` report it; `value` is masked for api-key, null when unset. */
 export interface ConfigEntry {

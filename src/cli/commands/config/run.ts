@@ -1,14 +1,18 @@
 // agents config: `list` and `get` show the value in effect (flag > env > profile), a key only ever masked.
 import type { Context } from '../../run/context.js';
-import { removeKey, storeKey } from '../../../core/config/key-store.js';
-import { maskKey, maskUrlPassword } from '../../../core/config/mask.js';
-import { ENV_VARS, type SettingName, type Settings } from '../../../core/config/settings.js';
 import {
   CONFIG_KEYS,
+  type ConfigKey,
+  ENV_VARS,
+  maskKey,
+  maskUrlPassword,
+  removeKey,
+  type SettingName,
+  type Settings,
+  storeKey,
   validateConfigKey,
   validateConfigValue,
-  type ConfigKey,
-} from '../../../core/config/validators.js';
+} from '../../../core/index.js';
 import type { Item } from '../../output/items.js';
 import type { ConfigEntry, ConfigListing } from './items.js';
 

@@ -1,4 +1,4 @@
-import type { Session } from '../../../core/api/types.js';
+import type { Session } from '../../../core/index.js';
 import { jsonLine, type Handlers } from '../../output/printer.js';
 import { renderCreated } from '../../output/render.js';
 import { PLAIN, type Style } from '../../output/style.js';

@@ -2,19 +2,26 @@
 // the key's shared budget; a create that fails is reported and leaves the others (none is sent again).
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../../run/context.js';
-import type { ApiClient } from '../../../core/api/client.js';
-import type { CreateSessionBody, Session } from '../../../core/api/types.js';
-import { CliError, ExitCode, toCliError, type ExitCodeValue } from '../../../core/errors/cli-error.js';
+import {
+  type ApiClient,
+  CliError,
+  type CreateSessionBody,
+  ExitCode,
+  type ExitCodeValue,
+  githubFiles,
+  type OutputSchema,
+  postTurn,
+  type Session,
+  startDeadline,
+  toCliError,
+  withSchemaInstruction,
+} from '../../../core/index.js';
 import { commandMessage } from '../../input/command-message.js';
 import { selectAgent, type CheckedAgentFlags } from '../../input/agent.js';
 import type { ReplyFlags } from '../../input/reply-flags.js';
-import { withSchemaInstruction, type OutputSchema } from '../../../core/sessions/structured-output.js';
 import type { Item } from '../../output/items.js';
-import { githubFiles } from '../../../core/config/env.js';
-import { startDeadline } from '../../../core/sessions/deadline.js';
 import { addMember, waitFanOut } from '../wait/run.js';
 import { afterPost } from '../options/after-post.js';
-import { postTurn } from '../../../core/sessions/post.js';
 
 export interface CreateFlags extends CheckedAgentFlags, ReplyFlags {
   private?: boolean;

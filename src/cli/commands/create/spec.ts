@@ -1,12 +1,11 @@
 import { checkReplyFlags } from '../../input/reply-flags.js';
 import { checkAgentFlags, type AgentFlags, type CheckedAgentFlags } from '../../input/agent.js';
-import { checkMessageSources } from '../../../core/io/message.js';
+import { checkMessageSources, UsageError } from '../../../core/index.js';
 import type { Command } from 'commander';
 import { intOption, titleOption, uuidOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import { addAgentOptions, addReplyOptions, loadSchemaOption } from '../options/reply-options.js';
 import type { CreateFlags } from './run.js';
-import { UsageError } from '../../../core/errors/cli-error.js';
 
 type CreateOptions = Omit<CreateFlags, keyof CheckedAgentFlags | 'schema'> & AgentFlags;
 

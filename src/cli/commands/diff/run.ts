@@ -1,12 +1,10 @@
 // agents diff: at a terminal git itself writes it (its pager, its colours); otherwise its output is data.
 import type { Context } from '../../run/context.js';
-import type { SessionRef } from '../../../core/sessions/refs.js';
-import { withAttempt } from '../../../core/sessions/groups.js';
+import { CliError, type SessionRef, withAttempt } from '../../../core/index.js';
 import type { PullRequestPick } from '../../input/pull-request-choice.js';
 import { locatePull } from '../options/session-pull.js';
 import { currentBranchSession, defaultBranch, fetchPull } from '../../git/clone.js';
 import { git, gitSays } from '../../git/git.js';
-import { CliError } from '../../../core/errors/cli-error.js';
 import type { Item } from '../../output/items.js';
 
 export type DiffFlags = { pr?: PullRequestPick; attempt?: number; stat?: boolean; nameOnly?: boolean };

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import type { SessionRef } from '../../../core/sessions/refs.js';
+import type { SessionRef } from '../../../core/index.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import { attemptOption, pullRequestOption, sessionOrPickArg } from '../options/session-args.js';
 import type { DiffFlags } from './run.js';

@@ -1,7 +1,7 @@
 // `agents emulator`: serve the local API emulator until Ctrl-C / SIGTERM, then close and return.
 import type { Context } from '../../run/context.js';
 import type { Item } from '../../output/items.js';
-import { CliError, UsageError } from '../../../core/errors/cli-error.js';
+import { CliError, UsageError } from '../../../core/index.js';
 import {
   DEV_KEY,
   startEmulator,

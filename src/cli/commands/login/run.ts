@@ -1,13 +1,23 @@
 // agents login: the key is checked with one request before anything is stored: a rejected key stores nothing.
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../../run/context.js';
-import { CliError, ExitCode, UsageError, fromHttpError } from '../../../core/errors/cli-error.js';
-import { isHttpError } from '../../../core/api/errors.js';
-import { ENV_VARS, describeSource, fromEnv } from '../../../core/config/settings.js';
-import { validateApiKey, validateBaseUrl } from '../../../core/config/validators.js';
-import type { Env, InStream } from '../../../core/io/io.js';
-import { keychainFromEnv } from '../../../core/config/env.js';
-import { storeKey, type StoreMode } from '../../../core/config/key-store.js';
+import {
+  CliError,
+  describeSource,
+  type Env,
+  ENV_VARS,
+  ExitCode,
+  fromEnv,
+  fromHttpError,
+  type InStream,
+  isHttpError,
+  keychainFromEnv,
+  storeKey,
+  type StoreMode,
+  UsageError,
+  validateApiKey,
+  validateBaseUrl,
+} from '../../../core/index.js';
 import type { Item } from '../../output/items.js';
 
 export type LoginFlags = { withKey?: boolean; insecureStorage?: boolean; keychain?: boolean };

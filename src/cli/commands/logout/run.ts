@@ -1,8 +1,7 @@
 // agents logout: the key goes, wherever it is kept; the base URL and agent stay, for `agents login`.
 import type { Context } from '../../run/context.js';
-import { ENV_VARS, fromEnv } from '../../../core/config/settings.js';
+import { ENV_VARS, fromEnv, removeKey } from '../../../core/index.js';
 import type { Item } from '../../output/items.js';
-import { removeKey } from '../../../core/config/key-store.js';
 
 export async function* logout(ctx: Context): AsyncGenerator<Item> {
   const profile = ctx.profile();

@@ -1,18 +1,18 @@
 // agents ls: the sessions this machine created or sent to (the API has no way to list sessions).
-import type { SessionRef } from '../../../core/sessions/refs.js';
-import { UsageError } from '../../../core/errors/cli-error.js';
-import { groupOf } from '../../../core/sessions/groups.js';
-import type { Context } from '../../run/context.js';
-import { fetchLatestTurnState } from '../../../core/sessions/latest.js';
-import type { ApiClient } from '../../../core/api/client.js';
-import { isHttpError } from '../../../core/api/errors.js';
-import type { Item } from '../../output/items.js';
 import {
+  type ApiClient,
+  fetchLatestTurnState,
+  groupOf,
+  isHttpError,
+  type KnownSession,
   noteSessionFacts,
   readKnownSessions,
-  type KnownSession,
   type SessionFacts,
-} from '../../../core/state/known-sessions.js';
+  type SessionRef,
+  UsageError,
+} from '../../../core/index.js';
+import type { Context } from '../../run/context.js';
+import type { Item } from '../../output/items.js';
 
 export type LsFlags = { group?: SessionRef; limit: number; refresh?: boolean };
 

@@ -1,7 +1,6 @@
 import { Argument, type Command } from 'commander';
-import { MAX_SESSIONS } from '../../../core/state/known-sessions.js';
+import { MAX_SESSIONS, type SessionRef, sessionRefArg } from '../../../core/index.js';
 import { intOption } from '../options/option-values.js';
-import { sessionRefArg, type SessionRef } from '../../../core/sessions/refs.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import type { LsFlags } from './run.js';
 

@@ -1,8 +1,6 @@
 import type { Context } from '../../run/context.js';
-import type { SessionRef } from '../../../core/sessions/refs.js';
-import { resolveSession } from '../../../core/sessions/resolve.js';
+import { resolveSession, type SessionRef, webAddress } from '../../../core/index.js';
 import { sessionOrPick } from '../../input/pick-session.js';
-import { webAddress } from '../../../core/sessions/web-address.js';
 import type { Item } from '../../output/items.js';
 
 export async function open(ctx: Context, given: SessionRef | undefined): Promise<Item> {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { SessionRef } from '../../../core/sessions/refs.js';
+import type { SessionRef } from '../../../core/index.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import { sessionOrPickArg } from '../options/session-args.js';
 

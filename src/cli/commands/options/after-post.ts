@@ -1,30 +1,30 @@
 // The rest of a create or send once the service has taken the message: the next steps, or the wait (and
 // --notify), the CI job's result, and with --output-schema the answer checked and asked for again.
 import type { Context } from '../../run/context.js';
-import type { ApiClient } from '../../../core/api/client.js';
-import type { Message } from '../../../core/api/types.js';
-import { CliError, ExitCode } from '../../../core/errors/cli-error.js';
-import { writeOutput } from './artifact-output.js';
-import { githubFiles } from '../../../core/config/env.js';
-import { notifyHow } from '../../../core/config/notify-setting.js';
 import {
+  type ApiClient,
+  CliError,
+  type Deadline,
+  DEFAULT_SCHEMA_RETRIES,
+  ExitCode,
   followThread,
-  notifyEnd,
-  outagePolicy,
-  waitError,
-  type ThreadWait,
-} from '../../../core/sessions/await-reply.js';
-import type { Deadline } from '../../../core/sessions/deadline.js';
-import { DEFAULT_SCHEMA_RETRIES, type OutputSchema } from '../../../core/sessions/structured-output.js';
-import {
+  githubFiles,
+  type Message,
   mismatchError,
+  notifyEnd,
+  notifyHow,
+  outagePolicy,
+  type OutputSchema,
   schemaFields,
+  type SessionItem,
   structuredReply,
   type StructuredResult,
-} from '../../../core/sessions/structured-reply.js';
-import { waitResult } from '../../../core/sessions/wait-result.js';
-import type { WaitResult } from '../../../core/events/ci-result.js';
-import type { SessionItem } from '../../../core/events/session-items.js';
+  type ThreadWait,
+  waitError,
+  waitResult,
+  type WaitResult,
+} from '../../../core/index.js';
+import { writeOutput } from './artifact-output.js';
 import type { ReplyFlags } from '../../input/reply-flags.js';
 
 export interface TurnStarted {

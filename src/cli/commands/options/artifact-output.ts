@@ -1,13 +1,16 @@
 // plan and artifact: the record found and its bytes fetched within --timeout, written to -o or printed.
 import { writeFile } from 'node:fs/promises';
 import type { Context } from '../../run/context.js';
-import type { ApiClient } from '../../../core/api/client.js';
-import type { Artifact } from '../../../core/api/types.js';
-import { CliError, ExitCode } from '../../../core/errors/cli-error.js';
-import { downloadArtifact } from '../../../core/sessions/artifacts.js';
-import { withDeadline } from '../../../core/sessions/deadline.js';
+import {
+  type ApiClient,
+  type Artifact,
+  CliError,
+  downloadArtifact,
+  ExitCode,
+  fileError,
+  withDeadline,
+} from '../../../core/index.js';
 import type { Item } from '../../output/items.js';
-import { fileError } from '../../../core/errors/file-errors.js';
 
 export interface DownloadFlags {
   output?: string;

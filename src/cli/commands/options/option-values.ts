@@ -3,7 +3,7 @@
 import { InvalidArgumentError } from 'commander';
 import { isUuid } from '../../../util/uuid.js';
 import { parseDuration } from '../../../util/duration.js';
-import { MAX_TITLE_LENGTH } from '../../../core/api/types.js';
+import { MAX_TITLE_LENGTH } from '../../../core/index.js';
 
 export function uuidOption(value: string): string {
   if (!isUuid(value)) throw new InvalidArgumentError('expected a UUID.');

@@ -1,9 +1,6 @@
 // The options of the commands that post a turn; input/reply-flags.ts checks their combinations.
-import { loadOutputSchema } from '../../../core/sessions/output-schema.js';
+import { CORE_AGENTS, loadOutputSchema, type OutputSchema, readSchemaFile } from '../../../core/index.js';
 import { Option, type Command } from 'commander';
-import { CORE_AGENTS } from '../../../core/api/types.js';
-import { readSchemaFile } from '../../../core/io/schema-file.js';
-import type { OutputSchema } from '../../../core/sessions/structured-output.js';
 import { durationOption, intOption, uuidListOption, uuidOption } from './option-values.js';
 
 /** --notify and --no-notify of a command that waits: true, false, or undefined (the setting decides). */

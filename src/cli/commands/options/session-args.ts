@@ -1,7 +1,7 @@
 // The arguments and options several commands share, declared once so their help reads the same everywhere.
 import { Argument, Option } from 'commander';
 import { durationOption, intOption } from './option-values.js';
-import { sessionRefArg } from '../../../core/sessions/refs.js';
+import { sessionRefArg } from '../../../core/index.js';
 import { threadOptionArg } from '../../input/wait-ref.js';
 import { pullRequestPickArg } from '../../input/pull-request-choice.js';
 

@@ -1,13 +1,12 @@
 // What checkout and diff share: the session's pull request and the clone's remote that names its
 // repository, the checks that need no network first, so that a refusal costs no request and changes nothing.
 import type { Context } from '../../run/context.js';
-import type { SessionRef } from '../../../core/sessions/refs.js';
+import { resolveSession, type SessionRef } from '../../../core/index.js';
 import { choosePullRequest, pullRequestUrls, type PullRequestPick } from '../../input/pull-request-choice.js';
 import { parsePullRequestUrl } from '../../git/forge-urls.js';
 import { remoteFor, remotes, requireClone } from '../../git/clone.js';
 import type { GitPlace } from '../../git/git.js';
 import { sessionOrPick } from '../../input/pick-session.js';
-import { resolveSession } from '../../../core/sessions/resolve.js';
 
 interface LocateOptions {
   pick: PullRequestPick | undefined;

@@ -1,8 +1,6 @@
 import type { Context } from '../../run/context.js';
-import type { SessionRef } from '../../../core/sessions/refs.js';
-import { resolveSession } from '../../../core/sessions/resolve.js';
+import { latestPlanRecord, resolveSession, type SessionRef } from '../../../core/index.js';
 import { sessionOrPick } from '../../input/pick-session.js';
-import { latestPlanRecord } from '../../../core/sessions/artifacts.js';
 import type { Item } from '../../output/items.js';
 import { artifactItem, type DownloadFlags } from '../options/artifact-output.js';
 

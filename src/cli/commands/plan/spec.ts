@@ -1,6 +1,6 @@
 import { checkOutputPath } from '../../input/reply-flags.js';
 import type { Command } from 'commander';
-import type { SessionRef } from '../../../core/sessions/refs.js';
+import type { SessionRef } from '../../../core/index.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import { readTimeoutOption, sessionOrPickArg } from '../options/session-args.js';
 import type { DownloadFlags } from '../options/artifact-output.js';

@@ -1,4 +1,4 @@
-import type { SentMessage } from '../../../core/api/types.js';
+import type { SentMessage } from '../../../core/index.js';
 import { jsonLine, type Handlers } from '../../output/printer.js';
 
 export type SendItem = { kind: 'message-sent'; sessionId: string; sent: SentMessage; waiting: boolean };

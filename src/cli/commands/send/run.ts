@@ -1,19 +1,24 @@
 import type { Context } from '../../run/context.js';
-import type { Profile, SendMessageBody } from '../../../core/api/types.js';
-import { CliError, ExitCode } from '../../../core/errors/cli-error.js';
+import {
+  CliError,
+  ExitCode,
+  githubFiles,
+  type OutputSchema,
+  postTurn,
+  type Profile,
+  readKnownSessions,
+  resolveSession,
+  type SendMessageBody,
+  type SessionRef,
+  startDeadline,
+  turnInProgress,
+  withSchemaInstruction,
+} from '../../../core/index.js';
 import { commandMessage } from '../../input/command-message.js';
 import type { ReplyFlags } from '../../input/reply-flags.js';
-import { withSchemaInstruction, type OutputSchema } from '../../../core/sessions/structured-output.js';
-import type { SessionRef } from '../../../core/sessions/refs.js';
-import { resolveSession } from '../../../core/sessions/resolve.js';
 import { sessionOrPick } from '../../input/pick-session.js';
-import { readKnownSessions } from '../../../core/state/known-sessions.js';
 import type { Item } from '../../output/items.js';
-import { githubFiles } from '../../../core/config/env.js';
-import { startDeadline } from '../../../core/sessions/deadline.js';
 import { afterPost } from '../options/after-post.js';
-import { postTurn } from '../../../core/sessions/post.js';
-import { turnInProgress } from '../../../core/sessions/latest.js';
 
 export type SendFlags = ReplyFlags & { profile?: Profile; yes?: boolean; schema?: OutputSchema };
 

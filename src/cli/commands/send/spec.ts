@@ -1,9 +1,8 @@
 import { checkReplyFlags } from '../../input/reply-flags.js';
 import { profileFromFlags, type AgentFlags } from '../../input/agent.js';
-import { checkMessageSources } from '../../../core/io/message.js';
+import { checkMessageSources, type SessionRef } from '../../../core/index.js';
 import type { Command } from 'commander';
 
-import type { SessionRef } from '../../../core/sessions/refs.js';
 import { uuidOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import { addReplyOptions, loadSchemaOption } from '../options/reply-options.js';

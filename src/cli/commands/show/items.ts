@@ -1,7 +1,11 @@
-import type { Session } from '../../../core/api/types.js';
-import type { Conversation } from '../../../core/conversation/model.js';
-import { latestTurnState } from '../../../core/conversation/turn-state.js';
-import { pagerCommand, pagerEnv, timeFormat } from '../../../core/config/env.js';
+import {
+  type Conversation,
+  latestTurnState,
+  pagerCommand,
+  pagerEnv,
+  type Session,
+  timeFormat,
+} from '../../../core/index.js';
 import type { Handlers, Printer } from '../../output/printer.js';
 import { renderSession, renderSessionCard } from '../../output/render.js';
 import { renderConversation, type TextMode } from '../../output/render-conversation.js';

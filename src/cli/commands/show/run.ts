@@ -1,14 +1,17 @@
 // agents show: a session and its conversation, oldest first, grouped by turn. Everything is read before
 // anything is printed, so a failure part-way (an unknown --thread) leaves stdout empty.
-import { webAddress } from '../../../core/sessions/web-address.js';
+import {
+  DEFAULT_SHOW_LIMIT,
+  groupOf,
+  readKnownSessions,
+  readSession,
+  resolveSession,
+  type SessionRef,
+  webAddress,
+  withDeadline,
+} from '../../../core/index.js';
 import type { Context } from '../../run/context.js';
-import type { SessionRef } from '../../../core/sessions/refs.js';
-import { resolveSession } from '../../../core/sessions/resolve.js';
-import { groupOf } from '../../../core/sessions/groups.js';
 import { sessionOrPick } from '../../input/pick-session.js';
-import { readKnownSessions } from '../../../core/state/known-sessions.js';
-import { DEFAULT_SHOW_LIMIT, readSession } from '../../../core/sessions/read-session.js';
-import { withDeadline } from '../../../core/sessions/deadline.js';
 import type { Item } from '../../output/items.js';
 
 export interface ShowFlags {

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import type { SessionRef } from '../../../core/sessions/refs.js';
+import type { SessionRef } from '../../../core/index.js';
 import { withThreadSession, type ThreadOption } from '../../input/wait-ref.js';
 import { intOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';

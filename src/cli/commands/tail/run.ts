@@ -1,14 +1,22 @@
 import type { Context } from '../../run/context.js';
-import type { Message, MessageType } from '../../../core/api/types.js';
-import type { SessionItem } from '../../../core/events/session-items.js';
-import { CliError, ExitCode, isStop } from '../../../core/errors/cli-error.js';
-import type { SessionRef } from '../../../core/sessions/refs.js';
-import { resolveSession } from '../../../core/sessions/resolve.js';
+import {
+  CliError,
+  ConversationFollow,
+  ExitCode,
+  isStop,
+  type Message,
+  type MessageType,
+  notifyEnd,
+  outagePolicy,
+  readBacklog,
+  resolveSession,
+  type SessionItem,
+  type SessionRef,
+  startDeadline,
+  waitError,
+} from '../../../core/index.js';
 import { sessionOrPick } from '../../input/pick-session.js';
 import type { Item } from '../../output/items.js';
-import { startDeadline } from '../../../core/sessions/deadline.js';
-import { notifyEnd, outagePolicy, waitError } from '../../../core/sessions/await-reply.js';
-import { ConversationFollow, readBacklog } from '../../../core/sessions/follow-conversation.js';
 
 export interface TailFlags {
   /** How many of the agent's messages the backlog shows; undefined: all since `since`. */

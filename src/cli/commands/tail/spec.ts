@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { UsageError } from '../../../core/errors/cli-error.js';
-import type { SessionRef } from '../../../core/sessions/refs.js';
+import { type SessionRef, UsageError } from '../../../core/index.js';
 import { withThreadSession, type ThreadOption } from '../../input/wait-ref.js';
 import { durationOption, intOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';

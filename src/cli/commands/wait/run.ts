@@ -3,16 +3,23 @@
 import { mkdir, access, constants, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Context } from '../../run/context.js';
-import type { ApiClient } from '../../../core/api/client.js';
-import { CliError, ExitCode, UsageError } from '../../../core/errors/cli-error.js';
-import { notAWaitRef, parseWaitRef, type WaitRef } from '../../../core/sessions/refs.js';
+import {
+  anySignal,
+  type ApiClient,
+  CliError,
+  ExitCode,
+  FanOut,
+  groupOf,
+  type InStream,
+  notAWaitRef,
+  type OutputSchema,
+  parseWaitRef,
+  resumeWait,
+  startDeadline,
+  UsageError,
+  type WaitRef,
+} from '../../../core/index.js';
 import type { Item } from '../../output/items.js';
-import type { OutputSchema } from '../../../core/sessions/structured-output.js';
-import type { InStream } from '../../../core/io/io.js';
-import { startDeadline } from '../../../core/sessions/deadline.js';
-import { anySignal } from '../../../core/api/call-deadline.js';
-import { FanOut, resumeWait } from '../../../core/sessions/fan-out.js';
-import { groupOf } from '../../../core/sessions/groups.js';
 
 export type WaitFlags = { timeout?: number; outputDir?: string; schema?: OutputSchema; notify?: boolean };
 

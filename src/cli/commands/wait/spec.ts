@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { waitRefArg } from '../../input/wait-ref.js';
-import type { WaitRef } from '../../../core/sessions/refs.js';
+import type { WaitRef } from '../../../core/index.js';
 import { durationOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import { addNotifyOptions, loadSchemaOption } from '../options/reply-options.js';
