@@ -1,6 +1,6 @@
 // The Action's `with:` block, read and checked before anything is sent: the names and meanings of Blocks'
 // own action (BlocksOrg/blocks-ci-sessions), plus ours. Each error names the input, not the CLI flag.
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import {
   MAX_TITLE_LENGTH,
@@ -34,13 +34,12 @@ export const INPUT_NAMES = [
   'schema_retries',
 ] as const;
 
-/** The name of one input. */
 export type InputName = (typeof INPUT_NAMES)[number];
 
-/** Reads one input as the runner passes it, trimmed: the Action's is @actions/core's getInput. */
+/** Reads one input as the runner passes it, trimmed (@actions/core's getInput). */
 export type InputReader = (name: InputName) => string;
 
-/** The defaults of action.yml, for a runner (or a test) that passes an input empty. */
+/** action.yml's defaults, for a runner (or a test) that passes an input empty. */
 const DEFAULT_BASE_URL = 'https://api.blocks.team';
 const DEFAULT_TIMEOUT_MINUTES = 30;
 const DEFAULT_SCHEMA_RETRIES = 2;
@@ -48,7 +47,6 @@ const DEFAULT_SCHEMA_RETRIES = 2;
 const MAX_TIMEOUT_MINUTES = 360;
 const MAX_POLL_SECONDS = 3600;
 
-/** The inputs, checked. */
 export interface ActionInputs {
   apiKey: string;
   baseUrl: string;
@@ -57,7 +55,6 @@ export interface ActionInputs {
   promptFile?: string;
   agent?: CoreAgent;
   agentId?: string;
-  /** A follow-up on this session instead of a new one. */
   sessionId?: string;
   title?: string;
   sessionGroupId?: string;
@@ -74,10 +71,7 @@ export interface ActionInputs {
   ignored: string[];
 }
 
-/**
- * A true-or-false input. Not the toolkit's getBooleanInput: it takes YAML 1.2's six spellings alone
- * (true, True, TRUE and the three of false), and a workflow passing yes, on or 1 here today would fail.
- */
+/** Not the toolkit's getBooleanInput, which takes YAML 1.2's six spellings alone: yes, on and 1 would fail. */
 function bool(read: InputReader, name: InputName, fallback: boolean): boolean {
   const value = read(name).toLowerCase();
   if (value === '') return fallback;
@@ -110,13 +104,7 @@ function workspaceFile(read: InputReader, name: InputName, workspace: string): s
   const value = read(name);
   if (value === '') return undefined;
   const path = isAbsolute(value) ? value : resolve(workspace, value);
-  let file = false;
-  try {
-    file = statSync(path).isFile();
-  } catch {
-    // missing or unreadable: said below
-  }
-  if (!file) {
+  if (!existsSync(path) || !statSync(path).isFile()) {
     throw new UsageError(
       `input ${name}: no file ${value} in the workspace`,
       'paths are relative to the workspace: check out the repository (actions/checkout) before this step',
@@ -160,7 +148,7 @@ function promptInputs(read: InputReader, workspace: string) {
   return prompt === '' ? { promptFile } : { prompt };
 }
 
-/** Reads and checks every input; throws a UsageError naming the input at the first that is wrong. */
+/** Every input, checked: a UsageError naming the first that is wrong. */
 export function parseInputs(read: InputReader, workspace: string): ActionInputs {
   const key = read('blocks_api_key');
   if (key === '') throw new UsageError('input blocks_api_key is needed', 'pass it from a secret');
