@@ -6,19 +6,13 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { VERSION } from '../util/version.js';
+import { escapeForLine } from '../util/text.js';
 import { Arguments } from './arguments.js';
-import { redact, type Host } from '../core/index.js';
+import { redact, toCliError, type Host } from '../core/index.js';
 import type { Agents } from '../sdk/index.js';
-import { errorResult, resultOf, type ToolResult } from './tool-results.js';
 import { createSessionTool, listSessions, sendMessageTool, showSession, waitForReply } from './calls.js';
 import type { ToolOutcome, ToolCallContext } from './turn-result.js';
 import { servedTools, type ToolDefinition, type ToolName } from './tools.js';
-
-/** How the server was asked to run. */
-export interface ServeOptions {
-  /** Serve only the tools that send nothing to a session. */
-  readOnly: boolean;
-}
 
 const BODIES: Record<
   ToolName,
@@ -43,8 +37,20 @@ async function secretOf(host: Host<Agents>): Promise<string | undefined> {
   }
 }
 
-/** One tools/call: the tool's body with its arguments checked, every failure a result with isError. */
-export async function callTool(
+/** A tools/call result (the MCP CallToolResult shape, as far as this server fills it). */
+interface ToolResult {
+  [key: string]: unknown;
+  content: { type: 'text'; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+/**
+ * One tools/call: the tool's body with its arguments checked. A failure of any kind (a bad argument, an
+ * unknown session, a missing or busy key) is a result with isError and one line `error: …; hint: …` (an
+ * agent reads it and acts): never a protocol error, never the end of the server.
+ */
+async function callTool(
   host: Host<Agents>,
   tools: readonly ToolDefinition[],
   name: string,
@@ -58,19 +64,25 @@ export async function callTool(
       const why = BODIES[name as ToolName] ? ' (this server is read-only: agents mcp --read-only)' : '';
       throw new Error(`no tool ${JSON.stringify(name.slice(0, 80))}${why}; the tools: ${served}`);
     }
-    return resultOf(await BODIES[tool.name](host, new Arguments(raw, tool), call));
+    const answer = await BODIES[tool.name](host, new Arguments(raw, tool), call);
+    return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured };
   } catch (err) {
-    const result = errorResult(err, await secretOf(host));
+    const e = toCliError(err);
+    const hint = e.hint ? `; hint: ${escapeForLine(e.hint)}` : '';
+    const text = redact(
+      `error: ${escapeForLine(e.message.split('\n')[0] ?? '')}${hint}`,
+      await secretOf(host),
+    );
     if (call.signal.aborted) {
       const why = call.ending?.() ? 'the server ended' : 'the call was cancelled';
       host.log.info(`agents mcp: ${name} stopped: ${why}; the session goes on`);
-    } else host.log.debug(`agents mcp: ${name} failed: ${result.content[0]?.text ?? ''}`);
-    return result;
+    } else host.log.debug(`agents mcp: ${name} failed: ${text}`);
+    return { content: [{ type: 'text', text }], isError: true };
   }
 }
 
 /** Serves the tools on the run's stdin and stdout until stdin closes or the run is stopped. */
-export async function serve(host: Host<Agents>, o: ServeOptions): Promise<void> {
+export async function serve(host: Host<Agents>, o: { readOnly: boolean }): Promise<void> {
   const tools = servedTools(o.readOnly);
   // The low-level server: the schemas are ours (JSON Schema, as tools.ts declares them), and so is the
   // checking of arguments, so that a bad one is a tool result and not a protocol error (McpServer would

@@ -2,7 +2,6 @@
 // whose descriptions an agent can act on, and the output schema of each result's structuredContent.
 import { CORE_AGENTS, DEFAULT_SCHEMA_RETRIES, MAX_SCHEMA_RETRIES, MAX_SESSIONS } from '../core/index.js';
 
-/** A tool's name. */
 export type ToolName =
   'create_session' | 'send_message' | 'wait_for_reply' | 'show_session' | 'list_sessions';
 
@@ -18,7 +17,7 @@ export interface ToolDefinition {
 
 /** The longest wait one call may ask for; a longer one is several calls. */
 export const MAX_WAIT_SECONDS = 600;
-/** wait_for_reply's wait when none is given. */
+/** wait_for_reply's default wait. */
 export const DEFAULT_WAIT_SECONDS = 60;
 
 const SESSION = {
@@ -66,10 +65,7 @@ const PULL_REQUESTS = {
     ],
   },
 };
-/**
- * A turn's result: the ids, the address, whether it is still running, and the reply with the pull
- * requests once it ended; with output_schema, the value or what was wrong (as the CLI's --json result).
- */
+/** A turn's result; with output_schema, the value or what was wrong (as the CLI's --json result). */
 const TURN_RESULT = {
   type: 'object' as const,
   properties: {
@@ -262,14 +258,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   },
 ];
 
-/** The tools that send nothing to a session: all that `agents mcp --read-only` serves. */
-export const READ_ONLY_TOOLS: ReadonlySet<ToolName> = new Set([
-  'wait_for_reply',
-  'show_session',
-  'list_sessions',
-]);
-
-/** The tools served: all, or the read-only ones. */
+/** The tools served: all, or (`agents mcp --read-only`) those that send nothing to a session. */
 export function servedTools(readOnly: boolean): ToolDefinition[] {
-  return TOOLS.filter((t) => !readOnly || READ_ONLY_TOOLS.has(t.name));
+  return TOOLS.filter((t) => !readOnly || t.annotations.readOnlyHint);
 }
