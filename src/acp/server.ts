@@ -13,16 +13,23 @@ import {
   type InitializeResponse,
   type SessionConfigOption,
 } from '@agentclientprotocol/sdk';
-import { CliError, CORE_AGENTS, ExitCode, toCliError, type CoreAgent, type Host } from '../core/index.js';
+import {
+  CliError,
+  CORE_AGENTS,
+  ExitCode,
+  redact,
+  toCliError,
+  type CoreAgent,
+  type Host,
+} from '../core/index.js';
 import type { Agents } from '../sdk/index.js';
 import { VERSION } from '../util/version.js';
 import { Blocks } from './blocks.js';
-import { acpError } from './errors.js';
-import { PanelSession, type PanelOptions } from './session.js';
+import { PanelSession } from './session.js';
 import { promptText } from './updates.js';
 
 /** How `agents acp` was asked to run. */
-export interface AcpOptions {
+interface AcpOptions {
   /** --agent: the agent of new sessions (else the configured one, else claude); the panel may pick another. */
   agent?: CoreAgent;
   /** --agent-id: every new session goes to this agent of the workspace (no choice in the panel). */
@@ -40,6 +47,26 @@ const LOGIN: AuthMethod = {
   description:
     'Run `agents login` in a terminal (or set AGENTS_API_KEY in the environment the editor starts `agents acp` with), then start a new thread.',
 };
+
+/** ACP's codes: auth required, resource not found, invalid params (else internal error). */
+const CODES: Partial<Record<number, number>> = {
+  [ExitCode.AUTH]: -32000,
+  [ExitCode.NOT_FOUND]: -32002,
+  [ExitCode.USAGE]: -32602,
+};
+
+/**
+ * Anything thrown, as the ACP error the editor shows: the CLI's one line and its hint (toCliError, as
+ * main's catch and the MCP results), the exit code the CLI gives it, and never the key.
+ */
+function acpError(err: unknown, secret: string | undefined): RequestError {
+  if (err instanceof RequestError) return err;
+  const e = toCliError(err);
+  const message = redact(e.message.split('\n')[0] ?? '', secret);
+  const hint = e.hint === undefined ? undefined : redact(e.hint, secret);
+  const text = hint === undefined ? message : `${message} (hint: ${hint})`;
+  return new RequestError(CODES[e.exitCode] ?? -32603, text, { hint: hint ?? null, exitCode: e.exitCode });
+}
 
 /** The config option that picks the agent of a new session, before its first prompt. */
 function agentOption(current: string): SessionConfigOption[] {
@@ -77,13 +104,21 @@ class AcpServer {
     this.signal = AbortSignal.any([host.signal, this.left.signal]);
   }
 
-  /** Runs `body`, its failure the ACP error the editor shows. */
-  async guard<T>(body: () => Promise<T>): Promise<T> {
+  /** Whether a key is configured (flag, environment or profile); a bad configuration says so when used. */
+  private hasKey(): Promise<boolean> {
+    return this.host.apiKey().then(
+      (key) => key !== undefined,
+      () => true,
+    );
+  }
+
+  /** Runs `body`, its failure the ACP error the editor shows (the key, when readable, blanked out). */
+  async guard<T>(body: () => T | Promise<T>): Promise<T> {
     try {
       return await body();
     } catch (err) {
-      const e = acpError(err, await this.blocks.secret());
-      this.blocks.log('debug', `agents acp: ${e.message}`);
+      const e = acpError(err, await this.host.apiKey().catch(() => undefined));
+      this.host.log.debug(`agents acp: ${e.message}`);
       throw e;
     }
   }
@@ -96,16 +131,16 @@ class AcpServer {
         promptCapabilities: { image: false, audio: false, embeddedContext: true },
         sessionCapabilities: { list: {} },
       },
-      authMethods: (await this.blocks.hasKey()) ? [] : [LOGIN],
+      authMethods: (await this.hasKey()) ? [] : [LOGIN],
       agentInfo: { name: 'agents', title: 'Blocks', version: VERSION },
     };
   }
 
   /** A key is configured, or the auth-required error with the CLI's line and hint (from the settings). */
   async requireKey(): Promise<void> {
-    if (await this.blocks.hasKey()) return;
+    if (await this.hasKey()) return;
     try {
-      await this.blocks.agents();
+      await this.host.agents();
     } catch (err) {
       // With no key, whatever else is missing too (a fresh machine has no base URL either), `agents login`
       // is the cure: ACP's auth-required, with the CLI's line and hint.
@@ -114,15 +149,17 @@ class AcpServer {
     }
   }
 
-  private panel(id: string, agentOf: PanelOptions['agent'], cwd: string): PanelSession {
-    const panel = new PanelSession({
-      blocks: this.blocks,
-      signal: this.signal,
-      notify: (update) => this.connection!.client.notify('session/update', { sessionId: id, update }),
-      agent: agentOf,
-      ...(this.o.sendCwd ? { cwd } : {}),
-      ...(this.o.timeoutMs === undefined ? {} : { timeoutMs: this.o.timeoutMs }),
-    });
+  private panel(id: string, agentOf: PanelSession['agent'], cwd: string): PanelSession {
+    const panel = new PanelSession(
+      {
+        blocks: this.blocks,
+        signal: this.signal,
+        notify: (update) => this.connection!.client.notify('session/update', { sessionId: id, update }),
+        ...(this.o.sendCwd ? { cwd } : {}),
+        ...(this.o.timeoutMs === undefined ? {} : { timeoutMs: this.o.timeoutMs }),
+      },
+      agentOf,
+    );
     this.sessions.set(id, panel);
     return panel;
   }
@@ -134,18 +171,14 @@ class AcpServer {
       this.panel(id, { agent_id: this.o.agentId }, cwd);
       return { sessionId: id };
     }
-    const name = this.o.agent ?? (await this.blocks.configuredAgent()) ?? 'claude';
+    const name = this.o.agent ?? (await this.host.defaultAgent()) ?? 'claude';
     this.panel(id, { agent_name: name }, cwd);
     return { sessionId: id, configOptions: agentOption(name) };
   }
 
   setAgent(sessionId: string, configId: string, value: unknown) {
     const panel = this.known(sessionId);
-    if (
-      configId !== 'agent' ||
-      typeof value !== 'string' ||
-      !(CORE_AGENTS as readonly string[]).includes(value)
-    ) {
+    if (configId !== 'agent' || !(CORE_AGENTS as readonly unknown[]).includes(value)) {
       throw RequestError.invalidParams({ configId }, `the option is agent, one of ${CORE_AGENTS.join(', ')}`);
     }
     if (panel.blocksId !== undefined || !('agent_name' in panel.agent)) {
@@ -155,7 +188,7 @@ class AcpServer {
       );
     }
     panel.agent = { agent_name: value as CoreAgent };
-    return { configOptions: agentOption(value) };
+    return { configOptions: agentOption(value as CoreAgent) };
   }
 
   async load(sessionId: string, cwd: string): Promise<void> {
@@ -199,22 +232,14 @@ export async function serve(host: Host<Agents>, o: AcpOptions): Promise<void> {
   const s = new AcpServer(host, o);
   const app = agent({ name: 'agents' })
     .onRequest('initialize', ({ params }) => s.guard(() => s.initialize(params.protocolVersion)))
-    .onRequest('authenticate', () =>
-      s.guard(async () => {
-        await s.requireKey();
-        return {};
-      }),
-    )
+    .onRequest('authenticate', () => s.guard(() => s.requireKey().then(() => ({}))))
     .onRequest('session/new', ({ params }) => s.guard(() => s.newSession(params.cwd)))
     .onRequest('session/load', ({ params }) =>
-      s.guard(async () => {
-        await s.load(params.sessionId, params.cwd);
-        return {};
-      }),
+      s.guard(() => s.load(params.sessionId, params.cwd).then(() => ({}))),
     )
     .onRequest('session/list', ({ params }) => s.guard(() => s.list(params.cwd)))
     .onRequest('session/set_config_option', ({ params }) =>
-      s.guard(() => Promise.resolve(s.setAgent(params.sessionId, params.configId, params.value))),
+      s.guard(() => s.setAgent(params.sessionId, params.configId, params.value)),
     )
     .onRequest('session/prompt', ({ params }) =>
       s.guard(async () => {
@@ -231,13 +256,12 @@ export async function serve(host: Host<Agents>, o: AcpOptions): Promise<void> {
     .onNotification('session/cancel', ({ params }) => {
       s.known(params.sessionId).cancel();
     });
-  const stdin = host.stdin as unknown as Readable;
-  const stdout = host.stdout as unknown as Writable;
-  const stream = ndJsonStream(
-    Writable.toWeb(stdout) as WritableStream<Uint8Array>,
-    Readable.toWeb(stdin) as ReadableStream<Uint8Array>,
+  const connection = app.connect(
+    ndJsonStream(
+      Writable.toWeb(host.stdout as unknown as Writable) as WritableStream<Uint8Array>,
+      Readable.toWeb(host.stdin as unknown as Readable) as ReadableStream<Uint8Array>,
+    ),
   );
-  const connection = app.connect(stream);
   s.connection = connection;
   const end = () => connection.close();
   if (host.signal.aborted) end();

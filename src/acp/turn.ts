@@ -6,38 +6,20 @@ import type { SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
 /** Sends one update to the editor, in order with the others (the session's queue). */
 export type UpdateSink = (update: SessionUpdate) => Promise<void>;
 
-/** A prompt in progress. */
 export class Turn {
   private readonly stop = new AbortController();
-  private over = false;
+  /** Aborts when the turn is cancelled or superseded: its follow stops. */
+  readonly signal = this.stop.signal;
+  /** Whether the turn is over: no update goes out for it any more. */
+  done = false;
   private settle!: (reason: StopReason) => void;
   /** Settles with `cancelled` when the turn is cancelled or superseded. */
-  readonly stopped: Promise<StopReason>;
-  /** The turn's thread, once the service named it. */
-  threadId: string | undefined;
+  readonly stopped = new Promise<StopReason>((resolve) => (this.settle = resolve));
 
-  constructor(private readonly sink: UpdateSink) {
-    this.stopped = new Promise((resolve) => (this.settle = resolve));
-  }
+  constructor(private readonly sink: UpdateSink) {}
 
-  /** Aborts when the turn is cancelled or superseded: its follow stops. */
-  get signal(): AbortSignal {
-    return this.stop.signal;
-  }
-
-  /** Whether the turn is over (no update goes out for it any more). */
-  get done(): boolean {
-    return this.over;
-  }
-
-  /** Queues an update for the turn; none once it is over. */
   send(update: SessionUpdate): Promise<void> {
-    return this.over ? Promise.resolve() : this.sink(update);
-  }
-
-  /** The turn reached its final reply: nothing more goes out for it. */
-  finish(): void {
-    this.over = true;
+    return this.done ? Promise.resolve() : this.sink(update);
   }
 
   /**
@@ -45,9 +27,9 @@ export class Turn {
    * queued before), then `stopped` settles. A turn already over is left as it is.
    */
   cancel(last?: SessionUpdate): boolean {
-    if (this.over) return false;
+    if (this.done) return false;
     const note = last === undefined ? Promise.resolve() : this.sink(last);
-    this.over = true;
+    this.done = true;
     this.stop.abort('cancelled');
     void note.finally(() => this.settle('cancelled'));
     return true;
