@@ -55,7 +55,9 @@ export class PanelSession {
     public agent: AgentSelection,
   ) {}
 
-  private readonly queue: UpdateSink = (raw) => {
+  /** Queues an update (none: nothing) behind the others. */
+  private readonly queue = (raw: SessionUpdate | undefined): Promise<void> => {
+    if (raw === undefined) return Promise.resolve();
     const update = this.paragraphed(raw);
     const next = this.out.then(() => this.o.notify(update));
     this.out = next.catch(() => undefined);
@@ -135,8 +137,7 @@ export class PanelSession {
   private async follow(turn: Turn, posted: Posted): Promise<void> {
     for await (const e of this.o.blocks.follow(posted, turn.signal, this.o.timeoutMs)) {
       if (e.kind === 'final') return this.ended(turn, posted, e, e.repeats === true);
-      const update = entryUpdate(e);
-      if (update !== undefined) await turn.send(update);
+      await turn.send(entryUpdate(e));
     }
   }
 
@@ -153,11 +154,9 @@ export class PanelSession {
         return [];
       }),
     ]);
-    if (plan !== undefined) await turn.send(plan);
-    const reply = shown ? undefined : entryUpdate(final);
-    if (reply !== undefined) await turn.send(reply);
-    const listed = this.newPullRequests(prs);
-    if (listed !== undefined) await turn.send(listed);
+    await turn.send(plan);
+    await turn.send(shown ? undefined : entryUpdate(final));
+    await turn.send(this.newPullRequests(prs));
     turn.done = true;
   }
 
@@ -188,16 +187,10 @@ export class PanelSession {
   async load(history: BlocksHistory): Promise<void> {
     const { session } = history;
     this.blocksId = session.id;
-    for (const e of history.entries) {
-      const update = entryUpdate(e);
-      if (update !== undefined) await this.queue(update);
-    }
-    if ((session.plan_artifact_ids ?? []).length > 0) {
-      const plan = await this.newPlan(session.id, this.o.signal);
-      if (plan !== undefined) await this.queue(plan);
-    }
-    const prs = this.newPullRequests(sessionPullRequests(session));
-    if (prs !== undefined) await this.queue(prs);
+    for (const e of history.entries) await this.queue(entryUpdate(e));
+    if ((session.plan_artifact_ids ?? []).length > 0)
+      await this.queue(await this.newPlan(session.id, this.o.signal));
+    await this.queue(this.newPullRequests(sessionPullRequests(session)));
     if (history.running !== undefined) {
       await this.queue(
         agentText('\n\n_The agent is still working on the last prompt; your next prompt interrupts it._\n'),

@@ -18,8 +18,9 @@ export class Turn {
 
   constructor(private readonly sink: UpdateSink) {}
 
-  send(update: SessionUpdate): Promise<void> {
-    return this.done ? Promise.resolve() : this.sink(update);
+  /** Queues an update (none: nothing), unless the turn is over. */
+  send(update: SessionUpdate | undefined): Promise<void> {
+    return this.done || update === undefined ? Promise.resolve() : this.sink(update);
   }
 
   /**
