@@ -84,10 +84,7 @@ export class Blocks {
     return turn;
   }
 
-  /**
-   * The turn's messages and tool calls as they land, each once in the server's order, its final reply last;
-   * `timeoutMs` bounds it (the library's TimeoutError, naming the session and the turn).
-   */
+  /** The turn's messages and tool calls as they land, the final reply last; `timeoutMs` bounds it. */
   async *follow(turn: Turn, signal: AbortSignal, timeoutMs?: number): AsyncGenerator<Landing> {
     const agents = await this.host.agents();
     const ref = { sessionId: turn.sessionId, threadId: turn.threadId };

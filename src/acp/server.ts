@@ -28,15 +28,11 @@ import { Blocks } from './blocks.js';
 import { PanelSession } from './session.js';
 import { promptText } from './updates.js';
 
-/** How `agents acp` was asked to run. */
+/** `agents acp`'s flags: --agent, --agent-id (no choice in the panel then), --send-cwd, --timeout. */
 interface AcpOptions {
-  /** --agent: the agent of new sessions (else the configured one, else claude); the panel may pick another. */
   agent?: CoreAgent;
-  /** --agent-id: every new session goes to this agent of the workspace (no choice in the panel). */
   agentId?: string;
-  /** --send-cwd: the editor's directory goes into the first message's context line. */
   sendCwd?: boolean;
-  /** --timeout: how long a prompt waits for its final reply. */
   timeoutMs?: number;
 }
 

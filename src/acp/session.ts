@@ -16,10 +16,7 @@ import { Turn, type UpdateSink } from './turn.js';
 /** How a panel session was opened. */
 export interface PanelOptions {
   blocks: Blocks;
-  /**
-   * The run's stop, or the editor leaving: a POST in flight ends only with it (a cancel never cuts a POST
-   * short), and one not yet sent is not sent.
-   */
+  /** The server's stop: a POST in flight ends only with it (a cancel never cuts a POST short). */
   signal: AbortSignal;
   /** Sends one update of this session to the editor. */
   notify: UpdateSink;

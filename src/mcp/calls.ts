@@ -48,10 +48,7 @@ async function checkOf(
   return { outputSchema: source, schemaRetries: retries };
 }
 
-/**
- * A POST's options: the request deadline, the call's cancellation and, with output_schema, the schema (the
- * library asks for JSON in the message, and the Turn it returns carries the schema and retries to the wait).
- */
+/** A POST's options; with output_schema, the Turn it returns carries the schema and retries to the wait. */
 function postOptions(call: ToolCallContext, check: Awaited<ReturnType<typeof checkOf>>) {
   return { signal: call.signal, timeout: REQUEST_DEADLINE_MS, ...check };
 }

@@ -11,13 +11,10 @@ import { Arguments } from './arguments.js';
 import { redact, toCliError, type Host } from '../core/index.js';
 import type { Agents } from '../sdk/index.js';
 import { createSessionTool, listSessions, sendMessageTool, showSession, waitForReply } from './calls.js';
-import type { ToolOutcome, ToolCallContext } from './turn-result.js';
+import type { ToolCallContext } from './turn-result.js';
 import { servedTools, type ToolDefinition, type ToolName } from './tools.js';
 
-const BODIES: Record<
-  ToolName,
-  (host: Host<Agents>, a: Arguments, call: ToolCallContext) => Promise<ToolOutcome>
-> = {
+const BODIES: Record<ToolName, typeof waitForReply> = {
   create_session: createSessionTool,
   send_message: sendMessageTool,
   wait_for_reply: waitForReply,
@@ -28,22 +25,8 @@ const BODIES: Record<
 const INSTRUCTIONS =
   'Blocks agent sessions: hand a task to a cloud agent (create_session), follow up (send_message), wait for its reply and pull requests (wait_for_reply, which returns status "running" when its time runs out: call it again), read a session (show_session) or list the ones started here (list_sessions). Give output_schema (a JSON Schema) to get the answer as JSON that matches it (structured_output).';
 
-/** The key of the run's settings, to blank it out of anything sent or logged (none when unreadable). */
-async function secretOf(host: Host<Agents>): Promise<string | undefined> {
-  try {
-    return await host.apiKey();
-  } catch {
-    return undefined;
-  }
-}
-
-/** A tools/call result (the MCP CallToolResult shape, as far as this server fills it). */
-interface ToolResult {
-  [key: string]: unknown;
-  content: { type: 'text'; text: string }[];
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-}
+/** The run's key, to blank it out of anything sent or logged (none when unreadable). */
+const secretOf = (host: Host<Agents>) => host.apiKey().catch(() => undefined);
 
 /**
  * One tools/call: the tool's body with its arguments checked. A failure of any kind (a bad argument, an
@@ -56,7 +39,7 @@ async function callTool(
   name: string,
   raw: unknown,
   call: ToolCallContext,
-): Promise<ToolResult> {
+) {
   const tool = tools.find((t) => t.name === name);
   try {
     if (tool === undefined) {

@@ -28,7 +28,7 @@ export interface ToolCallContext {
   progress?: (waited: number, total: number, message: string) => void;
 }
 
-/** A turn's result (structuredContent); with output_schema it gains the CLI's --json schema fields. */
+/** A turn's result (structuredContent); output_schema adds the CLI's --json schema fields. */
 interface TurnResult extends Pick<Session, 'pull_requests'> {
   session_id: string;
   thread_id: string;
@@ -83,11 +83,7 @@ export async function recordWorking(
   if (warning) host.log.warn(warning);
 }
 
-/**
- * Waits (or looks once, with 0 seconds) for the turn's reply through the library's public wait and makes
- * the result; with output_schema the reply is checked (and asked for again) as the CLI's --output-schema
- * does. The wait's time running out is an answer ("running"), not an error.
- */
+/** Waits (or looks once, with 0 seconds) for the turn's reply; the time running out is an answer ("running"). */
 export async function turnOutcome(
   host: Host<Agents>,
   t: TurnAt,
@@ -190,10 +186,7 @@ async function followedUp(host: Host<Agents>, t: TurnAt, threadId: string): Prom
   await recordWorking(host, t.turn.sessionId, threadId);
 }
 
-/**
- * The turn ended: the session is noted as finished in this machine's list (the client notes a turn's end
- * as it lists it, src/core/state/turn-ends.ts, but a schema's follow-up only the library's wait has seen).
- */
+/** The turn ended: noted here, as the library's wait alone has seen a schema's follow-up end. */
 async function ended(host: Host<Agents>, t: TurnAt, threadId: string): Promise<void> {
   await followedUp(host, t, threadId);
   const failed = await noteSessionFacts(await host.history(), [{ id: t.turn.sessionId, state: 'finished' }]);
