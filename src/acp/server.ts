@@ -102,10 +102,10 @@ class AcpServer {
 
   /** Whether a key is configured (flag, environment or profile); a bad configuration says so when used. */
   private hasKey(): Promise<boolean> {
-    return this.host.apiKey().then(
-      (key) => key !== undefined,
-      () => true,
-    );
+    return this.host
+      .apiKey()
+      .then((key) => key !== undefined)
+      .catch(() => true);
   }
 
   /** Runs `body`, its failure the ACP error the editor shows (the key, when readable, blanked out). */

@@ -18,12 +18,6 @@ const KINDS: Record<string, ToolKind> = {
 /** The longest tool-call title: a panel shows it on one line. */
 const TITLE_MAX = 120;
 
-/** A fence longer than any run of backticks in `text`, so that the text cannot close it. */
-function fenceFor(text: string): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  return '`'.repeat(Math.max(3, longest + 1));
-}
-
 /**
  * The message a prompt becomes: text as it is; an embedded text resource as a fenced block headed by its
  * URI; a resource link as its URI. Images, audio and binary resources are refused (initialize says so).
@@ -37,7 +31,9 @@ export function promptText(blocks: readonly ContentBlock[]): string {
         return b.uri;
       case 'resource': {
         if (!('text' in b.resource)) throw new Error(`binary resources are not supported: ${b.resource.uri}`);
-        const fence = fenceFor(b.resource.text);
+        // Longer than any run of backticks in the text, so that the text cannot close it.
+        const longest = Math.max(0, ...[...b.resource.text.matchAll(/`+/g)].map((m) => m[0].length));
+        const fence = '`'.repeat(Math.max(3, longest + 1));
         return `${b.resource.uri}\n${fence}\n${b.resource.text}\n${fence}`;
       }
       default:

@@ -9,7 +9,6 @@ import {
   validateApiKey,
   validateBaseUrl,
   validateBudgetUrl,
-  type CoreAgent,
 } from '../core/index.js';
 import { isUuid } from '../util/uuid.js';
 
@@ -47,29 +46,8 @@ const DEFAULT_SCHEMA_RETRIES = 2;
 const MAX_TIMEOUT_MINUTES = 360;
 const MAX_POLL_SECONDS = 3600;
 
-export interface ActionInputs {
-  apiKey: string;
-  baseUrl: string;
-  /** Exactly one of the two: the prompt's text, or the absolute path of a file holding it. */
-  prompt?: string;
-  promptFile?: string;
-  agent?: CoreAgent;
-  agentId?: string;
-  sessionId?: string;
-  title?: string;
-  sessionGroupId?: string;
-  isPrivate: boolean;
-  timeoutMs: number;
-  /** poll_interval_seconds: the least gap between two polls, when given. */
-  pollFloorMs?: number;
-  failOnTimeout: boolean;
-  wait: boolean;
-  budgetUrl?: string;
-  /** output_schema (absolute path) and schema_retries. */
-  schema?: { file: string; retries: number };
-  /** Inputs given that this run ignores (Blocks' action ignores them the same way), said in the log. */
-  ignored: string[];
-}
+/** The inputs, checked: a follow-up (sessionId) has no agent, title, group or privacy of its own. */
+export type ActionInputs = ReturnType<typeof parseInputs>;
 
 /** Not the toolkit's getBooleanInput, which takes YAML 1.2's six spellings alone: yes, on and 1 would fail. */
 function bool(read: InputReader, name: InputName, fallback: boolean): boolean {
@@ -149,12 +127,13 @@ function promptInputs(read: InputReader, workspace: string) {
 }
 
 /** Every input, checked: a UsageError naming the first that is wrong. */
-export function parseInputs(read: InputReader, workspace: string): ActionInputs {
+export function parseInputs(read: InputReader, workspace: string) {
   const key = read('blocks_api_key');
   if (key === '') throw new UsageError('input blocks_api_key is needed', 'pass it from a secret');
   const apiKey = validateApiKey(key, 'input blocks_api_key');
   const baseUrl = validateBaseUrl(read('api_base_url') || DEFAULT_BASE_URL, 'input api_base_url').value;
   const sessionId = uuid(read, 'session_id');
+  // Inputs given that a follow-up ignores (as Blocks' action does), said in the log.
   const ignored: string[] = [];
   const title = read('title');
   if (title.length > MAX_TITLE_LENGTH) {

@@ -86,13 +86,8 @@ export class Arguments {
   number(name: string, min: number, max: number, dflt: number, integer = false): number {
     const v = this.present(name);
     if (v === undefined) return dflt;
-    if (
-      typeof v !== 'number' ||
-      !Number.isFinite(v) ||
-      v < min ||
-      v > max ||
-      (integer && !Number.isInteger(v))
-    ) {
+    const ok = typeof v === 'number' && v >= min && v <= max && (!integer || Number.isInteger(v));
+    if (!ok) {
       throw new UsageError(
         `${name} must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}`,
       );
