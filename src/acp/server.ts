@@ -198,8 +198,8 @@ class AcpServer {
   }
 
   async list(cwd: string | null | undefined) {
-    const known = await this.blocks.list();
     const dir = cwd ?? this.host.homedir;
+    const known = await this.blocks.list();
     return {
       sessions: known.map((s) => ({
         sessionId: s.id,

@@ -86,7 +86,7 @@ export async function createSessionTool(
     ...(isPrivate ? { isPrivate: true } : {}),
     ...postOptions(call, check),
   });
-  await recordWorking(host, turn.sessionId, turn.threadId, { agent, web: turn.url });
+  await recordWorking(host, { id: turn.sessionId, threadId: turn.threadId }, { agent, web: turn.url });
   return turnOutcome(host, { turn, url: turn.url ?? null, seconds, posted: true }, call);
 }
 
@@ -101,7 +101,7 @@ export async function sendMessageTool(
   const seconds = a.waitSeconds(check ? DEFAULT_WAIT_SECONDS : 0);
   const id = await sessionIdOf(host, ref);
   const turn = await (await host.agents()).send(id, message, postOptions(call, check));
-  await recordWorking(host, id, turn.threadId);
+  await recordWorking(host, { id, threadId: turn.threadId });
   const known = (await readKnownSessions(await host.history())).find((s) => s.id === id);
   return turnOutcome(host, { turn, url: known?.web ?? null, seconds, posted: true }, call);
 }

@@ -68,18 +68,11 @@ export function noAnswer(seconds: number, sessionId: string, rateLimited: boolea
   );
 }
 
+type LastEntry = { id: string; threadId: string };
+
 /** Records the turn as the profile's `last`, the session working (a warning when the file cannot be written). */
-export async function recordWorking(
-  host: Host<Agents>,
-  sessionId: string,
-  threadId: string,
-  facts: UsedSession = {},
-): Promise<void> {
-  const warning = await recordLast(
-    await host.history(),
-    { id: sessionId, threadId },
-    { ...facts, state: 'working' },
-  );
+export async function recordWorking(host: Host<Agents>, entry: LastEntry, facts: UsedSession = {}) {
+  const warning = await recordLast(await host.history(), entry, { ...facts, state: 'working' });
   if (warning) host.log.warn(warning);
 }
 
@@ -90,8 +83,7 @@ export async function turnOutcome(
   call: ToolCallContext,
 ): Promise<ToolOutcome> {
   const { sessionId } = t.turn;
-  const base = { session_id: sessionId, session_html_url: t.url };
-  if (t.posted && t.seconds === 0) return runningOutcome(base, t.turn.threadId ?? '', 0);
+  if (t.posted && t.seconds === 0) return runningOutcome(t, t.turn.threadId ?? '', 0);
   const agents = await host.agents();
   const total = t.asked ?? t.seconds;
   try {
@@ -104,7 +96,8 @@ export async function turnOutcome(
     });
     await ended(host, t, reply.threadId);
     const result: TurnResult = {
-      ...base,
+      session_id: sessionId,
+      session_html_url: t.url,
       thread_id: reply.threadId,
       status: 'completed',
       final_message: reply.text,
@@ -119,7 +112,7 @@ export async function turnOutcome(
       if (err.answered === 0) throw noAnswer(total, sessionId, err.rateLimited);
       const threadId = err.threadId ?? t.turn.threadId ?? '';
       await followedUp(host, t, threadId);
-      return runningOutcome(base, threadId, err.attempts ?? 0);
+      return runningOutcome(t, threadId, err.attempts ?? 0);
     }
     if (!(err instanceof SchemaMismatchError)) throw err;
     await ended(host, t, err.threadId);
@@ -137,13 +130,10 @@ export async function turnOutcome(
 }
 
 /** The result of a turn still under way; `attempts`: replies checked against output_schema so far. */
-function runningOutcome(
-  base: Pick<TurnResult, 'session_id' | 'session_html_url'>,
-  threadId: string,
-  attempts: number,
-): ToolOutcome {
+function runningOutcome(t: TurnAt, threadId: string, attempts: number): ToolOutcome {
   const result: TurnResult = {
-    ...base,
+    session_id: t.turn.sessionId,
+    session_html_url: t.url,
     thread_id: threadId,
     status: 'running',
     final_message: null,
@@ -151,7 +141,7 @@ function runningOutcome(
   };
   if (attempts > 0) result.schema_attempts = attempts;
   const asked = attempts > 0 ? ` Its answer did not match output_schema and was asked for again.` : '';
-  const text = `The agent is still working (session ${base.session_id}, thread ${threadId}).${asked} Call wait_for_reply to wait for its reply.`;
+  const text = `The agent is still working (session ${t.turn.sessionId}, thread ${threadId}).${asked} Call wait_for_reply to wait for its reply.`;
   return { structured: { ...result }, text };
 }
 
@@ -183,7 +173,7 @@ async function pullRequestsOf(host: Host<Agents>, sessionId: string): Promise<Se
 async function followedUp(host: Host<Agents>, t: TurnAt, threadId: string): Promise<void> {
   // wait_for_reply never follows up: with no thread given, the one the wait found is the latest turn's.
   if (t.turn.threadId === undefined || threadId === t.turn.threadId) return;
-  await recordWorking(host, t.turn.sessionId, threadId);
+  await recordWorking(host, { id: t.turn.sessionId, threadId });
 }
 
 /** The turn ended: noted here, as the library's wait alone has seen a schema's follow-up end. */
