@@ -1,7 +1,6 @@
-// Every call `agents acp` makes into the core, in one place: the library's public entry (src/sdk: create,
-// send, follow, wait, show, plan) for the service, and the CLI's own state (`last`, what `agents ls` knows)
-// around it, which the library leaves to its callers. The protocol layer (server.ts, session.ts) imports
-// nothing else of src/.
+// Every call `agents acp` makes into the core, in one place: the library's public entry for the service,
+// and the CLI's own state (`last`, what `agents ls` knows) around it, which the library leaves to its
+// callers. The protocol layer (server.ts, session.ts) imports nothing else of src/.
 import { NotFoundError, type Agents, type Session, type Turn } from '../sdk/index.js';
 import {
   classify,
@@ -21,12 +20,10 @@ export type { AgentSelection, Entry, Turn };
 /** An entry of a followed turn; `repeats`: a final whose text is the message just shown (the live service's copy). */
 export type Landing = Entry & { repeats?: boolean };
 
-/** A session read whole, as a panel replays it. */
+/** A session read whole, as a panel replays it: the conversation oldest first, the thread still running. */
 export interface BlocksHistory {
   session: Session;
-  /** The conversation, oldest first: prompts, replies, tool calls (notices and the service's copies left out). */
   entries: Entry[];
-  /** The thread the agent is still working on, if any. */
   running?: string;
 }
 

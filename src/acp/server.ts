@@ -86,9 +86,8 @@ class AcpServer {
   /** Aborted when the editor leaves (stdin closed): nobody is there to hear any answer any more. */
   private readonly left = new AbortController();
   /**
-   * Every request's stop: the run's, or the editor leaving. A POST not yet sent is then not sent (a create
-   * made after the editor left would be a session nobody asked to see), and a read or a 429's backoff in
-   * flight ends at once, so the process exits.
+   * Every request's stop, the run's or the editor leaving: a create then would be a session nobody asked to
+   * see, and a read or a 429's backoff in flight ends at once, so the process exits.
    */
   readonly signal: AbortSignal;
 
@@ -138,8 +137,7 @@ class AcpServer {
     try {
       await this.host.agents();
     } catch (err) {
-      // With no key, whatever else is missing too (a fresh machine has no base URL either), `agents login`
-      // is the cure: ACP's auth-required, with the CLI's line and hint.
+      // With no key, `agents login` is the cure whatever else is missing (a fresh machine has no base URL).
       const e = toCliError(err);
       throw new CliError(e.message, { exitCode: ExitCode.AUTH, hint: e.hint, cause: err });
     }

@@ -1,6 +1,5 @@
-// One prompt turn of a panel session: its updates go out in order through the session's queue until the
-// turn is over (its final reply, a cancel, a newer prompt), and none after. `stopped` settles at a cancel at
-// once, whatever the turn was doing (a POST in flight, a poll).
+// One prompt turn of a panel session: its updates go out in order until it is over (its final reply, a
+// cancel, a newer prompt). `stopped` settles at a cancel at once, whatever the turn was doing.
 import type { SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
 
 /** Sends one update to the editor, in order with the others (the session's queue). */

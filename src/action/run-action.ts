@@ -1,9 +1,7 @@
 // One run of the GitHub Action: the key masked first, the inputs checked and the workspace's files read,
-// then the session work through the library's public entry (turn.ts): the ids to $GITHUB_OUTPUT as soon
-// as the service took the turn, the result, the step summary and one annotation when the step fails or
-// times out. It speaks to the runner in GitHub's toolkit (@actions/core), which reads the step's
-// environment (its inputs, the runner's files) from the process and writes the log to its stdout: so the
-// Action reads the environment there too.
+// then the session work (turn.ts): the ids to $GITHUB_OUTPUT as soon as the service took the turn, the
+// result, the step summary and one annotation when the step fails or times out. GitHub's toolkit
+// (@actions/core) reads the step's environment from the process, so the Action reads it there too.
 import { randomBytes } from 'node:crypto';
 import { error, getInput, info, setOutput, setSecret, summary, warning } from '@actions/core';
 import { Agents, AgentsError, ExitCode } from '../sdk/index.js';

@@ -1,6 +1,5 @@
-// What each tool does: post a turn, wait for its reply and read a session through the library's public
-// entry (src/sdk, so that its regressions fail these tools' tests), list this machine's sessions. Each
-// returns the result's data; server.ts makes it a tool result.
+// What each tool does, through the library's public entry (so that its regressions fail these tools'
+// tests) and this machine's list of sessions; server.ts makes each answer a tool result.
 import {
   CORE_AGENTS,
   DEFAULT_SCHEMA_RETRIES,
@@ -14,7 +13,6 @@ import {
   sessionJson,
   startDeadline,
   UsageError,
-  type SessionRef,
   type Host,
 } from '../core/index.js';
 import type { Agents, JsonSchema } from '../sdk/index.js';
@@ -51,11 +49,6 @@ async function checkOf(
 /** A POST's options; with output_schema, the Turn it returns carries the schema and retries to the wait. */
 function postOptions(call: ToolCallContext, check: Awaited<ReturnType<typeof checkOf>>) {
   return { signal: call.signal, timeout: REQUEST_DEADLINE_MS, ...check };
-}
-
-/** The session a reference names (`last` read from the state file). */
-async function sessionIdOf(host: Host<Agents>, ref: SessionRef): Promise<string> {
-  return (await resolveSession(ref, await host.history())).id;
 }
 
 export async function createSessionTool(
@@ -99,7 +92,7 @@ export async function sendMessageTool(
   const message = a.text('message');
   const check = await checkOf(a, true);
   const seconds = a.waitSeconds(check ? DEFAULT_WAIT_SECONDS : 0);
-  const id = await sessionIdOf(host, ref);
+  const { id } = await resolveSession(ref, await host.history());
   const turn = await (await host.agents()).send(id, message, postOptions(call, check));
   await recordWorking(host, { id, threadId: turn.threadId });
   const known = (await readKnownSessions(await host.history())).find((s) => s.id === id);
@@ -116,7 +109,7 @@ export async function waitForReply(
   const seconds = a.waitSeconds(DEFAULT_WAIT_SECONDS);
   // wait_for_reply only checks the reply: it never sends a follow-up (as `agents wait --output-schema`).
   const check = await checkOf(a, false);
-  const id = await sessionIdOf(host, ref);
+  const { id } = await resolveSession(ref, await host.history());
   const agents = await host.agents();
   // wait_seconds bounds the whole call, the read of the session included (a key kept busy by others cannot
   // hold it); without `thread`, the library's wait finds the latest turn within the same time.
@@ -144,7 +137,7 @@ export async function showSession(
 ): Promise<ToolOutcome> {
   const ref = a.session();
   const limit = a.number('limit', 1, 100_000, DEFAULT_SHOW_LIMIT, true);
-  const id = await sessionIdOf(host, ref);
+  const { id } = await resolveSession(ref, await host.history());
   const view = await (
     await host.agents()
   ).show(id, { limit, signal: call.signal, timeout: REQUEST_DEADLINE_MS });
