@@ -95,14 +95,8 @@ export async function turnOutcome(
       ...(t.check ? { outputSchema: t.check } : {}),
     });
     await ended(host, t, reply.threadId);
-    const result: TurnResult = {
-      session_id: sessionId,
-      session_html_url: t.url,
-      thread_id: reply.threadId,
-      status: 'completed',
-      final_message: reply.text,
-      pull_requests: reply.pullRequests.map((p) => (p.status === undefined ? p.url : { ...p })),
-    };
+    const prs = reply.pullRequests.map((p) => (p.status === undefined ? p.url : { ...p }));
+    const result = turnResult(t, reply.threadId, 'completed', reply.text, prs);
     if (reply.attempts === undefined) return { structured: { ...result }, text: reply.text };
     const fields = { structured_output: reply.output, schema_attempts: reply.attempts };
     return { structured: { ...result, ...fields }, text: JSON.stringify(reply.output) };
@@ -116,29 +110,34 @@ export async function turnOutcome(
     }
     if (!(err instanceof SchemaMismatchError)) throw err;
     await ended(host, t, err.threadId);
-    const result: TurnResult = {
-      session_id: sessionId,
-      thread_id: err.threadId,
-      session_html_url: t.url,
-      status: 'schema_mismatch',
-      final_message: err.reply,
-      pull_requests: await pullRequestsOf(host, sessionId),
-    };
+    const prs = await pullRequestsOf(host, sessionId);
+    const result = turnResult(t, err.threadId, 'schema_mismatch', err.reply, prs);
     const fields = { schema_attempts: err.attempts, schema_errors: err.errors };
     return { structured: { ...result, ...fields }, text: mismatchText(err) };
   }
 }
 
+/** A turn's result, its fields in the output schema's order. */
+function turnResult(
+  t: TurnAt,
+  thread_id: string,
+  status: TurnResult['status'],
+  final_message: string | null,
+  pull_requests: TurnResult['pull_requests'],
+): TurnResult {
+  return {
+    session_id: t.turn.sessionId,
+    thread_id,
+    session_html_url: t.url,
+    status,
+    final_message,
+    pull_requests,
+  };
+}
+
 /** The result of a turn still under way; `attempts`: replies checked against output_schema so far. */
 function runningOutcome(t: TurnAt, threadId: string, attempts: number): ToolOutcome {
-  const result: TurnResult = {
-    session_id: t.turn.sessionId,
-    session_html_url: t.url,
-    thread_id: threadId,
-    status: 'running',
-    final_message: null,
-    pull_requests: [],
-  };
+  const result = turnResult(t, threadId, 'running', null, []);
   if (attempts > 0) result.schema_attempts = attempts;
   const asked = attempts > 0 ? ` Its answer did not match output_schema and was asked for again.` : '';
   const text = `The agent is still working (session ${t.turn.sessionId}, thread ${threadId}).${asked} Call wait_for_reply to wait for its reply.`;
