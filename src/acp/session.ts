@@ -14,15 +14,14 @@ import { agentText, entryUpdate, paragraphGap, planEntries } from './updates.js'
 import { Turn, type UpdateSink } from './turn.js';
 
 /** How a panel session was opened. */
-export interface PanelOptions {
+interface PanelOptions {
   blocks: Blocks;
   /** The server's stop: a POST in flight ends only with it (a cancel never cuts a POST short). */
   signal: AbortSignal;
   /** Sends one update of this session to the editor. */
   notify: UpdateSink;
-  /** --send-cwd: the editor's directory, for the first message's context line. */
+  /** --send-cwd's directory (in the first message's context line), and --timeout for each prompt. */
   cwd?: string;
-  /** --timeout: how long a prompt may wait for its final reply. */
   timeoutMs?: number;
 }
 
