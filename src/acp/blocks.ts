@@ -32,7 +32,6 @@ function pullRequestLine(p: { url: string; status?: string }): string {
   return p.status ? `${p.url} (${p.status})` : p.url;
 }
 
-/** The session's pull requests as lines. */
 export function sessionPullRequests(session: Session): string[] {
   const list: unknown[] = Array.isArray(session.pull_requests) ? session.pull_requests : [];
   return list.flatMap((p) =>
@@ -44,7 +43,6 @@ export function sessionPullRequests(session: Session): string[] {
   );
 }
 
-/** The core, for one run of `agents acp`. */
 export class Blocks {
   constructor(readonly host: Host<Agents>) {}
 
@@ -55,7 +53,6 @@ export class Blocks {
     if (warning) this.host.log.warn(warning);
   }
 
-  /** A new session with its first message. */
   async create(agent: AgentSelection, message: string, signal: AbortSignal): Promise<Turn> {
     const agents = await this.host.agents();
     const turn = await agents.create({

@@ -78,7 +78,6 @@ function agentOption(current: string): SessionConfigOption[] {
   ];
 }
 
-/** The server: its panel sessions and the handlers over them. */
 class AcpServer {
   readonly blocks: Blocks;
   private readonly sessions = new Map<string, PanelSession>();
@@ -100,11 +99,8 @@ class AcpServer {
   }
 
   /** Whether a key is configured (flag, environment or profile); a bad configuration says so when used. */
-  private hasKey(): Promise<boolean> {
-    return this.host
-      .apiKey()
-      .then((key) => key !== undefined)
-      .catch(() => true);
+  private async hasKey(): Promise<boolean> {
+    return (await this.host.apiKey().catch(() => 'unreadable')) !== undefined;
   }
 
   /** Runs `body`, its failure the ACP error the editor shows (the key, when readable, blanked out). */

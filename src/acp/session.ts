@@ -13,18 +13,18 @@ import {
 import { agentText, entryUpdate, paragraphGap, planEntries } from './updates.js';
 import { Turn, type UpdateSink } from './turn.js';
 
-/** How a panel session was opened. */
 interface PanelOptions {
   blocks: Blocks;
   /** The server's stop: a POST in flight ends only with it (a cancel never cuts a POST short). */
   signal: AbortSignal;
-  /** Sends one update of this session to the editor. */
   notify: UpdateSink;
   /** --send-cwd's directory (in the first message's context line), and --timeout for each prompt. */
   cwd?: string;
   timeoutMs?: number;
 }
 
+/** A replay's note when a turn is still running. */
+const RUNNING_NOTE = '\n\n_The agent is still working on the last prompt; your next prompt interrupts it._\n';
 /** The panel's note at the first cancel: what cancel can and cannot do. */
 const CANCEL_NOTE =
   '\n\n_Stopped following. The agent on Blocks goes on working (the API cannot stop it) until your next prompt interrupts it._\n';
@@ -137,10 +137,7 @@ export class PanelSession {
     }
   }
 
-  /**
-   * The final reply: the new plan first, then the reply (unless the message just shown was its copy, as the
-   * live service stores one), then the new pull requests; the turn is over.
-   */
+  /** The final reply: the new plan, the reply (unless just shown, the live service's copy), new pull requests. */
   private async ended(turn: Turn, posted: Posted, final: Entry, shown: boolean): Promise<void> {
     const { blocks } = this.o;
     const [plan, prs] = await Promise.all([
@@ -187,11 +184,7 @@ export class PanelSession {
     if ((session.plan_artifact_ids ?? []).length > 0)
       await this.queue(await this.newPlan(session.id, this.o.signal));
     await this.queue(this.newPullRequests(sessionPullRequests(session)));
-    if (history.running !== undefined) {
-      await this.queue(
-        agentText('\n\n_The agent is still working on the last prompt; your next prompt interrupts it._\n'),
-      );
-    }
+    if (history.running !== undefined) await this.queue(agentText(RUNNING_NOTE));
     await this.out;
   }
 

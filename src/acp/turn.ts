@@ -22,10 +22,7 @@ export class Turn {
     return this.done || update === undefined ? Promise.resolve() : this.sink(update);
   }
 
-  /**
-   * Cancels the turn: nothing more goes out for it but `last` (the panel's note, queued behind what was
-   * queued before), then `stopped` settles. A turn already over is left as it is.
-   */
+  /** Cancels the turn unless over: only `last` (the panel's note, queued) goes out after, then `stopped` settles. */
   cancel(last?: SessionUpdate): boolean {
     if (this.done) return false;
     const note = last === undefined ? Promise.resolve() : this.sink(last);

@@ -43,7 +43,6 @@ export function promptText(blocks: readonly ContentBlock[]): string {
   return parts.join('\n\n').trim();
 }
 
-/** An agent message chunk of `text`. */
 export function agentText(text: string): SessionUpdate {
   return { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } };
 }

@@ -100,9 +100,8 @@ function agentInputs(read: InputReader, sessionId: string | undefined, ignored: 
   }
   const agent = name === '' ? undefined : validateAgent(name, 'input agent');
   if (sessionId !== undefined) {
-    for (const n of ['agent', 'agent_id', 'title', 'session_group_id', 'is_private'] as const) {
-      if (read(n) !== '') ignored.push(n);
-    }
+    const own = ['agent', 'agent_id', 'title', 'session_group_id', 'is_private'] as const;
+    ignored.push(...own.filter((n) => read(n) !== ''));
     return {};
   }
   if (agent === undefined && agentId === undefined) {

@@ -66,11 +66,9 @@ async function report(io: ActionIO, env: Env, agents: Agents, outcome: TurnOutco
   // Where the runner names a file and AGENTS_STEP_SUMMARY does not turn it off.
   if (githubFiles(env, {}).summary === undefined) return true;
   try {
+    const text = stepSummary(reported.result, turn.session?.title || undefined);
     // Emptied first: a write that failed leaves its text in the toolkit's buffer.
-    await summary
-      .emptyBuffer()
-      .addRaw(stepSummary(reported.result, turn.session?.title || undefined))
-      .write();
+    await summary.emptyBuffer().addRaw(text).write();
   } catch (err) {
     info(`warning: could not write the step summary: ${err instanceof Error ? err.message : String(err)}`);
   }
@@ -95,7 +93,6 @@ function ending(failOnTimeout: boolean, error: unknown, reported: boolean): numb
   return status === undefined ? ExitCode.INTERRUPTED : ExitCode.FAILURE;
 }
 
-/** The Action from start to end; resolves to the process's exit code. */
 export async function runAction(io: ActionIO): Promise<number> {
   const env: Env = process.env;
   const read: InputReader = (name) => getInput(name);
