@@ -2,7 +2,7 @@
 // (issue 49). Against a real Secret Service (GNOME Keyring on a private D-Bus session bus, as the tests
 // start it: Linux with dbus-daemon and gnome-keyring-daemon), interleaved rounds of the same show with the
 // key in AGENTS_API_KEY, in the profile's file, and in the keychain; and the keychain's helper alone (the
-// child process src/core/config/keychain.ts starts for a read). Medians of wall time. Options: --runs N
+// child process src/core/config/key-store.ts starts for a read). Medians of wall time. Options: --runs N
 // (default 30), --warmup N (default 3).
 import { spawn, spawnSync } from 'node:child_process';
 import { runBundled } from './bundle.mjs';

@@ -76,7 +76,7 @@ if (lazy.length > 0)
   throw new Error(`src/cli/help.ts reaches an await import(), which its build would bundle: ${lazy}`);
 
 // The keychain's helper (src/core/config/keychain-helper.ts): a file of its own, dist/keychain-helper.js, that
-// src/core/config/keychain.ts runs in a child process. @napi-rs/keyring, a native addon, is never bundled: the
+// src/core/config/key-store.ts runs in a child process. @napi-rs/keyring, a native addon, is never bundled: the
 // helper imports it as an external, from the package's `dependencies`.
 await build({
   ...shipped,

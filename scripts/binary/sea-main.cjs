@@ -28,7 +28,7 @@ registerHooks({
     return { format: 'module', source: getAsset(url.slice(ROOT.length), 'utf8'), shortCircuit: true };
   },
 });
-// The keychain's helper (src/core/config/keychain-helper.ts, started by src/core/config/keychain.ts as this executable
+// The keychain's helper (src/core/config/keychain-helper.ts, started by src/core/config/key-store.ts as this executable
 // again with AGENTS_KEYCHAIN_HELPER=1): the native addon of @napi-rs/keyring is an asset of the executable
 // (keyring.node, for the platform it was built on), written once to a private file named by its hash and
 // loaded from there (Node loads an addon from a file only). An executable built without one has no

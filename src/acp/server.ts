@@ -29,7 +29,7 @@ import { PanelSession } from './session.js';
 import { promptText } from './updates.js';
 
 /** `agents acp`'s flags: --agent, --agent-id (no choice in the panel then), --send-cwd, --timeout. */
-interface AcpOptions {
+export interface AcpOptions {
   agent?: CoreAgent;
   agentId?: string;
   sendCwd?: boolean;

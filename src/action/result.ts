@@ -1,9 +1,8 @@
 // The Action's result, from what the library returned: the CI result `agents … --wait --json` prints
-// (src/core/events/ci-result.ts), and the step outputs of each stage, made by the CLI's own pure helpers
-// (src/cli/output/github.ts) so that the two cannot drift.
+// (src/core/events/ci-result.ts), and the step outputs of each stage, made by the helpers the CLI uses too
+// so that the two cannot drift.
 import { SchemaMismatchError, TimeoutError, type Agents, type Reply, type Turn } from '../sdk/index.js';
-import type { Session, WaitResult } from '../core/index.js';
-import { resultOutputs } from '../cli/output/github.js';
+import { resultOutputs, type Session, type WaitResult } from '../core/index.js';
 
 /** Every output action.yml declares, in its order. */
 export const OUTPUT_NAMES = [

@@ -5,8 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { error, getInput, info, setOutput, setSecret, summary, warning } from '@actions/core';
 import { Agents, AgentsError, ExitCode } from '../sdk/index.js';
-import { githubFiles, toCliError, type Env, type Tuning } from '../core/index.js';
-import { stepSummary } from '../cli/output/github.js';
+import { githubFiles, stepSummary, toCliError, type Env, type Tuning } from '../core/index.js';
 import { agentsOptions } from './client.js';
 import { parseInputs, type InputReader } from './inputs.js';
 import { endOutputs, idOutputs, postedOutputs, replied, unanswered, type Outputs } from './result.js';

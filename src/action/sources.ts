@@ -1,9 +1,8 @@
-// What the Action reads from the workspace before it sends anything, with the CLI's own readers (a prompt
-// file valid UTF-8 and not empty; a schema file bounded and parsed); each failure a UsageError naming the input.
+// What the Action reads from the workspace before it sends anything, with the readers the CLI uses too (a
+// prompt file valid UTF-8 and not empty; a schema file bounded and parsed); each failure a UsageError naming the input.
 import { Readable } from 'node:stream';
 import { UsageError, type JsonSchema } from '../sdk/index.js';
-import { readMessage } from '../cli/input/message.js';
-import { readSchemaFile } from '../cli/input/schema-file.js';
+import { readMessage, readSchemaFile } from '../core/index.js';
 import type { ActionInputs } from './inputs.js';
 
 export async function promptOf(i: ActionInputs): Promise<string> {

@@ -1,8 +1,8 @@
 // The Action's session work, through the library's public entry alone: create (or send), the ids handed
-// on at once, then the wait (a schema's follow-ups are the library's too), logged by the CLI's own lines
-// for a CI log (output/progress.ts).
+// on at once, then the wait (a schema's follow-ups are the library's too), logged by the lines the CLI
+// writes to a CI log too (core/events/progress.ts).
 import type { Agents, JsonSchema, Reply, Turn } from '../sdk/index.js';
-import { lineProgress } from '../cli/output/progress.js';
+import { lineProgress } from '../core/index.js';
 import { monotonicMs } from '../util/clock.js';
 import type { ActionInputs } from './inputs.js';
 
@@ -55,9 +55,8 @@ export async function runTurn(job: TurnJob): Promise<TurnOutcome> {
     job.posted(turn);
     if (!i.wait) return { turn };
     const who = i.sessionId !== undefined ? 'the reply' : (i.agent ?? 'the agent');
-    // Every line is the log's: a job log has no --quiet.
     const progress = lineProgress({
-      log: { info: log, hint: log, warn: log, debug: () => undefined, debugEnabled: false },
+      log: { info: log },
       ...(job.heartbeatMs ? { heartbeatMs: job.heartbeatMs } : {}),
     });
     await progress.start(`Waiting for ${who}…`, {

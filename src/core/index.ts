@@ -64,4 +64,7 @@ export { DEFAULT_SCHEDULE, type ScheduleOptions } from './poll/schedule.js';
 
 // What a wait reports, as data.
 export { RATE_LIMITED_LINE, failingLine } from './events/outage-lines.js';
-export type { WaitResult } from './events/ci-result.js';
+export { resultOutputs, stepSummary, type WaitResult } from './events/ci-result.js';
+export { lineProgress } from './events/progress.js';
+export { readMessage } from './io/message.js';
+export { readSchemaFile } from './io/schema-file.js';

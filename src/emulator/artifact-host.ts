@@ -2,7 +2,7 @@
 // no API key expected, and a request that carries an Authorization header is refused (presigned links
 // authenticate by their query; S3 answers a second auth mechanism with 400). An expired link is 403.
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen, shut } from './http.js';
 import type { Store } from './store.js';
 
 /** The download host of one emulator. */
@@ -45,19 +45,9 @@ export async function startArtifactHost(store: Store, host: string): Promise<Art
     res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(body)) });
     res.end(body);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, host, () => resolve());
-  });
-  const address = server.address() as AddressInfo;
-  const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
-    url: `http://${hostPart}:${address.port}`,
+    url: await listen(server, 0, host),
     requests: () => seen.map((r) => ({ ...r })),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: () => shut(server),
   };
 }

@@ -4,47 +4,43 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Message } from '../core/api/types.js';
 import { FaultPicker } from './faults.js';
-import type { Store } from './store.js';
+import type { SessionRecord, Store } from './store.js';
+import { listen, shut } from './http.js';
 import { emptyStats, type Emulation } from './emulation.js';
-import type { AddArtifactInput, AddMessageInput, FaultOptions, RunningEmulator } from './surface.js';
+import type { AddArtifactInput, AddMessageInput, RunningEmulator } from './surface.js';
 
 /** A message planted in a session's thread, stamped like the service's (RunningEmulator.addMessage). */
-function addMessage(store: Store, sessionId: string, m: AddMessageInput): Message {
-  const record = store.get(sessionId);
-  if (!record) throw new Error(`addMessage: no session ${sessionId}`);
+function addMessage(store: Store, record: SessionRecord, m: AddMessageInput): Message {
   const threadId = m.chat_thread_id.toLowerCase();
   const thread = record.threads.get(threadId) ?? { id: threadId, taskId: m.task_id ?? store.taskId() };
   record.threads.set(threadId, thread);
   const createdMs = m.created_at === undefined ? store.tick() : Date.parse(m.created_at);
   if (Number.isNaN(createdMs)) throw new Error(`addMessage: created_at is not a date: ${m.created_at}`);
-  const created = new Date(createdMs).toISOString();
-  const given = Object.fromEntries(Object.entries(m).filter(([, v]) => v !== undefined)) as AddMessageInput;
-  const msg: Message = {
-    id: store.messageId(),
-    chat_id: record.id,
-    task_id: thread.taskId,
-    // Like the service: assistant messages carry the provider's second, user messages none.
-    ts: m.role === 'user' ? null : Math.floor(createdMs / 1000),
-    created_at: created,
-    updated_at: created,
-    ...given,
-    chat_thread_id: threadId,
-  };
-  store.put(record, msg, createdMs);
+  const given = Object.fromEntries(Object.entries(m).filter(([, v]) => v !== undefined));
+  const msg = store.store(
+    record,
+    {
+      threadId,
+      taskId: thread.taskId,
+      role: m.role,
+      type: m.type,
+      message: m.message,
+      // Like the service: assistant messages carry the provider's second, user messages none.
+      ts: m.role === 'user' ? undefined : (ms) => Math.floor(ms / 1000),
+      at: createdMs,
+    },
+    { ...given, chat_thread_id: threadId },
+  );
   return structuredClone(msg);
 }
 
 /** An artifact attached to a session, served by the artifact host (RunningEmulator.addArtifact). */
-function addArtifact(e: Emulation, sessionId: string, a: AddArtifactInput) {
-  const record = e.store.get(sessionId);
-  if (!record) throw new Error(`addArtifact: no session ${sessionId}`);
+function addArtifact(e: Emulation, record: SessionRecord, a: AddArtifactInput) {
   const stored = e.store.attach(record, {
-    kind: a.kind,
+    ...a,
     content: typeof a.content === 'string' ? Buffer.from(a.content) : a.content,
     fileName: a.fileName ?? (a.kind === 'plan' ? 'plan.md' : 'file.txt'),
     mimeType: a.mimeType ?? (a.kind === 'plan' ? 'text/markdown' : 'text/plain'),
-    planId: a.planId,
-    newPlan: a.newPlan,
   });
   return {
     id: stored.id,
@@ -57,87 +53,68 @@ function addArtifact(e: Emulation, sessionId: string, a: AddArtifactInput) {
   };
 }
 
-/** The handle of emulator `e`, listening through `server` on `port`; `checkFaults` checks setFaults' options. */
-export function controls(
-  e: Emulation,
-  server: Server,
-  port: number,
-  checkFaults: (f: FaultOptions | undefined) => void,
-): RunningEmulator {
-  const { store, svc, held } = e;
+/** The handle of emulator `e`, listening through `server`. */
+export function controls(e: Emulation, server: Server): RunningEmulator {
+  const { store, held } = e;
+  const { address: host, port } = server.address() as AddressInfo;
   let closing: Promise<void> | undefined;
-  const host = (server.address() as AddressInfo).address;
+  const session = (hook: string, id: string) => {
+    const record = store.get(id);
+    if (!record) throw new Error(`${hook}: no session ${id}`);
+    return record;
+  };
+  const heldClock = (hook: string) => {
+    if (!held) throw new Error(`${hook}: this emulator's turns are timed (start it with turns: 'held')`);
+    return held;
+  };
   return {
     url: e.listening,
     port,
-    stopListening() {
-      return new Promise<void>((resolve) => {
-        if (!server.listening) return resolve();
-        server.close(() => resolve());
-        // As a process that exits: every connection goes, a request in flight with it.
-        server.closeAllConnections();
-      });
-    },
-    listenAgain() {
-      return new Promise<void>((resolve, reject) => {
-        if (server.listening) return resolve();
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          server.off('error', reject);
-          resolve();
-        });
-      });
+    stopListening: () => (server.listening ? shut(server) : Promise.resolve()),
+    async listenAgain() {
+      if (!server.listening) await listen(server, port, host);
     },
     get listening() {
       return server.listening;
     },
     keys: e.keys,
     close() {
-      closing ??= new Promise<void>((resolve) => {
-        store.cancelAllTurns();
-        e.timers.cancelAll();
-        held?.cancelAll();
-        void e.artifactHost.close();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      store.cancelAllTurns();
+      e.timers.cancelAll();
+      held?.cancelAll();
+      void e.artifactHost.close();
+      closing ??= shut(server);
       return closing;
     },
-    setFaults(f: FaultOptions | undefined) {
-      checkFaults(f);
+    setFaults(f) {
       e.faults = f ? new FaultPicker(f) : undefined;
     },
     setRepeatedParams(mode) {
-      svc.repeatedParams = mode;
+      e.repeatedParams = mode;
     },
     setMisbehaviour(m) {
-      svc.misbehave = { ...m };
+      e.misbehave = { ...m };
       e.trickled = 0;
     },
-    advanceTurns(ms: number) {
-      if (!held)
-        throw new Error("advanceTurns: this emulator's turns are timed (start it with turns: 'held')");
+    advanceTurns(ms) {
+      const clock = heldClock('advanceTurns');
       if (!(ms >= 0)) throw new RangeError('advanceTurns: ms must be >= 0');
-      return held.advance(ms);
+      return clock.advance(ms);
     },
-    endTurns(sessionId?: string) {
-      if (!held) throw new Error("endTurns: this emulator's turns are timed (start it with turns: 'held')");
-      return sessionId === undefined ? held.advance(Infinity) : held.finish(sessionId.toLowerCase());
+    endTurns(sessionId) {
+      const clock = heldClock('endTurns');
+      return sessionId === undefined ? clock.advance(Infinity) : clock.finish(sessionId.toLowerCase());
     },
     heldTurnEvents: () => held?.pending ?? 0,
-    stats: () => structuredClone(svc.stats),
+    stats: () => structuredClone(e.stats),
     resetStats() {
-      svc.stats = emptyStats();
+      e.stats = emptyStats();
     },
-    addMessage: (sessionId: string, m: AddMessageInput) => addMessage(store, sessionId, m),
-    messages(sessionId: string): Message[] {
-      return (store.get(sessionId)?.messages ?? []).map((s) => structuredClone(s.msg));
-    },
-    addArtifact: (sessionId: string, a: AddArtifactInput) => addArtifact(e, sessionId, a),
-    addPullRequest(sessionId: string, prUrl: string, status = 'open') {
-      const record = store.get(sessionId);
-      if (!record) throw new Error(`addPullRequest: no session ${sessionId}`);
-      record.pullRequests.push({ url: prUrl, status });
+    addMessage: (sessionId, m) => addMessage(store, session('addMessage', sessionId), m),
+    messages: (sessionId) => (store.get(sessionId)?.messages ?? []).map((s) => structuredClone(s.msg)),
+    addArtifact: (sessionId, a) => addArtifact(e, session('addArtifact', sessionId), a),
+    addPullRequest(sessionId, prUrl, status = 'open') {
+      session('addPullRequest', sessionId).pullRequests.push({ url: prUrl, status });
     },
     artifactsUrl: e.artifactHost.url,
     artifactRequests: () => e.artifactHost.requests(),

@@ -1,11 +1,9 @@
-// The ways the emulator answers: `spec`, the document to the letter; `live`, as Blocks' service answers
-// today (live-service.md); `ci-mock`, the test server Blocks' CI runs against. Every difference is one field
-// here, so the handlers read as the spec and ask the dialect where they differ.
+// The ways the emulator answers: `spec`, the document to the letter; `live`, as Blocks' service does
+// (live-service.md); `ci-mock`, as Blocks' CI mock. Handlers read as the spec and ask here where they differ.
 
-/** Which service the emulator plays. */
 export type DialectName = 'spec' | 'live' | 'ci-mock';
 
-/** The ways the two services differ, as the handlers need them. */
+/** The ways the services differ, as the handlers need them. */
 export interface Dialect {
   name: DialectName;
   /** Status of a create or a follow-up. */
@@ -86,6 +84,7 @@ const SPEC: Dialect = {
 };
 
 const LIVE: Dialect = {
+  ...SPEC,
   name: 'live',
   createdStatus: 200,
   validationStatus: 422,
@@ -112,9 +111,6 @@ const LIVE: Dialect = {
         : { __name__: tool, input },
     ),
   artifacts: true,
-  countedIds: false,
-  bareFinal: false,
-  firstListRateLimited: false,
   // live-service.md: its 422 is `{"error": …}` alone; what else it sends beside `error` is not known.
   errorCodes: 'not-422',
 };
@@ -122,11 +118,7 @@ const LIVE: Dialect = {
 /** The host the `_links` of Blocks' CI mock name (reserved, never resolvable). */
 export const CI_MOCK_LINK_BASE = 'https://api.example.invalid';
 
-/**
- * Blocks' CI mock (scripts/mock-api.mjs in BlocksOrg/blocks-ci-sessions), which users run their own tests
- * against: the live service's statuses, but opaque message and task ids, a final reply without `chat_id`,
- * one 429 on the first poll, `{"error": …}` bodies, and none of the live service's extras.
- */
+/** Blocks' CI mock (scripts/mock-api.mjs in BlocksOrg/blocks-ci-sessions), which users test against. */
 const CI_MOCK: Dialect = {
   ...LIVE,
   name: 'ci-mock',
@@ -145,8 +137,4 @@ const CI_MOCK: Dialect = {
   errorCodes: 'none',
 };
 
-const DIALECTS: Record<DialectName, Dialect> = { spec: SPEC, live: LIVE, 'ci-mock': CI_MOCK };
-
-export function dialect(name: DialectName = 'spec'): Dialect {
-  return DIALECTS[name];
-}
+export const DIALECTS: Record<DialectName, Dialect> = { spec: SPEC, live: LIVE, 'ci-mock': CI_MOCK };

@@ -1,16 +1,9 @@
-// The directives a message can carry to script the emulator's turn, as `agents emulator --help` lists them
-// (and so docs/commands.md and the man page, which are made from the help). The help is in every install,
-// the one-file executable's too, which has no man page; src/emulator/README.md is not in the package. Pure
-// data, so that --help does not load the emulator; test/unit/emulator-directives.test.ts keeps it equal to
+// The directives a message can carry, as `agents emulator --help` (so docs/commands.md and the man page)
+// lists them: the help is in every install, the one-file executable's too; README.md is not in the package.
+// Pure data, so --help does not load the emulator; test/main/emulator/directives.test.ts keeps it equal to
 // what directives.ts reads.
 
-/** One directive: how it is written, and what it does. */
-export interface DirectiveRow {
-  usage: string;
-  effect: string;
-}
-
-export const DIRECTIVE_TABLE: readonly DirectiveRow[] = [
+export const DIRECTIVE_TABLE: readonly { usage: string; effect: string }[] = [
   { usage: '[[think:MS]]', effect: 'delay before the first assistant message (default 300)' },
   { usage: '[[steps:N]]', effect: 'N intermediate messages, alternating message and tool_call (default 2)' },
   {

@@ -1,57 +1,37 @@
 // The `[[name:value]]` directives a user message can carry to script the agent's turn (the table:
 // directive-table.ts, shown by `agents emulator --help`). Pure: text in, script out.
-import type { Dialect } from './dialect.js';
 
-/** How one agent turn plays out. Times are in unscaled milliseconds. */
-export interface TurnScript {
-  thinkMs: number;
-  steps: number;
-  gapMs: number;
-  /** When set, the final message lands this long after the user message. */
-  turnMs: number | undefined;
-  never: boolean;
-  /** When set, this many intermediate messages are stored at one instant (replaces steps). */
-  burst: number | undefined;
-  sameTs: boolean;
-  /** Every message of the turn stamped at the user message's instant: one created_at, one whole-second ts. */
-  instant: boolean;
-  tsLagS: number;
-  tsShuffle: boolean;
-  size: number | undefined;
-  echo: boolean;
-  reply: string | undefined;
-  /** Create only: the first message is never stored and no turn runs. */
-  orphan: boolean;
-  /** A plan the turn writes (markdown), attached as an artifact when the final lands. */
-  plan: string | undefined;
-  /** A pull request the turn opens (its address), added to the session when the final lands. */
-  pr: string | undefined;
-  /** A system notice (`chat_thread_id: null`) stored after the final. */
-  notice: string | undefined;
-  /** The session's final replies from this turn on, one per turn (the last one for every later turn). */
-  replies: string[] | undefined;
-}
-
-export const DEFAULT_SCRIPT: Readonly<TurnScript> = {
+/** How one agent turn plays out with no directive. Times are in unscaled milliseconds. */
+export const DEFAULT_SCRIPT = {
   thinkMs: 300,
   steps: 2,
   gapMs: 200,
-  turnMs: undefined,
+  /** When set, the final message lands this long after the user message. */
+  turnMs: undefined as number | undefined,
   never: false,
-  burst: undefined,
+  /** When set, this many intermediate messages are stored at one instant (replaces steps). */
+  burst: undefined as number | undefined,
   sameTs: false,
+  /** Every message of the turn stamped at the user message's instant: one created_at, one whole-second ts. */
   instant: false,
   tsLagS: 0,
   tsShuffle: false,
-  size: undefined,
+  size: undefined as number | undefined,
   echo: false,
-  reply: undefined,
+  reply: undefined as string | undefined,
+  /** Create only: the first message is never stored and no turn runs. */
   orphan: false,
-  plan: undefined,
-  pr: undefined,
-  notice: undefined,
-  replies: undefined,
+  /** A plan (markdown), attached as an artifact when the final lands. */
+  plan: undefined as string | undefined,
+  /** A pull request's address, added to the session when the final lands. */
+  pr: undefined as string | undefined,
+  /** A system notice (`chat_thread_id: null`) stored after the final. */
+  notice: undefined as string | undefined,
+  /** The session's final replies from this turn on, one per turn (the last one for every later turn). */
+  replies: undefined as string[] | undefined,
 };
+
+export type TurnScript = typeof DEFAULT_SCRIPT;
 
 // Caps keep a hostile message from scheduling a million timers or allocating gigabytes.
 const MAX_MS = 24 * 60 * 60 * 1000;
@@ -90,66 +70,56 @@ function decode(value: string): string {
 /** Reads the directives of a user message. Unknown directives and bad values are ignored. */
 export function parseDirectives(text: string): TurnScript {
   const s: TurnScript = { ...DEFAULT_SCRIPT };
-  for (const [, name, value] of text.matchAll(DIRECTIVE)) {
+  // What one directive sets; a field left undefined (a bad or missing value) keeps what it was.
+  const read = (name: string | undefined, value: string | undefined): Partial<TurnScript> => {
+    const textValue = value === undefined ? undefined : decode(value);
     switch (name) {
       case 'think':
-        s.thinkMs = count(value, MAX_MS) ?? s.thinkMs;
-        break;
+        return { thinkMs: count(value, MAX_MS) };
       case 'steps':
-        s.steps = count(value, MAX_STEPS) ?? s.steps;
-        break;
+        return { steps: count(value, MAX_STEPS) };
       case 'gap':
-        s.gapMs = count(value, MAX_MS) ?? s.gapMs;
-        break;
+        return { gapMs: count(value, MAX_MS) };
       case 'turn':
-        s.turnMs = count(value, MAX_MS) ?? s.turnMs;
-        break;
+        return { turnMs: count(value, MAX_MS) };
       case 'burst':
-        s.burst = count(value, MAX_STEPS) ?? s.burst;
-        break;
+        return { burst: count(value, MAX_STEPS) };
       case 'ts-lag':
-        s.tsLagS = count(value, MAX_MS) ?? s.tsLagS;
-        break;
+        return { tsLagS: count(value, MAX_MS) };
       case 'size':
-        s.size = count(value, MAX_SIZE) ?? s.size;
-        break;
+        return { size: count(value, MAX_SIZE) };
       case 'reply':
-        if (value !== undefined) s.reply = decode(value);
-        break;
+        return { reply: textValue };
       case 'never':
-        s.never = true;
-        break;
+        return { never: true };
       case 'same-ts':
-        s.sameTs = true;
-        break;
+        return { sameTs: true };
       case 'instant':
-        s.instant = true;
-        break;
+        return { instant: true };
       case 'ts-shuffle':
-        s.tsShuffle = true;
-        break;
+        return { tsShuffle: true };
       case 'echo':
-        s.echo = true;
-        break;
+        return { echo: true };
       case 'orphan':
-        s.orphan = true;
-        break;
+        return { orphan: true };
       case 'plan':
-        if (value !== undefined) s.plan = decode(value);
-        break;
+        return { plan: textValue };
       case 'pr':
-        if (value !== undefined) s.pr = decode(value);
-        break;
+        return { pr: textValue };
       case 'notice':
-        if (value !== undefined) s.notice = decode(value);
-        break;
+        return { notice: textValue };
       case 'replies':
         // `|` between replies (`%7C` for one inside a reply), each URL-decoded.
-        if (value !== undefined) s.replies = value.split('|').map(decode);
-        break;
+        return { replies: value?.split('|').map(decode) };
       default:
-        break; // unknown directives are ignored on purpose
+        return {}; // unknown directives are ignored on purpose
     }
+  };
+  for (const [, name, value] of text.matchAll(DIRECTIVE)) {
+    Object.assign(
+      s,
+      Object.fromEntries(Object.entries(read(name, value)).filter(([, v]) => v !== undefined)),
+    );
   }
   return s;
 }
@@ -183,15 +153,4 @@ export function planTurn(s: TurnScript): PlannedEvent[] {
     events.push({ atMs: s.turnMs ?? s.thinkMs + s.steps * s.gapMs, kind: 'final', first: 0, count: 1 });
   }
   return events;
-}
-
-/**
- * Pure: what a turn's directives ask for that this dialect cannot give, one sentence each. A plan needs the
- * artifacts the spec's API does not have: in the spec and ci-mock dialects `[[plan:…]]` would do nothing.
- */
-export function unhonoured(s: TurnScript, d: Dialect): string[] {
-  if (s.plan === undefined || d.artifacts) return [];
-  return [
-    `[[plan:…]] does nothing in the ${d.name} dialect, which has no plans; run the emulator with --dialect live`,
-  ];
 }

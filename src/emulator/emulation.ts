@@ -1,18 +1,18 @@
 // What one running emulator is made of (its keys and gateway, the store and its clocks, the artifact host)
 // and what a test changes while it runs, set up from the options before it listens.
 import { FaultPicker } from './faults.js';
-import { Gateway, RateLimiter } from './gateway.js';
-import type { Service } from './sessions.js';
+import { gateway } from './gateway.js';
 import { Store } from './store.js';
-import { HeldClock, Timers } from './turn-clock.js';
-import { dialect as dialectOf, type Dialect } from './dialect.js';
-import { startArtifactHost, type ArtifactHost } from './artifact-host.js';
+import { HeldClock, Timers, type TurnClock } from './turn-clock.js';
+import { DIALECTS } from './dialect.js';
+import { startArtifactHost } from './artifact-host.js';
+import type { Misbehaviour } from './misbehave.js';
+import type { RepeatedParams } from './validate.js';
 import type { EmulatorKey, EmulatorOptions, EmulatorStats } from './surface.js';
 
 /** The documented development key, accepted when no keys are given. */
 export const DEV_KEY: EmulatorKey = { key: 'agents-dev-key', workspace: 'dev' };
 
-/** Stats of an emulator that has served nothing yet. */
 export const emptyStats = (): EmulatorStats => ({
   requests: 0,
   byRoute: {},
@@ -22,84 +22,54 @@ export const emptyStats = (): EmulatorStats => ({
   faultsInjected: 0,
 });
 
-/** One running emulator's parts, shared by its request pipeline and the controls a test holds. */
-export interface Emulation {
-  readonly opts: EmulatorOptions;
-  readonly keys: EmulatorKey[];
-  readonly dialect: Dialect;
-  readonly gateway: Gateway;
-  readonly store: Store;
-  readonly svc: Service;
-  /** Real timers: faults' delays always, and turns unless they are held. */
-  readonly timers: Timers;
-  /** The clock a test moves, with turns: 'held'. */
-  readonly held: HeldClock | undefined;
-  /** Presigned downloads come from another origin, as the service's come from its storage provider. */
-  readonly artifactHost: ArtifactHost;
-  readonly maxBodyBytes: number;
-  readonly artifactTtlMs: number;
-  faults: FaultPicker | undefined;
-  /** GETs that trickled so far (Misbehaviour.trickle.requests counts them). */
-  trickled: number;
-  /** Whether the one 429 of the dialect's `firstListRateLimited` is still to come. */
-  listLimitDue: boolean;
-  /**
-   * What requests moved turns on by (turnMsPerRequest) is not stamped: those messages land when the request
-   * that moved them was answered, in real time; only a test's own advanceTurns moves the stamps on.
-   */
-  readonly unstamped: { ms: number };
-  /** The address it listens on, once it does. */
-  listening: string;
-}
+/** One running emulator's parts, shared by its request pipeline, its handlers and the controls a test holds. */
+export type Emulation = Awaited<ReturnType<typeof setUpEmulation>>;
 
 /** The parts of an emulator with these (checked) options; its artifact host already listens. */
-export async function setUpEmulation(opts: EmulatorOptions): Promise<Emulation> {
+export async function setUpEmulation(opts: EmulatorOptions) {
   const keys = (opts.keys ?? [DEV_KEY]).map((k) => ({ ...k }));
-  const limit = opts.rateLimit ?? { limit: 100, windowMs: 60_000 };
-  const dialect = dialectOf(opts.dialect);
-  const gateway = new Gateway(keys, limit ? new RateLimiter(limit.limit, limit.windowMs) : undefined, {
-    wrongKeyStatus: dialect.wrongKeyStatus,
-    retryAfter: dialect.retryAfter,
-  });
+  const dialect = DIALECTS[opts.dialect ?? 'spec'];
   // Turns run on real timers or on a clock the test moves, and what the store stamps moves with it, so a
   // turn held for a minute has the created_at and ts of one.
   const timers = new Timers();
   const held = opts.turns === 'held' ? new HeldClock() : undefined;
+  // What requests moved turns on by (turnMsPerRequest) is not stamped: those messages land when the request
+  // that moved them was answered, in real time; only a test's own advanceTurns moves the stamps on.
   const unstamped = { ms: 0 };
   const store = new Store(
     held ? () => Date.now() + held.elapsed - unstamped.ms : Date.now,
     dialect.countedIds,
   );
-  const svc: Service = {
-    store,
-    stats: emptyStats(),
-    turns: {
-      store,
-      timers: held ?? timers,
-      timeScale: held ? 1 : (opts.timeScale ?? 1),
-      random: Math.random,
-      dialect,
-      notice: opts.onNotice,
-    },
-    repeatedParams: opts.repeatedParams ?? (dialect.name === 'spec' ? 'first' : 'all'),
-    misbehave: { ...opts.misbehave },
-  };
+  const faults = opts.faults ? new FaultPicker(opts.faults) : undefined; // may throw: before any listening
+  const clock: TurnClock = held ?? timers;
+  const repeatedParams: RepeatedParams = opts.repeatedParams ?? (dialect.name === 'spec' ? 'first' : 'all');
+  const misbehave: Misbehaviour = { ...opts.misbehave };
   return {
     opts,
     keys,
     dialect,
-    gateway,
+    gate: gateway(keys, opts.rateLimit, dialect),
     store,
-    svc,
+    /** Real timers: faults' delays always, and turns unless they are held. */
     timers,
+    /** The clock a test moves, with turns: 'held'. */
     held,
+    /** What turns run on: the held clock, or the real timers (scaled). */
+    clock,
+    timeScale: held ? 1 : (opts.timeScale ?? 1),
+    unstamped,
+    /** Presigned downloads come from another origin, as the service's come from its storage provider. */
     artifactHost: await startArtifactHost(store, opts.host ?? '127.0.0.1'),
     maxBodyBytes: opts.maxBodyBytes ?? 2 * 1024 * 1024,
     artifactTtlMs: opts.artifactTtlMs ?? 6 * 86_400_000,
-    faults: opts.faults ? new FaultPicker(opts.faults) : undefined,
+    stats: emptyStats(),
+    repeatedParams,
+    misbehave,
+    faults,
+    /** GETs that trickled so far (Misbehaviour.trickle.requests counts them). */
     trickled: 0,
+    /** Whether the one 429 of the dialect's `firstListRateLimited` is still to come. */
     listLimitDue: dialect.firstListRateLimited,
-    unstamped,
     listening: '',
   };
 }

@@ -1,6 +1,6 @@
 // Fault injection: which request gets which fault, and the replies of the faults that answer at once.
-import { apiError, htmlPage, plain, type Reply } from './http.js';
-import type { FaultMode, FaultOptions } from './surface.js';
+import { apiError, htmlPage, type Reply } from './http.js';
+import { FAULT_MODES, type FaultMode, type FaultOptions } from './surface.js';
 
 /** mulberry32: a tiny deterministic PRNG, so a seeded fault run can be replayed exactly. */
 export function seededRandom(seed: number): () => number {
@@ -14,11 +14,16 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** Decides per request whether a fault hits and which one. */
+/** Decides per request whether a fault hits and which one; refuses options that make no sense. */
 export class FaultPicker {
   private readonly random: () => number;
 
   constructor(readonly options: FaultOptions) {
+    const f = options;
+    if (!(f.rate >= 0 && f.rate <= 1)) throw new RangeError('faults.rate must be from 0 to 1');
+    const bad = f.modes.find((m) => !FAULT_MODES.includes(m));
+    if (bad !== undefined) throw new RangeError(`unknown fault mode ${JSON.stringify(bad)}`);
+    if (f.slowMs !== undefined && !(f.slowMs >= 0)) throw new RangeError('faults.slowMs must be >= 0');
     this.random = options.seed === undefined ? Math.random : seededRandom(options.seed);
   }
 
@@ -31,29 +36,23 @@ export class FaultPicker {
     if (modes.length === 0) return undefined;
     return modes[Math.floor(this.random() * modes.length)];
   }
-
-  get slowMs(): number {
-    return this.options.slowMs ?? 2000;
-  }
 }
+
+const IMMEDIATE: Partial<Record<FaultMode, () => Reply>> = {
+  '500': () => apiError(500, 'INTERNAL', 'Internal server error'),
+  '502': () => apiError(502, 'BAD_GATEWAY', 'Bad gateway'),
+  '503': () => apiError(503, 'SERVICE_UNAVAILABLE', 'Service temporarily unavailable'),
+  '504': () => apiError(504, 'GATEWAY_TIMEOUT', 'Gateway timeout'),
+  'html-502': () => htmlPage(502, 'Bad Gateway'),
+  // Unlike the rate limiter's JSON, an edge's 429 is plain text: clients must go by the status.
+  '429': () => ({
+    status: 429,
+    headers: { 'content-type': 'text/plain; charset=utf-8' },
+    body: 'Too Many Requests\n',
+  }),
+};
 
 /** The reply of a fault that answers without processing the request; undefined for the others. */
 export function immediateFaultReply(mode: FaultMode): Reply | undefined {
-  switch (mode) {
-    case '500':
-      return apiError(500, 'INTERNAL', 'Internal server error');
-    case '502':
-      return apiError(502, 'BAD_GATEWAY', 'Bad gateway');
-    case '503':
-      return apiError(503, 'SERVICE_UNAVAILABLE', 'Service temporarily unavailable');
-    case '504':
-      return apiError(504, 'GATEWAY_TIMEOUT', 'Gateway timeout');
-    case 'html-502':
-      return htmlPage(502, 'Bad Gateway');
-    case '429':
-      // Unlike the rate limiter's JSON, an edge's 429 is plain text: clients must go by the status.
-      return plain(429, 'Too Many Requests\n');
-    default:
-      return undefined;
-  }
+  return IMMEDIATE[mode]?.();
 }

@@ -2,10 +2,8 @@
 // Its refusals are not the service's JSON error shape, as with the real gateway.
 import type { IncomingHttpHeaders } from 'node:http';
 import { htmlPage, json, type Reply } from './http.js';
-import type { EmulatorKey } from './surface.js';
-
-/** The gateway's verdict on one request. */
-export type GateResult = { ok: true; key: EmulatorKey } | { ok: false; reply: Reply; rateLimited: boolean };
+import type { EmulatorKey, EmulatorOptions, EmulatorStats } from './surface.js';
+import type { Dialect } from './dialect.js';
 
 /** Sliding-window log per key: a request is allowed while fewer than `limit` fell in the last window. */
 export class RateLimiter {
@@ -23,10 +21,7 @@ export class RateLimiter {
     return Math.max(1, Math.ceil(((oldest ?? now) + this.windowMs - now) / 1000));
   }
 
-  /**
-   * Counts this request and says whether it may pass. Refused requests count too, so a client that
-   * hammers while limited stays limited; the log is capped so a flood cannot grow it without bound.
-   */
+  /** Counts this request, refused ones too (hammering keeps a client limited); capped against a flood. */
   take(key: string, now = Date.now()): boolean {
     const times = this.log.get(key) ?? [];
     let drop = 0;
@@ -42,44 +37,28 @@ export class RateLimiter {
 
 const SCHEME = /^ApiKey[ \t]+(\S+)[ \t]*$/i;
 
-/** Where the two services' gateways differ. */
-export interface GatewayRules {
-  /** A well-formed header with a key nobody knows: 401 like a missing one (spec emulator), or 403 (live). */
-  wrongKeyStatus: 401 | 403;
-  /** A 429 carries Retry-After (live). */
-  retryAfter: boolean;
-}
-
-export class Gateway {
-  private readonly byKey: Map<string, EmulatorKey>;
-
-  constructor(
-    keys: EmulatorKey[],
-    private readonly limiter: RateLimiter | undefined,
-    private readonly rules: GatewayRules = { wrongKeyStatus: 401, retryAfter: false },
-  ) {
-    this.byKey = new Map(keys.map((k) => [k.key, k]));
-  }
-
-  check(headers: IncomingHttpHeaders): GateResult {
+/** The gateway of these keys and limit: a request's key, or its refusal (a 429 counted in `stats`). */
+export function gateway(keys: EmulatorKey[], rateLimit: EmulatorOptions['rateLimit'], dialect: Dialect) {
+  const keyOf = new Map(keys.map((k) => [k.key, k]));
+  const limit = rateLimit ?? { limit: 100, windowMs: 60_000 };
+  const limiter = limit ? new RateLimiter(limit.limit, limit.windowMs) : undefined;
+  return (headers: IncomingHttpHeaders, stats: EmulatorStats): EmulatorKey | Reply => {
     const match = SCHEME.exec(headers.authorization ?? '');
-    const key = match?.[1] === undefined ? undefined : this.byKey.get(match[1]);
+    const key = match?.[1] === undefined ? undefined : keyOf.get(match[1]);
     if (!key) {
-      if (match !== null && this.rules.wrongKeyStatus === 403) {
-        return { ok: false, reply: htmlPage(403, 'Forbidden'), rateLimited: false };
-      }
-      const reply = htmlPage(401, 'Authorization Required');
-      reply.headers['www-authenticate'] = 'ApiKey';
-      return { ok: false, reply, rateLimited: false };
+      if (match !== null && dialect.wrongKeyStatus === 403) return htmlPage(403, 'Forbidden');
+      return htmlPage(401, 'Authorization Required', { 'www-authenticate': 'ApiKey' });
     }
-    if (key.forbidden) return { ok: false, reply: htmlPage(403, 'Forbidden'), rateLimited: false };
-    if (this.limiter && !this.limiter.take(key.key)) {
+    if (key.forbidden) return htmlPage(403, 'Forbidden');
+    if (limiter && !limiter.take(key.key)) {
+      stats.rejected429 += 1;
       // The spec says no rate-limit headers are returned; the live service may say when to come back.
-      const error = `Rate limit exceeded: ${this.limiter.limit} requests per ${this.limiter.windowMs} ms per API key`;
-      const reply = json(429, { error, code: 'RATE_LIMITED' });
-      if (this.rules.retryAfter) reply.headers['retry-after'] = String(this.limiter.retryAfter(key.key));
-      return { ok: false, reply, rateLimited: true };
+      const error = `Rate limit exceeded: ${limiter.limit} requests per ${limiter.windowMs} ms per API key`;
+      const retry: Record<string, string> = dialect.retryAfter
+        ? { 'retry-after': String(limiter.retryAfter(key.key)) }
+        : {};
+      return json(429, { error, code: 'RATE_LIMITED' }, retry);
     }
-    return { ok: true, key };
-  }
+    return key;
+  };
 }

@@ -1,6 +1,9 @@
-// Replies as data, bounded body reading, and writing a reply (whole, or sabotaged by a fault).
-import type { IncomingMessage, ServerResponse } from 'node:http';
+// Replies as data, bounded body reading, writing a reply (whole, or sabotaged by a fault), and a server's
+// listening and closing.
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { ERROR_BODY, served } from '../core/api/schemas/index.js';
+import type { Dialect } from './dialect.js';
 
 /** A response before it is written, so a fault can decide how (or whether) it reaches the client. */
 export interface Reply {
@@ -9,59 +12,49 @@ export interface Reply {
   body: string;
 }
 
-export function json(status: number, value: unknown): Reply {
+export function json(status: number, value: unknown, headers: Record<string, string> = {}): Reply {
   return {
     status,
-    headers: { 'content-type': 'application/json; charset=utf-8' },
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
     body: JSON.stringify(value),
   };
 }
 
 /** The service's error shape: `{"error": text, "code": CODE}`. */
-export function apiError(status: number, code: string, error: string): Reply {
-  return json(status, served(ERROR_BODY, { error, code }));
+export function apiError(
+  status: number,
+  code: string,
+  error: string,
+  headers?: Record<string, string>,
+): Reply {
+  return json(status, served(ERROR_BODY, { error, code }), headers);
 }
 
-/**
- * A path the API does not have, answered as a web framework answers a route it lacks: a 404 without the
- * API's `{"error": …}` body, which the API keeps for a session or thread it does not have. A client tells
- * a wrong base URL from an unknown session by it.
- */
+/** A path the API lacks, as a web framework answers it: no `{"error": …}`, so a wrong base URL shows. */
 export function noRoute(): Reply {
   return json(404, { detail: 'Not Found' });
 }
 
-/** The reply with `code` taken out of a JSON error body: `{"error": …}` alone (Blocks' CI mock). */
-export function withoutErrorCode(reply: Reply): Reply {
+/** The reply with `code` kept in JSON errors as the dialect says, or taken out: `{"error": …}` alone. */
+export function inErrorShape(reply: Reply, codes: Dialect['errorCodes']): Reply {
+  if (codes === 'all' || (codes === 'not-422' && reply.status !== 422)) return reply;
   if (reply.status < 400 || !reply.headers['content-type']?.startsWith('application/json')) return reply;
-  try {
-    const { code: _code, ...rest } = JSON.parse(reply.body) as Record<string, unknown>;
-    return { ...reply, body: JSON.stringify(rest) };
-  } catch {
-    return reply;
-  }
+  const { code: _code, ...rest } = JSON.parse(reply.body) as Record<string, unknown>;
+  return { ...reply, body: JSON.stringify(rest) };
 }
 
 /** A page like the ones nginx-style gateways send: what a client gets for 401/403/502 from the edge. */
-export function htmlPage(status: number, reason: string): Reply {
+export function htmlPage(status: number, reason: string, headers: Record<string, string> = {}): Reply {
   const title = `${status} ${reason}`;
   const body =
     `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n` +
     `<hr><center>gateway</center>\r\n</body>\r\n</html>\r\n`;
-  return { status, headers: { 'content-type': 'text/html; charset=utf-8' }, body };
+  return { status, headers: { 'content-type': 'text/html; charset=utf-8', ...headers }, body };
 }
 
-export function plain(status: number, text: string): Reply {
-  return { status, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: text };
-}
-
-/** The outcome of reading a request body within a byte limit. */
 export type BodyResult = { kind: 'ok'; body: Buffer } | { kind: 'too-large' } | { kind: 'aborted' };
 
-/**
- * Reads the body, but never more than `max` bytes: a declared Content-Length over the limit is refused
- * before a byte is read, and a chunked body is abandoned (paused, not buffered) once it crosses it.
- */
+/** Reads at most `max` bytes: a larger Content-Length is refused unread, a chunked body paused past it. */
 export function readBody(req: IncomingMessage, max: number): Promise<BodyResult> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > max) {
@@ -94,21 +87,41 @@ export function readBody(req: IncomingMessage, max: number): Promise<BodyResult>
   });
 }
 
-/** How a reply reaches the client: whole, cut in half, or not at all. */
-export type Delivery = 'whole' | 'truncate' | 'drop';
-
-export function writeReply(res: ServerResponse, reply: Reply, delivery: Delivery = 'whole'): void {
+/** Writes a reply whole, or as a fault says: cut in half ('truncate') or not at all ('reset-after-commit'). */
+export function writeReply(res: ServerResponse, reply: Reply, fault?: string): void {
   if (res.destroyed || res.headersSent) return;
-  if (delivery === 'drop') {
+  if (fault === 'reset-after-commit') {
     res.socket?.destroy();
     return;
   }
   const body = Buffer.from(reply.body, 'utf8');
   res.writeHead(reply.status, { ...reply.headers, 'content-length': String(body.length) });
-  if (delivery === 'truncate') {
+  if (fault === 'truncate') {
     // Headers promise the full length; half arrives, then the connection dies.
     res.write(body.subarray(0, Math.floor(body.length / 2)), () => res.socket?.destroy());
     return;
   }
   res.end(body);
+}
+
+/** Listens on `port` (0: a free one) of `host`; resolves with its origin once it does, rejects if it cannot. */
+export async function listen(server: Server, port: number, host: string, scheme = 'http'): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `${scheme}://${hostPart}:${address.port}`;
+}
+
+/** Closes the server and, as a process that exits, every connection (a request in flight with it). */
+export function shut(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
 }

@@ -2,18 +2,18 @@
 import type { ListedMessage, Message, MessagePage } from '../core/api/types.js';
 import { MESSAGE_PAGE, served } from '../core/api/schemas/index.js';
 import { apiError, json, type Reply } from './http.js';
-import { notFound, type Call, type Service } from './sessions.js';
+import { notFound, type Call } from './sessions.js';
+import type { Emulation } from './emulation.js';
 import type { StoredMessage } from './store.js';
 import { parseListQuery, type ParsedListQuery } from './validate.js';
 
-/**
- * Filters and sorts; pure apart from reading the stored messages. The spec sorts by created_at (storage
- * order); the live service by `ts`, which the agent's provider sets and which need not follow storage.
- */
-export function selectMessages(
+const byStorage = (a: StoredMessage, b: StoredMessage) => a.createdMs - b.createdMs || a.seq - b.seq;
+
+/** The spec sorts by created_at (storage order); the live service by `ts`, which need not follow storage. */
+function selectMessages(
   stored: StoredMessage[],
   q: ParsedListQuery,
-  sortBy: 'created_at' | 'ts' = 'created_at',
+  sortBy: 'created_at' | 'ts',
 ): StoredMessage[] {
   const picked = stored.filter(
     ({ msg }) =>
@@ -23,7 +23,6 @@ export function selectMessages(
       // A null ts never passes a gts filter: user messages cannot be polled by cursor.
       (q.gts === undefined || (msg.ts !== null && msg.ts > q.gts)),
   );
-  const byStorage = (a: StoredMessage, b: StoredMessage) => a.createdMs - b.createdMs || a.seq - b.seq;
   const byTs = (a: StoredMessage, b: StoredMessage) =>
     (a.msg.ts ?? Number.NEGATIVE_INFINITY) - (b.msg.ts ?? Number.NEGATIVE_INFINITY) || byStorage(a, b);
   picked.sort(sortBy === 'ts' ? byTs : byStorage);
@@ -32,22 +31,14 @@ export function selectMessages(
 }
 
 /**
- * The cursor for `new_messages`: the ts of the latest message (by created_at) on the page that has one;
- * with none, the server's current epoch second. Faithful to the spec, hazards included: a trailing or
- * repeated ts, or a message landing later in the same second, is skipped by a client that trusts it.
+ * The `new_messages` cursor: the ts of the page's latest message (by created_at) with one, else now. The
+ * spec's rule, hazards included: a lagging or repeated ts, or a later message of the same second, is skipped.
  */
-export function cursorOf(page: StoredMessage[], nowMs: number): number {
-  let latest: StoredMessage | undefined;
-  for (const m of page) {
-    if (m.msg.ts === null) continue;
-    if (
-      !latest ||
-      m.createdMs > latest.createdMs ||
-      (m.createdMs === latest.createdMs && m.seq > latest.seq)
-    ) {
-      latest = m;
-    }
-  }
+function cursorOf(page: StoredMessage[], nowMs: number): number {
+  const latest = page
+    .filter((m) => m.msg.ts !== null)
+    .sort(byStorage)
+    .at(-1);
   return latest?.msg.ts ?? Math.floor(nowMs / 1000);
 }
 
@@ -57,15 +48,12 @@ function bare(m: Message): ListedMessage {
   return rest;
 }
 
-export function listMessages(svc: Service, call: Call): Reply {
-  const d = call.dialect;
+export function listMessages(e: Emulation, call: Call): Reply {
+  const d = e.dialect;
   const threaded = call.params.length > 1;
-  const q = parseListQuery(call.url.searchParams, threaded, {
-    repeated: svc.repeatedParams,
-    defaultDirection: d.defaultDirection,
-  });
+  const q = parseListQuery(call.url.searchParams, threaded, e.repeatedParams, d.defaultDirection);
   if (!q.ok) return apiError(422, 'UNPROCESSABLE_ENTITY', q.error);
-  const record = svc.store.find(call.workspace, call.params[0] ?? '');
+  const record = call.session;
   if (!record) return notFound('Session');
   const query = { ...q.value };
   if (threaded) {
@@ -74,23 +62,18 @@ export function listMessages(svc: Service, call: Call): Reply {
     query.thread_id = tid;
   }
   // Misbehaving: a filter by session the server forgets lists the whole workspace's messages.
-  const pool = svc.misbehave.ignoreSessionFilter
-    ? svc.store.inWorkspace(call.workspace).flatMap((r) => r.messages)
+  const pool = e.misbehave.ignoreSessionFilter
+    ? e.store.inWorkspace(call.workspace).flatMap((r) => r.messages)
     : record.messages;
   const all = selectMessages(pool, query, d.sortBy);
   const start = (query.page - 1) * query.limit;
   const page = all.slice(start, start + query.limit);
 
   const here = `${d.linkBase(call.base)}${call.url.pathname}`;
-  const cursor = String(cursorOf(page, svc.store.now()));
-  let next: URLSearchParams;
-  if (d.newMessagesKeepsQuery) {
-    next = new URLSearchParams(call.url.searchParams);
-    next.set('gts', cursor); // replaces an existing gts in place, else appends
-  } else {
-    // The live service's link carries the cursor alone: a client must rebuild its own filters.
-    next = new URLSearchParams({ gts: cursor });
-  }
+  const cursor = String(cursorOf(page, e.store.now()));
+  // The live service's link carries the cursor alone: a client must rebuild its own filters.
+  const next = new URLSearchParams(d.newMessagesKeepsQuery ? call.url.searchParams : undefined);
+  next.set('gts', cursor); // replaces an existing gts in place, else appends
   const body: Omit<MessagePage, 'items'> & { items: ListedMessage[] } = {
     items: page.map(({ msg }) => (d.bareFinal && msg.type === 'final_message' ? bare(msg) : msg)),
     meta: {

@@ -1,8 +1,7 @@
 // Answers a broken or hostile server gives on purpose, so the client's suite shows it believes an answer only
-// as far as it proves itself: filters ignored, answers without end or that trickle, paging without end, ids
-// that are not ids, JSON nested without end. Each off by default; `setMisbehaviour` changes them.
+// as far as it proves itself. Each off by default; `setMisbehaviour` changes them.
 import type { ServerResponse } from 'node:http';
-import type { Reply } from './http.js';
+import { json, type Reply } from './http.js';
 
 /** Which GETs a body misbehaviour applies to. */
 export type MisbehavingRoute = 'session' | 'list' | 'any-get';
@@ -66,12 +65,7 @@ type Json = Record<string, unknown>;
 /** The ids of an answer replaced as `badIds` says; other answers pass unchanged. */
 export function withBadIds(reply: Reply, badIds: Misbehaviour['badIds'], routeName: string): Reply {
   if (badIds === undefined || reply.status >= 300) return reply;
-  let value: Json;
-  try {
-    value = JSON.parse(reply.body) as Json;
-  } catch {
-    return reply;
-  }
+  const value = JSON.parse(reply.body) as Json;
   const items = Array.isArray(value.items) ? (value.items as Json[]) : [];
   switch (badIds) {
     case 'session':
@@ -101,26 +95,17 @@ export function withBadIds(reply: Reply, badIds: Misbehaviour['badIds'], routeNa
 /** A list answer made to claim a million pages (page 1's items are what the handler was asked for). */
 export function withEndlessPages(reply: Reply): Reply {
   if (reply.status !== 200) return reply;
-  const value = JSON.parse(reply.body) as Json;
-  if (typeof value.meta === 'object' && value.meta !== null) {
-    Object.assign(value.meta, { total: 100_000_000, total_pages: 1_000_000 });
-  }
+  const value = JSON.parse(reply.body) as { meta: Json };
+  Object.assign(value.meta, { total: 100_000_000, total_pages: 1_000_000 });
   return { ...reply, body: JSON.stringify(value) };
 }
 
 /** `[[[…]]]` nested `depth` levels, built without recursion. */
 export function deepJson(depth: number): Reply {
-  return {
-    status: 200,
-    headers: { 'content-type': 'application/json; charset=utf-8' },
-    body: '['.repeat(depth) + ']'.repeat(depth),
-  };
+  return { ...json(200, null), body: '['.repeat(depth) + ']'.repeat(depth) };
 }
 
-/**
- * 200, then `{"id":"` and `a`s without end, 64 KiB at a time as fast as the client reads (waiting for
- * 'drain', so the emulator's memory stays flat), until the client goes away.
- */
+/** 200, then `{"id":"` and `a`s until the client goes, 64 KiB as it reads (on 'drain': memory stays flat). */
 export function writeEndless(res: ServerResponse): void {
   res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
   const chunk = Buffer.alloc(64 * 1024, 'a');

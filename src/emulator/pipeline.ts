@@ -1,17 +1,9 @@
 // One request through the emulator: faults, body, gateway, route, handler and misbehaviours, then the
 // delivery (whole, trickled, endless, late, cut).
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { UUID_PATTERN as UUID } from '../util/uuid.js';
 import { immediateFaultReply } from './faults.js';
-import {
-  apiError,
-  json,
-  noRoute,
-  readBody,
-  withoutErrorCode,
-  writeReply,
-  type Delivery,
-  type Reply,
-} from './http.js';
+import { apiError, json, noRoute, readBody, inErrorShape, writeReply, type Reply } from './http.js';
 import { matchRoute } from './router.js';
 import type { Call } from './sessions.js';
 import { aimsAt, deepJson, withBadIds, withEndlessPages, writeEndless, writeTrickle } from './misbehave.js';
@@ -20,66 +12,49 @@ import type { Emulation } from './emulation.js';
 // A Host header is echoed into every href; anything but host[:port] falls back to the listening address.
 const HOST = /^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/i;
 
-/** The reply to a request whose body was read, in the dialect's error shape. */
-function answer(e: Emulation, req: IncomingMessage, url: URL, body: Buffer): Reply {
-  const reply = route(e, req, url, body);
-  const codes = e.dialect.errorCodes;
-  return codes === 'all' || (codes === 'not-422' && reply.status !== 422) ? reply : withoutErrorCode(reply);
-}
+const JSON_TYPE = /^application\/json\s*(;\s*charset="?utf-8"?\s*)?$/i;
+
+type Match = ReturnType<typeof matchRoute>;
 
 /** The gateway's reply, the router's, or its handler's. */
-function route(e: Emulation, req: IncomingMessage, url: URL, body: Buffer): Reply {
-  const { svc, dialect, opts } = e;
-  const gate = e.gateway.check(req.headers);
-  if (!gate.ok) {
-    if (gate.rateLimited) svc.stats.rejected429 += 1;
-    return gate.reply;
-  }
+function route(e: Emulation, req: IncomingMessage, url: URL, match: Match, body: Buffer): Reply {
+  const { dialect } = e;
+  const key = e.gate(req.headers, e.stats);
+  if ('status' in key) return key;
   const method = req.method ?? 'GET';
-  const match = matchRoute(method, url.pathname);
-  if (e.listLimitDue && method === 'GET' && aimsAt('list', match.route?.name)) {
+  if (e.listLimitDue && method === 'GET' && aimsAt('list', match?.route.name)) {
     // Blocks' CI mock answers its first poll so, to make a client's retry path run.
     e.listLimitDue = false;
-    svc.stats.rejected429 += 1;
-    const reply = json(429, { error: 'Rate limit exceeded' });
-    reply.headers['retry-after'] = '1';
-    return reply;
+    e.stats.rejected429 += 1;
+    return json(429, { error: 'Rate limit exceeded' }, { 'retry-after': '1' });
   }
-  if (!match.route) return noRoute();
-  if (!match.handler) {
-    const reply = apiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed here`);
-    reply.headers.allow = match.allow.join(', ');
-    return reply;
-  }
-  if (!match.idsValid) {
+  if (!match) return noRoute();
+  const { name, methods } = match.route;
+  const handler = methods[method];
+  const allow = Object.keys(methods).join(', ');
+  if (!handler) return apiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed here`, { allow });
+  // A path id that is no UUID is a 404 like an unknown id, or bad input in the live dialect.
+  if (!match.params.every((p) => UUID.test(p))) {
     return dialect.badIdStatus === 404
       ? apiError(404, 'NOT_FOUND', 'Session not found')
       : apiError(dialect.badIdStatus, 'VALIDATION', 'Path ids must be UUIDs');
   }
-  if (match.route?.name === '/sessions/:id/artifacts/:aid' && !dialect.artifacts) {
-    return noRoute();
-  }
-  if (method === 'POST') {
-    const type = (req.headers['content-type'] ?? '').toLowerCase();
-    const ok = /^application\/json\s*(;\s*charset="?utf-8"?\s*)?$/.test(type);
-    if (!ok) return apiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+  if (name === '/sessions/:id/artifacts/:aid' && !dialect.artifacts) return noRoute();
+  if (method === 'POST' && !JSON_TYPE.test(req.headers['content-type'] ?? '')) {
+    return apiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
   }
   const host = req.headers.host;
   const scheme = e.listening.slice(0, e.listening.indexOf(':'));
   const base = host && HOST.test(host) ? `${scheme}://${host}` : e.listening;
   const call: Call = {
     base,
-    appUrl: opts.appUrl?.replace(/\/+$/, '') ?? (dialect.name === 'spec' ? base : 'https://blocks.team'),
-    workspace: gate.key.workspace,
+    workspace: key.workspace,
     url,
     body,
     params: match.params,
-    dialect,
-    artifactsBase: e.artifactHost.url,
-    artifactTtlMs: e.artifactTtlMs,
+    session: e.store.find(key.workspace, match.params[0] ?? ''),
   };
-  const m = svc.misbehave;
-  const name = match.route?.name ?? '';
+  const m = e.misbehave;
   if (method === 'GET' && m.deepJson !== undefined && name === '/sessions/:id') return deepJson(m.deepJson);
   const listing = method === 'GET' && aimsAt('list', name);
   if (listing && m.ignoreThreadFilter) {
@@ -92,15 +67,14 @@ function route(e: Emulation, req: IncomingMessage, url: URL, body: Buffer): Repl
     call.url = new URL(call.url);
     call.url.searchParams.set('page', '1');
   }
-  let reply = match.handler(svc, call);
-  if (listing && m.endlessPages) reply = withEndlessPages(reply);
-  return withBadIds(reply, m.badIds, name);
+  const reply = handler(e, call);
+  return withBadIds(listing && m.endlessPages ? withEndlessPages(reply) : reply, m.badIds, name);
 }
 
 /** Serves one request: counted, perhaps faulted, its body read, answered and delivered. */
 export async function handle(e: Emulation, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const { svc, held, opts } = e;
-  svc.stats.requests += 1;
+  const { held, opts } = e;
+  e.stats.requests += 1;
   const method = req.method ?? 'GET';
   let url: URL;
   try {
@@ -109,11 +83,13 @@ export async function handle(e: Emulation, req: IncomingMessage, res: ServerResp
     writeReply(res, apiError(400, 'BAD_REQUEST', 'Malformed request target'));
     return;
   }
-  const key = matchRoute(method, url.pathname).statsKey;
-  svc.stats.byRoute[key] = (svc.stats.byRoute[key] ?? 0) + 1;
+  const match = matchRoute(url.pathname);
+  const routeName = match?.route.name;
+  const key = `${method} ${routeName ?? '(unknown)'}`;
+  e.stats.byRoute[key] = (e.stats.byRoute[key] ?? 0) + 1;
 
   const fault = e.faults?.pick(method);
-  if (fault) svc.stats.faultsInjected += 1;
+  if (fault) e.stats.faultsInjected += 1;
   if (fault === 'reset') {
     req.socket.destroy();
     return;
@@ -122,43 +98,36 @@ export async function handle(e: Emulation, req: IncomingMessage, res: ServerResp
   if (read.kind === 'aborted') return;
   if (read.kind === 'too-large') {
     // Stop reading: answer, then close the connection rather than drain an unbounded upload.
-    const reply = apiError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${e.maxBodyBytes} bytes`);
-    reply.headers.connection = 'close';
-    writeReply(res, reply);
+    const error = `Request body is larger than ${e.maxBodyBytes} bytes`;
+    writeReply(res, apiError(413, 'PAYLOAD_TOO_LARGE', error, { connection: 'close' }));
     return;
   }
-  const immediate = fault ? immediateFaultReply(fault) : undefined;
+  const immediate = fault && immediateFaultReply(fault);
   if (immediate) {
     writeReply(res, immediate);
     return;
   }
-  const reply = answer(e, req, url, read.body);
+  const reply = inErrorShape(route(e, req, url, match, read.body), e.dialect.errorCodes);
   // A clock counted in requests: each one answered moves held turns on, after its answer was made.
   if (held && opts.turnMsPerRequest) {
     e.unstamped.ms += opts.turnMsPerRequest;
     held.advance(opts.turnMsPerRequest);
   }
-  const routeName = matchRoute(method, url.pathname).route?.name;
-  const m = svc.misbehave;
+  const m = e.misbehave;
   if (method === 'GET' && reply.status === 200 && aimsAt(m.endlessBody, routeName)) {
     writeEndless(res);
     return;
   }
   const trickle = m.trickle;
-  if (method === 'GET' && trickle && aimsAt(trickle.route ?? 'any-get', routeName)) {
-    if (trickle.requests === undefined || e.trickled < trickle.requests) {
-      e.trickled += 1;
-      writeTrickle(res, reply, trickle.everyMs);
-      return;
-    }
+  const trickled = method === 'GET' && trickle && aimsAt(trickle.route ?? 'any-get', routeName);
+  if (trickled && (trickle.requests === undefined || e.trickled < trickle.requests)) {
+    e.trickled += 1;
+    writeTrickle(res, reply, trickle.everyMs);
+    return;
   }
   if (fault === 'slow') {
     // Processed first, answered late: a client that gives up cannot know that its POST took effect.
-    const ms = e.faults?.slowMs ?? 2000;
-    await new Promise<void>((resolve) => e.timers.after(ms, resolve));
+    await new Promise<void>((resolve) => e.timers.after(e.faults?.options.slowMs ?? 2000, resolve));
   }
-  let delivery: Delivery = 'whole';
-  if (fault === 'truncate') delivery = 'truncate';
-  if (fault === 'reset-after-commit') delivery = 'drop';
-  writeReply(res, reply, delivery);
+  writeReply(res, reply, fault);
 }

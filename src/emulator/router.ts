@@ -1,16 +1,14 @@
-// Which handler a method and path go to. Path ids must be UUIDs; anything else is a 404 like an unknown id.
+// Which handler a method and path go to.
 import { listMessages } from './list.js';
-import { createSession, getArtifact, getSession, sendMessage, type Call, type Service } from './sessions.js';
+import { createSession, getArtifact, getSession, sendMessage, type Call } from './sessions.js';
 import type { Reply } from './http.js';
-import { UUID } from './validate.js';
-
-type Handler = (svc: Service, call: Call) => Reply;
+import type { Emulation } from './emulation.js';
 
 interface Route {
   /** The route's name in stats, e.g. '/sessions/:id/messages'. */
   name: string;
   pattern: RegExp;
-  methods: Partial<Record<string, Handler>>;
+  methods: Partial<Record<string, (e: Emulation, call: Call) => Reply>>;
 }
 
 const ROUTES: Route[] = [
@@ -34,33 +32,11 @@ const ROUTES: Route[] = [
   },
 ];
 
-/** Where a request goes; every field but `statsKey` is absent for an unknown path. */
-export interface Match {
-  /** e.g. 'POST /sessions', or 'GET (unknown)'. */
-  statsKey: string;
-  route?: Route;
-  handler?: Handler;
-  /** Path parameters, lower-cased. */
-  params: string[];
-  /** All path parameters are UUIDs. */
-  idsValid: boolean;
-  /** Methods the path supports (for 405's Allow). */
-  allow: string[];
-}
-
-export function matchRoute(method: string, pathname: string): Match {
+/** The route of a path and its path parameters (lower-cased); undefined for an unknown path. */
+export function matchRoute(pathname: string): { route: Route; params: string[] } | undefined {
   for (const route of ROUTES) {
     const m = route.pattern.exec(pathname);
-    if (!m) continue;
-    const params = m.slice(1).map((p) => p.toLowerCase());
-    return {
-      statsKey: `${method} ${route.name}`,
-      route,
-      handler: route.methods[method],
-      params,
-      idsValid: params.every((p) => UUID.test(p)),
-      allow: Object.keys(route.methods),
-    };
+    if (m) return { route, params: m.slice(1).map((p) => p.toLowerCase()) };
   }
-  return { statsKey: `${method} (unknown)`, params: [], idsValid: false, allow: [] };
+  return undefined;
 }

@@ -1,47 +1,31 @@
-// The emulator's HTTP server: the options checked, its parts set up (emulation.ts), one pipeline per
-// request (pipeline.ts), and the handle a test holds (controls.ts). node:http, or node:https with the tls
-// option (the same server, with a TLS handshake in front).
+// The emulator's HTTP(S) server: the options checked, its parts set up (emulation.ts), one pipeline per
+// request (pipeline.ts), and the handle a test holds (controls.ts).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createSecureServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { apiError, writeReply } from './http.js';
+import { apiError, listen, writeReply } from './http.js';
 import { setUpEmulation } from './emulation.js';
 import { handle } from './pipeline.js';
 import { controls } from './controls.js';
-import { FAULT_MODES } from './surface.js';
-import type { EmulatorOptions, FaultOptions, RunningEmulator } from './surface.js';
+import type { EmulatorOptions, RunningEmulator } from './surface.js';
 
 export { DEV_KEY } from './emulation.js';
 
-function checkFaults(f: FaultOptions | undefined): void {
-  if (!f) return;
-  if (!(f.rate >= 0 && f.rate <= 1)) throw new RangeError('faults.rate must be from 0 to 1');
-  const bad = f.modes.find((m) => !FAULT_MODES.includes(m));
-  if (bad !== undefined) throw new RangeError(`unknown fault mode ${JSON.stringify(bad)}`);
-  if (f.slowMs !== undefined && !(f.slowMs >= 0)) throw new RangeError('faults.slowMs must be >= 0');
-}
-
 /** A typo in a test's options fails loudly instead of running an emulator that is kinder than asked. */
 function checkOptions(o: EmulatorOptions): void {
-  if (o.port !== undefined && !(Number.isInteger(o.port) && o.port >= 0 && o.port <= 65535)) {
+  if (o.port !== undefined && !(Number.isInteger(o.port) && o.port >= 0 && o.port <= 65535))
     throw new RangeError('port must be an integer from 0 to 65535');
-  }
-  if (o.timeScale !== undefined && !(o.timeScale >= 0 && Number.isFinite(o.timeScale))) {
+  if (o.timeScale !== undefined && !(o.timeScale >= 0 && Number.isFinite(o.timeScale)))
     throw new RangeError('timeScale must be a finite number >= 0');
-  }
   if (o.maxBodyBytes !== undefined && !(o.maxBodyBytes >= 0))
     throw new RangeError('maxBodyBytes must be >= 0');
-  if (o.rateLimit && !(o.rateLimit.limit >= 1 && o.rateLimit.windowMs > 0)) {
+  if (o.rateLimit && !(o.rateLimit.limit >= 1 && o.rateLimit.windowMs > 0))
     throw new RangeError('rateLimit needs limit >= 1 and windowMs > 0');
-  }
-  if (o.turns !== undefined && o.turns !== 'timed' && o.turns !== 'held') {
+  if (o.turns !== undefined && o.turns !== 'timed' && o.turns !== 'held')
     throw new RangeError("turns must be 'timed' or 'held'");
-  }
   if (o.turnMsPerRequest !== undefined) {
     if (!(o.turnMsPerRequest >= 0)) throw new RangeError('turnMsPerRequest must be >= 0');
     if (o.turns !== 'held') throw new RangeError("turnMsPerRequest needs turns: 'held'");
   }
-  checkFaults(o.faults);
 }
 
 /** Starts the emulator and resolves once it listens. Rejects (e.g. EADDRINUSE) if it cannot. */
@@ -59,15 +43,6 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     opts.tls === undefined
       ? createServer(timeouts, serve)
       : createSecureServer({ ...timeouts, cert: opts.tls.cert, key: opts.tls.key }, serve);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  e.listening = `${opts.tls === undefined ? 'http' : 'https'}://${hostPart}:${address.port}`;
-  return controls(e, server, address.port, checkFaults);
+  e.listening = await listen(server, opts.port ?? 0, opts.host ?? '127.0.0.1', opts.tls ? 'https' : 'http');
+  return controls(e, server);
 }

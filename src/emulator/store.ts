@@ -1,6 +1,6 @@
 // The emulator's memory: sessions per workspace, their threads and messages, and the storage clock.
 import { randomUUID } from 'node:crypto';
-import type { Message, MessageType, Role } from '../core/api/types.js';
+import type { Message } from '../core/api/types.js';
 import { MESSAGE, served } from '../core/api/schemas/index.js';
 
 /** A thread of a session: one turn, with the task id of the agent invocation it triggered. */
@@ -14,12 +14,6 @@ export interface StoredMessage {
   seq: number;
   createdMs: number;
   msg: Message;
-}
-
-/** Cancels a turn's pending messages; set while a turn may still store something. */
-export interface TurnHandle {
-  threadId: string;
-  cancel(): void;
 }
 
 /** An artifact attached to a session: a plan iteration or a file, with its bytes. */
@@ -48,7 +42,8 @@ export interface SessionRecord {
   firstThreadId: string;
   threads: Map<string, ThreadRecord>;
   messages: StoredMessage[];
-  turn: TurnHandle | undefined;
+  /** Cancels the turn in progress (its pending messages); set while it may still store something. */
+  turn: { cancel(): void } | undefined;
   /** Pull requests the agent opened: address and status. */
   pullRequests: { url: string; status: string }[];
   /** Artifacts in the order attached. */
@@ -60,13 +55,10 @@ export interface SessionRecord {
 }
 
 /** What a caller gives to store a message; the store fills ids, times and chat_id. */
-export interface NewMessage {
+export interface NewMessage extends Pick<Message, 'role' | 'type' | 'message'> {
   /** Null for a system notice, outside any thread. */
   threadId: string | null;
   taskId: string;
-  role: Role;
-  type: MessageType;
-  message: string;
   /** Computes ts from the storage moment (ms); omitted = null. */
   ts?: (createdMs: number) => number | null;
   /** The instant to stamp (ms) instead of the storage clock's next tick: messages stored in one instant. */
@@ -77,22 +69,13 @@ export class Store {
   private readonly sessions = new Map<string, SessionRecord>();
   private lastMs = 0;
   private seq = 0;
-  private messagesMade = 0;
   private tasksMade = 0;
 
-  /**
-   * `now`: the emulator's clock (real time, plus how far a test moved held turns on). `countedIds`: message
-   * and task ids as Blocks' CI mock makes them (m0, m1, …; task-1, …) instead of UUIDs.
-   */
+  /** `now`: the emulator's clock (held turns move it on); `countedIds`: the CI mock's m0…, task-1… ids. */
   constructor(
-    readonly now: () => number = Date.now,
-    private readonly countedIds = false,
+    readonly now: () => number,
+    private readonly countedIds: boolean,
   ) {}
-
-  /** A new message id: a UUID, or `m0`, `m1`, … */
-  messageId(): string {
-    return this.countedIds ? `m${this.messagesMade++}` : randomUUID();
-  }
 
   /** A new task id (one per thread): a UUID, or `task-1`, `task-2`, … */
   taskId(): string {
@@ -108,7 +91,6 @@ export class Store {
 
   createSession(workspace: string, title: string, isPrivate: boolean, agentLabel: string): SessionRecord {
     const now = new Date(this.tick()).toISOString();
-    const thread: ThreadRecord = { id: randomUUID(), taskId: this.taskId() };
     const record: SessionRecord = {
       id: randomUUID(),
       workspace,
@@ -117,13 +99,14 @@ export class Store {
       agentLabel,
       createdAt: now,
       updatedAt: now,
-      firstThreadId: thread.id,
-      threads: new Map([[thread.id, thread]]),
+      firstThreadId: '',
+      threads: new Map(),
       messages: [],
       turn: undefined,
       pullRequests: [],
       artifacts: [],
     };
+    record.firstThreadId = this.addThread(record).id;
     this.sessions.set(record.id, record);
     return record;
   }
@@ -150,11 +133,13 @@ export class Store {
     return thread;
   }
 
-  store(record: SessionRecord, m: NewMessage): Message {
+  /** Stores a message; `given` (a test's planted one) overrides any field, unchecked by the contract. */
+  store(record: SessionRecord, m: NewMessage, given?: Partial<Message>): Message {
     const createdMs = m.at ?? this.tick();
     const iso = new Date(createdMs).toISOString();
+    const seq = this.seq++;
     const msg: Message = {
-      id: this.messageId(),
+      id: this.countedIds ? `m${seq}` : randomUUID(),
       chat_id: record.id,
       chat_thread_id: m.threadId,
       task_id: m.taskId,
@@ -164,42 +149,31 @@ export class Store {
       ts: m.ts ? m.ts(createdMs) : null,
       created_at: iso,
       updated_at: iso,
+      ...given,
     };
-    this.put(record, served(MESSAGE, msg), createdMs);
-    return msg;
-  }
-
-  /** Stores a fully formed message (test hook), keeping its own created_at. */
-  put(record: SessionRecord, msg: Message, createdMs: number): void {
-    this.seq += 1;
-    record.messages.push({ seq: this.seq, createdMs, msg });
+    record.messages.push({ seq, createdMs, msg: given ? msg : served(MESSAGE, msg) });
     if (msg.updated_at > record.updatedAt) record.updatedAt = msg.updated_at;
+    return msg;
   }
 
   /** Attaches an artifact; a plan joins `planId`, else the latest plan, else starts one. */
   attach(
     record: SessionRecord,
-    a: {
-      kind: 'plan' | 'file';
-      content: Buffer;
-      fileName: string;
-      mimeType: string;
+    a: Pick<ArtifactRecord, 'kind' | 'content' | 'fileName' | 'mimeType'> & {
       planId?: string;
       newPlan?: boolean;
     },
   ): ArtifactRecord {
+    const { planId: givenPlan, newPlan, ...fields } = a;
     let planId: string | null = null;
     if (a.kind === 'plan') {
-      const latest = [...record.artifacts].reverse().find((x) => x.kind === 'plan');
-      planId = a.planId ?? (a.newPlan || !latest ? randomUUID() : latest.planId);
+      const latest = record.artifacts.findLast((x) => x.kind === 'plan');
+      planId = givenPlan ?? (newPlan || !latest ? randomUUID() : latest.planId);
     }
     const artifact: ArtifactRecord = {
       id: randomUUID(),
-      kind: a.kind,
+      ...fields,
       planId,
-      fileName: a.fileName,
-      mimeType: a.mimeType,
-      content: a.content,
       createdAt: new Date(this.tick()).toISOString(),
       token: randomUUID().replace(/-/g, ''),
     };
@@ -216,11 +190,7 @@ export class Store {
 
   /** An artifact by the token of its download link, in any session. */
   byToken(token: string): ArtifactRecord | undefined {
-    for (const r of this.sessions.values()) {
-      const found = r.artifacts.find((a) => a.token === token);
-      if (found) return found;
-    }
-    return undefined;
+    return [...this.sessions.values()].flatMap((r) => r.artifacts).find((a) => a.token === token);
   }
 
   /** Cancels every turn still running (on close). */

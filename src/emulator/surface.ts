@@ -26,7 +26,6 @@ export const FAULT_MODES = [
   'slow',
 ] as const;
 
-/** One way a request can go wrong on purpose. */
 export type FaultMode = (typeof FAULT_MODES)[number];
 
 /** Which requests get a fault, and which faults. */
@@ -49,12 +48,7 @@ export interface EmulatorOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
-  /**
-   * Serve the API over HTTPS with this certificate (its chain, PEM) and private key: the scheme the service
-   * uses, for a client that trusts the issuer (NODE_EXTRA_CA_CERTS; the bench and the start-up test make a
-   * test authority with openssl). Default plain HTTP. The artifact host stays plain HTTP, as links to
-   * another host may be.
-   */
+  /** HTTPS with this certificate chain and key (PEM), as the service; the artifact host stays plain HTTP. */
   tls?: { cert: string | Buffer; key: string | Buffer };
   /** Default: one documented dev key, `agents-dev-key` in workspace `dev`. */
   keys?: EmulatorKey[];
@@ -64,40 +58,23 @@ export interface EmulatorOptions {
   faults?: FaultOptions;
   /** Multiplies every scripted delay (0.1 = ten times faster); default 1. Ignored when turns are held. */
   timeScale?: number;
-  /**
-   * 'timed' (default): a turn plays out on real timers. 'held': a turn stores its user message and then
-   * nothing until the test moves it on with advanceTurns or endTurns, so a test never waits for one.
-   */
+  /** 'timed' (default): real timers. 'held': a turn waits until advanceTurns or endTurns moves it on. */
   turns?: 'timed' | 'held';
-  /**
-   * Held turns: every request the service answers (not a fault's) then moves them on by this many ms, a
-   * clock counted in requests: `[[think:5000]]` at 1000 lasts five requests, whatever the machine's speed.
-   */
+  /** Held turns: each request the service answers (not a fault's) moves them on by this many ms. */
   turnMsPerRequest?: number;
   /** Default 2 MiB request body; larger is 413. */
   maxBodyBytes?: number;
   /** For session_html_url; default the base URL the request came in on (live, ci-mock: https://blocks.team). */
   appUrl?: string;
-  /**
-   * The document to the letter ('spec', default), the live service as it answers today ('live'), or the
-   * test server Blocks' CI runs against ('ci-mock'; README.md).
-   */
+  /** The document to the letter ('spec', default), the live service ('live'), or Blocks' CI mock. */
   dialect?: DialectName;
-  /**
-   * How a parameter the document types as one string (role, thread_id, gts, page, limit, direction) is
-   * read when repeated: 'first' or 'last' value kept (200), 'all' (role takes every value, as the live
-   * service's newer deployments; others 422), or 'reject' (422, the older ones). Default: 'first' in the
-   * spec dialect (Node's URLSearchParams.get), 'all' in the live one.
-   */
+  /** How a repeated single-valued query parameter is read; default 'first' (spec), else 'all'. */
   repeatedParams?: RepeatedParams;
   /** Broken answers on purpose (misbehave.ts); default none. */
   misbehave?: Misbehaviour;
   /** How long a presigned artifact link stays valid, in ms (default 6 days, as the service's). */
   artifactTtlMs?: number;
-  /**
-   * Told, one line each, what the person running the emulator should know: a directive its dialect cannot
-   * honour (`[[plan:…]]` in the spec dialect). `agents emulator` writes them on stderr; default none.
-   */
+  /** Told, a line each, of a directive the dialect cannot honour (`agents emulator`: on stderr). */
   onNotice?: (line: string) => void;
 }
 
@@ -141,10 +118,7 @@ export interface RunningEmulator {
   keys: EmulatorKey[];
   /** Stops timers, closes sockets, resolves when down. */
   close(): Promise<void>;
-  /**
-   * A restart's first half: the listener goes away (connections in flight are cut, new ones refused) while
-   * the sessions, turns and stats stay; resolves once nothing listens on the port.
-   */
+  /** A restart's first half: the listener and its connections go; sessions, turns and stats stay. */
   stopListening(): Promise<void>;
   /** A restart's second half: listens again on the same port; resolves once it does. */
   listenAgain(): Promise<void>;
@@ -155,15 +129,9 @@ export interface RunningEmulator {
   setRepeatedParams(mode: RepeatedParams): void;
   /** The broken answers given from now on; undefined for none. */
   setMisbehaviour(m: Misbehaviour | undefined): void;
-  /**
-   * Held turns only: moves every turn in progress on by `ms` (unscaled, as its directives count), storing
-   * what falls due in order. Returns how many of its steps ran.
-   */
+  /** Held turns: moves every turn on by `ms` (unscaled), storing what falls due; returns the steps run. */
   advanceTurns(ms: number): number;
-  /**
-   * Held turns only: plays every turn in progress (or the one of `sessionId`) to its end (its final, unless
-   * [[never]]). Returns how many of its steps ran.
-   */
+  /** Held turns: plays every turn (or that of `sessionId`) to its end; returns the steps run. */
   endTurns(sessionId?: string): number;
   /** Held turns: how many steps of turns in progress are waiting (0 when turns are timed). */
   heldTurnEvents(): number;

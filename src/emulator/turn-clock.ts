@@ -1,6 +1,5 @@
-// The clocks a scripted turn runs on. Timed: real timers, scaled by timeScale (the demo, `agents emulator`).
-// Held: moves only when the test says so (advanceTurns, endTurns, turnMsPerRequest), so no test waits a
-// fixed time for a turn to end and none fails because a loaded machine ran a timer late.
+// The clocks a scripted turn runs on: real timers, or one that moves only when the test says so, so no test
+// waits a fixed time for a turn and none fails because a loaded machine ran a timer late.
 
 /** A scheduled callback, as a turn sees it. */
 export type TurnTimer = object;
@@ -37,21 +36,17 @@ export class Timers implements TurnClock {
   }
 }
 
-interface Due {
-  at: number;
-  seq: number;
-  fn: () => void;
-  owner: string;
-}
+type Due = { at: number; seq: number; fn: () => void; owner: string };
 
 /** A clock that stands still until advanced: every turn stays where it is until the test moves it on. */
 export class HeldClock implements TurnClock {
-  private now = 0;
+  /** How far the clock has been moved on, in ms. */
+  elapsed = 0;
   private seq = 0;
   private readonly due = new Set<Due>();
 
   after(ms: number, fn: () => void, owner: string): Due {
-    const d = { at: this.now + Math.max(0, ms), seq: this.seq++, fn, owner };
+    const d = { at: this.elapsed + Math.max(0, ms), seq: this.seq++, fn, owner };
     this.due.add(d);
     return d;
   }
@@ -64,28 +59,19 @@ export class HeldClock implements TurnClock {
     this.due.clear();
   }
 
-  /** How far the clock has been moved on, in ms. */
-  get elapsed(): number {
-    return this.now;
-  }
-
-  /** How many callbacks are waiting. */
   get pending(): number {
     return this.due.size;
   }
 
-  /**
-   * Moves the clock on by `ms` (Infinity: until nothing is left), running what falls due in time order.
-   * A callback that schedules another within the span runs it too. Returns how many ran.
-   */
+  /** Moves on by `ms` (Infinity: until nothing is left), running what falls due (and what that schedules). */
   advance(ms: number): number {
-    const until = this.now + ms;
+    const until = this.elapsed + ms;
     const ran = this.run((d) => d.at <= until, true);
-    if (Number.isFinite(until)) this.now = until;
+    if (Number.isFinite(until)) this.elapsed = until;
     return ran;
   }
 
-  /** Plays one session's turn to its end at once, leaving the clock where it is. Returns how many ran. */
+  /** Plays one session's turn to its end at once, leaving the clock where it is. */
   finish(owner: string): number {
     return this.run((d) => d.owner === owner, false);
   }
@@ -99,7 +85,7 @@ export class HeldClock implements TurnClock {
       }
       if (!next) return ran;
       this.due.delete(next);
-      if (move) this.now = next.at;
+      if (move) this.elapsed = next.at;
       next.fn();
       ran += 1;
     }

@@ -1,28 +1,9 @@
 // Plays a scripted agent turn: stores the assistant's messages on its clock, as planned by planTurn.
-import {
-  oneLine,
-  parseDirectives,
-  planTurn,
-  stripDirectives,
-  unhonoured,
-  type TurnScript,
-} from './directives.js';
-import type { SessionRecord, Store, ThreadRecord, TurnHandle } from './store.js';
-import type { Dialect } from './dialect.js';
-import type { TurnClock, TurnTimer } from './turn-clock.js';
-
-/** What a turn needs from the emulator. */
-export interface TurnEnv {
-  store: Store;
-  /** Real timers, or a clock the test moves (EmulatorOptions.turns 'held'). */
-  timers: TurnClock;
-  timeScale: number;
-  /** 0 <= x < 1; only ts-shuffle uses it. */
-  random: () => number;
-  dialect: Dialect;
-  /** Where a directive the dialect cannot honour is reported (the emulator's stderr), besides the reply. */
-  notice: ((line: string) => void) | undefined;
-}
+import { oneLine, parseDirectives, planTurn, stripDirectives, type TurnScript } from './directives.js';
+import type { MessageType } from '../core/api/types.js';
+import type { SessionRecord, ThreadRecord } from './store.js';
+import type { TurnTimer } from './turn-clock.js';
+import type { Emulation } from './emulation.js';
 
 const TOOLS: [string, (step: number) => string][] = [
   ['Read', (step) => `src/module-${step}.ts`],
@@ -31,56 +12,40 @@ const TOOLS: [string, (step: number) => string][] = [
   ['Edit', (step) => `src/module-${step}.ts`],
 ];
 
-function intermediate(
-  dialect: Dialect,
-  agent: string,
-  i: number,
-): { type: 'message' | 'tool_call'; text: string } {
-  if (i % 2 === 0) return { type: 'message', text: `${agent} is working on it (step ${i + 1}).` };
-  const [tool, input] = TOOLS[Math.floor(i / 2) % TOOLS.length] ?? TOOLS[0]!;
-  return { type: 'tool_call', text: dialect.toolCall(tool, input(i + 1)) };
-}
-
 /** The sandbox warning the live service stores after a turn, outside any thread. */
 export const SANDBOX_NOTICE = 'Sandbox will be paused after 15 minutes of inactivity.';
 
-function filler(size: number): string {
-  const unit = 'lorem ipsum dolor sit amet ';
-  return unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
-}
+const FILLER = 'lorem ipsum dolor sit amet ';
 
-/** The next of the session's scripted replies (`[[replies:…]]`): each turn takes one, the last one stays. */
-function nextReply(record: SessionRecord): string | undefined {
-  const queue = record.replies;
-  if (queue === undefined || queue.length === 0) return undefined;
-  return queue.length > 1 ? queue.shift() : queue[0];
-}
-
+/** The final reply: `reply`, then the session's `replies`, then `echo`, then `size`, then the default. */
 function finalText(script: TurnScript, userText: string, record: SessionRecord): string {
   if (script.reply !== undefined) return script.reply;
-  const next = nextReply(record);
+  // `[[replies:…]]`: each turn takes the next one, the last one stays.
+  const queue = record.replies ?? [];
+  const next = queue.length > 1 ? queue.shift() : queue[0];
   if (next !== undefined) return next;
-  const agent = record.agentLabel;
   const prompt = stripDirectives(userText);
   if (script.echo) return prompt;
-  if (script.size !== undefined) return filler(script.size);
-  return `${agent} finished: "${oneLine(prompt, 60)}". Done.`;
+  if (script.size !== undefined)
+    return FILLER.repeat(Math.ceil(script.size / FILLER.length)).slice(0, script.size);
+  return `${record.agentLabel} finished: "${oneLine(prompt, 60)}". Done.`;
 }
 
-/**
- * Starts the turn that `userText` triggered on `thread`, interrupting the session's turn in progress
- * (whose pending messages, final included, are never stored).
- */
-export function startTurn(env: TurnEnv, record: SessionRecord, thread: ThreadRecord, userText: string): void {
+/** Starts the turn `userText` asks for; the session's turn in progress stops, its rest never stored. */
+export function startTurn(e: Emulation, record: SessionRecord, thread: ThreadRecord, userText: string): void {
   record.turn?.cancel();
   record.turn = undefined;
   const script = parseDirectives(userText);
   // A directive this dialect cannot honour is said, never silently dropped: at once on the emulator's
   // stderr, and in the reply, where the person who sent it looks.
-  const refused = unhonoured(script, env.dialect);
-  for (const line of refused) env.notice?.(`session ${record.id}: ${line}`);
+  const refused =
+    script.plan === undefined || e.dialect.artifacts
+      ? []
+      : [
+          `[[plan:…]] does nothing in the ${e.dialect.name} dialect, which has no plans; run the emulator with --dialect live`,
+        ];
+  for (const line of refused) e.opts.onNotice?.(`session ${record.id}: ${line}`);
   if (script.replies !== undefined) record.replies = [...script.replies];
-  const events = planTurn(script);
   const pending = new Set<TurnTimer>();
   let firstTs: number | undefined;
   // [[instant]]: the whole turn is stamped at the user message's instant, whenever each message lands.
@@ -91,36 +56,56 @@ export function startTurn(env: TurnEnv, record: SessionRecord, thread: ThreadRec
   const tsFor = (createdMs: number): number => {
     if (at !== undefined) return Math.floor(at / 1000);
     // The live service's ts is fractional; the spec's example values are whole seconds.
-    const seconds = env.dialect.fractionalTs ? createdMs / 1000 : Math.floor(createdMs / 1000);
+    const seconds = e.dialect.fractionalTs ? createdMs / 1000 : Math.floor(createdMs / 1000);
     let ts = seconds - script.tsLagS;
-    if (script.tsShuffle) ts -= Math.floor(env.random() * 4);
+    if (script.tsShuffle) ts -= Math.floor(Math.random() * 4);
     if (script.sameTs) firstTs ??= ts;
     return script.sameTs && firstTs !== undefined ? firstTs : ts;
   };
+  const put = (type: MessageType, message: string, ts = tsFor, threadId: string | null = thread.id) =>
+    e.store.store(record, { threadId, taskId: thread.taskId, role: 'assistant', type, message, ts, at });
 
-  const handle: TurnHandle = {
-    threadId: thread.id,
+  const handle = {
     cancel: () => {
-      for (const t of pending) env.timers.cancel(t);
+      for (const t of pending) e.clock.cancel(t);
       pending.clear();
     },
   };
 
-  for (const ev of events) {
-    const t = env.timers.after(
-      ev.atMs * env.timeScale,
+  for (const ev of planTurn(script)) {
+    const t = e.clock.after(
+      ev.atMs * e.timeScale,
       () => {
         pending.delete(t);
         if (ev.kind === 'final') {
-          const text = [finalText(script, userText, record), ...refused.map((l) => `(emulator: ${l})`)];
-          finishTurn(env, record, thread, script, text.join('\n\n'), { ts: tsFor, at });
+          const text = [finalText(script, userText, record), ...refused.map((l) => `(emulator: ${l})`)].join(
+            '\n\n',
+          );
+          // The live service first repeats the final's text as a `message`.
+          if (e.dialect.duplicateFinal) put('message', text);
+          if (script.plan !== undefined) {
+            const plan = {
+              content: Buffer.from(script.plan),
+              fileName: 'plan.md',
+              mimeType: 'text/markdown',
+            };
+            e.store.attach(record, { kind: 'plan', ...plan });
+          }
+          if (script.pr !== undefined) record.pullRequests.push({ url: script.pr, status: 'open' });
+          put('final_message', text);
+          // Notices arrive after the final, outside the thread.
+          for (const notice of [script.notice, e.dialect.notices ? SANDBOX_NOTICE : undefined]) {
+            if (notice !== undefined) put('message', notice, tsFor, null);
+          }
         } else {
           // A burst shares one ts second even if the 1 ms storage bumps cross into the next second.
           let burstTs: number | undefined;
+          const ts = (ms: number) => (burstTs ??= tsFor(ms));
           for (let i = ev.first; i < ev.first + ev.count; i += 1) {
-            const { type, text } = intermediate(env.dialect, record.agentLabel, i);
-            const ts = (ms: number) => (burstTs ??= tsFor(ms));
-            env.store.store(record, { ...base(thread), type, message: text, ts, at });
+            // Intermediates alternate: a message, then a tool call.
+            const [tool, input] = TOOLS[Math.floor(i / 2) % TOOLS.length]!;
+            if (i % 2 === 0) put('message', `${record.agentLabel} is working on it (step ${i + 1}).`, ts);
+            else put('tool_call', e.dialect.toolCall(tool, input(i + 1)), ts);
           }
         }
         if (pending.size === 0 && record.turn === handle) record.turn = undefined;
@@ -130,47 +115,4 @@ export function startTurn(env: TurnEnv, record: SessionRecord, thread: ThreadRec
     pending.add(t);
   }
   if (pending.size > 0) record.turn = handle;
-}
-
-/**
- * The end of a turn: the final reply (after the live service's copy of it as a `message`), what the turn
- * produced (a plan, a pull request), and any notice, which arrives after the final outside the thread.
- */
-function finishTurn(
-  env: TurnEnv,
-  record: SessionRecord,
-  thread: ThreadRecord,
-  script: TurnScript,
-  text: string,
-  stamp: { ts: (createdMs: number) => number; at: number | undefined },
-): void {
-  if (env.dialect.duplicateFinal) {
-    env.store.store(record, { ...base(thread), type: 'message', message: text, ...stamp });
-  }
-  if (script.plan !== undefined) {
-    env.store.attach(record, {
-      kind: 'plan',
-      content: Buffer.from(script.plan),
-      fileName: 'plan.md',
-      mimeType: 'text/markdown',
-    });
-  }
-  if (script.pr !== undefined) record.pullRequests.push({ url: script.pr, status: 'open' });
-  env.store.store(record, { ...base(thread), type: 'final_message', message: text, ...stamp });
-  const notices = [script.notice, env.dialect.notices ? SANDBOX_NOTICE : undefined];
-  for (const notice of notices) {
-    if (notice === undefined) continue;
-    env.store.store(record, {
-      threadId: null,
-      taskId: thread.taskId,
-      role: 'assistant',
-      type: 'message',
-      message: notice,
-      ...stamp,
-    });
-  }
-}
-
-function base(thread: ThreadRecord) {
-  return { threadId: thread.id, taskId: thread.taskId, role: 'assistant' as const };
 }

@@ -10,7 +10,6 @@ import {
   type SendMessageBody,
 } from '../core/api/types.js';
 
-export { UUID_PATTERN as UUID } from '../util/uuid.js';
 import { UUID_PATTERN as UUID } from '../util/uuid.js';
 import { isObject } from '../util/json.js';
 
@@ -24,95 +23,80 @@ const fail = (error: string): { ok: false; error: string } => ({ ok: false, erro
 
 /** Parses a JSON request body; the body must be an object. */
 export function parseJsonObject(body: Buffer): Checked<Record<string, unknown>> {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
-  } catch {
-    return fail('Request body is not valid UTF-8');
-  }
   let value: unknown;
   try {
-    value = JSON.parse(text);
-  } catch {
-    return fail('Request body is not valid JSON');
+    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
+  } catch (err) {
+    // The decoder's refusal is a TypeError; anything JSON.parse throws means the text is no JSON.
+    return fail(`Request body is not valid ${err instanceof TypeError ? 'UTF-8' : 'JSON'}`);
   }
   return isObject(value) ? { ok: true, value } : fail('Request body must be a JSON object');
 }
 
-function checkMessage(body: Record<string, unknown>): string | undefined {
-  if (typeof body.message !== 'string') return 'message is required and must be a string';
-  if (body.message.trim() === '') return 'message must not be empty';
-  return undefined;
+const isUuid = (v: unknown): boolean => typeof v === 'string' && UUID.test(v);
+
+/** A field's check: its name, whether a given value is good, and the error; an absent field passes. */
+type Rule = [field: string, good: (value: unknown) => boolean, error: string];
+
+/** The error of the first rule the body breaks. */
+function broken(body: Record<string, unknown>, rules: Rule[]): string | undefined {
+  return rules.find(([field, good]) => body[field] !== undefined && !good(body[field]))?.[2];
 }
 
-function checkArtifacts(body: Record<string, unknown>): string | undefined {
-  if (body.artifact_ids === undefined) return undefined;
-  const ids = body.artifact_ids;
-  if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string' && UUID.test(id))) {
-    return 'artifact_ids must be an array of UUIDs';
-  }
-  return undefined;
+const ARTIFACT_IDS: Rule = [
+  'artifact_ids',
+  (ids) => Array.isArray(ids) && ids.every(isUuid),
+  'artifact_ids must be an array of UUIDs',
+];
+
+const PROFILE_FIELDS: Rule[] = [
+  ['id', isUuid, 'profile.id must be a UUID'],
+  ['config_values', isObject, 'profile.config_values must be an object'],
+  ['mcp_servers', Array.isArray, 'profile.mcp_servers must be an array'],
+  ['config_merge_strategy', (v) => typeof v === 'string', 'profile.config_merge_strategy must be a string'],
+];
+
+function checkMessage(body: Record<string, unknown>): string | undefined {
+  if (typeof body.message !== 'string') return 'message is required and must be a string';
+  return body.message.trim() === '' ? 'message must not be empty' : undefined;
 }
 
 function checkProfile(p: unknown): string | undefined {
-  if (!isObject(p)) return 'profile must be an object';
-  if (p.id !== undefined && !(typeof p.id === 'string' && UUID.test(p.id)))
-    return 'profile.id must be a UUID';
-  if (p.config_values !== undefined && !isObject(p.config_values))
-    return 'profile.config_values must be an object';
-  if (p.mcp_servers !== undefined && !Array.isArray(p.mcp_servers))
-    return 'profile.mcp_servers must be an array';
-  if (p.config_merge_strategy !== undefined && typeof p.config_merge_strategy !== 'string') {
-    return 'profile.config_merge_strategy must be a string';
-  }
-  return undefined;
+  if (p === undefined) return undefined;
+  return isObject(p) ? broken(p, PROFILE_FIELDS) : 'profile must be an object';
 }
 
-/**
- * Create session: exactly one of agent_id / agent_name / profile (a key present with null counts as
- * given). `sisyphus`: whether that agent is taken (the live service's).
- */
-export function checkCreate(body: Record<string, unknown>, sisyphus = false): Checked<CreateSessionBody> {
+/** Create session: exactly one of agent_id / agent_name / profile (present with null counts as given). */
+export function checkCreate(body: Record<string, unknown>, sisyphus: boolean): Checked<CreateSessionBody> {
   const given = (['agent_id', 'agent_name', 'profile'] as const).filter((k) => body[k] !== undefined);
   if (given.length !== 1) {
     return fail(`Exactly one of agent_id, agent_name, profile is required (got ${given.length})`);
   }
   const agents: readonly string[] = sisyphus ? CORE_AGENTS : SPEC_AGENTS;
-  if (body.agent_name !== undefined && !agents.includes(body.agent_name as string)) {
-    return fail(`agent_name must be one of ${agents.join(', ')}`);
-  }
-  if (body.agent_id !== undefined && !(typeof body.agent_id === 'string' && UUID.test(body.agent_id))) {
-    return fail('agent_id must be a UUID');
-  }
   const problem =
-    (body.profile !== undefined ? checkProfile(body.profile) : undefined) ??
+    broken(body, [
+      ['agent_name', (v) => agents.includes(v as string), `agent_name must be one of ${agents.join(', ')}`],
+      ['agent_id', isUuid, 'agent_id must be a UUID'],
+    ]) ??
+    checkProfile(body.profile) ??
     checkMessage(body) ??
-    (body.is_private !== undefined && typeof body.is_private !== 'boolean'
-      ? 'is_private must be a boolean'
-      : undefined) ??
-    checkArtifacts(body) ??
-    checkTitleAndGroup(body);
+    broken(body, [
+      ['is_private', (v) => typeof v === 'boolean', 'is_private must be a boolean'],
+      ARTIFACT_IDS,
+      // The live service's, not in the document.
+      [
+        'title',
+        (v) => typeof v === 'string' && v.length >= 1 && v.length <= 200,
+        'title must be a string of 1 to 200 characters',
+      ],
+      ['session_group_id', isUuid, 'session_group_id must be a UUID'],
+    ]);
   return problem ? fail(problem) : { ok: true, value: body as unknown as CreateSessionBody };
-}
-
-/** The live service's create fields the document does not name: a title of 1 to 200 characters, a group UUID. */
-function checkTitleAndGroup(body: Record<string, unknown>): string | undefined {
-  const { title, session_group_id: group } = body;
-  if (title !== undefined && !(typeof title === 'string' && title.length >= 1 && title.length <= 200)) {
-    return 'title must be a string of 1 to 200 characters';
-  }
-  if (group !== undefined && !(typeof group === 'string' && UUID.test(group))) {
-    return 'session_group_id must be a UUID';
-  }
-  return undefined;
 }
 
 /** Send message: message required; artifact_ids and profile optional. */
 export function checkSend(body: Record<string, unknown>): Checked<SendMessageBody> {
-  const problem =
-    checkMessage(body) ??
-    checkArtifacts(body) ??
-    (body.profile !== undefined ? checkProfile(body.profile) : undefined);
+  const problem = checkMessage(body) ?? broken(body, [ARTIFACT_IDS]) ?? checkProfile(body.profile);
   return problem ? fail(problem) : { ok: true, value: body as unknown as SendMessageBody };
 }
 
@@ -120,21 +104,8 @@ export function checkSend(body: Record<string, unknown>): Checked<SendMessageBod
 export type ParsedListQuery = Required<Omit<ListQuery, 'thread_id' | 'gts' | 'role'>> &
   Pick<ListQuery, 'thread_id' | 'gts'> & { role: Role[] };
 
-/**
- * How a server reads a parameter the document types as one string when it comes more than once: refuses it
- * (422), keeps the first value (Node's URLSearchParams.get), the last (Django's QueryDict, FastAPI), or, for
- * `role`, takes every value (the live service's newer deployments; other parameters repeated are then 422).
- */
+/** How a server reads a parameter the document types as one string when it comes twice (README.md). */
 export type RepeatedParams = 'first' | 'last' | 'all' | 'reject';
-
-/** How a deployment reads the list query where they differ. */
-export interface ListQueryRules {
-  repeated: RepeatedParams;
-  /** When `direction` is omitted. */
-  defaultDirection: 'asc' | 'desc';
-}
-
-const SPEC_RULES: ListQueryRules = { repeated: 'first', defaultDirection: 'desc' };
 
 const SINGLE = ['role', 'thread_id', 'gts', 'page', 'limit', 'direction'] as const;
 
@@ -142,14 +113,12 @@ function positiveInt(raw: string): number | undefined {
   return /^\d{1,9}$/.test(raw) ? Number(raw) : undefined;
 }
 
-/**
- * The query of List session messages. `type` repeats to combine values; a comma-separated list is an
- * unknown type (422), as is every other invalid value. `thread_id` is validated only when it applies.
- */
+/** The list query: `type` repeats to combine (a comma-separated list is 422); `thread_id` where it applies. */
 export function parseListQuery(
   q: URLSearchParams,
   threaded: boolean,
-  rules: ListQueryRules = SPEC_RULES,
+  repeated: RepeatedParams,
+  defaultDirection: 'asc' | 'desc',
 ): Checked<ParsedListQuery> {
   // One value of each single parameter, as the rules read a repeated one.
   const one = new Map<string, string | null>();
@@ -160,24 +129,19 @@ export function parseListQuery(
       one.set(name, all[0] ?? null);
       continue;
     }
-    if (rules.repeated === 'all' && name === 'role') roles = all;
-    else if (rules.repeated === 'first') one.set(name, all[0]!);
-    else if (rules.repeated === 'last') one.set(name, all.at(-1)!);
+    if (repeated === 'all' && name === 'role') roles = all;
+    else if (repeated === 'first') one.set(name, all[0]!);
+    else if (repeated === 'last') one.set(name, all.at(-1)!);
     else return fail(`${name} must be given at most once`);
   }
   const get = (name: (typeof SINGLE)[number]) => one.get(name) ?? null;
   const types = q.getAll('type');
-  for (const t of types) {
-    if (!MESSAGE_TYPES.includes(t as MessageType)) {
-      return fail(`type must be one of ${MESSAGE_TYPES.join(', ')} (repeat the parameter to combine)`);
-    }
+  if (!types.every((t) => MESSAGE_TYPES.includes(t as MessageType))) {
+    return fail(`type must be one of ${MESSAGE_TYPES.join(', ')} (repeat the parameter to combine)`);
   }
-  roles ??= get('role') === null ? [] : [get('role')!];
-  if (roles.length === 0) roles.push('assistant');
-  for (const role of roles) {
-    if (!ROLES.includes(role as Role)) return fail(`role must be one of ${ROLES.join(', ')}`);
-  }
-  const direction = get('direction') ?? rules.defaultDirection;
+  roles ??= [get('role') ?? 'assistant'];
+  if (!roles.every((r) => ROLES.includes(r as Role))) return fail(`role must be one of ${ROLES.join(', ')}`);
+  const direction = get('direction') ?? defaultDirection;
   if (direction !== 'asc' && direction !== 'desc') return fail('direction must be asc or desc');
   const page = positiveInt(get('page') ?? '1');
   if (page === undefined || page < 1) return fail('page must be an integer >= 1');

@@ -119,7 +119,6 @@ export class Agents {
     return agents;
   }
 
-  /** The client, made on the first call. */
   #api(): ApiClient {
     return (this.#client ??= clientOf(this.#options, this.#connection, this.#emit, this));
   }
@@ -195,14 +194,12 @@ export class Agents {
    * `timeout` bounds it (a {@link TimeoutError} naming the session and thread; the session goes on).
    */
   async wait(turn: TurnRef, options: WaitOptions = {}): Promise<Reply> {
-    const job = await this.#job(turn, options, true);
-    return waitReply(job);
+    return waitReply(await this.#job(turn, options, true));
   }
 
   /** Each message of a turn as it lands (tool calls too with `tools`), ending with the final reply. */
   async *follow(turn: TurnRef, options: FollowOptions = {}): AsyncGenerator<Landed, void, undefined> {
-    const job = await this.#job(turn, options);
-    yield* followTurn(job, options.tools === true);
+    yield* followTurn(await this.#job(turn, options), options.tools === true);
   }
 
   /**

@@ -2,10 +2,10 @@
 // the hierarchy's, naming the session and thread to resume.
 import type { ApiClient } from '../core/api/client.js';
 import type { Message, PullRequestRef } from '../core/api/types.js';
-import { isRateLimited, MAX_FAILED_POLLS } from '../core/poll/follow.js';
+import { isRateLimited } from '../core/poll/follow.js';
 import { toCliError } from '../core/errors/cli-error.js';
 import { TimeoutError, UsageError, type AgentsError } from '../core/errors/agents-error.js';
-import { followThread, resumeCommand, waitError } from '../core/sessions/await-reply.js';
+import { followThread, outagePolicy, resumeCommand, waitError } from '../core/sessions/await-reply.js';
 import { startDeadline, type Deadline } from '../core/sessions/deadline.js';
 import { finalReply, latestUserMessage } from '../core/sessions/latest.js';
 import { sessionAfterTurn } from '../core/sessions/wait-result.js';
@@ -64,7 +64,7 @@ function threadOf(job: WaitJob, deadline: Deadline, threadId: string) {
     signal: deadline.signal,
     schedule: job.schedule,
     outage: {
-      maxFailedPolls: job.timeoutMs === undefined ? MAX_FAILED_POLLS : Number.POSITIVE_INFINITY,
+      ...outagePolicy(() => undefined, job.timeoutMs),
       onTransientError: (err: unknown) => {
         job.seen.rateLimited = isRateLimited(err);
         job.emit({
@@ -87,7 +87,6 @@ function threadOf(job: WaitJob, deadline: Deadline, threadId: string) {
   };
 }
 
-/** What a wait's TimeoutError carries of what it saw. */
 function seenOf(job: WaitJob) {
   const { answered, rateLimited, attempts } = job.seen;
   return { answered, rateLimited, ...(job.check ? { attempts } : {}) };
@@ -193,12 +192,11 @@ function landed(item: SessionItem, tools: boolean): Landed | undefined {
     return { kind, text: m.message, message: m, ...(item.repeats ? { repeats: true } : {}) };
   }
   if (tools && item.kind === 'activity' && item.entry.kind === 'tool') {
-    const m = item.entry.message;
     return {
       kind: 'tool',
       // The line the CLI prints for it (`⚙ Read  src/a.ts`); the raw record stays in `message`.
       text: toolSummary(item.entry),
-      message: m,
+      message: item.entry.message,
       ...(item.entry.tool ? { tool: { ...item.entry.tool } } : {}),
     };
   }
@@ -208,26 +206,18 @@ function landed(item: SessionItem, tools: boolean): Landed | undefined {
 /** Each message of the turn as it lands, the final reply last; the follow's polls stop when it is left. */
 export async function* followTurn(job: WaitJob, tools: boolean): AsyncGenerator<Landed, void, undefined> {
   const deadline = startDeadline(job.stop, job.timeoutMs);
-  let run: AsyncGenerator<SessionItem, Message> | undefined;
   try {
     const threadId = await turnThread(job, deadline.signal);
-    run = followThread({
-      ...threadOf(job, deadline, threadId),
-      mode: 'follow',
-      watch: tools,
-      policy: 'show',
-    });
-    for (;;) {
-      const step = await run.next();
-      if (step.done) return;
-      const out = landed(step.value, tools);
+    const thread = threadOf(job, deadline, threadId);
+    // Left early, the loop returns the follow, which stops its polls.
+    for await (const item of followThread({ ...thread, mode: 'follow', watch: tools, policy: 'show' })) {
+      const out = landed(item, tools);
       if (out !== undefined) yield out;
     }
   } catch (err) {
     throw toCliError(waitError(err, deadline, job.stop, job.sessionId, job.threadId));
   } finally {
     deadline.dispose();
-    await run?.return(undefined as unknown as Message).catch(() => undefined);
   }
 }
 

@@ -1,6 +1,5 @@
-// The one file lock: a `<file>.lock` directory beside a file that several agents processes read, modify and
-// write back (an atomic mkdir, taken over when stale, so a killed process holds nothing for long), in two
-// weights: withLock for sections that await, withBriefLock for a few synchronous file operations.
+// The one file lock: a `<file>.lock` directory (an atomic mkdir, taken over when stale) in two weights:
+// withLock for sections that await, withBriefLock for a few synchronous file operations.
 import { lstatSync, mkdirSync, renameSync, rmdirSync } from 'node:fs';
 import { sleep } from './sleep.js';
 
@@ -29,10 +28,7 @@ function triesFor(waitMs: number): number {
   return tries;
 }
 
-/**
- * Runs `fn` holding the lock of `path` (its directory must exist), waiting up to `waitMs` (30 s: parallel CI
- * steps on one busy runner queue for it). proper-lockfile, refreshed while held, loaded only on a write.
- */
+/** Waits up to `waitMs` for the lock (30 s: parallel CI steps on one busy runner queue for it). */
 export async function withLock<T>(path: string, fn: () => T | Promise<T>, waitMs = 30_000): Promise<T> {
   // Its default export, module.exports: a bundle's import() of a CommonJS module has no named exports.
   const { default: lockfile } = await import('proper-lockfile');
@@ -60,7 +56,7 @@ export async function withLock<T>(path: string, fn: () => T | Promise<T>, waitMs
   }
 }
 
-/** A brief lock older than this was left by a process that died holding it. */
+/** A brief lock older than this was left by a process that died. */
 const STALE_MS = 3000;
 const MAX_WAIT_MS = 10_000;
 
@@ -71,12 +67,8 @@ export function brokenCopyPath(path: string, now = Date.now()): string {
   return `${path}.broken-${new Date(now).toISOString().replace(/[:.]/g, '-')}`;
 }
 
-/**
- * A file where the lock should be (left by a person or a tool) makes mkdir fail for ever: it is moved aside
- * under a second brief lock (`<lock>.repair`) after a second look, since by then the name may be a live lock
- * (a waiter moved the file first, then took it); a directory is never moved or removed here. Returns where
- * the file went, or undefined (another waiter is on it, or it was gone).
- */
+/** A file in the lock's place makes mkdir fail for ever: moved aside under a second brief lock, after a second
+ * look (a waiter may have moved it and taken the lock meanwhile). Returns where it went, if this moved it. */
 function setAsideNotALock(lockPath: string): string | undefined {
   const repair = `${lockPath}.repair`;
   if (!tryTake(repair)) return undefined;
@@ -122,13 +114,8 @@ function tryTake(lockPath: string, onSetAside?: (copy: string) => void): boolean
   return false;
 }
 
-/**
- * Runs the synchronous `fn` holding `lockPath` (a directory that must not exist; its parent must): a bare
- * mkdir and rmdir around a few small file operations (the shared request budget, taken about twice per
- * request by every process on a key), held for a fraction of a millisecond and never across an await, where
- * proper-lockfile's six system calls and refresh timer would cost more than the section. `onSetAside` is
- * told where a file found in the lock's place was moved to.
- */
+/** A bare mkdir and rmdir around a synchronous `fn` (the shared budget's, twice per request of every process
+ * on a key): held well under a millisecond, where proper-lockfile's six calls and timer would cost more. */
 export async function withBriefLock<T>(
   lockPath: string,
   fn: () => T,

@@ -72,14 +72,10 @@ function everyReader(target: string, self: string): string[] | undefined {
 }
 
 /**
- * Calls `onClosed` once when the reader of our stdout pipe is gone; returns what stops watching. Does
- * nothing without /proc, when stdout is no pipe, or when no reader is seen.
- *
- * Nothing may be written for an hour (GNU `tail -f | head` polls its output for an error, but Node cannot
- * poll a write-only descriptor, and a zero-byte write never fails), so this asks /proc who holds the pipe
- * for reading: at start among the pipeline's processes (cheap, and the reader is there while the pipeline
- * runs); then every second whether those still hold it, and when none does, every process once before
- * concluding. A reader it cannot see (another user's, another PID namespace) means it never concludes.
+ * Calls `onClosed` once the reader of our stdout pipe is gone (nothing without /proc, a pipe, or a reader
+ * seen); returns what stops watching. Node cannot poll a write-only descriptor and a zero-byte write never
+ * fails, so /proc is asked: at start among the pipeline's processes, then every second whether those still
+ * hold it, and when none does, every process once. A reader it cannot see means it never concludes.
  */
 export function watchStdoutReader(pid: number, onClosed: () => void, intervalMs = 1000): () => void {
   const self = String(pid);

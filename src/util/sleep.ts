@@ -18,11 +18,8 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/**
- * Calls `fn` once `ms` have passed and the I/O that came meanwhile was read; returns its cancel. A process
- * the machine did not run for a while (a loaded CI runner) finds its timers due before the answers that came
- * meanwhile are read: setImmediate runs after the poll for I/O, so an answer in hand is not taken for none.
- */
+/** Calls `fn` once `ms` have passed and the I/O that came meanwhile was read; returns its cancel. A process
+ * not run for a while (a loaded CI runner) finds its timers due before the answers that came are read. */
 export function afterIo(ms: number, fn: () => void): () => void {
   let immediate: NodeJS.Immediate | undefined;
   const timer = setTimeout(() => {

@@ -1,6 +1,5 @@
-// Text that may hold control characters, as shown: flatten makes one line of a summary; escapeForLine
-// (errors, JSON notation) and neutralize (a reply on a terminal, caret notation, line breaks and tabs kept)
-// make every character that could drive a terminal visible.
+// Text that may hold control characters, as shown: one line of a summary, or every character that could
+// drive a terminal made visible (errors in JSON notation; a reply in caret notation, line breaks kept).
 
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is matched
 const CONTROL_OR_SPACE = /[\u0000-\u001f\u007f-\u009f\s]+/g;
@@ -29,11 +28,8 @@ function caret(c: string): string {
   return `\\u{${code.toString(16)}}`;
 }
 
-/**
- * Pure: service text safe for a terminal: line breaks (CRLF as LF) and tabs stay, every other control
- * character and the bidi controls become visible, so a reply cannot clear the screen, set the title, write
- * the clipboard (OSC 52) or hide text.
- */
+/** Pure: line breaks (CRLF as LF) and tabs stay, the rest made visible: a reply cannot clear the screen, set
+ * the title, write the clipboard (OSC 52) or hide text. */
 export function neutralize(text: string): string {
   return text.replace(/\r\n/g, '\n').replace(UNSAFE, (c) => (c === '\n' || c === '\t' ? c : caret(c)));
 }

@@ -14,7 +14,6 @@ function stringWidth(text: string): number {
 
 const ASCII = /^[\x20-\x7e]*$/;
 
-/** Columns `text` takes on a terminal. */
 export function width(text: string): number {
   return ASCII.test(text) ? text.length : stringWidth(text);
 }

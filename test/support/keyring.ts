@@ -1,4 +1,4 @@
-// A real Secret Service for the keychain's tests (src/core/config/keychain.ts): a private D-Bus session bus and
+// A real Secret Service for the keychain's tests (src/core/config/key-store.ts): a private D-Bus session bus and
 // GNOME Keyring's daemon on it, unlocked, with its files in a temporary home. What a test passes to a run
 // (io.env, or a binary's env) is `env`: the bus's address, and AGENTS_KEYCHAIN on (test/support/setup.ts
 // turns it off for every other test). Also a bus that never answers, for the store's time bound.

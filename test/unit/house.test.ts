@@ -200,12 +200,12 @@ describe('the house', () => {
 
   it('lets the Action, `agents mcp` and `agents acp` reach the core and the library only through their doors (issue 47)', () => {
     // A face imports src/core through src/core/index.ts alone and src/sdk through src/sdk/index.ts alone;
-    // mcp and acp take nothing of the CLI: the run hosting them is given as the core's Host
-    // (src/core/sessions/host.ts), which the CLI adapts its run to (cli/run/host.ts).
+    // the Action, mcp and acp take nothing of the CLI. The run hosting mcp and acp is given as the core's
+    // Host (src/core/sessions/host.ts), which the CLI adapts its run to (cli/run/host.ts).
     const past = (from: string, to: string) =>
       (to.startsWith('core/') && to !== rel(CORE_DOOR)) ||
       (to.startsWith('sdk/') && to !== rel(SDK_DOOR)) ||
-      (/^(mcp|acp)\//.test(from) && to.startsWith('cli/'));
+      (/^(action|mcp|acp)\//.test(from) && to.startsWith('cli/'));
     const bad = files
       .filter((f) => /^(action|mcp|acp)\//.test(rel(f)))
       .flatMap((f) =>

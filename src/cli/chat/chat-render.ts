@@ -18,12 +18,12 @@ export function renderResumed(session: Session, style: Style): string {
 }
 
 /** What the person just sent, labelled as `show` labels it. */
-export function renderSent(text: string, sessionId: string, threadId: string | null, mode: TextMode): string {
+export function renderSent(text: string, sessionId: string, mode: TextMode): string {
   const now = new Date().toISOString();
   const message: Message = {
     id: '',
     chat_id: sessionId,
-    chat_thread_id: threadId,
+    chat_thread_id: null,
     task_id: '',
     role: 'user',
     type: 'message',
@@ -48,10 +48,8 @@ export function renderHelp(style: Style): string {
 
 /** A note of the chat's own (dim), one line per line given; text the person typed is escaped. */
 export function renderNote(text: string, style: Style): string {
-  return `${text
-    .split('\n')
-    .map((l) => style.dim(escapeForLine(l)))
-    .join('\n')}\n`;
+  const lines = text.split('\n').map((l) => style.dim(escapeForLine(l)));
+  return `${lines.join('\n')}\n`;
 }
 
 /** /plan: the latest plan (markdown), labelled like a message. */

@@ -141,7 +141,6 @@ export class ChatTerminal {
     });
   }
 
-  /** Answers a pending confirm(), if any. */
   resolve(yes: boolean): void {
     const answer = this.answer;
     this.answer = undefined;
@@ -149,25 +148,19 @@ export class ChatTerminal {
   }
 
   private key(str: string | undefined, key: Key | undefined): void {
+    const paste = key?.name === 'paste-start' || key?.name === 'paste-end';
+    // Any key answers; only y means yes. A paste cannot answer.
     if (this.answer !== undefined) {
-      // Any key answers; only y means yes. A paste cannot answer.
-      if (key?.name !== 'paste-start' && key?.name !== 'paste-end') this.resolve(str === 'y' || str === 'Y');
+      if (!paste) this.resolve(str === 'y' || str === 'Y');
       return;
     }
-    if (key?.name === 'paste-start') {
-      this.pasting = true;
+    if (paste) {
+      this.pasting = key?.name === 'paste-start';
       this.pastedCr = false;
+      if (!this.pasting) this.draw();
       return;
     }
-    if (key?.name === 'paste-end') {
-      this.pasting = false;
-      this.draw();
-      return;
-    }
-    if (this.pasting) {
-      this.paste(str, key);
-      return;
-    }
+    if (this.pasting) return this.paste(str, key);
     // An Enter followed, in the same chunk of input, by more keys was pasted by a terminal without
     // bracketed paste: it is a line break, not "send".
     if (this.pendingEnter) {

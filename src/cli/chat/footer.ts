@@ -6,7 +6,7 @@ import { neutralize } from '../../util/text.js';
 import { width } from '../../util/width.js';
 
 export interface FooterLayout {
-  /** Each row's text, styled, at most `columns - 1` wide (the last column is never written). */
+  /** Each row's text, styled, at most `columns - 1` wide: no terminal has to decide whether a full row wraps. */
   rows: string[];
   /** Where the cursor goes, from the footer's top left. */
   cursorRow: number;
@@ -27,10 +27,7 @@ export interface FooterInput {
   rows: number | undefined;
 }
 
-/**
- * The footer's rows. The last column stays unused, so that no terminal has to decide whether a full row
- * wraps; when the text is taller than the terminal allows, the rows around the cursor are shown.
- */
+/** The footer's rows; when the text is taller than the terminal allows, the rows around the cursor. */
 export function layoutFooter(i: FooterInput): FooterLayout {
   const usable = Math.max(12, (i.columns && i.columns > 0 ? i.columns : 80) - 1);
   const indent = ' '.repeat(i.prompt.width);

@@ -22,7 +22,7 @@ export interface Key {
  */
 export type KeyResult = 'edit' | 'enter' | 'interrupt' | 'eof' | 'repaint' | 'complete';
 
-/** Key name -> what it does to the editor; no result means 'edit'. */
+/** A key (its name, after `ctrl-` or `meta-`) -> what it does to the editor; no result means 'edit'. */
 type KeyTable = Record<string, (e: LineEditor) => KeyResult | void>;
 
 /** A table's own action for a key: a name such as `constructor` is no key of ours. */
@@ -158,51 +158,40 @@ export class LineEditor {
   /** Applies an editing key. Keys that are not the editor's are reported for the chat to act on. */
   press(str: string | undefined, key: Key | undefined): KeyResult {
     const k = key ?? {};
-    const name = k.name ?? '';
-    // A modified key the editor has no use for does nothing (it is never typed as text).
-    if (k.ctrl) return action(LineEditor.CTRL, name)?.(this) ?? 'edit';
-    if (k.meta) return action(LineEditor.META, name)?.(this) ?? 'edit';
-    const plain = action(LineEditor.PLAIN, name);
-    if (plain) return plain(this) ?? 'edit';
+    // A modified key the editor has no use for does nothing (isText: it is never typed as text).
+    const act = action(LineEditor.KEYS, `${k.ctrl ? 'ctrl-' : k.meta ? 'meta-' : ''}${k.name ?? ''}`);
+    if (act) return act(this) ?? 'edit';
     if (isText(str, k)) this.insert(str);
     return 'edit';
   }
 
-  /** What Ctrl with each key does (emacs bindings, as readline has them). */
-  private static readonly CTRL: KeyTable = {
-    c: (e) => (e.empty ? 'interrupt' : e.clear()),
-    d: (e) => (e.empty ? 'eof' : e.cut(e.cursor, e.cursor + 1)),
-    a: (e) => void (e.cursor = e.lineBounds()[0]),
-    e: (e) => void (e.cursor = e.lineBounds()[1]),
-    b: (e) => void (e.cursor = Math.max(0, e.cursor - 1)),
-    f: (e) => void (e.cursor = Math.min(e.chars.length, e.cursor + 1)),
-    u: (e) => e.cut(e.lineBounds()[0], e.cursor),
-    k: (e) => e.cut(e.cursor, e.lineBounds()[1]),
-    w: (e) => e.cut(e.word(-1), e.cursor),
-    backspace: (e) => e.cut(e.word(-1), e.cursor),
-    h: (e) => e.cut(Math.max(0, e.cursor - 1), e.cursor),
-    l: () => 'repaint',
-    left: (e) => void (e.cursor = e.word(-1)),
-    right: (e) => void (e.cursor = e.word(1)),
-    p: (e) => e.up(),
-    n: (e) => e.down(),
-    delete: (e) => e.cut(e.cursor, e.word(1)),
-  };
-
-  /** What Alt (Meta) with each key does. */
-  private static readonly META: KeyTable = {
-    return: (e) => e.insert('\n'),
-    enter: (e) => e.insert('\n'),
-    b: (e) => void (e.cursor = e.word(-1)),
-    left: (e) => void (e.cursor = e.word(-1)),
-    f: (e) => void (e.cursor = e.word(1)),
-    right: (e) => void (e.cursor = e.word(1)),
-    d: (e) => e.cut(e.cursor, e.word(1)),
-    backspace: (e) => e.cut(e.word(-1), e.cursor),
-  };
-
-  /** What the unmodified named keys do; any other key types its text. */
-  private static readonly PLAIN: KeyTable = {
+  /** What each key does: Ctrl with a key as readline's emacs bindings have it, Alt (meta) its word moves. */
+  private static readonly KEYS: KeyTable = {
+    'ctrl-c': (e) => (e.empty ? 'interrupt' : e.clear()),
+    'ctrl-d': (e) => (e.empty ? 'eof' : e.cut(e.cursor, e.cursor + 1)),
+    'ctrl-a': (e) => void (e.cursor = e.lineBounds()[0]),
+    'ctrl-e': (e) => void (e.cursor = e.lineBounds()[1]),
+    'ctrl-b': (e) => void (e.cursor = Math.max(0, e.cursor - 1)),
+    'ctrl-f': (e) => void (e.cursor = Math.min(e.chars.length, e.cursor + 1)),
+    'ctrl-u': (e) => e.cut(e.lineBounds()[0], e.cursor),
+    'ctrl-k': (e) => e.cut(e.cursor, e.lineBounds()[1]),
+    'ctrl-w': (e) => e.cut(e.word(-1), e.cursor),
+    'ctrl-backspace': (e) => e.cut(e.word(-1), e.cursor),
+    'ctrl-h': (e) => e.cut(Math.max(0, e.cursor - 1), e.cursor),
+    'ctrl-l': () => 'repaint',
+    'ctrl-left': (e) => void (e.cursor = e.word(-1)),
+    'ctrl-right': (e) => void (e.cursor = e.word(1)),
+    'ctrl-p': (e) => e.up(),
+    'ctrl-n': (e) => e.down(),
+    'ctrl-delete': (e) => e.cut(e.cursor, e.word(1)),
+    'meta-return': (e) => e.insert('\n'),
+    'meta-enter': (e) => e.insert('\n'),
+    'meta-b': (e) => void (e.cursor = e.word(-1)),
+    'meta-left': (e) => void (e.cursor = e.word(-1)),
+    'meta-f': (e) => void (e.cursor = e.word(1)),
+    'meta-right': (e) => void (e.cursor = e.word(1)),
+    'meta-d': (e) => e.cut(e.cursor, e.word(1)),
+    'meta-backspace': (e) => e.cut(e.word(-1), e.cursor),
     return: () => 'enter',
     // Ctrl-J, a line feed: a new line, as in many editors.
     enter: (e) => e.insert('\n'),

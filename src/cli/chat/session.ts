@@ -6,6 +6,7 @@ import { timeFormat } from '../../core/config/env.js';
 import { notify } from '../output/notify.js';
 import type { ApiClient } from '../../core/api/client.js';
 import { isHttpError } from '../../core/api/errors.js';
+import { CliError, fromHttpError } from '../../core/errors/cli-error.js';
 import type { CoreAgent, Message, Session } from '../../core/api/types.js';
 import type { AgentSelection } from '../input/agent.js';
 import type { Entry } from '../../core/conversation/model.js';
@@ -16,10 +17,10 @@ import {
   renderNotice,
   type TextMode,
 } from '../output/render-conversation.js';
-import { postTurn } from '../../core/sessions/post.js';
+import { postTurn, type Posted } from '../../core/sessions/post.js';
 import { startDeadline } from '../../core/sessions/deadline.js';
 import type { Backlog } from './backlog.js';
-import { followSession, type SessionFollow } from './session-feed.js';
+import { ConversationFollow } from '../../core/sessions/follow-conversation.js';
 import { keepReply, reason, sessionCommand, type CommandHost } from './commands.js';
 import { renderHelp, renderNote, renderResumed, renderSent } from './chat-render.js';
 import { messageText, parseSlash, type Slash } from './slash.js';
@@ -45,6 +46,17 @@ export type ChatEnd = { how: 'quit' } | { how: 'error'; error: unknown };
 const agentLabel = (agent: AgentSelection | undefined): string =>
   agent?.agent_name || (agent?.profile && !agent.agent_id ? 'agent profile' : 'agent');
 
+/** A failure the follow cannot ride out (a revoked key, a deleted session), naming the session. */
+function followError(err: unknown, sessionId: string): unknown {
+  if (!isHttpError(err)) return err;
+  const mapped = fromHttpError(err);
+  return new CliError(`${mapped.message} (while following session ${sessionId})`, {
+    exitCode: mapped.exitCode,
+    hint: mapped.hint,
+    cause: err,
+  });
+}
+
 export class Chat implements CommandHost {
   readonly status: StatusInfo;
   sessionId: string | undefined;
@@ -57,7 +69,7 @@ export class Chat implements CommandHost {
   private readonly threadsDone = new Set<string>();
   private lastFinal: Message | undefined;
   private lastAny: Message | undefined;
-  private follow: SessionFollow | undefined;
+  private follow: { wake(): void; stop(): void } | undefined;
   private busy = false;
   /** The latest post with its record of `last`, which leaving the chat lets finish. */
   private recording: Promise<unknown> = Promise.resolve();
@@ -160,20 +172,48 @@ export class Chat implements CommandHost {
     this.follow = undefined;
   }
 
+  /**
+   * Polls every turn from `after` (the messages shown). An outage is ridden out with a warning, as a --wait
+   * with --timeout does; a failure polling again cannot cure ends the chat.
+   */
   private startFollowing(after: readonly Message[]): void {
-    this.follow = followSession({
-      ctx: this.ctx,
+    const sessionId = this.sessionId!;
+    const stop = new AbortController();
+    const signal = AbortSignal.any([this.ctx.signal, stop.signal]);
+    const warn = (err: unknown) => this.warning(`${reason(err).text}; still trying`);
+    const follow = new ConversationFollow({
       client: this.o.poller,
-      sessionId: this.sessionId!,
-      after,
-      onEntry: (e) => this.entry(e),
-      onWarning: (warning) => {
-        if (warning === this.status.warning) return;
-        this.status.warning = warning;
-        this.terminal.draw();
-      },
-      onFailure: (error) => this.finish({ how: 'error', error }),
+      target: { sessionId },
+      // Every message type: a chat shows tool calls as they happen.
+      types: ['message', 'final_message', 'tool_call'],
+      signal,
+      schedule: this.ctx.schedule,
+      shown: after,
+      policy: 'show',
+      maxFailedPolls: Number.POSITIVE_INFINITY,
+      onTransientError: warn,
+      // The client rides out an outage inside one poll (up to a minute): the status line says so meanwhile.
+      onRetrying: warn,
     });
+    void (async () => {
+      try {
+        for await (const entries of follow.polls()) {
+          if (stop.signal.aborted) return;
+          this.warning(undefined);
+          for (const e of entries) this.entry(e);
+        }
+      } catch (err) {
+        if (!signal.aborted) this.finish({ how: 'error', error: followError(err, sessionId) });
+      }
+    })();
+    this.follow = { wake: () => follow.wake(), stop: () => stop.abort('closed') };
+  }
+
+  /** The service is failing (a line for the status line), or answers again (undefined). */
+  private warning(warning: string | undefined): void {
+    if (warning === this.status.warning) return;
+    this.status.warning = warning;
+    this.terminal.draw();
   }
 
   /** One entry of the conversation as it lands. */
@@ -215,15 +255,16 @@ export class Chat implements CommandHost {
     if (this.status.confirming) this.terminal.resolve(true);
   }
 
+  /** Puts `text` back on an empty input line, with a note of why it was not sent. */
+  private keep(text: string, why: string): void {
+    if (this.terminal.editor.empty) this.terminal.editor.set(text);
+    this.note(why);
+  }
+
   /** Sends a message: the first one creates the session. */
   private async send(text: string): Promise<void> {
-    const { ctx, client } = this;
-    const editor = this.terminal.editor;
-    if (this.busy) {
-      if (editor.empty) editor.set(text);
-      this.note('still sending the previous message');
-      return;
-    }
+    const { editor } = this.terminal;
+    if (this.busy) return this.keep(text, 'still sending the previous message');
     this.busy = true;
     try {
       if (this.status.phase === 'running' && !this.o.yes) {
@@ -233,54 +274,28 @@ export class Chat implements CommandHost {
         this.status.confirming = true;
         const go = await this.terminal.confirm();
         this.status.confirming = false;
-        if (!go) {
-          this.note('not sent; the agent carries on');
-          return;
-        }
+        if (!go) return this.note('not sent; the agent carries on');
         editor.set(typed);
       }
-      if (this.sessionId === undefined && this.agent === undefined) {
-        if (editor.empty) editor.set(text);
-        this.note('which agent? /new claude (or codex, gemini, …) starts a session with one');
-        return;
-      }
+      if (this.sessionId === undefined && this.agent === undefined)
+        return this.keep(text, 'which agent? /new claude (or codex, gemini, …) starts a session with one');
       const before = this.status.phase;
       const sentAt = Date.now();
       this.setPhase('sending');
-      this.terminal.print(renderSent(text, this.sessionId ?? '', null, this.mode()), 'out');
-      let threadId: string | undefined;
-      // Posted as create and send post, with their handling of a POST cut short; `last` is recorded as
-      // they record it (with the agent, so that show names it), without holding up the next message.
-      const posting = (async () => {
-        const books = await ctx.history();
-        const deadline = startDeadline(ctx.signal, undefined);
-        try {
-          if (this.sessionId === undefined) {
-            const body = { message: text, ...this.agent, ...(this.o.private ? { is_private: true } : {}) };
-            const posted = await postTurn(client, { kind: 'create', body }, deadline, books);
-            this.session = posted.session;
-            this.sessionId = posted.sessionId;
-            this.terminal.print(`${renderCreated(posted.session, ctx.styleErr)}\n`, 'err');
-            return posted;
-          }
-          const turn = { kind: 'send', sessionId: this.sessionId, body: { message: text } } as const;
-          return await postTurn(client, turn, deadline, books);
-        } finally {
-          deadline.dispose();
-        }
-      })();
+      this.terminal.print(renderSent(text, this.sessionId ?? '', this.mode()), 'out');
+      const posting = this.post(text);
       this.recording = posting.catch(() => undefined);
+      let threadId: string | undefined;
       try {
         const posted = await posting;
         threadId = posted.threadId;
         if (posted.warning) this.note(`warning: ${posted.warning}`);
       } catch (err) {
-        if (ctx.signal.aborted) return;
+        if (this.ctx.signal.aborted) return;
         if (editor.empty) editor.set(text);
         this.warn(err, 'not sent');
         if (isHttpError(err) && err.outcomeUnknown) this.note('it may have reached the service: /show');
-        this.setPhase(before);
-        return;
+        return this.setPhase(before);
       }
       editor.remember(text);
       this.turnThread = threadId;
@@ -293,6 +308,30 @@ export class Chat implements CommandHost {
     } finally {
       this.busy = false;
       this.terminal.draw();
+    }
+  }
+
+  /**
+   * Posts as create and send post, with their handling of a POST cut short; `last` is recorded as they record
+   * it (with the agent, so that show names it), without holding up the next message.
+   */
+  private async post(text: string): Promise<Posted> {
+    const { ctx, client } = this;
+    const books = await ctx.history();
+    const deadline = startDeadline(ctx.signal, undefined);
+    try {
+      if (this.sessionId === undefined) {
+        const body = { message: text, ...this.agent, ...(this.o.private ? { is_private: true } : {}) };
+        const posted = await postTurn(client, { kind: 'create', body }, deadline, books);
+        this.session = posted.session;
+        this.sessionId = posted.sessionId;
+        this.terminal.print(`${renderCreated(posted.session, ctx.styleErr)}\n`, 'err');
+        return posted;
+      }
+      const turn = { kind: 'send', sessionId: this.sessionId, body: { message: text } } as const;
+      return await postTurn(client, turn, deadline, books);
+    } finally {
+      deadline.dispose();
     }
   }
 

@@ -38,7 +38,9 @@ export const KEY_HELP: readonly (readonly [string, string])[] = [
   ['//text', 'send a message starting with /'],
 ];
 
-const NAMES = ['new', 'show', 'open', 'plan', 'copy', 'save', 'help', 'quit', 'exit'] as const;
+/** The commands that take no argument. */
+const PLAIN = ['show', 'open', 'plan', 'copy', 'help', 'quit'] as const;
+const NAMES = ['new', ...PLAIN, 'save', 'exit'];
 
 /** The command a line holds, or undefined when the line is a message (no leading `/`, or `//`). */
 export function parseSlash(line: string): Slash | undefined {
@@ -57,21 +59,12 @@ export function parseSlash(line: string): Slash | undefined {
     case 'save':
       if (arg === '') return { name: 'error', text: 'which file? /save FILE' };
       return { name: 'save', file: arg };
-    case 'show':
-    case 'open':
-    case 'plan':
-    case 'copy':
-    case 'help':
-    case 'quit':
-      return { name };
     case 'exit':
       return { name: 'quit' };
-    default:
-      return {
-        name: 'error',
-        text: `no command /${head}; /help lists them (//${head} sends it as a message)`,
-      };
   }
+  const plain = PLAIN.find((n) => n === name);
+  if (plain !== undefined) return { name: plain };
+  return { name: 'error', text: `no command /${head}; /help lists them (//${head} sends it as a message)` };
 }
 
 /** The text a message line sends (`//x` sends `/x`). */

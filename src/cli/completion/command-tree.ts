@@ -1,7 +1,7 @@
 // What the completion scripts know, read from the commander program itself so that they always match this
 // version: commands and subcommands, options (which take a value, a choice of values, a file), and what
 // each positional argument completes to (a session, a fixed choice, nothing).
-import type { Argument, Command, Option } from 'commander';
+import { Option, type Argument, type Command } from 'commander';
 import { CONFIG_KEYS } from '../../core/config/validators.js';
 import { flatten } from '../../util/text.js';
 
@@ -54,13 +54,7 @@ function argKind(a: Argument): ArgKind {
   return { kind: 'none' };
 }
 
-export const HELP: OptSpec = {
-  flags: ['-h', '--help'],
-  value: false,
-  choices: [],
-  file: false,
-  description: 'show help',
-};
+export const HELP = optSpec(new Option('-h, --help', 'show help'));
 
 function cmdSpec(c: Command, parent: string, globals: OptSpec[]): CmdSpec {
   const path = parent ? `${parent} ${c.name()}` : c.name();

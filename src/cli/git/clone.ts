@@ -33,7 +33,6 @@ export async function requireClone(place: GitPlace, clean: boolean): Promise<voi
   }
 }
 
-/** The clone's remotes, with their URLs as written in its config. */
 export async function remotes(place: GitPlace): Promise<Remote[]> {
   const r = await git(place, ['config', '--get-regexp', '^remote\\..*\\.url$']);
   if (r.code === 1) return []; // no remote at all
@@ -103,16 +102,14 @@ export async function branchState(
     git(place, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`]),
     git(place, ['config', '--get', `branch.${branch}.${MADE_BY_KEY}`]),
   ]);
-  const tip = ref.code === 0 ? ref.stdout.toString('utf8').trim() : undefined;
-  const madeFor = made.code === 0 ? made.stdout.toString('utf8').trim() : undefined;
-  return { ...(tip ? { tip } : {}), ...(madeFor ? { madeFor } : {}) };
+  const text = (r: GitResult) => (r.code === 0 && r.stdout.toString('utf8').trim()) || undefined;
+  return { tip: text(ref), madeFor: text(made) };
 }
 
 /**
- * Refuses a branch name git would refuse, or would read as another branch or commit, before anything is
- * fetched: `check-ref-format --branch` expands `@{-1}` to the branch checked out before (so the checks
- * that follow would look up, and `checkout -B` move, that one), and `@` alone is HEAD to every other git
- * command.
+ * Refuses, before anything is fetched, a branch name git would refuse or read as another: `check-ref-format
+ * --branch` expands `@{-1}` to the branch checked out before (the checks that follow would look up, and
+ * `checkout -B` move, that one), and `@` alone is HEAD to every other git command.
  */
 export async function requireBranchName(place: GitPlace, branch: string): Promise<void> {
   const r = await git(place, ['check-ref-format', '--branch', branch]);
@@ -158,9 +155,8 @@ async function target(place: GitPlace, { branch, tip, commit, force }: BranchTar
 
 /**
  * Makes `branch` at `commit` or moves it there (see target), switches to it, and records it as made for
- * `sessionId`, with the pull request as its upstream (`git pull` then brings the agent's next push, as
- * after `gh pr checkout`). Resolves to where the branch is and how many commits of its own it kept. No
- * file git does not track is overwritten, ignored ones included: git refuses, and so does this.
+ * `sessionId`, with the pull request as its upstream (`git pull` then brings the agent's next push, as after
+ * `gh pr checkout`). No file git does not track is overwritten, ignored ones included: git refuses, so do we.
  */
 export async function switchTo(
   place: GitPlace,

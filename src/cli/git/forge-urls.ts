@@ -12,12 +12,6 @@ export interface PullRequestAddress {
   number: number;
 }
 
-/** A repository a remote names: its host (lower case, no port or user) and `owner/repo` (lower case, no .git). */
-export interface RepoName {
-  host: string;
-  path: string;
-}
-
 const PULL_PATH = /^\/([^/]+)\/([^/]+)\/pull\/([1-9][0-9]{0,9})(?:\/.*)?$/;
 
 /** The pull request at `url`: a GitHub-like one (git alone cannot know which ref another forge uses). */
@@ -56,8 +50,11 @@ function decoded(part: string): string | undefined {
   }
 }
 
-/** The repository a remote URL (https, ssh, git, or scp's `git@host:owner/repo`) names; not a local path. */
-export function parseRemoteUrl(url: string): RepoName | undefined {
+/**
+ * The repository a remote URL (https, ssh, git, or scp's `git@host:owner/repo`) names, not a local path: its host
+ * (lower case, no port or user) and `owner/repo` (lower case, no .git).
+ */
+export function parseRemoteUrl(url: string): { host: string; path: string } | undefined {
   const text = url.trim();
   let host: string;
   let path: string | undefined;

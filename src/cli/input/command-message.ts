@@ -2,7 +2,7 @@
 // told when a quiet pipe on standard input keeps them waiting. Apart from message.ts, which the Action also
 // uses, so that it does not reach the CLI's run context.
 import type { Context } from '../run/context.js';
-import { readMessage } from './message.js';
+import { readMessage } from '../../core/io/message.js';
 
 /** How long standard input may keep a person at a terminal waiting before they are told it is being read. */
 const STDIN_NOTICE_MS = 1000;

@@ -1,13 +1,9 @@
-// Opening a dashboard address in the browser, where one can start (never under CI, over SSH or without a
-// display), through the IO's spawner. Used by `agents open`, `show --web` and chat's /open.
+// Opening a dashboard address in the browser where one can start (not under CI, SSH, or without a display).
 import type { Env, IO } from '../../core/io/io.js';
 import { noBrowserReason } from '../../core/config/env.js';
 
-/**
- * Opens `url` in the browser when it can; else says `why` not, or the `error` that stopped the browser. The
- * address comes from the service (or the state file): only a web address is handed to an opener, which
- * would run a file or another scheme's handler as readily.
- */
+/** Else says `why` not, or the `error` that stopped the browser. Only a web address is handed to an opener
+ * (it comes from the service), which would run a file or another scheme's handler as readily. */
 export async function openInBrowser(
   io: Pick<IO, 'spawner' | 'runtime'> & { env: Env },
   url: string,

@@ -1,5 +1,4 @@
-// The commands that yield items of their own, one line each: a command's items.ts (its item types and how
-// each prints) named here is in the `Item` union and the presenter's table (items.ts derives both).
+// The commands that yield items of their own (their items.ts), one line each: items.ts derives `Item` from it.
 export { print as create } from '../commands/create/items.js';
 export { print as send } from '../commands/send/items.js';
 export { print as show } from '../commands/show/items.js';

@@ -1,5 +1,4 @@
-// What commands return for the presenter to print: data, never text. The commands' own items and their
-// handlers are derived from the one list of them (command-items.ts).
+// What commands return for the presenter to print: data, never text (the commands' own: command-items.ts).
 import type { SessionItem } from '../../core/events/session-items.js';
 import type { Handlers, ItemsOf } from './printer.js';
 import type { SharedItem } from './print-shared.js';

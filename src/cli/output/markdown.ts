@@ -2,13 +2,6 @@
 import type { Tokens } from 'marked';
 import { neutralize } from '../../util/text.js';
 
-/** How markdown is drawn: wrapped to `columns` (80 when none), `hyperlinks` as OSC 8 (supportsHyperlinks). */
-export interface MarkdownOptions {
-  columns: number | undefined;
-  color: boolean;
-  hyperlinks: boolean;
-}
-
 /** Renders one message's markdown for the terminal: safe to print, ends with one newline. */
 export type RenderMarkdown = (text: string) => string;
 
@@ -45,12 +38,14 @@ function quoteBar(text: string): string {
   return text.replace(/^ {2}/gm, '│ ');
 }
 
-/**
- * Loads the renderer (marked and marked-terminal) for these options. Order matters for safety: the
- * service's text is neutralised first, so none of it reaches the renderer as an escape sequence; the
- * renderer adds its styling; last, only its own kinds of sequence are let through (keepOwnSequences).
- */
-export async function loadMarkdown(o: MarkdownOptions): Promise<RenderMarkdown> {
+/** Wrapped to `columns` (80 when none), `hyperlinks` as OSC 8. Order matters for safety: the service's text is
+ * neutralised first, so none of it reaches the renderer as an escape sequence; the renderer styles it; last,
+ * only its own kinds of sequence are let through. */
+export async function loadMarkdown(o: {
+  columns: number | undefined;
+  color: boolean;
+  hyperlinks: boolean;
+}): Promise<RenderMarkdown> {
   const [{ Marked }, { markedTerminal }] = await Promise.all([import('marked'), import('marked-terminal')]);
   let paint: Record<string, Paint>;
   if (o.color) {

@@ -1,10 +1,9 @@
-// --notify and the `notify` setting: when a wait ends, a bell and a desktop notification where the terminal
-// makes one of an escape sequence (only on a terminal), or the setting's program with the turn's result on
-// its stdin. Every command that waits calls notify(), so the flags and the setting mean one thing everywhere.
+// --notify and the `notify` setting: when a wait ends, the bell and a desktop notification by escape sequence
+// on a terminal, or the setting's program; every command that waits calls notify(), so they mean one thing.
 import type { Env, IO } from '../../core/io/io.js';
 import type { SettingName, Settings } from '../../core/config/settings.js';
 import { notifyHow } from '../../core/config/notify-setting.js';
-import { runNotifyProgram } from '../../core/io/notify-program.js';
+import { runBounded, type ChildEnd } from '../../core/io/child.js';
 import { escapeForLine, flatten } from '../../util/text.js';
 import type { Logger, Stderr } from './stderr.js';
 
@@ -15,11 +14,9 @@ export interface Notification {
   result?: unknown;
 }
 
-/**
- * Pure: which notification escape the terminal named by the environment shows (OSC 9: iTerm2, WezTerm,
+/** Pure: which notification escape the terminal named by the environment shows (OSC 9: iTerm2, WezTerm,
  * Ghostty, kitty; OSC 777: foot, VTE, urxvt). Inside tmux or screen the outer terminal is unknown (and the
- * sequence would need a passthrough the user may not allow): the bell alone, which both forward.
- */
+ * sequence would need a passthrough the user may not allow): the bell alone, which both forward. */
 export function notificationEscape(env: Env): 'osc9' | 'osc777' | undefined {
   if (env.TMUX || env.STY || /^(screen|tmux)/.test(env.TERM ?? '')) return undefined;
   const program = env.TERM_PROGRAM ?? '';
@@ -57,11 +54,8 @@ export interface NotifyTarget {
   settings(need?: readonly SettingName[]): Promise<Pick<Settings, 'notify'>>;
 }
 
-/**
- * Announces the end of a turn as `flag` (--notify, --no-notify, neither: undefined) and the setting say:
- * the bell and escape on stderr when a terminal (or through `write`, where the caller owns it: chat), or
- * the program. Asked for, so --quiet does not silence the bell (no text). Never throws: one warning.
- */
+/** As `flag` (--notify, --no-notify, neither) and the setting say: the escape on stderr (or `write`, where the
+ * caller owns the terminal: chat), or the program. --quiet does not silence it. Never throws: one warning. */
 export async function notify(
   ctx: NotifyTarget,
   n: Notification,
@@ -81,11 +75,22 @@ export async function notify(
     return;
   }
   if (how.kind !== 'program') return;
+  const [file = '', ...args] = how.argv;
+  const timeoutMs = ctx.io.tuning?.notifyTimeoutMs ?? 10_000;
   const input = `${JSON.stringify(n.result ?? { title: n.title, body: n.body })}\n`;
-  const why = await runNotifyProgram(how.argv, input, {
-    env: ctx.io.env,
-    timeoutMs: ctx.io.tuning?.notifyTimeoutMs,
-  });
-  if (why !== undefined)
-    ctx.log.warn(`the notify program ${escapeForLine(how.argv[0] ?? '')} failed: ${escapeForLine(why)}`);
+  // No shell; its output goes nowhere near stdout, the run's data, but for the first line of its stderr.
+  const end = await runBounded(file, args, { env: ctx.io.env, input, timeoutMs, read: 'stderr', max: 2000 });
+  if (end.kind === 'exit' && end.code === 0) return;
+  const why = programFailure(end, timeoutMs);
+  ctx.log.warn(`the notify program ${escapeForLine(file)} failed: ${escapeForLine(why)}`);
+}
+
+/** Why the program failed: not found, timed out, the exit code or signal, the first line it wrote on stderr. */
+function programFailure(end: ChildEnd, timeoutMs: number): string {
+  if (end.kind === 'error') return end.error.code === 'ENOENT' ? 'it was not found' : end.error.message;
+  if (end.kind === 'timeout') return `it did not finish within ${timeoutMs / 1000} s and was stopped`;
+  const said = end.text.trim().split('\n')[0];
+  const how =
+    end.code === null ? `it was killed by ${end.signal ?? 'a signal'}` : `it exited with ${end.code}`;
+  return said ? `${how}: ${said}` : how;
 }

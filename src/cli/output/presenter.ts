@@ -1,5 +1,4 @@
-// The one presenter: what commands return becomes JSON (a document, or NDJSON for streams), terminal text
-// or plain text (the service's text byte for byte) on stdout, and summaries and hints on stderr.
+// The one presenter: what commands return becomes JSON, terminal text or plain text on stdout, notes on stderr.
 import type { Message } from '../../core/api/types.js';
 import { timeFormat } from '../../core/config/env.js';
 import { openInBrowser } from './browser.js';
@@ -11,8 +10,6 @@ import { jsonLine, type Handler, type Handlers, type PresentContext, type Printe
 import { renderNotice, serviceText, type TextMode } from './render-conversation.js';
 import type { StatusLines } from './status-lines.js';
 import { supportsHyperlinks } from './terminal.js';
-
-export type { PresentContext };
 
 /** Every item kind's handler: a new kind is one small function where its like are. */
 const HANDLERS: Handlers<Item> = { ...WAIT_HANDLERS, ...SHARED_HANDLERS, ...COMMAND_HANDLERS };

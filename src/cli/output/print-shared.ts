@@ -8,7 +8,6 @@ import { renderSessions, renderSessionsPlain } from './render-sessions.js';
 import { jsonText } from '../../util/text.js';
 import { historyName } from '../../core/state/history.js';
 
-/** What more than one command yields. */
 export type SharedItem =
   /** A downloaded artifact (plan or artifact): its record and bytes, or the file they went to. */
   | {

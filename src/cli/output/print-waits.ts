@@ -1,7 +1,7 @@
 // The presenter's handlers for what src/core/sessions yields while a command posts and waits.
 import type { SessionItem } from '../../core/events/session-items.js';
 import { escapeForLine } from '../../util/text.js';
-import { githubOutputs, resultOutputs, stepSummary } from './github.js';
+import { githubOutputs, resultOutputs, stepSummary } from '../../core/events/ci-result.js';
 import { notify } from './notify.js';
 import { jsonLine, type Handlers, type Printer } from './printer.js';
 import { activityLine, bodyText, line, renderEntry, serviceText } from './render-conversation.js';
@@ -108,7 +108,7 @@ export const WAIT_HANDLERS: Handlers<SessionItem> = {
     }
   },
   'next-steps'(p, { sessionId, finished }) {
-    // A hint is dimmed as a whole (each line once); the lines come plain.
+    // A hint is dimmed as a whole: the lines come plain.
     if (p.ctx.caps.stderrIsTTY) p.ctx.log.hint(renderNextSteps(sessionId, finished));
   },
   warning(p, { text }) {

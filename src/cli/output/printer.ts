@@ -3,7 +3,7 @@ import type { SettingName, Settings } from '../../core/config/settings.js';
 import type { Message } from '../../core/api/types.js';
 import type { IO } from '../../core/io/io.js';
 import type { RenderMarkdown } from './markdown.js';
-import type { Progress } from './progress.js';
+import type { Progress } from '../../core/events/progress.js';
 import type { TextMode } from './render-conversation.js';
 import type { StatusLines } from './status-lines.js';
 import type { Logger, Stderr } from './stderr.js';
@@ -30,7 +30,6 @@ export interface Printer {
   readonly ctx: PresentContext;
   /** --json: JSON documents (or NDJSON) on stdout. */
   readonly json: boolean;
-  /** How text is shown on stdout (a terminal's or a pipe's). */
   readonly text: TextMode;
   /** Data on stdout; a spinner on the same terminal is put back under it. */
   out(text: string): void;
@@ -46,7 +45,6 @@ export interface Printer {
   browse(url: string): Promise<void>;
 }
 
-/** Prints one kind of item. */
 export type Handler<I> = (p: Printer, item: I) => void | Promise<void>;
 
 /** A handler for each kind of the items `I` (a union of `{ kind: … }` records). */

@@ -1,20 +1,11 @@
-// Progress while a command waits. Commands say what they wait for; this decides how it is shown: a spinner
-// on an interactive terminal, lines under CI or wherever stderr is not a terminal, nothing with --quiet.
+// Progress while a command waits: a spinner on an interactive terminal, lines elsewhere, none with --quiet.
 import type { Ora } from 'ora';
 import type { OutStream } from '../../core/io/io.js';
 import { formatDuration } from '../../util/duration.js';
 import { cut } from '../../util/width.js';
-import type { Logger, Stderr } from './stderr.js';
+import type { Stderr } from './stderr.js';
+import { lineProgress, type LineOptions, type Progress } from '../../core/events/progress.js';
 import type { TerminalCaps } from './terminal.js';
-
-/** What a waiting command reports. Every method is safe to call in any state, more than once. */
-export interface Progress {
-  /** Starts showing that the command waits (`label`: "Waiting for claude…"), on a session when known. */
-  start(label: string, subject?: { sessionId: string; url?: string }): Promise<void>;
-  /** The latest thing the agent did, shown beside the label. */
-  activity(text: string): void;
-  stop(): void;
-}
 
 const NONE: Progress = { start: () => Promise.resolve(), activity: () => undefined, stop: () => undefined };
 
@@ -72,44 +63,6 @@ function spinnerProgress(o: SpinnerOptions): Progress {
       o.stream.off?.('resize', onResize);
       if (spinner?.isSpinning) spinner.stop();
       o.stderr.attach(undefined);
-    },
-  };
-}
-
-export interface LineOptions {
-  log: Logger;
-  /** Between heartbeat lines (default a minute). */
-  heartbeatMs?: number;
-}
-
-/** For CI logs: the session and its address when the wait starts, then a heartbeat line every minute or so. */
-export function lineProgress(o: LineOptions): Progress {
-  let timer: NodeJS.Timeout | undefined;
-  let latest = '';
-  return {
-    start(label, subject) {
-      clearInterval(timer);
-      latest = '';
-      const started = Date.now();
-      const about = subject
-        ? ` on session ${subject.sessionId}${subject.url ? ` (${subject.url})` : ''}`
-        : '';
-      // The ellipsis escaped: esbuild escapes strings but not a regular expression, and one character
-      // beyond Latin-1 makes V8 hold the whole chunk's source as two-byte text (scripts/build.mjs checks).
-      o.log.info(`${label.replace(/\u2026$/, '')}${about}`);
-      timer = setInterval(() => {
-        const elapsed = formatDuration(Date.now() - started);
-        o.log.info(`still waiting (${elapsed})${latest ? `; latest: ${latest}` : ''}`);
-      }, o.heartbeatMs ?? 60_000);
-      timer.unref();
-      return Promise.resolve();
-    },
-    activity(t) {
-      latest = t;
-    },
-    stop() {
-      clearInterval(timer);
-      timer = undefined;
     },
   };
 }

@@ -6,7 +6,6 @@ import { CORE_AGENTS, type CoreAgent } from '../../core/api/types.js';
 import { CliError, ExitCode } from '../../core/errors/cli-error.js';
 import { validateApiKey, validateBaseUrl } from '../../core/config/validators.js';
 
-/** The questions the commands may ask. */
 export interface Prompts {
   /** A message (one line; --file is for longer text). */
   message(): Promise<string>;
@@ -37,12 +36,6 @@ export function filterChoices(choices: readonly SessionChoice[], term: string | 
   });
 }
 
-export interface PromptIo {
-  input: InStream;
-  output: OutStream;
-  signal: AbortSignal;
-}
-
 /** Runs a validator for inquirer's `validate`: true, or the reason as text. */
 function check(run: () => unknown): true | string {
   try {
@@ -56,7 +49,7 @@ function check(run: () => unknown): true | string {
 const NOT_SENT = 'cancelled; nothing was sent';
 const NOT_STORED = 'login cancelled; nothing was stored';
 
-export function createPrompts(io: PromptIo): Prompts {
+export function createPrompts(io: { input: InStream; output: OutStream; signal: AbortSignal }): Prompts {
   const context = {
     input: io.input as NodeJS.ReadableStream,
     output: io.output as NodeJS.WritableStream,
@@ -69,9 +62,8 @@ export function createPrompts(io: PromptIo): Prompts {
     try {
       return await question(q);
     } catch (err) {
-      if (err instanceof Error && (err.name === 'ExitPromptError' || err.name === 'AbortPromptError')) {
+      if (err instanceof Error && (err.name === 'ExitPromptError' || err.name === 'AbortPromptError'))
         throw new CliError(cancelled, { exitCode: ExitCode.INTERRUPTED, cause: err });
-      }
       throw err;
     }
   };

@@ -1,5 +1,4 @@
-// Pure renderers of the conversation (a follow, a tail, show). On a terminal: labels, local times, colour,
-// markdown, service text made harmless, tool calls cut to the width; on a pipe: the text as sent.
+// Pure renderers of the conversation (a follow, a tail, show): for a terminal, or a pipe's text as sent.
 import type { Message } from '../../core/api/types.js';
 import { toolSummary, type Conversation, type Entry } from '../../core/conversation/model.js';
 import { groupTurns } from '../../core/conversation/turns.js';
@@ -23,7 +22,6 @@ export interface TextMode {
   verbose?: boolean;
 }
 
-/** Service text for this destination. */
 export function serviceText(text: string, mode: Pick<TextMode, 'tty'>): string {
   return mode.tty ? neutralize(text) : text;
 }
@@ -55,10 +53,7 @@ function label(e: Entry, style: Style): string {
   return style.bold('assistant');
 }
 
-/**
- * One entry on stdout ('' for nothing): on a terminal, and always in `show` (`labelled`), under a label
- * line. A final reply that repeats the message just shown is not printed again (a terminal gets a mark).
- */
+/** One entry, under a label on a terminal and in `show`; a final repeating the message shown is a mark. */
 export function renderEntry(e: Entry & { repeats?: boolean }, mode: TextMode, labelled = mode.tty): string {
   if (e.kind === 'notice') return '';
   if (e.kind === 'tool') return toolLine(e, mode);
@@ -85,7 +80,6 @@ export function activityLine(e: Entry): string {
   return neutralize(flatten(first, 1000));
 }
 
-/** A system notice as a line for stderr. */
 export function renderNotice(m: Message, mode: Pick<TextMode, 'tty' | 'style'>): string {
   return mode.style.dim(`notice: ${serviceText(flatten(m.message, 10_000), mode)}`);
 }
@@ -103,11 +97,8 @@ export interface Segment {
   text: string;
 }
 
-/**
- * A conversation read whole, as `show` prints it after the session's header: turns numbered by the
- * session (`threads`, in order), the service's copy of each final left out, and notices, which are not
- * replies, as stderr lines written where they came (never on stdout, never a turn of their own).
- */
+/** A conversation read whole, as `show` prints it: turns numbered by the session (`threads`), and notices,
+ * which are not replies, as stderr lines where they came (never on stdout, never a turn of their own). */
 export function renderConversation(
   { entries, notices }: Conversation,
   threads: readonly string[],

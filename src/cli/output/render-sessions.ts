@@ -1,5 +1,4 @@
-// Pure renderers of the sessions this machine knows (`agents ls`, the session chooser): a terminal gets
-// titles, agents, states and relative times fitted to its width; a pipe one tab-separated line a session.
+// Pure renderers of the sessions this machine knows (`agents ls`, the session chooser).
 import type { KnownSession } from '../../core/state/known-sessions.js';
 import { flatten, neutralize } from '../../util/text.js';
 import { cut, width } from '../../util/width.js';
@@ -31,14 +30,11 @@ export function sessionChoiceLabel(s: KnownSession, time: TimeFormat, columns = 
   return `${cut([title(s), ...facts(s, time)].join(' · '), Math.max(20, columns - 4 - tail.length))}${tail}`;
 }
 
-export interface SessionsView {
-  style: Style;
-  time: TimeFormat;
-  columns?: number;
-}
-
 /** Pure: the sessions for a terminal: each title cut to the width, the id (never cut) and the facts under it. */
-export function renderSessions(list: readonly KnownSession[], v: SessionsView): string {
+export function renderSessions(
+  list: readonly KnownSession[],
+  v: { style: Style; time: TimeFormat; columns?: number },
+): string {
   const columns = v.columns ?? 80;
   const lines: string[] = [];
   for (const s of list) {

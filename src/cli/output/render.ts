@@ -14,7 +14,6 @@ export function renderCreated(session: Session, style: Style = PLAIN): string {
   ].join('\n');
 }
 
-/** What to type next, after work was left running or after a reply arrived. */
 export function renderNextSteps(sessionId: string, finished: boolean, style: Style = PLAIN): string {
   const steps = finished
     ? [`Reply:       agents send ${sessionId} "…"`, `Read it all: agents show ${sessionId}`]
@@ -40,7 +39,6 @@ function pullRequestText(pr: unknown, status = (s: string) => `(${neutralize(s)}
   return typeof s === 'string' && s !== '' ? `${address} ${status(s)}` : address;
 }
 
-/** The session header of `show`. */
 export function renderSession(session: Session, style: Style = PLAIN): string {
   const prs = pullRequests(session).map((pr) => pullRequestText(pr));
   const n = plans(session);
@@ -68,7 +66,6 @@ export interface SessionCard {
   verbose?: boolean;
 }
 
-/** The status of a pull request, coloured by what it means. */
 function prStatus(status: string, style: Style): string {
   const s = neutralize(status);
   if (/^(open|opened|draft)$/i.test(s)) return style.green(s);

@@ -1,6 +1,5 @@
-// `agents wait` on a terminal: the header above each reply, and one status line per session on stderr while
-// it waits, redrawn in place every second, cut to the width, at most a screenful; what is written meanwhile
-// goes above them (Stderr.around, as for the spinner).
+// `agents wait` on a terminal: the header above each reply, and a status line per session on stderr, redrawn
+// every second, cut to the width, at most a screenful; what is written meanwhile goes above (Stderr.around).
 import type { OutStream } from '../../core/io/io.js';
 import type { StatusRow } from '../../core/events/session-items.js';
 import { formatDuration } from '../../util/duration.js';
@@ -32,7 +31,6 @@ export function renderReplyHeader(
   return style.bold(head);
 }
 
-/** Each state's mark, and its colour. */
 const MARK: Record<StatusRow['state'], [string, keyof Style]> = {
   starting: ['·', 'dim'],
   waiting: ['·', 'dim'],

@@ -1,5 +1,4 @@
-// stderr, where progress, hints, warnings and errors go (stdout belongs to the user). A line written while a
-// spinner spins is put above it, never under its next frame.
+// stderr: progress, hints, warnings and errors (stdout belongs to the user), written around one spinner.
 import type { OutStream } from '../../core/io/io.js';
 import type { Style } from './style.js';
 
@@ -19,7 +18,6 @@ export interface SpinnerFrame {
   render(): unknown;
 }
 
-/** stderr with room for one spinner. */
 export class Stderr {
   private spinner: SpinnerFrame | undefined;
 

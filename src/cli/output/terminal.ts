@@ -13,7 +13,6 @@ export interface TerminalCaps {
   colorErr: boolean;
   /** A spinner (or status lines) may run on stderr. */
   spinner: boolean;
-  /** Running under CI (any value of CI but '', '0' and 'false'). */
   ci: boolean;
   /** stdout's width (undefined on a pipe or when it reports none). */
   columns: number | undefined;
@@ -41,7 +40,6 @@ function colour(isTTY: boolean, i: TerminalInputs): boolean {
   return on;
 }
 
-/** Pure: the capabilities for these inputs. */
 export function detectTerminal(i: TerminalInputs): TerminalCaps {
   const ci = truthy(i.env.CI);
   return {
@@ -59,10 +57,7 @@ export function detectTerminal(i: TerminalInputs): TerminalCaps {
   };
 }
 
-/**
- * Pure: whether the terminal shows OSC 8 hyperlinks, from what it says of itself (FORCE_HYPERLINK decides).
- * Unknown terminals, CI and multiplexers get `text (address)`: an unknown sequence could show as garbage.
- */
+/** Pure: OSC 8 hyperlinks where the terminal says it shows them (an unknown sequence could show as garbage). */
 export function supportsHyperlinks(env: Env): boolean {
   const forced = env.FORCE_HYPERLINK;
   if (forced !== undefined && forced !== '') return forced !== '0' && forced.toLowerCase() !== 'false';

@@ -1,5 +1,4 @@
-// Times for a person at a terminal: local and relative ("2 min ago", "14:34"). Pipes and --json keep the
-// service's ISO text as sent; these functions are only called for a terminal.
+// Times for a person at a terminal, local and relative (pipes and --json keep the service's ISO text as sent).
 
 /** How a terminal shows times: relative to `now`, in `timeZone` (undefined: the system's). */
 export interface TimeFormat {
@@ -11,7 +10,6 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-/** The formats made so far, by time zone ('' for the system's). */
 const formats = new Map<string, Intl.DateTimeFormat>();
 
 function parts(ms: number, timeZone: string | undefined): Record<string, string> {

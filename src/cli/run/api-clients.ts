@@ -92,14 +92,12 @@ export function clientMaker(
           ...(debug && { debug: (line: string) => log.debug(line) }),
           // A person at a terminal sees why nothing happens while a request is retried; a log, a long outage.
           onRetry,
-          ...(caps.stderrIsTTY
-            ? {
-                onPaced: ({ limit }: { limit: number }) =>
-                  log.info(
-                    `waiting for a request slot: ${limit} requests a minute for this key${rate === undefined ? '' : ' (AGENTS_RATE_LIMIT)'}, and the last minute has used them (this process and any other agents process on this machine)`,
-                  ),
-              }
-            : {}),
+          ...(caps.stderrIsTTY && {
+            onPaced: ({ limit }: { limit: number }) =>
+              log.info(
+                `waiting for a request slot: ${limit} requests a minute for this key${rate === undefined ? '' : ' (AGENTS_RATE_LIMIT)'}, and the last minute has used them (this process and any other agents process on this machine)`,
+              ),
+          }),
           onBudget: { fallback: (m) => log.warn(m), repair: (m) => log.warn(m), rejoin: (m) => log.info(m) },
           onListed: (target, messages) => onListed(baseUrl, target, messages),
         },

@@ -51,10 +51,7 @@ export interface Context extends PresentContext {
   keyStore: KeyStoreOptions;
   state: StateFile;
   schedule: ScheduleOptions;
-  /**
-   * The settings named in `need` (all by default); the config file is read at most once per run. The key,
-   * when needed, from wherever the profile keeps it (`reading.keychain: false`: not from the keychain).
-   */
+  /** The settings in `need` (default all), the config file read once a run; `keychain: false`: no keychain. */
   settings(need?: readonly SettingName[], reading?: Pick<KeyReading, 'keychain'>): Promise<Settings>;
   /** The config profile in effect (--profile > AGENTS_PROFILE > default), with no file read. */
   profile(): string;
@@ -71,6 +68,12 @@ export interface Context extends PresentContext {
 /** Where this machine keeps its keys' budgets (`agents budget` reads them there). */
 export function pacingDir(io: IO): string {
   return budgetDir(io.env, io.runtime.platform);
+}
+
+/** The run's key and base URL (with a warning for a key bound for plain http off loopback) and budget URL. */
+export async function connectionOf(ctx: Pick<Context, 'settings' | 'log'>) {
+  const s = await ctx.settings(['apiKey', 'baseUrl', 'budgetUrl']);
+  return { ...requireConnection(s, (w) => ctx.log.warn(w)), budgetUrl: s.budgetUrl };
 }
 
 /** `label`: the run's command and option names, written beside its entries in the shared budget. */
@@ -150,13 +153,7 @@ export async function createContext(io: IO, globals: GlobalOptions, label?: stri
     settings,
     profile: () => resolveProfile(globals, env).profile,
     history: readHistory,
-    client: () =>
-      (client ??= (async () => {
-        // The warning: a key about to travel over plain http to a host that is not loopback.
-        const s = await settings(['apiKey', 'baseUrl', 'budgetUrl']);
-        const connection = requireConnection(s, (w) => log.warn(w));
-        return clientFor({ ...connection, ...(s.budgetUrl !== undefined ? { budgetUrl: s.budgetUrl } : {}) });
-      })()),
+    client: () => (client ??= connectionOf({ settings, log }).then(clientFor)),
     clientFor,
     close: () => {
       progress.stop();

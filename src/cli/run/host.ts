@@ -3,8 +3,8 @@
 // tests too. The run's settings, budget directory and tuning go in; the library's events come out on the
 // run's stderr.
 import { Agents, type AgentsEvent } from '../../sdk/index.js';
-import type { Context } from './context.js';
-import { budgetDir, recordIn, requireConnection, sharedPacingFromEnv, type Host } from '../../core/index.js';
+import { connectionOf, type Context } from './context.js';
+import { budgetDir, recordIn, sharedPacingFromEnv, type Host } from '../../core/index.js';
 
 /** Tells the run's log of the library's progress, as the CLI's own client does. */
 function logEvent(ctx: Context, e: AgentsEvent): void {
@@ -15,17 +15,16 @@ function logEvent(ctx: Context, e: AgentsEvent): void {
 
 /** The run's Agents: its key, base URL and budget as the run's own client has them. */
 async function agentsOf(ctx: Context): Promise<Agents> {
-  const s = await ctx.settings(['apiKey', 'baseUrl', 'budgetUrl']);
-  const connection = requireConnection(s, (w) => ctx.log.warn(w));
+  const { budgetUrl, ...connection } = await connectionOf(ctx);
   const { env } = ctx.io;
   const shared = ctx.io.tuning?.pacing !== false && sharedPacingFromEnv(env);
   const dir = budgetDir(env, ctx.io.runtime.platform);
   const agents = new Agents({
     ...connection,
     env,
-    budget: { dir, shared, ...(s.budgetUrl !== undefined ? { url: s.budgetUrl } : {}) },
+    budget: { dir, shared, ...(budgetUrl !== undefined && { url: budgetUrl }) },
     onEvent: (e) => logEvent(ctx, e),
-    ...(ctx.io.tuning ? { tuning: ctx.io.tuning } : {}),
+    ...(ctx.io.tuning && { tuning: ctx.io.tuning }),
   });
   // The turns' ends it sees go where the run's own client records them (`agents ls`).
   recordIn(agents, await ctx.history());

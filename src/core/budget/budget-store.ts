@@ -1,5 +1,4 @@
-// Where a shared budget's state lives: a file on this machine (file-store.ts) or a Redis of the fleet
-// (redis-store.ts). The limiter (shared.ts) keeps the rules; a store reads, changes and writes atomically.
+// Where a shared budget's state lives (file-store.ts, redis-store.ts): read, changed and written atomically.
 import type { SharedState } from './state.js';
 
 export interface BudgetStore {

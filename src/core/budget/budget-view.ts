@@ -31,7 +31,7 @@ export interface BudgetView {
 
 const processOf = (entry: string) => entry.split('.')[0] ?? entry;
 
-/** Pure: the view of `state` at `now` (pruned as a transaction would). */
+/** Pure: pruned as a transaction would. */
 export function budgetView(state: SharedState, now: number, pacing: PacingOptions): BudgetView {
   const s = structuredClone(state);
   prune(s, now, pacing.windowMs);

@@ -1,5 +1,4 @@
-// The shared budget's fallback: while its store cannot be used, the machine's budget (the file, under
-// Redis) or the process's own window paces it; said once, and a store that recovers is tried again.
+// While a shared budget's store cannot be used, the machine's budget (under Redis) or the process's own paces.
 import type { BudgetStore } from './budget-store.js';
 import type { Limiter } from './limiter.js';
 import { BrokenState } from './state.js';

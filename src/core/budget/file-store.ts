@@ -1,5 +1,5 @@
-// The machine's budget: a JSON file per origin and key, changed under the brief lock (util/lock.ts), 0600.
-// A file that cannot be used is replaced at once: a process pacing alone would run the key past its limit.
+// The machine's budget: a JSON file (0600) per origin and key, changed under the brief lock. One that cannot
+// be used is replaced at once: a process pacing alone would run the key past its limit.
 import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';

@@ -5,7 +5,6 @@ import { monotonicMs } from '../../util/clock.js';
 /** The service's documented limit. */
 export const DEFAULT_PACING = { limit: 100, windowMs: 60_000 } as const;
 
-/** A rate: at most `limit` requests in any `windowMs`. */
 export interface PacingOptions {
   limit: number;
   windowMs: number;
@@ -55,7 +54,6 @@ export interface Limiter {
 /** Headroom on each share: polls at exactly limit/window would leave nothing for the requests around them. */
 export const SHARE_MARGIN = 1.1;
 
-/** Pure: the least gap of each of `waiters` pollers. */
 export function shareGap(waiters: number, pacing: PacingOptions, margin = SHARE_MARGIN): number {
   if (waiters <= 0) return 0;
   return Math.round(((waiters * pacing.windowMs) / pacing.limit) * margin);
@@ -117,10 +115,8 @@ interface Waiter {
   urgent: boolean;
 }
 
-/**
- * A request holds its slot in flight and `windowMs` after (we cannot see when it reaches the server): of any
- * `limit + 1`, the last started found another ended a window before, so no delay bunches them at the server.
- */
+/** A request holds its slot in flight and `windowMs` after (we cannot see when it reaches the server), so no
+ * delay bunches `limit + 1` of them at the server. */
 export class SlidingWindowLimiter implements Limiter {
   readonly limit: number;
   readonly windowMs: number;
@@ -135,9 +131,8 @@ export class SlidingWindowLimiter implements Limiter {
   private lastAnswer: number | undefined;
 
   constructor(options: PacingOptions & { now?: () => number }) {
-    if (!(options.limit >= 1) || !(options.windowMs > 0)) {
+    if (!(options.limit >= 1) || !(options.windowMs > 0))
       throw new RangeError('pacing needs limit >= 1 and windowMs > 0');
-    }
     this.limit = Math.floor(options.limit);
     this.windowMs = options.windowMs;
     this.now = options.now ?? monotonicMs;

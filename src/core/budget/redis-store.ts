@@ -1,5 +1,4 @@
-// The fleet's budget: the machine file's state (state.ts) in one Redis key per origin and key, so that every
-// process on every machine shares one window, its leases and its waiters. ioredis loads only when used.
+// The fleet's budget: the state in one Redis key per origin and key (ioredis loads only when used).
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import {
@@ -59,28 +58,22 @@ export function budgetKey(origin: string, key: BudgetKeyRef): string {
   return KEY_PREFIX + budgetKeyHash(origin, key);
 }
 
+const ERROR_KINDS: [RegExp, string][] = [
+  [/WRONGPASS|NOAUTH|NOPERM/, 'authentication failed (check the user and password of the budget URL)'],
+  [/timed? ?out/i, 'timed out'],
+  [/closed|connection/i, 'connection lost'],
+];
+
 /** A failure of the store as its kind only: a client's own message may name the host with its password. */
 function storeError(where: string, err: unknown): Error {
   if (err instanceof BrokenState) return err;
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   const raw = err instanceof Error ? err.message : String(err);
-  const what =
-    code ??
-    ([LOCKED, LAPSED].includes(raw) ? raw : undefined) ??
-    (/WRONGPASS|NOAUTH|NOPERM/.test(raw)
-      ? 'authentication failed (check the user and password of the budget URL)'
-      : /timed? ?out/i.test(raw)
-        ? 'timed out'
-        : /closed|connection/i.test(raw)
-          ? 'connection lost'
-          : 'no answer');
-  return new Error(`${where}: ${what}`);
+  const known = [LOCKED, LAPSED].includes(raw) ? raw : ERROR_KINDS.find(([re]) => re.test(raw))?.[1];
+  return new Error(`${where}: ${code ?? known ?? 'no answer'}`);
 }
 
-/**
- * Changes run once, under a lock as the file's (a WATCH would run the bookkeeping twice on a conflict).
- * Times are the server's.
- */
+/** Changes run once, under a lock as the file's (a WATCH would run the bookkeeping twice on a conflict). */
 export class RedisStore implements BudgetStore {
   readonly where: string;
   readonly recovers = true;
@@ -158,10 +151,8 @@ export class RedisStore implements BudgetStore {
     });
   }
 
-  /**
-   * Runs a script whose reply holds the server's time at `at`, learning our clock's offset from the shortest
-   * of the latest round trips (one made while this process stalled is off by up to the stall).
-   */
+  /** Runs a script whose reply holds the server's time at `at`: our clock's offset is the shortest recent
+   * round trip's (one made while this process stalled is off by up to the stall). */
   private async timed(run: () => Promise<unknown>, at: number): Promise<unknown[]> {
     const sent = this.clock();
     const reply = await answer(run());

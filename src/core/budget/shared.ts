@@ -1,5 +1,4 @@
-// The key's budget shared by every agents process that uses the same origin and key, kept in a store (a
-// file of this machine, or a Redis of the fleet): parallel jobs together stay under the limit.
+// A key's budget shared by every agents process on it through a store (a file, or a Redis of the fleet).
 import {
   budgetGap,
   SHARE_MARGIN,
@@ -18,7 +17,7 @@ import { SlotQueue } from './slot-queue.js';
 import { StateSync } from './state-sync.js';
 
 export interface SharedPacingOptions {
-  /** Directory of the state files (made 0700). */
+  /** Made 0700. */
   dir: string;
   /** A Redis of the fleet: the file of `dir` is then the machine's budget while Redis fails. */
   url?: string;
@@ -36,11 +35,9 @@ export interface SharedPacingOptions {
   label?: string;
 }
 
-/**
- * Jobs that wait together end together and read their results: with SHARE_MARGIN alone, 32 waiters' reads
- * queued for seconds. bench:fanout, 32 waiters, 4 machines in Redis: 1.54x to 1.70x the floor without it,
- * 0.99x and 1.30x with it; one machine: 1.44x and 1.45x without, 1.11x and 1.33x with it.
- */
+/** Jobs that wait together end together and read their results: with SHARE_MARGIN alone, 32 waiters' reads
+ * queued for seconds (bench:fanout, 32 waiters, 4 machines in Redis: 1.54x to 1.70x the floor without it,
+ * 0.99x and 1.30x with it; one machine: 1.44x and 1.45x without, 1.11x and 1.33x with it). */
 export const RESERVE_PER_WAITER = 0.4;
 const REJOIN_MS = 5000;
 

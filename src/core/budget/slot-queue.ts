@@ -1,5 +1,4 @@
-// A shared budget's queue: this process's requests waiting for a slot, each with a ticket in the store's
-// queue, and the one loop of the process that takes slots for them from the store.
+// This process's requests waiting for a shared budget's slot (each a ticket in the store's queue), and its loop.
 import { sleep } from '../../util/sleep.js';
 import { capacity, CAP_RECOVERY_MS, type PacingOptions } from './limiter.js';
 import { grantable, nextFree, prune, slotsHeld, type SharedState } from './state.js';
@@ -18,10 +17,7 @@ interface SlotWaiter extends Ticket {
   onAbort: () => void;
 }
 
-/**
- * First come, first served across every process of the store: a slot that frees goes to the longest waiting
- * request of any process, an urgent one before the polls.
- */
+/** First come, first served across the store's processes: a slot that frees goes to the longest waiting. */
 export class SlotQueue {
   /** In rank order. */
   readonly pending: SlotWaiter[] = [];
@@ -61,10 +57,8 @@ export class SlotQueue {
     });
   }
 
-  /**
-   * One transaction per wake-up grants our waiters their slots, not one each. Without the queue, whoever woke
-   * first took a freed slot, and a poll of 32 over 4 machines waited 20 s (bench:fanout --timeline).
-   */
+  /** One transaction per wake-up grants our waiters their slots, not one each. Without the queue, whoever woke
+   * first took a freed slot, and a poll of 32 over 4 machines waited 20 s (bench:fanout --timeline). */
   private async pump(): Promise<void> {
     if (this.pumping) return;
     this.pumping = true;
@@ -97,10 +91,8 @@ export class SlotQueue {
     }
   }
 
-  /**
-   * Others compute the same moment, so jitter keeps them off the lock together, and a full window is read
-   * without the lock (a transaction of each of dozens per freed slot made lock waits pass LOCK_WAIT_MS).
-   */
+  /** Others compute the same moment, so jitter keeps them off the lock together, and a full window is read
+   * without the lock (a transaction of each of dozens per freed slot made lock waits pass LOCK_WAIT_MS). */
   private async sleepUntilFree(wakeAt: number): Promise<void> {
     while (this.pending.length > 0) {
       const stop = new AbortController();

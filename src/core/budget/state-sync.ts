@@ -1,5 +1,4 @@
-// This process's part of a shared budget's state (entries in flight, ended requests, tickets, waiters),
-// written to the store one transaction at a time, and its view of the others' part.
+// This process's part of a shared budget's state, written one transaction at a time, and its view of the rest.
 import { randomBytes } from 'node:crypto';
 import { capacity, lowerCap, shareGap, WaiterCount, type PacingOptions, type WindowView } from './limiter.js';
 import { prune, slotsHeld, type SharedState } from './state.js';
@@ -23,10 +22,8 @@ interface WindowSeen extends WindowView {
   answered?: number;
 }
 
-/**
- * A process cannot say when it dies, so its entries carry a lease it renews; one that ran out counts as
- * ended then: a process killed mid-request holds its slots for at most `leaseMs` + a window.
- */
+/** A process cannot say when it dies: its entries carry a lease it renews, so one killed mid-request holds
+ * its slots for at most `leaseMs` + a window. */
 export class StateSync {
   readonly processId = randomBytes(6).toString('hex');
   private seq = 0;
@@ -134,10 +131,7 @@ export class StateSync {
     return run;
   }
 
-  private async locked<T>(
-    fn: (s: SharedState, now: number) => T,
-    apply: () => void,
-  ): Promise<T | typeof FELL_BACK> {
+  private async locked<T>(fn: (s: SharedState, now: number) => T, apply: () => void) {
     const started = monotonicMs();
     try {
       const result = await this.store.transact((s, now) => {
@@ -178,14 +172,6 @@ export class StateSync {
     const prefix = `${this.processId}.`;
     for (const id of Object.keys(s.queue)) if (id.startsWith(prefix)) delete s.queue[id];
     for (const t of this.tickets()) s.queue[t.id] = [t.rank, now + this.leaseMs];
-    prune(s, now, this.pacing.windowMs);
-    const { limit } = this.pacing;
-    if (this.refusedGrant !== undefined) s.cap = lowerCap(limit, s.cap, now, this.refusedGrant);
-    this.refusedGrant = undefined;
-    if (this.refusals.length > 0) s.refused = [...(s.refused ?? []), ...this.refusals.splice(0)];
-    if (this.answeredAt !== undefined) s.answered = Math.max(s.answered ?? 0, this.answeredAt);
-    this.answeredAt = undefined;
-    if (s.cap !== undefined && capacity(limit, s.cap, now) >= limit) delete s.cap;
     const mine = this.waiting.count;
     if (mine > 0) {
       const others = this.othersWaiting;
@@ -194,21 +180,17 @@ export class StateSync {
     } else {
       delete s.waiters[this.processId];
     }
-    this.nameSelf(s);
-  }
-
-  /** Our label, while we have entries. */
-  private nameSelf(s: SharedState): void {
-    const prefix = `${this.processId}.`;
-    const present =
-      s.waiters[this.processId] !== undefined ||
-      Object.keys(s.flight).some((id) => id.startsWith(prefix)) ||
-      Object.keys(s.queue).some((id) => id.startsWith(prefix));
-    if (present && this.label !== undefined) (s.who ??= {})[this.processId] = this.label;
-    else if (s.who !== undefined) {
-      delete s.who[this.processId];
-      if (Object.keys(s.who).length === 0) delete s.who;
-    }
+    // Our label; prune drops it while we have nothing in the state.
+    if (this.label !== undefined) (s.who ??= {})[this.processId] = this.label;
+    else if (s.who !== undefined) delete s.who[this.processId];
+    prune(s, now, this.pacing.windowMs);
+    const { limit } = this.pacing;
+    if (this.refusedGrant !== undefined) s.cap = lowerCap(limit, s.cap, now, this.refusedGrant);
+    this.refusedGrant = undefined;
+    if (this.refusals.length > 0) s.refused = [...(s.refused ?? []), ...this.refusals.splice(0)];
+    if (this.answeredAt !== undefined) s.answered = Math.max(s.answered ?? 0, this.answeredAt);
+    this.answeredAt = undefined;
+    if (s.cap !== undefined && capacity(limit, s.cap, now) >= limit) delete s.cap;
   }
 
   private noteView(s: SharedState, now: number): void {

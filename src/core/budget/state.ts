@@ -1,5 +1,4 @@
-// The shared budget's state (shared.ts) and its pure rules: what it holds, what makes it unusable, when
-// entries leave the window, and what it is called (the origin readable, the key only inside a hash).
+// The shared budget's state and its pure rules; named by the origin and, only inside a hash, the key.
 import { createHash } from 'node:crypto';
 import { isObject } from '../../util/json.js';
 

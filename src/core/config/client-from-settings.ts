@@ -1,12 +1,10 @@
-// The one place an ApiClient is built from settings, for every face (the CLI's run, the library): the
-// budget's shape and where this machine keeps it are decided here once.
+// The one place an ApiClient is built from settings, for every face (the CLI's run, the library).
 import { join } from 'node:path';
 import { ApiClient, type ClientOptions } from '../api/client.js';
 import type { Env, Tuning } from '../io/io.js';
 import { VERSION } from '../../util/version.js';
 import { stateDir } from './locations.js';
 
-/** Where this machine keeps its keys' budgets. */
 export function budgetDir(env: Env, platform: NodeJS.Platform): string {
   return join(stateDir(env, platform), 'pacing');
 }

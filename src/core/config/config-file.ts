@@ -120,8 +120,7 @@ function explain(path: string, err: unknown): CliError {
   return brokenFile(path, 'cannot be opened', err);
 }
 
-function profilesOf(path: string, store: unknown): Profiles {
-  if (!isObject(store)) throw misshapen(path, 'the top level must be an object');
+function profilesOf(path: string, store: Record<string, unknown>): Profiles {
   const profiles = store.profiles;
   if (profiles === undefined) return {};
   if (!isObject(profiles)) throw misshapen(path, '`profiles` must be an object');
@@ -140,7 +139,6 @@ export function profileOf(profiles: Profiles, name: string): ProfileValues {
   return Object.hasOwn(profiles, name) ? { ...profiles[name] } : {};
 }
 
-/** Nothing is read or made until asked. */
 export function openConfigFile(env: Env) {
   const dir = configDir(env);
   const path = join(dir, 'config.json');

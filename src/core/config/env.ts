@@ -1,5 +1,4 @@
-// The environment variables that are not settings of a profile, one parser each, so that a value means the
-// same thing wherever it is read.
+// The environment variables that are not settings of a profile, one parser each: one meaning everywhere.
 import { UsageError } from '../errors/cli-error.js';
 import type { Env } from '../io/io.js';
 import { parseDuration } from '../../util/duration.js';
@@ -28,7 +27,6 @@ function fromEnvAs(
   return value;
 }
 
-/** AGENTS_DEBUG: like --debug. */
 export function debugFromEnv(env: Env): boolean {
   return truthy(env.AGENTS_DEBUG);
 }
@@ -70,7 +68,6 @@ export function timeZoneFrom(tz: string | undefined): string | undefined {
   }
 }
 
-/** How a terminal shows times: local, relative to now. */
 export function timeFormat(env: Env, now = Date.now()): { now: number; timeZone?: string } {
   return { now, timeZone: timeZoneFrom(env.TZ) };
 }
@@ -126,9 +123,8 @@ export function githubFiles(
     (env.AGENTS_STEP_SUMMARY !== undefined && !truthy(env.AGENTS_STEP_SUMMARY));
   const summary = actions && !off && env.GITHUB_STEP_SUMMARY ? env.GITHUB_STEP_SUMMARY : undefined;
   if (flags.githubOutput !== true) return { summary };
-  if (!env.GITHUB_OUTPUT) {
+  if (!env.GITHUB_OUTPUT)
     throw new UsageError('--github-output needs GITHUB_OUTPUT, which GitHub Actions sets for each step');
-  }
   return { summary, output: env.GITHUB_OUTPUT };
 }
 

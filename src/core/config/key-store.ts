@@ -1,20 +1,65 @@
-// A profile's API key, read, stored and removed: in the system's credential store, as `gh` keeps its token,
-// or in the file (0600) where no store answers or when asked (`login --insecure-storage`).
+// A profile's API key in the system's credential store (as `gh` keeps its token) or in the file (0600); the
+// store through a child process (keychain-helper.ts) that counts as none past its bound, so nothing hangs.
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isSea } from 'node:sea';
 import { CliError, ExitCode } from '../errors/cli-error.js';
 import { KEY_DIGEST, KEY_STORE, keyPlaceOf, type ConfigFile, type ProfileValues } from './config-file.js';
 import { budgetDigest } from '../budget/state.js';
+import { runBounded } from '../io/child.js';
+import type { Env } from '../io/io.js';
 import { keychainFromEnv } from './env.js';
+import type { KeychainAnswer, KeychainRequest } from './keychain-helper.js';
 import { configDir } from './locations.js';
-import { keychainCall, KEYCHAIN_SERVICE, type KeychainOptions, type KeychainResult } from './keychain.js';
 import { validateApiKey } from './validators.js';
 
 export type StoreMode = 'auto' | 'keychain' | 'file';
 
-export type KeyStoreOptions = KeychainOptions;
+/** `timeoutMs`: how long the store may take before it counts as none (the issue's 3 s; tests shorten it). */
+export interface KeyStoreOptions {
+  env: Env;
+  timeoutMs?: number;
+}
+
+type KeychainResult<T> =
+  { ok: true; value: T } | { ok: false; kind: 'unavailable' | 'refused' | 'timeout'; message: string };
+
+/** This executable again (the one-file build), or Node on the helper's file. */
+function helperCommand(): { file: string; args: string[] } {
+  if (isSea()) return { file: process.execPath, args: [] };
+  // Beside this file in src/ (the tests), one folder up from dist/'s chunks (dist/chunks, dist/lib).
+  const here = dirname(fileURLToPath(import.meta.url));
+  const candidates = ['keychain-helper.js', '../keychain-helper.js', 'keychain-helper.ts'].map((f) =>
+    join(here, f),
+  );
+  const helper = candidates.find((p) => existsSync(p)) ?? join(here, 'keychain-helper.js');
+  return { file: process.execPath, args: ['--no-warnings', helper] };
+}
+
+/** One request to the store through the helper; the secret goes through its stdin, never into a log. */
+async function keychainCall<T>(request: KeychainRequest, o: KeyStoreOptions): Promise<KeychainResult<T>> {
+  const bound = o.timeoutMs ?? 3_000;
+  const { file, args } = helperCommand();
+  // Its stderr is dropped: the library's own diagnostics are not ours to print.
+  const env = { ...o.env, AGENTS_KEYCHAIN_HELPER: '1' };
+  const input = JSON.stringify(request);
+  const end = await runBounded(file, args, { env, input, timeoutMs: bound, read: 'stdout' });
+  const unavailable = (message: string) => ({ ok: false, kind: 'unavailable', message }) as const;
+  if (end.kind === 'timeout')
+    return { ok: false, kind: 'timeout', message: `did not answer within ${bound} ms` };
+  if (end.kind === 'error') return unavailable(`the keychain helper did not start (${end.error.message})`);
+  try {
+    const answer = JSON.parse(end.text) as KeychainAnswer;
+    return answer.ok ? { ok: true, value: answer.value as T } : answer;
+  } catch {
+    return unavailable('the keychain helper ended without an answer');
+  }
+}
 
 /** The account names the config directory too, so that two setups (AGENTS_CONFIG_DIR) never share one. */
 function entryOf(profile: string, o: KeyStoreOptions): { service: string; account: string } {
-  return { service: KEYCHAIN_SERVICE, account: `${profile}@${configDir(o.env)}` };
+  return { service: 'agents-cli', account: `${profile}@${configDir(o.env)}` };
 }
 
 function why(r: Extract<KeychainResult<unknown>, { ok: false }>): string {

@@ -1,7 +1,6 @@
-// The child process that talks to the credential store. The native library's calls block (a D-Bus service
-// that never answers holds one for ever): here a hang costs a kill, not the command. The secret goes through
-// the pipes only, never argv (ps) or the environment. No import of ours: it runs as dist/keychain-helper.js
-// or from the one-file executable, with the addon it carries (scripts/binary/sea-main.cjs).
+// The child process that talks to the credential store, whose calls block (a D-Bus service that never answers
+// holds one for ever): a hang costs a kill, not the command. The secret goes through the pipes only. No import
+// of ours: it runs as dist/keychain-helper.js or in the executable (scripts/binary/sea-main.cjs).
 import type * as KeyringModule from '@napi-rs/keyring';
 
 export interface KeychainRequest {
@@ -63,25 +62,16 @@ export async function answer(request: KeychainRequest): Promise<KeychainAnswer> 
   }
 }
 
-export function serve(): void {
+export async function serve(): Promise<void> {
   const chunks: Buffer[] = [];
-  process.stdin.on('data', (c: Buffer) => chunks.push(c));
-  process.stdin.on('end', () => {
-    void (async () => {
-      let reply: KeychainAnswer;
-      try {
-        reply = await answer(JSON.parse(Buffer.concat(chunks).toString('utf8')) as KeychainRequest);
-      } catch {
-        reply = {
-          ok: false,
-          kind: 'unavailable',
-          message: 'the keychain helper got no request it could read',
-        };
-      }
-      process.stdout.write(JSON.stringify(reply), () => process.exit(0));
-    })();
-  });
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  let reply: KeychainAnswer;
+  try {
+    reply = await answer(JSON.parse(Buffer.concat(chunks).toString('utf8')) as KeychainRequest);
+  } catch {
+    reply = { ok: false, kind: 'unavailable', message: 'the keychain helper got no request it could read' };
+  }
+  process.stdout.write(JSON.stringify(reply), () => process.exit(0));
 }
 
-// Run as a program (`node keychain-helper.js`, or the executable with AGENTS_KEYCHAIN_HELPER=1).
-if (process.env.AGENTS_KEYCHAIN_HELPER === '1') serve();
+if (process.env.AGENTS_KEYCHAIN_HELPER === '1') void serve();

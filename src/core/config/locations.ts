@@ -1,5 +1,4 @@
-// Where agents keeps its files: the config directory is conf's own choice (env-paths), so `agents config
-// path` and conf always agree; state lives apart, as the XDG spec asks.
+// Where agents keeps its files: config where conf (env-paths) puts it; state apart, as the XDG spec asks.
 import { join, resolve } from 'node:path';
 import envPaths from 'env-paths';
 import type { Env } from '../io/io.js';

@@ -1,9 +1,6 @@
 // The one way an API key is ever shown: enough to tell two keys apart, never enough to use one.
 
-/**
- * `sk-a…1234`: a short prefix and the last 4. A key of 12 characters or fewer shows only its last 2 (`…yz`),
- * one of 6 or fewer nothing (`****`), so most of a short key is never revealed.
- */
+/** `sk-a…1234`; a key of 12 characters or fewer only its last 2 (`…yz`), of 6 or fewer nothing (`****`). */
 export function maskKey(key: string): string {
   const chars = [...key];
   const n = chars.length;

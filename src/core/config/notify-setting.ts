@@ -1,6 +1,5 @@
-// The `notify` setting (AGENTS_NOTIFY, config "notify"): how a finished turn is announced. `terminal` (the
-// bell and a desktop notification by escape sequence), `off`, or a JSON array naming a program and its
-// arguments (as Codex's notify = [...]), run without a shell with the turn's result on its standard input.
+// The `notify` setting (AGENTS_NOTIFY, config "notify"): `terminal` (the bell and a desktop notification by
+// escape sequence), `off`, or a JSON array naming a program and its arguments (as Codex's notify = [...]).
 import { UsageError } from '../errors/cli-error.js';
 
 export type NotifyHow =
@@ -31,9 +30,8 @@ export function parseNotify(input: string, where = 'notify'): NotifyHow {
   }
   // A NUL cannot be passed to a program; an empty program name cannot be run.
   const ok = (v: unknown, i: number) => typeof v === 'string' && !v.includes('\u0000') && (i > 0 || v !== '');
-  if (!value.every(ok)) {
+  if (!value.every(ok))
     throw new UsageError(`${where} must hold strings only, the first a program's name or path`, HINT);
-  }
   return { kind: 'program', argv: value as string[] };
 }
 

@@ -25,7 +25,6 @@ export interface Settings {
   apiKey: string | undefined;
   /** Undefined too when the file was not read. */
   keyPlace: KeyPlace | undefined;
-  /** Why the keychain gave no key. */
   keyProblem: string | undefined;
   /** Beside a key in the keychain: the digest naming its budget (`agents budget`). */
   keyDigest: { origin: string; digest: string } | undefined;

@@ -36,24 +36,20 @@ export function validateBaseUrl(
   } catch {
     throw new UsageError(`${where} is not a valid URL: use ${allowed}`);
   }
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(input.trim())) {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(input.trim()))
     throw new UsageError(`${where} is not an absolute URL: use ${allowed}`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
     throw new UsageError(`${where} must use http:// or https://, not ${url.protocol}//: use ${allowed}`);
-  }
   if (url.username !== '' || url.password !== '') {
     throw new UsageError(
       `${where} must not contain a user name or password`,
       'the API key is stored with `agents login`, never in the URL',
     );
   }
-  if (url.search !== '' || input.includes('?')) {
+  if (url.search !== '' || input.includes('?'))
     throw new UsageError(`${where} must not have a query string (?…): use ${allowed}`);
-  }
-  if (url.hash !== '' || input.includes('#')) {
+  if (url.hash !== '' || input.includes('#'))
     throw new UsageError(`${where} must not have a fragment (#…): use ${allowed}`);
-  }
   const path = url.pathname.replace(/\/+$/, '');
   if (/\/rest\/v1$/i.test(path)) {
     throw new UsageError(
@@ -82,9 +78,8 @@ export function validateProfileName(input: string, where = 'profile name'): stri
 export function validateApiKey(input: string, where = 'API key'): string {
   if (input === '') throw new UsageError(`${where} is empty`);
   if (input.length > 4096) throw new UsageError(`${where} is too long (more than 4096 characters)`);
-  if (!/^[\x21-\x7e]+$/.test(input)) {
+  if (!/^[\x21-\x7e]+$/.test(input))
     throw new UsageError(`${where} must be visible ASCII characters, without spaces or line breaks`);
-  }
   return input;
 }
 
@@ -111,12 +106,10 @@ export function validateBudgetUrl(input: string, where = 'budget URL'): string {
   } catch {
     throw new UsageError(`${where} is not a URL`, 'use redis://[user:password@]host:port[/db] or rediss://…');
   }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
     throw new UsageError(`${where} must be a redis:// or rediss:// address`, 'e.g. redis://localhost:6379');
-  }
   if (url.hostname === '') throw new UsageError(`${where} names no host`, 'e.g. redis://localhost:6379');
-  if (!/^(\/\d{0,2})?$/.test(url.pathname)) {
+  if (!/^(\/\d{0,2})?$/.test(url.pathname))
     throw new UsageError(`${where} has a path that is no database number`, 'e.g. redis://localhost:6379/0');
-  }
   return input.trim();
 }

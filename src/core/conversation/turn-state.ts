@@ -28,7 +28,6 @@ export function latestTurn(messages: readonly Message[]): LatestTurn | undefined
   return { thread, state: mine.some(isFinalReply) ? 'finished' : 'working', start };
 }
 
-/** Pure: the state of the latest turn among `messages`. */
 export function latestTurnState(messages: readonly Message[]): LatestTurn['state'] | undefined {
   return latestTurn(messages)?.state;
 }

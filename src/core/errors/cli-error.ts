@@ -9,17 +9,15 @@ import {
   ExitCode,
   NotFoundError,
   TimeoutError,
-  type AgentsErrorOptions,
 } from './agents-error.js';
 
 export { ExitCode, UsageError, type ExitCodeValue } from './agents-error.js';
 /** The CLI's name for the base class of the one hierarchy (errors/agents-error.ts). */
-export { AgentsError as CliError, type AgentsErrorOptions as CliErrorOptions };
+export { AgentsError as CliError };
 
-/** Reasons the run's signal aborts with, besides a deadline (an Error named TimeoutError). */
+/** Reasons the run's signal aborts with when the person or the pipe stopped us (a deadline is an Error). */
 export type StopReason = 'SIGINT' | 'SIGTERM' | 'EPIPE';
 
-/** True for an abort reason that means "the person or the pipe stopped us". */
 export function isStop(reason: unknown): reason is StopReason {
   return reason === 'SIGINT' || reason === 'SIGTERM' || reason === 'EPIPE';
 }

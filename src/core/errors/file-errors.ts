@@ -19,7 +19,6 @@ const WHY: Record<string, [string, string]> = {
   EMFILE: ['too many open files', 'try again'],
 };
 
-/** The error code of a file-system failure, if any. */
 export function fsCode(err: unknown): string | undefined {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   return typeof code === 'string' ? code : undefined;

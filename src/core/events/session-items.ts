@@ -7,7 +7,6 @@ import type { SchemaProblem } from './schema-errors.js';
 /** What a status line of `agents wait` shows of one session. */
 export interface StatusRow {
   sessionId: string;
-  /** The session's title, once known. */
   title?: string;
   /** The agent, when this machine started the session (the API does not say). */
   agent?: string;
@@ -42,7 +41,6 @@ export type SessionItem =
   | { kind: 'waiting'; label: string; sessionId: string; url?: string; threadId?: string }
   /** What the agent just did while a wait goes on, for the progress line. */
   | { kind: 'activity'; entry: Entry }
-  /** The wait that `waiting` began is over. */
   | { kind: 'waited' }
   /** Under GitHub Actions, before the wait: the ids for $GITHUB_OUTPUT. */
   | { kind: 'github-ids'; output: string; ids: StartedIds }

@@ -1,5 +1,4 @@
-// The real Spawner (io.ts): the pager through the shell, as git and gh start it, the browser through the
-// `open` package (loaded only then), and a program on the terminal (git diff).
+// The real Spawner (io.ts): the pager through the shell, as git and gh start it, the browser through `open`.
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Spawner } from './io.js';
 

@@ -12,19 +12,13 @@ export async function artifactRecord(
   artifactId: string,
   o: CallOptions,
 ): Promise<Artifact> {
-  try {
-    return await client.getArtifact(sessionId, artifactId, o);
-  } catch (err) {
+  return client.getArtifact(sessionId, artifactId, o).catch((err: unknown) => {
     if (!(isHttpError(err) && err.kind === 'not_found')) throw err;
     throw new NotFoundError(
       `session ${sessionId} has no artifact ${artifactId} (or the session does not exist)`,
-      {
-        status: err.status,
-        hint: `its plans are listed by: agents show ${sessionId}`,
-        cause: err,
-      },
+      { status: err.status, hint: `its plans are listed by: agents show ${sessionId}`, cause: err },
     );
-  }
+  });
 }
 
 /** The session's latest plan (`plan_artifact_ids` lists each plan's latest artifact, oldest plan first). */

@@ -5,9 +5,8 @@ import type { ApiClient } from '../api/client.js';
 import { isHttpError, type HttpError } from '../api/errors.js';
 import { CliError, ExitCode, fromHttpError } from '../errors/cli-error.js';
 import { AbortError, TimeoutError, type TimeoutErrorInit } from '../errors/agents-error.js';
-import { isFinalReply } from '../conversation/turn-state.js';
 import { Follower, isRateLimited, MAX_FAILED_POLLS, type FollowOptions } from '../poll/follow.js';
-import { classify, streamConversation } from '../conversation/model.js';
+import { streamConversation } from '../conversation/model.js';
 import { RATE_LIMITED_LINE, failingLine } from '../events/outage-lines.js';
 import type { ScheduleOptions } from '../poll/schedule.js';
 import type { Deadline } from './deadline.js';
@@ -51,10 +50,7 @@ export function gaveUp(err: HttpError, on: string, hint: string): CliError {
   return new CliError(`${err.message} (gave up waiting${on})`, { hint, cause: err });
 }
 
-/**
- * How a wait rides out a service that keeps failing (each failed poll has used up the client's retries):
- * under --timeout until the deadline (a CI job should survive a service restart), else MAX_FAILED_POLLS.
- */
+/** A failing service is ridden out until the deadline under --timeout (a CI job outlives a restart). */
 export function outagePolicy(
   warn: (line: string) => void,
   timeoutMs: number | undefined,
@@ -69,7 +65,7 @@ export function outagePolicy(
   };
 }
 
-/** What a wait on one thread needs, with no Context (the MCP server and the Action wait this way too). */
+/** A wait on one thread, with no Context (the MCP server and the Action wait this way too). */
 export interface ThreadWait {
   client: ApiClient;
   sessionId: string;
@@ -87,10 +83,7 @@ export interface ThreadWait {
   onPoll?: () => void;
 }
 
-/**
- * Follows the thread to its final message and returns it, yielding `activity` items (with `watch`) and, when
- * following, an `entry` for each message. Errors are thrown as they came (see waitError).
- */
+/** The thread's final message, yielding `activity` (with `watch`) and, following, an `entry` per message. */
 export async function* followThread(w: ThreadWait): AsyncGenerator<SessionItem, Message> {
   const wanted: MessageType[] = w.mode === 'wait' ? ['final_message'] : ['message', 'final_message'];
   const follower = new Follower({
@@ -110,19 +103,13 @@ export async function* followThread(w: ThreadWait): AsyncGenerator<SessionItem, 
     }
   })();
   let final: Message | undefined;
-  if (w.mode === 'wait') {
-    for await (const batch of polls) {
-      for (const m of batch) {
-        if (isFinalReply(m)) final = m;
-        else yield { kind: 'activity', entry: classify(m) };
-      }
-    }
-  } else {
-    for await (const e of streamConversation(polls, w.policy ?? 'show')) {
-      if (e.kind !== 'final') yield { kind: 'activity', entry: e };
-      // Tool calls were read for the spinner alone.
-      if (e.kind === 'tool' || e.kind === 'notice') continue;
-      if (e.kind === 'final') final = e.message;
+  // A wait shows activity at once: nothing of it is printed, so nothing is held for a final to drop.
+  const policy = w.mode === 'follow' ? (w.policy ?? 'show') : 'show';
+  for await (const e of streamConversation(polls, policy)) {
+    if (e.kind === 'final') final = e.message;
+    else yield { kind: 'activity', entry: e };
+    // Tool calls and notices were read for the spinner alone.
+    if (w.mode === 'follow' && e.kind !== 'tool' && e.kind !== 'notice') {
       yield { kind: 'entry', entry: e, repeats: e.repeats };
     }
   }
@@ -132,22 +119,12 @@ export async function* followThread(w: ThreadWait): AsyncGenerator<SessionItem, 
 
 /** Pure: what --json prints for the turn that `item` ends, if it is such an item. */
 function turnResult(item: SessionItem): unknown {
-  switch (item.kind) {
-    case 'reply':
-      return item.result ? { ...item.message, ...item.result } : item.message;
-    case 'structured-reply':
-      return { ...item.message, ...item.result };
-    case 'wait-result':
-      return item.result;
-    default:
-      return undefined;
-  }
+  if (item.kind === 'wait-result') return item.result;
+  const ends = item.kind === 'reply' || item.kind === 'structured-reply';
+  return ends ? { ...item.message, ...item.result } : undefined;
 }
 
-/**
- * The items of a wait, then that it ended (--notify, the `notify` setting), with the turn's result; a wait
- * the user stopped is not announced (they are right there). `flag` false (--no-notify): the items alone.
- */
+/** The items, then `wait-ended` with the turn's result (--notify); not for a wait the user stopped. */
 export async function* notifyEnd(
   flag: boolean | undefined,
   about: { who: string; title?: string; signal: AbortSignal },

@@ -7,7 +7,7 @@ import type { SessionWork } from './session-work.js';
 import type { ApiClient } from '../api/client.js';
 import type { Message } from '../api/types.js';
 import { isHttpError } from '../api/errors.js';
-import { CliError, ExitCode, type ExitCodeValue } from '../errors/cli-error.js';
+import { CliError, ExitCode, toCliError, type ExitCodeValue } from '../errors/cli-error.js';
 import { isTransient, MAX_FAILED_POLLS } from '../poll/follow.js';
 import { followThread, gaveUp } from './await-reply.js';
 import { latestUserMessage } from './latest.js';
@@ -91,7 +91,7 @@ export class FanOut {
 
   constructor(private readonly o: FanOutOptions) {}
 
-  /** Replies and errors, as they land; ends when feeding has ended and every wait is over. */
+  /** Ends when feeding has ended and every wait is over. */
   items(): AsyncIterable<SessionItem> {
     return this.channel;
   }
@@ -106,7 +106,7 @@ export class FanOut {
     });
   }
 
-  /** A reference that could not be read (a bad line on stdin): reported now, exit 2 at the end. */
+  /** A bad line on stdin: reported now, exit 2 at the end. */
   reject(origin: string, err: CliError): void {
     this.fail(`${origin}: ${err.message}`, err);
   }
@@ -199,7 +199,6 @@ export class FanOut {
       }
       entry.state = 'done';
       this.row(key, { state: 'done', until: Date.now() });
-      const several = this.counted().length > 1;
       this.channel.push({
         kind: 'wait-reply',
         sessionId,
@@ -207,7 +206,7 @@ export class FanOut {
         title,
         message: final,
         structured,
-        several,
+        several: this.counted().length > 1,
       });
       const fields = structured ? { structured_output: structured.value } : {};
       const result = { session: sessionId, thread: threadId, message: final, ...fields };
@@ -218,7 +217,7 @@ export class FanOut {
         return;
       }
       entry.state = 'failed';
-      const e = this.mapError(err, entry);
+      const e = isHttpError(err) ? gaveUp(err, '', `resume with: ${resumeWait([entry])}`) : toCliError(err);
       this.row(key, { state: 'failed', detail: `exit ${e.exitCode}`, until: Date.now() });
       // Each error names its session, unless its message already does.
       const who = entry.sessionId ? `session ${entry.sessionId}` : entry.origin;
@@ -231,7 +230,6 @@ export class FanOut {
     }
   }
 
-  /** A wait ended, for --notify and the `notify` setting, with what --json prints. */
   private ended(
     who: string,
     title: string | undefined,
@@ -300,11 +298,5 @@ export class FanOut {
     } catch (err) {
       throw fileError('--output-dir', path, 'write', err);
     }
-  }
-
-  private mapError(err: unknown, entry: Entry): CliError {
-    if (isHttpError(err)) return gaveUp(err, '', `resume with: ${resumeWait([entry])}`);
-    if (err instanceof CliError) return err;
-    return new CliError(err instanceof Error ? err.message : String(err), { cause: err });
   }
 }

@@ -28,10 +28,7 @@ export interface Posted {
 
 type PostedFor<T> = Posted & (T extends { kind: 'create' } ? { session: Session } : { sent: SentMessage });
 
-/**
- * A create or send POST that failed: cut short by the deadline, exit 124 saying whether it may have been
- * carried out (the service may have received it); anything else goes to the one mapping.
- */
+/** A POST cut short by the deadline: exit 124, saying whether the service may have carried it out. */
 function postError(err: unknown, deadline: Deadline, what: 'session' | 'message'): never {
   if (!(isHttpError(err) && err.kind === 'aborted' && deadline.expired)) throw err;
   // A create's session is not known; a follow-up's is.
@@ -46,10 +43,7 @@ function postError(err: unknown, deadline: Deadline, what: 'session' | 'message'
   );
 }
 
-/**
- * Posts `turn` within `deadline` and records it as `last` in `books` (ids are checked by the client
- * first). Without `books` (an MCP server, the Action) nothing is recorded.
- */
+/** Posts `turn` within `deadline`, recorded as `last` in `books` (none for an MCP server, the Action). */
 export async function postTurn<T extends TurnPost>(
   client: ApiClient,
   turn: T,

@@ -6,7 +6,7 @@ import type { MessageType, Session } from '../api/types.js';
 import { NotFoundError } from '../errors/agents-error.js';
 import { readConversation, type Conversation } from '../conversation/model.js';
 import { runningThread } from '../conversation/turn-state.js';
-import { readMessages, userMessages, type ReadMessages } from './read.js';
+import { readMessages, userMessages } from './read.js';
 
 /** Entries shown without --limit or --all. */
 export const DEFAULT_SHOW_LIMIT = 50;
@@ -38,13 +38,11 @@ export async function readSession(
 ): Promise<SessionView> {
   const session = await client.getSession(id, o);
   const types: MessageType[] = ['message', 'final_message', ...(q.tools ? (['tool_call'] as const) : [])];
-  let read: ReadMessages;
-  try {
-    // The limit counts what is shown: read twice as many (the service's copies of final replies and its
-    // notices are not shown), and one more, to know whether older messages were left out.
-    const max = q.limit === undefined ? Number.POSITIVE_INFINITY : q.limit * 2 + 1;
-    read = await readMessages(client, { sessionId: session.id, threadId: q.thread }, types, max, o);
-  } catch (err) {
+  // The limit counts what is shown: read twice as many (the service's copies of final replies and its
+  // notices are not shown), and one more, to know whether older messages were left out.
+  const max = q.limit === undefined ? Number.POSITIVE_INFINITY : q.limit * 2 + 1;
+  const target = { sessionId: session.id, threadId: q.thread };
+  const read = await readMessages(client, target, types, max, o).catch((err: unknown) => {
     if (isHttpError(err) && err.kind === 'not_found' && q.thread !== undefined) {
       throw new NotFoundError(`session ${session.id} has no thread ${q.thread}`, {
         status: err.status,
@@ -53,7 +51,7 @@ export async function readSession(
       });
     }
     throw err;
-  }
+  });
   const conversation = readConversation(read.messages);
   let truncatedTo: number | undefined;
   if (q.limit !== undefined && conversation.entries.length > q.limit) {

@@ -58,9 +58,7 @@ async function listed(
   return bounded ? list.reverse() : list;
 }
 
-/**
- * Up to `max` messages of both roles of `target` (the newest when bounded), oldest first, each once.
- */
+/** Up to `max` messages of both roles of `target` (the newest when bounded), oldest first, each once. */
 // The document types `role` as one value; newer deployments of the live service take it repeated, older ones
 // answer 422, and a server that follows the document may keep the first value or the last and answer 200
 // (Node's URLSearchParams.get keeps the first, Django's QueryDict the last).
@@ -72,13 +70,11 @@ export async function readMessages(
   o: CallOptions,
 ): Promise<ReadMessages> {
   if (repeatedRole.get(client) !== 'one') {
-    let both: Message[] | undefined;
-    try {
-      both = await listed(client, target, ['user', 'assistant'], types, max, o);
-    } catch (err) {
+    const both = await listed(client, target, ['user', 'assistant'], types, max, o).catch((err: unknown) => {
       if (!(isHttpError(err) && err.kind === 'validation')) throw err;
       repeatedRole.set(client, 'one');
-    }
+      return undefined;
+    });
     if (both !== undefined) {
       const roles = new Set(both.map((m) => m.role));
       if (roles.has('user') && roles.has('assistant')) {
@@ -96,13 +92,12 @@ export async function readMessages(
     }
   }
   // One list per role. Unbounded, every user message of the session (one per turn, for turn numbers).
-  if (max !== Number.POSITIVE_INFINITY) {
-    const users = await listed(client, target, 'user', types, max, o);
-    const assistant = await listed(client, target, 'assistant', types, max, o);
-    return { messages: newest(mergeOldestFirst(users, assistant), max) };
-  }
-  const users = await userMessages(client, target.sessionId, o);
+  const bounded = max !== Number.POSITIVE_INFINITY;
+  const users = bounded
+    ? await listed(client, target, 'user', types, max, o)
+    : await userMessages(client, target.sessionId, o);
   const assistant = await listed(client, target, 'assistant', types, max, o);
+  if (bounded) return { messages: newest(mergeOldestFirst(users, assistant), max) };
   const thread = target.threadId?.toLowerCase();
   const mine = thread === undefined ? users : users.filter((m) => m.chat_thread_id?.toLowerCase() === thread);
   return { messages: mergeOldestFirst(mine, assistant), users };

@@ -16,7 +16,7 @@ export const MAX_SCHEMA_ERRORS = 10;
 export const DEFAULT_SCHEMA_RETRIES = 2;
 export const MAX_SCHEMA_RETRIES = 10;
 
-/** The message sent: the user's, then the one fixed instruction that carries the schema. */
+/** The user's message, then the one fixed instruction that carries the schema. */
 export function withSchemaInstruction(message: string, schema: Pick<OutputSchema, 'text'>): string {
   return `${message}\n\nGive your answer as JSON that matches this JSON Schema, as the whole reply or in a \`\`\`json block at its end:\n${schema.text}`;
 }
@@ -75,10 +75,7 @@ function fencedBlocks(text: string): { info: string; body: string }[] {
   return blocks;
 }
 
-/**
- * The JSON of a reply: the whole reply when it parses; else the last ```json (or plain ```) block that
- * parses. Never a fragment cut out of prose: a brace in a sentence is not an answer.
- */
+/** The whole reply, else its last ```json (or plain ```) block that parses; never a brace out of prose. */
 export function extractJson(reply: string): Extracted {
   const whole = parse(reply);
   if (whole.found) return whole;

@@ -32,7 +32,6 @@ export interface StructuredWait extends Omit<ThreadWait, 'mode' | 'signal' | 'po
 export type StructuredResult = {
   /** Replies checked: the first, and one per follow-up. */
   attempts: number;
-  /** The last reply checked, and its thread. */
   final: Message;
   threadId: string;
 } & ({ matched: true; value: unknown } | { matched: false; problem: SchemaProblem });
@@ -42,12 +41,10 @@ export type SchemaFields =
   | { structured_output: unknown; schema_attempts: number }
   | { status: 'schema_mismatch'; schema_attempts: number; schema_errors: SchemaError[] };
 
-/** A problem's errors, "no JSON found" as one. */
 function errorsOf(problem: SchemaProblem): SchemaError[] {
   return problem.kind === 'mismatch' ? problem.errors : [{ path: '', message: NO_JSON }];
 }
 
-/** The fields of `r` for a result: the value and the tries, or the last errors. */
 export function schemaFields(r: StructuredResult): SchemaFields {
   if (r.matched) return { structured_output: r.value, schema_attempts: r.attempts };
   return { status: 'schema_mismatch', schema_attempts: r.attempts, schema_errors: errorsOf(r.problem) };
@@ -87,9 +84,8 @@ export function checkedResult(
 }
 
 /**
- * Waits for the reply, checks it, and sends a follow-up saying what was wrong until one matches or the
- * retries are spent, yielding `activity`, `schema-retry` and `waiting` (each new turn). Errors are thrown as
- * they came, a follow-up cut short naming its session; nothing more is sent then.
+ * Waits for the reply and checks it, sending a follow-up saying what was wrong until one matches or the
+ * retries are spent. Errors are thrown as they came; a follow-up cut short names its session.
  */
 export async function* structuredReply(o: StructuredWait): AsyncGenerator<SessionItem, StructuredResult> {
   let threadId = o.threadId;
@@ -103,14 +99,13 @@ export async function* structuredReply(o: StructuredWait): AsyncGenerator<Sessio
   }
 }
 
-/** Posts the follow-up that says what was wrong; its thread. */
+/** Posts the follow-up (a POST like any other: paced, never sent twice); its thread. */
 async function followUp(o: StructuredWait, problem: SchemaProblem): Promise<string> {
   const { sessionId } = o;
-  // A POST like any other: paced by the client's budget, and never sent twice once it may have arrived.
   const body = { message: schemaFollowUp(problem) };
   const post = postTurn(o.client, { kind: 'send', sessionId, body }, o.deadline, o.books);
   const { threadId } = await post.catch((err: unknown) => {
-    // Cut short by the deadline: it says itself that it may have been created; name the session.
+    // Cut short by the deadline: it says itself whether it may have been created; name the session.
     if (!(err instanceof CliError && err.exitCode === ExitCode.TIMEOUT)) throw err;
     throw new TimeoutError(`${err.message} (the follow-up on session ${sessionId})`, {
       sessionId,

@@ -39,13 +39,7 @@ export function openStateFile(env: Env, platform: NodeJS.Platform, lockWaitMs?: 
   return {
     path,
     // A plain read: conf (a chunk of its own) is loaded only to write.
-    async read() {
-      try {
-        return parseState(await readFile(path, 'utf8'));
-      } catch {
-        return {};
-      }
-    },
+    read: () => readFile(path, 'utf8').then(parseState, () => ({})),
     async update(edit) {
       try {
         mkdirSync(dirname(dir), { recursive: true });

@@ -69,7 +69,7 @@ describe('the GitHub Action, in-process', () => {
     const { em } = await fixture({ dialect: 'live' });
     const run = await runAction(
       { ...base(em.url), agent: 'claude', prompt: '[[think:4000]] [[reply:done]]' },
-      // A heartbeat every millisecond (the CLI's lines, output/progress.ts): the wait's polls outlast a few.
+      // A heartbeat every millisecond (the CLI's lines, core/events/progress.ts): the wait's polls outlast a few.
       { tuning: { heartbeatMs: 1 } },
     );
     expect(run.code).toBe(0);

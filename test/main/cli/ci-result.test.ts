@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { githubOutputs, stepSummary } from '../../../src/cli/output/github.js';
+import { githubOutputs, stepSummary } from '../../../src/core/events/ci-result.js';
 import { DIALECTS, fixture, until, UUID } from '../../support/fixture.js';
 
 /** The step outputs file as GitHub reads it: name<<DELIM … DELIM blocks, the last value of each name. */

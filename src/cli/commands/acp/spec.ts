@@ -1,4 +1,3 @@
-// agents acp: its options and help.
 import { Option, type Command } from 'commander';
 import { CORE_AGENTS } from '../../../core/api/types.js';
 import { durationOption, uuidOption } from '../options/option-values.js';

@@ -1,33 +1,18 @@
-// agents artifact <session> <artifact-id> [-o FILE]: one artifact of a session (a plan iteration or a
-// file), downloaded from its presigned link.
 import type { Context } from '../../run/context.js';
 import type { SessionRef } from '../../../core/sessions/refs.js';
 import { resolveSession } from '../../../core/sessions/resolve.js';
-import { artifactRecord, downloadArtifact } from '../../../core/sessions/artifacts.js';
-import { withDeadline } from '../../../core/sessions/deadline.js';
+import { artifactRecord } from '../../../core/sessions/artifacts.js';
 import type { Item } from '../../output/items.js';
-import { artifactItem } from '../options/artifact-output.js';
-
-export interface ArtifactFlags {
-  output?: string;
-  /** --timeout: the record and the download, retries included (exit 124). */
-  timeout?: number;
-}
+import { artifactItem, type DownloadFlags } from '../options/artifact-output.js';
 
 export async function artifact(
   ctx: Context,
   ref: SessionRef,
   artifactId: string,
-  flags: ArtifactFlags,
+  flags: DownloadFlags,
 ): Promise<Item> {
   const { id } = await resolveSession(ref, await ctx.history());
-  const client = await ctx.client();
-  const fetched = await withDeadline(
-    ctx.signal,
-    flags.timeout,
-    `fetching artifact ${artifactId}`,
-    async (signal) =>
-      downloadArtifact(client, await artifactRecord(client, id, artifactId, { signal }), { signal }),
+  return artifactItem(ctx, flags, 'artifact', `fetching artifact ${artifactId}`, (client, signal) =>
+    artifactRecord(client, id, artifactId, { signal }),
   );
-  return artifactItem(ctx, fetched, flags, 'artifact');
 }

@@ -1,11 +1,10 @@
-// agents artifact <session> <artifact-id>: its options and help, and the check of -o.
 import { checkOutputPath } from '../../input/reply-flags.js';
 import type { Command } from 'commander';
 import type { SessionRef } from '../../../core/sessions/refs.js';
 import { uuidOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import { readTimeoutOption, sessionArg } from '../options/session-args.js';
-import type { ArtifactFlags } from './run.js';
+import type { DownloadFlags } from '../options/artifact-output.js';
 
 export const artifactSpec: CommandSpec = (program, run) =>
   program
@@ -23,7 +22,7 @@ With --json: the artifact's record (name, size, type, link).
 Examples:
   $ agents artifact "$SESSION" "$ARTIFACT" -o report.pdf`,
     )
-    .action(async (ref: SessionRef, artifactId: string, flags: ArtifactFlags, cmd: Command) => {
+    .action(async (ref: SessionRef, artifactId: string, flags: DownloadFlags, cmd: Command) => {
       // -o names a file that can be written, found before anything is downloaded.
       if (flags.output !== undefined) checkOutputPath(flags.output, '-o');
       return run(cmd, async (ctx) => (await import('./run.js')).artifact(ctx, ref, artifactId, flags));

@@ -1,10 +1,6 @@
-// What the board's keys do to a session, through the commands' own run functions (the board rewrites none of
-// them): those that take the screen (chat, tail, show, diff, checkout) run on the ordinary screen with the
-// board's Context, their output presented as the command would present it; the others (a reply, a new
-// session, the browser) run behind the board and come back as one line to show.
+// What the board's keys do to a session, through the commands' own run functions (it rewrites none of them).
 import type { Context } from '../../run/context.js';
 import type { Item } from '../../output/items.js';
-import type { Result } from '../../output/items.js';
 import { present } from '../../output/presenter.js';
 import { openInBrowser } from '../../output/browser.js';
 import { chat } from '../chat/run.js';
@@ -19,42 +15,18 @@ import { toCliError } from '../../../core/errors/cli-error.js';
 import { escapeForLine } from '../../../util/text.js';
 import type { BoardScreen } from './screen.js';
 
-/** A command that takes the screen: `stop` ends it early (a tail ends on q). */
 export type ScreenAction = 'chat' | 'tail' | 'show' | 'checkout' | 'diff';
 
-/** Runs a command that takes the screen on session `id`, its output presented as its own. */
-export async function runOnScreen(ctx: Context, what: ScreenAction, id: string): Promise<void> {
+async function runOnScreen(ctx: Context, what: ScreenAction, id: string): Promise<void> {
   const ref = { kind: 'id', id } as const;
-  let result: Result | void;
-  switch (what) {
-    case 'chat':
-      // Its own end (Ctrl-C or Ctrl-D on an empty line) is the way back: its resume hint is not needed here.
-      await chat(ctx, ref, { turns: 3 });
-      return;
-    case 'tail':
-      result = tail(ctx, ref, {});
-      break;
-    case 'show':
-      result = await show(ctx, ref, {});
-      break;
-    case 'checkout':
-      result = await checkout(ctx, ref, {});
-      break;
-    case 'diff':
-      result = await diff(ctx, ref, {});
-      break;
-  }
+  // Its own end (Ctrl-C or Ctrl-D on an empty line) is the way back: its resume hint is not needed here.
+  if (what === 'chat') return void (await chat(ctx, ref, { turns: 3 }));
+  const result = await { tail, show, checkout, diff }[what](ctx, ref, {});
   if (result !== undefined) await present(ctx, result);
 }
 
-/** What a reply or a create did, for the board's message line and its row. */
-export interface Posted {
-  sessionId: string;
-  threadId?: string;
-  warning?: string;
-}
+export type Posted = { sessionId: string; threadId?: string; warning?: string };
 
-/** Reads what a post yields: the ids it made, and its warning. */
 async function posted(items: AsyncIterable<Item>): Promise<Posted | undefined> {
   let out: Posted | undefined;
   let warning: string | undefined;
@@ -73,12 +45,10 @@ export function reply(ctx: Context, id: string, text: string): Promise<Posted | 
   return posted(send(ctx, { kind: 'id', id }, [text], { yes: true }));
 }
 
-/** `agents create -a <agent> <text>`: one new session. */
 export function newSession(ctx: Context, agent: string, text: string): Promise<Posted | undefined> {
   return posted(create(ctx, [text], { agent }));
 }
 
-/** `agents open <id>`: its address in the browser; what became of it, in a line. */
 export async function browse(ctx: Context, id: string): Promise<string> {
   const item = await open(ctx, { kind: 'id', id });
   if (item.kind !== 'browse') return '';
@@ -87,11 +57,7 @@ export async function browse(ctx: Context, id: string): Promise<string> {
   return `${item.url} (no browser opened: ${error ?? why ?? 'none'})`;
 }
 
-/**
- * Gives the screen up for a command on session `id` (`name`: what to call it), and waits, where what it
- * printed is to be read (show, checkout, diff, an error), for a key before the board takes the screen back.
- * A tail ends on q or Ctrl-C; a signal ends the command and the board with it.
- */
+/** Gives the screen to a command on `id`, then waits for a key where its output is to be read (q ends a tail). */
 export async function away(
   ctx: Context,
   screen: BoardScreen,

@@ -1,7 +1,5 @@
-// agents board at a terminal: the sessions `ls` lists, live, full screen. First paint from the state file
-// alone (no request); then the sessions are asked about one at a time within the board's part of the key's
-// budget (poll-plan.ts), each answer redrawn. Keys act on the selected session through the commands' own
-// run functions (actions.ts). The screen is given back on leaving, on an error and on a signal.
+// agents board at a terminal. First paint from the state file alone (no request); then the sessions are
+// asked about one at a time within the board's part of the key's budget (poll-plan.ts).
 import type { Context } from '../../run/context.js';
 import type { ApiClient } from '../../../core/api/client.js';
 import type { PollShare } from '../../../core/budget/limiter.js';
@@ -21,31 +19,21 @@ import { PromptLine } from './prompt.js';
 import { filterRows, groupMarks, orderRows, rowOf, type BoardRow } from './rows.js';
 import { BoardScreen } from './screen.js';
 
-export interface BoardOptions {
-  limit: number;
-  notify?: boolean;
-}
+export type BoardOptions = { limit: number; notify?: boolean };
 
-/** A row and what the poll plan keeps of it. */
 type Tracked = BoardRow & PollRow;
 
-/** A question being asked on the message line, and what its answer does. */
-interface Asking {
-  prompt: PromptLine;
-  answer(text: string): void;
-  /** Typing changes something at once (the filter). */
-  typed?(text: string): void;
-}
+/** A question being asked on the message line; `typed`: typing changes something at once (the filter). */
+type Asking = { prompt: PromptLine; answer(text: string): void; typed?(text: string): void };
 
 const KEYS =
   '↑↓ move  ⏎ chat  t tail  s show  r reply  n new  c checkout  d diff  o open  / filter  R refresh  q quit';
 /** The state file is read again this often, for sessions other runs created or sent to. */
 const RELOAD_MS = 2000;
-/** A failed look is tried again after this long. */
 const RETRY_MS = 10_000;
 
 export class Board {
-  private readonly rows = new Map<string, Tracked>();
+  private rows = new Map<string, Tracked>();
   private shown: Tracked[] = [];
   private selectedId: string | undefined;
   private top = 0;
@@ -81,7 +69,6 @@ export class Board {
     this.draw();
   };
 
-  /** Runs the board until q, Ctrl-C, a signal or an error; the screen is given back in every case. */
   async run(): Promise<void> {
     const stop = () => this.stop();
     this.ctx.signal.addEventListener('abort', stop, { once: true });
@@ -113,7 +100,6 @@ export class Board {
     this.end();
   }
 
-  /** The sessions the state file knows now (what `ls` lists), merged with what the board learnt. */
   private async reload(): Promise<void> {
     this.loadedAt = Date.now();
     const known = (await readKnownSessions(this.history)).slice(0, this.o.limit);
@@ -125,28 +111,20 @@ export class Board {
       if (old !== undefined && row.threadId !== old.threadId) row.dueAt = 0;
       next.set(s.id, row);
     }
-    this.rows.clear();
-    for (const [id, row] of next) this.rows.set(id, row);
+    this.rows = next;
     this.arrange();
   }
 
-  /** The rows shown: ordered, grouped, filtered; the selection kept on its session where it can be. */
   private arrange(): void {
     this.shown = filterRows(orderRows([...this.rows.values()]), this.filter) as Tracked[];
     if (!this.shown.some((r) => r.id === this.selectedId)) this.selectedId = this.shown[0]?.id;
   }
 
-  private get selected(): Tracked | undefined {
-    return this.shown.find((r) => r.id === this.selectedId);
-  }
-
   draw(): void {
     if (this.away || this.stopped) return;
     const { columns, rows } = this.screen;
-    const index = Math.max(
-      0,
-      this.shown.findIndex((r) => r.id === this.selectedId),
-    );
+    const selected = this.shown.findIndex((r) => r.id === this.selectedId);
+    const index = Math.max(0, selected);
     this.top = scrollTop(this.top, index, tableHeight(rows));
     const working = this.shown.filter((r) => r.state === 'working').length;
     const filter = this.filter === '' ? '' : ` · filter "${safeText(this.filter, 40)}"`;
@@ -181,7 +159,6 @@ export class Board {
     });
   }
 
-  /** Asks about one session at a time, as the plan says, within the board's part of the budget. */
   private async polls(): Promise<void> {
     while (!this.stopped) {
       if (this.away) {
@@ -201,7 +178,6 @@ export class Board {
     }
   }
 
-  /** One look or poll; returns the requests it cost. */
   private async poll(row: Tracked, now: number): Promise<number> {
     const whole = row.owed;
     try {
@@ -218,7 +194,6 @@ export class Board {
     }
   }
 
-  /** Takes in what a look or poll learnt: the row redrawn, its next poll planned, a finish notified. */
   private learnt(row: Tracked, facts: Partial<BoardRow>, whole: boolean, now: number): void {
     const before = { state: row.state, latest: row.latest, lastAt: row.lastAt };
     Object.assign(row, facts);
@@ -230,10 +205,7 @@ export class Board {
     this.arrange();
   }
 
-  /**
-   * A session that finished while another is selected, through wait's own notification: --notify, or the
-   * notify setting where neither --notify nor --no-notify was given.
-   */
+  /** A session that finished while another is selected, through wait's own notification. */
   private async finished(row: Tracked): Promise<void> {
     if (this.o.notify === false || row.id === this.selectedId) return;
     await present(this.ctx, {
@@ -261,7 +233,7 @@ export class Board {
     if (str === '/') return this.askFilter();
     if (str === 'n') return this.askNew();
     if (str === 'R') return this.refreshAll();
-    const row = this.selected;
+    const row = this.shown.find((r) => r.id === this.selectedId);
     if (row === undefined) return;
     if (name === 'return') return void this.takeScreen('chat', row);
     const onScreen: Record<string, ScreenAction> = { t: 'tail', s: 'show', c: 'checkout', d: 'diff' };
@@ -341,14 +313,12 @@ export class Board {
     this.draw();
   }
 
-  /** R: every session looked at again (title, state, latest line, pull request), as the budget allows. */
   private refreshAll(): void {
     for (const row of this.rows.values()) row.owed = true;
     this.message = 'refreshing every session';
     this.wakeUp?.();
   }
 
-  /** Work behind the board (a post, the browser): its line, or its error, on the message line. */
   private async behind(work: () => Promise<string>): Promise<void> {
     this.message = 'working…';
     this.draw();
@@ -361,7 +331,6 @@ export class Board {
     this.draw();
   }
 
-  /** A command on the ordinary screen, then the board again. */
   private async takeScreen(what: ScreenAction, row: Tracked): Promise<void> {
     this.away = true;
     await away(this.ctx, this.screen, what, row.id, safeText(row.title, 60) || row.id);

@@ -1,21 +1,16 @@
-// The board's screen, pure: one frame of text for a width and height, every line fitted to the width
-// (string-width: wide characters take two columns), columns dropped as the width shrinks and the room
-// shared out as it grows. Text from the service is made safe here, before it is measured.
+// The board's screen, pure. Text from the service is made safe here, before it is measured.
 import { flatten, neutralize } from '../../../util/text.js';
 import { cut, width } from '../../../util/width.js';
 import type { Style } from '../../output/style.js';
 import type { BoardRow, GroupMark, RowState } from './rows.js';
 
-/** A column of the table: its width (or least width, for those that share the room) and when it goes. */
+/** `grow`: its share of the spare room (0: fixed); `drop`: the order it goes as the width shrinks (0 never). */
 interface Column {
   name: 'state' | 'title' | 'agent' | 'since' | 'pr' | 'latest';
   heading: string;
   min: number;
-  /** The share of the spare room it takes (0: fixed width). */
   grow: number;
-  /** Most room it takes. */
   max: number;
-  /** Dropped first when the width is short: the highest goes first; 0 is never dropped. */
   drop: number;
 }
 
@@ -31,16 +26,12 @@ const COLUMNS: readonly Column[] = [
 /** Columns before the first: the selection's mark. */
 const MARK = 2;
 
-/** A column placed: its width. */
-export interface Placed {
+interface Placed {
   column: Column;
   width: number;
 }
 
-/**
- * Pure: the columns that fit `columns`, each with its width (a space between two). `titles`: the widest
- * title shown, so that the title column takes no more than it needs and leaves the rest to the latest line.
- */
+/** Pure: the columns that fit; `titles`: the widest title shown (the rest goes to the latest line). */
 export function placeColumns(columns: number, titles?: number): Placed[] {
   let chosen = COLUMNS.map((c) =>
     c.name === 'title' && titles !== undefined ? { ...c, max: Math.max(c.min, Math.min(c.max, titles)) } : c,
@@ -104,13 +95,11 @@ export function prLabel(url: string | undefined): string {
   return m ? `#${m[1]}` : 'PR';
 }
 
-/** Pure: `text` cut and padded to exactly `w` columns. */
-export function fit(text: string, w: number): string {
+function fit(text: string, w: number): string {
   const c = cut(text, w);
   return c + ' '.repeat(Math.max(0, w - width(c)));
 }
 
-/** What one cell shows, plain (styled after it is fitted). */
 function cell(name: Column['name'], row: BoardRow, mark: GroupMark, now: number): string {
   switch (name) {
     case 'state':
@@ -140,38 +129,16 @@ function styled(name: Column['name'], text: string, row: BoardRow, style: Style)
   return text;
 }
 
-/** Pure: one row of the table, exactly `columns` wide before styling. */
-export function renderRow(
-  row: BoardRow,
-  o: { placed: readonly Placed[]; selected: boolean; mark: GroupMark; now: number; style: Style },
-): string {
-  const cells = o.placed.map((p) =>
-    styled(p.column.name, fit(cell(p.column.name, row, o.mark, o.now), p.width), row, o.style),
-  );
-  const line = `${o.selected ? '› ' : '  '}${cells.join(' ')}`;
-  return o.selected ? o.style.bold(line) : line;
-}
-
-/** Pure: the headings line. */
-export function renderHeadings(placed: readonly Placed[], style: Style): string {
-  return style.dim(`  ${placed.map((p) => fit(p.column.heading, p.width)).join(' ')}`);
-}
-
-/** What the board draws. */
+/** What the board draws; `message`: the line above the keys (a message, or a prompt being typed). */
 export interface BoardView {
   columns: number;
   rows: number;
-  /** The rows shown (filtered), in order, with their group marks. */
   list: readonly BoardRow[];
   marks: readonly GroupMark[];
   selected: number;
-  /** The first row shown (scrolled). */
   top: number;
-  /** The top line: what the board is of. */
   header: string;
-  /** The line above the keys: a message, or a prompt being typed. */
   message: string;
-  /** The bottom line: the keys. */
   keys: string;
   now: number;
   style: Style;
@@ -182,26 +149,27 @@ export function tableHeight(rows: number): number {
   return Math.max(1, rows - 4);
 }
 
-/** Pure: the first row to show so that `selected` is on screen, moving `top` as little as possible. */
 export function scrollTop(top: number, selected: number, height: number): number {
   if (selected < top) return selected;
   if (selected >= top + height) return selected - height + 1;
   return top;
 }
 
-/**
- * Pure: the whole frame as one string: cursor home, each line ended by erase-to-end-of-line, the lines
- * below the last erased: drawn over the frame before, never cleared first, so a redraw does not flicker.
- */
+/** Pure: the frame, drawn over the one before, never cleared first, so a redraw does not flicker. */
 export function renderFrame(v: BoardView): string {
   const { columns, style } = v;
   const shown = v.list.slice(v.top, v.top + tableHeight(v.rows));
   const titles = Math.max(0, ...shown.map((r, i) => width(cell('title', r, v.marks[v.top + i], v.now))));
   const placed = placeColumns(columns, titles);
-  const lines: string[] = [style.bold(cut(v.header, columns)), renderHeadings(placed, style)];
+  const headings = style.dim(`  ${placed.map((p) => fit(p.column.heading, p.width)).join(' ')}`);
+  const lines: string[] = [style.bold(cut(v.header, columns)), headings];
   shown.forEach((row, n) => {
-    const i = v.top + n;
-    lines.push(renderRow(row, { placed, selected: i === v.selected, mark: v.marks[i], now: v.now, style }));
+    const mark = v.marks[v.top + n];
+    const cells = placed.map((p) =>
+      styled(p.column.name, fit(cell(p.column.name, row, mark, v.now), p.width), row, style),
+    );
+    const line = `${v.top + n === v.selected ? '› ' : '  '}${cells.join(' ')}`;
+    lines.push(v.top + n === v.selected ? style.bold(line) : line);
   });
   if (v.list.length === 0) lines.push(style.dim('  no sessions'));
   while (lines.length < v.rows - 2) lines.push('');

@@ -1,6 +1,4 @@
-// What the board asks the service about one session: a look (the session itself, for its title, group and
-// pull request, then its latest turn) or a poll of a working one (its latest turn alone: one request once
-// its thread is known). Data only; the board decides what to show and when to ask.
+// What the board asks the service about one session: a look (the session, then its latest turn) or a poll.
 import type { ApiClient } from '../../../core/api/client.js';
 import { isHttpError } from '../../../core/api/errors.js';
 import { isFinalReply } from '../../../core/conversation/turn-state.js';
@@ -8,56 +6,12 @@ import { pullRequestUrls } from '../../input/pull-request-choice.js';
 import { latestUserMessage } from '../../../core/sessions/latest.js';
 import type { BoardRow } from './rows.js';
 
-/** What a look or a poll learnt, and the requests it took. */
-export interface Learnt {
-  facts: Partial<BoardRow>;
-  requests: number;
-}
+export type Learnt = { facts: Partial<BoardRow>; requests: number };
 
 /** Replies listed per poll: the live service repeats a thread's final as its last `message`. */
 const NEWEST = 5;
 
-/** The latest turn: its state, the agent's newest line and when it came. */
-async function latestTurn(
-  client: ApiClient,
-  row: Pick<BoardRow, 'id' | 'threadId'>,
-  signal: AbortSignal,
-): Promise<Learnt> {
-  let requests = 0;
-  let threadId = row.threadId;
-  let promptAt: string | undefined;
-  if (threadId === undefined) {
-    requests += 1;
-    const prompt = await latestUserMessage(client, { sessionId: row.id }, { signal });
-    threadId = prompt?.chat_thread_id ?? undefined;
-    promptAt = prompt?.created_at;
-    if (threadId === undefined) return { facts: { state: 'unknown' }, requests };
-  }
-  const target = { sessionId: row.id, threadId };
-  requests += 1;
-  const page = await client.listMessages(
-    target,
-    { role: 'assistant', type: ['message', 'final_message'], direction: 'desc', limit: NEWEST },
-    { signal },
-  );
-  const mine = page.items.filter((m) => client.belongs(target, m));
-  const newest = mine[0];
-  const facts: Partial<BoardRow> = {
-    threadId,
-    state: mine.some(isFinalReply) ? 'finished' : 'working',
-  };
-  if (newest !== undefined) {
-    facts.latest = newest.message;
-    facts.lastAt = newest.created_at;
-  } else if (promptAt !== undefined) facts.lastAt = promptAt;
-  return { facts, requests };
-}
-
-/**
- * Asks about a session: with `whole`, the session first (title, group, pull request, archived), then its
- * latest turn. A session the service no longer has is 'failed'; an authentication failure is thrown (every
- * other session would fail the same way); any other failure is thrown for the board to report and retry.
- */
+/** With `whole` the session (title, group, pull request), then its latest turn; a 404 makes it 'failed'. */
 export async function lookAt(
   client: ApiClient,
   row: Pick<BoardRow, 'id' | 'threadId'>,
@@ -76,8 +30,28 @@ export async function lookAt(
       const prs = pullRequestUrls(session);
       if (prs.length > 0) facts.pr = prs[prs.length - 1];
     }
-    const turn = await latestTurn(client, row, signal);
-    return { facts: { ...facts, ...turn.facts }, requests: requests + turn.requests };
+    let threadId = row.threadId;
+    if (threadId === undefined) {
+      requests += 1;
+      const prompt = await latestUserMessage(client, { sessionId: row.id }, { signal });
+      threadId = prompt?.chat_thread_id ?? undefined;
+      if (threadId === undefined) return { facts: { ...facts, state: 'unknown' }, requests };
+      if (prompt?.created_at !== undefined) facts.lastAt = prompt.created_at;
+    }
+    const target = { sessionId: row.id, threadId };
+    requests += 1;
+    const page = await client.listMessages(
+      target,
+      { role: 'assistant', type: ['message', 'final_message'], direction: 'desc', limit: NEWEST },
+      { signal },
+    );
+    const mine = page.items.filter((m) => client.belongs(target, m));
+    const newest = mine[0];
+    if (newest !== undefined) Object.assign(facts, { latest: newest.message, lastAt: newest.created_at });
+    return {
+      facts: { ...facts, threadId, state: mine.some(isFinalReply) ? 'finished' : 'working' },
+      requests,
+    };
   } catch (err) {
     if (isHttpError(err) && err.kind === 'not_found') return { facts: { state: 'failed' }, requests };
     throw err;

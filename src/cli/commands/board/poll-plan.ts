@@ -1,30 +1,20 @@
-// Which session the board asks about next, and when, pure. The board is one waiter on the key's shared
-// budget (a `wait` beside it is another), and of its share it spends at most BOARD_SHARE: a send, a create
-// or a checkout typed on the board still finds a slot, and the waits beside it keep theirs.
-//  - A session never looked at is looked at once (its title, state, latest line, pull request): the ones
-//    that may be working first, then the finished, newest first.
-//  - A working session is polled again when its own schedule says (quick while messages flow, slower
-//    through a quiet turn: poll/schedule.ts), the busiest (newest activity) first.
-//  - A finished or failed one is not asked about again unless the person asks (R).
+// Which session the board asks about next, and when, pure. Of its share of the key's budget the board spends
+// at most BOARD_SHARE: a send, a create or a checkout typed on the board still finds a slot, and the waits
+// beside it keep theirs. A finished or failed session is not asked about again unless the person asks (R).
 import { nextDelay, type ScheduleOptions } from '../../../core/poll/schedule.js';
 import type { RowState } from './rows.js';
 
-/** What the plan needs of a row. */
+/** `owed`: a whole look is due (never done, or R); `dueAt`: when it may be polled (ms; none: now). */
 export interface PollRow {
   id: string;
   state: RowState;
-  /** A look (title, pull request, latest line) is owed: never done, or asked for by R. */
   owed: boolean;
-  /** Not polled before this time (ms); undefined: at once. */
   dueAt?: number;
-  /** When its newest message was seen to arrive (ms), for "busiest" and its schedule. */
   activeAt?: number;
 }
 
-/** Of its share of the key's budget, the part the board spends. */
-export const BOARD_SHARE = 2 / 3;
+const BOARD_SHARE = 2 / 3;
 
-/** Pure: the next session to ask about at `now`, or undefined when none is due. */
 export function nextToPoll(rows: readonly PollRow[], now: number): PollRow | undefined {
   const busiest = (a: PollRow, b: PollRow) => (b.activeAt ?? 0) - (a.activeAt ?? 0);
   const owed = rows.filter((r) => r.owed);
@@ -35,20 +25,12 @@ export function nextToPoll(rows: readonly PollRow[], now: number): PollRow | und
 }
 
 /** Pure: when a working session is polled again, after a poll at `now` (quiet since `activeAt`). */
-export function dueAfterPoll(
-  now: number,
-  activeAt: number | undefined,
-  schedule: ScheduleOptions,
-  random: () => number = Math.random,
-): number {
-  return now + nextDelay(now - (activeAt ?? now), 0, schedule, random);
+export function dueAfterPoll(now: number, activeAt: number | undefined, schedule: ScheduleOptions): number {
+  return now + nextDelay(now - (activeAt ?? now), 0, schedule);
 }
 
-/**
- * Pure: how long the board waits after spending `requests` requests, given the least gap of one waiter's
- * share of the key (`shareGapMs`, which grows with every other waiter on the key, in any process) and the
- * fastest the schedule polls (`minMs`): the share divided by BOARD_SHARE, for each request spent.
- */
+/** Pure: the pause after `requests` requests: one waiter's share of the key (it shrinks as waiters join, in
+ * any process) divided by BOARD_SHARE, at least the schedule's fastest (`minMs`), per request. */
 export function pauseAfter(requests: number, shareGapMs: number | undefined, minMs: number): number {
   const gap = Math.max(minMs, (shareGapMs ?? 0) / BOARD_SHARE);
   return Math.max(1, requests) * gap;

@@ -1,8 +1,6 @@
-// The board's one-line questions (a reply, a new session's prompt and agent, the filter), typed on the
-// line above the keys with the chat's own line editor: Enter answers, Escape or Ctrl-C asks nothing.
+// The board's one-line questions, on the chat's line editor: Enter answers, Escape or Ctrl-C asks nothing.
 import { LineEditor, type Key } from '../../chat/input-line.js';
 
-/** What became of a key typed into a question. */
 export type PromptKey = { done: 'answer'; text: string } | { done: 'cancel' } | { done: false };
 
 export class PromptLine {
@@ -19,7 +17,6 @@ export class PromptLine {
     return this.editor.text;
   }
 
-  /** The question and the text typed, a bar where the cursor is. */
   line(): string {
     const g = this.editor.graphemes;
     const at = this.editor.cursor;

@@ -1,8 +1,6 @@
-// The board's rows, pure: a row a known session (what `ls` lists) and what the board has since learnt of
-// it, in the board's order (newest first, the attempts of one prompt together) and filtered by `/`.
+// The board's rows, pure: a known session (what `ls` lists) and what the board has since learnt of it.
 import type { KnownSession } from '../../../core/state/known-sessions.js';
 
-/** What the board shows of a session's latest turn. */
 export type RowState = 'working' | 'finished' | 'failed' | 'unknown';
 
 /** One session on the board. Text fields are as the service sent them: the layout makes them safe. */
@@ -14,41 +12,31 @@ export interface BoardRow {
   /** When this machine last created, sent to or refreshed it (ISO): the board's order. */
   usedAt: string;
   createdAt?: string;
-  /** The session group (`session_group_id`): the attempts of one prompt. */
   group?: string;
-  /** The latest turn's thread, when known. */
   threadId?: string;
-  /** The time of the newest message seen (ISO). */
   lastAt?: string;
-  /** The agent's newest line. */
   latest?: string;
-  /** The first pull request's address. */
   pr?: string;
   web?: string;
 }
 
-/** Pure: the state the board shows for what the state file knew. */
-export function stateOf(known: KnownSession['state']): RowState {
+function stateOf(known: KnownSession['state']): RowState {
   if (known === 'working' || known === 'finished') return known;
   if (known === 'archived') return 'finished';
   if (known === 'gone') return 'failed';
   return 'unknown';
 }
 
-/**
- * The group a known-session entry names. `group` (or `sessionGroupId`) is what `create --attempts`
- * records; read loosely, since the entry's type may not declare it.
- */
-function groupOf(s: KnownSession): string | undefined {
-  const loose = s as KnownSession & { group?: unknown; sessionGroupId?: unknown };
-  const g = loose.group ?? loose.sessionGroupId;
-  return typeof g === 'string' && g !== '' ? g.toLowerCase() : undefined;
-}
-
 /** Pure: a row for a known session, or that row brought up to date with the state file (`old` kept where newer). */
 export function rowOf(s: KnownSession, old?: BoardRow): BoardRow {
   const row: BoardRow = { ...old, id: s.id, usedAt: s.usedAt, state: old?.state ?? stateOf(s.state) };
-  const fields = { title: s.title, agent: s.agent, createdAt: s.createdAt, web: s.web, group: groupOf(s) };
+  const fields = {
+    title: s.title,
+    agent: s.agent,
+    createdAt: s.createdAt,
+    web: s.web,
+    group: s.group?.toLowerCase() || undefined,
+  };
   for (const [k, v] of Object.entries(fields)) if (v !== undefined) Object.assign(row, { [k]: v });
   // A later create or send (here or in another run) started a turn the board has not seen.
   if (s.threadId !== undefined && s.threadId !== old?.threadId) {
@@ -58,10 +46,7 @@ export function rowOf(s: KnownSession, old?: BoardRow): BoardRow {
   return row;
 }
 
-/**
- * Pure: newest first (the state file's order: the most recently used first), each group's attempts
- * together at the place of its newest, oldest attempt first within it (attempt 1, 2, …).
- */
+/** Pure: newest first, each group's attempts together at the place of its newest, attempt 1 first. */
 export function orderRows(rows: readonly BoardRow[]): BoardRow[] {
   const byUse = [...rows].sort((a, b) => (a.usedAt < b.usedAt ? 1 : a.usedAt > b.usedAt ? -1 : 0));
   const out: BoardRow[] = [];
@@ -80,10 +65,8 @@ export function orderRows(rows: readonly BoardRow[]): BoardRow[] {
   return out;
 }
 
-/** Where a row stands in its group, for the tree drawn beside its title. */
 export type GroupMark = 'first' | 'middle' | 'last' | undefined;
 
-/** Pure: each row's mark among its neighbours of the same group (none for a group of one). */
 export function groupMarks(rows: readonly BoardRow[]): GroupMark[] {
   return rows.map((r, i) => {
     if (r.group === undefined) return undefined;
@@ -94,7 +77,6 @@ export function groupMarks(rows: readonly BoardRow[]): GroupMark[] {
   });
 }
 
-/** Pure: the rows whose title, agent, id, group, state or latest line holds `text` (any case). */
 export function filterRows(rows: readonly BoardRow[], text: string): BoardRow[] {
   const needle = text.trim().toLowerCase();
   if (needle === '') return [...rows];

@@ -1,6 +1,5 @@
-// The board's terminal: the alternate screen, keys one at a time (raw mode), frames written whole. Taken
-// and given back as a pair (enter/leave), so that a command run from the board (chat, tail, the pager) gets
-// the ordinary screen and keyboard, and leaving, an error or a signal always gives them back.
+// The board's terminal: the alternate screen and raw keys, taken and given back as a pair (enter/leave), so
+// that a command run from the board (chat, tail, the pager) gets the ordinary screen and keyboard.
 import { emitKeypressEvents } from 'node:readline';
 import type { InStream, OutStream } from '../../../core/io/io.js';
 import type { Key } from '../../chat/input-line.js';
@@ -38,7 +37,6 @@ export class BoardScreen {
     return Math.max(3, this.stdout.rows || 24);
   }
 
-  /** Takes the screen and the keyboard. */
   enter(): void {
     if (this.on) return;
     this.on = true;

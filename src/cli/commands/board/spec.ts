@@ -1,19 +1,16 @@
-// agents board: its options and help.
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { MAX_SESSIONS } from '../../../core/state/known-sessions.js';
 import { intOption } from '../options/option-values.js';
 import { addNotifyOptions } from '../options/reply-options.js';
 import type { CommandSpec } from '../options/command-spec.js';
-import type { BoardFlags } from './run.js';
+import type { BoardOptions } from './board.js';
 
 export const boardSpec: CommandSpec = (program, run) =>
   addNotifyOptions(
     program
       .command('board')
       .description('the sessions ls lists, live and full screen: open, follow, reply, create, check out')
-      .addOption(
-        new Option('--limit <n>', 'at most N sessions').argParser(intOption(1, MAX_SESSIONS)).default(50),
-      ),
+      .option('--limit <n>', 'at most N sessions', intOption(1, MAX_SESSIONS), 50),
     'ring the bell and notify the desktop when a session finishes while another is selected',
   )
     .addHelpText(
@@ -28,6 +25,6 @@ Examples:
   $ agents board
   $ agents board --notify`,
     )
-    .action((flags: BoardFlags, cmd: Command) =>
+    .action((flags: BoardOptions, cmd: Command) =>
       run(cmd, async (ctx) => (await import('./run.js')).board(ctx, flags)),
     );

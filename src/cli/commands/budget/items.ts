@@ -1,15 +1,10 @@
-// What agents budget yields, and how it prints: one JSON document (a line of NDJSON per reading under
-// --watch), or lines for a person, redrawn in place at a terminal under --watch.
 import type { BudgetView } from '../../../core/budget/budget-view.js';
 import { jsonLine, type Handlers, type Printer } from '../../output/printer.js';
 import type { Style } from '../../output/style.js';
 import { formatDuration } from '../../../util/duration.js';
 import { neutralize } from '../../../util/text.js';
 
-/**
- * A key's budget: where it is kept (a path, or a Redis address; `fleet` for Redis), and its view, undefined
- * when no process has used the key there. `watch`: one reading of many (--watch).
- */
+/** A key's budget: where it is kept (`fleet`: a Redis), its view (none: no process used the key there). */
 export type BudgetItem = {
   kind: 'budget';
   origin: string;
@@ -47,7 +42,6 @@ export function budgetJson(item: BudgetItem): Record<string, unknown> {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** What one process waits with: "2 requests waiting for a slot, 1 wait polling". */
 function waitsOf(p: BudgetView['processes'][number]): string {
   return [
     p.queued > 0 ? `${plural(p.queued, 'request')} waiting for a slot` : '',
@@ -57,7 +51,6 @@ function waitsOf(p: BudgetView['processes'][number]): string {
     .join(', ');
 }
 
-/** The budget for a person, one fact a line. */
 export function renderBudget(item: BudgetItem, style: Style): string {
   const { view } = item;
   const where = item.fleet ? `the fleet's budget in ${item.where}` : `this machine's budget (${item.where})`;
@@ -85,7 +78,6 @@ export function renderBudget(item: BudgetItem, style: Style): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** How many lines each printer's last reading took, to draw the next over it. */
 const drawn = new WeakMap<Printer, number>();
 
 export const print: Handlers<BudgetItem> = {

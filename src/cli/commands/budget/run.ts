@@ -14,18 +14,13 @@ import { BrokenState, type BudgetKeyRef } from '../../../core/budget/state.js';
 import { CliError, ExitCode, isStop } from '../../../core/errors/cli-error.js';
 import { sleep } from '../../../util/sleep.js';
 import type { Item } from '../../output/items.js';
+import type { BudgetItem } from './items.js';
 
 export interface BudgetFlags {
-  /** Read again once a second (Tuning.watchMs) until the run's signal. */
   watch?: boolean;
 }
 
-type BudgetItem = Extract<Item, { kind: 'budget' }>;
-
-/**
- * The store of the profile's key: the Redis of budget_url where one is set, else this machine's file. A key
- * in the keychain is not read for it (looking sends nothing): the digest login stored beside it names it.
- */
+/** The store of the profile's key, named by the digest login stored (the keychain is not read for it). */
 async function storeOf(ctx: Context): Promise<{ store: BudgetStore; origin: string; fleet: boolean }> {
   const need = ['apiKey', 'baseUrl', 'budgetUrl'] as const;
   let s = await ctx.settings(need, { keychain: false });
@@ -36,8 +31,7 @@ async function storeOf(ctx: Context): Promise<{ store: BudgetStore; origin: stri
     baseUrl = requireBaseUrl(s).value;
     apiKey = { digest: digest.digest };
   } else {
-    // A key in the keychain without its digest for this origin (another --base-url, the file edited by
-    // hand): read it after all.
+    // A key in the keychain without its digest for this origin (another --base-url): read after all.
     if (s.apiKey === undefined && s.keyPlace === 'keychain') s = await ctx.settings(need);
     ({ baseUrl, apiKey } = requireConnection(s));
   }
@@ -48,13 +42,11 @@ async function storeOf(ctx: Context): Promise<{ store: BudgetStore; origin: stri
   return { store: new FileStore(pacingDir(ctx.io), origin, apiKey), origin, fleet: false };
 }
 
-/** One reading of the store. */
 async function read(ctx: Context, at: Awaited<ReturnType<typeof storeOf>>): Promise<BudgetItem> {
   const pacing = { ...DEFAULT_PACING, limit: rateLimitFromEnv(ctx.io.env) ?? DEFAULT_PACING.limit };
   let state;
   try {
-    // What the next command would repair (an unusable file, a file in the lock's place), repaired now,
-    // and said: looking should not leave the budget broken, nor keep quiet about what it did.
+    // Repaired now, and said, as the next command would: looking should not leave the budget broken.
     at.store.onRepair = (message) => ctx.log.warn(message);
     await at.store.repair?.();
     state = await at.store.stored();

@@ -1,4 +1,3 @@
-// agents budget: its options and help.
 import type { Command } from 'commander';
 import type { CommandSpec } from '../options/command-spec.js';
 import type { BudgetFlags } from './run.js';

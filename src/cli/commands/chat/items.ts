@@ -1,11 +1,8 @@
-// What agents chat yields of its own, and how it prints: the session it was on, and how to come back to it.
 import type { Handlers } from '../../output/printer.js';
 import { PLAIN, type Style } from '../../output/style.js';
 
-/** A chat was left: the session it was on (if one was started) and how to come back to it. */
 export type ChatItem = { kind: 'chat-ended'; sessionId: string | undefined };
 
-/** What a chat leaves behind: the session's id and the commands that pick it up again. */
 export function renderChatEnd(sessionId: string | undefined, style: Style = PLAIN): string {
   if (sessionId === undefined) return style.dim('No session was started.');
   return [

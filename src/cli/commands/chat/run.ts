@@ -1,6 +1,4 @@
-// agents chat [session]: a conversation with an agent at the terminal: a session started with the first
-// message (or one continued, its last turns first), its messages shown as they land, what is typed sent as
-// a follow-up. Only on a terminal: a script is told to use create/send --wait before anything is sent.
+// agents chat [session]: a conversation with an agent at the terminal (src/cli/chat/ holds its parts).
 import type { Context } from '../../run/context.js';
 import { CliError, ExitCode, UsageError } from '../../../core/errors/cli-error.js';
 import { selectAgent, type AgentSelection, type CheckedAgentFlags } from '../../input/agent.js';
@@ -13,44 +11,35 @@ import { Chat, type ChatEnd } from '../../chat/session.js';
 import { completeSlash } from '../../chat/slash.js';
 import { ChatTerminal } from '../../chat/chat-terminal.js';
 
-/** The options of chat, as its spec (spec.ts) checked them. */
 export interface ChatFlags extends CheckedAgentFlags {
   private?: boolean;
   yes?: boolean;
   notify?: boolean;
-  /** Turns of a continued session shown first. */
   turns: number;
 }
 
-/**
- * The follow's own retries: a poll that fails is reported after one quick retry rather than after the
- * client's minute of them, so the status line says at once that the service is failing; the follow then
- * spaces its polls out (up to 30 s apart) until the service answers again.
- */
+/** One quick retry, not the client's minute of them: the status line says at once that polls fail. */
 const POLL_RETRY = { maxRetries: 1, totalBudgetMs: 5_000 };
 
 const SCRIPT_HINT = 'in scripts and CI use: agents create --wait "…", then agents send <session> --wait "…"';
 
-/** Exit 2 unless a person is at a terminal that can take the chat's input and status lines. */
 function requireTerminal(ctx: Context): void {
   const { io, caps } = ctx;
-  const why = caps.ci
-    ? 'CI is set'
-    : io.stdin.isTTY !== true
-      ? 'standard input is not a terminal'
-      : io.stdout.isTTY !== true
-        ? 'standard output is not a terminal'
-        : io.env.TERM === 'dumb'
-          ? 'this terminal (TERM=dumb) cannot move its cursor'
-          : undefined;
+  const why = (
+    [
+      [caps.ci, 'CI is set'],
+      [io.stdin.isTTY !== true, 'standard input is not a terminal'],
+      [io.stdout.isTTY !== true, 'standard output is not a terminal'],
+      [io.env.TERM === 'dumb', 'this terminal (TERM=dumb) cannot move its cursor'],
+    ] as const
+  ).find(([failed]) => failed)?.[1];
   if (why !== undefined) throw new UsageError(`agents chat needs a terminal: ${why}`, SCRIPT_HINT);
   if (ctx.globals.json) throw new UsageError('agents chat has no --json output', SCRIPT_HINT);
 }
 
 /** For a continued session: the agent /new would use, from the flags or the config; never asked. */
 async function knownAgent(ctx: Context, flags: ChatFlags): Promise<AgentSelection | undefined> {
-  const given = [flags.agent, flags.agentId, flags.profile];
-  if (given.some((v) => v !== undefined))
+  if ([flags.agent, flags.agentId, flags.profile].some((v) => v !== undefined))
     return selectAgent(flags, () => Promise.resolve(undefined), undefined);
   const configured = (await ctx.settings(['agent'])).agent;
   return configured === undefined ? undefined : { agent_name: configured };
@@ -75,15 +64,8 @@ export async function chat(ctx: Context, ref: SessionRef | undefined, flags: Cha
 
   const connection = requireConnection(await ctx.settings(['apiKey', 'baseUrl']));
   const poller = ctx.clientFor({ ...connection, retry: POLL_RETRY });
-  const chat = new Chat({
-    ctx,
-    client,
-    poller,
-    agent,
-    private: flags.private,
-    yes: flags.yes,
-    notify: flags.notify,
-  });
+  const { private: hidden, yes, notify } = flags;
+  const chat = new Chat({ ctx, client, poller, agent, private: hidden, yes, notify });
   const { io } = ctx;
   const terminal = new ChatTerminal({
     stdin: io.stdin,
@@ -114,12 +96,9 @@ export async function chat(ctx: Context, ref: SessionRef | undefined, flags: Cha
   }
 
   const sessionId = chat.sessionId ?? chat.previousSessionId;
-  const resume = sessionId === undefined ? undefined : `resume with: agents chat ${sessionId}`;
   if (end === 'stopped') {
-    throw new CliError('interrupted', {
-      exitCode: ExitCode.INTERRUPTED,
-      ...(resume ? { hint: resume } : {}),
-    });
+    const hint = sessionId === undefined ? undefined : `resume with: agents chat ${sessionId}`;
+    throw new CliError('interrupted', { exitCode: ExitCode.INTERRUPTED, hint });
   }
   if (end.how === 'error') throw end.error;
   return { kind: 'chat-ended', sessionId };

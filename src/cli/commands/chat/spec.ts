@@ -1,39 +1,27 @@
-// agents chat [session]: its options and help, and the agent checks the flags alone decide.
-import { checkAgentFlags } from '../../input/agent.js';
-import { Option, type Command } from 'commander';
-import { CORE_AGENTS } from '../../../core/api/types.js';
-import type { AgentFlags } from '../../input/agent.js';
-import type { SessionRef } from '../../../core/sessions/refs.js';
-import { intOption, sessionArgument, uuidOption } from '../options/option-values.js';
+import { checkAgentFlags, type AgentFlags, type CheckedAgentFlags } from '../../input/agent.js';
+import type { Command } from 'commander';
+import { sessionRefArg, type SessionRef } from '../../../core/sessions/refs.js';
+import { intOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';
+import { addAgentOptions, addNotifyOptions } from '../options/reply-options.js';
 import { SESSION_ARG } from '../options/session-args.js';
 import type { ChatFlags } from './run.js';
 
-/** chat's options as commander parsed them. */
-interface ChatOptions extends AgentFlags {
-  private?: boolean;
-  yes?: boolean;
-  notify?: boolean;
-  turns: number;
-}
+type ChatOptions = Omit<ChatFlags, keyof CheckedAgentFlags> & AgentFlags;
 
 export const chatSpec: CommandSpec = (program, run) =>
-  program
-    .command('chat')
-    .description('a conversation with an agent at the terminal: type, watch it work, reply')
-    .argument('[session]', `continue this session (${SESSION_ARG})`, sessionArgument)
-    .addOption(
-      new Option('-a, --agent <name>', 'agent of a new session (env AGENTS_AGENT, config "agent")').choices(
-        CORE_AGENTS,
-      ),
+  addNotifyOptions(
+    addAgentOptions(
+      program
+        .command('chat')
+        .description('a conversation with an agent at the terminal: type, watch it work, reply')
+        .argument('[session]', `continue this session (${SESSION_ARG})`, sessionRefArg),
+      'agent of a new session (env AGENTS_AGENT, config "agent")',
     )
-    .option('--agent-id <uuid>', 'a specific agent of the workspace', uuidOption)
-    .option('--agent-profile <uuid>', 'an existing agent profile', uuidOption)
-    .option('--agent-profile-file <file>', 'a JSON Profile object')
-    .option('--private', 'hide new sessions from other workspace members')
-    .option('-y, --yes', 'send a follow-up that interrupts a running turn without asking')
-    .option('--notify', 'ring the bell when a turn ends')
-    .option('--no-notify', 'no notification for this run, whatever the notify setting says')
+      .option('--private', 'hide new sessions from other workspace members')
+      .option('-y, --yes', 'send a follow-up that interrupts a running turn without asking'),
+    'ring the bell when a turn ends',
+  )
     .option('-n, --turns <n>', 'turns of a continued session to show first', intOption(0, 1000), 3)
     .addHelpText(
       'after',
@@ -47,12 +35,8 @@ Examples:
   $ agents chat last`,
     )
     .action(async (ref: SessionRef | undefined, opts: ChatOptions, cmd: Command) => {
-      const flags = check(opts);
+      // One way of naming the agent at most, a profile file read and checked.
+      const { agentProfile: _id, agentProfileFile: _file, ...rest } = opts;
+      const flags: ChatFlags = { ...rest, ...checkAgentFlags(opts) };
       return run(cmd, async (ctx) => (await import('./run.js')).chat(ctx, ref, flags));
     });
-
-/** One way of naming the agent at most, a profile file read and checked. */
-function check(opts: ChatOptions): ChatFlags {
-  const { agentProfile: _id, agentProfileFile: _file, ...rest } = opts;
-  return { ...rest, ...checkAgentFlags(opts) };
-}

@@ -1,13 +1,7 @@
-// What agents checkout yields, and how it prints: the branch and its commit on stdout (or JSON), what
-// became of the branch on stderr.
 import { jsonLine, type Handlers } from '../../output/printer.js';
 import { escapeForLine } from '../../../util/text.js';
 
-/**
- * A pull request on a local branch: the session, the pull request's address, the remote it was fetched from,
- * the branch, its commit now, the pull request's head, the branch's commit before (when it existed), and how
- * many commits of its own the branch kept beyond the head (it is never moved back).
- */
+/** A pull request on a local branch; `ahead`: commits of its own the branch kept beyond the head. */
 export type CheckoutItem = {
   kind: 'checkout';
   sessionId: string;
@@ -25,11 +19,8 @@ const short = (commit: string) => commit.slice(0, 7);
 export const print: Handlers<CheckoutItem> = {
   checkout(p, item) {
     const { sessionId, pullRequest, remote, branch, commit, head, before, ahead } = item;
-    if (p.json) {
-      p.out(jsonLine({ session_id: sessionId, pull_request: pullRequest, remote, branch, commit }));
-    } else {
-      p.out(`${branch} ${commit}\n`);
-    }
+    const json = { session_id: sessionId, pull_request: pullRequest, remote, branch, commit };
+    p.out(p.json ? jsonLine(json) : `${branch} ${commit}\n`);
     const what =
       before === undefined
         ? `Switched to a new branch ${branch} at ${short(commit)}`

@@ -1,5 +1,4 @@
-// agents checkout: the session's pull request fetched into this clone, on a branch this command makes (or
-// moves forward, on a later run), switched to; local commits and files git does not track are never lost.
+// agents checkout: local commits and files git does not track are never lost (src/cli/git/clone.ts).
 import type { Context } from '../../run/context.js';
 import type { SessionRef } from '../../../core/sessions/refs.js';
 import { withAttempt } from '../../../core/sessions/groups.js';
@@ -9,46 +8,30 @@ import { branchState, fetchPull, requireBranchName, switchTo } from '../../git/c
 import { UsageError } from '../../../core/errors/cli-error.js';
 import type { Item } from '../../output/items.js';
 
-export interface CheckoutFlags {
-  pr?: PullRequestPick;
-  /** --attempt K: that attempt of the session group given. */
-  attempt?: number;
-  /** The local branch instead of agents/<8 of the id>-pr<N>. */
-  branch?: string;
-  /** Move a branch this command did not make, or reset one with commits the pull request does not have. */
-  force?: boolean;
-}
+export type CheckoutFlags = { pr?: PullRequestPick; attempt?: number; branch?: string; force?: boolean };
 
 export async function checkout(
   ctx: Context,
   given: SessionRef | undefined,
   flags: CheckoutFlags,
 ): Promise<Item> {
-  const located = await locatePull(ctx, await withAttempt(given, flags.attempt, () => ctx.history()), {
+  const ref = await withAttempt(given, flags.attempt, () => ctx.history());
+  const { sessionId, pr, remote, place } = await locatePull(ctx, ref, {
     pick: flags.pr,
     clean: true,
     before: flags.branch === undefined ? undefined : (place) => requireBranchName(place, flags.branch ?? ''),
   });
-  const { sessionId, pr, remote, place } = located;
   const branch = flags.branch ?? `agents/${sessionId.slice(0, 8)}-pr${pr.number}`;
-  const state = await branchState(place, branch);
+  const { tip, madeFor } = await branchState(place, branch);
   const force = flags.force === true;
-  if (state.tip !== undefined && state.madeFor === undefined && !force) {
+  if (tip !== undefined && madeFor === undefined && !force) {
     throw new UsageError(
       `the branch ${branch} exists and agents checkout did not make it`,
       'give another with --branch NAME, or move it anyway with --force',
     );
   }
-  const head = await fetchPull(place, remote.name, pr);
-  const move = await switchTo(place, {
-    branch,
-    tip: state.tip,
-    commit: head,
-    force,
-    remote: remote.name,
-    pr,
-    sessionId,
-  });
+  const commit = await fetchPull(place, remote.name, pr);
+  const move = await switchTo(place, { branch, tip, commit, force, remote: remote.name, pr, sessionId });
   return {
     kind: 'checkout',
     sessionId,
@@ -56,8 +39,8 @@ export async function checkout(
     remote: remote.name,
     branch,
     commit: move.at,
-    head,
-    before: state.tip,
+    head: commit,
+    before: tip,
     ahead: move.ahead,
   };
 }

@@ -1,9 +1,7 @@
-// agents checkout [session]: its options and help.
 import type { Command } from 'commander';
 import type { SessionRef } from '../../../core/sessions/refs.js';
 import type { CommandSpec } from '../options/command-spec.js';
-import { sessionOrPickArg } from '../options/session-args.js';
-import { attemptOption, pullRequestOption } from '../options/pull-request-options.js';
+import { attemptOption, pullRequestOption, sessionOrPickArg } from '../options/session-args.js';
 import type { CheckoutFlags } from './run.js';
 
 export const checkoutSpec: CommandSpec = (program, run) =>

@@ -1,6 +1,4 @@
-// agents completion bash|zsh|fish: a completion script written from the commander program itself
-// (src/cli/completion/*), so it always knows the commands and options of this version; and `agents __complete
-// sessions`, which the scripts call for session ids (the state file alone: no request, no key).
+// agents completion: the script is written from the program itself, so it knows this version's options.
 import type { Command } from 'commander';
 import type { Context } from '../../run/context.js';
 import { readKnownSessions } from '../../../core/state/known-sessions.js';
@@ -8,14 +6,12 @@ import type { Item } from '../../output/items.js';
 import { flatten } from '../../../util/text.js';
 import { bash, commandTree, fish, zsh } from '../../completion/generators.js';
 
-/** The completion script for `shell`. */
 export function completion(program: Command, shell: 'bash' | 'zsh' | 'fish'): Item {
   const spec = commandTree(program);
   const script = shell === 'bash' ? bash(spec) : shell === 'zsh' ? zsh(spec) : fish(spec);
   return { kind: 'value', text: script.replace(/\n$/, ''), json: script };
 }
 
-/** `agents __complete sessions`: the profile's known session ids, each with its title after a tab. */
 export async function completeWords(ctx: Context, what: string): Promise<Item> {
   if (what !== 'sessions') return { kind: 'value', text: undefined, json: [] };
   const known = await readKnownSessions(await ctx.history());

@@ -2,7 +2,6 @@
 import { Argument, type Command } from 'commander';
 import type { CommandSpec } from '../options/command-spec.js';
 
-/** The shells `agents completion` writes a script for. */
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
 export const completionSpec: CommandSpec = (program, run) => {

@@ -1,4 +1,3 @@
-// The settings as `config list` and `config get` show them: data types, their text form, and how each prints.
 import type { ConfigKey } from '../../../core/config/validators.js';
 import type { SettingSource } from '../../../core/config/settings.js';
 import type { Handlers } from '../../output/printer.js';
@@ -9,13 +8,10 @@ export interface ConfigEntry {
   key: ConfigKey;
   value: string | null;
   source: Exclude<SettingSource, 'default'> | 'unset';
-  /** Where exactly: "--base-url", "AGENTS_API_KEY", "profile work"; null when unset. */
   origin: string | null;
-  /** api-key only: where the key is kept (the keychain's is never read to be shown, even masked). */
   store?: KeyPlace;
 }
 
-/** The output of `config list`. */
 export interface ConfigListing {
   profile: string;
   profileSource: SettingSource;
@@ -24,7 +20,6 @@ export interface ConfigListing {
   settings: Record<ConfigKey, ConfigEntry>;
 }
 
-/** Text form of `config list`: one aligned row per key, the source in parentheses. */
 export function renderConfigList(l: ConfigListing): string {
   const profileOrigin =
     l.profileSource === 'flag' ? '--profile' : l.profileSource === 'env' ? 'AGENTS_PROFILE' : 'default';
@@ -43,10 +38,7 @@ export function renderConfigList(l: ConfigListing): string {
 }
 
 export type ConfigItem =
-  /** The settings in effect (config list). */
-  | { kind: 'config-list'; listing: ConfigListing }
-  /** One setting (config get). */
-  | { kind: 'config-entry'; entry: ConfigEntry };
+  { kind: 'config-list'; listing: ConfigListing } | { kind: 'config-entry'; entry: ConfigEntry };
 
 export const print: Handlers<ConfigItem> = {
   'config-list'(p, { listing }) {

@@ -1,6 +1,4 @@
-// agents config list | get | set | unset | path. `list` and `get` show the value in effect for this run
-// (flag > env > profile) and where it comes from; `set` and `unset` change the active profile. A key is
-// only ever shown masked.
+// agents config: `list` and `get` show the value in effect (flag > env > profile), a key only ever masked.
 import type { Context } from '../../run/context.js';
 import { removeKey, storeKey } from '../../../core/config/key-store.js';
 import { maskKey, maskUrlPassword } from '../../../core/config/mask.js';
@@ -23,62 +21,56 @@ const FIELD: Record<ConfigKey, SettingName> = {
 };
 const FLAGS: Partial<Record<ConfigKey, string>> = { 'base-url': '--base-url' };
 
-/** The key's entry: where it is kept, masked where it was read (the keychain's is not read to be shown). */
-function keyEntry(s: Settings): ConfigEntry {
-  if (s.keyPlace === 'keychain' && s.apiKey === undefined) {
+/** A setting as list and get show it: masked, with where it comes from; for the key, where it is kept. */
+function entry(s: Settings, key: ConfigKey): ConfigEntry {
+  const place = key === 'api-key' ? s.keyPlace : undefined;
+  // The keychain's key is not read to be shown, even masked.
+  if (place === 'keychain' && s.apiKey === undefined) {
     return {
-      key: 'api-key',
+      key,
       value: null,
       source: 'profile',
       origin: `profile ${s.profile}, system keychain`,
-      store: 'keychain',
+      store: place,
     };
   }
-  const shown = plainEntry(s, 'api-key');
-  if (s.keyPlace === 'file') shown.origin = `profile ${s.profile}, config file`;
-  return s.keyPlace === undefined ? shown : { ...shown, store: s.keyPlace };
-}
-
-function entry(s: Settings, key: ConfigKey): ConfigEntry {
-  return key === 'api-key' && s.keyPlace !== undefined ? keyEntry(s) : plainEntry(s, key);
-}
-
-function plainEntry(s: Settings, key: ConfigKey): ConfigEntry {
   const field = FIELD[key];
   const raw = s[field];
   const source = s.sources[field];
-  if (raw === undefined || source === 'default') return { key, value: null, source: 'unset', origin: null };
-  const origin =
-    source === 'flag' ? (FLAGS[key] ?? 'flag') : source === 'env' ? ENV_VARS[field] : `profile ${s.profile}`;
-  const shown = key === 'api-key' ? maskKey(raw) : key === 'budget-url' ? maskUrlPassword(raw) : raw;
-  return { key, value: shown, source, origin };
+  let shown: ConfigEntry = { key, value: null, source: 'unset', origin: null };
+  if (raw !== undefined && source !== 'default') {
+    const origin =
+      source === 'flag'
+        ? (FLAGS[key] ?? 'flag')
+        : source === 'env'
+          ? ENV_VARS[field]
+          : `profile ${s.profile}`;
+    const value = key === 'api-key' ? maskKey(raw) : key === 'budget-url' ? maskUrlPassword(raw) : raw;
+    shown = { key, value, source, origin };
+  }
+  if (place === 'file') shown.origin = `profile ${s.profile}, config file`;
+  return place === undefined ? shown : { ...shown, store: place };
 }
 
-/** The settings in effect for the active profile, each with its source. */
 export async function configList(ctx: Context): Promise<Item> {
   const settings = await ctx.settings(undefined, { keychain: false });
   const profiles = Object.keys(await ctx.config.profiles()).sort();
-  const entries = Object.fromEntries(CONFIG_KEYS.map((k) => [k, entry(settings, k)])) as Record<
-    ConfigKey,
-    ConfigEntry
-  >;
+  const entries = Object.fromEntries(CONFIG_KEYS.map((k) => [k, entry(settings, k)]));
   const listing: ConfigListing = {
     profile: settings.profile,
     profileSource: settings.sources.profile,
     path: ctx.config.path,
     profiles,
-    settings: entries,
+    settings: entries as ConfigListing['settings'],
   };
   return { kind: 'config-list', listing };
 }
 
-/** The value in effect for `key` (masked for api-key). */
 export async function configGet(ctx: Context, key: string): Promise<Item> {
   const k = validateConfigKey(key);
   return { kind: 'config-entry', entry: entry(await ctx.settings([FIELD[k]], { keychain: false }), k) };
 }
 
-/** Stores a validated value in the active profile, with the warnings worth showing. */
 export async function* configSet(ctx: Context, key: string, value: string): AsyncGenerator<Item> {
   const k = validateConfigKey(key);
   const checked = validateConfigValue(k, value);
@@ -104,7 +96,6 @@ export async function* configSet(ctx: Context, key: string, value: string): Asyn
   yield { kind: 'note', text: `Set ${key} in profile ${profile}` };
 }
 
-/** Removes `key` from the active profile. */
 export async function configUnset(ctx: Context, key: string): Promise<Item> {
   const k = validateConfigKey(key);
   const profile = ctx.profile();
@@ -118,7 +109,6 @@ export async function configUnset(ctx: Context, key: string): Promise<Item> {
   };
 }
 
-/** Where the config file is. */
 export function showConfigPath(ctx: Context): Item {
   return { kind: 'value', text: ctx.config.path, json: { path: ctx.config.path } };
 }

@@ -1,4 +1,3 @@
-// agents config list|get|set|unset|path: the subcommands and their help.
 import type { Command } from 'commander';
 import type { CommandSpec } from '../options/command-spec.js';
 
@@ -21,35 +20,28 @@ Examples:
   $ agents config path`,
     );
   const commands = () => import('./run.js');
-  config
-    .command('list')
-    .description('the settings in effect and where each comes from (the key masked)')
-    .action((_opts: object, cmd: Command) => run(cmd, async (ctx) => (await commands()).configList(ctx)));
-  config
-    .command('get')
-    .description('print the value in effect for KEY (api-key masked)')
+  const sub = (name: string, description: string) => config.command(name).description(description);
+  sub('list', 'the settings in effect and where each comes from (the key masked)').action(
+    (_opts: object, cmd: Command) => run(cmd, async (ctx) => (await commands()).configList(ctx)),
+  );
+  sub('get', 'print the value in effect for KEY (api-key masked)')
     .argument('<key>', KEY)
     .action((key: string, _opts: object, cmd: Command) =>
       run(cmd, async (ctx) => (await commands()).configGet(ctx, key)),
     );
-  config
-    .command('set')
-    .description('store KEY in the profile (for api-key prefer `agents login --with-key`)')
+  sub('set', 'store KEY in the profile (for api-key prefer `agents login --with-key`)')
     .argument('<key>', KEY)
     .argument('<value>')
     .action((key: string, value: string, _opts: object, cmd: Command) =>
       run(cmd, async (ctx) => (await commands()).configSet(ctx, key, value)),
     );
-  config
-    .command('unset')
-    .description('remove KEY from the profile')
+  sub('unset', 'remove KEY from the profile')
     .argument('<key>', KEY)
     .action((key: string, _opts: object, cmd: Command) =>
       run(cmd, async (ctx) => (await commands()).configUnset(ctx, key)),
     );
-  config
-    .command('path')
-    .description('print where the config file is')
-    .action((_opts: object, cmd: Command) => run(cmd, async (ctx) => (await commands()).showConfigPath(ctx)));
+  sub('path', 'print where the config file is').action((_opts: object, cmd: Command) =>
+    run(cmd, async (ctx) => (await commands()).showConfigPath(ctx)),
+  );
   return config;
 };

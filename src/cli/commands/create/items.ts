@@ -1,5 +1,3 @@
-// What agents create yields of its own, and how each prints: the new session (or session group) as JSON, its
-// id for a script, a summary for a person.
 import type { Session } from '../../../core/api/types.js';
 import { jsonLine, type Handlers } from '../../output/printer.js';
 import { renderCreated } from '../../output/render.js';
@@ -7,12 +5,8 @@ import { PLAIN, type Style } from '../../output/style.js';
 import { jsonText, neutralize } from '../../../util/text.js';
 
 export type CreateItem =
-  /** A new session; `waiting` when the command goes on to wait for its reply. */
   | { kind: 'session-created'; session: Session; waiting: boolean }
-  /**
-   * create --attempts: the new session group and the attempts the service took (of `of` asked for, each
-   * with its number); `waiting` as above.
-   */
+  /** create --attempts: the attempts the service took, of `of` asked for. */
   | {
       kind: 'attempts-created';
       group: string;
@@ -21,7 +15,6 @@ export type CreateItem =
       waiting: boolean;
     };
 
-/** create --attempts on a terminal: the group, then each attempt's number, id and address. */
 export function renderAttempts(
   group: string,
   attempts: readonly { attempt: number; session: Session }[],

@@ -1,6 +1,10 @@
-// agents create: a new session with its first message; optionally wait for or follow the reply.
+// agents create. With --attempts N: N sessions in one new session group, posted one after another through
+// the key's shared budget; a create that fails is reported and leaves the others (none is sent again).
+import { randomUUID } from 'node:crypto';
 import type { Context } from '../../run/context.js';
-import type { CreateSessionBody } from '../../../core/api/types.js';
+import type { ApiClient } from '../../../core/api/client.js';
+import type { CreateSessionBody, Session } from '../../../core/api/types.js';
+import { CliError, ExitCode, toCliError, type ExitCodeValue } from '../../../core/errors/cli-error.js';
 import { commandMessage } from '../../input/command-message.js';
 import { selectAgent, type CheckedAgentFlags } from '../../input/agent.js';
 import type { ReplyFlags } from '../../input/reply-flags.js';
@@ -8,19 +12,15 @@ import { withSchemaInstruction, type OutputSchema } from '../../../core/sessions
 import type { Item } from '../../output/items.js';
 import { githubFiles } from '../../../core/config/env.js';
 import { startDeadline } from '../../../core/sessions/deadline.js';
+import { addMember, waitFanOut } from '../wait/run.js';
 import { afterPost } from '../options/after-post.js';
 import { postTurn } from '../../../core/sessions/post.js';
-import { createAttempts } from './attempts.js';
 
-/** The options of create, as its spec (spec.ts) checked them. */
 export interface CreateFlags extends CheckedAgentFlags, ReplyFlags {
   private?: boolean;
   title?: string;
-  /** --session-group: the session group's UUID. */
   sessionGroup?: string;
-  /** --output-schema, compiled by the spec. */
   schema?: OutputSchema;
-  /** --attempts N (2 to 5): N sessions in one new session group. */
   attempts?: number;
 }
 
@@ -69,5 +69,64 @@ export async function* create(ctx: Context, words: string[], flags: CreateFlags)
     });
   } finally {
     deadline.dispose();
+  }
+}
+
+async function* createAttempts(
+  ctx: Context,
+  client: ApiClient,
+  body: CreateSessionBody,
+  flags: CreateFlags,
+): AsyncGenerator<Item> {
+  const n = flags.attempts!;
+  const group = randomUUID();
+  const books = await ctx.history();
+  const deadline = startDeadline(ctx.signal, flags.timeout);
+  const created: { attempt: number; session: Session }[] = [];
+  // The worst exit code: the highest (a time-out, 124, is worse than a failure, 1).
+  let worst = 0;
+  try {
+    for (let k = 1; k <= n; k += 1) {
+      const turn = { kind: 'create', body: { ...body, session_group_id: group }, attempt: k } as const;
+      try {
+        const posted = await postTurn(client, turn, deadline, books);
+        if (posted.warning) yield { kind: 'warning', text: posted.warning };
+        created.push({ attempt: k, session: posted.session });
+      } catch (err) {
+        // Stopped (Ctrl-C, --timeout): the attempts not yet sent are not sent; what was made is said.
+        if (deadline.signal.aborted) {
+          yield { kind: 'attempts-created', group, attempts: created, of: n, waiting: false };
+          throw err;
+        }
+        const e = toCliError(err);
+        worst = Math.max(worst, e.exitCode);
+        yield { kind: 'error', text: `attempt ${k} of ${n}: ${e.message}`, hint: e.hint };
+      }
+    }
+    const waiting = flags.wait === true && created.length > 0;
+    yield { kind: 'attempts-created', group, attempts: created, of: n, waiting };
+    if (waiting) {
+      const fan = waitFanOut(ctx, client, deadline.signal, { timeout: flags.timeout, notify: flags.notify });
+      for (const { session } of created)
+        addMember(fan, session.id, session.thread_id, `attempt ${session.id}`);
+      fan.endFeeding();
+      yield* fan.items();
+      worst = Math.max(worst, fan.worstError ?? 0);
+    }
+  } finally {
+    deadline.dispose();
+  }
+  if (deadline.expired || ctx.signal.aborted) {
+    throw new CliError(ctx.signal.aborted ? 'interrupted' : `timed out${deadline.after}`, {
+      exitCode: ctx.signal.aborted ? ExitCode.INTERRUPTED : ExitCode.TIMEOUT,
+      hint: `the attempts go on; resume with: agents wait ${group}`,
+    });
+  }
+  if (worst !== 0) {
+    // Each failure was reported as it happened: the worst one's code, and nothing more.
+    throw new CliError(`${n - created.length} of ${n} attempts failed`, {
+      exitCode: worst as ExitCodeValue,
+      silent: true,
+    });
   }
 }

@@ -1,37 +1,24 @@
-// agents create [message...]: its options and help, and the checks the flags alone decide.
 import { checkReplyFlags } from '../../input/reply-flags.js';
-import { checkAgentFlags } from '../../input/agent.js';
-import { checkMessageSources } from '../../input/message.js';
-import { Option, type Command } from 'commander';
-import { CORE_AGENTS } from '../../../core/api/types.js';
-import type { AgentFlags } from '../../input/agent.js';
-import type { ReplyFlags } from '../../input/reply-flags.js';
+import { checkAgentFlags, type AgentFlags, type CheckedAgentFlags } from '../../input/agent.js';
+import { checkMessageSources } from '../../../core/io/message.js';
+import type { Command } from 'commander';
 import { intOption, titleOption, uuidOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';
-import { addReplyOptions, loadSchemaOption } from '../options/reply-options.js';
+import { addAgentOptions, addReplyOptions, loadSchemaOption } from '../options/reply-options.js';
 import type { CreateFlags } from './run.js';
 import { UsageError } from '../../../core/errors/cli-error.js';
 
-/** create's options as commander parsed them. */
-interface CreateOptions extends AgentFlags, ReplyFlags {
-  private?: boolean;
-  title?: string;
-  sessionGroup?: string;
-  attempts?: number;
-}
+type CreateOptions = Omit<CreateFlags, keyof CheckedAgentFlags | 'schema'> & AgentFlags;
 
 export const createSpec: CommandSpec = (program, run) =>
   addReplyOptions(
-    program
-      .command('create')
-      .description('create a session with a first message')
-      .argument('[message...]', 'the message ("-" reads standard input)')
-      .addOption(
-        new Option('-a, --agent <name>', 'agent (env AGENTS_AGENT, config "agent")').choices(CORE_AGENTS),
-      )
-      .option('--agent-id <uuid>', 'a specific agent of the workspace', uuidOption)
-      .option('--agent-profile <uuid>', 'an existing agent profile', uuidOption)
-      .option('--agent-profile-file <file>', 'a JSON Profile object')
+    addAgentOptions(
+      program
+        .command('create')
+        .description('create a session with a first message')
+        .argument('[message...]', 'the message ("-" reads standard input)'),
+      'agent (env AGENTS_AGENT, config "agent")',
+    )
       .option('--private', 'hide the session from other workspace members')
       .option('--title <text>', "the session's title (at most 200 characters)", titleOption)
       .option('--session-group <uuid>', 'file the session under an existing session group', uuidOption)
@@ -56,10 +43,6 @@ Examples:
       return run(cmd, async (ctx) => (await import('./run.js')).create(ctx, words, flags));
     });
 
-/**
- * What the flags decide before anything is read or sent: --wait and its company, one way of naming the
- * agent (a profile file read and checked), one source of the message.
- */
 async function check(words: string[], opts: CreateOptions): Promise<CreateFlags> {
   checkReplyFlags(opts);
   if (opts.attempts !== undefined) checkAttempts(opts);
@@ -70,10 +53,7 @@ async function check(words: string[], opts: CreateOptions): Promise<CreateFlags>
   return { ...rest, ...agent, schema };
 }
 
-/**
- * --attempts makes a new group of sessions that are waited on together: a group given as well, one reply
- * followed or checked against a schema, or one file written, would be ambiguous.
- */
+/** --attempts: the sessions are waited on together; these would be ambiguous. */
 function checkAttempts(opts: CreateOptions): void {
   const alone: [keyof CreateOptions, string][] = [
     ['sessionGroup', '--session-group (the attempts get a new group of their own)'],

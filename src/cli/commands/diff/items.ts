@@ -1,4 +1,3 @@
-// What agents diff yields, and how it prints: the change as git wrote it, byte for byte, or in JSON.
 import { jsonLine, type Handlers } from '../../output/printer.js';
 
 /** A pull request's change, as git wrote it, against the remote's default branch `base`. */

@@ -1,5 +1,4 @@
-// agents diff: the pull request's change against the remote's default branch, since their merge base. At a
-// terminal git itself writes it (its pager, its colours); otherwise its output is the command's data.
+// agents diff: at a terminal git itself writes it (its pager, its colours); otherwise its output is data.
 import type { Context } from '../../run/context.js';
 import type { SessionRef } from '../../../core/sessions/refs.js';
 import { withAttempt } from '../../../core/sessions/groups.js';
@@ -10,13 +9,7 @@ import { git, gitSays } from '../../git/git.js';
 import { CliError } from '../../../core/errors/cli-error.js';
 import type { Item } from '../../output/items.js';
 
-export interface DiffFlags {
-  pr?: PullRequestPick;
-  /** --attempt K: that attempt of the session group given. */
-  attempt?: number;
-  stat?: boolean;
-  nameOnly?: boolean;
-}
+export type DiffFlags = { pr?: PullRequestPick; attempt?: number; stat?: boolean; nameOnly?: boolean };
 
 export async function diff(
   ctx: Context,
@@ -27,11 +20,7 @@ export async function diff(
   const { sessionId, pr, remote, place } = await locatePull(
     ctx,
     await withAttempt(given, flags.attempt, () => ctx.history()),
-    {
-      pick: flags.pr,
-      clean: false,
-      fallback: currentBranchSession,
-    },
+    { pick: flags.pr, clean: false, fallback: currentBranchSession },
   );
   const base = await defaultBranch(place, remote.name);
   const tracking = `refs/remotes/${remote.name}/${base}`;

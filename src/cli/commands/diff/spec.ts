@@ -1,10 +1,7 @@
-// agents diff [session]: its options and help.
-import { Argument, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { SessionRef } from '../../../core/sessions/refs.js';
 import type { CommandSpec } from '../options/command-spec.js';
-import { SESSION_ARG } from '../options/session-args.js';
-import { sessionArgument } from '../options/option-values.js';
-import { attemptOption, pullRequestOption } from '../options/pull-request-options.js';
+import { attemptOption, pullRequestOption, sessionOrPickArg } from '../options/session-args.js';
 import type { DiffFlags } from './run.js';
 
 export const diffSpec: CommandSpec = (program, run) =>
@@ -12,10 +9,9 @@ export const diffSpec: CommandSpec = (program, run) =>
     .command('diff')
     .description('show the change of the session’s pull request, without switching branch')
     .addArgument(
-      new Argument(
-        '[session]',
-        `${SESSION_ARG}; left out: the session of the branch agents checkout made, if on one (else, at a terminal, chosen from \`agents ls\`)`,
-      ).argParser(sessionArgument),
+      sessionOrPickArg(
+        'left out: the session of the branch agents checkout made, if on one (else, at a terminal, chosen from `agents ls`)',
+      ),
     )
     .addOption(pullRequestOption())
     .addOption(attemptOption())

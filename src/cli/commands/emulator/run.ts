@@ -14,25 +14,19 @@ import {
   misbehaviourOf,
 } from '../../../emulator/index.js';
 
-/** The command's options as commander parsed and validated them (see cli.ts). */
 export interface EmulatorFlags {
   port: number;
   host: string;
-  /** KEY or KEY:WORKSPACE, repeatable. */
   key?: string[];
   forbiddenKey?: string[];
-  /** Requests per minute per key; 0 = no limit. */
   rateLimit: number;
   timeScale: number;
   faultRate?: number;
   fault?: FaultMode[];
   faultSeed?: number;
   slowMs?: number;
-  /** The document to the letter, the live service as it answers today, or Blocks' CI mock. */
   dialect: DialectName;
-  /** How a repeated single-valued parameter is read; default the dialect's. */
   repeatedParams?: RepeatedParams;
-  /** Broken answers on purpose. */
   misbehave?: MisbehaviourName[];
 }
 
@@ -44,7 +38,6 @@ export function parseKeySpec(spec: string, forbidden = false): EmulatorKey {
   return forbidden ? { key, workspace, forbidden: true } : { key, workspace };
 }
 
-/** Pure: the emulator's options for these flags. Throws UsageError for flags that only work together. */
 export function emulatorOptions(flags: EmulatorFlags): EmulatorOptions {
   if ((flags.faultRate === undefined) !== (flags.fault === undefined)) {
     throw new UsageError('--fault-rate and --fault go together', 'e.g. --fault-rate 0.2 --fault 503 reset');
@@ -52,11 +45,8 @@ export function emulatorOptions(flags: EmulatorFlags): EmulatorOptions {
   const accepted = flags.key?.map((k) => parseKeySpec(k)) ?? [DEV_KEY];
   const refused = flags.forbiddenKey?.map((k) => parseKeySpec(k, true)) ?? [];
   const keys = [...accepted, ...refused];
-  const seen = new Set<string>();
-  for (const k of keys) {
-    if (seen.has(k.key)) throw new UsageError(`key ${JSON.stringify(k.key)} is given twice`);
-    seen.add(k.key);
-  }
+  const twice = keys.find((k, i) => keys.findIndex((other) => other.key === k.key) !== i);
+  if (twice) throw new UsageError(`key ${JSON.stringify(twice.key)} is given twice`);
   const opts: EmulatorOptions = {
     port: flags.port,
     host: flags.host,
@@ -73,28 +63,26 @@ export function emulatorOptions(flags: EmulatorFlags): EmulatorOptions {
   return opts;
 }
 
-function listenError(err: unknown, flags: EmulatorFlags): CliError {
+function listenError(err: unknown, { host, port }: EmulatorFlags): CliError {
   const code = (err as NodeJS.ErrnoException).code;
-  const where = `${flags.host}:${flags.port}`;
-  if (code === 'EADDRINUSE') {
-    return new CliError(`port ${flags.port} on ${flags.host} is already in use`, {
-      hint: 'choose another with --port, or --port 0 for any free port',
-      cause: err,
-    });
-  }
-  if (code === 'EACCES') return new CliError(`not allowed to listen on ${where}`, { cause: err });
+  const hint = 'choose another with --port, or --port 0 for any free port';
+  if (code === 'EADDRINUSE')
+    return new CliError(`port ${port} on ${host} is already in use`, { hint, cause: err });
+  if (code === 'EACCES') return new CliError(`not allowed to listen on ${host}:${port}`, { cause: err });
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
-    return new CliError(`cannot listen on ${where}: no such local address`, { cause: err });
+    return new CliError(`cannot listen on ${host}:${port}: no such local address`, { cause: err });
   }
-  return new CliError(`cannot listen on ${where}: ${err instanceof Error ? err.message : String(err)}`);
+  return new CliError(
+    `cannot listen on ${host}:${port}: ${err instanceof Error ? err.message : String(err)}`,
+  );
 }
+
+const note = (text: string): Item => ({ kind: 'note', text });
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
 
-/** Starts the emulator, says where it is, serves until the run's signal aborts, then closes. */
 export async function* emulator(ctx: Context, flags: EmulatorFlags): AsyncGenerator<Item> {
-  // What the emulator has to say while it serves (a directive its dialect cannot honour) goes to stderr as
-  // it happens: the items of this run are only its start and its end.
+  // What the emulator says while it serves goes to stderr at once: this run's items are its start and end.
   const opts = { ...emulatorOptions(flags), onNotice: (line: string) => ctx.log.warn(line) };
   let em;
   try {
@@ -113,16 +101,9 @@ export async function* emulator(ctx: Context, flags: EmulatorFlags): AsyncGenera
       };
     }
     const usable = em.keys.find((k) => !k.forbidden);
-    yield {
-      kind: 'note',
-      text: `Agent Sessions API emulator on ${em.url} (Ctrl-C to stop). Point agents at it:`,
-    };
-    if (usable)
-      yield { kind: 'note', text: `  export AGENTS_BASE_URL=${em.url} AGENTS_API_KEY=${usable.key}` };
-    yield {
-      kind: 'note',
-      text: 'Script the agents with directives in a message, e.g. "[[think:2000]] [[steps:5]] hi".',
-    };
+    yield note(`Agent Sessions API emulator on ${em.url} (Ctrl-C to stop). Point agents at it:`);
+    if (usable) yield note(`  export AGENTS_BASE_URL=${em.url} AGENTS_API_KEY=${usable.key}`);
+    yield note('Script the agents with directives in a message, e.g. "[[think:2000]] [[steps:5]] hi".');
     await new Promise<void>((resolve) => {
       if (ctx.signal.aborted) resolve();
       else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
@@ -130,9 +111,6 @@ export async function* emulator(ctx: Context, flags: EmulatorFlags): AsyncGenera
   } finally {
     await em.close();
   }
-  const stats = em.stats();
-  yield {
-    kind: 'note',
-    text: `Emulator stopped after ${stats.requests} request${stats.requests === 1 ? '' : 's'}.`,
-  };
+  const { requests } = em.stats();
+  yield note(`Emulator stopped after ${requests} request${requests === 1 ? '' : 's'}.`);
 }

@@ -1,4 +1,3 @@
-// agents emulator: its options and help.
 import { Option, type Command } from 'commander';
 import { decimalOption, hostOption, intOption, keySpecOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';
@@ -9,23 +8,14 @@ import { directiveHelp } from '../../../emulator/directive-table.js';
 // --help does not load the emulator; test/main/emulator/command.test.ts keeps the lists equal.
 const FAULT_MODES = ['500', '502', '503', '504', 'html-502', '429', 'reset'];
 FAULT_MODES.push('reset-after-commit', 'truncate', 'slow');
-export const MISBEHAVIOUR_NAMES = [
-  'ignore-thread-filter',
-  'ignore-session-filter',
-  'endless-body',
-  'trickle',
-];
+const MISBEHAVIOUR_NAMES = ['ignore-thread-filter', 'ignore-session-filter', 'endless-body', 'trickle'];
 MISBEHAVIOUR_NAMES.push('endless-pages', 'bad-ids-session', 'bad-ids-thread', 'deep-json');
 
 export const emulatorSpec: CommandSpec = (program, run) =>
   program
     .command('emulator')
     .description('serve the whole API on loopback with scripted agents: no account, no network')
-    .addOption(
-      new Option('--port <n>', 'port to listen on (0: any free port)')
-        .argParser(intOption(0, 65535))
-        .default(4010),
-    )
+    .option('--port <n>', 'port to listen on (0: any free port)', intOption(0, 65535), 4010)
     .option('--host <address>', 'address to listen on', hostOption, '127.0.0.1')
     .addOption(
       new Option(
@@ -52,28 +42,16 @@ export const emulatorSpec: CommandSpec = (program, run) =>
       keySpecOption,
     )
     .option('--forbidden-key <key[:workspace]>', 'a known key answered 403 (repeatable)', keySpecOption)
-    .addOption(
-      new Option('--rate-limit <n>', 'requests per minute per key (0: no limit)')
-        .argParser(intOption(0, 1_000_000))
-        .default(100),
-    )
+    .option('--rate-limit <n>', 'requests per minute per key (0: no limit)', intOption(0, 1_000_000), 100)
     .addOption(
       new Option('--time-scale <x>', 'multiply every scripted delay (0.1: ten times faster)')
         .argParser(decimalOption(0, 1000))
         .default(1),
     )
-    .addOption(
-      new Option('--fault-rate <r>', 'share of requests that get a fault, 0 to 1').argParser(
-        decimalOption(0, 1),
-      ),
-    )
+    .option('--fault-rate <r>', 'share of requests that get a fault, 0 to 1', decimalOption(0, 1))
     .addOption(new Option('--fault <mode...>', 'faults to inject, with --fault-rate').choices(FAULT_MODES))
-    .addOption(
-      new Option('--fault-seed <n>', 'replayable fault choices').argParser(intOption(0, 2 ** 32 - 1)),
-    )
-    .addOption(
-      new Option('--slow-ms <ms>', 'delay of the slow fault (default 2000)').argParser(intOption(0, 600_000)),
-    )
+    .option('--fault-seed <n>', 'replayable fault choices', intOption(0, 2 ** 32 - 1))
+    .option('--slow-ms <ms>', 'delay of the slow fault (default 2000)', intOption(0, 600_000))
     .addHelpText(
       'after',
       `

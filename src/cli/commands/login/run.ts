@@ -1,31 +1,21 @@
-// agents login: get a base URL and a key (prompts at a terminal, or the key on stdin with --with-key), check
-// the key with one request, and only then store both in the profile: the key in the system's keychain, or
-// in the file where none answers (src/core/config/key-store.ts). A rejected key stores nothing.
+// agents login: the key is checked with one request before anything is stored: a rejected key stores nothing.
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../../run/context.js';
 import { CliError, ExitCode, UsageError, fromHttpError } from '../../../core/errors/cli-error.js';
 import { isHttpError } from '../../../core/api/errors.js';
-import { ENV_VARS, describeSource } from '../../../core/config/settings.js';
+import { ENV_VARS, describeSource, fromEnv } from '../../../core/config/settings.js';
 import { validateApiKey, validateBaseUrl } from '../../../core/config/validators.js';
 import type { Env, InStream } from '../../../core/io/io.js';
 import { keychainFromEnv } from '../../../core/config/env.js';
 import { storeKey, type StoreMode } from '../../../core/config/key-store.js';
 import type { Item } from '../../output/items.js';
 
-/** Options of `agents login` (besides the global --base-url and --profile). */
-export interface LoginFlags {
-  withKey?: boolean;
-  /** Keep the key in the config file, not the system's keychain. */
-  insecureStorage?: boolean;
-  /** The keychain or nothing: no fallback to the file. */
-  keychain?: boolean;
-}
+export type LoginFlags = { withKey?: boolean; insecureStorage?: boolean; keychain?: boolean };
 
 // A key is short; anything this long on stdin is not a key (and must not be read into memory forever).
 const MAX_STDIN_BYTES = 64 * 1024;
 
-/** Reads the key from standard input: all of it, less one trailing newline. */
-export async function readKeyFromStdin(stdin: InStream): Promise<string> {
+async function readKeyFromStdin(stdin: InStream): Promise<string> {
   if (stdin.isTTY === true) {
     throw new UsageError(
       '--with-key reads the key from standard input, which is a terminal here',
@@ -52,20 +42,16 @@ export async function readKeyFromStdin(stdin: InStream): Promise<string> {
   return validateApiKey(key, 'the API key on standard input');
 }
 
-/**
- * Sends one request with the key; resolves when the service accepted it, throws a CliError otherwise. It
- * asks for a random version-4 id, which cannot exist: the service answers a valid key with a JSON 404 (the
- * all-zero id may be refused as invalid instead), and a wrong one with 401 or 403.
- */
-export async function verifyKey(ctx: Context, baseUrl: string, apiKey: string): Promise<void> {
+// A random v4 id cannot exist: a valid key gets a JSON 404 (the all-zero id may be refused as invalid),
+// a wrong one 401 or 403.
+async function verifyKey(ctx: Context, baseUrl: string, apiKey: string): Promise<void> {
   // One request: a login that retries for a minute against a wrong address helps nobody.
   const client = ctx.clientFor({ baseUrl, apiKey, retry: { maxRetries: 0 } });
   try {
     await client.getSession(randomUUID(), { signal: ctx.signal });
   } catch (err) {
     if (!isHttpError(err)) throw err;
-    // The service's JSON 404 (an `error` text) means the key passed the gateway and the session is unknown;
-    // a 404 without it is a route the server does not have: a wrong base URL (a typo in its path).
+    // A JSON 404: the key passed, the session is unknown; a 404 without it: a wrong base URL (no such route).
     if (err.kind === 'not_found' && err.serverMessage !== undefined) return;
     if (err.kind === 'auth' || err.kind === 'forbidden') {
       throw new CliError(`${baseUrl} rejected the API key (HTTP ${String(err.status)}); nothing was stored`, {
@@ -74,7 +60,6 @@ export async function verifyKey(ctx: Context, baseUrl: string, apiKey: string): 
       });
     }
     if (err.kind === 'not_found' || err.kind === 'unexpected') {
-      // A 404 without the API's error body is a route the server lacks (the client says so, naming it).
       const what =
         err.kind === 'not_found' ? err.message : `${baseUrl} does not answer like the Agent Sessions API`;
       throw new CliError(`${what}; nothing was stored`, {
@@ -93,16 +78,6 @@ export async function verifyKey(ctx: Context, baseUrl: string, apiKey: string): 
   }
 }
 
-/** The current base URL in its stored form, or undefined when it is not valid (the prompt then has no default). */
-function tryNormalize(raw: string): string | undefined {
-  try {
-    return validateBaseUrl(raw).value;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Where the flags ask the key to go. */
 function storeMode(flags: LoginFlags, env: Env): StoreMode {
   if (flags.insecureStorage && flags.keychain) {
     throw new UsageError('--keychain and --insecure-storage contradict each other: give one');
@@ -128,7 +103,12 @@ export async function* login(ctx: Context, flags: LoginFlags): AsyncGenerator<It
   let where = settings.baseUrl === undefined ? 'base URL' : describeSource(settings, 'baseUrl');
   // At a terminal the base URL is asked for (the current one as default), unless --base-url just gave it.
   if (prompts !== undefined && settings.sources.baseUrl !== 'flag') {
-    const current = rawBaseUrl === undefined ? undefined : tryNormalize(rawBaseUrl);
+    let current: string | undefined;
+    try {
+      if (rawBaseUrl !== undefined) current = validateBaseUrl(rawBaseUrl).value;
+    } catch {
+      // Not valid: no default.
+    }
     rawBaseUrl = await prompts.baseUrl(current);
     where = 'base URL';
   }
@@ -154,8 +134,7 @@ export async function* login(ctx: Context, flags: LoginFlags): AsyncGenerator<It
     kind: 'note',
     text: `Logged in to ${baseUrl} as profile ${settings.profile}; the key is in ${place}`,
   };
-  const envKey = ctx.io.env[ENV_VARS.apiKey];
-  if (envKey !== undefined && envKey !== '') {
+  if (fromEnv(ctx.io.env, ENV_VARS.apiKey) !== undefined) {
     yield {
       kind: 'warning',
       text: `${ENV_VARS.apiKey} is set in this environment and takes precedence over the stored key`,

@@ -1,4 +1,3 @@
-// agents login: its options and help.
 import type { Command } from 'commander';
 import type { CommandSpec } from '../options/command-spec.js';
 import type { LoginFlags } from './run.js';

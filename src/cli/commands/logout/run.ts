@@ -1,5 +1,4 @@
-// agents logout: forget the profile's key, from the keychain or the file, wherever it is. The base URL and
-// agent stay, so `agents login` can follow.
+// agents logout: the key goes, wherever it is kept; the base URL and agent stay, for `agents login`.
 import type { Context } from '../../run/context.js';
 import { ENV_VARS, fromEnv } from '../../../core/config/settings.js';
 import type { Item } from '../../output/items.js';

@@ -1,4 +1,3 @@
-// agents logout.
 import type { Command } from 'commander';
 import type { CommandSpec } from '../options/command-spec.js';
 

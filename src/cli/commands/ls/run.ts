@@ -1,5 +1,4 @@
-// agents ls: the sessions this machine created or sent to, for the profile, the most recently used first
-// (the API has no way to list sessions). --refresh asks the service about each one shown.
+// agents ls: the sessions this machine created or sent to (the API has no way to list sessions).
 import type { SessionRef } from '../../../core/sessions/refs.js';
 import { UsageError } from '../../../core/errors/cli-error.js';
 import { groupOf } from '../../../core/sessions/groups.js';
@@ -15,21 +14,13 @@ import {
   type SessionFacts,
 } from '../../../core/state/known-sessions.js';
 
-export interface LsFlags {
-  /** [group]: only the attempts of this session group. */
-  group?: SessionRef;
-  limit: number;
-  refresh?: boolean;
-}
+export type LsFlags = { group?: SessionRef; limit: number; refresh?: boolean };
 
 /** Sessions refreshed at once; the client's pacing keeps the whole within the key's budget. */
 const REFRESH_CONCURRENCY = 4;
 
-/**
- * What the service says of one session now (one GET, and two lists for the latest turn unless it is
- * archived): 'gone' when it answers 404. Failures other than authentication leave what was known, with a
- * warning; an authentication failure ends the command (every other session would fail the same way).
- */
+// A 404 is 'gone'; another failure leaves what was known, with a warning, but an authentication failure
+// ends the command (every other would fail).
 async function refreshOne(
   client: ApiClient,
   s: KnownSession,
@@ -56,21 +47,18 @@ async function refreshOne(
   }
 }
 
-/** A group argument that names none this machine made. */
-function notAGroup(): UsageError {
-  return new UsageError(
-    'not a session group that `agents create --attempts` made on this machine',
-    "give the group's id (create --attempts prints it on stderr), or last right after the create",
-  );
-}
-
 export async function ls(ctx: Context, flags: LsFlags): Promise<Item[]> {
   const history = await ctx.history();
   const { profile } = history;
   let sessions = (await readKnownSessions(history)).slice(0, flags.limit);
   if (flags.group !== undefined) {
     const group = await groupOf(flags.group, history);
-    if (group === undefined) throw notAGroup();
+    if (group === undefined) {
+      throw new UsageError(
+        'not a session group that `agents create --attempts` made on this machine',
+        "give the group's id (create --attempts prints it on stderr), or last right after the create",
+      );
+    }
     sessions = group.sessions;
   }
   const items: Item[] = [];
@@ -90,10 +78,9 @@ export async function ls(ctx: Context, flags: LsFlags): Promise<Item[]> {
     const failed = await noteSessionFacts(history, found);
     if (failed) warn(`${failed}; the refreshed states are shown but not kept`);
     sessions = sessions.map((s, i) => {
-      const f = facts[i];
-      if (f === undefined) return s;
       const merged: KnownSession = { ...s };
-      for (const [k, v] of Object.entries(f)) if (v !== undefined) Object.assign(merged, { [k]: v });
+      for (const [k, v] of Object.entries(facts[i] ?? {}))
+        if (v !== undefined) Object.assign(merged, { [k]: v });
       return merged;
     });
   }

@@ -1,8 +1,7 @@
-// agents ls: its options and help.
-import { Argument, Option, type Command } from 'commander';
+import { Argument, type Command } from 'commander';
 import { MAX_SESSIONS } from '../../../core/state/known-sessions.js';
-import { intOption, sessionArgument } from '../options/option-values.js';
-import type { SessionRef } from '../../../core/sessions/refs.js';
+import { intOption } from '../options/option-values.js';
+import { sessionRefArg, type SessionRef } from '../../../core/sessions/refs.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import type { LsFlags } from './run.js';
 
@@ -14,13 +13,9 @@ export const lsSpec: CommandSpec = (program, run) =>
       new Argument(
         '[group]',
         'only the attempts of this session group (its id, or last after create --attempts)',
-      ).argParser(sessionArgument),
+      ).argParser(sessionRefArg),
     )
-    .addOption(
-      new Option('--limit <n>', 'at most N sessions (default 20)')
-        .argParser(intOption(1, MAX_SESSIONS))
-        .default(20),
-    )
+    .option('--limit <n>', 'at most N sessions (default 20)', intOption(1, MAX_SESSIONS), 20)
     .option('--refresh', 'ask the service for the title and state of each one listed (3 requests each)')
     .addHelpText(
       'after',

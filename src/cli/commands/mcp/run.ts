@@ -4,11 +4,6 @@ import type { Context } from '../../run/context.js';
 import { serve } from '../../../mcp/server.js';
 import { hostOf } from '../../run/host.js';
 
-/** The options of mcp, as its spec parsed them. */
-export interface McpFlags {
-  readOnly?: boolean;
-}
-
-export async function mcp(ctx: Context, flags: McpFlags): Promise<void> {
+export async function mcp(ctx: Context, flags: { readOnly?: boolean }): Promise<void> {
   await serve(hostOf(ctx), { readOnly: flags.readOnly === true });
 }

@@ -1,7 +1,5 @@
-// agents mcp: its options and help.
 import type { Command } from 'commander';
 import type { CommandSpec } from '../options/command-spec.js';
-import type { McpFlags } from './run.js';
 
 export const mcpSpec: CommandSpec = (program, run) =>
   program
@@ -17,7 +15,7 @@ Examples:
   $ claude mcp add blocks -- agents mcp
   $ agents mcp --read-only --profile work`,
     )
-    .action((flags: McpFlags, cmd: Command) => {
+    .action((flags: { readOnly?: boolean }, cmd: Command) => {
       // The SDK (with zod and ajv) loads while the run's context is made: a client waits on the answer.
       const body = import('./run.js');
       return run(cmd, async (ctx) => (await body).mcp(ctx, flags));

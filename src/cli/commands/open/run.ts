@@ -1,4 +1,3 @@
-// agents open: the session's dashboard address, for the browser.
 import type { Context } from '../../run/context.js';
 import type { SessionRef } from '../../../core/sessions/refs.js';
 import { resolveSession } from '../../../core/sessions/resolve.js';

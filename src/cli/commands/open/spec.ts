@@ -1,4 +1,3 @@
-// agents open [session]: its help.
 import type { Command } from 'commander';
 import type { SessionRef } from '../../../core/sessions/refs.js';
 import type { CommandSpec } from '../options/command-spec.js';

@@ -1,14 +1,30 @@
-// A downloaded artifact as plan and artifact hand it over (shared by the two): written to -o, or an item
-// to print, unless it is binary and stdout is a terminal (raw bytes could drive it).
+// plan and artifact: the record found and its bytes fetched within --timeout, written to -o or printed.
 import { writeFile } from 'node:fs/promises';
 import type { Context } from '../../run/context.js';
+import type { ApiClient } from '../../../core/api/client.js';
+import type { Artifact } from '../../../core/api/types.js';
 import { CliError, ExitCode } from '../../../core/errors/cli-error.js';
-import type { FetchedArtifact } from '../../../core/sessions/artifacts.js';
+import { downloadArtifact } from '../../../core/sessions/artifacts.js';
+import { withDeadline } from '../../../core/sessions/deadline.js';
 import type { Item } from '../../output/items.js';
 import { fileError } from '../../../core/errors/file-errors.js';
 
+export interface DownloadFlags {
+  output?: string;
+  timeout?: number;
+}
+
+/** Writes -o/--output's file; a failure names the option and the file. */
+export async function writeOutput(option: string, path: string, data: string | Buffer): Promise<void> {
+  try {
+    await writeFile(path, data);
+  } catch (err) {
+    throw fileError(option, path, 'write', err);
+  }
+}
+
 /** Bytes that would garble a terminal: not UTF-8 text, or holding NUL. */
-export function isBinary(bytes: Buffer): boolean {
+function isBinary(bytes: Buffer): boolean {
   if (bytes.includes(0)) return true;
   try {
     new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -18,21 +34,22 @@ export function isBinary(bytes: Buffer): boolean {
   }
 }
 
-/** The item to print for a downloaded artifact (or it is written to `output`). */
+/** The artifact `record` finds, downloaded (`doing`: what a time-out says was under way). */
 export async function artifactItem(
   ctx: Context,
-  fetched: FetchedArtifact,
-  flags: { output?: string },
+  flags: DownloadFlags,
   what: 'plan' | 'artifact',
+  doing: string,
+  record: (client: ApiClient, signal: AbortSignal) => Promise<Artifact>,
 ): Promise<Item> {
+  const client = await ctx.client();
+  const fetched = await withDeadline(ctx.signal, flags.timeout, doing, async (signal) =>
+    downloadArtifact(client, await record(client, signal), { signal }),
+  );
   const { artifact } = fetched;
   const { bytes, contentType } = fetched.download;
   if (flags.output !== undefined) {
-    try {
-      await writeFile(flags.output, bytes);
-    } catch (err) {
-      throw fileError('-o', flags.output, 'write', err);
-    }
+    await writeOutput('-o', flags.output, bytes);
     return { kind: 'artifact', what, artifact, bytes, contentType, written: flags.output };
   }
   // Raw bytes on a terminal could drive it; a script's pipe gets them as they are.

@@ -11,10 +11,7 @@ export function failUnknownCommand(cmd: Command, name: string): never {
   return (cmd as Unknowing).unknownCommand();
 }
 
-/**
- * Has `cmd` answer an unknown subcommand with the error `answer(name)` gives (commander's own `error: …`
- * form); when it gives none, commander answers as it would have.
- */
+/** An unknown subcommand of `cmd` gets the error `answer(name)` gives; none: commander's own. */
 export function answerUnknownCommand(cmd: Command, answer: (name: string) => string | undefined): void {
   const unknowing = cmd as Unknowing;
   const builtIn = unknowing.unknownCommand.bind(unknowing);

@@ -1,6 +1,5 @@
-// commander argument parsers: every value that can be checked without the network is checked while the
-// arguments are parsed, so a bad one ends the run with exit 2 and one error line before anything is read,
-// loaded or sent.
+// commander argument parsers: a bad value ends the run with exit 2 and one error line while the arguments
+// are parsed, before anything is read, loaded or sent.
 import { InvalidArgumentError } from 'commander';
 import { isUuid } from '../../../util/uuid.js';
 import { parseDuration } from '../../../util/duration.js';
@@ -11,7 +10,6 @@ export function uuidOption(value: string): string {
   return value.toLowerCase();
 }
 
-/** A session title (--title): one to 200 characters, as the live service takes it. */
 export function titleOption(value: string): string {
   if (value.trim() === '' || value.length > MAX_TITLE_LENGTH) {
     throw new InvalidArgumentError(`expected a title of 1 to ${MAX_TITLE_LENGTH} characters.`);
@@ -19,7 +17,6 @@ export function titleOption(value: string): string {
   return value;
 }
 
-/** Repeatable UUID option (--artifact). */
 export function uuidListOption(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), uuidOption(value)];
 }
@@ -33,18 +30,15 @@ export function durationOption(value: string): number {
   return ms;
 }
 
-/** An integer option within [min, max]. */
 export function intOption(min: number, max: number) {
   return (value: string): number => {
-    if (!/^\d+$/.test(value.trim()))
-      throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}.`);
     const n = Number(value);
-    if (n < min || n > max) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}.`);
+    if (!/^\d+$/.test(value.trim()) || n < min || n > max)
+      throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}.`);
     return n;
   };
 }
 
-/** A decimal option within [min, max]. */
 export function decimalOption(min: number, max: number) {
   return (value: string): number => {
     const n = Number(value);
@@ -55,13 +49,7 @@ export function decimalOption(min: number, max: number) {
   };
 }
 
-/**
- * A `<session>` argument: a UUID, an address holding /sessions/<uuid>, or `last`. Its error is the
- * program's own usage error (one line and a hint), which commander passes through unchanged.
- */
-export { sessionRefArg as sessionArgument } from '../../../core/sessions/refs.js';
-
-/** KEY or KEY:WORKSPACE for the emulator: printable ASCII without spaces or colons (it goes into a header). */
+/** The emulator's KEY or KEY:WORKSPACE: printable ASCII without spaces or colons (it goes into a header). */
 export function keySpecOption(value: string, previous: string[] = []): string[] {
   if (!/^[!-9;-~]+(:[\w.-]+)?$/.test(value)) {
     throw new InvalidArgumentError('expected KEY or KEY:WORKSPACE (printable, no spaces).');

@@ -1,16 +1,24 @@
-// The options of the commands that post a turn (create and send): where the message comes from, what is
-// attached, and how to wait for the reply. input/reply-flags.ts checks their combinations.
+// The options of the commands that post a turn; input/reply-flags.ts checks their combinations.
 import { loadOutputSchema } from '../../../core/sessions/output-schema.js';
-import type { Command } from 'commander';
-import { readSchemaFile } from '../../input/schema-file.js';
+import { Option, type Command } from 'commander';
+import { CORE_AGENTS } from '../../../core/api/types.js';
+import { readSchemaFile } from '../../../core/io/schema-file.js';
 import type { OutputSchema } from '../../../core/sessions/structured-output.js';
-import { durationOption, intOption, uuidListOption } from './option-values.js';
+import { durationOption, intOption, uuidListOption, uuidOption } from './option-values.js';
 
 /** --notify and --no-notify of a command that waits: true, false, or undefined (the setting decides). */
 export function addNotifyOptions(cmd: Command, what: string): Command {
   return cmd
     .option('--notify', what)
     .option('--no-notify', 'no notification for this run, whatever the notify setting says');
+}
+
+export function addAgentOptions(cmd: Command, agent: string): Command {
+  return cmd
+    .addOption(new Option('-a, --agent <name>', agent).choices(CORE_AGENTS))
+    .option('--agent-id <uuid>', 'a specific agent of the workspace', uuidOption)
+    .option('--agent-profile <uuid>', 'an existing agent profile', uuidOption)
+    .option('--agent-profile-file <file>', 'a JSON Profile object');
 }
 
 export function addReplyOptions(cmd: Command): Command {

@@ -1,50 +1,25 @@
-// What checkout and diff share: the session's pull request, the clone's remote that names its repository,
-// and the checks that need no network first (a clone; nothing uncommitted, for checkout), so that a
-// refusal costs no request and changes nothing.
+// What checkout and diff share: the session's pull request and the clone's remote that names its
+// repository, the checks that need no network first, so that a refusal costs no request and changes nothing.
 import type { Context } from '../../run/context.js';
 import type { SessionRef } from '../../../core/sessions/refs.js';
 import { choosePullRequest, pullRequestUrls, type PullRequestPick } from '../../input/pull-request-choice.js';
-import { parsePullRequestUrl, type PullRequestAddress } from '../../git/forge-urls.js';
-import { remoteFor, remotes, requireClone, type Remote } from '../../git/clone.js';
+import { parsePullRequestUrl } from '../../git/forge-urls.js';
+import { remoteFor, remotes, requireClone } from '../../git/clone.js';
 import type { GitPlace } from '../../git/git.js';
 import { sessionOrPick } from '../../input/pick-session.js';
 import { resolveSession } from '../../../core/sessions/resolve.js';
 
-/** A session's pull request, located in the clone: what to fetch from where. */
-export interface SessionPull {
-  sessionId: string;
-  pr: PullRequestAddress;
-  remote: Remote;
-  place: GitPlace;
-}
-
-/** Where git runs for this run: its directory, environment and stop signal. */
-export function gitPlace(ctx: Context): GitPlace {
-  return { cwd: ctx.io.cwd, env: ctx.io.env, signal: ctx.signal };
-}
-
-/** How locatePull finds and checks what it needs. */
-export interface LocateOptions {
-  /** `--pr`: which of several pull requests. */
+interface LocateOptions {
   pick: PullRequestPick | undefined;
-  /** Refuse a clone with uncommitted changes (checkout). */
   clean: boolean;
-  /** More checks that need no network (a branch name), run after the clone's. */
   before?: (place: GitPlace) => Promise<void>;
   /** The session when none was given, before a person is asked to choose one (diff: the branch's). */
   fallback?: (place: GitPlace) => Promise<string | undefined>;
 }
 
-/**
- * Finds the pull request of session `given` (`pick`, or the one there is) and the remote of the clone
- * that names its repository. The clone is checked first: outside one, nobody is asked to choose a session.
- */
-export async function locatePull(
-  ctx: Context,
-  given: SessionRef | undefined,
-  o: LocateOptions,
-): Promise<SessionPull> {
-  const place = gitPlace(ctx);
+/** The clone is checked first: outside one, nobody is asked to choose a session. */
+export async function locatePull(ctx: Context, given: SessionRef | undefined, o: LocateOptions) {
+  const place: GitPlace = { cwd: ctx.io.cwd, env: ctx.io.env, signal: ctx.signal };
   await requireClone(place, o.clean);
   await o.before?.(place);
   const fallback = given === undefined ? await o.fallback?.(place) : undefined;

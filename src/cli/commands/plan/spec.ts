@@ -1,10 +1,9 @@
-// agents plan [session]: its options and help, and the check of -o.
 import { checkOutputPath } from '../../input/reply-flags.js';
 import type { Command } from 'commander';
 import type { SessionRef } from '../../../core/sessions/refs.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import { readTimeoutOption, sessionOrPickArg } from '../options/session-args.js';
-import type { PlanFlags } from './run.js';
+import type { DownloadFlags } from '../options/artifact-output.js';
 
 export const planSpec: CommandSpec = (program, run) =>
   program
@@ -21,7 +20,7 @@ Examples:
   $ agents plan last
   $ agents plan "$SESSION" -o plan.md`,
     )
-    .action(async (ref: SessionRef | undefined, flags: PlanFlags, cmd: Command) => {
+    .action(async (ref: SessionRef | undefined, flags: DownloadFlags, cmd: Command) => {
       // -o names a file that can be written, found before anything is downloaded.
       if (flags.output !== undefined) checkOutputPath(flags.output, '-o');
       return run(cmd, async (ctx) => (await import('./run.js')).plan(ctx, ref, flags));

@@ -1,9 +1,6 @@
-// What agents send yields of its own, and how it prints: the follow-up posted, as JSON or as the
-// <session>/<thread> that `agents wait` and --thread read.
 import type { SentMessage } from '../../../core/api/types.js';
 import { jsonLine, type Handlers } from '../../output/printer.js';
 
-/** A follow-up posted; `waiting` when the command goes on to wait for its reply. */
 export type SendItem = { kind: 'message-sent'; sessionId: string; sent: SentMessage; waiting: boolean };
 
 export const print: Handlers<SendItem> = {

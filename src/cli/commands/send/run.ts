@@ -1,4 +1,3 @@
-// agents send: a follow-up that starts a new thread and interrupts the turn in progress.
 import type { Context } from '../../run/context.js';
 import type { Profile, SendMessageBody } from '../../../core/api/types.js';
 import { CliError, ExitCode } from '../../../core/errors/cli-error.js';
@@ -16,14 +15,7 @@ import { afterPost } from '../options/after-post.js';
 import { postTurn } from '../../../core/sessions/post.js';
 import { turnInProgress } from '../../../core/sessions/latest.js';
 
-/** The options of send, as its spec (spec.ts) checked them. */
-export interface SendFlags extends ReplyFlags {
-  /** From --agent-profile or --agent-profile-file. */
-  profile?: Profile;
-  yes?: boolean;
-  /** --output-schema, compiled by the spec. */
-  schema?: OutputSchema;
-}
+export type SendFlags = ReplyFlags & { profile?: Profile; yes?: boolean; schema?: OutputSchema };
 
 export async function* send(
   ctx: Context,

@@ -1,9 +1,8 @@
-// agents send [session] [message...]: its options and help, and the checks the flags alone decide.
 import { checkReplyFlags } from '../../input/reply-flags.js';
-import { profileFromFlags } from '../../input/agent.js';
-import { checkMessageSources } from '../../input/message.js';
+import { profileFromFlags, type AgentFlags } from '../../input/agent.js';
+import { checkMessageSources } from '../../../core/io/message.js';
 import type { Command } from 'commander';
-import type { ReplyFlags } from '../../input/reply-flags.js';
+
 import type { SessionRef } from '../../../core/sessions/refs.js';
 import { uuidOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';
@@ -11,12 +10,8 @@ import { addReplyOptions, loadSchemaOption } from '../options/reply-options.js';
 import { sessionOrPickArg } from '../options/session-args.js';
 import type { SendFlags } from './run.js';
 
-/** send's options as commander parsed them. */
-interface SendOptions extends ReplyFlags {
-  agentProfile?: string;
-  agentProfileFile?: string;
-  yes?: boolean;
-}
+type SendOptions = Omit<SendFlags, 'profile' | 'schema'> &
+  Pick<AgentFlags, 'agentProfile' | 'agentProfileFile'>;
 
 export const sendSpec: CommandSpec = (program, run) =>
   addReplyOptions(
@@ -44,7 +39,6 @@ Examples:
       return run(cmd, async (ctx) => (await import('./run.js')).send(ctx, ref, words, flags));
     });
 
-/** --wait and its company, the turn's profile (a file read and checked), one source of the message. */
 async function check(words: string[], opts: SendOptions): Promise<SendFlags> {
   checkReplyFlags(opts);
   const schema = opts.outputSchema === undefined ? undefined : await loadSchemaOption(opts.outputSchema);

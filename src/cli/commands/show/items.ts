@@ -1,6 +1,3 @@
-// What agents show yields of its own, and how it prints: a session and its conversation as one JSON
-// document, as the service's text in a pipe, or on a terminal as a compact header and the conversation,
-// through the pager when it is taller than the screen.
 import type { Session } from '../../../core/api/types.js';
 import type { Conversation } from '../../../core/conversation/model.js';
 import { latestTurnState } from '../../../core/conversation/turn-state.js';
@@ -12,34 +9,38 @@ import { screenLines } from '../../output/screen.js';
 import { supportsHyperlinks } from '../../output/terminal.js';
 import { jsonText } from '../../../util/text.js';
 
-/**
- * A session and its conversation (show): the entries shown (the service's copy of each final left
- * out) and the notices among them. `threads`: the session's threads in order, for turn numbers.
- */
+/** A session and its conversation; `threads`: the session's threads in order, for turn numbers. */
 export type ShowItem = {
   kind: 'conversation';
   session: Session;
   conversation: Conversation;
   threads: string[];
-  /** Set when older messages were left out: how many are shown. */
   truncatedTo?: number;
   /** The session's latest thread, when the agent is still on it (no final reply yet). */
   running?: string;
   /** The agent, when known (the service's agent_name, or this machine's record). */
   agent?: string;
-  /** --verbose: ids in the terminal's headings. */
   verbose?: boolean;
   /** Whether a terminal may page it (false with --no-pager). */
   page: boolean;
 };
 
-/**
- * `show` on a terminal: the compact header and the conversation, through the pager when it is taller
- * than the screen (notices then go with it, where they came: stderr would be drawn over the pager).
- */
+function segmentsOf(p: Printer, item: ShowItem, mode: TextMode) {
+  const notices = { tty: p.ctx.caps.stderrIsTTY, style: p.ctx.styleErr };
+  return renderConversation(item.conversation, item.threads, mode, notices, item.running);
+}
+
+function printConversation(p: Printer, header: string, segments: ReturnType<typeof segmentsOf>): void {
+  p.out(`${header}\n`);
+  for (const s of segments) {
+    if (s.to === 'out') p.out(s.text);
+    else if (!p.ctx.globals.quiet) p.ctx.stderr.write(s.text);
+  }
+}
+
+/** On a terminal, through the pager when taller than the screen (notices then go with it). */
 async function showOnTerminal(p: Printer, item: ShowItem): Promise<void> {
   const { ctx } = p;
-  const quiet = ctx.globals.quiet === true;
   const render = (mode: TextMode) => {
     const header = renderSessionCard(item.session, {
       agent: item.agent,
@@ -48,14 +49,13 @@ async function showOnTerminal(p: Printer, item: ShowItem): Promise<void> {
       time: mode.time ?? timeFormat(ctx.io.env),
       verbose: item.verbose,
     });
-    const noticeMode = { tty: ctx.caps.stderrIsTTY, style: ctx.styleErr };
-    const segments = renderConversation(item.conversation, item.threads, mode, noticeMode, item.running);
-    return { header, segments };
+    return { header, segments: segmentsOf(p, item, mode) };
   };
   const mode: TextMode = { ...p.text, verbose: item.verbose };
   const pager = item.page ? pagerCommand(ctx.io.env) : undefined;
   const rows = ctx.io.stdout.rows ?? 0;
   if (pager !== undefined && ctx.io.spawner !== undefined && rows > 0) {
+    const quiet = ctx.globals.quiet === true;
     const whole = (r: ReturnType<typeof render>) =>
       `${r.header}\n${r.segments.map((s) => (s.to === 'out' || !quiet ? s.text : '')).join('')}`;
     let text = whole(render(mode));
@@ -70,20 +70,14 @@ async function showOnTerminal(p: Printer, item: ShowItem): Promise<void> {
     }
   }
   const { header, segments } = render(mode);
-  p.out(`${header}\n`);
-  for (const s of segments) {
-    if (s.to === 'out') p.out(s.text);
-    else if (!quiet) ctx.stderr.write(s.text);
-  }
+  printConversation(p, header, segments);
 }
 
 export const print: Handlers<ShowItem> = {
   async conversation(p, item) {
-    const { ctx } = p;
     await p.useMarkdown();
     if (p.json) {
-      // The conversation (the service's copy of each final left out), notices apart; one write, once
-      // everything is known: stdout never holds half a document.
+      // One write, once everything is known: stdout never holds half a document.
       const c = item.conversation;
       const list = (ms: readonly { message: object }[]) =>
         ms.map((e) => `\n${jsonText(e.message)}`).join(',') + (ms.length ? '\n' : '');
@@ -93,23 +87,12 @@ export const print: Handlers<ShowItem> = {
     } else if (p.text.tty) {
       await showOnTerminal(p, item);
     } else {
-      const segments = renderConversation(
-        item.conversation,
-        item.threads,
-        p.text,
-        { tty: ctx.caps.stderrIsTTY, style: ctx.styleErr },
-        item.running,
-      );
-      p.out(`${renderSession(item.session, p.text.style)}\n`);
-      for (const s of segments) {
-        if (s.to === 'out') p.out(s.text);
-        else if (!ctx.globals.quiet) ctx.stderr.write(s.text);
-      }
+      printConversation(p, renderSession(item.session, p.text.style), segmentsOf(p, item, p.text));
     }
     if (item.truncatedTo !== undefined) {
       const n = item.truncatedTo;
       const which = n === 1 ? 'the newest message' : `the newest ${n} messages`;
-      ctx.log.hint(`Showing ${which}; --all shows every one, --limit N more or fewer.`);
+      p.ctx.log.hint(`Showing ${which}; --all shows every one, --limit N more or fewer.`);
     }
   },
 };

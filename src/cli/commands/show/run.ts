@@ -16,13 +16,9 @@ export interface ShowFlags {
   tools?: boolean;
   limit?: number;
   all?: boolean;
-  /** Ids in the terminal's headings and labels. */
   verbose?: boolean;
-  /** commander's negation of --no-pager: false when it was given. */
   pager?: boolean;
-  /** Open the session in the browser instead. */
   web?: boolean;
-  /** --timeout: the whole read, retries included (exit 124). */
   timeout?: number;
 }
 
@@ -35,17 +31,14 @@ export async function show(ctx: Context, given: SessionRef | undefined, flags: S
     return { kind: 'sessions', profile: history.profile, baseUrl: history.baseUrl, sessions: group.sessions };
   }
   const { id } = await resolveSession(ref, history);
-  if (flags.web) {
-    return { kind: 'browse', url: await webAddress(ctx, id) };
-  }
+  if (flags.web) return { kind: 'browse', url: await webAddress(ctx, id) };
   const client = await ctx.client();
   const limit = flags.all ? undefined : (flags.limit ?? DEFAULT_SHOW_LIMIT);
   const view = await withDeadline(ctx.signal, flags.timeout, `reading session ${id}`, (signal) =>
     readSession(client, id, { thread: flags.thread, tools: flags.tools, limit }, { signal }),
   );
   const { session } = view;
-  // The agent, for a terminal's header: the service's, where it names one, else what this machine
-  // created the session with (the state file is read for a person only: a script's show stays as fast).
+  // The agent: the service's, else this machine's record (read for a person only: a script's stays fast).
   const named = typeof session.agent_name === 'string' ? session.agent_name : undefined;
   const forPerson = ctx.caps.stdoutIsTTY && !ctx.globals.json;
   const recorded = forPerson && named === undefined ? await readKnownSessions(await ctx.history()) : [];

@@ -1,4 +1,3 @@
-// agents show [session]: its options and help.
 import { Option, type Command } from 'commander';
 import type { SessionRef } from '../../../core/sessions/refs.js';
 import { withThreadSession, type ThreadOption } from '../../input/wait-ref.js';
@@ -7,7 +6,6 @@ import type { CommandSpec } from '../options/command-spec.js';
 import { readTimeoutOption, sessionOrPickArg, threadOption } from '../options/session-args.js';
 import type { ShowFlags } from './run.js';
 
-/** show's options as commander parsed them: --thread still carries the session it may name. */
 type ShowOptions = Omit<ShowFlags, 'thread'> & { thread?: ThreadOption };
 
 export const showSpec: CommandSpec = (program, run) =>

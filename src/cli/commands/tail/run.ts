@@ -1,5 +1,3 @@
-// agents tail: the agent's last messages already there, then new ones as they land, until interrupted (or,
-// with --until-final, until the latest turn's final message).
 import type { Context } from '../../run/context.js';
 import type { Message, MessageType } from '../../../core/api/types.js';
 import type { SessionItem } from '../../../core/events/session-items.js';
@@ -15,13 +13,11 @@ import { ConversationFollow, readBacklog } from '../../../core/sessions/follow-c
 export interface TailFlags {
   /** How many of the agent's messages the backlog shows; undefined: all since `since`. */
   lines?: number;
-  /** --since: the backlog starts at this time (epoch ms). */
   since?: number;
   thread?: string;
   tools?: boolean;
   untilFinal?: boolean;
   timeout?: number;
-  /** With --until-final: --notify (true), --no-notify (false), neither (the `notify` setting decides). */
   notify?: boolean;
 }
 
@@ -34,8 +30,7 @@ export async function* tail(
     yield* tailing(ctx, given, flags);
     return;
   }
-  // --until-final ends with the turn: announced as --notify and the `notify` setting say, with the final
-  // message (what --json prints last) as the turn's result.
+  // --until-final ends with the turn: notified, the final message as the turn's result.
   let final: Message | undefined;
   const watched = async function* (): AsyncGenerator<SessionItem> {
     for await (const item of tailing(ctx, given, flags)) {
@@ -55,9 +50,7 @@ async function* tailing(ctx: Context, given: SessionRef | undefined, flags: Tail
   const { id } = await resolveSession(ref, await ctx.history());
   const client = await ctx.client();
   const target = { sessionId: id, threadId: flags.thread };
-  const types: MessageType[] = flags.tools
-    ? ['message', 'final_message', 'tool_call']
-    : ['message', 'final_message'];
+  const types: MessageType[] = ['message', 'final_message', ...(flags.tools ? ['tool_call' as const] : [])];
   const deadline = startDeadline(ctx.signal, flags.timeout);
   const json = ctx.globals.json === true;
   try {

@@ -1,5 +1,4 @@
-// tail --since: where the backlog starts, as `kubectl logs --since` takes it: a duration back from now
-// (10m, 2h) or an ISO 8601 time.
+// tail --since, as `kubectl logs --since` takes it: a duration back from now (10m, 2h) or an ISO 8601 time.
 import { InvalidArgumentError } from 'commander';
 import { parseDuration } from '../../../util/duration.js';
 
@@ -16,7 +15,6 @@ export function parseSince(value: string, now: number): number | undefined {
   return ms === undefined ? undefined : now - ms;
 }
 
-/** commander's parser for --since. */
 export function sinceOption(value: string): number {
   const at = parseSince(value, Date.now());
   if (at === undefined) {

@@ -1,4 +1,3 @@
-// agents tail [session]: its options and help.
 import type { Command } from 'commander';
 import { UsageError } from '../../../core/errors/cli-error.js';
 import type { SessionRef } from '../../../core/sessions/refs.js';
@@ -9,7 +8,6 @@ import { sessionOrPickArg, threadOption } from '../options/session-args.js';
 import type { TailFlags } from './run.js';
 import { sinceOption } from './since.js';
 
-/** tail's options as commander parsed them: --thread still carries the session it may name. */
 type TailOptions = Omit<TailFlags, 'thread'> & { thread?: ThreadOption };
 
 export const tailSpec: CommandSpec = (program, run) =>

@@ -1,9 +1,9 @@
-// agents wait: the final reply of each session or thread given (arguments, or lines on stdin as create and
-// send print them), each printed as it lands. Exit 0 when all are done; 124 when --timeout ran out first,
-// naming what is pending and how to resume; else the first permanent error's code, once the others are done.
+// agents wait: exit 0 when all are done; 124 when --timeout ran out first, naming what is pending and how to
+// resume; else the first permanent error's code, once the others are done.
 import { mkdir, access, constants, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Context } from '../../run/context.js';
+import type { ApiClient } from '../../../core/api/client.js';
 import { CliError, ExitCode, UsageError } from '../../../core/errors/cli-error.js';
 import { notAWaitRef, parseWaitRef, type WaitRef } from '../../../core/sessions/refs.js';
 import type { Item } from '../../output/items.js';
@@ -14,22 +14,13 @@ import { anySignal } from '../../../core/api/call-deadline.js';
 import { FanOut, resumeWait } from '../../../core/sessions/fan-out.js';
 import { groupOf } from '../../../core/sessions/groups.js';
 
-export interface WaitFlags {
-  timeout?: number;
-  outputDir?: string;
-  /** --output-schema, compiled by the spec: each reply is checked against it. */
-  schema?: OutputSchema;
-  /** --notify (true), --no-notify (false), neither: the `notify` setting decides. */
-  notify?: boolean;
-}
+export type WaitFlags = { timeout?: number; outputDir?: string; schema?: OutputSchema; notify?: boolean };
 
 /** --output-dir: made if missing, and writable, before anything is read or sent. */
 async function prepareOutputDir(dir: string): Promise<void> {
-  const isFile = await stat(dir).then(
-    (st) => !st.isDirectory(),
-    () => false,
-  );
-  if (isFile) throw new UsageError(`--output-dir needs a directory, not a file: ${JSON.stringify(dir)}`);
+  const st = await stat(dir).catch(() => undefined);
+  if (st?.isDirectory() === false)
+    throw new UsageError(`--output-dir needs a directory, not a file: ${JSON.stringify(dir)}`);
   try {
     await mkdir(dir, { recursive: true });
     await access(dir, constants.W_OK);
@@ -38,17 +29,30 @@ async function prepareOutputDir(dir: string): Promise<void> {
   }
 }
 
+/** The waits of `agents wait`, and of `create --attempts --wait`; titles are fetched only to be shown. */
+export function waitFanOut(ctx: Context, client: ApiClient, signal: AbortSignal, flags: WaitFlags): FanOut {
+  const titles = ctx.caps.stdoutIsTTY || ctx.caps.spinner;
+  return new FanOut({ ...flags, work: ctx, client, signal, bounded: flags.timeout !== undefined, titles });
+}
+
+/** Waits on one session of a group, by id (on its thread when known). */
+export function addMember(
+  fan: FanOut,
+  id: string,
+  threadId: string | null | undefined,
+  origin: string,
+): void {
+  const ref = { session: { kind: 'id', id } as const, text: id };
+  fan.add(threadId ? { ...ref, threadId } : ref, origin);
+}
+
 /** Waits on `ref`, or on each session of the group it names (`create --attempts`: its id, or `last`). */
 async function addRef(ctx: Context, fan: FanOut, ref: WaitRef, origin: string): Promise<void> {
   const group = ref.threadId === undefined ? await groupOf(ref.session, await ctx.history()) : undefined;
   if (group === undefined) return fan.add(ref, origin);
-  for (const s of group.sessions) {
-    const member = { session: { kind: 'id', id: s.id } as const, text: s.id };
-    fan.add(s.threadId ? { ...member, threadId: s.threadId } : member, `${origin} (attempt ${s.attempt})`);
-  }
+  for (const s of group.sessions) addMember(fan, s.id, s.threadId, `${origin} (attempt ${s.attempt})`);
 }
 
-/** Feeds the references on standard input, one per line (blank lines skipped), as they arrive. */
 async function feedLines(ctx: Context, fan: FanOut, input: InStream, signal: AbortSignal): Promise<void> {
   const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY, terminal: false });
   const close = () => lines.close();
@@ -82,16 +86,7 @@ export async function* wait(ctx: Context, refs: WaitRef[], flags: WaitFlags): As
   const deadline = startDeadline(ctx.signal, flags.timeout);
   const left = new AbortController();
   const signal = anySignal([deadline.signal, left.signal]);
-  const fan = new FanOut({
-    work: ctx,
-    client,
-    signal,
-    bounded: flags.timeout !== undefined,
-    titles: ctx.caps.stdoutIsTTY || ctx.caps.spinner,
-    outputDir: flags.outputDir,
-    schema: flags.schema,
-    notify: flags.notify,
-  });
+  const fan = waitFanOut(ctx, client, signal, flags);
   let stdinOpen = fromStdin;
   try {
     if (fromStdin) {

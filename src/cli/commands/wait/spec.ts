@@ -1,4 +1,3 @@
-// agents wait [ref...]: its arguments, options and help.
 import type { Command } from 'commander';
 import { waitRefArg } from '../../input/wait-ref.js';
 import type { WaitRef } from '../../../core/sessions/refs.js';
@@ -43,14 +42,10 @@ Examples:
   $ agents wait "$S1" "$S2" --timeout 30m --json
   $ ref=$(agents send "$SESSION" "Now add tests") && agents wait "$ref"`,
     )
-    .action(async (refs: WaitRef[] | undefined, opts: WaitOptions, cmd: Command) => {
-      const { outputSchema, ...rest } = opts;
-      const flags: WaitFlags = { ...rest };
-      if (outputSchema !== undefined) flags.schema = await loadSchemaOption(outputSchema);
-      return run(cmd, async (ctx) => (await import('./run.js')).wait(ctx, refs ?? [], flags));
-    });
-
-/** wait's options as commander parsed them. */
-interface WaitOptions extends Omit<WaitFlags, 'schema'> {
-  outputSchema?: string;
-}
+    .action(
+      async (refs: WaitRef[] | undefined, opts: WaitFlags & { outputSchema?: string }, cmd: Command) => {
+        const { outputSchema, ...flags } = opts;
+        if (outputSchema !== undefined) flags.schema = await loadSchemaOption(outputSchema);
+        return run(cmd, async (ctx) => (await import('./run.js')).wait(ctx, refs ?? [], flags));
+      },
+    );

@@ -1,10 +1,9 @@
-// Where a message comes from: the arguments, --file, standard input, or a prompt. Standard input is read
-// only when asked for (`-`) or when nothing else gives a message and it is not a terminal, so a script
-// with an idle, open stdin never hangs.
+// Where a message comes from: the arguments, --file, standard input, or a prompt. Standard input is read only
+// when asked for (`-`) or when nothing else gives one and it is no terminal: an idle, open stdin never hangs.
 import { accessSync, constants, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { UsageError } from '../../core/errors/cli-error.js';
-import type { InStream } from '../../core/io/io.js';
+import { UsageError } from '../errors/cli-error.js';
+import type { InStream } from './io.js';
 
 export interface MessageSources {
   args: string[];
@@ -50,10 +49,8 @@ function unreadable(label: string, err: unknown): UsageError {
   return new UsageError(`cannot read ${label}: ${code}`);
 }
 
-/**
- * The parse step's part: the message from the arguments or --file, not both, and a readable --file. Nothing
- * is opened (a FIFO would lose its writer): the file is read when the command runs.
- */
+/** The parse step's part: arguments or --file, not both, and a readable --file, not opened (a FIFO would
+ * lose its writer). */
 export function checkMessageSources(args: string[], file: string | undefined): void {
   if (file !== undefined && args.length > 0) throw notBoth();
   if (file === undefined || file === '-') return;
