@@ -13,23 +13,26 @@ import {
   type InitializeResponse,
   type SessionConfigOption,
 } from '@agentclientprotocol/sdk';
-import { CliError, CORE_AGENTS, ExitCode, toCliError, type CoreAgent, type Host } from '../core/index.js';
+import {
+  CliError,
+  CORE_AGENTS,
+  ExitCode,
+  redact,
+  toCliError,
+  type CoreAgent,
+  type Host,
+} from '../core/index.js';
 import type { Agents } from '../sdk/index.js';
 import { VERSION } from '../util/version.js';
 import { Blocks } from './blocks.js';
-import { acpError } from './errors.js';
-import { PanelSession, type PanelOptions } from './session.js';
+import { PanelSession } from './session.js';
 import { promptText } from './updates.js';
 
-/** How `agents acp` was asked to run. */
+/** `agents acp`'s flags: --agent, --agent-id (no choice in the panel then), --send-cwd, --timeout. */
 export interface AcpOptions {
-  /** --agent: the agent of new sessions (else the configured one, else claude); the panel may pick another. */
   agent?: CoreAgent;
-  /** --agent-id: every new session goes to this agent of the workspace (no choice in the panel). */
   agentId?: string;
-  /** --send-cwd: the editor's directory goes into the first message's context line. */
   sendCwd?: boolean;
-  /** --timeout: how long a prompt waits for its final reply. */
   timeoutMs?: number;
 }
 
@@ -40,6 +43,26 @@ const LOGIN: AuthMethod = {
   description:
     'Run `agents login` in a terminal (or set AGENTS_API_KEY in the environment the editor starts `agents acp` with), then start a new thread.',
 };
+
+/** ACP's codes: auth required, resource not found, invalid params (else internal error). */
+const CODES: Partial<Record<number, number>> = {
+  [ExitCode.AUTH]: -32000,
+  [ExitCode.NOT_FOUND]: -32002,
+  [ExitCode.USAGE]: -32602,
+};
+
+/**
+ * Anything thrown, as the ACP error the editor shows: the CLI's one line and its hint (toCliError, as
+ * main's catch and the MCP results), the exit code the CLI gives it, and never the key.
+ */
+function acpError(err: unknown, secret: string | undefined): RequestError {
+  if (err instanceof RequestError) return err;
+  const e = toCliError(err);
+  const message = redact(e.message.split('\n')[0] ?? '', secret);
+  const hint = e.hint === undefined ? undefined : redact(e.hint, secret);
+  const text = hint === undefined ? message : `${message} (hint: ${hint})`;
+  return new RequestError(CODES[e.exitCode] ?? -32603, text, { hint: hint ?? null, exitCode: e.exitCode });
+}
 
 /** The config option that picks the agent of a new session, before its first prompt. */
 function agentOption(current: string): SessionConfigOption[] {
@@ -55,7 +78,6 @@ function agentOption(current: string): SessionConfigOption[] {
   ];
 }
 
-/** The server: its panel sessions and the handlers over them. */
 class AcpServer {
   readonly blocks: Blocks;
   private readonly sessions = new Map<string, PanelSession>();
@@ -63,9 +85,8 @@ class AcpServer {
   /** Aborted when the editor leaves (stdin closed): nobody is there to hear any answer any more. */
   private readonly left = new AbortController();
   /**
-   * Every request's stop: the run's, or the editor leaving. A POST not yet sent is then not sent (a create
-   * made after the editor left would be a session nobody asked to see), and a read or a 429's backoff in
-   * flight ends at once, so the process exits.
+   * Every request's stop, the run's or the editor leaving: a create then would be a session nobody asked to
+   * see, and a read or a 429's backoff in flight ends at once, so the process exits.
    */
   readonly signal: AbortSignal;
 
@@ -77,13 +98,18 @@ class AcpServer {
     this.signal = AbortSignal.any([host.signal, this.left.signal]);
   }
 
-  /** Runs `body`, its failure the ACP error the editor shows. */
-  async guard<T>(body: () => Promise<T>): Promise<T> {
+  /** Whether a key is configured (flag, environment or profile); a bad configuration says so when used. */
+  private async hasKey(): Promise<boolean> {
+    return (await this.host.apiKey().catch(() => 'unreadable')) !== undefined;
+  }
+
+  /** Runs `body`, its failure the ACP error the editor shows (the key, when readable, blanked out). */
+  async guard<T>(body: () => T | Promise<T>): Promise<T> {
     try {
       return await body();
     } catch (err) {
-      const e = acpError(err, await this.blocks.secret());
-      this.blocks.log('debug', `agents acp: ${e.message}`);
+      const e = acpError(err, await this.host.apiKey().catch(() => undefined));
+      this.host.log.debug(`agents acp: ${e.message}`);
       throw e;
     }
   }
@@ -96,33 +122,34 @@ class AcpServer {
         promptCapabilities: { image: false, audio: false, embeddedContext: true },
         sessionCapabilities: { list: {} },
       },
-      authMethods: (await this.blocks.hasKey()) ? [] : [LOGIN],
+      authMethods: (await this.hasKey()) ? [] : [LOGIN],
       agentInfo: { name: 'agents', title: 'Blocks', version: VERSION },
     };
   }
 
   /** A key is configured, or the auth-required error with the CLI's line and hint (from the settings). */
   async requireKey(): Promise<void> {
-    if (await this.blocks.hasKey()) return;
+    if (await this.hasKey()) return;
     try {
-      await this.blocks.agents();
+      await this.host.agents();
     } catch (err) {
-      // With no key, whatever else is missing too (a fresh machine has no base URL either), `agents login`
-      // is the cure: ACP's auth-required, with the CLI's line and hint.
+      // With no key, `agents login` is the cure whatever else is missing (a fresh machine has no base URL).
       const e = toCliError(err);
       throw new CliError(e.message, { exitCode: ExitCode.AUTH, hint: e.hint, cause: err });
     }
   }
 
-  private panel(id: string, agentOf: PanelOptions['agent'], cwd: string): PanelSession {
-    const panel = new PanelSession({
-      blocks: this.blocks,
-      signal: this.signal,
-      notify: (update) => this.connection!.client.notify('session/update', { sessionId: id, update }),
-      agent: agentOf,
-      ...(this.o.sendCwd ? { cwd } : {}),
-      ...(this.o.timeoutMs === undefined ? {} : { timeoutMs: this.o.timeoutMs }),
-    });
+  private panel(id: string, agentOf: PanelSession['agent'], cwd: string): PanelSession {
+    const panel = new PanelSession(
+      {
+        blocks: this.blocks,
+        signal: this.signal,
+        notify: (update) => this.connection!.client.notify('session/update', { sessionId: id, update }),
+        ...(this.o.sendCwd ? { cwd } : {}),
+        ...(this.o.timeoutMs === undefined ? {} : { timeoutMs: this.o.timeoutMs }),
+      },
+      agentOf,
+    );
     this.sessions.set(id, panel);
     return panel;
   }
@@ -134,18 +161,14 @@ class AcpServer {
       this.panel(id, { agent_id: this.o.agentId }, cwd);
       return { sessionId: id };
     }
-    const name = this.o.agent ?? (await this.blocks.configuredAgent()) ?? 'claude';
+    const name = this.o.agent ?? (await this.host.defaultAgent()) ?? 'claude';
     this.panel(id, { agent_name: name }, cwd);
     return { sessionId: id, configOptions: agentOption(name) };
   }
 
   setAgent(sessionId: string, configId: string, value: unknown) {
     const panel = this.known(sessionId);
-    if (
-      configId !== 'agent' ||
-      typeof value !== 'string' ||
-      !(CORE_AGENTS as readonly string[]).includes(value)
-    ) {
+    if (configId !== 'agent' || !(CORE_AGENTS as readonly unknown[]).includes(value)) {
       throw RequestError.invalidParams({ configId }, `the option is agent, one of ${CORE_AGENTS.join(', ')}`);
     }
     if (panel.blocksId !== undefined || !('agent_name' in panel.agent)) {
@@ -155,7 +178,7 @@ class AcpServer {
       );
     }
     panel.agent = { agent_name: value as CoreAgent };
-    return { configOptions: agentOption(value) };
+    return { configOptions: agentOption(value as CoreAgent) };
   }
 
   async load(sessionId: string, cwd: string): Promise<void> {
@@ -169,8 +192,8 @@ class AcpServer {
   }
 
   async list(cwd: string | null | undefined) {
-    const known = await this.blocks.list();
     const dir = cwd ?? this.host.homedir;
+    const known = await this.blocks.list();
     return {
       sessions: known.map((s) => ({
         sessionId: s.id,
@@ -199,22 +222,14 @@ export async function serve(host: Host<Agents>, o: AcpOptions): Promise<void> {
   const s = new AcpServer(host, o);
   const app = agent({ name: 'agents' })
     .onRequest('initialize', ({ params }) => s.guard(() => s.initialize(params.protocolVersion)))
-    .onRequest('authenticate', () =>
-      s.guard(async () => {
-        await s.requireKey();
-        return {};
-      }),
-    )
+    .onRequest('authenticate', () => s.guard(() => s.requireKey().then(() => ({}))))
     .onRequest('session/new', ({ params }) => s.guard(() => s.newSession(params.cwd)))
     .onRequest('session/load', ({ params }) =>
-      s.guard(async () => {
-        await s.load(params.sessionId, params.cwd);
-        return {};
-      }),
+      s.guard(() => s.load(params.sessionId, params.cwd).then(() => ({}))),
     )
     .onRequest('session/list', ({ params }) => s.guard(() => s.list(params.cwd)))
     .onRequest('session/set_config_option', ({ params }) =>
-      s.guard(() => Promise.resolve(s.setAgent(params.sessionId, params.configId, params.value))),
+      s.guard(() => s.setAgent(params.sessionId, params.configId, params.value)),
     )
     .onRequest('session/prompt', ({ params }) =>
       s.guard(async () => {
@@ -231,13 +246,12 @@ export async function serve(host: Host<Agents>, o: AcpOptions): Promise<void> {
     .onNotification('session/cancel', ({ params }) => {
       s.known(params.sessionId).cancel();
     });
-  const stdin = host.stdin as unknown as Readable;
-  const stdout = host.stdout as unknown as Writable;
-  const stream = ndJsonStream(
-    Writable.toWeb(stdout) as WritableStream<Uint8Array>,
-    Readable.toWeb(stdin) as ReadableStream<Uint8Array>,
+  const connection = app.connect(
+    ndJsonStream(
+      Writable.toWeb(host.stdout as unknown as Writable) as WritableStream<Uint8Array>,
+      Readable.toWeb(host.stdin as unknown as Readable) as ReadableStream<Uint8Array>,
+    ),
   );
-  const connection = app.connect(stream);
   s.connection = connection;
   const end = () => connection.close();
   if (host.signal.aborted) end();

@@ -2,30 +2,31 @@
 // a prompt runs (each assistant message once, in the server's order; tool calls; a plan; the pull requests
 // at the final reply), cancelled at once, replayed on load.
 import type { SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
-import type { BlocksHistory, BlocksTurn, AgentSelection, Blocks, Entry } from './blocks.js';
+import {
+  sessionPullRequests,
+  type BlocksHistory,
+  type AgentSelection,
+  type Blocks,
+  type Entry,
+  type Turn as Posted,
+} from './blocks.js';
 import { agentText, entryUpdate, paragraphGap, planEntries } from './updates.js';
 import { Turn, type UpdateSink } from './turn.js';
 
-/** How a panel session was opened. */
-export interface PanelOptions {
+interface PanelOptions {
   blocks: Blocks;
-  /**
-   * The run's stop, or the editor leaving: a POST in flight ends only with it (a cancel never cuts a POST
-   * short), and one not yet sent is not sent.
-   */
+  /** The server's stop: a POST in flight ends only with it (a cancel never cuts a POST short). */
   signal: AbortSignal;
-  /** Sends one update of this session to the editor. */
   notify: UpdateSink;
-  /** The agent of the session's first message: a name, or `--agent-id`'s id. */
-  agent: AgentSelection;
-  /** --send-cwd: the editor's directory, for the first message's context line. */
+  /** --send-cwd's directory (in the first message's context line), and --timeout for each prompt. */
   cwd?: string;
-  /** --timeout: how long a prompt may wait for its final reply. */
   timeoutMs?: number;
 }
 
+/** A replay's note when a turn is still running. */
+const RUNNING_NOTE = '\n\n_The agent is still working on the last prompt; your next prompt interrupts it._\n';
 /** The panel's note at the first cancel: what cancel can and cannot do. */
-export const CANCEL_NOTE =
+const CANCEL_NOTE =
   '\n\n_Stopped following. The agent on Blocks goes on working (the API cannot stop it) until your next prompt interrupts it._\n';
 
 export class PanelSession {
@@ -41,31 +42,25 @@ export class PanelSession {
   /** The editor's updates, one after another; and the POSTs, one after another. */
   private out: Promise<void> = Promise.resolve();
   private posting: Promise<unknown> = Promise.resolve();
-  /** The agent text queued last since the user last spoke (a prompt, a replayed one): the next starts a paragraph after it. */
+  /** The agent text queued last since the user last spoke (a prompt, a replayed one). */
   private said: string | undefined;
 
-  constructor(private readonly o: PanelOptions) {}
+  constructor(
+    private readonly o: PanelOptions,
+    /** The agent of the first message (the config option, or `--agent-id`'s id), until the first prompt. */
+    public agent: AgentSelection,
+  ) {}
 
-  /** The agent new sessions go to (the config option), until the first prompt. */
-  get agent(): PanelOptions['agent'] {
-    return this.o.agent;
-  }
-
-  set agent(agent: PanelOptions['agent']) {
-    this.o.agent = agent;
-  }
-
-  private readonly queue: UpdateSink = (raw) => {
+  /** Queues an update (none: nothing) behind the others. */
+  private readonly queue = (raw: SessionUpdate | undefined): Promise<void> => {
+    if (raw === undefined) return Promise.resolve();
     const update = this.paragraphed(raw);
     const next = this.out.then(() => this.o.notify(update));
     this.out = next.catch(() => undefined);
     return next;
   };
 
-  /**
-   * Each message a paragraph of its own: agent text after agent text (since the user spoke) begins with the
-   * blank line between them, which an editor would not add (it joins the chunks of one agent message).
-   */
+  /** Each agent message a paragraph of its own (see paragraphGap). */
   private paragraphed(update: SessionUpdate): SessionUpdate {
     if (update.sessionUpdate === 'user_message_chunk') this.said = undefined;
     if (update.sessionUpdate !== 'agent_message_chunk' || update.content.type !== 'text') return update;
@@ -95,7 +90,7 @@ export class PanelSession {
       return reason;
     } finally {
       // Ended, whichever way: a cancel from now on has no prompt to end.
-      turn.finish();
+      turn.done = true;
     }
   }
 
@@ -119,15 +114,15 @@ export class PanelSession {
     await this.follow(turn, posted);
   }
 
-  private async post(text: string): Promise<BlocksTurn> {
+  private async post(text: string): Promise<Posted> {
     const { blocks, signal } = this.o;
     if (this.blocksId !== undefined) return blocks.send(this.blocksId, text, signal);
     const message =
       this.o.cwd === undefined ? text : `(working directory in the editor: ${this.o.cwd})\n\n${text}`;
-    const made = await blocks.create(this.o.agent, message, signal);
+    const made = await blocks.create(this.agent, message, signal);
     this.blocksId = made.sessionId;
-    this.address = made.webUrl;
-    blocks.log('info', `agents acp: session ${made.sessionId} created`);
+    this.address = made.url || undefined;
+    blocks.host.log.info(`agents acp: session ${made.sessionId} created`);
     return made;
   }
 
@@ -135,33 +130,27 @@ export class PanelSession {
    * Follows the turn (its own thread alone: what a cancelled or interrupted turn still says is not this
    * prompt's) to its final reply, or until the turn is cancelled, or --timeout runs out.
    */
-  private async follow(turn: Turn, posted: BlocksTurn): Promise<void> {
+  private async follow(turn: Turn, posted: Posted): Promise<void> {
     for await (const e of this.o.blocks.follow(posted, turn.signal, this.o.timeoutMs)) {
       if (e.kind === 'final') return this.ended(turn, posted, e, e.repeats === true);
-      const update = entryUpdate(e);
-      if (update !== undefined) await turn.send(update);
+      await turn.send(entryUpdate(e));
     }
   }
 
-  /**
-   * The final reply: the new plan first, then the reply (unless the message just shown was its copy, as the
-   * live service stores one), then the new pull requests; the turn is over.
-   */
-  private async ended(turn: Turn, posted: BlocksTurn, final: Entry, shown: boolean): Promise<void> {
+  /** The final reply: the new plan, the reply (unless just shown, the live service's copy), new pull requests. */
+  private async ended(turn: Turn, posted: Posted, final: Entry, shown: boolean): Promise<void> {
     const { blocks } = this.o;
     const [plan, prs] = await Promise.all([
       this.newPlan(posted.sessionId, turn.signal),
       blocks.pullRequests(posted, turn.signal).catch((err: unknown) => {
-        blocks.log('warn', `agents acp: the session's pull requests could not be read: ${String(err)}`);
+        blocks.host.log.warn(`agents acp: the session's pull requests could not be read: ${String(err)}`);
         return [];
       }),
     ]);
-    if (plan !== undefined) await turn.send(plan);
-    const reply = shown ? undefined : entryUpdate(final);
-    if (reply !== undefined) await turn.send(reply);
-    const listed = this.newPullRequests(prs);
-    if (listed !== undefined) await turn.send(listed);
-    turn.finish();
+    await turn.send(plan);
+    await turn.send(shown ? undefined : entryUpdate(final));
+    await turn.send(this.newPullRequests(prs));
+    turn.done = true;
   }
 
   /** The pull requests the panel has not shown (new ones, or a new status), as one message. */
@@ -180,8 +169,7 @@ export class PanelSession {
       this.plans.add(plan.artifactId);
       return { sessionUpdate: 'plan', entries: planEntries(plan.text) };
     } catch (err) {
-      this.o.blocks.log(
-        'warn',
+      this.o.blocks.host.log.warn(
         `agents acp: the plan of session ${sessionId} could not be read: ${String(err)}`,
       );
       return undefined;
@@ -192,21 +180,11 @@ export class PanelSession {
   async load(history: BlocksHistory): Promise<void> {
     const { session } = history;
     this.blocksId = session.id;
-    for (const e of history.entries) {
-      const update = entryUpdate(e);
-      if (update !== undefined) await this.queue(update);
-    }
-    if ((session.plan_artifact_ids ?? []).length > 0) {
-      const plan = await this.newPlan(session.id, this.o.signal);
-      if (plan !== undefined) await this.queue(plan);
-    }
-    const prs = this.newPullRequests(this.o.blocks.sessionPullRequests(session));
-    if (prs !== undefined) await this.queue(prs);
-    if (history.running !== undefined) {
-      await this.queue(
-        agentText('\n\n_The agent is still working on the last prompt; your next prompt interrupts it._\n'),
-      );
-    }
+    for (const e of history.entries) await this.queue(entryUpdate(e));
+    if ((session.plan_artifact_ids ?? []).length > 0)
+      await this.queue(await this.newPlan(session.id, this.o.signal));
+    await this.queue(this.newPullRequests(sessionPullRequests(session)));
+    if (history.running !== undefined) await this.queue(agentText(RUNNING_NOTE));
     await this.out;
   }
 

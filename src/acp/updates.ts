@@ -1,7 +1,7 @@
 // Pure: what the editor sends made into a message, and what the conversation holds made into ACP's
 // session updates (message chunks, tool calls, a plan). No I/O and no SDK code: types only.
 import type { ContentBlock, PlanEntry, SessionUpdate, ToolKind } from '@agentclientprotocol/sdk';
-import type { Entry } from './blocks.js';
+import type { Landing } from './blocks.js';
 
 /** ACP's tool kinds for the tools Blocks' agents call; any other is 'other'. */
 const KINDS: Record<string, ToolKind> = {
@@ -18,12 +18,6 @@ const KINDS: Record<string, ToolKind> = {
 /** The longest tool-call title: a panel shows it on one line. */
 const TITLE_MAX = 120;
 
-/** A fence longer than any run of backticks in `text`, so that the text cannot close it. */
-function fenceFor(text: string): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  return '`'.repeat(Math.max(3, longest + 1));
-}
-
 /**
  * The message a prompt becomes: text as it is; an embedded text resource as a fenced block headed by its
  * URI; a resource link as its URI. Images, audio and binary resources are refused (initialize says so).
@@ -37,7 +31,9 @@ export function promptText(blocks: readonly ContentBlock[]): string {
         return b.uri;
       case 'resource': {
         if (!('text' in b.resource)) throw new Error(`binary resources are not supported: ${b.resource.uri}`);
-        const fence = fenceFor(b.resource.text);
+        // Longer than any run of backticks in the text, so that the text cannot close it.
+        const longest = Math.max(0, ...[...b.resource.text.matchAll(/`+/g)].map((m) => m[0].length));
+        const fence = '`'.repeat(Math.max(3, longest + 1));
         return `${b.resource.uri}\n${fence}\n${b.resource.text}\n${fence}`;
       }
       default:
@@ -47,15 +43,13 @@ export function promptText(blocks: readonly ContentBlock[]): string {
   return parts.join('\n\n').trim();
 }
 
-/** An agent message chunk of `text`. */
 export function agentText(text: string): SessionUpdate {
   return { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } };
 }
 
 /**
- * Pure: what goes before `next` so that it starts a paragraph of its own after `before`, the agent text the
- * panel showed last since the user spoke: an editor joins agent message chunks into one message, so two
- * messages sent back to back would run together ("…(step 3).Done, see the PR.").
+ * What goes before `next` so that it starts a paragraph of its own after `before` (the agent text shown last
+ * since the user spoke): an editor joins agent message chunks, so two messages would run together.
  */
 export function paragraphGap(before: string | undefined, next: string): string {
   if (before === undefined || before === '' || next === '') return '';
@@ -63,12 +57,6 @@ export function paragraphGap(before: string | undefined, next: string): string {
   return '\n'.repeat(Math.max(0, 2 - newlines));
 }
 
-/** A user message chunk of `text` (a replayed prompt). */
-export function userText(text: string): SessionUpdate {
-  return { sessionUpdate: 'user_message_chunk', content: { type: 'text', text } };
-}
-
-/** Pure: ACP's kind for a tool's name. */
 export function toolKind(name: string): ToolKind {
   return KINDS[name] ?? 'other';
 }
@@ -76,8 +64,8 @@ export function toolKind(name: string): ToolKind {
 /** The argument a tool call's title shows, when the call names one of these (else its decoded input). */
 const TITLE_KEYS = ['command', 'file_path', 'path', 'pattern', 'url', 'query', 'input'];
 
-/** Pure: a tool call as ACP shows it, completed (Blocks reports a call after it ran). */
-export function toolCall(e: Entry): SessionUpdate {
+/** A tool call as ACP shows it, completed (Blocks reports a call after it ran). */
+export function toolCall(e: Landing): SessionUpdate {
   const name = e.tool?.name ?? 'tool call';
   let rawInput: unknown = e.message.message;
   try {
@@ -100,15 +88,11 @@ export function toolCall(e: Entry): SessionUpdate {
   };
 }
 
-/**
- * Pure: an entry of the conversation as the update a panel shows, or none: replies and finals are agent
- * text, tool calls tool calls, prompts user text (on a replay); a final whose text was just shown
- * (`repeats`) and notices show nothing.
- */
-export function entryUpdate(e: Entry & { repeats?: boolean }): SessionUpdate | undefined {
+/** An entry as the update a panel shows; none for notices and a final whose text was just shown (`repeats`). */
+export function entryUpdate(e: Landing): SessionUpdate | undefined {
   switch (e.kind) {
     case 'user':
-      return userText(e.message.message);
+      return { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: e.message.message } };
     case 'reply':
       return agentText(e.message.message);
     case 'final':
@@ -122,10 +106,7 @@ export function entryUpdate(e: Entry & { repeats?: boolean }): SessionUpdate | u
 
 const ITEM = /^\s*(?:[-*+]|\d+[.)])\s+(?:\[( |x|X)\]\s+)?(.+?)\s*$/;
 
-/**
- * Pure: a plan's entries, one per markdown list item (a checked task item is completed, the rest pending);
- * a plan with no list is one entry, its first line.
- */
+/** A plan's entries: one per markdown list item (checked: completed), or with no list its first line. */
 export function planEntries(markdown: string): PlanEntry[] {
   const items = markdown.split('\n').flatMap((line): PlanEntry[] => {
     const m = ITEM.exec(line);

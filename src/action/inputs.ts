@@ -1,6 +1,6 @@
 // The Action's `with:` block, read and checked before anything is sent: the names and meanings of Blocks'
 // own action (BlocksOrg/blocks-ci-sessions), plus ours. Each error names the input, not the CLI flag.
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import {
   MAX_TITLE_LENGTH,
@@ -9,7 +9,6 @@ import {
   validateApiKey,
   validateBaseUrl,
   validateBudgetUrl,
-  type CoreAgent,
 } from '../core/index.js';
 import { isUuid } from '../util/uuid.js';
 
@@ -34,13 +33,12 @@ export const INPUT_NAMES = [
   'schema_retries',
 ] as const;
 
-/** The name of one input. */
 export type InputName = (typeof INPUT_NAMES)[number];
 
-/** Reads one input as the runner passes it, trimmed: the Action's is @actions/core's getInput. */
+/** Reads one input as the runner passes it, trimmed (@actions/core's getInput). */
 export type InputReader = (name: InputName) => string;
 
-/** The defaults of action.yml, for a runner (or a test) that passes an input empty. */
+/** action.yml's defaults, for a runner (or a test) that passes an input empty. */
 const DEFAULT_BASE_URL = 'https://api.blocks.team';
 const DEFAULT_TIMEOUT_MINUTES = 30;
 const DEFAULT_SCHEMA_RETRIES = 2;
@@ -48,36 +46,10 @@ const DEFAULT_SCHEMA_RETRIES = 2;
 const MAX_TIMEOUT_MINUTES = 360;
 const MAX_POLL_SECONDS = 3600;
 
-/** The inputs, checked. */
-export interface ActionInputs {
-  apiKey: string;
-  baseUrl: string;
-  /** Exactly one of the two: the prompt's text, or the absolute path of a file holding it. */
-  prompt?: string;
-  promptFile?: string;
-  agent?: CoreAgent;
-  agentId?: string;
-  /** A follow-up on this session instead of a new one. */
-  sessionId?: string;
-  title?: string;
-  sessionGroupId?: string;
-  isPrivate: boolean;
-  timeoutMs: number;
-  /** poll_interval_seconds: the least gap between two polls, when given. */
-  pollFloorMs?: number;
-  failOnTimeout: boolean;
-  wait: boolean;
-  budgetUrl?: string;
-  /** output_schema (absolute path) and schema_retries. */
-  schema?: { file: string; retries: number };
-  /** Inputs given that this run ignores (Blocks' action ignores them the same way), said in the log. */
-  ignored: string[];
-}
+/** The inputs, checked: a follow-up (sessionId) has no agent, title, group or privacy of its own. */
+export type ActionInputs = ReturnType<typeof parseInputs>;
 
-/**
- * A true-or-false input. Not the toolkit's getBooleanInput: it takes YAML 1.2's six spellings alone
- * (true, True, TRUE and the three of false), and a workflow passing yes, on or 1 here today would fail.
- */
+/** Not the toolkit's getBooleanInput, which takes YAML 1.2's six spellings alone: yes, on and 1 would fail. */
 function bool(read: InputReader, name: InputName, fallback: boolean): boolean {
   const value = read(name).toLowerCase();
   if (value === '') return fallback;
@@ -110,13 +82,7 @@ function workspaceFile(read: InputReader, name: InputName, workspace: string): s
   const value = read(name);
   if (value === '') return undefined;
   const path = isAbsolute(value) ? value : resolve(workspace, value);
-  let file = false;
-  try {
-    file = statSync(path).isFile();
-  } catch {
-    // missing or unreadable: said below
-  }
-  if (!file) {
+  if (!existsSync(path) || !statSync(path).isFile()) {
     throw new UsageError(
       `input ${name}: no file ${value} in the workspace`,
       'paths are relative to the workspace: check out the repository (actions/checkout) before this step',
@@ -134,9 +100,8 @@ function agentInputs(read: InputReader, sessionId: string | undefined, ignored: 
   }
   const agent = name === '' ? undefined : validateAgent(name, 'input agent');
   if (sessionId !== undefined) {
-    for (const n of ['agent', 'agent_id', 'title', 'session_group_id', 'is_private'] as const) {
-      if (read(n) !== '') ignored.push(n);
-    }
+    const own = ['agent', 'agent_id', 'title', 'session_group_id', 'is_private'] as const;
+    ignored.push(...own.filter((n) => read(n) !== ''));
     return {};
   }
   if (agent === undefined && agentId === undefined) {
@@ -160,13 +125,14 @@ function promptInputs(read: InputReader, workspace: string) {
   return prompt === '' ? { promptFile } : { prompt };
 }
 
-/** Reads and checks every input; throws a UsageError naming the input at the first that is wrong. */
-export function parseInputs(read: InputReader, workspace: string): ActionInputs {
+/** Every input, checked: a UsageError naming the first that is wrong. */
+export function parseInputs(read: InputReader, workspace: string) {
   const key = read('blocks_api_key');
   if (key === '') throw new UsageError('input blocks_api_key is needed', 'pass it from a secret');
   const apiKey = validateApiKey(key, 'input blocks_api_key');
   const baseUrl = validateBaseUrl(read('api_base_url') || DEFAULT_BASE_URL, 'input api_base_url').value;
   const sessionId = uuid(read, 'session_id');
+  // Inputs given that a follow-up ignores (as Blocks' action does), said in the log.
   const ignored: string[] = [];
   const title = read('title');
   if (title.length > MAX_TITLE_LENGTH) {

@@ -1,15 +1,8 @@
 // The Action's result, from what the library returned: the CI result `agents … --wait --json` prints
-// (src/core/events/ci-result.ts), and the step outputs of each stage. The outputs, the step summary and `result`
-// come from the helpers the CLI uses too (core/events/ci-result.ts), so the two cannot drift.
-import {
-  SchemaMismatchError,
-  TimeoutError,
-  type Agents,
-  type PullRequest,
-  type Reply,
-  type Turn,
-} from '../sdk/index.js';
-import { resultOutputs, type PullRequestRef, type Session, type WaitResult } from '../core/index.js';
+// (src/core/events/ci-result.ts), and the step outputs of each stage, made by the helpers the CLI uses too
+// so that the two cannot drift.
+import { SchemaMismatchError, TimeoutError, type Agents, type Reply, type Turn } from '../sdk/index.js';
+import { resultOutputs, type Session, type WaitResult } from '../core/index.js';
 
 /** Every output action.yml declares, in its order. */
 export const OUTPUT_NAMES = [
@@ -24,11 +17,7 @@ export const OUTPUT_NAMES = [
   'result',
 ] as const;
 
-/** An output's name. */
-export type OutputName = (typeof OUTPUT_NAMES)[number];
-
-/** Outputs to write, by name. */
-export type Outputs = Partial<Record<OutputName, string>>;
+export type Outputs = Partial<Record<(typeof OUTPUT_NAMES)[number], string>>;
 
 /** How long the read of the session after a time-out may take, even though the wait's own time ran out. */
 const SESSION_READ_MS = 10_000;
@@ -44,16 +33,13 @@ export function idOutputs(turn: Turn): Outputs {
   return { session_id: turn.sessionId, thread_id: turn.threadId, session_html_url: turn.url ?? '' };
 }
 
-/** wait: false: the ids are out; `result` is what the service returned (create: the Session; send: the Message). */
+/** wait: false: `result` is what the service returned (create: the Session; send: the Message). */
 export function postedOutputs(turn: Turn): Outputs {
   const record = turn.session ?? turn.sent;
   return record === undefined ? {} : { result: JSON.stringify(record) };
 }
 
-/**
- * The outputs of a wait's end: the result's fields, `result` itself, and the session's address when it
- * was not known before the wait (a follow-up's).
- */
+/** A wait's end: the result's fields, `result`, and the session's address if the wait learnt it (a follow-up's). */
 export function endOutputs(reported: Reported, turn: Turn): Outputs {
   const url = reported.result.session_html_url;
   return {
@@ -63,12 +49,6 @@ export function endOutputs(reported: Reported, turn: Turn): Outputs {
   };
 }
 
-/** A pull request as the CLI's result lists it: its address alone where the service gave no status. */
-function listed(p: PullRequest): string | PullRequestRef {
-  return p.status === undefined ? p.url : { ...p };
-}
-
-/** The result of a reply (checked against output_schema, with one). */
 export function replied(reply: Reply): Reported {
   const result: WaitResult = {
     session_id: reply.sessionId,
@@ -76,7 +56,8 @@ export function replied(reply: Reply): Reported {
     session_html_url: reply.url ?? null,
     status: 'completed',
     final_message: reply.text,
-    pull_requests: reply.pullRequests.map(listed),
+    // The address alone where the service gave no status, as the CLI's result lists it.
+    pull_requests: reply.pullRequests.map((p) => (p.status === undefined ? p.url : { ...p })),
     ...(reply.attempts !== undefined
       ? { structured_output: reply.output, schema_attempts: reply.attempts }
       : {}),
@@ -84,25 +65,9 @@ export function replied(reply: Reply): Reported {
   return { result, json: { ...reply.message, ...result } };
 }
 
-/** The session as the turn's end left it, for its pull requests; a failed read is a warning and none. */
-async function sessionAfter(
-  agents: Agents,
-  sessionId: string,
-  signal: AbortSignal,
-  log: (line: string) => void,
-): Promise<Session | undefined> {
-  try {
-    return await agents.session(sessionId, { signal, timeout: SESSION_READ_MS });
-  } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
-    log(`warning: could not read the session's pull requests: ${why}`);
-    return undefined;
-  }
-}
-
 /**
- * The result of a wait that ended without a reply it could use: timed out, or never matched output_schema
- * (the session read once more for its pull requests). Undefined for any other end, which has none.
+ * The result of a wait that timed out or never matched output_schema (the session read once more for its
+ * pull requests; a failed read is a warning and none); undefined for any other end.
  */
 export async function unanswered(
   agents: Agents,
@@ -112,7 +77,14 @@ export async function unanswered(
   log: (line: string) => void,
 ): Promise<Reported | undefined> {
   if (!(error instanceof TimeoutError) && !(error instanceof SchemaMismatchError)) return undefined;
-  const session = await sessionAfter(agents, turn.sessionId, signal, log);
+  let session: Session | undefined;
+  try {
+    session = await agents.session(turn.sessionId, { signal, timeout: SESSION_READ_MS });
+  } catch (err) {
+    log(
+      `warning: could not read the session's pull requests: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
   const mismatch = error instanceof SchemaMismatchError ? error : undefined;
   const result: WaitResult = {
     session_id: turn.sessionId,

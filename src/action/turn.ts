@@ -1,12 +1,11 @@
 // The Action's session work, through the library's public entry alone: create (or send), the ids handed
-// on at once, then the wait (a schema's follow-ups are the library's too), logged by the lines the CLI writes
-// to a CI log too (core/events/progress.ts): "Waiting for … on session …" when it starts, "still waiting (…)" as it goes.
+// on at once, then the wait (a schema's follow-ups are the library's too), logged by the lines the CLI
+// writes to a CI log too (core/events/progress.ts).
 import type { Agents, JsonSchema, Reply, Turn } from '../sdk/index.js';
 import { lineProgress } from '../core/index.js';
 import { monotonicMs } from '../util/clock.js';
 import type { ActionInputs } from './inputs.js';
 
-/** What the session work needs beyond the inputs. */
 export interface TurnJob {
   agents: Agents;
   inputs: ActionInputs;
@@ -20,20 +19,14 @@ export interface TurnJob {
   posted: (turn: Turn) => void;
 }
 
-/** How far the work got: the turn the service took, its reply when waited for, or the error it ended on. */
+/** How far the work got: the turn the service took (if any), its reply when waited for, or the error it ended on. */
 export interface TurnOutcome {
-  /** Undefined when the service took nothing. */
   turn: Turn | undefined;
   reply?: Reply;
   error?: unknown;
 }
 
-/** The job's log as the progress lines' logger: every line is the log's (a job log has no --quiet). */
-function logger(log: (line: string) => void) {
-  return { info: log, hint: log, warn: log, debug: () => undefined, debugEnabled: false };
-}
-
-/** Posts the prompt (a new session, or a follow-up on session_id) within timeout_minutes. */
+/** A new session, or a follow-up on session_id, within timeout_minutes. */
 function post(job: TurnJob): Promise<Turn> {
   const { agents, inputs: i, message, signal } = job;
   const schema = job.outputSchema ? { outputSchema: job.outputSchema, schemaRetries: i.schema?.retries } : {};
@@ -63,7 +56,7 @@ export async function runTurn(job: TurnJob): Promise<TurnOutcome> {
     if (!i.wait) return { turn };
     const who = i.sessionId !== undefined ? 'the reply' : (i.agent ?? 'the agent');
     const progress = lineProgress({
-      log: logger(log),
+      log: { info: log },
       ...(job.heartbeatMs ? { heartbeatMs: job.heartbeatMs } : {}),
     });
     await progress.start(`Waiting for ${who}…`, {

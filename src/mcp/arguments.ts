@@ -29,25 +29,41 @@ export class Arguments {
     }
   }
 
+  /** null counts as not given. */
   private present(name: string): unknown {
     const v = this.args[name];
     return v === null ? undefined : v;
   }
 
-  /** Whether the argument was given (null counts as not given). */
   given(name: string): boolean {
     return this.present(name) !== undefined;
   }
 
-  /** An optional JSON object (a JSON Schema). */
-  object(name: string): Record<string, unknown> | undefined {
+  /** An optional argument: undefined when not given, else `ok` or a usage error saying what it must be. */
+  private optional<T>(name: string, ok: (v: unknown) => boolean, what: string): T | undefined {
     const v = this.present(name);
     if (v === undefined) return undefined;
-    if (!isObject(v)) throw new UsageError(`${name} must be a JSON Schema: a JSON object`);
-    return v;
+    if (!ok(v)) throw new UsageError(`${name} must be ${what}`);
+    return v as T;
   }
 
-  /** A non-empty string (a message). */
+  object(name: string): Record<string, unknown> | undefined {
+    return this.optional(name, isObject, 'a JSON Schema: a JSON object');
+  }
+
+  uuid(name: string): string | undefined {
+    return this.optional<string>(name, (v) => typeof v === 'string' && isUuid(v), 'a UUID')?.toLowerCase();
+  }
+
+  agent(name: string): CoreAgent | undefined {
+    const known = (v: unknown) => (CORE_AGENTS as readonly unknown[]).includes(v);
+    return this.optional(name, known, `one of ${CORE_AGENTS.join(', ')}`);
+  }
+
+  flag(name: string): boolean | undefined {
+    return this.optional(name, (v) => typeof v === 'boolean', 'true or false');
+  }
+
   text(name: string): string {
     const v = this.present(name);
     if (typeof v !== 'string') throw new UsageError(`${name} is required: a string`);
@@ -55,54 +71,23 @@ export class Arguments {
     return v;
   }
 
-  /** A session reference: an id, an address or "last". */
-  session(name = 'session'): SessionRef {
-    const v = this.present(name);
+  /** The `session` argument: an id, an address or "last". */
+  session(): SessionRef {
+    const v = this.present('session');
     if (typeof v !== 'string') {
-      throw new UsageError(`${name} is required: a session id, its address, or "last"`);
+      throw new UsageError('session is required: a session id, its address, or "last"');
     }
     const ref = parseSessionRef(v);
     if (ref === undefined) throw notASession(v);
     return ref;
   }
 
-  /** An optional UUID. */
-  uuid(name: string): string | undefined {
-    const v = this.present(name);
-    if (v === undefined) return undefined;
-    if (typeof v !== 'string' || !isUuid(v)) throw new UsageError(`${name} must be a UUID`);
-    return v.toLowerCase();
-  }
-
-  /** An optional built-in agent name. */
-  agent(name: string): CoreAgent | undefined {
-    const v = this.present(name);
-    if (v === undefined) return undefined;
-    if (typeof v !== 'string' || !(CORE_AGENTS as readonly string[]).includes(v)) {
-      throw new UsageError(`${name} must be one of ${CORE_AGENTS.join(', ')}`);
-    }
-    return v as CoreAgent;
-  }
-
-  /** An optional boolean. */
-  flag(name: string): boolean | undefined {
-    const v = this.present(name);
-    if (v === undefined) return undefined;
-    if (typeof v !== 'boolean') throw new UsageError(`${name} must be true or false`);
-    return v;
-  }
-
   /** A number from `min` to `max` (a whole one when `integer`), or `dflt` when not given. */
   number(name: string, min: number, max: number, dflt: number, integer = false): number {
     const v = this.present(name);
     if (v === undefined) return dflt;
-    if (
-      typeof v !== 'number' ||
-      !Number.isFinite(v) ||
-      v < min ||
-      v > max ||
-      (integer && !Number.isInteger(v))
-    ) {
+    const ok = typeof v === 'number' && v >= min && v <= max && (!integer || Number.isInteger(v));
+    if (!ok) {
       throw new UsageError(
         `${name} must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}`,
       );
@@ -110,7 +95,6 @@ export class Arguments {
     return v;
   }
 
-  /** wait_seconds: 0 to MAX_WAIT_SECONDS. */
   waitSeconds(dflt: number): number {
     return this.number('wait_seconds', 0, MAX_WAIT_SECONDS, dflt);
   }

@@ -1,6 +1,5 @@
-// What each tool does: post a turn, wait for its reply and read a session through the library's public
-// entry (src/sdk, so that its regressions fail these tools' tests), list this machine's sessions. Each
-// returns the result's data; tool-results.ts makes it a tool result.
+// What each tool does, through the library's public entry (so that its regressions fail these tools'
+// tests) and this machine's list of sessions; server.ts makes each answer a tool result.
 import {
   CORE_AGENTS,
   DEFAULT_SCHEMA_RETRIES,
@@ -10,35 +9,30 @@ import {
   MAX_SCHEMA_RETRIES,
   MAX_SESSIONS,
   readKnownSessions,
-  recordLast,
   resolveSession,
   sessionJson,
   startDeadline,
   UsageError,
-  type CreateSessionBody,
-  type SessionRef,
   type Host,
 } from '../core/index.js';
-import type { Agents, JsonSchema, Turn } from '../sdk/index.js';
+import type { Agents, JsonSchema } from '../sdk/index.js';
 import type { Arguments } from './arguments.js';
 import { DEFAULT_WAIT_SECONDS } from './tools.js';
 import { monotonicMs } from '../util/clock.js';
 import {
   noAnswer,
+  recordWorking,
   REQUEST_DEADLINE_MS,
   turnOutcome,
   type ToolOutcome,
   type ToolCallContext,
 } from './turn-result.js';
 
-/** output_schema and schema_retries as the library takes them, the schema checked here to name its argument. */
-interface Check {
-  outputSchema: JsonSchema;
-  schemaRetries: number;
-}
-
-/** output_schema and schema_retries, read, and the schema compiled (ajv is loaded here, and only here). */
-async function checkOf(a: Arguments, followUps: boolean): Promise<Check | undefined> {
+/** output_schema and schema_retries as the library takes them (ajv is loaded here, and only here). */
+async function checkOf(
+  a: Arguments,
+  followUps: boolean,
+): Promise<{ outputSchema: JsonSchema; schemaRetries: number } | undefined> {
   const source = a.object('output_schema');
   if (source === undefined) {
     if (followUps && a.given('schema_retries')) throw new UsageError('schema_retries needs output_schema');
@@ -52,50 +46,9 @@ async function checkOf(a: Arguments, followUps: boolean): Promise<Check | undefi
   return { outputSchema: source, schemaRetries: retries };
 }
 
-/** What a tool posts: a new session, or a follow-up. */
-type Post =
-  { kind: 'create'; body: CreateSessionBody } | { kind: 'send'; sessionId: string; message: string };
-
-/**
- * Posts a turn through the library's public entry within the request deadline (or the call's
- * cancellation), and records it as the profile's `last`. With output_schema the library asks for JSON in
- * the message, and the Turn it returns carries the schema and its retries to the wait.
- */
-async function post(
-  host: Host<Agents>,
-  profile: string,
-  turn: Post,
-  call: ToolCallContext,
-  check: Check | undefined,
-): Promise<Turn> {
-  const agents = await host.agents();
-  const o = { signal: call.signal, timeout: REQUEST_DEADLINE_MS, ...check };
-  const t =
-    turn.kind === 'create'
-      ? await agents.create({
-          ...(turn.body.agent_id !== undefined
-            ? { agentId: turn.body.agent_id }
-            : { agent: turn.body.agent_name }),
-          message: turn.body.message,
-          ...(turn.body.is_private ? { isPrivate: true } : {}),
-          ...o,
-        })
-      : await agents.send(turn.sessionId, turn.message, o);
-  const facts = turn.kind === 'create' ? { agent: turn.body.agent_name, web: t.url } : {};
-  const warning = await recordLast(
-    await host.history(),
-    { id: t.sessionId, threadId: t.threadId },
-    { ...facts, state: 'working' },
-  );
-  if (warning) host.log.warn(warning);
-  return t;
-}
-
-/** The session a reference names (`last` read from the state file). */
-async function sessionOf(host: Host<Agents>, ref: SessionRef): Promise<{ id: string; profile: string }> {
-  const profile = host.profile();
-  const { id } = await resolveSession(ref, await host.history());
-  return { id, profile };
+/** A POST's options; with output_schema, the Turn it returns carries the schema and retries to the wait. */
+function postOptions(call: ToolCallContext, check: Awaited<ReturnType<typeof checkOf>>) {
+  return { signal: call.signal, timeout: REQUEST_DEADLINE_MS, ...check };
 }
 
 export async function createSessionTool(
@@ -112,32 +65,22 @@ export async function createSessionTool(
   const seconds = a.waitSeconds(check ? DEFAULT_WAIT_SECONDS : 0);
   if (agentName !== undefined && agentId !== undefined)
     throw new UsageError('give agent or agent_id, not both');
-  const body: CreateSessionBody = { message };
-  if (agentId !== undefined) body.agent_id = agentId;
-  else body.agent_name = agentName ?? (await host.defaultAgent());
-  if (body.agent_id === undefined && body.agent_name === undefined) {
+  const agent = agentId === undefined ? (agentName ?? (await host.defaultAgent())) : undefined;
+  if (agentId === undefined && agent === undefined) {
     throw new UsageError(
       'no agent given',
       `give agent (${CORE_AGENTS.join(', ')}) or agent_id, or set a default: agents config set agent claude`,
     );
   }
-  if (isPrivate) body.is_private = true;
-  const profile = host.profile();
-  const posted = await post(host, profile, { kind: 'create', body }, call, check);
-  const url = posted.url ?? null;
-  return turnOutcome(
-    host,
-    {
-      profile,
-      turn: posted,
-      sessionId: posted.sessionId,
-      threadId: posted.threadId,
-      url,
-      seconds,
-      posted: true,
-    },
-    call,
-  );
+  const agents = await host.agents();
+  const turn = await agents.create({
+    ...(agentId !== undefined ? { agentId } : { agent }),
+    message,
+    ...(isPrivate ? { isPrivate: true } : {}),
+    ...postOptions(call, check),
+  });
+  await recordWorking(host, { id: turn.sessionId, threadId: turn.threadId }, { agent, web: turn.url });
+  return turnOutcome(host, { turn, url: turn.url ?? null, seconds, posted: true }, call);
 }
 
 export async function sendMessageTool(
@@ -146,22 +89,14 @@ export async function sendMessageTool(
   call: ToolCallContext,
 ): Promise<ToolOutcome> {
   const ref = a.session();
-  const given = a.text('message');
+  const message = a.text('message');
   const check = await checkOf(a, true);
   const seconds = a.waitSeconds(check ? DEFAULT_WAIT_SECONDS : 0);
-  const { id, profile } = await sessionOf(host, ref);
-  const posted = await post(host, profile, { kind: 'send', sessionId: id, message: given }, call, check);
+  const { id } = await resolveSession(ref, await host.history());
+  const turn = await (await host.agents()).send(id, message, postOptions(call, check));
+  await recordWorking(host, { id, threadId: turn.threadId });
   const known = (await readKnownSessions(await host.history())).find((s) => s.id === id);
-  const t = {
-    profile,
-    turn: posted,
-    sessionId: id,
-    threadId: posted.threadId,
-    url: known?.web ?? null,
-    seconds,
-    posted: true,
-  };
-  return turnOutcome(host, t, call);
+  return turnOutcome(host, { turn, url: known?.web ?? null, seconds, posted: true }, call);
 }
 
 export async function waitForReply(
@@ -174,7 +109,7 @@ export async function waitForReply(
   const seconds = a.waitSeconds(DEFAULT_WAIT_SECONDS);
   // wait_for_reply only checks the reply: it never sends a follow-up (as `agents wait --output-schema`).
   const check = await checkOf(a, false);
-  const { id, profile } = await sessionOf(host, ref);
+  const { id } = await resolveSession(ref, await host.history());
   const agents = await host.agents();
   // wait_seconds bounds the whole call, the read of the session included (a key kept busy by others cannot
   // hold it); without `thread`, the library's wait finds the latest turn within the same time.
@@ -192,8 +127,7 @@ export async function waitForReply(
   }
   const left = seconds > 0 ? Math.max(0.001, seconds - (monotonicMs() - started) / 1000) : 0;
   const turn = thread === undefined ? { sessionId: id } : { sessionId: id, threadId: thread };
-  const t = { profile, turn, sessionId: id, threadId: thread, url, seconds: left, asked: seconds };
-  return turnOutcome(host, check ? { ...t, check: check.outputSchema } : t, call);
+  return turnOutcome(host, { turn, url, seconds: left, asked: seconds, check: check?.outputSchema }, call);
 }
 
 export async function showSession(
@@ -203,9 +137,10 @@ export async function showSession(
 ): Promise<ToolOutcome> {
   const ref = a.session();
   const limit = a.number('limit', 1, 100_000, DEFAULT_SHOW_LIMIT, true);
-  const { id } = await sessionOf(host, ref);
-  const agents = await host.agents();
-  const view = await agents.show(id, { limit, signal: call.signal, timeout: REQUEST_DEADLINE_MS });
+  const { id } = await resolveSession(ref, await host.history());
+  const view = await (
+    await host.agents()
+  ).show(id, { limit, signal: call.signal, timeout: REQUEST_DEADLINE_MS });
   const messages = view.turns.flatMap((t) => t.messages);
   const structured: Record<string, unknown> = {
     session: view.session,

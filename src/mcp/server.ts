@@ -6,24 +6,15 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { VERSION } from '../util/version.js';
+import { escapeForLine } from '../util/text.js';
 import { Arguments } from './arguments.js';
-import { redact, type Host } from '../core/index.js';
+import { redact, toCliError, type Host } from '../core/index.js';
 import type { Agents } from '../sdk/index.js';
-import { errorResult, resultOf, type ToolResult } from './tool-results.js';
 import { createSessionTool, listSessions, sendMessageTool, showSession, waitForReply } from './calls.js';
-import type { ToolOutcome, ToolCallContext } from './turn-result.js';
+import type { ToolCallContext } from './turn-result.js';
 import { servedTools, type ToolDefinition, type ToolName } from './tools.js';
 
-/** How the server was asked to run. */
-export interface ServeOptions {
-  /** Serve only the tools that send nothing to a session. */
-  readOnly: boolean;
-}
-
-const BODIES: Record<
-  ToolName,
-  (host: Host<Agents>, a: Arguments, call: ToolCallContext) => Promise<ToolOutcome>
-> = {
+const BODIES: Record<ToolName, typeof waitForReply> = {
   create_session: createSessionTool,
   send_message: sendMessageTool,
   wait_for_reply: waitForReply,
@@ -34,23 +25,21 @@ const BODIES: Record<
 const INSTRUCTIONS =
   'Blocks agent sessions: hand a task to a cloud agent (create_session), follow up (send_message), wait for its reply and pull requests (wait_for_reply, which returns status "running" when its time runs out: call it again), read a session (show_session) or list the ones started here (list_sessions). Give output_schema (a JSON Schema) to get the answer as JSON that matches it (structured_output).';
 
-/** The key of the run's settings, to blank it out of anything sent or logged (none when unreadable). */
-async function secretOf(host: Host<Agents>): Promise<string | undefined> {
-  try {
-    return await host.apiKey();
-  } catch {
-    return undefined;
-  }
-}
+/** The run's key, to blank it out of anything sent or logged (none when unreadable). */
+const secretOf = (host: Host<Agents>) => host.apiKey().catch(() => undefined);
 
-/** One tools/call: the tool's body with its arguments checked, every failure a result with isError. */
-export async function callTool(
+/**
+ * One tools/call: the tool's body with its arguments checked. A failure of any kind (a bad argument, an
+ * unknown session, a missing or busy key) is a result with isError and one line `error: …; hint: …` (an
+ * agent reads it and acts): never a protocol error, never the end of the server.
+ */
+async function callTool(
   host: Host<Agents>,
   tools: readonly ToolDefinition[],
   name: string,
   raw: unknown,
   call: ToolCallContext,
-): Promise<ToolResult> {
+) {
   const tool = tools.find((t) => t.name === name);
   try {
     if (tool === undefined) {
@@ -58,19 +47,25 @@ export async function callTool(
       const why = BODIES[name as ToolName] ? ' (this server is read-only: agents mcp --read-only)' : '';
       throw new Error(`no tool ${JSON.stringify(name.slice(0, 80))}${why}; the tools: ${served}`);
     }
-    return resultOf(await BODIES[tool.name](host, new Arguments(raw, tool), call));
+    const answer = await BODIES[tool.name](host, new Arguments(raw, tool), call);
+    return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.structured };
   } catch (err) {
-    const result = errorResult(err, await secretOf(host));
+    const e = toCliError(err);
+    const hint = e.hint ? `; hint: ${escapeForLine(e.hint)}` : '';
+    const text = redact(
+      `error: ${escapeForLine(e.message.split('\n')[0] ?? '')}${hint}`,
+      await secretOf(host),
+    );
     if (call.signal.aborted) {
       const why = call.ending?.() ? 'the server ended' : 'the call was cancelled';
       host.log.info(`agents mcp: ${name} stopped: ${why}; the session goes on`);
-    } else host.log.debug(`agents mcp: ${name} failed: ${result.content[0]?.text ?? ''}`);
-    return result;
+    } else host.log.debug(`agents mcp: ${name} failed: ${text}`);
+    return { content: [{ type: 'text', text }], isError: true };
   }
 }
 
 /** Serves the tools on the run's stdin and stdout until stdin closes or the run is stopped. */
-export async function serve(host: Host<Agents>, o: ServeOptions): Promise<void> {
+export async function serve(host: Host<Agents>, o: { readOnly: boolean }): Promise<void> {
   const tools = servedTools(o.readOnly);
   // The low-level server: the schemas are ours (JSON Schema, as tools.ts declares them), and so is the
   // checking of arguments, so that a bad one is a tool result and not a protocol error (McpServer would

@@ -2,7 +2,6 @@
 // whose descriptions an agent can act on, and the output schema of each result's structuredContent.
 import { CORE_AGENTS, DEFAULT_SCHEMA_RETRIES, MAX_SCHEMA_RETRIES, MAX_SESSIONS } from '../core/index.js';
 
-/** A tool's name. */
 export type ToolName =
   'create_session' | 'send_message' | 'wait_for_reply' | 'show_session' | 'list_sessions';
 
@@ -18,8 +17,20 @@ export interface ToolDefinition {
 
 /** The longest wait one call may ask for; a longer one is several calls. */
 export const MAX_WAIT_SECONDS = 600;
-/** wait_for_reply's wait when none is given. */
+/** wait_for_reply's default wait. */
 export const DEFAULT_WAIT_SECONDS = 60;
+
+/** An object schema: the names required (none: undefined), and its properties. */
+function object(required: string[] | undefined, properties: Record<string, object>) {
+  return { type: 'object' as const, properties, ...(required ? { required } : {}) };
+}
+const limit = (maximum: number, dflt: number, description: string) => ({
+  type: 'integer',
+  minimum: 1,
+  maximum,
+  default: dflt,
+  description,
+});
 
 const SESSION = {
   type: 'string',
@@ -66,13 +77,10 @@ const PULL_REQUESTS = {
     ],
   },
 };
-/**
- * A turn's result: the ids, the address, whether it is still running, and the reply with the pull
- * requests once it ended; with output_schema, the value or what was wrong (as the CLI's --json result).
- */
-const TURN_RESULT = {
-  type: 'object' as const,
-  properties: {
+/** A turn's result; with output_schema, the value or what was wrong (as the CLI's --json result). */
+const TURN_RESULT = object(
+  ['session_id', 'thread_id', 'session_html_url', 'status', 'final_message', 'pull_requests'],
+  {
     session_id: { type: 'string' },
     thread_id: { type: 'string', description: 'The turn (thread) this result is about.' },
     session_html_url: { ...nullableString, description: 'The session in the web dashboard.' },
@@ -95,18 +103,13 @@ const TURN_RESULT = {
     schema_errors: {
       type: 'array',
       description: 'With status "schema_mismatch": what was wrong with the last reply.',
-      items: {
-        type: 'object',
-        properties: {
-          path: { type: 'string', description: 'A JSON Pointer into the value; "" for the whole.' },
-          message: { type: 'string' },
-        },
-        required: ['path', 'message'],
-      },
+      items: object(['path', 'message'], {
+        path: { type: 'string', description: 'A JSON Pointer into the value; "" for the whole.' },
+        message: { type: 'string' },
+      }),
     },
   },
-  required: ['session_id', 'thread_id', 'session_html_url', 'status', 'final_message', 'pull_requests'],
-};
+);
 
 const sends = { readOnlyHint: false, destructiveHint: false, openWorldHint: true };
 const reads = { readOnlyHint: true, destructiveHint: false, openWorldHint: true };
@@ -118,28 +121,24 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: 'Create a Blocks agent session',
     description:
       'Start a new session with a cloud agent on Blocks and give it its first message (a task). Returns the session id, the thread id of this turn and the web address; with wait_seconds, also the final reply and pull requests when the agent finished within that time, else status "running" (then call wait_for_reply). Long tasks take minutes: start them with wait_seconds 0 and wait later. With output_schema the answer must be JSON that matches it (asked for, checked and asked for again), returned as structured_output.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        message: MESSAGE,
-        agent: {
-          type: 'string',
-          enum: [...CORE_AGENTS],
-          description:
-            'Which agent works on it. Give agent or agent_id, not both; with neither, the configured default agent.',
-        },
-        agent_id: {
-          type: 'string',
-          format: 'uuid',
-          description: 'A specific agent of the workspace (UUID).',
-        },
-        is_private: { type: 'boolean', description: 'Hide the session from other workspace members.' },
-        wait_seconds: postWait,
-        output_schema: ASK_SCHEMA,
-        schema_retries: SCHEMA_RETRIES,
+    inputSchema: object(['message'], {
+      message: MESSAGE,
+      agent: {
+        type: 'string',
+        enum: [...CORE_AGENTS],
+        description:
+          'Which agent works on it. Give agent or agent_id, not both; with neither, the configured default agent.',
       },
-      required: ['message'],
-    },
+      agent_id: {
+        type: 'string',
+        format: 'uuid',
+        description: 'A specific agent of the workspace (UUID).',
+      },
+      is_private: { type: 'boolean', description: 'Hide the session from other workspace members.' },
+      wait_seconds: postWait,
+      output_schema: ASK_SCHEMA,
+      schema_retries: SCHEMA_RETRIES,
+    }),
     outputSchema: TURN_RESULT,
     annotations: sends,
   },
@@ -148,17 +147,13 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: 'Send a follow-up to a Blocks session',
     description:
       'Send a follow-up message to an existing session. It starts a new turn (thread) and INTERRUPTS the turn in progress, if the agent is still working: wait for its reply first (wait_for_reply) unless you mean to stop it. Returns the new thread id; with wait_seconds, also the final reply and pull requests when the agent finished within that time, else status "running". With output_schema the answer must be JSON that matches it, as for create_session.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        session: SESSION,
-        message: MESSAGE,
-        wait_seconds: postWait,
-        output_schema: ASK_SCHEMA,
-        schema_retries: SCHEMA_RETRIES,
-      },
-      required: ['session', 'message'],
-    },
+    inputSchema: object(['session', 'message'], {
+      session: SESSION,
+      message: MESSAGE,
+      wait_seconds: postWait,
+      output_schema: ASK_SCHEMA,
+      schema_retries: SCHEMA_RETRIES,
+    }),
     outputSchema: TURN_RESULT,
     annotations: sends,
   },
@@ -167,21 +162,17 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: "Wait for a Blocks agent's reply",
     description:
       'Wait for the final reply of a turn: the session\'s latest turn, or the thread given. Returns the reply and the pull requests; when wait_seconds runs out first it returns status "running" (not an error): call it again to keep waiting. With output_schema the reply is checked against it and its JSON returned as structured_output. Sends nothing to the session.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        session: SESSION,
-        thread: {
-          type: 'string',
-          format: 'uuid',
-          description:
-            'The turn to wait for (a thread id from create_session or send_message); default the latest.',
-        },
-        wait_seconds: waitSeconds(DEFAULT_WAIT_SECONDS, 'the final reply'),
-        output_schema: CHECK_SCHEMA,
+    inputSchema: object(['session'], {
+      session: SESSION,
+      thread: {
+        type: 'string',
+        format: 'uuid',
+        description:
+          'The turn to wait for (a thread id from create_session or send_message); default the latest.',
       },
-      required: ['session'],
-    },
+      wait_seconds: waitSeconds(DEFAULT_WAIT_SECONDS, 'the final reply'),
+      output_schema: CHECK_SCHEMA,
+    }),
     outputSchema: TURN_RESULT,
     annotations: reads,
   },
@@ -190,31 +181,17 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: 'Show a Blocks session',
     description:
       'Read a session and its conversation (user and assistant messages, oldest first), as `agents show --json` reads it: the session (title, address, pull requests), the messages, and the thread still running, if any.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        session: SESSION,
-        limit: {
-          type: 'integer',
-          minimum: 1,
-          maximum: 100_000,
-          default: 50,
-          description: 'The newest N messages (default 50).',
-        },
-      },
-      required: ['session'],
-    },
-    outputSchema: {
-      type: 'object',
-      properties: {
-        session: { type: 'object', description: 'The session as the service describes it.' },
-        messages: { type: 'array', items: { type: 'object' }, description: 'Oldest first.' },
-        notices: { type: 'array', items: { type: 'object' }, description: 'System notices, apart.' },
-        running_thread_id: { ...nullableString, description: 'The turn the agent is still working on.' },
-        truncated_to: { type: 'integer', description: 'Older messages were left out: the limit.' },
-      },
-      required: ['session', 'messages', 'notices', 'running_thread_id'],
-    },
+    inputSchema: object(['session'], {
+      session: SESSION,
+      limit: limit(100_000, 50, 'The newest N messages (default 50).'),
+    }),
+    outputSchema: object(['session', 'messages', 'notices', 'running_thread_id'], {
+      session: { type: 'object', description: 'The session as the service describes it.' },
+      messages: { type: 'array', items: { type: 'object' }, description: 'Oldest first.' },
+      notices: { type: 'array', items: { type: 'object' }, description: 'System notices, apart.' },
+      running_thread_id: { ...nullableString, description: 'The turn the agent is still working on.' },
+      truncated_to: { type: 'integer', description: 'Older messages were left out: the limit.' },
+    }),
     annotations: reads,
   },
   {
@@ -222,54 +199,30 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: 'List Blocks sessions started here',
     description:
       'The sessions this machine created or sent to (the API cannot list sessions), the most recently used first, as `agents ls --json`: id, title, agent, last known state, addresses. Sends no request.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        limit: {
-          type: 'integer',
-          minimum: 1,
-          maximum: MAX_SESSIONS,
-          default: 20,
-          description: `At most N sessions (default 20, at most ${MAX_SESSIONS}).`,
-        },
+    inputSchema: object(undefined, {
+      limit: limit(MAX_SESSIONS, 20, `At most N sessions (default 20, at most ${MAX_SESSIONS}).`),
+    }),
+    outputSchema: object(['profile', 'sessions'], {
+      profile: { type: 'string' },
+      sessions: {
+        type: 'array',
+        items: object(['id'], {
+          id: { type: 'string' },
+          title: nullableString,
+          agent: nullableString,
+          state: nullableString,
+          created_at: nullableString,
+          last_used_at: nullableString,
+          thread_id: nullableString,
+          web_url: nullableString,
+        }),
       },
-    },
-    outputSchema: {
-      type: 'object',
-      properties: {
-        profile: { type: 'string' },
-        sessions: {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: {
-              id: { type: 'string' },
-              title: nullableString,
-              agent: nullableString,
-              state: nullableString,
-              created_at: nullableString,
-              last_used_at: nullableString,
-              thread_id: nullableString,
-              web_url: nullableString,
-            },
-            required: ['id'],
-          },
-        },
-      },
-      required: ['profile', 'sessions'],
-    },
+    }),
     annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
   },
 ];
 
-/** The tools that send nothing to a session: all that `agents mcp --read-only` serves. */
-export const READ_ONLY_TOOLS: ReadonlySet<ToolName> = new Set([
-  'wait_for_reply',
-  'show_session',
-  'list_sessions',
-]);
-
-/** The tools served: all, or the read-only ones. */
+/** The tools served: all, or (`agents mcp --read-only`) those that send nothing to a session. */
 export function servedTools(readOnly: boolean): ToolDefinition[] {
-  return TOOLS.filter((t) => !readOnly || READ_ONLY_TOOLS.has(t.name));
+  return TOOLS.filter((t) => !readOnly || t.annotations.readOnlyHint);
 }

@@ -10,8 +10,9 @@ import {
   SchemaMismatchError,
   TimeoutError,
   type Host,
+  type UsedSession,
 } from '../core/index.js';
-import type { Agents, JsonSchema, Session, TurnRef } from '../sdk/index.js';
+import type { Agents, JsonSchema, Session } from '../sdk/index.js';
 
 /**
  * How long a create or send POST, or a read, may take before the call gives up on it: more than a minute,
@@ -24,39 +25,29 @@ export interface ToolCallContext {
   signal: AbortSignal;
   /** Whether the server is ending (stdin closed), as opposed to the client cancelling the call. */
   ending?: () => boolean;
-  /** Told of the wait so far (seconds waited, of how many). */
   progress?: (waited: number, total: number, message: string) => void;
 }
 
-/**
- * A turn's result (the structuredContent of the tools that post or wait). With output_schema it gains the
- * CLI's --json fields: `structured_output` and `schema_attempts`, or `status: "schema_mismatch"` with
- * `schema_errors` (see schemaFields).
- */
-export interface TurnResult extends Pick<Session, 'pull_requests'> {
+/** A turn's result (structuredContent); output_schema adds the CLI's --json schema fields. */
+interface TurnResult extends Pick<Session, 'pull_requests'> {
   session_id: string;
   thread_id: string;
-  /** The Session's, null where it is not known. */
   session_html_url: Session['session_html_url'] | null;
   status: 'completed' | 'running' | 'schema_mismatch';
   final_message: string | null;
   schema_attempts?: number;
 }
 
-/** What a call returns: the data, and a first line for a reader of the text. */
+/** What a call returns: the data, and a text for a reader. */
 export interface ToolOutcome {
   structured: Record<string, unknown>;
   text: string;
 }
 
-/** A turn under way: where it is, and how long to wait for it. */
+/** A turn under way, and how long to wait for it. */
 export interface TurnAt {
-  profile: string;
-  /** What the library waits on: a posted Turn carries its output_schema and retries. */
-  turn: TurnRef;
-  sessionId: string;
-  /** Undefined for wait_for_reply without `thread`: the library's wait finds the session's latest turn. */
-  threadId: string | undefined;
+  /** A posted Turn carries its output_schema and retries to the wait; without a thread, the wait finds the latest. */
+  turn: { sessionId: string; threadId?: string | undefined };
   url: string | null;
   seconds: number;
   /** The wait the caller asked for, when `seconds` is what is left of it. */
@@ -64,7 +55,7 @@ export interface TurnAt {
   /** The turn was just posted: with no time to wait, it is running (nothing is asked). */
   posted?: boolean;
   /** wait_for_reply's output_schema: the reply is checked, never asked for again. */
-  check?: JsonSchema;
+  check?: JsonSchema | undefined;
 }
 
 /** A wait that got no answer from the service at all before its time ran out (a busy key, a slow service). */
@@ -77,18 +68,22 @@ export function noAnswer(seconds: number, sessionId: string, rateLimited: boolea
   );
 }
 
-/**
- * Waits (or looks once, with 0 seconds) for the turn's reply through the library's public wait and makes
- * the result; with output_schema the reply is checked (and asked for again) as the CLI's --output-schema
- * does, and the result says how. The wait's time running out is an answer ("running"), not an error.
- */
+type LastEntry = { id: string; threadId: string };
+
+/** Records the turn as the profile's `last`, the session working (a warning when the file cannot be written). */
+export async function recordWorking(host: Host<Agents>, entry: LastEntry, facts: UsedSession = {}) {
+  const warning = await recordLast(await host.history(), entry, { ...facts, state: 'working' });
+  if (warning) host.log.warn(warning);
+}
+
+/** Waits (or looks once, with 0 seconds) for the turn's reply; the time running out is an answer ("running"). */
 export async function turnOutcome(
   host: Host<Agents>,
   t: TurnAt,
   call: ToolCallContext,
 ): Promise<ToolOutcome> {
-  const base = { session_id: t.sessionId, session_html_url: t.url };
-  if (t.posted && t.seconds === 0) return runningOutcome(base, t.threadId ?? '', 0);
+  const { sessionId } = t.turn;
+  if (t.posted && t.seconds === 0) return runningOutcome(t, t.turn.threadId ?? '', 0);
   const agents = await host.agents();
   const total = t.asked ?? t.seconds;
   try {
@@ -96,67 +91,57 @@ export async function turnOutcome(
       timeout: t.seconds * 1000,
       signal: call.signal,
       onProgress: (p) =>
-        call.progress?.(p.waitedMs / 1000, total, `waiting for the reply on session ${t.sessionId}`),
+        call.progress?.(p.waitedMs / 1000, total, `waiting for the reply on session ${sessionId}`),
       ...(t.check ? { outputSchema: t.check } : {}),
     });
-    await followedUp(host, t, reply.threadId);
-    await finished(host, t);
-    const result: TurnResult = {
-      ...base,
-      thread_id: reply.threadId,
-      status: 'completed',
-      final_message: reply.text,
-      pull_requests: reply.pullRequests.map((p) => (p.status === undefined ? p.url : { ...p })),
-    };
+    await ended(host, t, reply.threadId);
+    const prs = reply.pullRequests.map((p) => (p.status === undefined ? p.url : { ...p }));
+    const result = turnResult(t, reply.threadId, 'completed', reply.text, prs);
     if (reply.attempts === undefined) return { structured: { ...result }, text: reply.text };
     const fields = { structured_output: reply.output, schema_attempts: reply.attempts };
     return { structured: { ...result, ...fields }, text: JSON.stringify(reply.output) };
   } catch (err) {
     // The wait's own time ran out (not a request's, nor a follow-up's post cut short): still running.
     if (err instanceof TimeoutError && err.answered !== undefined) {
-      if (err.answered === 0) throw noAnswer(total, t.sessionId, err.rateLimited);
-      const threadId = err.threadId ?? t.threadId ?? '';
+      if (err.answered === 0) throw noAnswer(total, sessionId, err.rateLimited);
+      const threadId = err.threadId ?? t.turn.threadId ?? '';
       await followedUp(host, t, threadId);
-      return runningOutcome(base, threadId, err.attempts ?? 0);
+      return runningOutcome(t, threadId, err.attempts ?? 0);
     }
-    if (err instanceof SchemaMismatchError) return mismatchOutcome(host, t, err);
-    throw err;
+    if (!(err instanceof SchemaMismatchError)) throw err;
+    await ended(host, t, err.threadId);
+    const prs = await pullRequestsOf(host, sessionId);
+    const result = turnResult(t, err.threadId, 'schema_mismatch', err.reply, prs);
+    const fields = { schema_attempts: err.attempts, schema_errors: err.errors };
+    return { structured: { ...result, ...fields }, text: mismatchText(err) };
   }
 }
 
-/** The result of a turn still under way; `attempts`: replies checked against output_schema so far. */
-function runningOutcome(
-  base: Pick<TurnResult, 'session_id' | 'session_html_url'>,
-  threadId: string,
-  attempts: number,
-): ToolOutcome {
-  const result: TurnResult = {
-    ...base,
-    thread_id: threadId,
-    status: 'running',
-    final_message: null,
-    pull_requests: [],
+/** A turn's result, its fields in the output schema's order. */
+function turnResult(
+  t: TurnAt,
+  thread_id: string,
+  status: TurnResult['status'],
+  final_message: string | null,
+  pull_requests: TurnResult['pull_requests'],
+): TurnResult {
+  return {
+    session_id: t.turn.sessionId,
+    thread_id,
+    session_html_url: t.url,
+    status,
+    final_message,
+    pull_requests,
   };
-  if (attempts > 0) result.schema_attempts = attempts;
-  const asked = attempts > 0 ? ` Its answer did not match output_schema and was asked for again.` : '';
-  const text = `The agent is still working (session ${base.session_id}, thread ${threadId}).${asked} Call wait_for_reply to wait for its reply.`;
-  return { structured: { ...result }, text };
 }
 
-/** The result of a reply that never matched output_schema: what was wrong, the last reply, the pull requests. */
-async function mismatchOutcome(host: Host<Agents>, t: TurnAt, e: SchemaMismatchError): Promise<ToolOutcome> {
-  await followedUp(host, t, e.threadId);
-  await finished(host, t);
-  const result: TurnResult = {
-    session_id: t.sessionId,
-    thread_id: e.threadId,
-    session_html_url: t.url,
-    status: 'schema_mismatch',
-    final_message: e.reply,
-    pull_requests: await pullRequestsOf(host, t.sessionId),
-  };
-  const fields = { schema_attempts: e.attempts, schema_errors: e.errors };
-  return { structured: { ...result, ...fields }, text: mismatchText(e) };
+/** The result of a turn still under way; `attempts`: replies checked against output_schema so far. */
+function runningOutcome(t: TurnAt, threadId: string, attempts: number): ToolOutcome {
+  const result = turnResult(t, threadId, 'running', null, []);
+  if (attempts > 0) result.schema_attempts = attempts;
+  const asked = attempts > 0 ? ` Its answer did not match output_schema and was asked for again.` : '';
+  const text = `The agent is still working (session ${t.turn.sessionId}, thread ${threadId}).${asked} Call wait_for_reply to wait for its reply.`;
+  return { structured: { ...result }, text };
 }
 
 /** A reply that never matched, as text: what was wrong with the last one, and the reply itself. */
@@ -173,8 +158,7 @@ function mismatchText(e: SchemaMismatchError): string {
 /** The session's pull requests as the service gives them (one read; none, with a warning, when it fails). */
 async function pullRequestsOf(host: Host<Agents>, sessionId: string): Promise<Session['pull_requests']> {
   try {
-    const agents = await host.agents();
-    const session = await agents.session(sessionId, { timeout: REQUEST_DEADLINE_MS });
+    const session = await (await host.agents()).session(sessionId, { timeout: REQUEST_DEADLINE_MS });
     return Array.isArray(session.pull_requests) ? session.pull_requests : [];
   } catch (err) {
     host.log.warn(
@@ -187,17 +171,13 @@ async function pullRequestsOf(host: Host<Agents>, sessionId: string): Promise<Se
 /** A schema's follow-up started a turn of its own: it is the profile's `last` now, as a send's is. */
 async function followedUp(host: Host<Agents>, t: TurnAt, threadId: string): Promise<void> {
   // wait_for_reply never follows up: with no thread given, the one the wait found is the latest turn's.
-  if (t.threadId === undefined || threadId === t.threadId) return;
-  const warning = await recordLast(await host.history(), { id: t.sessionId, threadId }, { state: 'working' });
-  if (warning) host.log.warn(warning);
+  if (t.turn.threadId === undefined || threadId === t.turn.threadId) return;
+  await recordWorking(host, { id: t.turn.sessionId, threadId });
 }
 
-/**
- * The turn ended: the session is noted as finished in this machine's list. The client records a turn's
- * end as it lists it (src/core/state/turn-ends.ts), but a schema's follow-up is recorded here only after the
- * library's wait has seen its end.
- */
-async function finished(host: Host<Agents>, t: TurnAt): Promise<void> {
-  const failed = await noteSessionFacts(await host.history(), [{ id: t.sessionId, state: 'finished' }]);
+/** The turn ended: noted here, as the library's wait alone has seen a schema's follow-up end. */
+async function ended(host: Host<Agents>, t: TurnAt, threadId: string): Promise<void> {
+  await followedUp(host, t, threadId);
+  const failed = await noteSessionFacts(await host.history(), [{ id: t.turn.sessionId, state: 'finished' }]);
   if (failed) host.log.warn(failed);
 }
