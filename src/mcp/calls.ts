@@ -28,6 +28,9 @@ import {
   type ToolCallContext,
 } from './turn-result.js';
 
+/** What a tool does with its arguments, in the run that hosts it. */
+export type Tool = (host: Host<Agents>, a: Arguments, call: ToolCallContext) => Promise<ToolOutcome>;
+
 /** output_schema and schema_retries as the library takes them (ajv is loaded here, and only here). */
 async function checkOf(
   a: Arguments,
@@ -51,11 +54,7 @@ function postOptions(call: ToolCallContext, check: Awaited<ReturnType<typeof che
   return { signal: call.signal, timeout: REQUEST_DEADLINE_MS, ...check };
 }
 
-export async function createSessionTool(
-  host: Host<Agents>,
-  a: Arguments,
-  call: ToolCallContext,
-): Promise<ToolOutcome> {
+export const createSessionTool: Tool = async (host, a, call) => {
   const message = a.text('message');
   const agentName = a.agent('agent');
   const agentId = a.uuid('agent_id');
@@ -81,13 +80,9 @@ export async function createSessionTool(
   });
   await recordWorking(host, { id: turn.sessionId, threadId: turn.threadId }, { agent, web: turn.url });
   return turnOutcome(host, { turn, url: turn.url ?? null, seconds, posted: true }, call);
-}
+};
 
-export async function sendMessageTool(
-  host: Host<Agents>,
-  a: Arguments,
-  call: ToolCallContext,
-): Promise<ToolOutcome> {
+export const sendMessageTool: Tool = async (host, a, call) => {
   const ref = a.session();
   const message = a.text('message');
   const check = await checkOf(a, true);
@@ -97,13 +92,9 @@ export async function sendMessageTool(
   await recordWorking(host, { id, threadId: turn.threadId });
   const known = (await readKnownSessions(await host.history())).find((s) => s.id === id);
   return turnOutcome(host, { turn, url: known?.web ?? null, seconds, posted: true }, call);
-}
+};
 
-export async function waitForReply(
-  host: Host<Agents>,
-  a: Arguments,
-  call: ToolCallContext,
-): Promise<ToolOutcome> {
+export const waitForReply: Tool = async (host, a, call) => {
   const ref = a.session();
   const thread = a.uuid('thread');
   const seconds = a.waitSeconds(DEFAULT_WAIT_SECONDS);
@@ -128,13 +119,9 @@ export async function waitForReply(
   const left = seconds > 0 ? Math.max(0.001, seconds - (monotonicMs() - started) / 1000) : 0;
   const turn = thread === undefined ? { sessionId: id } : { sessionId: id, threadId: thread };
   return turnOutcome(host, { turn, url, seconds: left, asked: seconds, check: check?.outputSchema }, call);
-}
+};
 
-export async function showSession(
-  host: Host<Agents>,
-  a: Arguments,
-  call: ToolCallContext,
-): Promise<ToolOutcome> {
+export const showSession: Tool = async (host, a, call) => {
   const ref = a.session();
   const limit = a.number('limit', 1, 100_000, DEFAULT_SHOW_LIMIT, true);
   const { id } = await resolveSession(ref, await host.history());
@@ -152,9 +139,9 @@ export async function showSession(
   const lines = messages.map((m) => `${m.role === 'user' ? 'user' : 'assistant'}: ${m.message}`);
   const head = `${view.session.title || '(untitled)'} (session ${view.session.id}, ${view.runningThreadId ? 'the agent is working' : 'idle'})`;
   return { structured, text: [head, ...lines].join('\n\n') };
-}
+};
 
-export async function listSessions(host: Host<Agents>, a: Arguments): Promise<ToolOutcome> {
+export const listSessions: Tool = async (host, a) => {
   const limit = a.number('limit', 1, MAX_SESSIONS, 20, true);
   const history = await host.history();
   const { profile } = history;
@@ -162,4 +149,4 @@ export async function listSessions(host: Host<Agents>, a: Arguments): Promise<To
   const lines = sessions.map((s) => [s.id, s.title ?? '', s.agent ?? '', s.state ?? ''].join('\t'));
   const text = sessions.length ? lines.join('\n') : `No sessions recorded ${historyName(history)} yet.`;
   return { structured: { profile, sessions: sessions.map(sessionJson) }, text };
-}
+};

@@ -10,11 +10,18 @@ import { escapeForLine } from '../util/text.js';
 import { Arguments } from './arguments.js';
 import { redact, toCliError, type Host } from '../core/index.js';
 import type { Agents } from '../sdk/index.js';
-import { createSessionTool, listSessions, sendMessageTool, showSession, waitForReply } from './calls.js';
+import {
+  createSessionTool,
+  listSessions,
+  sendMessageTool,
+  showSession,
+  waitForReply,
+  type Tool,
+} from './calls.js';
 import type { ToolCallContext } from './turn-result.js';
 import { servedTools, type ToolDefinition, type ToolName } from './tools.js';
 
-const BODIES: Record<ToolName, typeof waitForReply> = {
+const BODIES: Record<ToolName, Tool> = {
   create_session: createSessionTool,
   send_message: sendMessageTool,
   wait_for_reply: waitForReply,
