@@ -1,6 +1,11 @@
 // The esbuild options every build of the program shares: the CLI's dist/, the Action's bundle, the docs'
 // copy of the commander tree, and the bench's commander-alone baseline (built as ours is, to be comparable).
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join, resolve, sep } from 'node:path';
+
+const SRC = fileURLToPath(new URL('../src/', import.meta.url));
+const CORE = join(SRC, 'core') + sep;
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -13,16 +18,13 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 export const pureCore = {
   name: 'pure-core',
   setup(b) {
-    b.onResolve({ filter: /^\.\.?\// }, async (args) => {
-      if (args.pluginData?.pureCore) return undefined;
-      const r = await b.resolve(args.path, {
-        kind: args.kind,
-        importer: args.importer,
-        resolveDir: args.resolveDir,
-        pluginData: { pureCore: true },
-      });
-      if (r.errors.length > 0 || !/[\\/]src[\\/]core[\\/]/.test(r.path)) return undefined;
-      return { ...r, sideEffects: false };
+    // Our sources import a module by its .js name; the file is the .ts beside it. Resolved here without
+    // build.resolve(), which, called from an onResolve, hung a build on a fresh install.
+    b.onResolve({ filter: /^\.\.?\/.*\.js$/ }, (args) => {
+      if (!args.importer.startsWith(SRC)) return undefined;
+      const file = resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'));
+      if (!file.startsWith(CORE) || !existsSync(file)) return undefined;
+      return { path: file, sideEffects: false };
     });
   },
 };
