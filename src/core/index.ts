@@ -1,10 +1,9 @@
 // The core's one door for the faces (the CLI, chat, the Action, `agents mcp`, `agents acp`): what a face may
-// use of the core beside the library's public entry (src/sdk/index.ts): the records' types, the errors,
-// session references and this machine's history, the settings and the one client builder. A face reaches
-// the service through the library or, for the CLI, a client built here; never through a deep file
+// use of the core beside the library's public entry (src/sdk/index.ts). A face never imports a deep file
 // (test/unit/house.test.ts holds it). Every name is listed, never `export *`: the house test follows a
-// face's imports through this file by name, so the Action keeps clear of the HTTP client.
-
+// face's imports through this file by name (so the Action keeps clear of the HTTP client, and a command's
+// first file loads only what parses a command line), and the build leaves out of a bundle a module none of
+// whose names it uses (`pureCore`, scripts/esbuild-options.mjs).
 // The records and what is said of them.
 export {
   type AgentSelection,
@@ -128,7 +127,8 @@ export { type LineOptions, lineProgress, type Progress } from './events/progress
 export { checkMessageSources, readMessage } from './io/message.js';
 export { readSchemaFile } from './io/schema-file.js';
 
-// The rest of what the CLI and chat use.
+// The rest of what the CLI and chat use: its API client and budget stores, the session work, the
+// conversation model, the files it keeps.
 export type { RetryNotice } from './api/backoff.js';
 export { anySignal } from './api/call-deadline.js';
 export type { ApiClient, ClientOptions } from './api/client.js';
