@@ -2,11 +2,10 @@
 // library it uses bundled in, so the package installs nothing and a global install is one package.
 //  - Split where the program says `await import()`: each command's module, undici's, the emulator's and the
 //    libraries only some runs use are chunks of their own, read only by a run that imports them.
-//  - What src/cli/main.ts imports is one chunk. esbuild splits by the set of entry points that reach a module,
-//    and counts each `await import()` as an entry: left alone, the modules cli.ts shares with some commands
-//    fall into a chunk for each set of commands sharing them, and `--help` read 13 files of dist/. Every
-//    imported module runs after cli.ts anyway, so `inject` has each file import it: cli.ts and all it
-//    imports then reach every entry, and sit together (`--help` reads 2 files, 5 to 10 ms sooner on Node 22).
+//  - What src/cli/main.ts imports sits in agents.js itself: --help reads the launcher and dist/help.js, a
+//    usage error agents.js and its one chunk. (Until the core was marked free of side effects, esbuild put
+//    it in chunks of its own unless every file imported cli.ts through its `inject`; that is gone, measured
+//    worth nothing since: bench/README.md.)
 //  - What a command that runs loads (the context, the presenter, the HTTP client, the commands' run.ts) is
 //    one chunk too, request-runtime.mjs's, with the small libraries it shares with lazily loaded ones:
 //    `show --json` reads 5 files of dist/ where it read 34.
@@ -38,7 +37,6 @@ const program = await build({
   plugins: [...(shipped.plugins ?? []), requestRuntime('src'), builtinImports],
   metafile: true,
   entryPoints: { agents: 'src/cli/main.ts' },
-  inject: ['src/cli/main.ts'],
   outdir: out,
   chunkNames: 'chunks/[name]-[hash]',
   splitting: true,
@@ -92,9 +90,8 @@ await build({
 });
 
 // The library (`import { Agents } from 'agents-cli'`, src/sdk/index.ts): a build of its own into dist/index.js,
-// its chunks under dist/lib/. Beside the CLI's, not with it: the CLI's files each import cli.ts (inject,
-// above), so an entry in that build would load commander; and the CLI's --help and show read the files
-// they read before. No top-level await anywhere in it, so that require() of it works (Node 22.12 and
+// its chunks under dist/lib/. Beside the CLI's, not with it: in one build esbuild would split the CLI's
+// chunks again by which of the two entries reach each module, and --help and show would read more files. No top-level await anywhere in it, so that require() of it works (Node 22.12 and
 // later). esbuild's metafile lists what went in, for the test that the import loads no CLI code.
 const library = await build({
   ...shipped,

@@ -5,8 +5,7 @@
 // run context, the presenter, the HTTP client, each command's run.ts, … Modules shared by different sets of
 // those sat in a chunk per set, and `show --json` read 34 files of dist/, each costing the ES module loader
 // about half a millisecond of CPU (resolving, reading, its compile cache, linking), more than the code in
-// them. build.mjs already has every module import src/cli/main.ts (its `inject`), which puts what cli.ts
-// imports in one chunk beside agents.js; this does the same one level down, for what only runs import:
+// them. This makes what only runs import one chunk:
 //  - a virtual module, the hub, names the request runtime with `require()` calls that never run (behind a
 //    global that is never set): edges for esbuild's chunking only, evaluated by nothing;
 //  - every module of src/ that is the target of an `await import()` gets `import` of the hub appended, so
