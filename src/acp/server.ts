@@ -54,10 +54,7 @@ const CODES: Partial<Record<number, number>> = {
   [ExitCode.USAGE]: -32602,
 };
 
-/**
- * Anything thrown, as the ACP error the editor shows: the CLI's one line and its hint (toCliError, as
- * main's catch and the MCP results), the exit code the CLI gives it, and never the key.
- */
+/** Anything thrown as the ACP error the editor shows: the CLI's line, hint and exit code, never the key. */
 function acpError(err: unknown, secret: string | undefined): RequestError {
   if (err instanceof RequestError) return err;
   const e = toCliError(err);
@@ -86,10 +83,8 @@ class AcpServer {
   connection: AgentConnection | undefined;
   /** Aborted when the editor leaves (stdin closed): nobody is there to hear any answer any more. */
   private readonly left = new AbortController();
-  /**
-   * Every request's stop, the run's or the editor leaving: a create then would be a session nobody asked to
-   * see, and a read or a 429's backoff in flight ends at once, so the process exits.
-   */
+  /** Every request's stop, the run's or the editor leaving: a create then would be a session nobody asked to
+   * see, and a read or a 429's backoff in flight ends at once, so the process exits. */
   readonly signal: AbortSignal;
 
   constructor(

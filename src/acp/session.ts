@@ -142,10 +142,8 @@ export class PanelSession {
     return made;
   }
 
-  /**
-   * Follows the turn (its own thread alone: what a cancelled or interrupted turn still says is not this
-   * prompt's) to its final reply, or until the turn is cancelled, or --timeout runs out.
-   */
+  /** Follows the turn (its own thread alone: what a cancelled or interrupted turn still says is not this
+   * prompt's) to its final reply, or until the turn is cancelled, or --timeout runs out. */
   private async follow(turn: Turn, posted: Posted): Promise<void> {
     const o = { tools: true, signal: turn.signal, timeout: this.o.timeoutMs };
     for await (const l of (await this.o.host.agents()).follow(posted, o)) {

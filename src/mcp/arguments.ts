@@ -24,8 +24,7 @@ export class Arguments {
 
   /** null counts as not given. */
   private present(name: string): unknown {
-    const v = this.args[name];
-    return v === null ? undefined : v;
+    return this.args[name] ?? undefined;
   }
 
   given(name: string): boolean {

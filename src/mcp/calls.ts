@@ -125,9 +125,8 @@ export const showSession: Tool = async (host, a, call) => {
   const ref = a.session();
   const limit = a.number('limit', 1, 100_000, DEFAULT_SHOW_LIMIT, true);
   const { id } = await resolveSession(ref, await host.history());
-  const view = await (
-    await host.agents()
-  ).show(id, { limit, signal: call.signal, timeout: REQUEST_DEADLINE_MS });
+  const agents = await host.agents();
+  const view = await agents.show(id, { limit, signal: call.signal, timeout: REQUEST_DEADLINE_MS });
   const messages = view.turns.flatMap((t) => t.messages);
   const structured: Record<string, unknown> = {
     session: view.session,
