@@ -18,10 +18,8 @@ const KINDS: Record<string, ToolKind> = {
 /** The longest tool-call title: a panel shows it on one line. */
 const TITLE_MAX = 120;
 
-/**
- * The message a prompt becomes: text as it is; an embedded text resource as a fenced block headed by its
- * URI; a resource link as its URI. Images, audio and binary resources are refused (initialize says so).
- */
+/** The message a prompt becomes: text as it is; an embedded text resource as a fenced block headed by its
+ * URI; a resource link as its URI. Images, audio and binary resources are refused (initialize says so). */
 export function promptText(blocks: readonly ContentBlock[]): string {
   const parts = blocks.map((b) => {
     switch (b.type) {
@@ -52,10 +50,8 @@ export function agentText(text: string): SessionUpdate {
   return { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } };
 }
 
-/**
- * What goes before `next` so that it starts a paragraph of its own after `before` (the agent text shown last
- * since the user spoke): an editor joins agent message chunks, so two messages would run together.
- */
+/** What goes before `next` so that it starts a paragraph of its own after `before` (the agent text shown last
+ * since the user spoke): an editor joins agent message chunks, so two messages would run together. */
 export function paragraphGap(before: string | undefined, next: string): string {
   if (before === undefined || before === '' || next === '') return '';
   const newlines = (/\n*$/.exec(before)?.[0].length ?? 0) + (/^\n*/.exec(next)?.[0].length ?? 0);
