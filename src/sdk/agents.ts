@@ -93,8 +93,9 @@ export class Agents {
    * A client with the CLI's settings: `AGENTS_API_KEY`, `AGENTS_BASE_URL` and `AGENTS_BUDGET_URL` from the
    * environment, then the profile's values from the CLI's config file (the one file read for them), and its
    * key from the system's keychain where `agents login` put it there (read in a child process, given up
-   * after 3 s). A turn's end it sees, on a session `agents ls` knows, is recorded in the CLI's state file
-   * (`ls` then shows it finished); it adds no session there and never changes `last`.
+   * after 3 s). A turn's
+   * end it sees, on a session `agents ls` knows, is recorded in the CLI's state file (`ls` then shows it
+   * finished); it adds no session there and never changes `last`.
    */
   static async fromConfig(options: ConfigOptions = {}): Promise<Agents> {
     const env = options.env ?? process.env;
@@ -211,7 +212,7 @@ export class Agents {
   ): AsyncGenerator<Settled, void, undefined> {
     if (!Array.isArray(turns)) throw new UsageError('replies() takes an array of turns');
     const refs = turns.map(turnArg);
-    timeoutArg(options.timeout, true);
+    timeoutArg(options.timeout, true); // checked before any wait starts; each wait reads it again
     const given = signalArg(options.signal);
     const stop = new AbortController();
     const signal = given ? AbortSignal.any([given, stop.signal]) : stop.signal;
