@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Message } from '../core/api/types.js';
 import { MESSAGE, served } from '../core/api/schemas/index.js';
+import type { AddArtifactInput } from './surface.js';
 
 /** A thread of a session: one turn, with the task id of the agent invocation it triggered. */
 export interface ThreadRecord {
@@ -157,23 +158,16 @@ export class Store {
   }
 
   /** Attaches an artifact; a plan joins `planId`, else the latest plan, else starts one. */
-  attach(
-    record: SessionRecord,
-    a: Pick<ArtifactRecord, 'kind' | 'content' | 'fileName' | 'mimeType'> & {
-      planId?: string;
-      newPlan?: boolean;
-    },
-  ): ArtifactRecord {
-    const { planId: givenPlan, newPlan, ...fields } = a;
-    let planId: string | null = null;
-    if (a.kind === 'plan') {
-      const latest = record.artifacts.findLast((x) => x.kind === 'plan');
-      planId = givenPlan ?? (newPlan || !latest ? randomUUID() : latest.planId);
-    }
+  attach(record: SessionRecord, a: AddArtifactInput): ArtifactRecord {
+    const plan = a.kind === 'plan';
+    const latest = record.artifacts.findLast((x) => x.kind === 'plan');
     const artifact: ArtifactRecord = {
       id: randomUUID(),
-      ...fields,
-      planId,
+      kind: a.kind,
+      planId: plan ? (a.planId ?? (a.newPlan || !latest ? randomUUID() : latest.planId)) : null,
+      fileName: a.fileName ?? (plan ? 'plan.md' : 'file.txt'),
+      mimeType: a.mimeType ?? (plan ? 'text/markdown' : 'text/plain'),
+      content: typeof a.content === 'string' ? Buffer.from(a.content) : a.content,
       createdAt: new Date(this.tick()).toISOString(),
       token: randomUUID().replace(/-/g, ''),
     };
