@@ -8,10 +8,10 @@ import type { Message } from '../core/api/types.js';
 import { FaultPicker } from './faults.js';
 import type { SessionRecord, Store } from './store.js';
 import { apiError, listen, shut, writeReply } from './http.js';
-import { emptyStats, setUpEmulation, type Emulation } from './emulation.js';
+import { setUpEmulation, type Emulation } from './emulation.js';
 import { handle } from './pipeline.js';
 import { artifactView } from './sessions.js';
-import type { AddMessageInput, EmulatorOptions, RunningEmulator } from './surface.js';
+import { emptyStats, type AddMessageInput, type EmulatorOptions, type RunningEmulator } from './surface.js';
 
 /** A typo in a test's options fails loudly instead of running an emulator that is kinder than asked. */
 function checkOptions(o: EmulatorOptions): void {
