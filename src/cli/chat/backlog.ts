@@ -9,27 +9,10 @@ import {
   latestTurn,
   type Message,
   readSession,
-  type Session,
 } from '../../core/index.js';
 
 /** Messages read for the backlog: one request (the limit counts what is shown; show reads twice as many). */
 const BACKLOG_LIMIT = 40;
-
-export interface Backlog {
-  session: Session;
-  /** The last turns, as show renders them. */
-  conversation: Conversation;
-  /** The session's threads in order (turn numbers). */
-  threads: string[];
-  /** Older messages were left out. */
-  truncated: boolean;
-  /** Every assistant message read (notices and the service's copies of finals too), oldest first. */
-  seen: Message[];
-  /** The latest turn, when it has no final reply yet. */
-  running?: { thread: string; since: number };
-  /** The newest final reply read, else the newest reply. */
-  lastReply?: Message;
-}
 
 /** The conversation cut to its last `turns` turns (and the notices among them). */
 export function lastTurns(c: Conversation, turns: number): { conversation: Conversation; cut: boolean } {
@@ -45,7 +28,7 @@ export function lastTurns(c: Conversation, turns: number): { conversation: Conve
 }
 
 /** The latest turn when it has no final reply yet (decided by conversation/turn-state.ts). */
-export function runningTurn(c: Conversation): Backlog['running'] {
+export function runningTurn(c: Conversation): { thread: string; since: number } | undefined {
   const turn = latestTurn(c.entries.map((e) => e.message));
   if (turn?.state !== 'working') return undefined;
   return { thread: turn.thread, since: Date.parse(turn.start.created_at) || Date.now() };
@@ -57,22 +40,26 @@ export function latestReply(c: Conversation): Message | undefined {
   return (assistant.findLast((e) => e.kind === 'final') ?? assistant.at(-1))?.message;
 }
 
-export async function loadBacklog(
-  ctx: Pick<Context, 'client' | 'signal'>,
-  sessionId: string,
-  turns: number,
-): Promise<Backlog> {
+export async function loadBacklog(ctx: Pick<Context, 'client' | 'signal'>, sessionId: string, turns: number) {
   const read = { tools: true, limit: BACKLOG_LIMIT };
   const item = await readSession(await ctx.client(), sessionId, read, { signal: ctx.signal });
   const whole = item.conversation;
   const { conversation, cut } = lastTurns(whole, turns);
   return {
     session: item.session,
+    /** The last turns, as show renders them. */
     conversation,
+    /** The session's threads in order (turn numbers). */
     threads: item.threads,
+    /** Older messages were left out. */
     truncated: cut || item.truncatedTo !== undefined,
+    /** Every assistant message read (notices and the service's copies of finals too), oldest first. */
     seen: assistantMessagesOf(whole),
+    /** The latest turn, when it has no final reply yet. */
     running: runningTurn(whole),
+    /** The newest final reply read, else the newest reply. */
     lastReply: latestReply(whole),
   };
 }
+
+export type Backlog = Awaited<ReturnType<typeof loadBacklog>>;

@@ -5,16 +5,14 @@ import type { Context } from '../run/context.js';
 import { openInBrowser } from '../output/browser.js';
 import {
   type ApiClient,
-  CliError,
   DEFAULT_SHOW_LIMIT,
   downloadArtifact,
   fileError,
-  fromHttpError,
-  isHttpError,
   latestPlanRecord,
   type Message,
   readSession,
   type Session,
+  toCliError,
 } from '../../core/index.js';
 import { renderSession } from '../output/render.js';
 import { renderConversation, type TextMode } from '../output/render-conversation.js';
@@ -40,12 +38,8 @@ export interface CommandHost {
 
 /** A one-line reason for an error shown in the chat (which carries on), and its hint. */
 export function reason(err: unknown): { text: string; hint?: string } {
-  if (isHttpError(err)) {
-    const mapped = fromHttpError(err);
-    return { text: mapped.message, hint: mapped.hint };
-  }
-  if (err instanceof CliError) return { text: err.message, hint: err.hint };
-  return { text: err instanceof Error ? err.message : String(err) };
+  const mapped = toCliError(err);
+  return { text: mapped.message, hint: mapped.hint };
 }
 
 /** /show, /open, /plan: about the session, so only once there is one. */

@@ -5,16 +5,6 @@ import type { OutStream } from '../../core/index.js';
 import { neutralize } from '../../util/text.js';
 import { width } from '../../util/width.js';
 
-export interface FooterLayout {
-  /** Each row's text, styled, at most `columns - 1` wide: no terminal has to decide whether a full row wraps. */
-  rows: string[];
-  /** Where the cursor goes, from the footer's top left. */
-  cursorRow: number;
-  cursorCol: number;
-  /** Each row's width (to know where the cursor went when the terminal was resized). */
-  widths: number[];
-}
-
 export interface FooterInput {
   /** The status line, already cut to width and styled. */
   status: string;
@@ -28,7 +18,7 @@ export interface FooterInput {
 }
 
 /** The footer's rows; when the text is taller than the terminal allows, the rows around the cursor. */
-export function layoutFooter(i: FooterInput): FooterLayout {
+export function layoutFooter(i: FooterInput) {
   const usable = Math.max(12, (i.columns && i.columns > 0 ? i.columns : 80) - 1);
   const indent = ' '.repeat(i.prompt.width);
   const rows: string[] = [i.prompt.text];
@@ -63,12 +53,17 @@ export function layoutFooter(i: FooterInput): FooterLayout {
     cursorRow -= first;
   }
   return {
+    /** Each row styled, at most `columns - 1` wide: no terminal has to decide whether a full row wraps. */
     rows: [i.status, ...rows.slice(first, first + room)],
+    /** Where the cursor goes, from the footer's top left. */
     cursorRow: cursorRow + 1,
     cursorCol,
+    /** Each row's width (to know where the cursor went when the terminal was resized). */
     widths: [width(i.status), ...widths.slice(first, first + room)],
   };
 }
+
+type FooterLayout = ReturnType<typeof layoutFooter>;
 
 /**
  * The cursor's row in the footer after the terminal became `columns` wide. Narrower, a terminal

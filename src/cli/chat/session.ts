@@ -106,14 +106,10 @@ export class Chat implements CommandHost {
 
   /** Times as show writes them on a terminal: local, relative to now. */
   mode(): TextMode {
-    const { columns } = this.ctx.io.stdout;
-    const time = timeFormat(this.ctx.io.env);
-    return {
-      tty: true,
-      style: this.ctx.styleOut,
-      columns: columns && columns > 0 ? columns : undefined,
-      time,
-    };
+    const { styleOut: style, io } = this.ctx;
+    const { columns } = io.stdout;
+    const time = timeFormat(io.env);
+    return { tty: true, style, columns: columns && columns > 0 ? columns : undefined, time };
   }
 
   note(text: string): void {
