@@ -5,16 +5,6 @@ import { Option, type Argument, type Command } from 'commander';
 import { CONFIG_KEYS } from '../../core/index.js';
 import { flatten } from '../../util/text.js';
 
-export interface OptSpec {
-  flags: string[];
-  /** The word after it is its value. */
-  value: boolean;
-  choices: readonly string[];
-  /** Its value is a file name. */
-  file: boolean;
-  description: string;
-}
-
 /** What a positional argument completes to; `rest`: it is variadic, so every later position too. */
 export type ArgKind = (
   { kind: 'session' } | { kind: 'words'; words: readonly string[] } | { kind: 'none' }
@@ -34,16 +24,20 @@ export interface CmdSpec {
 
 const FILE_OPTIONS = new Set(['--file', '--output', '--agent-profile-file', '--output-dir']);
 
-function optSpec(o: Option): OptSpec {
+function optSpec(o: Option) {
   const flags = [o.short, o.long].filter((f): f is string => typeof f === 'string');
   return {
     flags,
+    /** The word after it is its value. */
     value: o.required || o.optional,
     choices: o.argChoices ?? [],
+    /** Its value is a file name. */
     file: flags.some((f) => FILE_OPTIONS.has(f)),
     description: o.description,
   };
 }
+
+export type OptSpec = ReturnType<typeof optSpec>;
 
 function argKind(a: Argument): ArgKind {
   const rest = a.variadic ? { rest: true } : {};

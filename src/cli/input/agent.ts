@@ -51,8 +51,13 @@ export function validateProfile(value: unknown, origin: string): Profile {
   return value;
 }
 
-/** Reads and validates --agent-profile-file. */
-export function readProfileFile(path: string): Profile {
+/** The profile of --agent-profile or --agent-profile-file (read and checked); send takes only these two. */
+export function profileFromFlags({ agentProfile, agentProfileFile: path }: AgentFlags): Profile | undefined {
+  if (agentProfile !== undefined && path !== undefined) {
+    throw new UsageError('give only one of --agent-profile and --agent-profile-file');
+  }
+  if (agentProfile !== undefined) return { id: agentProfile };
+  if (path === undefined) return undefined;
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -70,16 +75,6 @@ export function readProfileFile(path: string): Profile {
     );
   }
   return validateProfile(parsed, `--agent-profile-file ${path}`);
-}
-
-/** The profile given by --agent-profile / --agent-profile-file, if any (send takes only these two). */
-export function profileFromFlags(flags: AgentFlags): Profile | undefined {
-  if (flags.agentProfile !== undefined && flags.agentProfileFile !== undefined) {
-    throw new UsageError('give only one of --agent-profile and --agent-profile-file');
-  }
-  if (flags.agentProfile !== undefined) return { id: flags.agentProfile };
-  if (flags.agentProfileFile !== undefined) return readProfileFile(flags.agentProfileFile);
-  return undefined;
 }
 
 /** The parse step for create: at most one agent flag, and the profile file read and checked. */
