@@ -102,8 +102,7 @@ export async function handle(e: Emulation, req: IncomingMessage, res: ServerResp
   try {
     url = new URL(req.url ?? '/', 'http://emulator.invalid');
   } catch {
-    writeReply(res, apiError(400, 'BAD_REQUEST', 'Malformed request target'));
-    return;
+    return writeReply(res, apiError(400, 'BAD_REQUEST', 'Malformed request target'));
   }
   const match = matchRoute(url.pathname);
   const routeName = match?.name;
@@ -121,14 +120,10 @@ export async function handle(e: Emulation, req: IncomingMessage, res: ServerResp
   if (read.kind === 'too-large') {
     // Stop reading: answer, then close the connection rather than drain an unbounded upload.
     const error = `Request body is larger than ${e.maxBodyBytes} bytes`;
-    writeReply(res, apiError(413, 'PAYLOAD_TOO_LARGE', error, { connection: 'close' }));
-    return;
+    return writeReply(res, apiError(413, 'PAYLOAD_TOO_LARGE', error, { connection: 'close' }));
   }
   const immediate = fault && IMMEDIATE_FAULTS[fault]?.();
-  if (immediate) {
-    writeReply(res, immediate);
-    return;
-  }
+  if (immediate) return writeReply(res, immediate);
   const reply = inErrorShape(route(e, req, url, match, read.body), e.dialect.errorCodes);
   // A clock counted in requests: each one answered moves held turns on, after its answer was made.
   if (held && opts.turnMsPerRequest) {
@@ -136,16 +131,12 @@ export async function handle(e: Emulation, req: IncomingMessage, res: ServerResp
     held.advance(opts.turnMsPerRequest);
   }
   const m = e.misbehave;
-  if (method === 'GET' && reply.status === 200 && aimsAt(m.endlessBody, routeName)) {
-    writeEndless(res);
-    return;
-  }
+  if (method === 'GET' && reply.status === 200 && aimsAt(m.endlessBody, routeName)) return writeEndless(res);
   const trickle = m.trickle;
   const trickled = method === 'GET' && trickle && aimsAt(trickle.route ?? 'any-get', routeName);
   if (trickled && (trickle.requests === undefined || e.trickled < trickle.requests)) {
     e.trickled += 1;
-    writeTrickle(res, reply, trickle.everyMs);
-    return;
+    return writeTrickle(res, reply, trickle.everyMs);
   }
   if (fault === 'slow') {
     // Processed first, answered late: a client that gives up cannot know that its POST took effect.

@@ -48,10 +48,7 @@ export async function sessionCommand(
   c: Slash & { name: 'show' | 'open' | 'plan' },
 ): Promise<void> {
   const { ctx, terminal, sessionId } = host;
-  if (sessionId === undefined) {
-    host.note('no session yet: the first message starts it');
-    return;
-  }
+  if (sessionId === undefined) return host.note('no session yet: the first message starts it');
   const { client } = host;
   const o = { signal: ctx.signal };
   try {
@@ -84,16 +81,12 @@ export async function sessionCommand(
 export async function keepReply(host: CommandHost, c: Slash & { name: 'copy' | 'save' }): Promise<void> {
   const { ctx } = host;
   const reply = host.lastReply;
-  if (reply === undefined) {
-    host.note('no reply yet');
-    return;
-  }
+  if (reply === undefined) return host.note('no reply yet');
   const bytes = Buffer.byteLength(reply.message, 'utf8');
   if (c.name === 'copy') {
     const report = copyReport(clipboardSupport(ctx.io.env), bytes);
     if (report.send) host.terminal.control(osc52(reply.message));
-    host.note(report.text);
-    return;
+    return host.note(report.text);
   }
   const path = resolve(c.file.replace(/^~(?=$|[\\/])/, ctx.io.runtime.homedir));
   try {

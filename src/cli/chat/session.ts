@@ -222,8 +222,7 @@ export class Chat implements CommandHost {
   private entry(e: Entry & { repeats?: boolean }): void {
     const { ctx } = this;
     if (e.kind === 'notice') {
-      this.terminal.print(`${renderNotice(e.message, { tty: true, style: ctx.styleErr })}\n`, 'err');
-      return;
+      return this.terminal.print(`${renderNotice(e.message, { tty: true, style: ctx.styleErr })}\n`, 'err');
     }
     // The status first: print() redraws the footer under the text once, and drawn with the status before
     // this entry it showed the previous message's activity (a final reply under 'running').
@@ -349,10 +348,7 @@ export class Chat implements CommandHost {
   /** /new: the next message starts a new session, with the same agent or the one named. */
   private startOver(agent: CoreAgent | undefined): void {
     if (agent !== undefined) this.agent = { agent_name: agent };
-    if (this.agent === undefined) {
-      this.note('which agent? /new claude (or codex, gemini, …)');
-      return;
-    }
+    if (this.agent === undefined) return this.note('which agent? /new claude (or codex, gemini, …)');
     this.close();
     if (this.sessionId !== undefined) this.previousSessionId = this.sessionId;
     this.sessionId = undefined;
