@@ -8,11 +8,13 @@ import type { Dialect } from './dialect.js';
 /** A response before it is written, so a fault can decide how (or whether) it reaches the client. */
 export interface Reply {
   status: number;
-  headers: Record<string, string>;
+  headers: HeaderMap;
   body: string;
 }
 
-export function json(status: number, value: unknown, headers: Record<string, string> = {}): Reply {
+type HeaderMap = Record<string, string>;
+
+export function json(status: number, value: unknown, headers: HeaderMap = {}): Reply {
   return {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
@@ -21,12 +23,7 @@ export function json(status: number, value: unknown, headers: Record<string, str
 }
 
 /** The service's error shape: `{"error": text, "code": CODE}`. */
-export function apiError(
-  status: number,
-  code: string,
-  error: string,
-  headers?: Record<string, string>,
-): Reply {
+export function apiError(status: number, code: string, error: string, headers?: HeaderMap): Reply {
   return json(status, served(ERROR_BODY, { error, code }), headers);
 }
 
@@ -44,7 +41,7 @@ export function inErrorShape(reply: Reply, codes: Dialect['errorCodes']): Reply 
 }
 
 /** A page like the ones nginx-style gateways send: what a client gets for 401/403/502 from the edge. */
-export function htmlPage(status: number, reason: string, headers: Record<string, string> = {}): Reply {
+export function htmlPage(status: number, reason: string, headers: HeaderMap = {}): Reply {
   const title = `${status} ${reason}`;
   const body =
     `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n` +
@@ -97,7 +94,7 @@ export function writeReply(res: ServerResponse, reply: Reply, fault?: string): v
   const body = Buffer.from(reply.body, 'utf8');
   res.writeHead(reply.status, { ...reply.headers, 'content-length': String(body.length) });
   if (fault === 'truncate') {
-    // Headers promise the full length; half arrives, then the connection dies.
+    // HeaderMap promise the full length; half arrives, then the connection dies.
     res.write(body.subarray(0, Math.floor(body.length / 2)), () => res.socket?.destroy());
     return;
   }

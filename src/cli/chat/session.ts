@@ -55,12 +55,8 @@ const agentLabel = (agent: AgentSelection | undefined): string =>
 /** A failure the follow cannot ride out (a revoked key, a deleted session), naming the session. */
 function followError(err: unknown, sessionId: string): unknown {
   if (!isHttpError(err)) return err;
-  const mapped = fromHttpError(err);
-  return new CliError(`${mapped.message} (while following session ${sessionId})`, {
-    exitCode: mapped.exitCode,
-    hint: mapped.hint,
-    cause: err,
-  });
+  const { message, exitCode, hint } = fromHttpError(err);
+  return new CliError(`${message} (while following session ${sessionId})`, { exitCode, hint, cause: err });
 }
 
 export class Chat implements CommandHost {
