@@ -94,7 +94,7 @@ export function writeReply(res: ServerResponse, reply: Reply, fault?: string): v
   const body = Buffer.from(reply.body, 'utf8');
   res.writeHead(reply.status, { ...reply.headers, 'content-length': String(body.length) });
   if (fault === 'truncate') {
-    // HeaderMap promise the full length; half arrives, then the connection dies.
+    // Headers promise the full length; half arrives, then the connection dies.
     res.write(body.subarray(0, Math.floor(body.length / 2)), () => res.socket?.destroy());
     return;
   }
