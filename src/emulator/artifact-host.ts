@@ -1,6 +1,5 @@
-// The other origin that serves presigned artifact downloads, as the live service's storage provider does:
-// no API key expected, and a request that carries an Authorization header is refused (presigned links
-// authenticate by their query; S3 answers a second auth mechanism with 400). An expired link is 403.
+// The other origin, serving presigned artifact downloads as the service's storage provider: no key needed,
+// one sent is refused (S3 answers a second auth mechanism with 400), an expired link is 403.
 import { createServer } from 'node:http';
 import { listen, shut } from './http.js';
 import type { Store } from './store.js';

@@ -1,5 +1,4 @@
-// Replies as data, bounded body reading, writing a reply (whole, or sabotaged by a fault), and a server's
-// listening and closing.
+// Replies as data, bounded body reading, writing a reply (whole or sabotaged), listening and closing.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ERROR_BODY, served } from '../core/api/schemas/index.js';

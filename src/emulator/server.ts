@@ -1,6 +1,5 @@
-// The emulator's HTTP(S) server: the options checked, its parts set up (emulation.ts), one pipeline per
-// request (pipeline.ts), and the handle a test holds: its address, close, the knobs it turns while it runs
-// (faults, misbehaviour, held turns) and the content it plants (messages, artifacts, pull requests).
+// The emulator's HTTP(S) server: options checked, parts set up (emulation.ts), a pipeline per request
+// (pipeline.ts), and the handle a test holds: its address, the knobs it turns and the content it plants.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createSecureServer } from 'node:https';
 import type { AddressInfo } from 'node:net';

@@ -1,6 +1,5 @@
-// What `agents chat <session>` shows before the prompt: the last few turns of the conversation (read as
-// `show` reads it, tool calls included), and what the chat needs to carry on from there: whether the
-// latest turn is still running, the last reply, and the messages the follow starts after.
+// What `agents chat <session>` shows before the prompt (the last turns, read as `show` reads them) and what
+// it carries on from: whether the latest turn runs, the last reply, the messages the follow starts after.
 import type { Context } from '../run/context.js';
 import {
   assistantMessagesOf,

@@ -1,6 +1,5 @@
-// The bottom of the terminal while `agents chat` runs: one status line, then the input line. To print, the
-// footer is wiped, the text written and the footer drawn again under it: no alternate screen and no scroll
-// regions, so the terminal's own scrollback keeps the conversation, in tmux too. The layout is pure.
+// The footer of `agents chat`: a status line, then the input line. Printing wipes it, writes, draws it again:
+// no alternate screen or scroll regions, so the terminal's scrollback keeps the conversation (tmux too).
 import type { OutStream } from '../../core/index.js';
 import { neutralize } from '../../util/text.js';
 import { width } from '../../util/width.js';

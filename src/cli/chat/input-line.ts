@@ -1,6 +1,5 @@
-// The input line of `agents chat`: the text typed, its cursor and the history sent, and what each key does.
-// Pure: keys in, state out (chat-terminal.ts reads the keys and draws). The text is kept as grapheme
-// clusters, so the cursor never lands inside an emoji or between a letter and its accent.
+// The input line of `agents chat`: text, cursor, history and what each key does; pure (chat-terminal.ts reads
+// keys and draws). Text is kept as grapheme clusters: the cursor never lands inside an emoji or an accent.
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 export function graphemes(text: string): string[] {

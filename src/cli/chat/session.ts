@@ -1,6 +1,5 @@
-// The conversation behind `agents chat`: the session created with the first message, followed as the agent
-// works (one poller, tail's conversation model), what is typed sent as a follow-up (confirmed when it
-// interrupts a turn), the slash commands. It draws nothing: it prints through the ChatTerminal.
+// The conversation behind `agents chat`: created by the first message, followed (tail's model), follow-ups
+// sent (confirmed when they interrupt), slash commands. It draws nothing: it prints through the ChatTerminal.
 import type { Context } from '../run/context.js';
 import {
   type AgentSelection,

@@ -1,6 +1,5 @@
-// What the completion scripts know, read from the commander program itself so that they always match this
-// version: commands and subcommands, options (which take a value, a choice of values, a file), and what
-// each positional argument completes to (a session, a fixed choice, nothing).
+// What the completion scripts know, read from the commander program so they always match this version:
+// commands, options (taking a value, a choice, a file) and what each positional argument completes to.
 import { Option, type Argument, type Command } from 'commander';
 import { CONFIG_KEYS } from '../../core/index.js';
 import { flatten } from '../../util/text.js';

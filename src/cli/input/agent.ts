@@ -1,6 +1,5 @@
-// Which agent a create goes to: one of --agent, --agent-id, --agent-profile, --agent-profile-file; else the
-// configured default; else a prompt in a terminal; else exit 2. The flags are settled in the parse step
-// (create, send and chat's spec), the default and the prompt when the command runs.
+// Which agent a create goes to: one agent flag, else the configured default, else a prompt, else exit 2. The
+// flags are settled in the parse step (create, send, chat), the default and the prompt when the command runs.
 import { readFileSync } from 'node:fs';
 import {
   type AgentSelection,
