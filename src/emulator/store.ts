@@ -31,29 +31,33 @@ export interface ArtifactRecord {
 }
 
 /** A session as the emulator keeps it; the API's Session view is built from it per request. */
-export interface SessionRecord {
-  id: string;
-  workspace: string;
-  title: string;
-  isPrivate: boolean;
-  /** Who answers: the core agent's name, or a label for an agent id or profile. */
-  agentLabel: string;
-  createdAt: string;
-  updatedAt: string;
-  firstThreadId: string;
-  threads: Map<string, ThreadRecord>;
-  messages: StoredMessage[];
-  /** Cancels the turn in progress (its pending messages); set while it may still store something. */
-  turn: { cancel(): void } | undefined;
-  /** Pull requests the agent opened: address and status. */
-  pullRequests: { url: string; status: string }[];
-  /** Artifacts in the order attached. */
-  artifacts: ArtifactRecord[];
-  /** The session group the create named (the live service's `session_group_id`). */
-  sessionGroupId?: string;
-  /** `[[replies:…]]`: the final replies of the session's next turns, in order (the last one stays). */
-  replies?: string[];
+function newSession(workspace: string, title: string, isPrivate: boolean, agentLabel: string, now: string) {
+  return {
+    id: randomUUID(),
+    workspace,
+    title,
+    isPrivate,
+    /** Who answers: the core agent's name, or a label for an agent id or profile. */
+    agentLabel,
+    createdAt: now,
+    updatedAt: now,
+    firstThreadId: '',
+    threads: new Map<string, ThreadRecord>(),
+    messages: [] as StoredMessage[],
+    /** Cancels the turn in progress (its pending messages); set while it may still store something. */
+    turn: undefined as { cancel(): void } | undefined,
+    /** Pull requests the agent opened: address and status. */
+    pullRequests: [] as { url: string; status: string }[],
+    /** Artifacts in the order attached. */
+    artifacts: [] as ArtifactRecord[],
+    /** The session group the create named (the live service's `session_group_id`). */
+    sessionGroupId: undefined as string | undefined,
+    /** `[[replies:…]]`: the final replies of the session's next turns, in order (the last one stays). */
+    replies: undefined as string[] | undefined,
+  };
 }
+
+export type SessionRecord = ReturnType<typeof newSession>;
 
 /** What a caller gives to store a message; the store fills ids, times and chat_id. */
 export interface NewMessage extends Pick<Message, 'role' | 'type' | 'message'> {
@@ -91,22 +95,7 @@ export class Store {
   }
 
   createSession(workspace: string, title: string, isPrivate: boolean, agentLabel: string): SessionRecord {
-    const now = new Date(this.tick()).toISOString();
-    const record: SessionRecord = {
-      id: randomUUID(),
-      workspace,
-      title,
-      isPrivate,
-      agentLabel,
-      createdAt: now,
-      updatedAt: now,
-      firstThreadId: '',
-      threads: new Map(),
-      messages: [],
-      turn: undefined,
-      pullRequests: [],
-      artifacts: [],
-    };
+    const record = newSession(workspace, title, isPrivate, agentLabel, new Date(this.tick()).toISOString());
     record.firstThreadId = this.addThread(record).id;
     this.sessions.set(record.id, record);
     return record;
