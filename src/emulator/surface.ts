@@ -112,7 +112,6 @@ export type AddMessageInput = Partial<Message> & {
   message: string;
 };
 
-/** A started emulator. */
 export interface RunningEmulator {
   /** Base URL without /rest/v1, e.g. http://127.0.0.1:43123 (https:// with the tls option). */
   url: string;
