@@ -11,6 +11,8 @@ export interface ArtifactHost {
   close(): Promise<void>;
 }
 
+const TWO_AUTHS = 'Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter';
+
 function xml(status: number, code: string, message: string): [number, Record<string, string>, string] {
   const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`;
   return [status, { 'content-type': 'application/xml' }, body];
@@ -27,19 +29,11 @@ export async function startArtifactHost(store: Store, host: string): Promise<Art
     const artifact = store.byToken(token);
     const expires = Number(url.searchParams.get('X-Amz-Expires') ?? Number.NaN);
     if (req.method !== 'GET') reply = xml(405, 'MethodNotAllowed', 'The specified method is not allowed');
-    else if (authorization) {
-      reply = xml(
-        400,
-        'InvalidArgument',
-        'Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter',
-      );
-    } else if (!artifact || !url.searchParams.has('X-Amz-Signature')) {
+    else if (authorization) reply = xml(400, 'InvalidArgument', TWO_AUTHS);
+    else if (!artifact || !url.searchParams.has('X-Amz-Signature'))
       reply = xml(403, 'AccessDenied', 'Access Denied');
-    } else if (!(expires * 1000 > Date.now())) {
-      reply = xml(403, 'AccessDenied', 'Request has expired');
-    } else {
-      reply = [200, { 'content-type': artifact.mimeType }, artifact.content];
-    }
+    else if (!(expires * 1000 > Date.now())) reply = xml(403, 'AccessDenied', 'Request has expired');
+    else reply = [200, { 'content-type': artifact.mimeType }, artifact.content];
     const [status, headers, body] = reply;
     res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(body)) });
     res.end(body);

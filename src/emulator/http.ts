@@ -61,10 +61,7 @@ export function readBody(req: IncomingMessage, max: number): Promise<BodyResult>
     const chunks: Buffer[] = [];
     let size = 0;
     const done = (r: BodyResult) => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('close', onClose);
-      req.off('error', onClose);
+      for (const [event, fn] of Object.entries(listeners)) req.off(event, fn);
       resolve(r);
     };
     const onData = (chunk: Buffer) => {
@@ -76,10 +73,8 @@ export function readBody(req: IncomingMessage, max: number): Promise<BodyResult>
     };
     const onEnd = () => done({ kind: 'ok', body: Buffer.concat(chunks) });
     const onClose = () => done({ kind: 'aborted' });
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('close', onClose);
-    req.on('error', onClose);
+    const listeners = { data: onData, end: onEnd, close: onClose, error: onClose };
+    for (const [event, fn] of Object.entries(listeners)) req.on(event, fn);
   });
 }
 
