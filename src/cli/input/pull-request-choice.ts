@@ -1,7 +1,6 @@
-// Which of a session's pull requests a command works on. The API lists a session's pull requests (as
-// addresses, or {url, status} objects on the live service) without the turn that opened each, so the one
-// of "the latest turn" is only certain when there is one: with several, `--pr N|URL` picks; a person at a
-// terminal chooses from the list (the last listed first); a script gets an error naming them (exit 2).
+// Which of a session's pull requests a command works on. The API lists them without the turn that opened
+// each, so the latest turn's is certain only when there is one: else `--pr N|URL` picks, a person at a
+// terminal chooses (the last listed first), a script gets an error naming them (exit 2).
 import { CliError, ExitCode, UsageError } from '../../core/index.js';
 import type { Prompts } from '../output/prompts.js';
 import { escapeForLine } from '../../util/text.js';
