@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import {
   BrokenState,
-  budgetKeyHash,
+  digestOf,
   emptyState,
   parseState,
   type BudgetKeyRef,
@@ -55,7 +55,7 @@ function shownRedisUrl(url: string): string {
 }
 
 export function budgetKey(origin: string, key: BudgetKeyRef): string {
-  return KEY_PREFIX + budgetKeyHash(origin, key);
+  return KEY_PREFIX + digestOf(origin, key).slice(0, 32);
 }
 
 const ERROR_KINDS: [RegExp, string][] = [

@@ -66,15 +66,14 @@ export class SharedLimiter implements Limiter {
     this.windowMs = this.local.windowMs;
     this.reservePerWaiter = o.reservePerWaiter ?? 0;
     this.path = store.where;
-    const own = { limit: this.limit, windowMs: this.windowMs };
     this.fallback = new Fallback(
       store,
       machine ?? this.local,
       machine !== undefined,
       o.rejoinMs ?? REJOIN_MS,
     );
-    this.state = new StateSync(store, own, o.leaseMs ?? 5000, this.fallback, () => this.queue.pending);
-    this.queue = new SlotQueue(store, this.state, own);
+    this.state = new StateSync(store, this.local, o.leaseMs ?? 5000, this.fallback, () => this.queue.pending);
+    this.queue = new SlotQueue(store, this.state, this.local);
     this.cost = this.state.cost;
     this.tell(o);
   }

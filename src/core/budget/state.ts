@@ -142,16 +142,11 @@ export function budgetDigest(origin: string, apiKey: string): string {
 /** A key, or its budgetDigest as the config file keeps it beside a key in the keychain (`agents budget`). */
 export type BudgetKeyRef = string | { digest: string };
 
-function digestOf(origin: string, key: BudgetKeyRef): string {
+export function digestOf(origin: string, key: BudgetKeyRef): string {
   return typeof key === 'string' ? budgetDigest(origin, key) : key.digest;
-}
-
-export function budgetKeyHash(origin: string, key: BudgetKeyRef): string {
-  return digestOf(origin, key).slice(0, 32);
 }
 
 export function stateFileName(origin: string, key: BudgetKeyRef): string {
   const host = origin.replace(/^[a-z]+:\/\//i, '').replace(/[^A-Za-z0-9.-]+/g, '_');
-  const hash = digestOf(origin, key).slice(0, 24);
-  return `${host}-${hash}.json`;
+  return `${host}-${digestOf(origin, key).slice(0, 24)}.json`;
 }

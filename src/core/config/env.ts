@@ -32,11 +32,7 @@ export function debugFromEnv(env: Env): boolean {
 }
 
 /** Per-request time-outs, for slow networks and proxies; unset, the client's defaults. */
-export function requestTimeouts(env: Env): {
-  connectTimeoutMs?: number;
-  responseTimeoutMs?: number;
-  requestTimeoutMs?: number;
-} {
+export function requestTimeouts(env: Env) {
   const read = (name: string) =>
     fromEnvAs(env, name, parseDuration, 'a duration', 'use e.g. 15s, 2m or a number of seconds');
   return {

@@ -25,26 +25,29 @@ export interface KeyStoreOptions {
 type KeychainResult<T> =
   { ok: true; value: T } | { ok: false; kind: 'unavailable' | 'refused' | 'timeout'; message: string };
 
-/** This executable again (the one-file build), or Node on the helper's file. */
-function helperCommand(): { file: string; args: string[] } {
-  if (isSea()) return { file: process.execPath, args: [] };
+/** process.execPath's arguments: none in the one-file build (it is the helper too), else the helper's file. */
+function helperArgs(): string[] {
+  if (isSea()) return [];
   // Beside this file in src/ (the tests), one folder up from dist/'s chunks (dist/chunks, dist/lib).
   const here = dirname(fileURLToPath(import.meta.url));
   const candidates = ['keychain-helper.js', '../keychain-helper.js', 'keychain-helper.ts'].map((f) =>
     join(here, f),
   );
-  const helper = candidates.find((p) => existsSync(p)) ?? join(here, 'keychain-helper.js');
-  return { file: process.execPath, args: ['--no-warnings', helper] };
+  return ['--no-warnings', candidates.find((p) => existsSync(p)) ?? candidates[0]!];
 }
 
 /** One request to the store through the helper; the secret goes through its stdin, never into a log. */
 async function keychainCall<T>(request: KeychainRequest, o: KeyStoreOptions): Promise<KeychainResult<T>> {
   const bound = o.timeoutMs ?? 3_000;
-  const { file, args } = helperCommand();
   // Its stderr is dropped: the library's own diagnostics are not ours to print.
   const env = { ...o.env, AGENTS_KEYCHAIN_HELPER: '1' };
   const input = JSON.stringify(request);
-  const end = await runBounded(file, args, { env, input, timeoutMs: bound, read: 'stdout' });
+  const end = await runBounded(process.execPath, helperArgs(), {
+    env,
+    input,
+    timeoutMs: bound,
+    read: 'stdout',
+  });
   const unavailable = (message: string) => ({ ok: false, kind: 'unavailable', message }) as const;
   if (end.kind === 'timeout')
     return { ok: false, kind: 'timeout', message: `did not answer within ${bound} ms` };
@@ -81,6 +84,13 @@ export async function readKeychainKey(
   } catch {
     return { problem: 'its entry in the system keychain is not a valid API key (ignored)' };
   }
+}
+
+/** The profile's values without its key: neither in the file nor marked as in the keychain. */
+function withoutKey(current: ProfileValues): ProfileValues {
+  const next = { ...current };
+  for (const k of ['api-key', KEY_STORE, KEY_DIGEST] as const) delete next[k];
+  return next;
 }
 
 export interface Stored {
@@ -122,22 +132,17 @@ export async function storeKey(
       };
     },
     (current, stored) => {
-      const next: ProfileValues = { ...current };
+      const next = withoutKey(current);
       if (values.baseUrl !== undefined) next['base-url'] = values.baseUrl;
-      if (stored.place === 'keychain') {
+      if (stored.place === 'file') next['api-key'] = values.apiKey;
+      else {
         next[KEY_STORE] = 'keychain';
         // Its budget's name on the base URL it was stored for (the key's own, or the profile's).
         const baseUrl = next['base-url'];
-        if (baseUrl === undefined) delete next[KEY_DIGEST];
-        else {
+        if (baseUrl !== undefined) {
           const { origin } = new URL(baseUrl);
           next[KEY_DIGEST] = `${origin} ${budgetDigest(origin, values.apiKey)}`;
         }
-        delete next['api-key'];
-      } else {
-        next['api-key'] = values.apiKey;
-        delete next[KEY_STORE];
-        delete next[KEY_DIGEST];
       }
       return next;
     },
@@ -165,14 +170,7 @@ export async function removeKey(
         });
       }
     },
-    (current) => {
-      if (place === undefined) return undefined;
-      const next = { ...current };
-      delete next['api-key'];
-      delete next[KEY_STORE];
-      delete next[KEY_DIGEST];
-      return next;
-    },
+    (current) => (place === undefined ? undefined : withoutKey(current)),
   );
   return place;
 }

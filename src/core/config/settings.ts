@@ -53,8 +53,7 @@ const fileKey = (name: SettingName) => name.replace(/[A-Z]/g, (c) => `-${c.toLow
 
 /** Set-but-empty counts as unset, as most CLIs treat it. */
 export function fromEnv(env: Env, name: string): string | undefined {
-  const value = env[name];
-  return value === undefined || value === '' ? undefined : value;
+  return env[name] || undefined;
 }
 
 /** --profile > AGENTS_PROFILE > 'default'. */
