@@ -12,7 +12,6 @@ import {
 import { FileStore } from './file-store.js';
 import { RedisStore } from './redis-store.js';
 import type { BudgetStore } from './budget-store.js';
-import { Fallback } from './fallback.js';
 import { SlotQueue } from './slot-queue.js';
 import { StateSync } from './state-sync.js';
 
@@ -48,7 +47,8 @@ export class SharedLimiter implements Limiter {
   readonly path: string;
   private readonly local: SlidingWindowLimiter;
   readonly reservePerWaiter: number;
-  readonly fallback: Fallback;
+  /** Paces while the store cannot be used: `machine`, else the process's own window. */
+  private readonly alone: Limiter;
   private readonly state: StateSync;
   private readonly queue: SlotQueue;
   /** Lock + read + write, for the benchmark. */
@@ -66,13 +66,9 @@ export class SharedLimiter implements Limiter {
     this.windowMs = this.local.windowMs;
     this.reservePerWaiter = o.reservePerWaiter ?? 0;
     this.path = store.where;
-    this.fallback = new Fallback(
-      store,
-      machine ?? this.local,
-      machine !== undefined,
-      o.rejoinMs ?? REJOIN_MS,
-    );
-    this.state = new StateSync(store, this.local, o.leaseMs ?? 5000, this.fallback, () => this.queue.pending);
+    this.alone = machine ?? this.local;
+    const sync = { leaseMs: o.leaseMs ?? 5000, rejoinMs: o.rejoinMs ?? REJOIN_MS };
+    this.state = new StateSync(store, this.local, sync, machine !== undefined, () => this.queue.pending);
     this.queue = new SlotQueue(store, this.state, this.local);
     this.cost = this.state.cost;
     this.tell(o);
@@ -80,21 +76,21 @@ export class SharedLimiter implements Limiter {
 
   /** The latest run's listeners and label (tests run many). */
   tell(o: Pick<SharedPacingOptions, 'onFallback' | 'onRejoin' | 'onRepair' | 'label'>): this {
-    this.fallback.onFallback = o.onFallback;
-    this.fallback.onRejoin = o.onRejoin;
+    this.state.onFallback = o.onFallback;
+    this.state.onRejoin = o.onRejoin;
     this.store.onRepair = o.onRepair;
     this.state.label = o.label;
     return this;
   }
 
   get fellBack(): boolean {
-    return this.fallback.active;
+    return this.state.fellBack;
   }
 
   async acquire(signal?: AbortSignal, o: AcquireOptions = {}): Promise<Release> {
-    if (this.fallback.paces()) return this.fallback.limiter.acquire(signal, o);
+    if (this.state.pacesAlone()) return this.alone.acquire(signal, o);
     const own = await this.local.acquire(signal, o);
-    if (this.fallback.active) return own;
+    if (this.state.fellBack) return own;
     let id: string | undefined;
     try {
       id = await this.queue.take(signal, o.urgent === true);
@@ -129,7 +125,7 @@ export class SharedLimiter implements Limiter {
   register(): PollShare {
     return this.state.waiting.register(
       (n) => {
-        if (this.fallback.active) return this.local.gapFor(n);
+        if (this.state.fellBack) return this.local.gapFor(n);
         this.state.refreshView();
         const all = n + this.state.othersWaiting;
         const { view } = this.state;

@@ -3,8 +3,7 @@ import { sleep } from '../../util/sleep.js';
 import { capacity, CAP_RECOVERY_MS, type PacingOptions } from './limiter.js';
 import { grantable, nextFree, prune, slotsHeld, type SharedState } from './state.js';
 import type { BudgetStore } from './budget-store.js';
-import { FELL_BACK } from './fallback.js';
-import type { StateSync, Ticket } from './state-sync.js';
+import { FELL_BACK, type StateSync, type Ticket } from './state-sync.js';
 
 /** An urgent request ranks as if it had waited this much longer: ahead of polls of less than a window. */
 const URGENT_LEAD_MS = 60_000;
