@@ -120,23 +120,20 @@ export async function resolveSettings(
       else keyProblem = read.problem;
     }
   }
-  const baseUrl = value('baseUrl');
   const checked = <T>(name: SettingName, check: (v: string, where: string) => T, envWhere: string) => {
     const v = value(name);
     return v === undefined
       ? undefined
       : check(v, sources[name] === 'env' ? envWhere : `${fileKey(name)} in the config`);
   };
-  const notify = checked('notify', validateNotify, ENV_VARS.notify);
-  const budgetUrl = checked('budgetUrl', validateBudgetUrl, ENV_VARS.budgetUrl);
-  const agent = checked('agent', validateAgent, `agent in ${ENV_VARS.agent}`);
+  // In this order: of two bad values, the first is said.
   return {
     profile,
     apiKey,
-    baseUrl,
-    agent,
-    budgetUrl,
-    notify,
+    baseUrl: value('baseUrl'),
+    notify: checked('notify', validateNotify, ENV_VARS.notify),
+    budgetUrl: checked('budgetUrl', validateBudgetUrl, ENV_VARS.budgetUrl),
+    agent: checked('agent', validateAgent, `agent in ${ENV_VARS.agent}`),
     keyPlace,
     keyProblem,
     keyDigest: keyPlace === 'keychain' ? digestOf(stored[KEY_DIGEST]) : undefined,
