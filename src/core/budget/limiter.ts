@@ -82,9 +82,7 @@ export function budgetGap(
   const frees = all.filter((h) => h > 0 && h < windowMs).sort((a, b) => a - b);
   let gap = shareGap(waiters, pacing, margin);
   // Just before the k-th slot frees, `free + k` slots can have been taken since now.
-  frees.forEach((h, k) => {
-    gap = Math.max(gap, (waiters * h * margin) / Math.max(1, free + k));
-  });
+  for (const [k, h] of frees.entries()) gap = Math.max(gap, (waiters * h * margin) / Math.max(1, free + k));
   return Math.round(Math.min(windowMs, gap));
 }
 

@@ -46,12 +46,10 @@ export function answer<T>(reply: Promise<T>, ms = COMMAND_TIMEOUT_MS): Promise<T
 }
 
 function shownRedisUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.protocol}//${u.host}${u.pathname === '/' ? '' : u.pathname}`;
-  } catch {
-    return 'the configured Redis';
-  }
+  const u = URL.parse(url);
+  return u === null
+    ? 'the configured Redis'
+    : `${u.protocol}//${u.host}${u.pathname === '/' ? '' : u.pathname}`;
 }
 
 export function budgetKey(origin: string, key: BudgetKeyRef): string {
