@@ -162,11 +162,10 @@ export class SharedLimiter implements Limiter {
       while (this.pending.length > 0) {
         const got = await this.state.transact((s, now) => {
           const n = grantable(s, capacity(this.limit, s.cap, now), this.pending);
-          const ids: string[] = [];
-          for (const w of this.pending.slice(0, n)) {
+          const ids = this.pending.slice(0, n).map((w) => {
             delete s.queue[w.id];
-            ids.push(this.state.enter(s, now));
-          }
+            return this.state.enter(s, now);
+          });
           if (ids.length > 0) this.state.startRenewal();
           return { ids, wakeAt: n < this.pending.length ? this.nextTry(s, now) : 0 };
         });
@@ -215,11 +214,10 @@ export class SharedLimiter implements Limiter {
 
   /** When the next slot frees, or soon when free ones are due to others ahead (dead ones' tickets lapse). */
   private nextTry(s: SharedState, now: number): number {
-    const { limit, windowMs } = this;
-    if (slotsHeld(s) < capacity(limit, s.cap, now)) return now + QUEUE_RECHECK_MS;
+    if (slotsHeld(s) < capacity(this.limit, s.cap, now)) return now + QUEUE_RECHECK_MS;
     // A lowered limit grows back a slot at a time, maybe before a request's slot frees.
     const grows = s.cap === undefined ? Number.POSITIVE_INFINITY : now + CAP_RECOVERY_MS;
-    return Math.min(nextFree(s, now, windowMs), grows);
+    return Math.min(nextFree(s, now, this.windowMs), grows);
   }
 
   private handOut(w: SlotWaiter, id: string | undefined): void {

@@ -140,31 +140,27 @@ export class StateSync {
         apply();
         return FELL_BACK;
       }
-      return this.locked(fn, apply);
+      const started = monotonicMs();
+      try {
+        const result = await this.store.transact((s, now) => {
+          apply();
+          this.applyLocal(s, now);
+          const out = fn(s, now);
+          this.noteView(s, now);
+          this.lastApplied = now;
+          return out;
+        });
+        this.cost.transactions += 1;
+        this.cost.totalMs += monotonicMs() - started;
+        this.rejoin();
+        return result;
+      } catch (err) {
+        this.fallBack(err);
+        return FELL_BACK;
+      }
     });
     this.queue = run.catch(() => undefined).finally(apply);
     return run;
-  }
-
-  private async locked<T>(fn: (s: SharedState, now: number) => T, apply: () => void) {
-    const started = monotonicMs();
-    try {
-      const result = await this.store.transact((s, now) => {
-        apply();
-        this.applyLocal(s, now);
-        const out = fn(s, now);
-        this.noteView(s, now);
-        this.lastApplied = now;
-        return out;
-      });
-      this.cost.transactions += 1;
-      this.cost.totalMs += monotonicMs() - started;
-      this.rejoin();
-      return result;
-    } catch (err) {
-      this.fallBack(err);
-      return FELL_BACK;
-    }
   }
 
   /** Whether the fallback paces now; a store that recovers is tried again `rejoinMs` after it failed. */

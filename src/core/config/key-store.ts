@@ -41,13 +41,8 @@ async function keychainCall<T>(request: KeychainRequest, o: KeyStoreOptions): Pr
   const bound = o.timeoutMs ?? 3_000;
   // Its stderr is dropped: the library's own diagnostics are not ours to print.
   const env = { ...o.env, AGENTS_KEYCHAIN_HELPER: '1' };
-  const input = JSON.stringify(request);
-  const end = await runBounded(process.execPath, helperArgs(), {
-    env,
-    input,
-    timeoutMs: bound,
-    read: 'stdout',
-  });
+  const run = { env, input: JSON.stringify(request), timeoutMs: bound, read: 'stdout' } as const;
+  const end = await runBounded(process.execPath, helperArgs(), run);
   const unavailable = (message: string) => ({ ok: false, kind: 'unavailable', message }) as const;
   if (end.kind === 'timeout')
     return { ok: false, kind: 'timeout', message: `did not answer within ${bound} ms` };
