@@ -56,19 +56,17 @@ export function parseState(text: string): SharedState {
     throw new BrokenState('it is not a budget file of this version');
   const { ended, flight, waiters, cap, who, refused, answered } = value;
   const queue = value.queue ?? {};
-  const pair = (w: unknown): w is [number, number] => Array.isArray(w) && w.length === 2 && w.every(isTime);
+  const list = (v: unknown, is: (x: unknown) => boolean) => Array.isArray(v) && v.every(is);
+  const map = (v: unknown, is: (x: unknown) => boolean) => isObject(v) && Object.values(v).every(is);
+  const pair = (w: unknown): w is [number, number] => list(w, isTime) && (w as number[]).length === 2;
   const ok =
-    Array.isArray(ended) &&
-    ended.every(isTime) &&
-    isObject(flight) &&
-    Object.values(flight).every(isTime) &&
-    isObject(waiters) &&
-    Object.values(waiters).every(pair) &&
-    isObject(queue) &&
-    Object.values(queue).every(pair) &&
+    list(ended, isTime) &&
+    map(flight, isTime) &&
+    map(waiters, pair) &&
+    map(queue, pair) &&
     (cap === undefined || (pair(cap) && cap[0] >= 1)) &&
-    (who === undefined || (isObject(who) && Object.values(who).every((w) => typeof w === 'string'))) &&
-    (refused === undefined || (Array.isArray(refused) && refused.every(isTime))) &&
+    (who === undefined || map(who, (w) => typeof w === 'string')) &&
+    (refused === undefined || list(refused, isTime)) &&
     (answered === undefined || isTime(answered));
   if (!ok) throw new BrokenState('its entries are malformed');
   return { ...(value as unknown as SharedState), queue: queue as SharedState['queue'] };
