@@ -105,12 +105,19 @@ export class WaiterCount {
   }
 }
 
-interface Waiter {
-  resolve: (release: Release) => void;
+/** A request waiting for a slot, until handed one or its signal aborts. */
+export interface Waiting<T> {
+  resolve: (slot: T) => void;
   signal: AbortSignal | undefined;
   onAbort: () => void;
-  urgent: boolean;
 }
+
+export function handOut<T>(w: Waiting<T>, slot: T): void {
+  w.signal?.removeEventListener('abort', w.onAbort);
+  w.resolve(slot);
+}
+
+type Waiter = Waiting<Release> & { urgent: boolean };
 
 /** A request holds its slot in flight and `windowMs` after (we cannot see when it reaches the server), so no
  * delay bunches `limit + 1` of them at the server. */
@@ -214,11 +221,7 @@ export class SlidingWindowLimiter implements Limiter {
 
   private drain(): void {
     this.timer = undefined;
-    while (this.waiters.length > 0 && this.tryTake()) {
-      const waiter = this.waiters.shift()!;
-      waiter.signal?.removeEventListener('abort', waiter.onAbort);
-      waiter.resolve(this.releaser());
-    }
+    while (this.waiters.length > 0 && this.tryTake()) handOut(this.waiters.shift()!, this.releaser());
     this.schedule();
   }
 

@@ -3,6 +3,7 @@ import {
   budgetGap,
   CAP_RECOVERY_MS,
   capacity,
+  handOut,
   SHARE_MARGIN,
   SlidingWindowLimiter,
   type AcquireOptions,
@@ -10,6 +11,7 @@ import {
   type PacingOptions,
   type PollShare,
   type Release,
+  type Waiting,
 } from './limiter.js';
 import { FileStore } from './file-store.js';
 import { RedisStore } from './redis-store.js';
@@ -48,11 +50,7 @@ const URGENT_LEAD_MS = 60_000;
 /** How often to look again when free slots are due to other processes' requests ahead. */
 const QUEUE_RECHECK_MS = 200;
 
-interface SlotWaiter extends Ticket {
-  resolve: (id: string | undefined) => void;
-  signal: AbortSignal | undefined;
-  onAbort: () => void;
-}
+type SlotWaiter = Ticket & Waiting<string | undefined>;
 
 /** The budget of one origin and key, shared through a store; every process also paces its own window. Its
  * requests wait for a slot first come, first served across the store's processes: a slot that frees goes to
@@ -170,14 +168,14 @@ export class SharedLimiter implements Limiter {
           return { ids, wakeAt: n < this.pending.length ? this.nextTry(s, now) : 0 };
         });
         if (got === FELL_BACK) {
-          for (const w of this.pending.splice(0)) this.handOut(w, undefined);
+          for (const w of this.pending.splice(0)) handOut(w, undefined);
           return;
         }
         for (const id of got.ids) {
           const w = this.pending.shift();
           // Its caller left while the file was read: the slot goes back unused.
           if (w === undefined) this.state.giveBack(id, -1);
-          else this.handOut(w, id);
+          else handOut(w, id);
         }
         await this.sleepUntilFree(got.wakeAt);
       }
@@ -218,11 +216,6 @@ export class SharedLimiter implements Limiter {
     // A lowered limit grows back a slot at a time, maybe before a request's slot frees.
     const grows = s.cap === undefined ? Number.POSITIVE_INFINITY : now + CAP_RECOVERY_MS;
     return Math.min(nextFree(s, now, this.windowMs), grows);
-  }
-
-  private handOut(w: SlotWaiter, id: string | undefined): void {
-    w.signal?.removeEventListener('abort', w.onAbort);
-    w.resolve(id);
   }
 
   /** The latest answer any process sharing the store saw, as of the last read. */

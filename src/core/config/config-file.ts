@@ -2,8 +2,7 @@
 // alone, which writes atomically and checks the whole file against SCHEMA before each write.
 import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type Conf from 'conf';
-import type { Options as ConfOptions } from 'conf';
+import type { default as Conf, Options as ConfOptions } from 'conf';
 import { CORE_AGENTS } from '../api/types.js';
 import { CliError, ExitCode } from '../errors/cli-error.js';
 import type { Env } from '../io/io.js';
