@@ -109,13 +109,9 @@ export function grantable(
     .map(([id, [rank]]) => ({ id, rank }));
   const before = (a: { id: string; rank: number }, b: { id: string; rank: number }) =>
     a.rank < b.rank || (a.rank === b.rank && a.id < b.id);
-  let n = 0;
-  for (const t of mine) {
-    const ahead = others.filter((o) => before(o, t)).length;
-    if (ahead + n + 1 > free) break;
-    n += 1;
-  }
-  return n;
+  // The first of ours with no free slot left behind those ahead of it, and ours before it.
+  const n = mine.findIndex((t, i) => others.filter((o) => before(o, t)).length + i + 1 > free);
+  return n < 0 ? mine.length : n;
 }
 
 /** Pure: slots held now (in flight, or ended inside the window); call after prune. */
@@ -126,10 +122,8 @@ export function slotsHeld(s: SharedState): number {
 /** Pure: the first moment a slot can free (after prune, with every slot held). */
 export function nextFree(s: SharedState, now: number, windowMs: number): number {
   // An entry still in flight ends at the earliest now; one whose lease runs out ends then.
-  let first = now + windowMs;
-  for (const t of s.ended) first = Math.min(first, t + windowMs);
-  for (const lease of Object.values(s.flight)) first = Math.min(first, Math.max(now, lease) + windowMs);
-  return first;
+  const inFlight = Object.values(s.flight).map((lease) => Math.max(now, lease));
+  return Math.min(now, ...s.ended, ...inFlight) + windowMs;
 }
 
 /** The SHA-256 naming one origin and key's budget: every version of agents must compute the same. */
