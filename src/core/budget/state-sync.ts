@@ -209,13 +209,9 @@ export class StateSync {
     for (const id of Object.keys(s.queue)) if (id.startsWith(prefix)) delete s.queue[id];
     for (const t of this.tickets()) s.queue[t.id] = [t.rank, now + this.o.leaseMs];
     const mine = this.waiting.count;
-    if (mine > 0) {
-      const others = this.othersWaiting;
-      const ttl = Math.max(MIN_WAITER_TTL_MS, 3 * shareGap(mine + others, this.pacing));
-      s.waiters[this.processId] = [mine, now + ttl];
-    } else {
-      delete s.waiters[this.processId];
-    }
+    const ttl = Math.max(MIN_WAITER_TTL_MS, 3 * shareGap(mine + this.othersWaiting, this.pacing));
+    if (mine > 0) s.waiters[this.processId] = [mine, now + ttl];
+    else delete s.waiters[this.processId];
     // Our label; prune drops it while we have nothing in the state.
     if (this.label !== undefined) (s.who ??= {})[this.processId] = this.label;
     else if (s.who !== undefined) delete s.who[this.processId];
@@ -230,9 +226,8 @@ export class StateSync {
   }
 
   private noteView(s: SharedState, now: number): void {
-    let others = 0;
-    for (const [id, [n]] of Object.entries(s.waiters)) if (id !== this.processId) others += n;
-    this.othersWaiting = others;
+    const others = Object.entries(s.waiters).filter(([id]) => id !== this.processId);
+    this.othersWaiting = others.reduce((sum, [, [n]]) => sum + n, 0);
     this.view = {
       held: slotsHeld(s),
       ended: [...s.ended],
