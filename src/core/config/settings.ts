@@ -61,9 +61,8 @@ export function resolveProfile(
   globals: { profile?: string },
   env: Env,
 ): { profile: string; source: SettingSource } {
-  if (globals.profile !== undefined) {
+  if (globals.profile !== undefined)
     return { profile: validateProfileName(globals.profile, '--profile'), source: 'flag' };
-  }
   const named = fromEnv(env, ENV_VARS.profile);
   if (named !== undefined) return { profile: validateProfileName(named, ENV_VARS.profile), source: 'env' };
   return { profile: 'default', source: 'default' };
