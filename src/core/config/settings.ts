@@ -68,11 +68,6 @@ export function resolveProfile(
   return { profile: 'default', source: 'default' };
 }
 
-function digestOf(value: string | undefined): { origin: string; digest: string } | undefined {
-  const m = value === undefined ? null : /^(\S+) ([0-9a-f]{64})$/.exec(value);
-  return m === null ? undefined : { origin: m[1]!, digest: m[2]! };
-}
-
 /** How the key is read: `keychain: false` says where it is without asking the store (`config list`). */
 export interface KeyReading {
   keychain?: boolean;
@@ -125,6 +120,7 @@ export async function resolveSettings(
       ? undefined
       : check(v, sources[name] === 'env' ? envWhere : `${fileKey(name)} in the config`);
   };
+  const digest = keyPlace === 'keychain' ? /^(\S+) ([0-9a-f]{64})$/.exec(stored[KEY_DIGEST] ?? '') : null;
   // In this order: of two bad values, the first is said.
   return {
     profile,
@@ -135,7 +131,7 @@ export async function resolveSettings(
     agent: checked('agent', validateAgent, `agent in ${ENV_VARS.agent}`),
     keyPlace,
     keyProblem,
-    keyDigest: keyPlace === 'keychain' ? digestOf(stored[KEY_DIGEST]) : undefined,
+    keyDigest: digest === null ? undefined : { origin: digest[1]!, digest: digest[2]! },
     sources,
     profiles: profiles === undefined ? undefined : Object.keys(profiles).sort(),
   };
