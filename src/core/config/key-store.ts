@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isSea } from 'node:sea';
-import { CliError, ExitCode } from '../errors/cli-error.js';
+import { CliError } from '../errors/cli-error.js';
 import { KEY_DIGEST, KEY_STORE, keyPlaceOf, type ConfigFile, type ProfileValues } from './config-file.js';
 import { budgetDigest } from '../budget/state.js';
 import { runBounded } from '../io/child.js';
@@ -112,15 +112,11 @@ export async function storeKey(
       }
       const r = await keychainCall({ op: 'set', ...entry, secret: values.apiKey }, o);
       if (r.ok) return { place: 'keychain' };
-      if (mode === 'keychain') {
-        throw new CliError(`${why(r)}; nothing was stored`, {
-          exitCode: ExitCode.FAILURE,
-          hint:
-            r.kind === 'refused'
-              ? 'unlock the keychain and run `agents login --keychain` again, or run `agents login --insecure-storage` to keep the key in the config file'
-              : 'run `agents login --insecure-storage` to keep the key in the config file',
-        });
-      }
+      const insecure = 'run `agents login --insecure-storage` to keep the key in the config file';
+      const unlock =
+        r.kind === 'refused' ? 'unlock the keychain and run `agents login --keychain` again, or ' : '';
+      if (mode === 'keychain')
+        throw new CliError(`${why(r)}; nothing was stored`, { hint: unlock + insecure });
       return {
         place: 'file',
         fallback: `${why(r)}: the key is stored in the config file ${config.path} (mode 0600)`,
@@ -160,7 +156,6 @@ export async function removeKey(
       const r = await keychainCall<boolean>({ op: 'delete', ...entry }, o);
       if (!r.ok) {
         throw new CliError(`could not remove the key of profile ${profile}: ${why(r)}`, {
-          exitCode: ExitCode.FAILURE,
           hint: 'unlock the keychain and run `agents logout` again',
         });
       }
