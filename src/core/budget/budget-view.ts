@@ -38,17 +38,14 @@ export function budgetView(state: SharedState, now: number, pacing: PacingOption
   const limit = capacity(pacing.limit, s.cap, now);
   const used = slotsHeld(s);
   const byProcess = new Map<string, BudgetProcess>();
-  const of = (id: string) => {
-    let p = byProcess.get(id);
-    if (p === undefined) {
-      p = { command: s.who?.[id], queued: 0, polling: 0, inFlight: 0 };
-      byProcess.set(id, p);
-    }
-    return p;
+  const count = (id: string, what: 'queued' | 'polling' | 'inFlight', n = 1) => {
+    const p = byProcess.get(id) ?? { command: s.who?.[id], queued: 0, polling: 0, inFlight: 0 };
+    byProcess.set(id, p);
+    p[what] += n;
   };
-  for (const id of Object.keys(s.queue)) of(processOf(id)).queued += 1;
-  for (const [id, [n]] of Object.entries(s.waiters)) of(id).polling += n;
-  for (const id of Object.keys(s.flight)) of(processOf(id)).inFlight += 1;
+  for (const id of Object.keys(s.queue)) count(processOf(id), 'queued');
+  for (const [id, [n]] of Object.entries(s.waiters)) count(id, 'polling', n);
+  for (const id of Object.keys(s.flight)) count(processOf(id), 'inFlight');
   const processes = [...byProcess.values()]
     .filter((p) => p.queued + p.polling > 0)
     .sort((a, b) => b.queued + b.polling - (a.queued + a.polling));

@@ -82,9 +82,7 @@ export function budgetGap(
   const frees = all.filter((h) => h > 0 && h < windowMs).sort((a, b) => a - b);
   let gap = shareGap(waiters, pacing, margin);
   // Just before the k-th slot frees, `free + k` slots can have been taken since now.
-  frees.forEach((h, k) => {
-    gap = Math.max(gap, (waiters * h * margin) / Math.max(1, free + k));
-  });
+  for (const [k, h] of frees.entries()) gap = Math.max(gap, (waiters * h * margin) / Math.max(1, free + k));
   return Math.round(Math.min(windowMs, gap));
 }
 
@@ -107,13 +105,19 @@ export class WaiterCount {
   }
 }
 
-interface Waiter {
-  resolve: (release: Release) => void;
-  reject: (reason: unknown) => void;
+/** A request waiting for a slot, until handed one or its signal aborts. */
+export interface Waiting<T> {
+  resolve: (slot: T) => void;
   signal: AbortSignal | undefined;
   onAbort: () => void;
-  urgent: boolean;
 }
+
+export function handOut<T>(w: Waiting<T>, slot: T): void {
+  w.signal?.removeEventListener('abort', w.onAbort);
+  w.resolve(slot);
+}
+
+type Waiter = Waiting<Release> & { urgent: boolean };
 
 /** A request holds its slot in flight and `windowMs` after (we cannot see when it reaches the server), so no
  * delay bunches `limit + 1` of them at the server. */
@@ -125,17 +129,16 @@ export class SlidingWindowLimiter implements Limiter {
   private inFlight = 0;
   private readonly waiters: Waiter[] = [];
   private timer: NodeJS.Timeout | undefined;
-  private readonly now: () => number;
+  private readonly now = monotonicMs;
   private readonly waiting = new WaiterCount();
   private cap: Cap | undefined;
   private lastAnswer: number | undefined;
 
-  constructor(options: PacingOptions & { now?: () => number }) {
+  constructor(options: PacingOptions) {
     if (!(options.limit >= 1) || !(options.windowMs > 0))
       throw new RangeError('pacing needs limit >= 1 and windowMs > 0');
     this.limit = Math.floor(options.limit);
     this.windowMs = options.windowMs;
-    this.now = options.now ?? monotonicMs;
   }
 
   acquire(signal?: AbortSignal, o: AcquireOptions = {}): Promise<Release> {
@@ -147,7 +150,6 @@ export class SlidingWindowLimiter implements Limiter {
     return new Promise<Release>((resolve, reject) => {
       const waiter: Waiter = {
         resolve,
-        reject,
         signal,
         urgent,
         onAbort: () => {
@@ -173,16 +175,13 @@ export class SlidingWindowLimiter implements Limiter {
 
   gapFor(waiters: number): number {
     const now = this.now();
-    this.prune(now);
     const pacing = { limit: this.capacity(now), windowMs: this.windowMs };
-    return budgetGap(waiters, pacing, { held: this.inFlight + this.ended.length, ended: this.ended }, now);
+    return budgetGap(waiters, pacing, { held: this.held(now), ended: this.ended }, now);
   }
 
   available(): number {
     const now = this.now();
-    this.prune(now);
-    const held = this.inFlight + this.ended.length;
-    return this.waiters.length > 0 ? 0 : Math.max(0, this.capacity(now) - held);
+    return this.waiters.length > 0 ? 0 : Math.max(0, this.capacity(now) - this.held(now));
   }
 
   capacity(now = this.now()): number {
@@ -208,25 +207,21 @@ export class SlidingWindowLimiter implements Limiter {
     };
   }
 
-  private prune(now: number): void {
+  private held(now: number): number {
     while (this.ended.length > 0 && this.ended[0]! <= now - this.windowMs) this.ended.shift();
+    return this.inFlight + this.ended.length;
   }
 
   private tryTake(): boolean {
     const now = this.now();
-    this.prune(now);
-    if (this.inFlight + this.ended.length >= this.capacity(now)) return false;
+    if (this.held(now) >= this.capacity(now)) return false;
     this.inFlight += 1;
     return true;
   }
 
   private drain(): void {
     this.timer = undefined;
-    while (this.waiters.length > 0 && this.tryTake()) {
-      const waiter = this.waiters.shift()!;
-      waiter.signal?.removeEventListener('abort', waiter.onAbort);
-      waiter.resolve(this.releaser());
-    }
+    while (this.waiters.length > 0 && this.tryTake()) handOut(this.waiters.shift()!, this.releaser());
     this.schedule();
   }
 

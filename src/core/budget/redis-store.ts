@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import {
   BrokenState,
-  budgetKeyHash,
+  digestOf,
   emptyState,
   parseState,
   type BudgetKeyRef,
@@ -46,16 +46,14 @@ export function answer<T>(reply: Promise<T>, ms = COMMAND_TIMEOUT_MS): Promise<T
 }
 
 function shownRedisUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.protocol}//${u.host}${u.pathname === '/' ? '' : u.pathname}`;
-  } catch {
-    return 'the configured Redis';
-  }
+  const u = URL.parse(url);
+  return u === null
+    ? 'the configured Redis'
+    : `${u.protocol}//${u.host}${u.pathname === '/' ? '' : u.pathname}`;
 }
 
 export function budgetKey(origin: string, key: BudgetKeyRef): string {
-  return KEY_PREFIX + budgetKeyHash(origin, key);
+  return KEY_PREFIX + digestOf(origin, key).slice(0, 32);
 }
 
 const ERROR_KINDS: [RegExp, string][] = [
@@ -104,10 +102,10 @@ export class RedisStore implements BudgetStore {
       // The lock held across one round trip: a process slow to be scheduled keeps the others one turn.
       let text: string | null;
       for (let attempt = 0; ; attempt += 1) {
-        const [won, , value] = (await this.timed(
+        const [won, , value] = await this.timed<[number, unknown, string | null | undefined]>(
           () => redis.eval(LOCK_AND_READ, 2, lock, this.key, token, LOCK_TTL_MS),
           1,
-        )) as [number, unknown, string | null | undefined];
+        );
         if (won === 1) {
           text = value ?? null;
           break;
@@ -143,17 +141,17 @@ export class RedisStore implements BudgetStore {
 
   stored(): Promise<SharedState | undefined> {
     return this.using(async (redis) => {
-      const [, value] = (await this.timed(() => redis.eval(READ, 1, this.key), 0)) as [
-        unknown,
-        string | null | undefined,
-      ];
+      const [, value] = await this.timed<[unknown, string | null | undefined]>(
+        () => redis.eval(READ, 1, this.key),
+        0,
+      );
       return value === null || value === undefined ? undefined : this.parse(value);
     });
   }
 
   /** Runs a script whose reply holds the server's time at `at`: our clock's offset is the shortest recent
    * round trip's (one made while this process stalled is off by up to the stall). */
-  private async timed(run: () => Promise<unknown>, at: number): Promise<unknown[]> {
+  private async timed<R extends unknown[]>(run: () => Promise<unknown>, at: number): Promise<R> {
     const sent = this.clock();
     const reply = await answer(run());
     const back = this.clock();
@@ -163,10 +161,8 @@ export class RedisStore implements BudgetStore {
       throw new BrokenState(`${this.where} answered without its time`);
     this.readings.push({ offset: sec * 1000 + usec / 1000 - (sent + back) / 2, rtt: back - sent });
     if (this.readings.length > CLOCK_SAMPLES) this.readings.shift();
-    let best = this.readings[0]!;
-    for (const r of this.readings) if (r.rtt <= best.rtt) best = r;
-    this.offset = best.offset;
-    return reply as unknown[];
+    this.offset = this.readings.reduce((best, r) => (r.rtt <= best.rtt ? r : best)).offset;
+    return reply as R;
   }
 
   private parse(text: string | null): SharedState {

@@ -1,10 +1,18 @@
-// This process's part of a shared budget's state, written one transaction at a time, and its view of the rest.
+// This process's part of a shared budget's state, written one transaction at a time, and its view of the rest;
+// while the store cannot be used, the machine's budget (under Redis) or the process's own paces instead.
 import { randomBytes } from 'node:crypto';
 import { capacity, lowerCap, shareGap, WaiterCount, type PacingOptions, type WindowView } from './limiter.js';
-import { prune, slotsHeld, type SharedState } from './state.js';
+import { BrokenState, prune, slotsHeld, type SharedState } from './state.js';
 import type { BudgetStore } from './budget-store.js';
-import { FELL_BACK, type Fallback } from './fallback.js';
 import { monotonicMs } from '../../util/clock.js';
+
+/** What a transaction returns once the budget fell back: nothing was done. */
+export const FELL_BACK = Symbol('fell back');
+
+const errText = (err: unknown) =>
+  err instanceof BrokenState
+    ? `${err.message}; ${err.newer ? 'use that version, or delete it,' : 'delete it'} to share the budget again`
+    : ((err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err)));
 
 /** Its process polls far more often. */
 const MIN_WAITER_TTL_MS = 30_000;
@@ -46,12 +54,19 @@ export class StateSync {
   private lastApplied = 0;
   private renewal: NodeJS.Timeout | undefined;
   readonly cost = { transactions: 0, totalMs: 0 };
+  fellBack = false;
+  private retryAt = 0;
+  /** Once a run of failures. */
+  private told = false;
+  onFallback: ((message: string) => void) | undefined;
+  onRejoin: ((message: string) => void) | undefined;
 
   constructor(
     private readonly store: BudgetStore,
     private readonly pacing: PacingOptions,
-    private readonly leaseMs: number,
-    private readonly fallback: Fallback,
+    private readonly o: { leaseMs: number; rejoinMs: number },
+    /** Whether the fallback is the machine's budget (the file under a Redis). */
+    private readonly machine: boolean,
     private readonly tickets: () => readonly Ticket[],
   ) {
     this.view = { held: 0, ended: [], limit: pacing.limit };
@@ -64,7 +79,7 @@ export class StateSync {
   /** Inside a transaction: a new entry of ours in flight. */
   enter(s: SharedState, now: number): string {
     const id = this.nextId('');
-    s.flight[id] = now + this.leaseMs;
+    s.flight[id] = now + this.o.leaseMs;
     this.flight.add(id);
     return id;
   }
@@ -93,16 +108,16 @@ export class StateSync {
 
   /** Writes our local changes soon, unless a transaction queued will. */
   sync(): void {
-    if (this.fallback.active || this.unapplied > 0) return;
+    if (this.fellBack || this.unapplied > 0) return;
     void this.transact(() => undefined);
   }
 
   /** While we have entries in flight or tickets. */
   startRenewal(): void {
     if (this.renewal !== undefined) return;
-    const every = Math.max(10, Math.floor(this.leaseMs / 3));
+    const every = Math.max(10, Math.floor(this.o.leaseMs / 3));
     this.renewal = setInterval(() => {
-      if ((this.flight.size === 0 && this.tickets().length === 0) || this.fallback.active) {
+      if ((this.flight.size === 0 && this.tickets().length === 0) || this.fellBack) {
         clearInterval(this.renewal);
         this.renewal = undefined;
         return;
@@ -121,42 +136,63 @@ export class StateSync {
       applied = true;
     };
     const run = this.queue.then(async () => {
-      if (this.fallback.active) {
+      if (this.fellBack) {
         apply();
         return FELL_BACK;
       }
-      return this.locked(fn, apply);
+      const started = monotonicMs();
+      try {
+        const result = await this.store.transact((s, now) => {
+          apply();
+          this.applyLocal(s, now);
+          const out = fn(s, now);
+          this.noteView(s, now);
+          this.lastApplied = now;
+          return out;
+        });
+        this.cost.transactions += 1;
+        this.cost.totalMs += monotonicMs() - started;
+        this.rejoin();
+        return result;
+      } catch (err) {
+        this.fallBack(err);
+        return FELL_BACK;
+      }
     });
     this.queue = run.catch(() => undefined).finally(apply);
     return run;
   }
 
-  private async locked<T>(fn: (s: SharedState, now: number) => T, apply: () => void) {
-    const started = monotonicMs();
-    try {
-      const result = await this.store.transact((s, now) => {
-        apply();
-        this.applyLocal(s, now);
-        const out = fn(s, now);
-        this.noteView(s, now);
-        this.lastApplied = now;
-        return out;
-      });
-      this.cost.transactions += 1;
-      this.cost.totalMs += monotonicMs() - started;
-      this.fallback.answered();
-      return result;
-    } catch (err) {
-      if (this.fallback.begin(err)) this.forget();
-      return FELL_BACK;
-    }
+  /** Whether the fallback paces now; a store that recovers is tried again `rejoinMs` after it failed. */
+  pacesAlone(): boolean {
+    if (!this.fellBack) return false;
+    if (!this.store.recovers || Date.now() < this.retryAt) return true;
+    this.fellBack = false;
+    return false;
   }
 
-  private forget(): void {
+  private fallBack(err: unknown): void {
+    if (this.fellBack) return;
+    this.fellBack = true;
+    this.retryAt = Date.now() + this.o.rejoinMs;
     this.flight.clear();
     this.ends.clear();
     clearInterval(this.renewal);
     this.renewal = undefined;
+    if (this.told) return;
+    this.told = true;
+    const alone = this.machine ? "paces itself with this machine's budget" : 'paces itself alone';
+    const again = this.store.recovers ? ` until it answers again` : '';
+    this.onFallback?.(
+      `the request budget shared with other agents processes (${this.store.where}) cannot be used ` +
+        `(${errText(err)}); this process ${alone}${again}`,
+    );
+  }
+
+  private rejoin(): void {
+    if (!this.told) return;
+    this.told = false;
+    this.onRejoin?.(`the request budget at ${this.store.where} answers again; this process shares it again`);
   }
 
   private applyLocal(s: SharedState, now: number): void {
@@ -167,19 +203,15 @@ export class StateSync {
       if (end >= 0) s.ended.push(end);
     }
     this.ends.clear();
-    for (const id of this.flight) s.flight[id] = now + this.leaseMs;
+    for (const id of this.flight) s.flight[id] = now + this.o.leaseMs;
     // Those of requests still waiting, renewed; those served or gone, out.
     const prefix = `${this.processId}.`;
     for (const id of Object.keys(s.queue)) if (id.startsWith(prefix)) delete s.queue[id];
-    for (const t of this.tickets()) s.queue[t.id] = [t.rank, now + this.leaseMs];
+    for (const t of this.tickets()) s.queue[t.id] = [t.rank, now + this.o.leaseMs];
     const mine = this.waiting.count;
-    if (mine > 0) {
-      const others = this.othersWaiting;
-      const ttl = Math.max(MIN_WAITER_TTL_MS, 3 * shareGap(mine + others, this.pacing));
-      s.waiters[this.processId] = [mine, now + ttl];
-    } else {
-      delete s.waiters[this.processId];
-    }
+    const ttl = Math.max(MIN_WAITER_TTL_MS, 3 * shareGap(mine + this.othersWaiting, this.pacing));
+    if (mine > 0) s.waiters[this.processId] = [mine, now + ttl];
+    else delete s.waiters[this.processId];
     // Our label; prune drops it while we have nothing in the state.
     if (this.label !== undefined) (s.who ??= {})[this.processId] = this.label;
     else if (s.who !== undefined) delete s.who[this.processId];
@@ -194,9 +226,8 @@ export class StateSync {
   }
 
   private noteView(s: SharedState, now: number): void {
-    let others = 0;
-    for (const [id, [n]] of Object.entries(s.waiters)) if (id !== this.processId) others += n;
-    this.othersWaiting = others;
+    const others = Object.entries(s.waiters).filter(([id]) => id !== this.processId);
+    this.othersWaiting = others.reduce((sum, [, [n]]) => sum + n, 0);
     this.view = {
       held: slotsHeld(s),
       ended: [...s.ended],

@@ -56,19 +56,17 @@ export function parseState(text: string): SharedState {
     throw new BrokenState('it is not a budget file of this version');
   const { ended, flight, waiters, cap, who, refused, answered } = value;
   const queue = value.queue ?? {};
-  const pair = (w: unknown): w is [number, number] => Array.isArray(w) && w.length === 2 && w.every(isTime);
+  const list = (v: unknown, is: (x: unknown) => boolean) => Array.isArray(v) && v.every(is);
+  const map = (v: unknown, is: (x: unknown) => boolean) => isObject(v) && Object.values(v).every(is);
+  const pair = (w: unknown): w is [number, number] => list(w, isTime) && (w as number[]).length === 2;
   const ok =
-    Array.isArray(ended) &&
-    ended.every(isTime) &&
-    isObject(flight) &&
-    Object.values(flight).every(isTime) &&
-    isObject(waiters) &&
-    Object.values(waiters).every(pair) &&
-    isObject(queue) &&
-    Object.values(queue).every(pair) &&
+    list(ended, isTime) &&
+    map(flight, isTime) &&
+    map(waiters, pair) &&
+    map(queue, pair) &&
     (cap === undefined || (pair(cap) && cap[0] >= 1)) &&
-    (who === undefined || (isObject(who) && Object.values(who).every((w) => typeof w === 'string'))) &&
-    (refused === undefined || (Array.isArray(refused) && refused.every(isTime))) &&
+    (who === undefined || map(who, (w) => typeof w === 'string')) &&
+    (refused === undefined || list(refused, isTime)) &&
     (answered === undefined || isTime(answered));
   if (!ok) throw new BrokenState('its entries are malformed');
   return { ...(value as unknown as SharedState), queue: queue as SharedState['queue'] };
@@ -111,13 +109,9 @@ export function grantable(
     .map(([id, [rank]]) => ({ id, rank }));
   const before = (a: { id: string; rank: number }, b: { id: string; rank: number }) =>
     a.rank < b.rank || (a.rank === b.rank && a.id < b.id);
-  let n = 0;
-  for (const t of mine) {
-    const ahead = others.filter((o) => before(o, t)).length;
-    if (ahead + n + 1 > free) break;
-    n += 1;
-  }
-  return n;
+  // The first of ours with no free slot left behind those ahead of it, and ours before it.
+  const n = mine.findIndex((t, i) => others.filter((o) => before(o, t)).length + i + 1 > free);
+  return n < 0 ? mine.length : n;
 }
 
 /** Pure: slots held now (in flight, or ended inside the window); call after prune. */
@@ -128,10 +122,8 @@ export function slotsHeld(s: SharedState): number {
 /** Pure: the first moment a slot can free (after prune, with every slot held). */
 export function nextFree(s: SharedState, now: number, windowMs: number): number {
   // An entry still in flight ends at the earliest now; one whose lease runs out ends then.
-  let first = now + windowMs;
-  for (const t of s.ended) first = Math.min(first, t + windowMs);
-  for (const lease of Object.values(s.flight)) first = Math.min(first, Math.max(now, lease) + windowMs);
-  return first;
+  const inFlight = Object.values(s.flight).map((lease) => Math.max(now, lease));
+  return Math.min(now, ...s.ended, ...inFlight) + windowMs;
 }
 
 /** The SHA-256 naming one origin and key's budget: every version of agents must compute the same. */
@@ -142,16 +134,11 @@ export function budgetDigest(origin: string, apiKey: string): string {
 /** A key, or its budgetDigest as the config file keeps it beside a key in the keychain (`agents budget`). */
 export type BudgetKeyRef = string | { digest: string };
 
-function digestOf(origin: string, key: BudgetKeyRef): string {
+export function digestOf(origin: string, key: BudgetKeyRef): string {
   return typeof key === 'string' ? budgetDigest(origin, key) : key.digest;
-}
-
-export function budgetKeyHash(origin: string, key: BudgetKeyRef): string {
-  return digestOf(origin, key).slice(0, 32);
 }
 
 export function stateFileName(origin: string, key: BudgetKeyRef): string {
   const host = origin.replace(/^[a-z]+:\/\//i, '').replace(/[^A-Za-z0-9.-]+/g, '_');
-  const hash = digestOf(origin, key).slice(0, 24);
-  return `${host}-${hash}.json`;
+  return `${host}-${digestOf(origin, key).slice(0, 24)}.json`;
 }

@@ -1,9 +1,8 @@
 // The config file: one JSON file of named profiles (workspaces), 0600 in a 0700 directory, written by conf
 // alone, which writes atomically and checks the whole file against SCHEMA before each write.
-import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type Conf from 'conf';
-import type { Options as ConfOptions } from 'conf';
+import type { default as Conf, Options as ConfOptions } from 'conf';
 import { CORE_AGENTS } from '../api/types.js';
 import { CliError, ExitCode } from '../errors/cli-error.js';
 import type { Env } from '../io/io.js';
@@ -146,7 +145,6 @@ export function openConfigFile(env: Env) {
   // A read parses the file itself, as conf would, and skips the schema: conf's chunk is 300 kB with ajv,
   // about 20 ms of CPU and 2.5 MB of every command. settings.ts validates each field a command reads.
   function read(): Profiles {
-    if (!existsSync(path)) return {};
     try {
       return profilesOf(path, parse(path, readFileSync(path, 'utf8')));
     } catch (err) {

@@ -11,14 +11,13 @@ export function truthy(value: string | undefined): boolean {
 
 const onUnlessOff = (raw: string | undefined) => raw === undefined || raw === '' || truthy(raw);
 
+/** How a number is read: its parser, what it reads ("a duration"), and a hint at the form. */
+type Reading = [parse: (raw: string) => number | undefined, what: string, hint: string];
+const DURATION: Reading = [parseDuration, 'a duration', 'use e.g. 15s, 2m or a number of seconds'];
+const SIZE: Reading = [parseSize, 'a size', 'use e.g. 64MiB, 1GiB or a number of bytes'];
+
 /** `name` as `parse` reads it: unset or empty is undefined, anything else it cannot read a usage error. */
-function fromEnvAs(
-  env: Env,
-  name: string,
-  parse: (raw: string) => number | undefined,
-  what: string,
-  hint: string,
-): number | undefined {
+function fromEnvAs(env: Env, name: string, [parse, what, hint]: Reading): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
   const value = parse(raw);
@@ -32,13 +31,8 @@ export function debugFromEnv(env: Env): boolean {
 }
 
 /** Per-request time-outs, for slow networks and proxies; unset, the client's defaults. */
-export function requestTimeouts(env: Env): {
-  connectTimeoutMs?: number;
-  responseTimeoutMs?: number;
-  requestTimeoutMs?: number;
-} {
-  const read = (name: string) =>
-    fromEnvAs(env, name, parseDuration, 'a duration', 'use e.g. 15s, 2m or a number of seconds');
+export function requestTimeouts(env: Env) {
+  const read = (name: string) => fromEnvAs(env, name, DURATION);
   return {
     connectTimeoutMs: read('AGENTS_CONNECT_TIMEOUT'),
     responseTimeoutMs: read('AGENTS_RESPONSE_TIMEOUT'),
@@ -48,13 +42,7 @@ export function requestTimeouts(env: Env): {
 
 /** AGENTS_MAX_RESPONSE: the largest answer from the API that is read. */
 export function maxResponseFromEnv(env: Env): number | undefined {
-  return fromEnvAs(
-    env,
-    'AGENTS_MAX_RESPONSE',
-    parseSize,
-    'a size',
-    'use e.g. 64MiB, 1GiB or a number of bytes',
-  );
+  return fromEnvAs(env, 'AGENTS_MAX_RESPONSE', SIZE);
 }
 
 /** The time zone named by TZ when Intl knows it (TZ=":/etc/localtime" and the like fall back to the system's). */
@@ -102,14 +90,12 @@ const KEY_RATE_LIMIT = 100;
 
 /** AGENTS_RATE_LIMIT: this machine's share of a key that machines which cannot see each other share. */
 export function rateLimitFromEnv(env: Env): number | undefined {
-  return fromEnvAs(
-    env,
-    'AGENTS_RATE_LIMIT',
+  return fromEnvAs(env, 'AGENTS_RATE_LIMIT', [
     (raw) =>
       /^\d+$/.test(raw.trim()) && Number(raw) >= 1 && Number(raw) <= KEY_RATE_LIMIT ? Number(raw) : undefined,
     `a number of requests a minute from 1 to ${KEY_RATE_LIMIT}`,
     "give this machine's share of the key's 100 requests a minute, e.g. 3 for one of thirty runners",
-  );
+  ]);
 }
 
 /** The step summary and outputs GitHub Actions reads after a step, for a waiting command. */

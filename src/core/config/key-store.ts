@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isSea } from 'node:sea';
-import { CliError, ExitCode } from '../errors/cli-error.js';
+import { CliError } from '../errors/cli-error.js';
 import { KEY_DIGEST, KEY_STORE, keyPlaceOf, type ConfigFile, type ProfileValues } from './config-file.js';
 import { budgetDigest } from '../budget/state.js';
 import { runBounded } from '../io/child.js';
@@ -25,26 +25,24 @@ export interface KeyStoreOptions {
 type KeychainResult<T> =
   { ok: true; value: T } | { ok: false; kind: 'unavailable' | 'refused' | 'timeout'; message: string };
 
-/** This executable again (the one-file build), or Node on the helper's file. */
-function helperCommand(): { file: string; args: string[] } {
-  if (isSea()) return { file: process.execPath, args: [] };
+/** process.execPath's arguments: none in the one-file build (it is the helper too), else the helper's file. */
+function helperArgs(): string[] {
+  if (isSea()) return [];
   // Beside this file in src/ (the tests), one folder up from dist/'s chunks (dist/chunks, dist/lib).
   const here = dirname(fileURLToPath(import.meta.url));
   const candidates = ['keychain-helper.js', '../keychain-helper.js', 'keychain-helper.ts'].map((f) =>
     join(here, f),
   );
-  const helper = candidates.find((p) => existsSync(p)) ?? join(here, 'keychain-helper.js');
-  return { file: process.execPath, args: ['--no-warnings', helper] };
+  return ['--no-warnings', candidates.find((p) => existsSync(p)) ?? candidates[0]!];
 }
 
 /** One request to the store through the helper; the secret goes through its stdin, never into a log. */
 async function keychainCall<T>(request: KeychainRequest, o: KeyStoreOptions): Promise<KeychainResult<T>> {
   const bound = o.timeoutMs ?? 3_000;
-  const { file, args } = helperCommand();
   // Its stderr is dropped: the library's own diagnostics are not ours to print.
   const env = { ...o.env, AGENTS_KEYCHAIN_HELPER: '1' };
-  const input = JSON.stringify(request);
-  const end = await runBounded(file, args, { env, input, timeoutMs: bound, read: 'stdout' });
+  const run = { env, input: JSON.stringify(request), timeoutMs: bound, read: 'stdout' } as const;
+  const end = await runBounded(process.execPath, helperArgs(), run);
   const unavailable = (message: string) => ({ ok: false, kind: 'unavailable', message }) as const;
   if (end.kind === 'timeout')
     return { ok: false, kind: 'timeout', message: `did not answer within ${bound} ms` };
@@ -83,6 +81,13 @@ export async function readKeychainKey(
   }
 }
 
+/** The profile's values without its key: neither in the file nor marked as in the keychain. */
+function withoutKey(current: ProfileValues): ProfileValues {
+  const next = { ...current };
+  for (const k of ['api-key', KEY_STORE, KEY_DIGEST] as const) delete next[k];
+  return next;
+}
+
 export interface Stored {
   place: 'keychain' | 'file';
   fallback?: string;
@@ -107,37 +112,28 @@ export async function storeKey(
       }
       const r = await keychainCall({ op: 'set', ...entry, secret: values.apiKey }, o);
       if (r.ok) return { place: 'keychain' };
-      if (mode === 'keychain') {
-        throw new CliError(`${why(r)}; nothing was stored`, {
-          exitCode: ExitCode.FAILURE,
-          hint:
-            r.kind === 'refused'
-              ? 'unlock the keychain and run `agents login --keychain` again, or run `agents login --insecure-storage` to keep the key in the config file'
-              : 'run `agents login --insecure-storage` to keep the key in the config file',
-        });
-      }
+      const insecure = 'run `agents login --insecure-storage` to keep the key in the config file';
+      const unlock =
+        r.kind === 'refused' ? 'unlock the keychain and run `agents login --keychain` again, or ' : '';
+      if (mode === 'keychain')
+        throw new CliError(`${why(r)}; nothing was stored`, { hint: unlock + insecure });
       return {
         place: 'file',
         fallback: `${why(r)}: the key is stored in the config file ${config.path} (mode 0600)`,
       };
     },
     (current, stored) => {
-      const next: ProfileValues = { ...current };
+      const next = withoutKey(current);
       if (values.baseUrl !== undefined) next['base-url'] = values.baseUrl;
-      if (stored.place === 'keychain') {
+      if (stored.place === 'file') next['api-key'] = values.apiKey;
+      else {
         next[KEY_STORE] = 'keychain';
         // Its budget's name on the base URL it was stored for (the key's own, or the profile's).
         const baseUrl = next['base-url'];
-        if (baseUrl === undefined) delete next[KEY_DIGEST];
-        else {
+        if (baseUrl !== undefined) {
           const { origin } = new URL(baseUrl);
           next[KEY_DIGEST] = `${origin} ${budgetDigest(origin, values.apiKey)}`;
         }
-        delete next['api-key'];
-      } else {
-        next['api-key'] = values.apiKey;
-        delete next[KEY_STORE];
-        delete next[KEY_DIGEST];
       }
       return next;
     },
@@ -160,19 +156,11 @@ export async function removeKey(
       const r = await keychainCall<boolean>({ op: 'delete', ...entry }, o);
       if (!r.ok) {
         throw new CliError(`could not remove the key of profile ${profile}: ${why(r)}`, {
-          exitCode: ExitCode.FAILURE,
           hint: 'unlock the keychain and run `agents logout` again',
         });
       }
     },
-    (current) => {
-      if (place === undefined) return undefined;
-      const next = { ...current };
-      delete next['api-key'];
-      delete next[KEY_STORE];
-      delete next[KEY_DIGEST];
-      return next;
-    },
+    (current) => (place === undefined ? undefined : withoutKey(current)),
   );
   return place;
 }

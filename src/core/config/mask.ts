@@ -13,12 +13,9 @@ export function maskKey(key: string): string {
 
 /** A Redis address with its password masked (`redis://user:****@host:6379/0`): the one way it is shown. */
 export function maskUrlPassword(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password === '') return url;
-    u.password = '****';
-    return u.href;
-  } catch {
-    return '****';
-  }
+  const u = URL.parse(url);
+  if (u === null) return '****';
+  if (u.password === '') return url;
+  u.password = '****';
+  return u.href;
 }

@@ -53,8 +53,7 @@ const fileKey = (name: SettingName) => name.replace(/[A-Z]/g, (c) => `-${c.toLow
 
 /** Set-but-empty counts as unset, as most CLIs treat it. */
 export function fromEnv(env: Env, name: string): string | undefined {
-  const value = env[name];
-  return value === undefined || value === '' ? undefined : value;
+  return env[name] || undefined;
 }
 
 /** --profile > AGENTS_PROFILE > 'default'. */
@@ -62,17 +61,11 @@ export function resolveProfile(
   globals: { profile?: string },
   env: Env,
 ): { profile: string; source: SettingSource } {
-  if (globals.profile !== undefined) {
+  if (globals.profile !== undefined)
     return { profile: validateProfileName(globals.profile, '--profile'), source: 'flag' };
-  }
   const named = fromEnv(env, ENV_VARS.profile);
   if (named !== undefined) return { profile: validateProfileName(named, ENV_VARS.profile), source: 'env' };
   return { profile: 'default', source: 'default' };
-}
-
-function digestOf(value: string | undefined): { origin: string; digest: string } | undefined {
-  const m = value === undefined ? null : /^(\S+) ([0-9a-f]{64})$/.exec(value);
-  return m === null ? undefined : { origin: m[1]!, digest: m[2]! };
 }
 
 /** How the key is read: `keychain: false` says where it is without asking the store (`config list`). */
@@ -121,26 +114,24 @@ export async function resolveSettings(
       else keyProblem = read.problem;
     }
   }
-  const baseUrl = value('baseUrl');
   const checked = <T>(name: SettingName, check: (v: string, where: string) => T, envWhere: string) => {
     const v = value(name);
     return v === undefined
       ? undefined
       : check(v, sources[name] === 'env' ? envWhere : `${fileKey(name)} in the config`);
   };
-  const notify = checked('notify', validateNotify, ENV_VARS.notify);
-  const budgetUrl = checked('budgetUrl', validateBudgetUrl, ENV_VARS.budgetUrl);
-  const agent = checked('agent', validateAgent, `agent in ${ENV_VARS.agent}`);
+  const digest = keyPlace === 'keychain' ? /^(\S+) ([0-9a-f]{64})$/.exec(stored[KEY_DIGEST] ?? '') : null;
+  // In this order: of two bad values, the first is said.
   return {
     profile,
     apiKey,
-    baseUrl,
-    agent,
-    budgetUrl,
-    notify,
+    baseUrl: value('baseUrl'),
+    notify: checked('notify', validateNotify, ENV_VARS.notify),
+    budgetUrl: checked('budgetUrl', validateBudgetUrl, ENV_VARS.budgetUrl),
+    agent: checked('agent', validateAgent, `agent in ${ENV_VARS.agent}`),
     keyPlace,
     keyProblem,
-    keyDigest: keyPlace === 'keychain' ? digestOf(stored[KEY_DIGEST]) : undefined,
+    keyDigest: digest === null ? undefined : { origin: digest[1]!, digest: digest[2]! },
     sources,
     profiles: profiles === undefined ? undefined : Object.keys(profiles).sort(),
   };

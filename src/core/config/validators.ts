@@ -30,12 +30,8 @@ export function validateBaseUrl(
   where = 'base URL',
 ): { value: string; warning: string | undefined } {
   const allowed = 'an absolute http:// or https:// URL such as https://agents.example.com';
-  let url: URL;
-  try {
-    url = new URL(input.trim());
-  } catch {
-    throw new UsageError(`${where} is not a valid URL: use ${allowed}`);
-  }
+  const url = URL.parse(input.trim());
+  if (url === null) throw new UsageError(`${where} is not a valid URL: use ${allowed}`);
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(input.trim()))
     throw new UsageError(`${where} is not an absolute URL: use ${allowed}`);
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
@@ -100,12 +96,9 @@ export function validateConfigValue(key: ConfigKey, value: string): { value: str
 
 /** A Redis for the key's budget: `redis://[user:password@]host[:port][/db]` or `rediss://`; never echoed. */
 export function validateBudgetUrl(input: string, where = 'budget URL'): string {
-  let url: URL;
-  try {
-    url = new URL(input.trim());
-  } catch {
+  const url = URL.parse(input.trim());
+  if (url === null)
     throw new UsageError(`${where} is not a URL`, 'use redis://[user:password@]host:port[/db] or rediss://…');
-  }
   if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
     throw new UsageError(`${where} must be a redis:// or rediss:// address`, 'e.g. redis://localhost:6379');
   if (url.hostname === '') throw new UsageError(`${where} names no host`, 'e.g. redis://localhost:6379');

@@ -4,10 +4,8 @@ import type { Settings } from '../config/settings.js';
 import type { StateFile } from './state-file.js';
 import { normalBaseUrl, type History } from './history.js';
 
-/**
- * The history of a run with settings `s`. The profile's stored base URL (which places older entries) is read
- * only when a flag or the environment gave another; a broken config file is said where a setting is needed.
- */
+/** The history of a run with settings `s`. The profile's stored base URL (which places older entries) is read
+ * only when a flag or the environment gave another; a broken config file is said where a setting is needed. */
 export async function historyFor(
   state: StateFile,
   s: Pick<Settings, 'profile' | 'baseUrl' | 'sources'>,

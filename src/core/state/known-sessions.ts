@@ -50,9 +50,8 @@ function parse(value: unknown): KnownSession | undefined {
   const web = text(value.web);
   if (web !== undefined) s.web = web;
   if (typeof value.group === 'string' && isUuid(value.group)) s.group = value.group.toLowerCase();
-  if (Number.isInteger(value.attempt) && (value.attempt as number) >= 1 && (value.attempt as number) <= 5) {
+  if (Number.isInteger(value.attempt) && (value.attempt as number) >= 1 && (value.attempt as number) <= 5)
     s.attempt = value.attempt as number;
-  }
   return s;
 }
 

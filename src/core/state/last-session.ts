@@ -22,10 +22,9 @@ export async function readLastSession(h: History): Promise<LastSession | undefin
   const head = knownSessions(data, h)[0];
   const entry = entries(data)[h.profile];
   if (head !== undefined) {
-    const last: LastSession = { id: head.id, threadId: head.threadId, at: head.usedAt };
-    const group = isObject(entry) && entry.id === head.id ? entry.group : undefined;
-    if (typeof group === 'string' && isUuid(group) && head.group === group) last.group = group;
-    return last;
+    const grouped =
+      isObject(entry) && entry.id === head.id && head.group !== undefined && entry.group === head.group;
+    return { id: head.id, threadId: head.threadId, at: head.usedAt, ...(grouped && { group: head.group }) };
   }
   if (!isObject(entry) || typeof entry.id !== 'string' || !isUuid(entry.id)) return undefined;
   const baseUrl = typeof entry.baseUrl === 'string' ? normalBaseUrl(entry.baseUrl) : undefined;
@@ -59,11 +58,9 @@ export async function writeLastSession(
   );
 }
 
-/**
- * Records `last` after a create or send. A failure is a warning (the session exists), and `last` must not
+/** Records `last` after a create or send. A failure is a warning (the session exists), and `last` must not
  * name an older session: the state file is removed if it can be, and while it cannot be written `last` is
- * refused (see resolveSession).
- */
+ * refused (see resolveSession). */
 export async function recordLast(
   h: History,
   entry: Omit<LastSession, 'at'>,

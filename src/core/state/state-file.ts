@@ -81,10 +81,9 @@ export function openStateFile(env: Env, platform: NodeJS.Platform, lockWaitMs?: 
         while (!existsSync(probe) && dirname(probe) !== probe) probe = dirname(probe);
         if (!statSync(probe).isDirectory()) return false;
         accessSync(probe, constants.W_OK);
-        if (existsSync(path)) {
-          if (!statSync(path).isFile()) return false;
-          accessSync(path, constants.W_OK);
-        }
+        const file = existsSync(path) ? statSync(path) : undefined;
+        if (file?.isFile() === false) return false;
+        if (file !== undefined) accessSync(path, constants.W_OK);
         return true;
       } catch {
         return false;

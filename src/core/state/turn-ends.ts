@@ -9,11 +9,9 @@ import type { History } from './history.js';
 /** What the client's onListed is told: a page's messages of the session asked for. */
 export type TurnEnds = (target: ThreadTarget, messages: readonly Message[]) => Promise<void>;
 
-/**
- * The client's onListed for a history: a final reply on a known session's latest recorded thread marks it
+/** The client's onListed for a history: a final reply on a known session's latest recorded thread marks it
  * finished (one on an older thread says nothing: a follow-up may run). Nothing is read unless a page holds a
- * final, nothing written unless the record changes; a failed write loses the fact, never the reading.
- */
+ * final, nothing written unless the record changes; a failed write loses the fact, never the reading. */
 export function recordTurnEnds(h: History): TurnEnds {
   const recorded = new Set<string>();
   return async (target, messages) => {
