@@ -1,9 +1,6 @@
-// The core's one door for the faces (the CLI, chat, the Action, `agents mcp`, `agents acp`): what a face may
-// use of the core beside the library's public entry (src/sdk/index.ts). A face never imports a deep file
-// (test/unit/house.test.ts holds it). Every name is listed, never `export *`: the house test follows a
-// face's imports through this file by name (so the Action keeps clear of the HTTP client, and a command's
-// first file loads only what parses a command line), and the build leaves out of a bundle a module none of
-// whose names it uses (`pureCore`, scripts/esbuild-options.mjs).
+// The core's one door for the faces (the CLI, chat, the Action, `agents mcp`, `agents acp`); none imports a
+// deep file (test/unit/house.test.ts). Every name is listed, never `export *`: the house test follows a
+// face's imports by name, and the build leaves out a module none of whose names a bundle uses (`pureCore`).
 // The records and what is said of them.
 export {
   type AgentSelection,
@@ -109,13 +106,7 @@ export {
   type Settings,
   type SettingSource,
 } from './config/settings.js';
-export {
-  budgetDir,
-  clientFromSettings,
-  type BudgetSettings,
-  type ClientHooks,
-  type ClientSettings,
-} from './config/client-from-settings.js';
+export { budgetDir, clientFromSettings, type BudgetSettings } from './config/client-from-settings.js';
 export type { Env, InStream, IO, OutStream, Tuning } from './io/io.js';
 export type { Host } from './sessions/host.js';
 export { DEFAULT_SCHEDULE, nextDelay, type ScheduleOptions } from './poll/schedule.js';

@@ -37,16 +37,11 @@ export async function latestPlanRecord(
   return artifactRecord(client, session.id, latest, o);
 }
 
-export interface FetchedArtifact {
-  artifact: Artifact;
-  download: Download;
-}
-
 /** The bytes behind the record's presigned link (fetched without the key). */
 export async function downloadArtifact(
   client: ApiClient,
   artifact: Artifact,
   o: CallOptions,
-): Promise<FetchedArtifact> {
+): Promise<{ artifact: Artifact; download: Download }> {
   return { artifact, download: await client.download(artifact.url, o) };
 }
