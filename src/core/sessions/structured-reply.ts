@@ -3,13 +3,7 @@
 import type { Message } from '../api/types.js';
 import { CliError, ExitCode } from '../errors/cli-error.js';
 import { SchemaMismatchError, TimeoutError } from '../errors/agents-error.js';
-import {
-  checkReply,
-  NO_JSON,
-  problemSummary,
-  schemaFollowUp,
-  type OutputSchema,
-} from './structured-output.js';
+import { checkReply, NO_JSON, schemaFollowUp, type OutputSchema } from './structured-output.js';
 import type { SchemaError, SchemaProblem } from '../events/schema-errors.js';
 import { followThread, type ThreadWait } from './await-reply.js';
 import type { Deadline } from './deadline.js';
@@ -56,18 +50,20 @@ export function mismatchError(
   sessionId: string,
   hint?: string,
 ): SchemaMismatchError {
-  const tries = r.attempts === 1 ? '1 try' : `${r.attempts} tries`;
-  return new SchemaMismatchError(
-    `the agent's answer did not match the schema after ${tries} (${problemSummary(r.problem)})`,
-    {
-      errors: errorsOf(r.problem),
-      attempts: r.attempts,
-      sessionId,
-      threadId: r.threadId,
-      reply: r.final.message,
-      hint,
-    },
-  );
+  const { attempts, threadId, problem, final } = r;
+  const tries = attempts === 1 ? '1 try' : `${attempts} tries`;
+  const errors = errorsOf(problem);
+  const what =
+    problem.kind === 'no-json' ? NO_JSON : `${errors.length} error${errors.length === 1 ? '' : 's'}`;
+  const message = `the agent's answer did not match the schema after ${tries} (${what})`;
+  return new SchemaMismatchError(message, {
+    errors,
+    attempts,
+    sessionId,
+    threadId,
+    reply: final.message,
+    hint,
+  });
 }
 
 /** Checks `final`, the reply of `threadId`, the `attempts`th one checked. */
