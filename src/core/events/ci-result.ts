@@ -1,7 +1,7 @@
 // How a wait ends as a CI job reads it, and under GitHub Actions the text of its step summary and outputs.
 import { randomBytes } from 'node:crypto';
 import type { PullRequestRef } from '../api/types.js';
-import type { SchemaError } from './schema-errors.js';
+import type { SchemaError } from '../errors/agents-error.js';
 
 /** How a wait ended, as a CI job reads it (--wait --json, the step summary and outputs, the Action, MCP). */
 export interface WaitResult {

@@ -3,7 +3,7 @@
 import type { ErrorObject } from 'ajv';
 import { UsageError } from '../errors/cli-error.js';
 import { MAX_SCHEMA_ERRORS, type OutputSchema } from './structured-output.js';
-import type { SchemaError } from '../events/schema-errors.js';
+import type { SchemaError } from '../errors/agents-error.js';
 
 /** The drafts ajv is set up for, by their `$schema` less its scheme and trailing `#`. */
 const DRAFTS = new Map<string, '2020-12' | '2019-09' | 'draft-07'>([

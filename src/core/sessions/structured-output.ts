@@ -1,6 +1,7 @@
 // Answers checked against a JSON Schema: the instruction sent with the message, the JSON taken from a reply,
 // the follow-up that says what was wrong. Pure and light; output-schema.ts compiles the schema (ajv).
-import type { SchemaError, SchemaProblem } from '../events/schema-errors.js';
+import type { SchemaError } from '../errors/agents-error.js';
+import type { SchemaProblem } from '../events/session-items.js';
 
 export interface OutputSchema {
   /** The schema as the instruction carries it: its JSON on one line. */

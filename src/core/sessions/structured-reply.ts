@@ -4,10 +4,10 @@ import type { Message } from '../api/types.js';
 import { CliError, ExitCode } from '../errors/cli-error.js';
 import { SchemaMismatchError, TimeoutError } from '../errors/agents-error.js';
 import { checkReply, NO_JSON, schemaFollowUp, type OutputSchema } from './structured-output.js';
-import type { SchemaError, SchemaProblem } from '../events/schema-errors.js';
+import type { SchemaError } from '../errors/agents-error.js';
 import { followThread, type ThreadWait } from './await-reply.js';
 import type { Deadline } from './deadline.js';
-import type { SessionItem } from '../events/session-items.js';
+import type { SchemaProblem, SessionItem } from '../events/session-items.js';
 import { postTurn } from './post.js';
 import type { History } from '../state/history.js';
 
