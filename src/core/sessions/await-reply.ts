@@ -134,16 +134,10 @@ export async function* notifyEnd(
     yield* items;
     return;
   }
-  const { who, title } = about;
   let result: unknown;
-  const ended = (outcome: 'replied' | 'timed-out' | 'failed'): SessionItem => ({
-    kind: 'wait-ended',
-    who,
-    title,
-    outcome,
-    notify: flag,
-    result,
-  });
+  const ended = (outcome: 'replied' | 'timed-out' | 'failed'): SessionItem => {
+    return { kind: 'wait-ended', who: about.who, title: about.title, outcome, notify: flag, result };
+  };
   try {
     for await (const item of items) {
       result = turnResult(item) ?? result;

@@ -209,7 +209,7 @@ export class FanOut {
       });
       const fields = structured ? { structured_output: structured.value } : {};
       const result = { session: sessionId, thread: threadId, message: final, ...fields };
-      this.ended(agent ?? `session ${sessionId}`, title, 'replied', result);
+      this.ended({ who: agent ?? `session ${sessionId}`, title, outcome: 'replied', result });
     } catch (err) {
       if (signal.aborted) {
         this.row(key, { state: 'stopped', until: Date.now() });
@@ -223,20 +223,14 @@ export class FanOut {
       const named = entry.sessionId !== undefined && e.message.includes(entry.sessionId);
       this.fail(named ? e.message : `${who}: ${e.message}`, e);
       if (entry.sessionId !== undefined) {
-        const failed = { session: entry.sessionId, error: e.message, exit_code: e.exitCode };
-        this.ended(`session ${entry.sessionId}`, undefined, 'failed', failed);
+        const result = { session: entry.sessionId, error: e.message, exit_code: e.exitCode };
+        this.ended({ who: `session ${entry.sessionId}`, outcome: 'failed', result });
       }
     }
   }
 
-  private ended(
-    who: string,
-    title: string | undefined,
-    outcome: 'replied' | 'failed',
-    result: unknown,
-  ): void {
-    if (this.o.notify === false) return;
-    this.channel.push({ kind: 'wait-ended', who, title, outcome, notify: this.o.notify, result });
+  private ended(item: Omit<Extract<SessionItem, { kind: 'wait-ended' }>, 'kind' | 'notify'>): void {
+    if (this.o.notify !== false) this.channel.push({ kind: 'wait-ended', ...item, notify: this.o.notify });
   }
 
   /** A request before the wait proper, ridden through an outage as the polls are. */
