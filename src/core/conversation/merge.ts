@@ -9,10 +9,8 @@ function createdMs(m: Message): number {
   return Number.isFinite(t) ? t : Number.NEGATIVE_INFINITY;
 }
 
-/**
- * Pure: the union of the lists (each oldest first), oldest first, each message once (by id). Ties keep the
- * first list's first, except that a thread's prompt from one list goes before its replies from another.
- */
+/** Pure: the union of the lists (each oldest first), oldest first, each message once (by id). Ties keep the
+ * first list's first, except that a thread's prompt from one list goes before its replies from another. */
 export function mergeOldestFirst(...lists: readonly (readonly Message[])[]): Message[] {
   const listOf = new Map<string, number>();
   const all: Message[] = [];

@@ -29,11 +29,9 @@ function argText(v: unknown): string {
   return JSON.stringify(v) ?? String(v);
 }
 
-/**
- * Pure: the tool call a `tool_call` text encodes, if we can read it. The live service sends
+/** Pure: the tool call a `tool_call` text encodes, if we can read it. The live service sends
  * `{"__name__": tool, ...args}`, some tools put their arguments under `input`, the spec `{"tool", "input"}`.
- * The arguments become one text: `input` as it is; else `key=value` pairs (a lone one, its value alone).
- */
+ * The arguments become one text: `input` as it is; else `key=value` pairs (a lone one, its value alone). */
 export function decodeToolCall(text: string): ToolCall | undefined {
   let value: unknown;
   try {
@@ -78,10 +76,9 @@ export interface Conversation {
   duplicates: Message[];
 }
 
-/**
- * Pure: messages (in storage order) as the conversation to show. The live service repeats each thread's final
- * reply as its last `message`: that copy is left out (the final is what scripts look for); notices set apart.
- */
+/** Pure: messages (in storage order) as the conversation to show. The live service repeats each thread's
+ * final reply as its last `message`: that copy is left out (the final is what scripts look for); notices set
+ * apart. */
 export function readConversation(messages: readonly Message[]): Conversation {
   const finals = new Map<string, string>();
   for (const m of messages) if (isFinalReply(m)) finals.set(m.chat_thread_id!, m.message);
@@ -102,12 +99,10 @@ export function readConversation(messages: readonly Message[]): Conversation {
   return { entries, notices, duplicates };
 }
 
-/**
- * The same rules for messages that arrive a poll at a time. The service's copy of a final can come before or
+/** The same rules for messages that arrive a poll at a time. The service's copy of a final can come before or
  * after the final: `hold` (scripts) holds a `message` that ends a batch until the next one, so that a final
  * then drops it (the conversation exactly, one poll late); `show` (people) shows each at once and marks a
- * final whose text was just shown `repeats`.
- */
+ * final whose text was just shown `repeats`. */
 export class ConversationStream {
   private held: Message | undefined;
   /** Per thread: the text of the last assistant message shown, and the final's. */

@@ -16,10 +16,8 @@ export interface Deadline {
   dispose(): void;
 }
 
-/**
- * A deadline `timeoutMs` from now, also ended by `stop`. After a stall of this process, what arrived meanwhile
- * is read first (afterIo): a 429 in hand would else be reported as "may have been created".
- */
+/** A deadline `timeoutMs` from now, also ended by `stop`. After a stall of this process, what arrived
+ * meanwhile is read first (afterIo): a 429 in hand would else be reported as "may have been created". */
 export function startDeadline(stop: AbortSignal, timeoutMs: number | undefined): Deadline {
   const timer = new AbortController();
   const cancel =

@@ -16,10 +16,8 @@ export function groupIn(known: readonly KnownSession[], id: string): KnownGroup 
   return sessions.length === 0 ? undefined : { id, sessions };
 }
 
-/**
- * The group `ref` names, or undefined when it names a session: `last` after `create --attempts`, or an id
- * that is no known session's but is a known group's.
- */
+/** The group `ref` names, or undefined when it names a session: `last` after `create --attempts`, or an id
+ * that is no known session's but is a known group's. */
 export async function groupOf(ref: SessionRef, h: History): Promise<KnownGroup | undefined> {
   if (ref.kind === 'last') {
     if (ref.mustBe !== undefined || !h.state.writable()) return undefined;

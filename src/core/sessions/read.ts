@@ -38,10 +38,8 @@ function newest(messages: Message[], max: number): Message[] {
   return max === Number.POSITIVE_INFINITY ? messages : messages.slice(Math.max(0, messages.length - max));
 }
 
-/**
- * Up to `max` messages of one role (or both), oldest first: a bounded read lists `desc` for the newest and is
- * read backwards (ties keep the server's order).
- */
+/** Up to `max` messages of one role (or both), oldest first: a bounded read lists `desc` for the newest and
+ * is read backwards (ties keep the server's order). */
 async function listed(
   client: ApiClient,
   target: ThreadTarget,

@@ -4,10 +4,8 @@
 import { UsageError } from '../errors/cli-error.js';
 import { isUuid } from '../../util/uuid.js';
 
-/**
- * A parsed `<session>` argument. `mustBe`: `last` combined with `--thread <session>/<thread>`, whose
- * session part it must resolve to.
- */
+/** A parsed `<session>` argument. `mustBe`: `last` combined with `--thread <session>/<thread>`, whose
+ * session part it must resolve to. */
 export type SessionRef = { kind: 'id'; id: string } | { kind: 'last'; mustBe?: string };
 
 export function parseSessionRef(input: string): SessionRef | undefined {

@@ -79,10 +79,8 @@ export function checkedResult(
     : { matched: false, problem: checked.problem, attempts, final, threadId };
 }
 
-/**
- * Waits for the reply and checks it, sending a follow-up saying what was wrong until one matches or the
- * retries are spent. Errors are thrown as they came; a follow-up cut short names its session.
- */
+/** Waits for the reply and checks it, sending a follow-up saying what was wrong until one matches or the
+ * retries are spent. Errors are thrown as they came; a follow-up cut short names its session. */
 export async function* structuredReply(o: StructuredWait): AsyncGenerator<SessionItem, StructuredResult> {
   let threadId = o.threadId;
   for (let attempts = 1; ; attempts += 1) {
