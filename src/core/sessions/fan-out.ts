@@ -146,12 +146,8 @@ export class FanOut {
   }
 
   private row(key: string, patch: Partial<StatusRow>): void {
-    const base = this.rows.get(key) ?? {
-      sessionId: patch.sessionId ?? '',
-      state: 'starting',
-      since: Date.now(),
-    };
-    const row: StatusRow = { ...base, ...patch };
+    const old: StatusRow = this.rows.get(key) ?? { sessionId: '', state: 'starting', since: Date.now() };
+    const row = { ...old, ...patch };
     this.rows.set(key, row);
     this.channel.push({ kind: 'wait-status', key, row });
   }
