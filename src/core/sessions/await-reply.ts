@@ -130,13 +130,10 @@ export async function* notifyEnd(
   about: { who: string; title?: string; signal: AbortSignal },
   items: AsyncIterable<SessionItem>,
 ): AsyncGenerator<SessionItem> {
-  if (flag === false) {
-    yield* items;
-    return;
-  }
   let result: unknown;
-  const ended = (outcome: 'replied' | 'timed-out' | 'failed'): SessionItem => {
-    return { kind: 'wait-ended', who: about.who, title: about.title, outcome, notify: flag, result };
+  const ended = (outcome: 'replied' | 'timed-out' | 'failed'): SessionItem[] => {
+    if (flag === false) return [];
+    return [{ kind: 'wait-ended', who: about.who, title: about.title, outcome, notify: flag, result }];
   };
   try {
     for await (const item of items) {
@@ -144,11 +141,9 @@ export async function* notifyEnd(
       yield item;
     }
   } catch (err) {
-    if (!about.signal.aborted) {
-      const timedOut = err instanceof CliError && err.exitCode === ExitCode.TIMEOUT;
-      yield ended(timedOut ? 'timed-out' : 'failed');
-    }
+    const timedOut = err instanceof CliError && err.exitCode === ExitCode.TIMEOUT;
+    if (!about.signal.aborted) yield* ended(timedOut ? 'timed-out' : 'failed');
     throw err;
   }
-  yield ended('replied');
+  yield* ended('replied');
 }

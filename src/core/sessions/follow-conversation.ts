@@ -4,7 +4,7 @@ import type { Message, MessageType } from '../api/types.js';
 import { ConversationStream, readConversation, type Entry, type LandedEntry } from '../conversation/model.js';
 import { latestTurn, type LatestTurn } from '../conversation/turn-state.js';
 import { Follower, type FollowOptions } from '../poll/follow.js';
-import { readMessages } from './read.js';
+import { readMessages } from './read-session.js';
 
 /** Which of the conversation's last entries a backlog shows. */
 export interface BacklogQuery {

@@ -1,12 +1,110 @@
-// A session and its conversation as show and a resumed chat read it, cut to the newest when a limit is given,
-// with the turn numbers of the whole session and the turn still running, if any.
-import type { ApiClient, CallOptions } from '../api/client.js';
+// Reading a conversation, both roles, on any server the document allows: a repeated `role` is asked once and
+// believed only when the answer shows both roles; else each role is read alone and merged. A session and its
+// conversation as show and a resumed chat read it: cut to the newest when a limit is given, with the turn
+// numbers of the whole session and the turn still running, if any.
+import type { ApiClient, CallOptions, ThreadTarget } from '../api/client.js';
 import { isHttpError } from '../api/errors.js';
-import type { MessageType, Session } from '../api/types.js';
+import type { ListQuery, Message, MessageType, Role, Session } from '../api/types.js';
 import { NotFoundError } from '../errors/agents-error.js';
+import { mergeOldestFirst } from '../conversation/merge.js';
 import { readConversation, type Conversation } from '../conversation/model.js';
 import { runningThread } from '../conversation/turn-state.js';
-import { readMessages, userMessages } from './read.js';
+
+/** What each client's server proved of a repeated `role`: 'all' (both listed) or 'one' (422, one role). */
+const repeatedRole = new WeakMap<ApiClient, 'all' | 'one'>();
+
+export async function take(
+  source: AsyncIterable<Message>,
+  max = Number.POSITIVE_INFINITY,
+): Promise<Message[]> {
+  const out: Message[] = [];
+  if (max <= 0) return out;
+  for await (const m of source) {
+    out.push(m);
+    if (out.length >= max) break;
+  }
+  return out;
+}
+
+/** Every user message of the session, oldest first: one per turn, so they give the turns' order. */
+export function userMessages(client: ApiClient, sessionId: string, o: CallOptions): Promise<Message[]> {
+  const query: ListQuery = { role: 'user', type: ['message', 'final_message'], direction: 'asc' };
+  return take(client.iterateMessages({ sessionId }, query, o));
+}
+
+export interface ReadMessages {
+  /** Oldest first. */
+  messages: Message[];
+  /** Every user message of the session (all threads), when the read had to list them anyway. */
+  users?: Message[];
+}
+
+function newest(messages: Message[], max: number): Message[] {
+  return max === Number.POSITIVE_INFINITY ? messages : messages.slice(Math.max(0, messages.length - max));
+}
+
+/** Up to `max` messages of one role (or both), oldest first: a bounded read lists `desc` for the newest and
+ * is read backwards (ties keep the server's order). */
+async function listed(
+  client: ApiClient,
+  target: ThreadTarget,
+  role: Role | Role[],
+  types: MessageType[],
+  max: number,
+  o: CallOptions,
+): Promise<Message[]> {
+  const bounded = max !== Number.POSITIVE_INFINITY;
+  const list = await take(
+    client.iterateMessages(target, { role, type: types, direction: bounded ? 'desc' : 'asc' }, o),
+    max,
+  );
+  return bounded ? list.reverse() : list;
+}
+
+/** Up to `max` messages of both roles of `target` (the newest when bounded), oldest first, each once. */
+// The document types `role` as one value; newer deployments of the live service take it repeated, older ones
+// answer 422, and a server that follows the document may keep the first value or the last and answer 200
+// (Node's URLSearchParams.get keeps the first, Django's QueryDict the last).
+export async function readMessages(
+  client: ApiClient,
+  target: ThreadTarget,
+  types: MessageType[],
+  max: number,
+  o: CallOptions,
+): Promise<ReadMessages> {
+  if (repeatedRole.get(client) !== 'one') {
+    const both = await listed(client, target, ['user', 'assistant'], types, max, o).catch((err: unknown) => {
+      if (!(isHttpError(err) && err.kind === 'validation')) throw err;
+      repeatedRole.set(client, 'one');
+      return undefined;
+    });
+    if (both !== undefined) {
+      const roles = new Set(both.map((m) => m.role));
+      if (roles.has('user') && roles.has('assistant')) {
+        repeatedRole.set(client, 'all');
+        return { messages: mergeOldestFirst(both) };
+      }
+      // One role, or none: the server may have kept one value of `role`, or the conversation really has one
+      // role so far. Read the role it lacks alone; the union is right in every case. With none, ask for the
+      // prompts: a thread without a user message has no reply either.
+      const missing: Role = roles.has('user') ? 'assistant' : 'user';
+      const rest = await listed(client, target, missing, types, max, o);
+      if (rest.length > 0 && both.length > 0) repeatedRole.set(client, 'one');
+      const merged = mergeOldestFirst(both, rest);
+      return { messages: newest(merged, max) };
+    }
+  }
+  // One list per role. Unbounded, every user message of the session (one per turn, for turn numbers).
+  const bounded = max !== Number.POSITIVE_INFINITY;
+  const users = bounded
+    ? await listed(client, target, 'user', types, max, o)
+    : await userMessages(client, target.sessionId, o);
+  const assistant = await listed(client, target, 'assistant', types, max, o);
+  if (bounded) return { messages: newest(mergeOldestFirst(users, assistant), max) };
+  const thread = target.threadId?.toLowerCase();
+  const mine = thread === undefined ? users : users.filter((m) => m.chat_thread_id?.toLowerCase() === thread);
+  return { messages: mergeOldestFirst(mine, assistant), users };
+}
 
 /** Entries shown without --limit or --all. */
 export const DEFAULT_SHOW_LIMIT = 50;
