@@ -41,7 +41,7 @@ export {
   sessionRefArg,
   type WaitRef,
 } from './sessions/refs.js';
-export { resolveSession } from './sessions/resolve.js';
+export { groupOf, resolveSession, webAddress, withAttempt } from './sessions/resolve.js';
 export { loadOutputSchema } from './sessions/output-schema.js';
 export {
   DEFAULT_SCHEMA_RETRIES,
@@ -115,8 +115,7 @@ export { DEFAULT_SCHEDULE, nextDelay, type ScheduleOptions } from './poll/schedu
 export { RATE_LIMITED_LINE, failingLine } from './events/outage-lines.js';
 export { githubOutputs, resultOutputs, stepSummary, type WaitResult } from './events/ci-result.js';
 export { type LineOptions, lineProgress, type Progress } from './events/progress.js';
-export { checkMessageSources, readMessage } from './io/message.js';
-export { readSchemaFile } from './io/schema-file.js';
+export { checkMessageSources, readMessage, readSchemaFile } from './io/message.js';
 
 // The rest of what the CLI and chat use: its API client and budget stores, the session work, the
 // conversation model, the files it keeps.
@@ -146,7 +145,6 @@ export { artifactRecord, downloadArtifact, latestPlanRecord } from './sessions/a
 export { followThread, notifyEnd, outagePolicy, type ThreadWait, waitError } from './sessions/await-reply.js';
 export { FanOut, resumeWait } from './sessions/fan-out.js';
 export { ConversationFollow, readBacklog } from './sessions/follow-conversation.js';
-export { groupOf, withAttempt } from './sessions/groups.js';
 export { fetchLatestTurnState, latestUserMessage, turnInProgress } from './sessions/latest.js';
 export { type Posted, postTurn } from './sessions/post.js';
 export {
@@ -156,6 +154,5 @@ export {
   type StructuredResult,
 } from './sessions/structured-reply.js';
 export { waitResult } from './sessions/wait-result.js';
-export { webAddress } from './sessions/web-address.js';
 export { historyFor } from './state/history-for.js';
 export { openStateFile, type StateFile } from './state/state-file.js';

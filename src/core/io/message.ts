@@ -1,5 +1,6 @@
 // Where a message comes from: the arguments, --file, standard input, or a prompt. Standard input is read only
 // when asked for (`-`) or when nothing else gives one and it is no terminal: an idle, open stdin never hangs.
+// And a JSON Schema file for an answer (--output-schema, the Action's output_schema): read whole, bounded.
 import { accessSync, constants, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../errors/cli-error.js';
@@ -99,4 +100,21 @@ export async function readMessage(src: MessageSources): Promise<string> {
     throw new UsageError(`the message from ${origin} is empty`, hint);
   }
   return text;
+}
+
+/** A schema file larger than this is not a schema someone wrote for an answer. */
+const MAX_SCHEMA_BYTES = 1024 * 1024;
+
+/** The JSON in the file at `path` (not yet checked to be a schema); `label` names it in each error. */
+export async function readSchemaFile(path: string, label: string): Promise<unknown> {
+  const bytes = await readFile(path).catch((err: unknown) => {
+    const why = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
+    throw new UsageError(`${label}: cannot read it (${why})`);
+  });
+  if (bytes.length > MAX_SCHEMA_BYTES) throw new UsageError(`${label}: over 1 MiB, not a schema`);
+  try {
+    return JSON.parse(bytes.toString('utf8')) as unknown;
+  } catch (err) {
+    throw new UsageError(`${label}: not JSON (${err instanceof Error ? err.message : String(err)})`);
+  }
 }
