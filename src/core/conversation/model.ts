@@ -141,11 +141,9 @@ export class ConversationStream {
     for (const m of shown) this.emit(m);
   }
 
-  /** Whatever is held back, when no more messages will come. */
-  flush(): Entry[] {
-    const held = this.held;
-    this.held = undefined;
-    return held ? [this.emit(held)] : [];
+  /** Whatever is held back, when no more messages will come (no final can drop it now). */
+  flush(): LandedEntry[] {
+    return this.push([]);
   }
 
   private emit(m: Message): LandedEntry {

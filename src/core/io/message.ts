@@ -65,31 +65,8 @@ export function checkMessageSources(args: string[], file: string | undefined): v
 
 /** The message text, or a UsageError (exit 2) before anything is sent. */
 export async function readMessage(src: MessageSources): Promise<string> {
-  const fromStdinArg = src.args.length === 1 && src.args[0] === '-';
   if (src.file !== undefined && src.args.length > 0) throw notBoth();
-  let text: string;
-  let origin: string;
-  if (src.file !== undefined && src.file !== '-') {
-    origin = src.fileLabel ?? `--file ${src.file}`;
-    const bytes = await readFile(src.file).catch((err: unknown) => {
-      throw unreadable(origin, err);
-    });
-    text = decode(bytes, origin);
-  } else if (fromStdinArg || src.file === '-' || (src.args.length === 0 && src.stdin.isTTY !== true)) {
-    origin = 'standard input';
-    text = decode(await readStream(src.stdin, src.slowStdin), origin);
-  } else if (src.args.length > 0) {
-    text = src.args.join(' ');
-    origin = 'the arguments';
-  } else if (src.interactive) {
-    text = await src.prompt();
-    origin = 'the prompt';
-  } else {
-    throw new UsageError(
-      'no message given',
-      'pass it as arguments, with --file PATH, or on standard input (-)',
-    );
-  }
+  const { origin, text } = await messageOf(src);
   if (text.trim() === '') {
     // Standard input is read when nothing else gave a message: an empty one is most often `</dev/null` or a
     // pipe whose writer printed nothing, and the way out is another source.
@@ -100,6 +77,27 @@ export async function readMessage(src: MessageSources): Promise<string> {
     throw new UsageError(`the message from ${origin} is empty`, hint);
   }
   return text;
+}
+
+async function messageOf(src: MessageSources): Promise<{ origin: string; text: string }> {
+  if (src.file !== undefined && src.file !== '-') {
+    const origin = src.fileLabel ?? `--file ${src.file}`;
+    const bytes = await readFile(src.file).catch((err: unknown) => {
+      throw unreadable(origin, err);
+    });
+    return { origin, text: decode(bytes, origin) };
+  }
+  const fromStdinArg = src.args.length === 1 && src.args[0] === '-';
+  if (fromStdinArg || src.file === '-' || (src.args.length === 0 && src.stdin.isTTY !== true)) {
+    const origin = 'standard input';
+    return { origin, text: decode(await readStream(src.stdin, src.slowStdin), origin) };
+  }
+  if (src.args.length > 0) return { origin: 'the arguments', text: src.args.join(' ') };
+  if (src.interactive) return { origin: 'the prompt', text: await src.prompt() };
+  throw new UsageError(
+    'no message given',
+    'pass it as arguments, with --file PATH, or on standard input (-)',
+  );
 }
 
 /** A schema file larger than this is not a schema someone wrote for an answer. */
