@@ -13,10 +13,7 @@ import { runningThread } from '../conversation/turn-state.js';
 /** What each client's server proved of a repeated `role`: 'all' (both listed) or 'one' (422, one role). */
 const repeatedRole = new WeakMap<ApiClient, 'all' | 'one'>();
 
-export async function take(
-  source: AsyncIterable<Message>,
-  max = Number.POSITIVE_INFINITY,
-): Promise<Message[]> {
+async function take(source: AsyncIterable<Message>, max = Number.POSITIVE_INFINITY): Promise<Message[]> {
   const out: Message[] = [];
   if (max <= 0) return out;
   for await (const m of source) {
@@ -39,28 +36,6 @@ export interface ReadMessages {
   users?: Message[];
 }
 
-function newest(messages: Message[], max: number): Message[] {
-  return max === Number.POSITIVE_INFINITY ? messages : messages.slice(Math.max(0, messages.length - max));
-}
-
-/** Up to `max` messages of one role (or both), oldest first: a bounded read lists `desc` for the newest and
- * is read backwards (ties keep the server's order). */
-async function listed(
-  client: ApiClient,
-  target: ThreadTarget,
-  role: Role | Role[],
-  types: MessageType[],
-  max: number,
-  o: CallOptions,
-): Promise<Message[]> {
-  const bounded = max !== Number.POSITIVE_INFINITY;
-  const list = await take(
-    client.iterateMessages(target, { role, type: types, direction: bounded ? 'desc' : 'asc' }, o),
-    max,
-  );
-  return bounded ? list.reverse() : list;
-}
-
 /** Up to `max` messages of both roles of `target` (the newest when bounded), oldest first, each once. */
 // The document types `role` as one value; newer deployments of the live service take it repeated, older ones
 // answer 422, and a server that follows the document may keep the first value or the last and answer 200
@@ -72,8 +47,18 @@ export async function readMessages(
   max: number,
   o: CallOptions,
 ): Promise<ReadMessages> {
+  const bounded = max !== Number.POSITIVE_INFINITY;
+  // Up to `max` of a role (or both), oldest first: a bounded read lists `desc` for the newest and is read
+  // backwards (ties keep the server's order).
+  const listed = async (role: Role | Role[]) => {
+    const query: ListQuery = { role, type: types, direction: bounded ? 'desc' : 'asc' };
+    const list = await take(client.iterateMessages(target, query, o), max);
+    return bounded ? list.reverse() : list;
+  };
+  const newest = (messages: Message[]) =>
+    bounded ? messages.slice(Math.max(0, messages.length - max)) : messages;
   if (repeatedRole.get(client) !== 'one') {
-    const both = await listed(client, target, ['user', 'assistant'], types, max, o).catch((err: unknown) => {
+    const both = await listed(['user', 'assistant']).catch((err: unknown) => {
       if (!(isHttpError(err) && err.kind === 'validation')) throw err;
       repeatedRole.set(client, 'one');
       return undefined;
@@ -87,20 +72,15 @@ export async function readMessages(
       // One role, or none: the server may have kept one value of `role`, or the conversation really has one
       // role so far. Read the role it lacks alone; the union is right in every case. With none, ask for the
       // prompts: a thread without a user message has no reply either.
-      const missing: Role = roles.has('user') ? 'assistant' : 'user';
-      const rest = await listed(client, target, missing, types, max, o);
+      const rest = await listed(roles.has('user') ? 'assistant' : 'user');
       if (rest.length > 0 && both.length > 0) repeatedRole.set(client, 'one');
-      const merged = mergeOldestFirst(both, rest);
-      return { messages: newest(merged, max) };
+      return { messages: newest(mergeOldestFirst(both, rest)) };
     }
   }
   // One list per role. Unbounded, every user message of the session (one per turn, for turn numbers).
-  const bounded = max !== Number.POSITIVE_INFINITY;
-  const users = bounded
-    ? await listed(client, target, 'user', types, max, o)
-    : await userMessages(client, target.sessionId, o);
-  const assistant = await listed(client, target, 'assistant', types, max, o);
-  if (bounded) return { messages: newest(mergeOldestFirst(users, assistant), max) };
+  const users = bounded ? await listed('user') : await userMessages(client, target.sessionId, o);
+  const assistant = await listed('assistant');
+  if (bounded) return { messages: newest(mergeOldestFirst(users, assistant)) };
   const thread = target.threadId?.toLowerCase();
   const mine = thread === undefined ? users : users.filter((m) => m.chat_thread_id?.toLowerCase() === thread);
   return { messages: mergeOldestFirst(mine, assistant), users };
