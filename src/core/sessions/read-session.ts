@@ -29,14 +29,8 @@ export function userMessages(client: ApiClient, sessionId: string, o: CallOption
   return take(client.iterateMessages({ sessionId }, query, o));
 }
 
-export interface ReadMessages {
-  /** Oldest first. */
-  messages: Message[];
-  /** Every user message of the session (all threads), when the read had to list them anyway. */
-  users?: Message[];
-}
-
-/** Up to `max` messages of both roles of `target` (the newest when bounded), oldest first, each once. */
+/** Up to `max` messages of both roles of `target` (the newest when bounded), oldest first, each once; `users`,
+ * every user message of the session (all threads) when the read had to list them anyway. */
 // The document types `role` as one value; newer deployments of the live service take it repeated, older ones
 // answer 422, and a server that follows the document may keep the first value or the last and answer 200
 // (Node's URLSearchParams.get keeps the first, Django's QueryDict the last).
@@ -46,7 +40,7 @@ export async function readMessages(
   types: MessageType[],
   max: number,
   o: CallOptions,
-): Promise<ReadMessages> {
+): Promise<{ messages: Message[]; users?: Message[] }> {
   const bounded = max !== Number.POSITIVE_INFINITY;
   // Up to `max` of a role (or both), oldest first: a bounded read lists `desc` for the newest and is read
   // backwards (ties keep the server's order).
