@@ -32,13 +32,8 @@ export function waitError(
     return new AbortError(`interrupted while waiting on session ${sessionId}`, { hint, cause: err });
   }
   if (deadline.expired) {
-    return new TimeoutError(`timed out${deadline.after} waiting on session ${sessionId}`, {
-      sessionId,
-      threadId,
-      ...seen,
-      hint,
-      cause: err,
-    });
+    const init = { sessionId, threadId, ...seen, hint, cause: err };
+    return new TimeoutError(`timed out${deadline.after} waiting on session ${sessionId}`, init);
   }
   return isHttpError(err) ? gaveUp(err, ` on session ${sessionId}`, hint) : err;
 }

@@ -56,14 +56,8 @@ export function mismatchError(
   const what =
     problem.kind === 'no-json' ? NO_JSON : `${errors.length} error${errors.length === 1 ? '' : 's'}`;
   const message = `the agent's answer did not match the schema after ${tries} (${what})`;
-  return new SchemaMismatchError(message, {
-    errors,
-    attempts,
-    sessionId,
-    threadId,
-    reply: final.message,
-    hint,
-  });
+  const init = { errors, attempts, sessionId, threadId, reply: final.message, hint };
+  return new SchemaMismatchError(message, init);
 }
 
 /** Checks `final`, the reply of `threadId`, the `attempts`th one checked. */
