@@ -117,8 +117,7 @@ export { githubOutputs, resultOutputs, stepSummary, type WaitResult } from './ev
 export { type LineOptions, lineProgress, type Progress } from './events/progress.js';
 export { checkMessageSources, readMessage, readSchemaFile } from './io/message.js';
 
-// The rest of what the CLI and chat use: its API client and budget stores, the session work, the
-// conversation model, the files it keeps.
+// The rest the CLI and chat use: the API client, budget stores, session work, conversation model, kept files.
 export type { RetryNotice } from './api/backoff.js';
 export { anySignal } from './api/call-deadline.js';
 export type { ApiClient, ClientOptions } from './api/client.js';

@@ -49,13 +49,9 @@ export async function withDeadline<T>(
   try {
     return await run(deadline.signal);
   } catch (err) {
-    if (deadline.expired) {
-      throw new TimeoutError(`timed out${deadline.after} ${what}`, {
-        hint: 'the service or the network is slow; try again, or give a longer --timeout',
-        cause: err,
-      });
-    }
-    throw err;
+    if (!deadline.expired) throw err;
+    const hint = 'the service or the network is slow; try again, or give a longer --timeout';
+    throw new TimeoutError(`timed out${deadline.after} ${what}`, { hint, cause: err });
   } finally {
     deadline.dispose();
   }

@@ -116,11 +116,9 @@ export async function readSession(
   const target = { sessionId: session.id, threadId: q.thread };
   const read = await readMessages(client, target, types, max, o).catch((err: unknown) => {
     if (isHttpError(err) && err.kind === 'not_found' && q.thread !== undefined) {
-      throw new NotFoundError(`session ${session.id} has no thread ${q.thread}`, {
-        status: err.status,
-        hint: `its threads are listed by: agents show ${session.id} --json`,
-        cause: err,
-      });
+      const hint = `its threads are listed by: agents show ${session.id} --json`;
+      const message = `session ${session.id} has no thread ${q.thread}`;
+      throw new NotFoundError(message, { status: err.status, hint, cause: err });
     }
     throw err;
   });

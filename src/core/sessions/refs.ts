@@ -32,10 +32,8 @@ export function parseSessionRef(input: string): SessionRef | undefined {
 }
 
 function notA(what: string, text: string, hint: string): UsageError {
-  return new UsageError(
-    `not a ${what}: ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)}`,
-    hint,
-  );
+  const shown = JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
+  return new UsageError(`not a ${what}: ${shown}`, hint);
 }
 
 export function notASession(text: string): UsageError {

@@ -95,11 +95,9 @@ async function followUp(o: StructuredWait, problem: SchemaProblem): Promise<stri
   const { threadId } = await post.catch((err: unknown) => {
     // Cut short by the deadline: it says itself whether it may have been created; name the session.
     if (!(err instanceof CliError && err.exitCode === ExitCode.TIMEOUT)) throw err;
-    throw new TimeoutError(`${err.message} (the follow-up on session ${sessionId})`, {
-      sessionId,
-      hint: err.hint ?? `see it with: agents show ${sessionId}`,
-      cause: err,
-    });
+    const hint = err.hint ?? `see it with: agents show ${sessionId}`;
+    const message = `${err.message} (the follow-up on session ${sessionId})`;
+    throw new TimeoutError(message, { sessionId, hint, cause: err });
   });
   if (threadId === undefined) {
     throw new CliError(`the service returned no thread for the follow-up on session ${sessionId}`, {
