@@ -29,12 +29,9 @@ export async function latestPlanRecord(
 ): Promise<Artifact> {
   const session = await client.getSession(sessionId, o);
   const latest = (session.plan_artifact_ids ?? []).at(-1);
-  if (latest === undefined) {
-    throw new NotFoundError(`session ${session.id} has no plan`, {
-      hint: `agents show ${session.id} shows what the agent did`,
-    });
-  }
-  return artifactRecord(client, session.id, latest, o);
+  if (latest !== undefined) return artifactRecord(client, session.id, latest, o);
+  const hint = `agents show ${session.id} shows what the agent did`;
+  throw new NotFoundError(`session ${session.id} has no plan`, { hint });
 }
 
 /** The bytes behind the record's presigned link (fetched without the key). */

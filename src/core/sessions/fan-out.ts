@@ -50,9 +50,8 @@ function mismatch(problem: SchemaProblem): CliError {
     problem.kind === 'no-json'
       ? NO_JSON
       : problem.errors.slice(0, 3).map(schemaErrorLine).join('; ') + (problem.errors.length > 3 ? '; …' : '');
-  return new CliError(`the agent's answer did not match the schema: ${what}`, {
-    exitCode: ExitCode.SCHEMA_MISMATCH,
-  });
+  const exitCode = ExitCode.SCHEMA_MISMATCH;
+  return new CliError(`the agent's answer did not match the schema: ${what}`, { exitCode });
 }
 
 export function resumeWait(entries: { ref: WaitRef; sessionId?: string; threadId?: string }[]): string {
@@ -64,12 +63,9 @@ export function resumeWait(entries: { ref: WaitRef; sessionId?: string; threadId
 
 async function latestThread(client: ApiClient, sessionId: string, signal: AbortSignal): Promise<string> {
   const thread = (await latestUserMessage(client, { sessionId }, { signal }))?.chat_thread_id;
-  if (!thread) {
-    throw new CliError(`session ${sessionId} has no turn to wait on (no message was posted to it)`, {
-      hint: `see it with: agents show ${sessionId}`,
-    });
-  }
-  return thread;
+  if (thread) return thread;
+  const hint = `see it with: agents show ${sessionId}`;
+  throw new CliError(`session ${sessionId} has no turn to wait on (no message was posted to it)`, { hint });
 }
 
 /** Waits on references as they are added; iterate items() for the replies and errors as they come. */

@@ -17,10 +17,8 @@ const DRAFTS = new Map<string, () => Promise<new (o: Options) => Ajv>>([
 /** ajv's error as a path and a message (an unknown property named, as ajv's message does not). */
 function toSchemaError(e: ErrorObject): SchemaError {
   const extra = (e.params as { additionalProperty?: unknown }).additionalProperty;
-  return {
-    path: e.instancePath,
-    message: `${e.message ?? e.keyword}${typeof extra === 'string' ? `: ${JSON.stringify(extra)}` : ''}`,
-  };
+  const named = typeof extra === 'string' ? `: ${JSON.stringify(extra)}` : '';
+  return { path: e.instancePath, message: `${e.message ?? e.keyword}${named}` };
 }
 
 /** The compiled schema; one that is no JSON object or no valid schema is a UsageError naming `label`. */

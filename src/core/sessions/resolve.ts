@@ -79,11 +79,9 @@ export async function withAttempt(
     );
   }
   const session = group.sessions.find((s) => s.attempt === k);
-  if (session === undefined) {
-    const have = group.sessions.map((s) => s.attempt).join(', ');
-    throw new UsageError(`group ${group.id} has no attempt ${k} (known here: ${have})`);
-  }
-  return { kind: 'id', id: session.id };
+  if (session !== undefined) return { kind: 'id', id: session.id };
+  const have = group.sessions.map((s) => s.attempt).join(', ');
+  throw new UsageError(`group ${group.id} has no attempt ${k} (known here: ${have})`);
 }
 
 /** The dashboard address of a session: recorded, or asked of the service (and then recorded). */

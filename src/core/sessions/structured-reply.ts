@@ -99,10 +99,7 @@ async function followUp(o: StructuredWait, problem: SchemaProblem): Promise<stri
     const message = `${err.message} (the follow-up on session ${sessionId})`;
     throw new TimeoutError(message, { sessionId, hint, cause: err });
   });
-  if (threadId === undefined) {
-    throw new CliError(`the service returned no thread for the follow-up on session ${sessionId}`, {
-      hint: `follow it with: agents tail ${sessionId}`,
-    });
-  }
-  return threadId;
+  if (threadId !== undefined) return threadId;
+  const hint = `follow it with: agents tail ${sessionId}`;
+  throw new CliError(`the service returned no thread for the follow-up on session ${sessionId}`, { hint });
 }

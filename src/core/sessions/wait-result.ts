@@ -18,10 +18,8 @@ export async function sessionAfterTurn(
     const signal = AbortSignal.any([stop, AbortSignal.timeout(RESULT_READ_MS)]);
     // Urgent: the reply waits on this read to be printed; with the key's budget spent, it goes before polls.
     const session = await client.getSession(sessionId, { signal, urgent: true });
-    return {
-      pullRequests: Array.isArray(session.pull_requests) ? session.pull_requests : [],
-      url: session.session_html_url || undefined,
-    };
+    const pullRequests = Array.isArray(session.pull_requests) ? session.pull_requests : [];
+    return { pullRequests, url: session.session_html_url || undefined };
   } catch (err) {
     warn(`could not read the session's pull requests: ${err instanceof Error ? err.message : String(err)}`);
     return { pullRequests: [], url: undefined };
