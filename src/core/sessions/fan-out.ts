@@ -264,10 +264,9 @@ export class FanOut {
         },
       },
     });
-    for (;;) {
-      const step = await run.next();
-      if (step.done) return step.value;
-    }
+    let step = await run.next();
+    while (!step.done) step = await run.next();
+    return step.value;
   }
 
   /** DIR/<session>.md, or DIR/<session>-<thread>.md when several threads of one session are waited on. */

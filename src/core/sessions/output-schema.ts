@@ -45,9 +45,8 @@ export async function loadOutputSchema(schema: unknown, label = 'the schema'): P
   try {
     validate = ajv.compile(schema);
   } catch (err) {
-    throw new UsageError(
-      `${label}: not a valid JSON Schema (${err instanceof Error ? err.message : String(err)})`,
-    );
+    const why = err instanceof Error ? err.message : String(err);
+    throw new UsageError(`${label}: not a valid JSON Schema (${why})`);
   }
   return {
     text: JSON.stringify(schema),

@@ -41,14 +41,6 @@ export const NO_JSON = 'no JSON found';
 
 export type Extracted = { found: true; value: unknown } | { found: false };
 
-function parse(text: string): Extracted {
-  try {
-    return { found: true, value: JSON.parse(text.trim()) as unknown };
-  } catch {
-    return { found: false };
-  }
-}
-
 const OPEN = /^ {0,3}(`{3,}|~{3,})[ \t]*([^\s`]*)[^`]*$/;
 
 /** The bodies of the text's ```json (or plain ```) fenced blocks, in order. */
@@ -72,8 +64,11 @@ function jsonBlocks(text: string): string[] {
 /** The whole reply, else its last ```json (or plain ```) block that parses; never a brace out of prose. */
 export function extractJson(reply: string): Extracted {
   for (const text of [reply, ...jsonBlocks(reply).reverse()]) {
-    const got = parse(text);
-    if (got.found) return got;
+    try {
+      return { found: true, value: JSON.parse(text.trim()) as unknown };
+    } catch {
+      // Not JSON: the next one.
+    }
   }
   return { found: false };
 }
