@@ -180,27 +180,20 @@ export class FanOut {
       this.threads.add(thread);
       this.row(key, { title, state: 'waiting' });
 
-      const final = await this.follow(sessionId, threadId, key);
-      const checked = this.o.schema ? checkReply(final.message, this.o.schema) : undefined;
+      const message = await this.follow(sessionId, threadId, key);
+      const checked = this.o.schema ? checkReply(message.message, this.o.schema) : undefined;
       if (checked?.ok === false) throw mismatch(checked.problem);
       const structured = checked?.ok ? { value: checked.value } : undefined;
       if (this.o.outputDir !== undefined) {
-        const text = structured ? `${JSON.stringify(structured.value)}\n` : final.message;
+        const text = structured ? `${JSON.stringify(structured.value)}\n` : message.message;
         await this.writeReply(sessionId, threadId, text);
       }
       entry.state = 'done';
       this.row(key, { state: 'done', until: Date.now() });
-      this.channel.push({
-        kind: 'wait-reply',
-        sessionId,
-        threadId,
-        title,
-        message: final,
-        structured,
-        several: this.counted().length > 1,
-      });
+      const several = this.counted().length > 1;
+      this.channel.push({ kind: 'wait-reply', sessionId, threadId, title, message, structured, several });
       const fields = structured ? { structured_output: structured.value } : {};
-      const result = { session: sessionId, thread: threadId, message: final, ...fields };
+      const result = { session: sessionId, thread: threadId, message, ...fields };
       this.ended({ who: agent ?? `session ${sessionId}`, title, outcome: 'replied', result });
     } catch (err) {
       if (signal.aborted) {

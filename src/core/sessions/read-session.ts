@@ -138,11 +138,6 @@ export async function readSession(
   const threads = [...new Set(users.map((m) => m.chat_thread_id).filter((t): t is string => t !== null))];
   const latest = threads.at(-1);
   const shown = q.thread === undefined || q.thread.toLowerCase() === latest?.toLowerCase();
-  return {
-    session,
-    conversation,
-    threads,
-    truncatedTo,
-    running: shown ? runningThread(latest, read.messages) : undefined,
-  };
+  const running = shown ? runningThread(latest, read.messages) : undefined;
+  return { session, conversation, threads, truncatedTo, running };
 }
