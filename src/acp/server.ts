@@ -1,6 +1,6 @@
 // `agents acp`: the Agent Client Protocol over stdio with the official SDK, imported by the acp command
 // alone. stdout carries the protocol alone, logs go to stderr; it ends when stdin closes. Each panel session
-// is a PanelSession over one Blocks session; every call into the core goes through blocks.ts.
+// is a PanelSession over one Blocks session.
 import { randomUUID } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
 import {
@@ -17,14 +17,17 @@ import {
   CliError,
   CORE_AGENTS,
   ExitCode,
+  readKnownSessions,
   redact,
+  resolveSession,
+  secretOf,
+  sessionRefArg,
   toCliError,
   type CoreAgent,
   type Host,
 } from '../core/index.js';
 import type { Agents } from '../sdk/index.js';
 import { VERSION } from '../util/version.js';
-import { Blocks } from './blocks.js';
 import { PanelSession } from './session.js';
 import { promptText } from './updates.js';
 
@@ -51,10 +54,7 @@ const CODES: Partial<Record<number, number>> = {
   [ExitCode.USAGE]: -32602,
 };
 
-/**
- * Anything thrown, as the ACP error the editor shows: the CLI's one line and its hint (toCliError, as
- * main's catch and the MCP results), the exit code the CLI gives it, and never the key.
- */
+/** Anything thrown as the ACP error the editor shows: the CLI's line, hint and exit code, never the key. */
 function acpError(err: unknown, secret: string | undefined): RequestError {
   if (err instanceof RequestError) return err;
   const e = toCliError(err);
@@ -79,22 +79,18 @@ function agentOption(current: string): SessionConfigOption[] {
 }
 
 class AcpServer {
-  readonly blocks: Blocks;
   private readonly sessions = new Map<string, PanelSession>();
   connection: AgentConnection | undefined;
   /** Aborted when the editor leaves (stdin closed): nobody is there to hear any answer any more. */
   private readonly left = new AbortController();
-  /**
-   * Every request's stop, the run's or the editor leaving: a create then would be a session nobody asked to
-   * see, and a read or a 429's backoff in flight ends at once, so the process exits.
-   */
+  /** Every request's stop, the run's or the editor leaving: a create then would be a session nobody asked to
+   * see, and a read or a 429's backoff in flight ends at once, so the process exits. */
   readonly signal: AbortSignal;
 
   constructor(
     private readonly host: Host<Agents>,
     private readonly o: AcpOptions,
   ) {
-    this.blocks = new Blocks(host);
     this.signal = AbortSignal.any([host.signal, this.left.signal]);
   }
 
@@ -108,7 +104,7 @@ class AcpServer {
     try {
       return await body();
     } catch (err) {
-      const e = acpError(err, await this.host.apiKey().catch(() => undefined));
+      const e = acpError(err, await secretOf(this.host));
       this.host.log.debug(`agents acp: ${e.message}`);
       throw e;
     }
@@ -142,11 +138,11 @@ class AcpServer {
   private panel(id: string, agentOf: PanelSession['agent'], cwd: string): PanelSession {
     const panel = new PanelSession(
       {
-        blocks: this.blocks,
+        host: this.host,
         signal: this.signal,
         notify: (update) => this.connection!.client.notify('session/update', { sessionId: id, update }),
-        ...(this.o.sendCwd ? { cwd } : {}),
-        ...(this.o.timeoutMs === undefined ? {} : { timeoutMs: this.o.timeoutMs }),
+        cwd: this.o.sendCwd ? cwd : undefined,
+        timeoutMs: this.o.timeoutMs,
       },
       agentOf,
     );
@@ -184,16 +180,16 @@ class AcpServer {
   async load(sessionId: string, cwd: string): Promise<void> {
     await this.requireKey();
     const mine = this.sessions.get(sessionId)?.blocksId;
-    const blocksId = mine ?? (await this.blocks.resolve(sessionId));
-    const history = await this.blocks.show(blocksId, this.signal);
+    const blocksId = mine ?? (await resolveSession(sessionRefArg(sessionId), await this.host.history())).id;
+    const view = await (await this.host.agents()).show(blocksId, { tools: true, signal: this.signal });
     this.sessions.get(sessionId)?.close();
     // The session has its agent: the selection is never used (a loaded panel only follows up).
-    await this.panel(sessionId, {}, cwd).load(history);
+    await this.panel(sessionId, {}, cwd).load(view);
   }
 
   async list(cwd: string | null | undefined) {
     const dir = cwd ?? this.host.homedir;
-    const known = await this.blocks.list();
+    const known = await readKnownSessions(await this.host.history());
     return {
       sessions: known.map((s) => ({
         sessionId: s.id,

@@ -1,20 +1,22 @@
 // One session of the editor's panel over one Blocks session: created with the first prompt, followed while
 // a prompt runs (each assistant message once, in the server's order; tool calls; a plan; the pull requests
-// at the final reply), cancelled at once, replayed on load.
+// at the final reply), cancelled at once, replayed on load. `last` and what `agents ls` knows are recorded
+// around the library's calls, as the CLI's commands record them.
 import type { SessionUpdate, StopReason } from '@agentclientprotocol/sdk';
+import { NotFoundError, type Agents, type SessionView, type Turn as Posted } from '../sdk/index.js';
 import {
+  classify,
+  recordWorking,
   sessionPullRequests,
-  type BlocksHistory,
   type AgentSelection,
-  type Blocks,
   type Entry,
-  type Turn as Posted,
-} from './blocks.js';
-import { agentText, entryUpdate, paragraphGap, planEntries } from './updates.js';
+  type Host,
+} from '../core/index.js';
+import { agentText, entryUpdate, paragraphGap, planEntries, pullRequestLine } from './updates.js';
 import { Turn, type UpdateSink } from './turn.js';
 
 interface PanelOptions {
-  blocks: Blocks;
+  host: Host<Agents>;
   /** The server's stop: a POST in flight ends only with it (a cancel never cuts a POST short). */
   signal: AbortSignal;
   notify: UpdateSink;
@@ -115,42 +117,62 @@ export class PanelSession {
   }
 
   private async post(text: string): Promise<Posted> {
-    const { blocks, signal } = this.o;
-    if (this.blocksId !== undefined) return blocks.send(this.blocksId, text, signal);
+    const { host, signal } = this.o;
+    const agents = await host.agents();
+    if (this.blocksId !== undefined) {
+      const sent = await agents.send(this.blocksId, text, { signal });
+      await recordWorking(host, sent);
+      return sent;
+    }
     const message =
       this.o.cwd === undefined ? text : `(working directory in the editor: ${this.o.cwd})\n\n${text}`;
-    const made = await blocks.create(this.agent, message, signal);
+    const { agent_id, agent_name } = this.agent;
+    const made = await agents.create({
+      message,
+      signal,
+      ...(agent_id !== undefined ? { agentId: agent_id } : { agent: agent_name }),
+    });
+    // Its title and time too, as a create of the CLI records them: `agents ls` shows them without --refresh.
+    const { session } = made;
+    const facts = { title: session?.title || undefined, createdAt: session?.created_at };
+    await recordWorking(host, made, { agent: agent_name, web: made.url, ...facts });
     this.blocksId = made.sessionId;
     this.address = made.url || undefined;
-    blocks.host.log.info(`agents acp: session ${made.sessionId} created`);
+    host.log.info(`agents acp: session ${made.sessionId} created`);
     return made;
   }
 
-  /**
-   * Follows the turn (its own thread alone: what a cancelled or interrupted turn still says is not this
-   * prompt's) to its final reply, or until the turn is cancelled, or --timeout runs out.
-   */
+  /** Follows the turn (its own thread alone: what a cancelled or interrupted turn still says is not this
+   * prompt's) to its final reply, or until the turn is cancelled, or --timeout runs out. */
   private async follow(turn: Turn, posted: Posted): Promise<void> {
-    for await (const e of this.o.blocks.follow(posted, turn.signal, this.o.timeoutMs)) {
-      if (e.kind === 'final') return this.ended(turn, posted, e, e.repeats === true);
+    const o = { tools: true, signal: turn.signal, timeout: this.o.timeoutMs };
+    for await (const l of (await this.o.host.agents()).follow(posted, o)) {
+      const e: Entry = { kind: l.kind === 'message' ? 'reply' : l.kind, message: l.message, tool: l.tool };
+      if (l.kind === 'final') return this.ended(turn, posted, e, l.repeats === true);
       await turn.send(entryUpdate(e));
     }
   }
 
   /** The final reply: the new plan, the reply (unless just shown, the live service's copy), new pull requests. */
   private async ended(turn: Turn, posted: Posted, final: Entry, shown: boolean): Promise<void> {
-    const { blocks } = this.o;
     const [plan, prs] = await Promise.all([
       this.newPlan(posted.sessionId, turn.signal),
-      blocks.pullRequests(posted, turn.signal).catch((err: unknown) => {
-        blocks.host.log.warn(`agents acp: the session's pull requests could not be read: ${String(err)}`);
-        return [];
-      }),
+      this.pullRequests(posted, turn.signal),
     ]);
     await turn.send(plan);
     await turn.send(shown ? undefined : entryUpdate(final));
     await turn.send(this.newPullRequests(prs));
     turn.done = true;
+  }
+
+  /** The ended turn's pull requests, as lines (the reply is in hand: one look at the thread, one at the session). */
+  private async pullRequests(posted: Posted, signal: AbortSignal): Promise<string[]> {
+    try {
+      return (await (await this.o.host.agents()).wait(posted, { signal })).pullRequests.map(pullRequestLine);
+    } catch (err) {
+      this.o.host.log.warn(`agents acp: the session's pull requests could not be read: ${String(err)}`);
+      return [];
+    }
   }
 
   /** The pull requests the panel has not shown (new ones, or a new status), as one message. */
@@ -164,27 +186,29 @@ export class PanelSession {
   /** The session's latest plan as an update, when the panel has not shown it. */
   private async newPlan(sessionId: string, signal: AbortSignal): Promise<SessionUpdate | undefined> {
     try {
-      const plan = await this.o.blocks.plan(sessionId, signal);
-      if (plan === undefined || this.plans.has(plan.artifactId)) return undefined;
+      const plan = await (await this.o.host.agents()).plan(sessionId, { signal });
+      if (this.plans.has(plan.artifactId)) return undefined;
       this.plans.add(plan.artifactId);
       return { sessionUpdate: 'plan', entries: planEntries(plan.text) };
     } catch (err) {
-      this.o.blocks.host.log.warn(
-        `agents acp: the plan of session ${sessionId} could not be read: ${String(err)}`,
-      );
+      if (!(err instanceof NotFoundError)) {
+        this.o.host.log.warn(
+          `agents acp: the plan of session ${sessionId} could not be read: ${String(err)}`,
+        );
+      }
       return undefined;
     }
   }
 
   /** session/load: replays the conversation (prompts, replies, tool calls, the plan, the pull requests). */
-  async load(history: BlocksHistory): Promise<void> {
-    const { session } = history;
+  async load(view: SessionView): Promise<void> {
+    const { session } = view;
     this.blocksId = session.id;
-    for (const e of history.entries) await this.queue(entryUpdate(e));
+    for (const m of view.turns.flatMap((t) => t.messages)) await this.queue(entryUpdate(classify(m)));
     if ((session.plan_artifact_ids ?? []).length > 0)
       await this.queue(await this.newPlan(session.id, this.o.signal));
-    await this.queue(this.newPullRequests(sessionPullRequests(session)));
-    if (history.running !== undefined) await this.queue(agentText(RUNNING_NOTE));
+    await this.queue(this.newPullRequests(sessionPullRequests(session).map(pullRequestLine)));
+    if (view.runningThreadId) await this.queue(agentText(RUNNING_NOTE));
     await this.out;
   }
 

@@ -1,7 +1,7 @@
 // Pure: what the editor sends made into a message, and what the conversation holds made into ACP's
 // session updates (message chunks, tool calls, a plan). No I/O and no SDK code: types only.
 import type { ContentBlock, PlanEntry, SessionUpdate, ToolKind } from '@agentclientprotocol/sdk';
-import type { Landing } from './blocks.js';
+import type { Entry } from '../core/index.js';
 
 /** ACP's tool kinds for the tools Blocks' agents call; any other is 'other'. */
 const KINDS: Record<string, ToolKind> = {
@@ -18,10 +18,8 @@ const KINDS: Record<string, ToolKind> = {
 /** The longest tool-call title: a panel shows it on one line. */
 const TITLE_MAX = 120;
 
-/**
- * The message a prompt becomes: text as it is; an embedded text resource as a fenced block headed by its
- * URI; a resource link as its URI. Images, audio and binary resources are refused (initialize says so).
- */
+/** The message a prompt becomes: text as it is; an embedded text resource as a fenced block headed by its
+ * URI; a resource link as its URI. Images, audio and binary resources are refused (initialize says so). */
 export function promptText(blocks: readonly ContentBlock[]): string {
   const parts = blocks.map((b) => {
     switch (b.type) {
@@ -43,14 +41,17 @@ export function promptText(blocks: readonly ContentBlock[]): string {
   return parts.join('\n\n').trim();
 }
 
+/** A pull request as one line: its address, and its status when the service gives one. */
+export function pullRequestLine(p: { url: string; status?: string }): string {
+  return p.status ? `${p.url} (${p.status})` : p.url;
+}
+
 export function agentText(text: string): SessionUpdate {
   return { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } };
 }
 
-/**
- * What goes before `next` so that it starts a paragraph of its own after `before` (the agent text shown last
- * since the user spoke): an editor joins agent message chunks, so two messages would run together.
- */
+/** What goes before `next` so that it starts a paragraph of its own after `before` (the agent text shown last
+ * since the user spoke): an editor joins agent message chunks, so two messages would run together. */
 export function paragraphGap(before: string | undefined, next: string): string {
   if (before === undefined || before === '' || next === '') return '';
   const newlines = (/\n*$/.exec(before)?.[0].length ?? 0) + (/^\n*/.exec(next)?.[0].length ?? 0);
@@ -65,7 +66,7 @@ export function toolKind(name: string): ToolKind {
 const TITLE_KEYS = ['command', 'file_path', 'path', 'pattern', 'url', 'query', 'input'];
 
 /** A tool call as ACP shows it, completed (Blocks reports a call after it ran). */
-export function toolCall(e: Landing): SessionUpdate {
+export function toolCall(e: Entry): SessionUpdate {
   const name = e.tool?.name ?? 'tool call';
   let rawInput: unknown = e.message.message;
   try {
@@ -88,15 +89,14 @@ export function toolCall(e: Landing): SessionUpdate {
   };
 }
 
-/** An entry as the update a panel shows; none for notices and a final whose text was just shown (`repeats`). */
-export function entryUpdate(e: Landing): SessionUpdate | undefined {
+/** An entry as the update a panel shows; none for notices. */
+export function entryUpdate(e: Entry): SessionUpdate | undefined {
   switch (e.kind) {
     case 'user':
       return { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: e.message.message } };
     case 'reply':
-      return agentText(e.message.message);
     case 'final':
-      return e.repeats ? undefined : agentText(e.message.message);
+      return agentText(e.message.message);
     case 'tool':
       return toolCall(e);
     default:

@@ -22,11 +22,9 @@ export function eventLine(e: AgentsEvent): string | undefined {
   return undefined;
 }
 
-/**
- * The library's options for these inputs: the key's budget as the CLI keeps it (this machine's file,
+/** The library's options for these inputs: the key's budget as the CLI keeps it (this machine's file,
  * budget_url's Redis, AGENTS_RATE_LIMIT and AGENTS_SHARED_PACING from the step's `env:`; a bad
- * AGENTS_RATE_LIMIT is a UsageError before anything is sent), the events as log lines.
- */
+ * AGENTS_RATE_LIMIT is a UsageError before anything is sent), the events as log lines. */
 export function agentsOptions(
   i: ActionInputs,
   env: Env,

@@ -65,10 +65,8 @@ export function replied(reply: Reply): Reported {
   return { result, json: { ...reply.message, ...result } };
 }
 
-/**
- * The result of a wait that timed out or never matched output_schema (the session read once more for its
- * pull requests; a failed read is a warning and none); undefined for any other end.
- */
+/** The result of a wait that timed out or never matched output_schema (the session read once more for its
+ * pull requests; a failed read is a warning and none); undefined for any other end. */
 export async function unanswered(
   agents: Agents,
   turn: Turn,

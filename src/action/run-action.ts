@@ -74,10 +74,8 @@ async function report(io: ActionIO, env: Env, agents: Agents, outcome: TurnOutco
   return true;
 }
 
-/**
- * The exit code of a run that ended on `error` (none: 0), its annotation logged, and its `status` written
- * unless its result was (without a wait nothing has ended: no status unless the post failed).
- */
+/** The exit code of a run that ended on `error` (none: 0), its annotation logged, and its `status` written
+ * unless its result was (no wait: no status unless the post failed). */
 function ending(failOnTimeout: boolean, error: unknown, reported: boolean): number {
   if (error === undefined) return ExitCode.OK;
   // The library throws its own errors alone; a runner file that could not be written is one line too.

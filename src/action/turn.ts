@@ -42,10 +42,8 @@ function post(job: TurnJob): Promise<Turn> {
   });
 }
 
-/**
- * Posts the turn and, with `wait`, waits for its reply. timeout_minutes bounds the two together, as the
- * CLI's --timeout bounds a whole `create --wait`: the wait gets what the post left of it.
- */
+/** Posts the turn and, with `wait`, waits for its reply. timeout_minutes bounds the two together, as the
+ * CLI's --timeout bounds a whole `create --wait`: the wait gets what the post left of it. */
 export async function runTurn(job: TurnJob): Promise<TurnOutcome> {
   const { agents, inputs: i, log } = job;
   const started = monotonicMs();

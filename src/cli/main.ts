@@ -26,9 +26,16 @@ function report(err: unknown, io: IO, debug: boolean): number {
 /** Runs one command line (`argv` without node and the script) and resolves to its exit code. Never throws. */
 export async function main(argv: readonly string[], io: IO): Promise<number> {
   let ctx: Context | undefined;
-  const runner: Runner = async (cmd, body) => {
+  const runner: Runner = async (cmd, load, body) => {
     const { runCommand } = await import('./run/run-command.js');
-    await runCommand(io, cmd.optsWithGlobals<GlobalOptions>(), commandLabel(cmd), body, (c) => (ctx = c));
+    await runCommand(
+      io,
+      cmd.optsWithGlobals<GlobalOptions>(),
+      commandLabel(cmd),
+      load,
+      body,
+      (c) => (ctx = c),
+    );
   };
   const program = buildProgram(runner, commanderOutput(io), argv);
   const debug = argv.includes('--debug') || debugFromEnv(io.env);

@@ -109,6 +109,8 @@ export {
 export { budgetDir, clientFromSettings, type BudgetSettings } from './config/client-from-settings.js';
 export type { Env, InStream, IO, OutStream, Tuning } from './io/io.js';
 export type { Host } from './sessions/host.js';
+export { recordWorking, secretOf } from './sessions/host.js';
+export { sessionPullRequests } from './sessions/pull-requests.js';
 export { DEFAULT_SCHEDULE, nextDelay, type ScheduleOptions } from './poll/schedule.js';
 
 // What a wait reports, as data.

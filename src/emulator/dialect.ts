@@ -3,85 +3,58 @@
 
 export type DialectName = 'spec' | 'live' | 'ci-mock';
 
-/** The ways the services differ, as the handlers need them. */
-export interface Dialect {
-  name: DialectName;
-  /** Status of a create or a follow-up. */
-  createdStatus: number;
-  /** Status of a refused body (no agent given, a bad field): 400 VALIDATION, or 422. */
-  validationStatus: number;
-  /** Status of an id in the path that is no UUID: 404 like an unknown id, or 422 like other bad input. */
-  badIdStatus: number;
-  /** The gateway: an unknown (wrong) key is 401 like a missing one, or 403. */
-  wrongKeyStatus: 401 | 403;
-  /** A 429 says when to come back. */
-  retryAfter: boolean;
-  /** `agent_name` may be `sisyphus`. */
-  sisyphus: boolean;
-  /** `pull_requests` items: strings, or `{url, status}` objects. */
-  pullRequest: (url: string, status: string) => string | { url: string; status: string };
-  /** `plan_artifact_ids` and `session_group_id` on sessions. */
-  sessionExtras: boolean;
-  /** `session_html_url`: …/app/sessions/<id>, or …/app/<workspace>/sessions/<id>. */
-  htmlUrl: (appUrl: string, workspace: string, id: string) => string;
-  /** The origin `_links` hrefs name: the request's own, or the service's (another host). */
-  linkBase: (requestBase: string) => string;
-  /** The list order when `direction` is omitted, and what it sorts by. */
-  defaultDirection: 'asc' | 'desc';
-  sortBy: 'created_at' | 'ts';
-  /** `_links.self` keeps the query, or drops it. */
-  selfKeepsQuery: boolean;
-  /** `_links.new_messages` keeps the query and adds `gts`, or carries `gts` alone. */
-  newMessagesKeepsQuery: boolean;
-  /** `ts` of stored messages: whole seconds, or fractional. */
-  fractionalTs: boolean;
-  /** Each finished thread's last `message` repeats the final's text. */
-  duplicateFinal: boolean;
-  /** A sandbox notice (`chat_thread_id: null`) after each final. */
-  notices: boolean;
-  /** A tool call's `message` text. */
-  toolCall: (tool: string, input: string) => string;
-  /** The artifacts endpoint and plans. */
-  artifacts: boolean;
-  /** Message ids `m0`, `m1`, … and task ids `task-1`, `task-2`, … counted across the emulator; else UUIDs. */
-  countedIds: boolean;
-  /** A listed final reply carries no `chat_id` and no `task_id`. */
-  bareFinal: boolean;
-  /** The first message list asked for is answered 429 with `Retry-After: 1`. */
-  firstListRateLimited: boolean;
-  /** Which error bodies carry `code` next to `error` (the others are `{"error": …}` alone). */
-  errorCodes: 'all' | 'not-422' | 'none';
-}
-
 /** The live service's hosts: `_links` name one that is not the address the client called. */
 export const LIVE_LINK_BASE = 'https://api.blocks.invalid';
 
-const SPEC: Dialect = {
-  name: 'spec',
+/** The ways the services differ, as the handlers need them: the spec's, each with what another may do. */
+const SPEC = {
+  name: 'spec' as DialectName,
+  /** Status of a create or a follow-up. */
   createdStatus: 201,
+  /** Status of a refused body (no agent given, a bad field): 400 VALIDATION, or 422. */
   validationStatus: 400,
+  /** Status of an id in the path that is no UUID: 404 like an unknown id, or 422 like other bad input. */
   badIdStatus: 404,
-  wrongKeyStatus: 401,
+  /** The gateway: an unknown (wrong) key is 401 like a missing one, or 403. */
+  wrongKeyStatus: 401 as 401 | 403,
+  /** A 429 says when to come back. */
   retryAfter: false,
+  /** `agent_name` may be `sisyphus`. */
   sisyphus: false,
-  pullRequest: (url) => url,
+  /** `pull_requests` items: strings, or `{url, status}` objects. */
+  pullRequest: (url: string, _status: string): string | { url: string; status: string } => url,
+  /** `plan_artifact_ids` and `session_group_id` on sessions. */
   sessionExtras: false,
-  htmlUrl: (appUrl, _workspace, id) => `${appUrl}/app/sessions/${id}`,
-  linkBase: (base) => base,
-  defaultDirection: 'desc',
-  sortBy: 'created_at',
-  selfKeepsQuery: true,
-  newMessagesKeepsQuery: true,
+  /** `session_html_url`: …/app/sessions/<id>, or …/app/<workspace>/sessions/<id>. */
+  htmlUrl: (appUrl: string, _workspace: string, id: string) => `${appUrl}/app/sessions/${id}`,
+  /** The origin `_links` hrefs name: the request's own, or the service's (another host). */
+  linkBase: (base: string) => base,
+  /** The list order when `direction` is omitted, and what it sorts by. */
+  defaultDirection: 'desc' as 'asc' | 'desc',
+  sortBy: 'created_at' as 'created_at' | 'ts',
+  /** A list's `_links.self` keeps the query and `new_messages` keeps it adding `gts`, or both drop it. */
+  linksKeepQuery: true,
+  /** `ts` of stored messages: whole seconds, or fractional. */
   fractionalTs: false,
+  /** Each finished thread's last `message` repeats the final's text. */
   duplicateFinal: false,
+  /** A sandbox notice (`chat_thread_id: null`) after each final. */
   notices: false,
-  toolCall: (tool, input) => JSON.stringify({ tool, input }),
+  /** A tool call's `message` text. */
+  toolCall: (tool: string, input: string) => JSON.stringify({ tool, input }),
+  /** The artifacts endpoint and plans. */
   artifacts: false,
+  /** Message ids `m0`, `m1`, … and task ids `task-1`, `task-2`, … counted across the emulator; else UUIDs. */
   countedIds: false,
+  /** A listed final reply carries no `chat_id` and no `task_id`. */
   bareFinal: false,
+  /** The first message list asked for is answered 429 with `Retry-After: 1`. */
   firstListRateLimited: false,
-  errorCodes: 'all',
+  /** Which error bodies carry `code` next to `error` (the others are `{"error": …}` alone). */
+  errorCodes: 'all' as 'all' | 'not-422' | 'none',
 };
+
+export type Dialect = typeof SPEC;
 
 const LIVE: Dialect = {
   ...SPEC,
@@ -98,8 +71,7 @@ const LIVE: Dialect = {
   linkBase: () => LIVE_LINK_BASE,
   defaultDirection: 'asc',
   sortBy: 'ts',
-  selfKeepsQuery: false,
-  newMessagesKeepsQuery: false,
+  linksKeepQuery: false,
   fractionalTs: true,
   duplicateFinal: true,
   notices: true,

@@ -1,7 +1,5 @@
-// The directives a message can carry, as `agents emulator --help` (so docs/commands.md and the man page)
-// lists them: the help is in every install, the one-file executable's too; README.md is not in the package.
-// Pure data, so --help does not load the emulator; test/main/emulator/directives.test.ts keeps it equal to
-// what directives.ts reads.
+// The directives, as `agents emulator --help` lists them (the help is in every install, README.md in none).
+// Pure data, so --help does not load the emulator; test/main/emulator/directives.test.ts keeps it in step.
 
 export const DIRECTIVE_TABLE: readonly { usage: string; effect: string }[] = [
   { usage: '[[think:MS]]', effect: 'delay before the first assistant message (default 300)' },

@@ -1,7 +1,7 @@
 // The `[[name:value]]` directives a user message can carry to script the agent's turn (the table:
 // directive-table.ts, shown by `agents emulator --help`). Pure: text in, script out.
 
-/** How one agent turn plays out with no directive. Times are in unscaled milliseconds. */
+/** How one agent turn plays out with no directive (the table: directive-table.ts). Times in unscaled ms. */
 export const DEFAULT_SCRIPT = {
   thinkMs: 300,
   steps: 2,
@@ -19,13 +19,9 @@ export const DEFAULT_SCRIPT = {
   size: undefined as number | undefined,
   echo: false,
   reply: undefined as string | undefined,
-  /** Create only: the first message is never stored and no turn runs. */
   orphan: false,
-  /** A plan (markdown), attached as an artifact when the final lands. */
   plan: undefined as string | undefined,
-  /** A pull request's address, added to the session when the final lands. */
   pr: undefined as string | undefined,
-  /** A system notice (`chat_thread_id: null`) stored after the final. */
   notice: undefined as string | undefined,
   /** The session's final replies from this turn on, one per turn (the last one for every later turn). */
   replies: undefined as string[] | undefined,

@@ -8,19 +8,10 @@ import { DIALECTS } from './dialect.js';
 import { startArtifactHost } from './artifact-host.js';
 import type { Misbehaviour } from './misbehave.js';
 import type { RepeatedParams } from './validate.js';
-import type { EmulatorKey, EmulatorOptions, EmulatorStats } from './surface.js';
+import { emptyStats, type EmulatorKey, type EmulatorOptions } from './surface.js';
 
 /** The documented development key, accepted when no keys are given. */
 export const DEV_KEY: EmulatorKey = { key: 'agents-dev-key', workspace: 'dev' };
-
-export const emptyStats = (): EmulatorStats => ({
-  requests: 0,
-  byRoute: {},
-  sessionsCreated: 0,
-  followUps: 0,
-  rejected429: 0,
-  faultsInjected: 0,
-});
 
 /** One running emulator's parts, shared by its request pipeline, its handlers and the controls a test holds. */
 export type Emulation = Awaited<ReturnType<typeof setUpEmulation>>;

@@ -38,7 +38,8 @@ export class FaultPicker {
   }
 }
 
-const IMMEDIATE: Partial<Record<FaultMode, () => Reply>> = {
+/** The replies of the faults that answer without processing the request. */
+export const IMMEDIATE_FAULTS: Partial<Record<FaultMode, () => Reply>> = {
   '500': () => apiError(500, 'INTERNAL', 'Internal server error'),
   '502': () => apiError(502, 'BAD_GATEWAY', 'Bad gateway'),
   '503': () => apiError(503, 'SERVICE_UNAVAILABLE', 'Service temporarily unavailable'),
@@ -51,8 +52,3 @@ const IMMEDIATE: Partial<Record<FaultMode, () => Reply>> = {
     body: 'Too Many Requests\n',
   }),
 };
-
-/** The reply of a fault that answers without processing the request; undefined for the others. */
-export function immediateFaultReply(mode: FaultMode): Reply | undefined {
-  return IMMEDIATE[mode]?.();
-}

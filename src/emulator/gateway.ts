@@ -1,5 +1,4 @@
-// The gateway in front of the service: API-key authentication and the per-key rate limit.
-// Its refusals are not the service's JSON error shape, as with the real gateway.
+// The gateway before the service (API keys, per-key rate limit); its refusals are not the JSON error shape.
 import type { IncomingHttpHeaders } from 'node:http';
 import { htmlPage, json, type Reply } from './http.js';
 import type { EmulatorKey, EmulatorOptions, EmulatorStats } from './surface.js';

@@ -1,5 +1,4 @@
-// Replies as data, bounded body reading, writing a reply (whole, or sabotaged by a fault), and a server's
-// listening and closing.
+// Replies as data, bounded body reading, writing a reply (whole or sabotaged), listening and closing.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ERROR_BODY, served } from '../core/api/schemas/index.js';
@@ -8,11 +7,13 @@ import type { Dialect } from './dialect.js';
 /** A response before it is written, so a fault can decide how (or whether) it reaches the client. */
 export interface Reply {
   status: number;
-  headers: Record<string, string>;
+  headers: HeaderMap;
   body: string;
 }
 
-export function json(status: number, value: unknown, headers: Record<string, string> = {}): Reply {
+type HeaderMap = Record<string, string>;
+
+export function json(status: number, value: unknown, headers: HeaderMap = {}): Reply {
   return {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
@@ -21,12 +22,7 @@ export function json(status: number, value: unknown, headers: Record<string, str
 }
 
 /** The service's error shape: `{"error": text, "code": CODE}`. */
-export function apiError(
-  status: number,
-  code: string,
-  error: string,
-  headers?: Record<string, string>,
-): Reply {
+export function apiError(status: number, code: string, error: string, headers?: HeaderMap): Reply {
   return json(status, served(ERROR_BODY, { error, code }), headers);
 }
 
@@ -44,7 +40,7 @@ export function inErrorShape(reply: Reply, codes: Dialect['errorCodes']): Reply 
 }
 
 /** A page like the ones nginx-style gateways send: what a client gets for 401/403/502 from the edge. */
-export function htmlPage(status: number, reason: string, headers: Record<string, string> = {}): Reply {
+export function htmlPage(status: number, reason: string, headers: HeaderMap = {}): Reply {
   const title = `${status} ${reason}`;
   const body =
     `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n` +
@@ -65,10 +61,7 @@ export function readBody(req: IncomingMessage, max: number): Promise<BodyResult>
     const chunks: Buffer[] = [];
     let size = 0;
     const done = (r: BodyResult) => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('close', onClose);
-      req.off('error', onClose);
+      for (const [event, fn] of Object.entries(listeners)) req.off(event, fn);
       resolve(r);
     };
     const onData = (chunk: Buffer) => {
@@ -80,10 +73,8 @@ export function readBody(req: IncomingMessage, max: number): Promise<BodyResult>
     };
     const onEnd = () => done({ kind: 'ok', body: Buffer.concat(chunks) });
     const onClose = () => done({ kind: 'aborted' });
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('close', onClose);
-    req.on('error', onClose);
+    const listeners = { data: onData, end: onEnd, close: onClose, error: onClose };
+    for (const [event, fn] of Object.entries(listeners)) req.on(event, fn);
   });
 }
 

@@ -72,7 +72,7 @@ export function listMessages(e: Emulation, call: Call): Reply {
   const here = `${d.linkBase(call.base)}${call.url.pathname}`;
   const cursor = String(cursorOf(page, e.store.now()));
   // The live service's link carries the cursor alone: a client must rebuild its own filters.
-  const next = new URLSearchParams(d.newMessagesKeepsQuery ? call.url.searchParams : undefined);
+  const next = new URLSearchParams(d.linksKeepQuery ? call.url.searchParams : undefined);
   next.set('gts', cursor); // replaces an existing gts in place, else appends
   const body: Omit<MessagePage, 'items'> & { items: ListedMessage[] } = {
     items: page.map(({ msg }) => (d.bareFinal && msg.type === 'final_message' ? bare(msg) : msg)),
@@ -83,7 +83,7 @@ export function listMessages(e: Emulation, call: Call): Reply {
       total_pages: Math.ceil(all.length / query.limit),
     },
     _links: {
-      self: { href: d.selfKeepsQuery ? `${here}${call.url.search}` : here },
+      self: { href: d.linksKeepQuery ? `${here}${call.url.search}` : here },
       new_messages: { href: `${here}?${next.toString()}` },
     },
   };

@@ -2,10 +2,10 @@
 // delivery (whole, trickled, endless, late, cut).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { UUID_PATTERN as UUID } from '../util/uuid.js';
-import { immediateFaultReply } from './faults.js';
+import { IMMEDIATE_FAULTS } from './faults.js';
 import { apiError, json, noRoute, readBody, inErrorShape, writeReply, type Reply } from './http.js';
-import { matchRoute } from './router.js';
-import type { Call } from './sessions.js';
+import { listMessages } from './list.js';
+import { createSession, getArtifact, getSession, sendMessage, type Call } from './sessions.js';
 import { aimsAt, deepJson, withBadIds, withEndlessPages, writeEndless, writeTrickle } from './misbehave.js';
 import type { Emulation } from './emulation.js';
 
@@ -13,6 +13,28 @@ import type { Emulation } from './emulation.js';
 const HOST = /^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/i;
 
 const JSON_TYPE = /^application\/json\s*(;\s*charset="?utf-8"?\s*)?$/i;
+
+/** Each path the API has (its name counts in stats), with a handler per method. */
+const ROUTES: Record<string, Record<string, (e: Emulation, call: Call) => Reply>> = {
+  '/sessions': { POST: createSession },
+  '/sessions/:id': { GET: getSession },
+  '/sessions/:id/messages': { GET: listMessages, POST: sendMessage },
+  '/sessions/:id/threads/:tid/messages': { GET: listMessages },
+  // The live service's; the spec has no artifact endpoint (the server answers it as an unknown path).
+  '/sessions/:id/artifacts/:aid': { GET: getArtifact },
+};
+const PATTERNS = Object.keys(ROUTES).map(
+  (name) => [name, new RegExp(`^/rest/v1${name.replace(/:[a-z]+/g, '([^/]+)')}$`)] as const,
+);
+
+/** The route of a path and its path parameters, lower-cased; undefined for a path the API lacks. */
+function matchRoute(pathname: string) {
+  for (const [name, pattern] of PATTERNS) {
+    const m = pattern.exec(pathname);
+    if (m) return { name, methods: ROUTES[name]!, params: m.slice(1).map((p) => p.toLowerCase()) };
+  }
+  return undefined;
+}
 
 type Match = ReturnType<typeof matchRoute>;
 
@@ -22,14 +44,14 @@ function route(e: Emulation, req: IncomingMessage, url: URL, match: Match, body:
   const key = e.gate(req.headers, e.stats);
   if ('status' in key) return key;
   const method = req.method ?? 'GET';
-  if (e.listLimitDue && method === 'GET' && aimsAt('list', match?.route.name)) {
+  if (e.listLimitDue && method === 'GET' && aimsAt('list', match?.name)) {
     // Blocks' CI mock answers its first poll so, to make a client's retry path run.
     e.listLimitDue = false;
     e.stats.rejected429 += 1;
     return json(429, { error: 'Rate limit exceeded' }, { 'retry-after': '1' });
   }
   if (!match) return noRoute();
-  const { name, methods } = match.route;
+  const { name, methods } = match;
   const handler = methods[method];
   const allow = Object.keys(methods).join(', ');
   if (!handler) return apiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed here`, { allow });
@@ -80,11 +102,10 @@ export async function handle(e: Emulation, req: IncomingMessage, res: ServerResp
   try {
     url = new URL(req.url ?? '/', 'http://emulator.invalid');
   } catch {
-    writeReply(res, apiError(400, 'BAD_REQUEST', 'Malformed request target'));
-    return;
+    return writeReply(res, apiError(400, 'BAD_REQUEST', 'Malformed request target'));
   }
   const match = matchRoute(url.pathname);
-  const routeName = match?.route.name;
+  const routeName = match?.name;
   const key = `${method} ${routeName ?? '(unknown)'}`;
   e.stats.byRoute[key] = (e.stats.byRoute[key] ?? 0) + 1;
 
@@ -99,14 +120,10 @@ export async function handle(e: Emulation, req: IncomingMessage, res: ServerResp
   if (read.kind === 'too-large') {
     // Stop reading: answer, then close the connection rather than drain an unbounded upload.
     const error = `Request body is larger than ${e.maxBodyBytes} bytes`;
-    writeReply(res, apiError(413, 'PAYLOAD_TOO_LARGE', error, { connection: 'close' }));
-    return;
+    return writeReply(res, apiError(413, 'PAYLOAD_TOO_LARGE', error, { connection: 'close' }));
   }
-  const immediate = fault && immediateFaultReply(fault);
-  if (immediate) {
-    writeReply(res, immediate);
-    return;
-  }
+  const immediate = fault && IMMEDIATE_FAULTS[fault]?.();
+  if (immediate) return writeReply(res, immediate);
   const reply = inErrorShape(route(e, req, url, match, read.body), e.dialect.errorCodes);
   // A clock counted in requests: each one answered moves held turns on, after its answer was made.
   if (held && opts.turnMsPerRequest) {
@@ -114,16 +131,12 @@ export async function handle(e: Emulation, req: IncomingMessage, res: ServerResp
     held.advance(opts.turnMsPerRequest);
   }
   const m = e.misbehave;
-  if (method === 'GET' && reply.status === 200 && aimsAt(m.endlessBody, routeName)) {
-    writeEndless(res);
-    return;
-  }
+  if (method === 'GET' && reply.status === 200 && aimsAt(m.endlessBody, routeName)) return writeEndless(res);
   const trickle = m.trickle;
   const trickled = method === 'GET' && trickle && aimsAt(trickle.route ?? 'any-get', routeName);
   if (trickled && (trickle.requests === undefined || e.trickled < trickle.requests)) {
     e.trickled += 1;
-    writeTrickle(res, reply, trickle.everyMs);
-    return;
+    return writeTrickle(res, reply, trickle.everyMs);
   }
   if (fault === 'slow') {
     // Processed first, answered late: a client that gives up cannot know that its POST took effect.

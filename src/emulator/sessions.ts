@@ -3,7 +3,7 @@ import type { Artifact, Message, Session, SentMessage } from '../core/api/types.
 import { ARTIFACT, SENT_MESSAGE, SESSION, served } from '../core/api/schemas/index.js';
 import { oneLine, parseDirectives, stripDirectives } from './directives.js';
 import { apiError, json, type Reply } from './http.js';
-import type { SessionRecord, ThreadRecord } from './store.js';
+import type { ArtifactRecord, SessionRecord, ThreadRecord } from './store.js';
 import { startTurn } from './turn-player.js';
 import type { Emulation } from './emulation.js';
 import { checkCreate, checkSend, parseJsonObject } from './validate.js';
@@ -131,16 +131,14 @@ export function sendMessage(e: Emulation, call: Call): Reply {
   };
   return json(e.dialect.createdStatus, served(SENT_MESSAGE, sent));
 }
-/** Get artifact (live service): its record with a presigned download link on another host. */
-export function getArtifact(e: Emulation, call: Call): Reply {
-  const record = call.session;
-  if (!record) return notFound('Session');
-  const a = record.artifacts.find((x) => x.id === call.params[1]);
-  if (!a) return notFound('Artifact');
+
+/** An artifact's record, its link presigned (Get artifact) or bare (the addArtifact hook). */
+export function artifactView(e: Emulation, a: ArtifactRecord, presigned: boolean): Artifact {
+  const link = `${e.artifactHost.url}/${a.token}/${encodeURIComponent(a.fileName)}`;
   const expires = Math.floor((Date.now() + e.artifactTtlMs) / 1000);
-  const view: Artifact = {
+  return {
     id: a.id,
-    url: `${e.artifactHost.url}/${a.token}/${encodeURIComponent(a.fileName)}?X-Amz-Expires=${expires}&X-Amz-Signature=${a.token.slice(0, 16)}`,
+    url: presigned ? `${link}?X-Amz-Expires=${expires}&X-Amz-Signature=${a.token.slice(0, 16)}` : link,
     file_name: a.fileName,
     file_path: `/workspace/${a.fileName}`,
     file_size_in_kb: Math.ceil(a.content.length / 1024),
@@ -149,5 +147,12 @@ export function getArtifact(e: Emulation, call: Call): Reply {
     plan_id: a.planId,
     created_at: a.createdAt,
   };
-  return json(200, served(ARTIFACT, view));
+}
+
+/** Get artifact (live service): its record with a presigned download link on another host. */
+export function getArtifact(e: Emulation, call: Call): Reply {
+  const record = call.session;
+  if (!record) return notFound('Session');
+  const a = record.artifacts.find((x) => x.id === call.params[1]);
+  return a ? json(200, served(ARTIFACT, artifactView(e, a, true))) : notFound('Artifact');
 }

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Message } from '../core/api/types.js';
 import { MESSAGE, served } from '../core/api/schemas/index.js';
+import type { AddArtifactInput } from './surface.js';
 
 /** A thread of a session: one turn, with the task id of the agent invocation it triggered. */
 export interface ThreadRecord {
@@ -30,29 +31,33 @@ export interface ArtifactRecord {
 }
 
 /** A session as the emulator keeps it; the API's Session view is built from it per request. */
-export interface SessionRecord {
-  id: string;
-  workspace: string;
-  title: string;
-  isPrivate: boolean;
-  /** Who answers: the core agent's name, or a label for an agent id or profile. */
-  agentLabel: string;
-  createdAt: string;
-  updatedAt: string;
-  firstThreadId: string;
-  threads: Map<string, ThreadRecord>;
-  messages: StoredMessage[];
-  /** Cancels the turn in progress (its pending messages); set while it may still store something. */
-  turn: { cancel(): void } | undefined;
-  /** Pull requests the agent opened: address and status. */
-  pullRequests: { url: string; status: string }[];
-  /** Artifacts in the order attached. */
-  artifacts: ArtifactRecord[];
-  /** The session group the create named (the live service's `session_group_id`). */
-  sessionGroupId?: string;
-  /** `[[replies:…]]`: the final replies of the session's next turns, in order (the last one stays). */
-  replies?: string[];
+function newSession(workspace: string, title: string, isPrivate: boolean, agentLabel: string, now: string) {
+  return {
+    id: randomUUID(),
+    workspace,
+    title,
+    isPrivate,
+    /** Who answers: the core agent's name, or a label for an agent id or profile. */
+    agentLabel,
+    createdAt: now,
+    updatedAt: now,
+    firstThreadId: '',
+    threads: new Map<string, ThreadRecord>(),
+    messages: [] as StoredMessage[],
+    /** Cancels the turn in progress (its pending messages); set while it may still store something. */
+    turn: undefined as { cancel(): void } | undefined,
+    /** Pull requests the agent opened: address and status. */
+    pullRequests: [] as { url: string; status: string }[],
+    /** Artifacts in the order attached. */
+    artifacts: [] as ArtifactRecord[],
+    /** The session group the create named (the live service's `session_group_id`). */
+    sessionGroupId: undefined as string | undefined,
+    /** `[[replies:…]]`: the final replies of the session's next turns, in order (the last one stays). */
+    replies: undefined as string[] | undefined,
+  };
 }
+
+export type SessionRecord = ReturnType<typeof newSession>;
 
 /** What a caller gives to store a message; the store fills ids, times and chat_id. */
 export interface NewMessage extends Pick<Message, 'role' | 'type' | 'message'> {
@@ -90,22 +95,7 @@ export class Store {
   }
 
   createSession(workspace: string, title: string, isPrivate: boolean, agentLabel: string): SessionRecord {
-    const now = new Date(this.tick()).toISOString();
-    const record: SessionRecord = {
-      id: randomUUID(),
-      workspace,
-      title,
-      isPrivate,
-      agentLabel,
-      createdAt: now,
-      updatedAt: now,
-      firstThreadId: '',
-      threads: new Map(),
-      messages: [],
-      turn: undefined,
-      pullRequests: [],
-      artifacts: [],
-    };
+    const record = newSession(workspace, title, isPrivate, agentLabel, new Date(this.tick()).toISOString());
     record.firstThreadId = this.addThread(record).id;
     this.sessions.set(record.id, record);
     return record;
@@ -157,23 +147,16 @@ export class Store {
   }
 
   /** Attaches an artifact; a plan joins `planId`, else the latest plan, else starts one. */
-  attach(
-    record: SessionRecord,
-    a: Pick<ArtifactRecord, 'kind' | 'content' | 'fileName' | 'mimeType'> & {
-      planId?: string;
-      newPlan?: boolean;
-    },
-  ): ArtifactRecord {
-    const { planId: givenPlan, newPlan, ...fields } = a;
-    let planId: string | null = null;
-    if (a.kind === 'plan') {
-      const latest = record.artifacts.findLast((x) => x.kind === 'plan');
-      planId = givenPlan ?? (newPlan || !latest ? randomUUID() : latest.planId);
-    }
+  attach(record: SessionRecord, a: AddArtifactInput): ArtifactRecord {
+    const plan = a.kind === 'plan';
+    const latest = record.artifacts.findLast((x) => x.kind === 'plan');
     const artifact: ArtifactRecord = {
       id: randomUUID(),
-      ...fields,
-      planId,
+      kind: a.kind,
+      planId: plan ? (a.planId ?? (a.newPlan || !latest ? randomUUID() : latest.planId)) : null,
+      fileName: a.fileName ?? (plan ? 'plan.md' : 'file.txt'),
+      mimeType: a.mimeType ?? (plan ? 'text/markdown' : 'text/plain'),
+      content: typeof a.content === 'string' ? Buffer.from(a.content) : a.content,
       createdAt: new Date(this.tick()).toISOString(),
       token: randomUUID().replace(/-/g, ''),
     };

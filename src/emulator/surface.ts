@@ -91,16 +91,18 @@ export interface AddArtifactInput {
 }
 
 /** Counters since start (or the last resetStats). */
-export interface EmulatorStats {
-  requests: number;
+export const emptyStats = () => ({
+  requests: 0,
   /** Per route, e.g. 'POST /sessions', 'GET /sessions/:id/messages'; unmatched paths as 'GET (unknown)'. */
-  byRoute: Record<string, number>;
-  sessionsCreated: number;
-  followUps: number;
+  byRoute: {} as Record<string, number>,
+  sessionsCreated: 0,
+  followUps: 0,
   /** Requests the rate limiter refused (injected '429' faults count under faultsInjected only). */
-  rejected429: number;
-  faultsInjected: number;
-}
+  rejected429: 0,
+  faultsInjected: 0,
+});
+
+export type EmulatorStats = ReturnType<typeof emptyStats>;
 
 /** What addMessage needs; everything else is filled in (id, chat_id, task_id, ts, created_at…). */
 export type AddMessageInput = Partial<Message> & {
@@ -110,7 +112,6 @@ export type AddMessageInput = Partial<Message> & {
   message: string;
 };
 
-/** A started emulator. */
 export interface RunningEmulator {
   /** Base URL without /rest/v1, e.g. http://127.0.0.1:43123 (https:// with the tls option). */
   url: string;

@@ -39,12 +39,10 @@ export function startTurn(e: Emulation, record: SessionRecord, thread: ThreadRec
   // A directive this dialect cannot honour is said, never silently dropped: at once on the emulator's
   // stderr, and in the reply, where the person who sent it looks.
   const refused =
-    script.plan === undefined || e.dialect.artifacts
-      ? []
-      : [
-          `[[plan:…]] does nothing in the ${e.dialect.name} dialect, which has no plans; run the emulator with --dialect live`,
-        ];
-  for (const line of refused) e.opts.onNotice?.(`session ${record.id}: ${line}`);
+    script.plan !== undefined && !e.dialect.artifacts
+      ? `[[plan:…]] does nothing in the ${e.dialect.name} dialect, which has no plans; run the emulator with --dialect live`
+      : undefined;
+  if (refused) e.opts.onNotice?.(`session ${record.id}: ${refused}`);
   if (script.replies !== undefined) record.replies = [...script.replies];
   const pending = new Set<TurnTimer>();
   let firstTs: number | undefined;
@@ -78,19 +76,11 @@ export function startTurn(e: Emulation, record: SessionRecord, thread: ThreadRec
       () => {
         pending.delete(t);
         if (ev.kind === 'final') {
-          const text = [finalText(script, userText, record), ...refused.map((l) => `(emulator: ${l})`)].join(
-            '\n\n',
-          );
+          const said = refused ? `\n\n(emulator: ${refused})` : '';
+          const text = finalText(script, userText, record) + said;
           // The live service first repeats the final's text as a `message`.
           if (e.dialect.duplicateFinal) put('message', text);
-          if (script.plan !== undefined) {
-            const plan = {
-              content: Buffer.from(script.plan),
-              fileName: 'plan.md',
-              mimeType: 'text/markdown',
-            };
-            e.store.attach(record, { kind: 'plan', ...plan });
-          }
+          if (script.plan !== undefined) e.store.attach(record, { kind: 'plan', content: script.plan });
           if (script.pr !== undefined) record.pullRequests.push({ url: script.pr, status: 'open' });
           put('final_message', text);
           // Notices arrive after the final, outside the thread.

@@ -1,13 +1,6 @@
 // A tool call's arguments, checked by hand against what tools.ts declares: each wrong one is a usage error
 // of one line that names the argument and says what it takes (an agent reads it and calls again).
-import {
-  CORE_AGENTS,
-  notASession,
-  parseSessionRef,
-  UsageError,
-  type CoreAgent,
-  type SessionRef,
-} from '../core/index.js';
+import { CORE_AGENTS, sessionRefArg, UsageError, type CoreAgent, type SessionRef } from '../core/index.js';
 import { isObject } from '../util/json.js';
 import { isUuid } from '../util/uuid.js';
 import { MAX_WAIT_SECONDS, type ToolDefinition } from './tools.js';
@@ -31,8 +24,7 @@ export class Arguments {
 
   /** null counts as not given. */
   private present(name: string): unknown {
-    const v = this.args[name];
-    return v === null ? undefined : v;
+    return this.args[name] ?? undefined;
   }
 
   given(name: string): boolean {
@@ -77,9 +69,7 @@ export class Arguments {
     if (typeof v !== 'string') {
       throw new UsageError('session is required: a session id, its address, or "last"');
     }
-    const ref = parseSessionRef(v);
-    if (ref === undefined) throw notASession(v);
-    return ref;
+    return sessionRefArg(v);
   }
 
   /** A number from `min` to `max` (a whole one when `integer`), or `dflt` when not given. */

@@ -9,6 +9,7 @@ import {
   MAX_SCHEMA_RETRIES,
   MAX_SESSIONS,
   readKnownSessions,
+  recordWorking,
   resolveSession,
   sessionJson,
   startDeadline,
@@ -21,7 +22,6 @@ import { DEFAULT_WAIT_SECONDS } from './tools.js';
 import { monotonicMs } from '../util/clock.js';
 import {
   noAnswer,
-  recordWorking,
   REQUEST_DEADLINE_MS,
   turnOutcome,
   type ToolOutcome,
@@ -78,7 +78,7 @@ export const createSessionTool: Tool = async (host, a, call) => {
     ...(isPrivate ? { isPrivate: true } : {}),
     ...postOptions(call, check),
   });
-  await recordWorking(host, { id: turn.sessionId, threadId: turn.threadId }, { agent, web: turn.url });
+  await recordWorking(host, turn, { agent, web: turn.url });
   return turnOutcome(host, { turn, url: turn.url ?? null, seconds, posted: true }, call);
 };
 
@@ -89,7 +89,7 @@ export const sendMessageTool: Tool = async (host, a, call) => {
   const seconds = a.waitSeconds(check ? DEFAULT_WAIT_SECONDS : 0);
   const { id } = await resolveSession(ref, await host.history());
   const turn = await (await host.agents()).send(id, message, postOptions(call, check));
-  await recordWorking(host, { id, threadId: turn.threadId });
+  await recordWorking(host, turn);
   const known = (await readKnownSessions(await host.history())).find((s) => s.id === id);
   return turnOutcome(host, { turn, url: known?.web ?? null, seconds, posted: true }, call);
 };
@@ -125,9 +125,8 @@ export const showSession: Tool = async (host, a, call) => {
   const ref = a.session();
   const limit = a.number('limit', 1, 100_000, DEFAULT_SHOW_LIMIT, true);
   const { id } = await resolveSession(ref, await host.history());
-  const view = await (
-    await host.agents()
-  ).show(id, { limit, signal: call.signal, timeout: REQUEST_DEADLINE_MS });
+  const agents = await host.agents();
+  const view = await agents.show(id, { limit, signal: call.signal, timeout: REQUEST_DEADLINE_MS });
   const messages = view.turns.flatMap((t) => t.messages);
   const structured: Record<string, unknown> = {
     session: view.session,

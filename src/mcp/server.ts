@@ -8,7 +8,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import { VERSION } from '../util/version.js';
 import { escapeForLine } from '../util/text.js';
 import { Arguments } from './arguments.js';
-import { redact, toCliError, type Host } from '../core/index.js';
+import { redact, secretOf, toCliError, type Host } from '../core/index.js';
 import type { Agents } from '../sdk/index.js';
 import {
   createSessionTool,
@@ -32,14 +32,7 @@ const BODIES: Record<ToolName, Tool> = {
 const INSTRUCTIONS =
   'Blocks agent sessions: hand a task to a cloud agent (create_session), follow up (send_message), wait for its reply and pull requests (wait_for_reply, which returns status "running" when its time runs out: call it again), read a session (show_session) or list the ones started here (list_sessions). Give output_schema (a JSON Schema) to get the answer as JSON that matches it (structured_output).';
 
-/** The run's key, to blank it out of anything sent or logged (none when unreadable). */
-const secretOf = (host: Host<Agents>) => host.apiKey().catch(() => undefined);
-
-/**
- * One tools/call: the tool's body with its arguments checked. A failure of any kind (a bad argument, an
- * unknown session, a missing or busy key) is a result with isError and one line `error: …; hint: …` (an
- * agent reads it and acts): never a protocol error, never the end of the server.
- */
+/** One tools/call. Any failure is a result with isError and one line `error: …; hint: …` an agent acts on. */
 async function callTool(
   host: Host<Agents>,
   tools: readonly ToolDefinition[],
@@ -59,10 +52,8 @@ async function callTool(
   } catch (err) {
     const e = toCliError(err);
     const hint = e.hint ? `; hint: ${escapeForLine(e.hint)}` : '';
-    const text = redact(
-      `error: ${escapeForLine(e.message.split('\n')[0] ?? '')}${hint}`,
-      await secretOf(host),
-    );
+    const line = `error: ${escapeForLine(e.message.split('\n')[0] ?? '')}${hint}`;
+    const text = redact(line, await secretOf(host));
     if (call.signal.aborted) {
       const why = call.ending?.() ? 'the server ended' : 'the call was cancelled';
       host.log.info(`agents mcp: ${name} stopped: ${why}; the session goes on`);

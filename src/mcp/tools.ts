@@ -129,11 +129,7 @@ export const TOOLS: readonly ToolDefinition[] = [
         description:
           'Which agent works on it. Give agent or agent_id, not both; with neither, the configured default agent.',
       },
-      agent_id: {
-        type: 'string',
-        format: 'uuid',
-        description: 'A specific agent of the workspace (UUID).',
-      },
+      agent_id: { type: 'string', format: 'uuid', description: 'A specific agent of the workspace (UUID).' },
       is_private: { type: 'boolean', description: 'Hide the session from other workspace members.' },
       wait_seconds: postWait,
       output_schema: ASK_SCHEMA,

@@ -5,19 +5,16 @@ import {
   CliError,
   NO_JSON,
   noteSessionFacts,
-  recordLast,
+  recordWorking,
   schemaErrorLine,
   SchemaMismatchError,
   TimeoutError,
   type Host,
-  type UsedSession,
+  type WaitResult,
 } from '../core/index.js';
 import type { Agents, JsonSchema, Session } from '../sdk/index.js';
 
-/**
- * How long a create or send POST, or a read, may take before the call gives up on it: more than a minute,
- * the window of the key's budget, which a request may have to wait out for its slot.
- */
+/** How long a POST or a read may take: over a minute, the key's budget window a request may wait out. */
 export const REQUEST_DEADLINE_MS = 120_000;
 
 /** One tool call as the server hands it over: its cancel signal, and progress when the client asked. */
@@ -28,15 +25,10 @@ export interface ToolCallContext {
   progress?: (waited: number, total: number, message: string) => void;
 }
 
-/** A turn's result (structuredContent); output_schema adds the CLI's --json schema fields. */
-interface TurnResult extends Pick<Session, 'pull_requests'> {
-  session_id: string;
-  thread_id: string;
-  session_html_url: Session['session_html_url'] | null;
+/** A turn's result (structuredContent) after its ids and address: the CLI's --json result, but "running". */
+type Standing = Omit<WaitResult, 'session_id' | 'thread_id' | 'session_html_url' | 'status'> & {
   status: 'completed' | 'running' | 'schema_mismatch';
-  final_message: string | null;
-  schema_attempts?: number;
-}
+};
 
 /** What a call returns: the data, and a text for a reader. */
 export interface ToolOutcome {
@@ -68,14 +60,6 @@ export function noAnswer(seconds: number, sessionId: string, rateLimited: boolea
   );
 }
 
-type LastEntry = { id: string; threadId: string };
-
-/** Records the turn as the profile's `last`, the session working (a warning when the file cannot be written). */
-export async function recordWorking(host: Host<Agents>, entry: LastEntry, facts: UsedSession = {}) {
-  const warning = await recordLast(await host.history(), entry, { ...facts, state: 'working' });
-  if (warning) host.log.warn(warning);
-}
-
 /** Waits (or looks once, with 0 seconds) for the turn's reply; the time running out is an answer ("running"). */
 export async function turnOutcome(
   host: Host<Agents>,
@@ -96,10 +80,10 @@ export async function turnOutcome(
     });
     await ended(host, t, reply.threadId);
     const prs = reply.pullRequests.map((p) => (p.status === undefined ? p.url : { ...p }));
-    const result = turnResult(t, reply.threadId, 'completed', reply.text, prs);
-    if (reply.attempts === undefined) return { structured: { ...result }, text: reply.text };
+    const r = { status: 'completed' as const, final_message: reply.text, pull_requests: prs };
+    if (reply.attempts === undefined) return outcome(t, reply.threadId, r, reply.text);
     const fields = { structured_output: reply.output, schema_attempts: reply.attempts };
-    return { structured: { ...result, ...fields }, text: JSON.stringify(reply.output) };
+    return outcome(t, reply.threadId, { ...r, ...fields }, JSON.stringify(reply.output));
   } catch (err) {
     // The wait's own time ran out (not a request's, nor a follow-up's post cut short): still running.
     if (err instanceof TimeoutError && err.answered !== undefined) {
@@ -110,38 +94,25 @@ export async function turnOutcome(
     }
     if (!(err instanceof SchemaMismatchError)) throw err;
     await ended(host, t, err.threadId);
-    const prs = await pullRequestsOf(host, sessionId);
-    const result = turnResult(t, err.threadId, 'schema_mismatch', err.reply, prs);
+    const r = { status: 'schema_mismatch' as const, final_message: err.reply };
     const fields = { schema_attempts: err.attempts, schema_errors: err.errors };
-    return { structured: { ...result, ...fields }, text: mismatchText(err) };
+    const prs = await pullRequestsOf(host, sessionId);
+    return outcome(t, err.threadId, { ...r, pull_requests: prs, ...fields }, mismatchText(err));
   }
 }
 
-/** A turn's result, its fields in the output schema's order. */
-function turnResult(
-  t: TurnAt,
-  thread_id: string,
-  status: TurnResult['status'],
-  final_message: string | null,
-  pull_requests: TurnResult['pull_requests'],
-): TurnResult {
-  return {
-    session_id: t.turn.sessionId,
-    thread_id,
-    session_html_url: t.url,
-    status,
-    final_message,
-    pull_requests,
-  };
+/** A turn's result, its fields in the output schema's order, and its text. */
+function outcome(t: TurnAt, thread_id: string, r: Standing, text: string): ToolOutcome {
+  return { structured: { session_id: t.turn.sessionId, thread_id, session_html_url: t.url, ...r }, text };
 }
 
 /** The result of a turn still under way; `attempts`: replies checked against output_schema so far. */
 function runningOutcome(t: TurnAt, threadId: string, attempts: number): ToolOutcome {
-  const result = turnResult(t, threadId, 'running', null, []);
-  if (attempts > 0) result.schema_attempts = attempts;
+  const r: Standing = { status: 'running', final_message: null, pull_requests: [] };
+  if (attempts > 0) r.schema_attempts = attempts;
   const asked = attempts > 0 ? ` Its answer did not match output_schema and was asked for again.` : '';
   const text = `The agent is still working (session ${t.turn.sessionId}, thread ${threadId}).${asked} Call wait_for_reply to wait for its reply.`;
-  return { structured: { ...result }, text };
+  return outcome(t, threadId, r, text);
 }
 
 /** A reply that never matched, as text: what was wrong with the last one, and the reply itself. */
@@ -172,7 +143,7 @@ async function pullRequestsOf(host: Host<Agents>, sessionId: string): Promise<Se
 async function followedUp(host: Host<Agents>, t: TurnAt, threadId: string): Promise<void> {
   // wait_for_reply never follows up: with no thread given, the one the wait found is the latest turn's.
   if (t.turn.threadId === undefined || threadId === t.turn.threadId) return;
-  await recordWorking(host, { id: t.turn.sessionId, threadId });
+  await recordWorking(host, { sessionId: t.turn.sessionId, threadId });
 }
 
 /** The turn ended: noted here, as the library's wait alone has seen a schema's follow-up end. */

@@ -212,14 +212,12 @@ export class Agents {
   ): AsyncGenerator<Settled, void, undefined> {
     if (!Array.isArray(turns)) throw new UsageError('replies() takes an array of turns');
     const refs = turns.map(turnArg);
-    const timeout = timeoutArg(options.timeout, true);
+    timeoutArg(options.timeout, true); // checked before any wait starts; each wait reads it again
     const given = signalArg(options.signal);
     const stop = new AbortController();
     const signal = given ? AbortSignal.any([given, stop.signal]) : stop.signal;
     try {
-      yield* settled(refs, (ref) =>
-        this.wait(ref, { ...options, signal, ...(timeout !== undefined ? { timeout } : {}) }),
-      );
+      yield* settled(refs, (ref) => this.wait(ref, { ...options, signal }));
     } finally {
       stop.abort(new AgentsError('replies() was left'));
     }

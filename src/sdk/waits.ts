@@ -28,7 +28,7 @@ export interface WaitJob {
   /** The turn; undefined: the session's latest. */
   threadId: string | undefined;
   url: string | undefined;
-  /** The caller's signal (a never-aborted one when none was given). */
+  /** The caller's signal (NEVER when none was given). */
   stop: AbortSignal;
   timeoutMs: number | undefined;
   emit: (event: AgentsEvent) => void;

@@ -71,12 +71,10 @@ function everyReader(target: string, self: string): string[] | undefined {
   return blind && found.length === 0 ? undefined : found;
 }
 
-/**
- * Calls `onClosed` once the reader of our stdout pipe is gone (nothing without /proc, a pipe, or a reader
+/** Calls `onClosed` once the reader of our stdout pipe is gone (nothing without /proc, a pipe, or a reader
  * seen); returns what stops watching. Node cannot poll a write-only descriptor and a zero-byte write never
  * fails, so /proc is asked: at start among the pipeline's processes, then every second whether those still
- * hold it, and when none does, every process once. A reader it cannot see means it never concludes.
- */
+ * hold it, and when none does, every process once. A reader it cannot see means it never concludes. */
 export function watchStdoutReader(pid: number, onClosed: () => void, intervalMs = 1000): () => void {
   const self = String(pid);
   let target: string;

@@ -3,7 +3,7 @@
 // GitLab is no pull request agents can fetch. And a session's pull requests in both of the service's shapes.
 import { describe, expect, it } from 'vitest';
 import { parsePullRequestUrl, parseRemoteUrl, remoteNames } from '../../src/cli/git/forge-urls.js';
-import { pullRequestUrls } from '../../src/cli/input/pull-request-choice.js';
+import { sessionPullRequests } from '../../src/core/index.js';
 import type { Session } from '../../src/core/api/types.js';
 
 describe('forge addresses', () => {
@@ -67,9 +67,9 @@ describe('forge addresses', () => {
         { url: 'https://github.com/a/b/pull/2', status: 'open' },
       ],
     } as unknown as Session;
-    expect(pullRequestUrls(session)).toEqual([
-      'https://github.com/a/b/pull/1',
-      'https://github.com/a/b/pull/2',
+    expect(sessionPullRequests(session)).toEqual([
+      { url: 'https://github.com/a/b/pull/1' },
+      { url: 'https://github.com/a/b/pull/2', status: 'open' },
     ]);
   });
 });

@@ -1,6 +1,5 @@
-// What `agents chat <session>` shows before the prompt: the last few turns of the conversation (read as
-// `show` reads it, tool calls included), and what the chat needs to carry on from there: whether the
-// latest turn is still running, the last reply, and the messages the follow starts after.
+// What `agents chat <session>` shows before the prompt (the last turns, read as `show` reads them) and what
+// it carries on from: whether the latest turn runs, the last reply, the messages the follow starts after.
 import type { Context } from '../run/context.js';
 import {
   assistantMessagesOf,
@@ -9,27 +8,10 @@ import {
   latestTurn,
   type Message,
   readSession,
-  type Session,
 } from '../../core/index.js';
 
 /** Messages read for the backlog: one request (the limit counts what is shown; show reads twice as many). */
 const BACKLOG_LIMIT = 40;
-
-export interface Backlog {
-  session: Session;
-  /** The last turns, as show renders them. */
-  conversation: Conversation;
-  /** The session's threads in order (turn numbers). */
-  threads: string[];
-  /** Older messages were left out. */
-  truncated: boolean;
-  /** Every assistant message read (notices and the service's copies of finals too), oldest first. */
-  seen: Message[];
-  /** The latest turn, when it has no final reply yet. */
-  running?: { thread: string; since: number };
-  /** The newest final reply read, else the newest reply. */
-  lastReply?: Message;
-}
 
 /** The conversation cut to its last `turns` turns (and the notices among them). */
 export function lastTurns(c: Conversation, turns: number): { conversation: Conversation; cut: boolean } {
@@ -45,7 +27,7 @@ export function lastTurns(c: Conversation, turns: number): { conversation: Conve
 }
 
 /** The latest turn when it has no final reply yet (decided by conversation/turn-state.ts). */
-export function runningTurn(c: Conversation): Backlog['running'] {
+export function runningTurn(c: Conversation): { thread: string; since: number } | undefined {
   const turn = latestTurn(c.entries.map((e) => e.message));
   if (turn?.state !== 'working') return undefined;
   return { thread: turn.thread, since: Date.parse(turn.start.created_at) || Date.now() };
@@ -57,22 +39,26 @@ export function latestReply(c: Conversation): Message | undefined {
   return (assistant.findLast((e) => e.kind === 'final') ?? assistant.at(-1))?.message;
 }
 
-export async function loadBacklog(
-  ctx: Pick<Context, 'client' | 'signal'>,
-  sessionId: string,
-  turns: number,
-): Promise<Backlog> {
+export async function loadBacklog(ctx: Pick<Context, 'client' | 'signal'>, sessionId: string, turns: number) {
   const read = { tools: true, limit: BACKLOG_LIMIT };
   const item = await readSession(await ctx.client(), sessionId, read, { signal: ctx.signal });
   const whole = item.conversation;
   const { conversation, cut } = lastTurns(whole, turns);
   return {
     session: item.session,
+    /** The last turns, as show renders them. */
     conversation,
+    /** The session's threads in order (turn numbers). */
     threads: item.threads,
+    /** Older messages were left out. */
     truncated: cut || item.truncatedTo !== undefined,
+    /** Every assistant message read (notices and the service's copies of finals too), oldest first. */
     seen: assistantMessagesOf(whole),
+    /** The latest turn, when it has no final reply yet. */
     running: runningTurn(whole),
+    /** The newest final reply read, else the newest reply. */
     lastReply: latestReply(whole),
   };
 }
+
+export type Backlog = Awaited<ReturnType<typeof loadBacklog>>;

@@ -1,6 +1,5 @@
-// The terminal of `agents chat`: keys read one at a time (raw mode), the input line and the status line
-// drawn at the bottom (footer.ts), and the conversation printed above them as it comes. It knows
-// nothing of sessions: it reports lines typed and the wish to leave, and answers one yes/no key.
+// The terminal of `agents chat`: raw keys, the footer (footer.ts) at the bottom, the conversation above it.
+// It knows no sessions: it reports lines typed and the wish to leave, and answers one yes/no key.
 import { emitKeypressEvents } from 'node:readline';
 import type { InStream, OutStream } from '../../core/index.js';
 import type { Style } from '../output/style.js';

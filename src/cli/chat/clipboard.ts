@@ -1,6 +1,5 @@
-// /copy: the last reply to the clipboard with OSC 52, the escape sequence by which a terminal (also one
-// at the far end of ssh) sets its clipboard. No terminal says whether it takes it, so the environment
-// decides: known to, known not to, or unknown (then it is sent and the person is told what to check).
+// /copy: the last reply to the clipboard with OSC 52 (over ssh too). No terminal says whether it takes it,
+// so the environment decides; when unknown it is sent and the person told what to check.
 import type { Env } from '../../core/index.js';
 
 export type ClipboardSupport = 'yes' | 'no' | 'unknown' | 'tmux';

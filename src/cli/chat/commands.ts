@@ -5,16 +5,14 @@ import type { Context } from '../run/context.js';
 import { openInBrowser } from '../output/browser.js';
 import {
   type ApiClient,
-  CliError,
   DEFAULT_SHOW_LIMIT,
   downloadArtifact,
   fileError,
-  fromHttpError,
-  isHttpError,
   latestPlanRecord,
   type Message,
   readSession,
   type Session,
+  toCliError,
 } from '../../core/index.js';
 import { renderSession } from '../output/render.js';
 import { renderConversation, type TextMode } from '../output/render-conversation.js';
@@ -40,12 +38,8 @@ export interface CommandHost {
 
 /** A one-line reason for an error shown in the chat (which carries on), and its hint. */
 export function reason(err: unknown): { text: string; hint?: string } {
-  if (isHttpError(err)) {
-    const mapped = fromHttpError(err);
-    return { text: mapped.message, hint: mapped.hint };
-  }
-  if (err instanceof CliError) return { text: err.message, hint: err.hint };
-  return { text: err instanceof Error ? err.message : String(err) };
+  const mapped = toCliError(err);
+  return { text: mapped.message, hint: mapped.hint };
 }
 
 /** /show, /open, /plan: about the session, so only once there is one. */
@@ -54,10 +48,7 @@ export async function sessionCommand(
   c: Slash & { name: 'show' | 'open' | 'plan' },
 ): Promise<void> {
   const { ctx, terminal, sessionId } = host;
-  if (sessionId === undefined) {
-    host.note('no session yet: the first message starts it');
-    return;
-  }
+  if (sessionId === undefined) return host.note('no session yet: the first message starts it');
   const { client } = host;
   const o = { signal: ctx.signal };
   try {
@@ -90,16 +81,12 @@ export async function sessionCommand(
 export async function keepReply(host: CommandHost, c: Slash & { name: 'copy' | 'save' }): Promise<void> {
   const { ctx } = host;
   const reply = host.lastReply;
-  if (reply === undefined) {
-    host.note('no reply yet');
-    return;
-  }
+  if (reply === undefined) return host.note('no reply yet');
   const bytes = Buffer.byteLength(reply.message, 'utf8');
   if (c.name === 'copy') {
     const report = copyReport(clipboardSupport(ctx.io.env), bytes);
     if (report.send) host.terminal.control(osc52(reply.message));
-    host.note(report.text);
-    return;
+    return host.note(report.text);
   }
   const path = resolve(c.file.replace(/^~(?=$|[\\/])/, ctx.io.runtime.homedir));
   try {

@@ -1,19 +1,8 @@
-// The bottom of the terminal while `agents chat` runs: one status line, then the input line. To print, the
-// footer is wiped, the text written and the footer drawn again under it: no alternate screen and no scroll
-// regions, so the terminal's own scrollback keeps the conversation, in tmux too. The layout is pure.
+// The footer of `agents chat`: a status line, then the input line. Printing wipes it, writes, draws it again:
+// no alternate screen or scroll regions, so the terminal's scrollback keeps the conversation (tmux too).
 import type { OutStream } from '../../core/index.js';
 import { neutralize } from '../../util/text.js';
 import { width } from '../../util/width.js';
-
-export interface FooterLayout {
-  /** Each row's text, styled, at most `columns - 1` wide: no terminal has to decide whether a full row wraps. */
-  rows: string[];
-  /** Where the cursor goes, from the footer's top left. */
-  cursorRow: number;
-  cursorCol: number;
-  /** Each row's width (to know where the cursor went when the terminal was resized). */
-  widths: number[];
-}
 
 export interface FooterInput {
   /** The status line, already cut to width and styled. */
@@ -28,7 +17,7 @@ export interface FooterInput {
 }
 
 /** The footer's rows; when the text is taller than the terminal allows, the rows around the cursor. */
-export function layoutFooter(i: FooterInput): FooterLayout {
+export function layoutFooter(i: FooterInput) {
   const usable = Math.max(12, (i.columns && i.columns > 0 ? i.columns : 80) - 1);
   const indent = ' '.repeat(i.prompt.width);
   const rows: string[] = [i.prompt.text];
@@ -63,12 +52,17 @@ export function layoutFooter(i: FooterInput): FooterLayout {
     cursorRow -= first;
   }
   return {
+    /** Each row styled, at most `columns - 1` wide: no terminal has to decide whether a full row wraps. */
     rows: [i.status, ...rows.slice(first, first + room)],
+    /** Where the cursor goes, from the footer's top left. */
     cursorRow: cursorRow + 1,
     cursorCol,
+    /** Each row's width (to know where the cursor went when the terminal was resized). */
     widths: [width(i.status), ...widths.slice(first, first + room)],
   };
 }
+
+type FooterLayout = ReturnType<typeof layoutFooter>;
 
 /**
  * The cursor's row in the footer after the terminal became `columns` wide. Narrower, a terminal

@@ -1,6 +1,5 @@
-// The input line of `agents chat`: the text typed, its cursor and the history sent, and what each key does.
-// Pure: keys in, state out (chat-terminal.ts reads the keys and draws). The text is kept as grapheme
-// clusters, so the cursor never lands inside an emoji or between a letter and its accent.
+// The input line of `agents chat`: text, cursor, history and what each key does; pure (chat-terminal.ts reads
+// keys and draws). Text is kept as grapheme clusters: the cursor never lands inside an emoji or an accent.
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 export function graphemes(text: string): string[] {
@@ -120,39 +119,23 @@ export class LineEditor {
     this.cursor = from;
   }
 
-  /** Up: the previous line of a multi-line text, else the previous entry of the history. */
-  private up(): void {
-    const [start] = this.lineBounds();
-    if (start > 0) {
-      const column = this.cursor - start;
-      const [prevStart, prevEnd] = this.lineBounds(start - 1);
-      this.cursor = Math.min(prevStart + column, prevEnd);
+  /** Up (-1) or Down (1): that line of a multi-line text, else that entry of the history (past the last: the draft). */
+  private vertical(dir: -1 | 1): void {
+    const [start, end] = this.lineBounds();
+    if (dir < 0 ? start > 0 : end < this.chars.length) {
+      const [from, to] = this.lineBounds(dir < 0 ? start - 1 : end + 1);
+      this.cursor = Math.min(from + this.cursor - start, to);
       return;
     }
-    if (this.history.length === 0 || this.browsing === 0) return;
     if (this.browsing === undefined) {
+      if (dir > 0 || this.history.length === 0) return;
       this.draft = this.text;
       this.browsing = this.history.length;
-    }
-    this.browsing -= 1;
-    this.set(this.history[this.browsing]!);
-  }
-
-  /** Down: the next line, else the next entry of the history, else back to what was being typed. */
-  private down(): void {
-    const [start, end] = this.lineBounds();
-    if (end < this.chars.length) {
-      const column = this.cursor - start;
-      const [, nextEnd] = this.lineBounds(end + 1);
-      this.cursor = Math.min(end + 1 + column, nextEnd);
-      return;
-    }
-    if (this.browsing === undefined) return;
-    this.browsing += 1;
-    if (this.browsing >= this.history.length) {
-      this.browsing = undefined;
-      this.set(this.draft);
-    } else this.set(this.history[this.browsing]!);
+    } else if (dir < 0 && this.browsing === 0) return;
+    this.browsing += dir;
+    const entry = this.history[this.browsing];
+    if (entry === undefined) this.browsing = undefined;
+    this.set(entry ?? this.draft);
   }
 
   /** Applies an editing key. Keys that are not the editor's are reported for the chat to act on. */
@@ -181,8 +164,8 @@ export class LineEditor {
     'ctrl-l': () => 'repaint',
     'ctrl-left': (e) => void (e.cursor = e.word(-1)),
     'ctrl-right': (e) => void (e.cursor = e.word(1)),
-    'ctrl-p': (e) => e.up(),
-    'ctrl-n': (e) => e.down(),
+    'ctrl-p': (e) => e.vertical(-1),
+    'ctrl-n': (e) => e.vertical(1),
     'ctrl-delete': (e) => e.cut(e.cursor, e.word(1)),
     'meta-return': (e) => e.insert('\n'),
     'meta-enter': (e) => e.insert('\n'),
@@ -201,8 +184,8 @@ export class LineEditor {
     right: (e) => void (e.cursor = Math.min(e.chars.length, e.cursor + 1)),
     home: (e) => void (e.cursor = e.lineBounds()[0]),
     end: (e) => void (e.cursor = e.lineBounds()[1]),
-    up: (e) => e.up(),
-    down: (e) => e.down(),
+    up: (e) => e.vertical(-1),
+    down: (e) => e.vertical(1),
     tab: () => 'complete',
   };
 }

@@ -1,6 +1,5 @@
-// The conversation behind `agents chat`: the session created with the first message, followed as the agent
-// works (one poller, tail's conversation model), what is typed sent as a follow-up (confirmed when it
-// interrupts a turn), the slash commands. It draws nothing: it prints through the ChatTerminal.
+// The conversation behind `agents chat`: created by the first message, followed (tail's model), follow-ups
+// sent (confirmed when they interrupt), slash commands. It draws nothing: it prints through the ChatTerminal.
 import type { Context } from '../run/context.js';
 import {
   type AgentSelection,
@@ -55,12 +54,8 @@ const agentLabel = (agent: AgentSelection | undefined): string =>
 /** A failure the follow cannot ride out (a revoked key, a deleted session), naming the session. */
 function followError(err: unknown, sessionId: string): unknown {
   if (!isHttpError(err)) return err;
-  const mapped = fromHttpError(err);
-  return new CliError(`${mapped.message} (while following session ${sessionId})`, {
-    exitCode: mapped.exitCode,
-    hint: mapped.hint,
-    cause: err,
-  });
+  const { message, exitCode, hint } = fromHttpError(err);
+  return new CliError(`${message} (while following session ${sessionId})`, { exitCode, hint, cause: err });
 }
 
 export class Chat implements CommandHost {
@@ -106,14 +101,10 @@ export class Chat implements CommandHost {
 
   /** Times as show writes them on a terminal: local, relative to now. */
   mode(): TextMode {
-    const { columns } = this.ctx.io.stdout;
-    const time = timeFormat(this.ctx.io.env);
-    return {
-      tty: true,
-      style: this.ctx.styleOut,
-      columns: columns && columns > 0 ? columns : undefined,
-      time,
-    };
+    const { styleOut: style, io } = this.ctx;
+    const { columns } = io.stdout;
+    const time = timeFormat(io.env);
+    return { tty: true, style, columns: columns && columns > 0 ? columns : undefined, time };
   }
 
   note(text: string): void {
@@ -226,8 +217,7 @@ export class Chat implements CommandHost {
   private entry(e: Entry & { repeats?: boolean }): void {
     const { ctx } = this;
     if (e.kind === 'notice') {
-      this.terminal.print(`${renderNotice(e.message, { tty: true, style: ctx.styleErr })}\n`, 'err');
-      return;
+      return this.terminal.print(`${renderNotice(e.message, { tty: true, style: ctx.styleErr })}\n`, 'err');
     }
     // The status first: print() redraws the footer under the text once, and drawn with the status before
     // this entry it showed the previous message's activity (a final reply under 'running').
@@ -353,10 +343,7 @@ export class Chat implements CommandHost {
   /** /new: the next message starts a new session, with the same agent or the one named. */
   private startOver(agent: CoreAgent | undefined): void {
     if (agent !== undefined) this.agent = { agent_name: agent };
-    if (this.agent === undefined) {
-      this.note('which agent? /new claude (or codex, gemini, …)');
-      return;
-    }
+    if (this.agent === undefined) return this.note('which agent? /new claude (or codex, gemini, …)');
     this.close();
     if (this.sessionId !== undefined) this.previousSessionId = this.sessionId;
     this.sessionId = undefined;

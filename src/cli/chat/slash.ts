@@ -1,6 +1,5 @@
 // Commands typed at the chat's prompt: `/new`, `/show`, `/open`, `/plan`, `/copy`, `/save FILE`, `/help`,
-// `/quit`. Pure: a line in, what it asks for out. A line that starts with `//` is a message starting
-// with `/`.
+// `/quit`. Pure: a line in, what it asks for out. `//x` is a message starting with `/`.
 import { CORE_AGENTS, type CoreAgent } from '../../core/index.js';
 
 /** What a line typed at the prompt asks for. */

@@ -1,6 +1,5 @@
-// The status line of `agents chat`: who is working, for how long, and the latest thing it did (or that
-// the service is failing and the chat keeps trying). Pure: state and time in, one row out, cut to the
-// terminal so it never wraps into the conversation.
+// The status line of `agents chat`: who works, for how long, the latest thing it did (or that the service
+// fails and the chat keeps trying). Pure, and cut to the terminal so it never wraps into the conversation.
 import type { Entry } from '../../core/index.js';
 import type { Style } from '../output/style.js';
 import { formatDuration } from '../../util/duration.js';

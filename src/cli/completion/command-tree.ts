@@ -1,19 +1,8 @@
-// What the completion scripts know, read from the commander program itself so that they always match this
-// version: commands and subcommands, options (which take a value, a choice of values, a file), and what
-// each positional argument completes to (a session, a fixed choice, nothing).
+// What the completion scripts know, read from the commander program so they always match this version:
+// commands, options (taking a value, a choice, a file) and what each positional argument completes to.
 import { Option, type Argument, type Command } from 'commander';
 import { CONFIG_KEYS } from '../../core/index.js';
 import { flatten } from '../../util/text.js';
-
-export interface OptSpec {
-  flags: string[];
-  /** The word after it is its value. */
-  value: boolean;
-  choices: readonly string[];
-  /** Its value is a file name. */
-  file: boolean;
-  description: string;
-}
 
 /** What a positional argument completes to; `rest`: it is variadic, so every later position too. */
 export type ArgKind = (
@@ -34,16 +23,20 @@ export interface CmdSpec {
 
 const FILE_OPTIONS = new Set(['--file', '--output', '--agent-profile-file', '--output-dir']);
 
-function optSpec(o: Option): OptSpec {
+function optSpec(o: Option) {
   const flags = [o.short, o.long].filter((f): f is string => typeof f === 'string');
   return {
     flags,
+    /** The word after it is its value. */
     value: o.required || o.optional,
     choices: o.argChoices ?? [],
+    /** Its value is a file name. */
     file: flags.some((f) => FILE_OPTIONS.has(f)),
     description: o.description,
   };
 }
+
+export type OptSpec = ReturnType<typeof optSpec>;
 
 function argKind(a: Argument): ArgKind {
   const rest = a.variadic ? { rest: true } : {};

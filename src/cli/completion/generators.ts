@@ -1,5 +1,4 @@
-// The completion scripts' generators, one module so the build makes them a chunk of their own, loaded
-// only by `agents completion`.
+// The completion generators in one module: the build makes them a chunk loaded only by `agents completion`.
 export { commandTree } from './command-tree.js';
 export { bash } from './bash.js';
 export { zsh } from './zsh.js';

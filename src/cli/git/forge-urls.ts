@@ -2,20 +2,10 @@
 // that the remote of a clone naming the pull request's repository can be found with no token and no API.
 import { UsageError } from '../../core/index.js';
 
-/** A GitHub-like pull request: `https://<host>/<owner>/<repo>/pull/<n>`. */
-export interface PullRequestAddress {
-  url: string;
-  /** Lower case, without a port. */
-  host: string;
-  owner: string;
-  repo: string;
-  number: number;
-}
-
 const PULL_PATH = /^\/([^/]+)\/([^/]+)\/pull\/([1-9][0-9]{0,9})(?:\/.*)?$/;
 
 /** The pull request at `url`: a GitHub-like one (git alone cannot know which ref another forge uses). */
-export function parsePullRequestUrl(url: string): PullRequestAddress {
+export function parsePullRequestUrl(url: string) {
   const u = URL.parse(url);
   const m = u !== null && /^https?:$/.test(u.protocol) ? PULL_PATH.exec(u.pathname) : null;
   if (u === null || m === null) {
@@ -40,6 +30,9 @@ export function parsePullRequestUrl(url: string): PullRequestAddress {
   };
   return { url, host: u.hostname.toLowerCase(), owner: decode(owner), repo: decode(repo), number: Number(n) };
 }
+
+/** A GitHub-like pull request: `https://<host>/<owner>/<repo>/pull/<n>`, its host in lower case, no port. */
+export type PullRequestAddress = ReturnType<typeof parsePullRequestUrl>;
 
 /** A part of a URL's path with its %-escapes decoded; undefined when one is not UTF-8 or not an escape. */
 function decoded(part: string): string | undefined {

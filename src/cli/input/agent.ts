@@ -1,6 +1,5 @@
-// Which agent a create goes to: one of --agent, --agent-id, --agent-profile, --agent-profile-file; else the
-// configured default; else a prompt in a terminal; else exit 2. The flags are settled in the parse step
-// (create, send and chat's spec), the default and the prompt when the command runs.
+// Which agent a create goes to: one agent flag, else the configured default, else a prompt, else exit 2. The
+// flags are settled in the parse step (create, send, chat), the default and the prompt when the command runs.
 import { readFileSync } from 'node:fs';
 import {
   type AgentSelection,
@@ -51,8 +50,13 @@ export function validateProfile(value: unknown, origin: string): Profile {
   return value;
 }
 
-/** Reads and validates --agent-profile-file. */
-export function readProfileFile(path: string): Profile {
+/** The profile of --agent-profile or --agent-profile-file (read and checked); send takes only these two. */
+export function profileFromFlags({ agentProfile, agentProfileFile: path }: AgentFlags): Profile | undefined {
+  if (agentProfile !== undefined && path !== undefined) {
+    throw new UsageError('give only one of --agent-profile and --agent-profile-file');
+  }
+  if (agentProfile !== undefined) return { id: agentProfile };
+  if (path === undefined) return undefined;
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -70,16 +74,6 @@ export function readProfileFile(path: string): Profile {
     );
   }
   return validateProfile(parsed, `--agent-profile-file ${path}`);
-}
-
-/** The profile given by --agent-profile / --agent-profile-file, if any (send takes only these two). */
-export function profileFromFlags(flags: AgentFlags): Profile | undefined {
-  if (flags.agentProfile !== undefined && flags.agentProfileFile !== undefined) {
-    throw new UsageError('give only one of --agent-profile and --agent-profile-file');
-  }
-  if (flags.agentProfile !== undefined) return { id: flags.agentProfile };
-  if (flags.agentProfileFile !== undefined) return readProfileFile(flags.agentProfileFile);
-  return undefined;
 }
 
 /** The parse step for create: at most one agent flag, and the profile file read and checked. */

@@ -1,6 +1,5 @@
-// The message of a create or a send, as a command reads it: message.ts's sources, and a person at a terminal
-// told when a quiet pipe on standard input keeps them waiting. Apart from message.ts, which the Action also
-// uses, so that it does not reach the CLI's run context.
+// A create's or send's message: message.ts's sources, and a note when a quiet stdin keeps a person at a
+// terminal waiting (kept out of message.ts, which the Action uses, so that it needs no run context).
 import type { Context } from '../run/context.js';
 import { readMessage } from '../../core/index.js';
 

@@ -1,6 +1,5 @@
-// A `<session>` argument left out: at a terminal, a searchable choice of the sessions this machine knows
-// (`agents ls`); in a script, the usage error commander gave before the argument became optional (one
-// line, exit 2, nothing sent).
+// A `<session>` argument left out: at a terminal, a searchable choice of the sessions this machine knows; in
+// a script, commander's usage error from before the argument became optional (exit 2, nothing sent).
 import type { Context } from '../run/context.js';
 import { historyName, readKnownSessions, type SessionRef, timeFormat, UsageError } from '../../core/index.js';
 import { sessionChoiceLabel } from '../output/render-sessions.js';

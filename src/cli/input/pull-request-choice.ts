@@ -1,8 +1,7 @@
-// Which of a session's pull requests a command works on. The API lists a session's pull requests (as
-// addresses, or {url, status} objects on the live service) without the turn that opened each, so the one
-// of "the latest turn" is only certain when there is one: with several, `--pr N|URL` picks; a person at a
-// terminal chooses from the list (the last listed first); a script gets an error naming them (exit 2).
-import { CliError, ExitCode, type Session, UsageError } from '../../core/index.js';
+// Which of a session's pull requests a command works on. The API lists them without the turn that opened
+// each, so the latest turn's is certain only when there is one: else `--pr N|URL` picks, a person at a
+// terminal chooses (the last listed first), a script gets an error naming them (exit 2).
+import { CliError, ExitCode, UsageError } from '../../core/index.js';
 import type { Prompts } from '../output/prompts.js';
 import { escapeForLine } from '../../util/text.js';
 
@@ -18,16 +17,6 @@ export function pullRequestPickArg(text: string): PullRequestPick {
     `not a pull request: ${JSON.stringify(text)}`,
     'give its number (--pr 12) or its address',
   );
-}
-
-/** The addresses of the session's pull requests, in the order the service lists them. */
-export function pullRequestUrls(session: Session): string[] {
-  const list: unknown[] = Array.isArray(session.pull_requests) ? session.pull_requests : [];
-  return list.flatMap((pr) => {
-    if (typeof pr === 'string') return [pr];
-    const url = typeof pr === 'object' && pr !== null ? (pr as { url?: unknown }).url : undefined;
-    return typeof url === 'string' ? [url] : [];
-  });
 }
 
 /** The number an address ends its `/pull/<n>` with, if it does. */

@@ -1,5 +1,4 @@
-// The options create and send share for waiting on the reply, checked in the parse step (their specs),
-// before anything is loaded, read or sent.
+// The options create and send share for waiting on the reply, checked in the parse step, before any request.
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../core/index.js';

@@ -1,6 +1,5 @@
-// commander's parsers for what `agents wait` and `--thread` take: a session or thread reference (parsed by
-// core/sessions/refs.ts, the vocabulary every face shares), a thread id or `<session>/<thread>` (what
-// `agents send` prints). A bad one is a usage error before anything is sent.
+// commander's parsers for `agents wait`'s references (core/sessions/refs.ts) and `--thread` (a thread id, or
+// the `<session>/<thread>` that `agents send` prints): a bad one is a usage error before anything is sent.
 import { InvalidArgumentError } from 'commander';
 import { notAWaitRef, parseWaitRef, type SessionRef, UsageError, type WaitRef } from '../../core/index.js';
 import { isUuid } from '../../util/uuid.js';

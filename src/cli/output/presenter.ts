@@ -1,7 +1,7 @@
 // The one presenter: what commands return becomes JSON, terminal text or plain text on stdout, notes on stderr.
 import { type Message, timeFormat } from '../../core/index.js';
 import { openInBrowser } from './browser.js';
-import { COMMAND_HANDLERS, type Item, type Result } from './items.js';
+import type { Item, Kinded, Result } from './items.js';
 import { loadMarkdown, type RenderMarkdown } from './markdown.js';
 import { SHARED_HANDLERS } from './print-shared.js';
 import { WAIT_HANDLERS } from './print-waits.js';
@@ -10,13 +10,17 @@ import { renderNotice, serviceText, type TextMode } from './render-conversation.
 import type { StatusLines } from './status-lines.js';
 import { supportsHyperlinks } from './terminal.js';
 
-/** Every item kind's handler: a new kind is one small function where its like are. */
-const HANDLERS: Handlers<Item> = { ...WAIT_HANDLERS, ...SHARED_HANDLERS, ...COMMAND_HANDLERS };
+/** The handler of each kind every command may yield: a new kind is one small function where its like are. */
+const HANDLERS: Handlers<Item> = { ...WAIT_HANDLERS, ...SHARED_HANDLERS };
 
-/** Prints what a command returned, item by item, as it comes. */
-export async function present(ctx: PresentContext, result: Result): Promise<void> {
+/** Prints what a command returned, item by item, as it comes; `own`: the handlers of the command's own items. */
+export async function present<Own extends Kinded = never>(
+  ctx: PresentContext,
+  result: Result<NoInfer<Own>>,
+  own?: Handlers<Own>,
+): Promise<void> {
   if (result === undefined) return;
-  const p = new Presenter(ctx);
+  const p = new Presenter(ctx, { ...HANDLERS, ...own });
   try {
     if (typeof result === 'object' && result !== null && 'kind' in result) await p.write(result);
     else for await (const item of result) await p.write(item);
@@ -31,7 +35,10 @@ class Presenter implements Printer {
   private status: StatusLines | undefined;
   private readonly markdown = new Map<boolean, Promise<RenderMarkdown>>();
 
-  constructor(readonly ctx: PresentContext) {
+  constructor(
+    readonly ctx: PresentContext,
+    private readonly handlers: Readonly<Record<string, unknown>>,
+  ) {
     this.json = ctx.globals.json === true;
     const tty = ctx.caps.stdoutIsTTY;
     this.text = {
@@ -67,8 +74,8 @@ class Presenter implements Printer {
     }
   }
 
-  async write(item: Item): Promise<void> {
-    await (HANDLERS[item.kind] as Handler<Item>)(this, item);
+  async write(item: Kinded): Promise<void> {
+    await (this.handlers[item.kind] as Handler<typeof item>)(this, item);
   }
 
   /** Whatever a wait left on stderr (a spinner, status lines) is taken off once the items end. */

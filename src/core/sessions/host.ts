@@ -4,6 +4,7 @@
 // adapts its own (src/cli/run/host.ts). `Client` is the library's Agents: the core may not name it.
 import type { CoreAgent } from '../api/types.js';
 import type { History } from '../state/history.js';
+import { recordLast, type UsedSession } from '../state/last-session.js';
 import type { InStream, OutStream } from '../io/io.js';
 
 export interface Host<Client> {
@@ -22,4 +23,20 @@ export interface Host<Client> {
   stdin: InStream;
   stdout: OutStream;
   homedir: string;
+}
+
+/** The run's key, to blank it out of anything sent or logged (none when the settings cannot be read). */
+export function secretOf(host: Host<unknown>): Promise<string | undefined> {
+  return host.apiKey().catch(() => undefined);
+}
+
+/** Records a turn just posted as the profile's `last`, its session working; a failed write is a warning. */
+export async function recordWorking(
+  host: Host<unknown>,
+  turn: { sessionId: string; threadId: string },
+  facts: UsedSession = {},
+): Promise<void> {
+  const entry = { id: turn.sessionId, threadId: turn.threadId };
+  const warning = await recordLast(await host.history(), entry, { ...facts, state: 'working' });
+  if (warning) host.log.warn(warning);
 }

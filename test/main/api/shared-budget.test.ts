@@ -243,7 +243,9 @@ describe('a budget shared through the state file', () => {
 
   it('sequential requests cost one transaction each: a request takes its slot with the last one’s end', async () => {
     const s = await sessionServer();
-    const l = processLimiter(s.url, tempDir(), { limit: 10, windowMs: 60_000 });
+    // A lease of a minute: a request in flight past a third of it is renewed, a transaction of its own,
+    // which processLimiter's 200 ms lease drew on a loaded machine.
+    const l = fileLimiter(s.url, KEY, { limit: 10, windowMs: 60_000 }, { dir: tempDir(), leaseMs: 60_000 });
     const c = clientOn(s, l);
     for (let i = 0; i < 3; i += 1) await c.getSession(randomUUID());
     await expect.poll(() => readState(l).ended.length, POLL).toBe(3);

@@ -36,5 +36,9 @@ Examples:
     .action((flags: AcpFlags, cmd: Command) => {
       // The SDK (with zod) loads while the run's context is made: the editor waits on initialize.
       const body = import('./run.js');
-      return run(cmd, async (ctx) => (await body).acp(ctx, flags));
+      return run(
+        cmd,
+        () => body,
+        (m, ctx) => m.acp(ctx, flags),
+      );
     });

@@ -6,6 +6,8 @@ import type { CommandSpec } from '../options/command-spec.js';
 import { readTimeoutOption, sessionArg } from '../options/session-args.js';
 import type { DownloadFlags } from '../options/artifact-output.js';
 
+const load = () => import('./run.js');
+
 export const artifactSpec: CommandSpec = (program, run) =>
   program
     .command('artifact')
@@ -25,5 +27,5 @@ Examples:
     .action(async (ref: SessionRef, artifactId: string, flags: DownloadFlags, cmd: Command) => {
       // -o names a file that can be written, found before anything is downloaded.
       if (flags.output !== undefined) checkOutputPath(flags.output, '-o');
-      return run(cmd, async (ctx) => (await import('./run.js')).artifact(ctx, ref, artifactId, flags));
+      return run(cmd, load, (m, ctx) => m.artifact(ctx, ref, artifactId, flags));
     });

@@ -5,12 +5,17 @@ import { present } from '../../output/presenter.js';
 import { openInBrowser } from '../../output/browser.js';
 import { chat } from '../chat/run.js';
 import { tail } from '../tail/run.js';
-import { show } from '../show/run.js';
-import { checkout } from '../checkout/run.js';
-import { diff } from '../diff/run.js';
+import { show, print as showPrint } from '../show/run.js';
+import { checkout, print as checkoutPrint } from '../checkout/run.js';
+import { diff, print as diffPrint } from '../diff/run.js';
 import { open } from '../open/run.js';
 import { send } from '../send/run.js';
+import type { SendItem } from '../send/items.js';
+import type { ShowItem } from '../show/items.js';
+import type { CheckoutItem } from '../checkout/items.js';
+import type { DiffItem } from '../diff/items.js';
 import { create } from '../create/run.js';
+import type { CreateItem } from '../create/items.js';
 import { toCliError } from '../../../core/index.js';
 import { escapeForLine } from '../../../util/text.js';
 import type { BoardScreen } from './screen.js';
@@ -22,12 +27,17 @@ async function runOnScreen(ctx: Context, what: ScreenAction, id: string): Promis
   // Its own end (Ctrl-C or Ctrl-D on an empty line) is the way back: its resume hint is not needed here.
   if (what === 'chat') return void (await chat(ctx, ref, { turns: 3 }));
   const result = await { tail, show, checkout, diff }[what](ctx, ref, {});
-  if (result !== undefined) await present(ctx, result);
+  if (result !== undefined)
+    await present<ShowItem | CheckoutItem | DiffItem>(ctx, result, {
+      ...showPrint,
+      ...checkoutPrint,
+      ...diffPrint,
+    });
 }
 
 export type Posted = { sessionId: string; threadId?: string; warning?: string };
 
-async function posted(items: AsyncIterable<Item>): Promise<Posted | undefined> {
+async function posted(items: AsyncIterable<Item | SendItem | CreateItem>): Promise<Posted | undefined> {
   let out: Posted | undefined;
   let warning: string | undefined;
   for await (const item of items) {

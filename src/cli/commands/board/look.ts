@@ -1,6 +1,11 @@
 // What the board asks the service about one session: a look (the session, then its latest turn) or a poll.
-import { type ApiClient, isFinalReply, isHttpError, latestUserMessage } from '../../../core/index.js';
-import { pullRequestUrls } from '../../input/pull-request-choice.js';
+import {
+  type ApiClient,
+  isFinalReply,
+  isHttpError,
+  latestUserMessage,
+  sessionPullRequests,
+} from '../../../core/index.js';
 import type { BoardRow } from './rows.js';
 
 export type Learnt = { facts: Partial<BoardRow>; requests: number };
@@ -24,8 +29,8 @@ export async function lookAt(
       if (session.title) facts.title = session.title;
       if (session.session_html_url) facts.web = session.session_html_url;
       if (typeof session.session_group_id === 'string') facts.group = session.session_group_id.toLowerCase();
-      const prs = pullRequestUrls(session);
-      if (prs.length > 0) facts.pr = prs[prs.length - 1];
+      const prs = sessionPullRequests(session);
+      if (prs.length > 0) facts.pr = prs[prs.length - 1]!.url;
     }
     let threadId = row.threadId;
     if (threadId === undefined) {

@@ -5,6 +5,8 @@ import { addNotifyOptions } from '../options/reply-options.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import type { BoardOptions } from './board.js';
 
+const load = () => import('./run.js');
+
 export const boardSpec: CommandSpec = (program, run) =>
   addNotifyOptions(
     program
@@ -25,6 +27,4 @@ Examples:
   $ agents board
   $ agents board --notify`,
     )
-    .action((flags: BoardOptions, cmd: Command) =>
-      run(cmd, async (ctx) => (await import('./run.js')).board(ctx, flags)),
-    );
+    .action((flags: BoardOptions, cmd: Command) => run(cmd, load, (m, ctx) => m.board(ctx, flags)));

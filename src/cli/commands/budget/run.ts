@@ -22,6 +22,9 @@ import { sleep } from '../../../util/sleep.js';
 import type { Item } from '../../output/items.js';
 import type { BudgetItem } from './items.js';
 
+// How the presenter prints this command's own items (output/items.ts).
+export { print } from './items.js';
+
 export interface BudgetFlags {
   watch?: boolean;
 }
@@ -69,7 +72,10 @@ async function read(ctx: Context, at: Awaited<ReturnType<typeof storeOf>>): Prom
   return { kind: 'budget', origin: at.origin, where: at.store.where, fleet: at.fleet, view, watch: false };
 }
 
-export async function budget(ctx: Context, flags: BudgetFlags): Promise<BudgetItem | AsyncIterable<Item>> {
+export async function budget(
+  ctx: Context,
+  flags: BudgetFlags,
+): Promise<BudgetItem | AsyncIterable<Item | BudgetItem>> {
   const at = await storeOf(ctx);
   const first = await read(ctx, at);
   if (!flags.watch) return first;

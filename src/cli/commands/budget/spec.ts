@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import type { CommandSpec } from '../options/command-spec.js';
 import type { BudgetFlags } from './run.js';
 
+const load = () => import('./run.js');
+
 export const budgetSpec: CommandSpec = (program, run) =>
   program
     .command('budget')
@@ -18,6 +20,4 @@ Examples:
   $ agents budget --json
   $ agents budget --watch --profile ci`,
     )
-    .action((opts: BudgetFlags, cmd: Command) =>
-      run(cmd, async (ctx) => (await import('./run.js')).budget(ctx, opts)),
-    );
+    .action((opts: BudgetFlags, cmd: Command) => run(cmd, load, (m, ctx) => m.budget(ctx, opts)));

@@ -11,10 +11,14 @@ import {
 } from '../../../core/index.js';
 import { selectAgent, type CheckedAgentFlags } from '../../input/agent.js';
 import type { Item } from '../../output/items.js';
+import type { ChatItem } from './items.js';
 import { loadBacklog, type Backlog } from '../../chat/backlog.js';
 import { Chat, type ChatEnd } from '../../chat/session.js';
 import { completeSlash } from '../../chat/slash.js';
 import { ChatTerminal } from '../../chat/chat-terminal.js';
+
+// How the presenter prints this command's own items (output/items.ts).
+export { print } from './items.js';
 
 export interface ChatFlags extends CheckedAgentFlags {
   private?: boolean;
@@ -50,7 +54,11 @@ async function knownAgent(ctx: Context, flags: ChatFlags): Promise<AgentSelectio
   return configured === undefined ? undefined : { agent_name: configured };
 }
 
-export async function chat(ctx: Context, ref: SessionRef | undefined, flags: ChatFlags): Promise<Item> {
+export async function chat(
+  ctx: Context,
+  ref: SessionRef | undefined,
+  flags: ChatFlags,
+): Promise<Item | ChatItem> {
   requireTerminal(ctx);
   const client = await ctx.client();
   let agent: AgentSelection | undefined;

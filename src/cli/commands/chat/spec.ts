@@ -7,6 +7,8 @@ import { addAgentOptions, addNotifyOptions } from '../options/reply-options.js';
 import { SESSION_ARG } from '../options/session-args.js';
 import type { ChatFlags } from './run.js';
 
+const load = () => import('./run.js');
+
 type ChatOptions = Omit<ChatFlags, keyof CheckedAgentFlags> & AgentFlags;
 
 export const chatSpec: CommandSpec = (program, run) =>
@@ -38,5 +40,5 @@ Examples:
       // One way of naming the agent at most, a profile file read and checked.
       const { agentProfile: _id, agentProfileFile: _file, ...rest } = opts;
       const flags: ChatFlags = { ...rest, ...checkAgentFlags(opts) };
-      return run(cmd, async (ctx) => (await import('./run.js')).chat(ctx, ref, flags));
+      return run(cmd, load, (m, ctx) => m.chat(ctx, ref, flags));
     });

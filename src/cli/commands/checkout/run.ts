@@ -5,6 +5,10 @@ import type { PullRequestPick } from '../../input/pull-request-choice.js';
 import { locatePull } from '../options/session-pull.js';
 import { branchState, fetchPull, requireBranchName, switchTo } from '../../git/clone.js';
 import type { Item } from '../../output/items.js';
+import type { CheckoutItem } from './items.js';
+
+// How the presenter prints this command's own items (output/items.ts).
+export { print } from './items.js';
 
 export type CheckoutFlags = { pr?: PullRequestPick; attempt?: number; branch?: string; force?: boolean };
 
@@ -12,7 +16,7 @@ export async function checkout(
   ctx: Context,
   given: SessionRef | undefined,
   flags: CheckoutFlags,
-): Promise<Item> {
+): Promise<Item | CheckoutItem> {
   const ref = await withAttempt(given, flags.attempt, () => ctx.history());
   const { sessionId, pr, remote, place } = await locatePull(ctx, ref, {
     pick: flags.pr,

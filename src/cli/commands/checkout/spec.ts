@@ -4,6 +4,8 @@ import type { CommandSpec } from '../options/command-spec.js';
 import { attemptOption, pullRequestOption, sessionOrPickArg } from '../options/session-args.js';
 import type { CheckoutFlags } from './run.js';
 
+const load = () => import('./run.js');
+
 export const checkoutSpec: CommandSpec = (program, run) =>
   program
     .command('checkout')
@@ -33,5 +35,5 @@ Examples:
   $ agents checkout last --json`,
     )
     .action((given: SessionRef | undefined, opts: CheckoutFlags, cmd: Command) =>
-      run(cmd, async (ctx) => (await import('./run.js')).checkout(ctx, given, opts)),
+      run(cmd, load, (m, ctx) => m.checkout(ctx, given, opts)),
     );

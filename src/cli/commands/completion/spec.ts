@@ -2,6 +2,8 @@
 import { Argument, type Command } from 'commander';
 import type { CommandSpec } from '../options/command-spec.js';
 
+const load = () => import('./run.js');
+
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
 export const completionSpec: CommandSpec = (program, run) => {
@@ -20,14 +22,14 @@ Examples:
     )
     .action((shell: (typeof SHELLS)[number], _opts: object, cmd: Command) =>
       // The script is written from the whole program, as built: every command and option of this version.
-      run(cmd, async () => (await import('./run.js')).completion(program, shell)),
+      run(cmd, load, (m) => m.completion(program, shell)),
     );
   // What the completion scripts call for session ids (the state file alone: no request, no key needed).
   program
     .command('__complete', { hidden: true })
     .argument('<what>')
     .action((what: string, _opts: object, cmd: Command) =>
-      run(cmd, async (ctx) => (await import('./run.js')).completeWords(ctx, what)),
+      run(cmd, load, (m, ctx) => m.completeWords(ctx, what)),
     );
   return completion;
 };

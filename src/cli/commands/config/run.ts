@@ -14,7 +14,10 @@ import {
   validateConfigValue,
 } from '../../../core/index.js';
 import type { Item } from '../../output/items.js';
-import type { ConfigEntry, ConfigListing } from './items.js';
+import type { ConfigEntry, ConfigListing, ConfigItem } from './items.js';
+
+// How the presenter prints this command's own items (output/items.ts).
+export { print } from './items.js';
 
 const FIELD: Record<ConfigKey, SettingName> = {
   'api-key': 'apiKey',
@@ -56,7 +59,7 @@ function entry(s: Settings, key: ConfigKey): ConfigEntry {
   return place === undefined ? shown : { ...shown, store: place };
 }
 
-export async function configList(ctx: Context): Promise<Item> {
+export async function configList(ctx: Context): Promise<Item | ConfigItem> {
   const settings = await ctx.settings(undefined, { keychain: false });
   const profiles = Object.keys(await ctx.config.profiles()).sort();
   const entries = Object.fromEntries(CONFIG_KEYS.map((k) => [k, entry(settings, k)]));
@@ -70,12 +73,16 @@ export async function configList(ctx: Context): Promise<Item> {
   return { kind: 'config-list', listing };
 }
 
-export async function configGet(ctx: Context, key: string): Promise<Item> {
+export async function configGet(ctx: Context, key: string): Promise<Item | ConfigItem> {
   const k = validateConfigKey(key);
   return { kind: 'config-entry', entry: entry(await ctx.settings([FIELD[k]], { keychain: false }), k) };
 }
 
-export async function* configSet(ctx: Context, key: string, value: string): AsyncGenerator<Item> {
+export async function* configSet(
+  ctx: Context,
+  key: string,
+  value: string,
+): AsyncGenerator<Item | ConfigItem> {
   const k = validateConfigKey(key);
   const checked = validateConfigValue(k, value);
   const profile = ctx.profile();
@@ -100,7 +107,7 @@ export async function* configSet(ctx: Context, key: string, value: string): Asyn
   yield { kind: 'note', text: `Set ${key} in profile ${profile}` };
 }
 
-export async function configUnset(ctx: Context, key: string): Promise<Item> {
+export async function configUnset(ctx: Context, key: string): Promise<Item | ConfigItem> {
   const k = validateConfigKey(key);
   const profile = ctx.profile();
   const removed =
@@ -113,6 +120,6 @@ export async function configUnset(ctx: Context, key: string): Promise<Item> {
   };
 }
 
-export function showConfigPath(ctx: Context): Item {
+export function showConfigPath(ctx: Context): Item | ConfigItem {
   return { kind: 'value', text: ctx.config.path, json: { path: ctx.config.path } };
 }

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import type { CommandSpec } from '../options/command-spec.js';
 
+const load = () => import('./run.js');
+
 const KEY = 'api-key, base-url, agent, budget-url or notify';
 
 export const configSpec: CommandSpec = (program, run) => {
@@ -19,29 +21,26 @@ Examples:
   $ agents config set notify '["notify-send", "agents"]'
   $ agents config path`,
     );
-  const commands = () => import('./run.js');
   const sub = (name: string, description: string) => config.command(name).description(description);
   sub('list', 'the settings in effect and where each comes from (the key masked)').action(
-    (_opts: object, cmd: Command) => run(cmd, async (ctx) => (await commands()).configList(ctx)),
+    (_opts: object, cmd: Command) => run(cmd, load, (m, ctx) => m.configList(ctx)),
   );
   sub('get', 'print the value in effect for KEY (api-key masked)')
     .argument('<key>', KEY)
-    .action((key: string, _opts: object, cmd: Command) =>
-      run(cmd, async (ctx) => (await commands()).configGet(ctx, key)),
-    );
+    .action((key: string, _opts: object, cmd: Command) => run(cmd, load, (m, ctx) => m.configGet(ctx, key)));
   sub('set', 'store KEY in the profile (for api-key prefer `agents login --with-key`)')
     .argument('<key>', KEY)
     .argument('<value>')
     .action((key: string, value: string, _opts: object, cmd: Command) =>
-      run(cmd, async (ctx) => (await commands()).configSet(ctx, key, value)),
+      run(cmd, load, (m, ctx) => m.configSet(ctx, key, value)),
     );
   sub('unset', 'remove KEY from the profile')
     .argument('<key>', KEY)
     .action((key: string, _opts: object, cmd: Command) =>
-      run(cmd, async (ctx) => (await commands()).configUnset(ctx, key)),
+      run(cmd, load, (m, ctx) => m.configUnset(ctx, key)),
     );
   sub('path', 'print where the config file is').action((_opts: object, cmd: Command) =>
-    run(cmd, async (ctx) => (await commands()).showConfigPath(ctx)),
+    run(cmd, load, (m, ctx) => m.showConfigPath(ctx)),
   );
   return config;
 };

@@ -20,8 +20,12 @@ import { commandMessage } from '../../input/command-message.js';
 import { selectAgent, type CheckedAgentFlags } from '../../input/agent.js';
 import type { ReplyFlags } from '../../input/reply-flags.js';
 import type { Item } from '../../output/items.js';
+import type { CreateItem } from './items.js';
 import { addMember, waitFanOut } from '../wait/run.js';
 import { afterPost } from '../options/after-post.js';
+
+// How the presenter prints this command's own items (output/items.ts).
+export { print } from './items.js';
 
 export interface CreateFlags extends CheckedAgentFlags, ReplyFlags {
   private?: boolean;
@@ -31,7 +35,11 @@ export interface CreateFlags extends CheckedAgentFlags, ReplyFlags {
   attempts?: number;
 }
 
-export async function* create(ctx: Context, words: string[], flags: CreateFlags): AsyncGenerator<Item> {
+export async function* create(
+  ctx: Context,
+  words: string[],
+  flags: CreateFlags,
+): AsyncGenerator<Item | CreateItem> {
   const client = await ctx.client();
   const agent = await selectAgent(
     flags,
@@ -84,7 +92,7 @@ async function* createAttempts(
   client: ApiClient,
   body: CreateSessionBody,
   flags: CreateFlags,
-): AsyncGenerator<Item> {
+): AsyncGenerator<Item | CreateItem> {
   const n = flags.attempts!;
   const group = randomUUID();
   const books = await ctx.history();

@@ -7,6 +7,8 @@ import type { CommandSpec } from '../options/command-spec.js';
 import { addAgentOptions, addReplyOptions, loadSchemaOption } from '../options/reply-options.js';
 import type { CreateFlags } from './run.js';
 
+const load = () => import('./run.js');
+
 type CreateOptions = Omit<CreateFlags, keyof CheckedAgentFlags | 'schema'> & AgentFlags;
 
 export const createSpec: CommandSpec = (program, run) =>
@@ -39,7 +41,7 @@ Examples:
     )
     .action(async (words: string[], opts: CreateOptions, cmd: Command) => {
       const flags = await check(words, opts);
-      return run(cmd, async (ctx) => (await import('./run.js')).create(ctx, words, flags));
+      return run(cmd, load, (m, ctx) => m.create(ctx, words, flags));
     });
 
 async function check(words: string[], opts: CreateOptions): Promise<CreateFlags> {

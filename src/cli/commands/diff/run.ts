@@ -6,6 +6,10 @@ import { locatePull } from '../options/session-pull.js';
 import { currentBranchSession, defaultBranch, fetchPull } from '../../git/clone.js';
 import { git, gitSays } from '../../git/git.js';
 import type { Item } from '../../output/items.js';
+import type { DiffItem } from './items.js';
+
+// How the presenter prints this command's own items (output/items.ts).
+export { print } from './items.js';
 
 export type DiffFlags = { pr?: PullRequestPick; attempt?: number; stat?: boolean; nameOnly?: boolean };
 
@@ -13,7 +17,7 @@ export async function diff(
   ctx: Context,
   given: SessionRef | undefined,
   flags: DiffFlags,
-): Promise<Item | void> {
+): Promise<Item | DiffItem | void> {
   // Left out: the session of the branch agents checkout made, when on one (as gh pr diff takes the branch's).
   const { sessionId, pr, remote, place } = await locatePull(
     ctx,

@@ -4,6 +4,8 @@ import type { CommandSpec } from '../options/command-spec.js';
 import { attemptOption, pullRequestOption, sessionOrPickArg } from '../options/session-args.js';
 import type { DiffFlags } from './run.js';
 
+const load = () => import('./run.js');
+
 export const diffSpec: CommandSpec = (program, run) =>
   program
     .command('diff')
@@ -29,5 +31,5 @@ Examples:
   $ agents diff last --pr 12 > change.patch`,
     )
     .action((given: SessionRef | undefined, opts: DiffFlags, cmd: Command) =>
-      run(cmd, async (ctx) => (await import('./run.js')).diff(ctx, given, opts)),
+      run(cmd, load, (m, ctx) => m.diff(ctx, given, opts)),
     );

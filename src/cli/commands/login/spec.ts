@@ -2,6 +2,8 @@ import type { Command } from 'commander';
 import type { CommandSpec } from '../options/command-spec.js';
 import type { LoginFlags } from './run.js';
 
+const load = () => import('./run.js');
+
 export const loginSpec: CommandSpec = (program, run) =>
   program
     .command('login')
@@ -27,6 +29,4 @@ Examples:
   $ agents login --profile work
   $ agents login --insecure-storage`,
     )
-    .action((flags: LoginFlags, cmd: Command) =>
-      run(cmd, async (ctx) => (await import('./run.js')).login(ctx, flags)),
-    );
+    .action((flags: LoginFlags, cmd: Command) => run(cmd, load, (m, ctx) => m.login(ctx, flags)));

@@ -4,6 +4,8 @@ import { intOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import type { LsFlags } from './run.js';
 
+const load = () => import('./run.js');
+
 export const lsSpec: CommandSpec = (program, run) =>
   program
     .command('ls')
@@ -28,5 +30,5 @@ Examples:
   $ agents ls last          # right after create --attempts: its attempts`,
     )
     .action((group: SessionRef | undefined, flags: LsFlags, cmd: Command) =>
-      run(cmd, async (ctx) => (await import('./run.js')).ls(ctx, { ...flags, group })),
+      run(cmd, load, (m, ctx) => m.ls(ctx, { ...flags, group })),
     );

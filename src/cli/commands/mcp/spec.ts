@@ -18,5 +18,9 @@ Examples:
     .action((flags: { readOnly?: boolean }, cmd: Command) => {
       // The SDK (with zod and ajv) loads while the run's context is made: a client waits on the answer.
       const body = import('./run.js');
-      return run(cmd, async (ctx) => (await body).mcp(ctx, flags));
+      return run(
+        cmd,
+        () => body,
+        (m, ctx) => m.mcp(ctx, flags),
+      );
     });

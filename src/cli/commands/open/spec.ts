@@ -3,6 +3,8 @@ import type { SessionRef } from '../../../core/index.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import { sessionOrPickArg } from '../options/session-args.js';
 
+const load = () => import('./run.js');
+
 export const openSpec: CommandSpec = (program, run) =>
   program
     .command('open')
@@ -17,5 +19,5 @@ Examples:
   $ agents open "$SESSION"`,
     )
     .action((ref: SessionRef | undefined, _opts: object, cmd: Command) =>
-      run(cmd, async (ctx) => (await import('./run.js')).open(ctx, ref)),
+      run(cmd, load, (m, ctx) => m.open(ctx, ref)),
     );

@@ -3,10 +3,17 @@
 // its run.ts, imported only when the command runs, takes typed options and returns data.
 import type { Command } from 'commander';
 import type { Context } from '../../run/context.js';
-import type { Result } from '../../output/items.js';
+import type { OwnItems, Result } from '../../output/items.js';
 
-/** Runs a command's body with the run's Context and prints what it returns (cli.ts's main gives it). */
-export type Runner = (cmd: Command, body: (ctx: Context) => Promise<Result> | Result) => Promise<void>;
+/**
+ * Runs a command (cli.ts's main gives it): `load` imports its run.ts, `body` runs it with the run's Context;
+ * what it returns is printed, its own items by the module's `print`.
+ */
+export type Runner = <M extends object>(
+  cmd: Command,
+  load: () => Promise<M>,
+  body: (m: M, ctx: Context) => Promise<Result<OwnItems<M>>> | Result<OwnItems<M>>,
+) => Promise<void>;
 
 /** A command's declaration: adds the command to `program` and returns it. */
 export type CommandSpec = (program: Command, run: Runner) => Command;

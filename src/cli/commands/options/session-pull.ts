@@ -1,8 +1,8 @@
 // What checkout and diff share: the session's pull request and the clone's remote that names its
 // repository, the checks that need no network first, so that a refusal costs no request and changes nothing.
 import type { Context } from '../../run/context.js';
-import { resolveSession, type SessionRef } from '../../../core/index.js';
-import { choosePullRequest, pullRequestUrls, type PullRequestPick } from '../../input/pull-request-choice.js';
+import { resolveSession, sessionPullRequests, type SessionRef } from '../../../core/index.js';
+import { choosePullRequest, type PullRequestPick } from '../../input/pull-request-choice.js';
 import { parsePullRequestUrl } from '../../git/forge-urls.js';
 import { remoteFor, remotes, requireClone } from '../../git/clone.js';
 import type { GitPlace } from '../../git/git.js';
@@ -27,7 +27,12 @@ export async function locatePull(ctx: Context, given: SessionRef | undefined, o:
   const { id } = await resolveSession(ref, await ctx.history());
   const client = await ctx.client();
   const session = await client.getSession(id, { signal: ctx.signal });
-  const url = await choosePullRequest(id, pullRequestUrls(session), o.pick, ctx.prompts);
+  const url = await choosePullRequest(
+    id,
+    sessionPullRequests(session).map((p) => p.url),
+    o.pick,
+    ctx.prompts,
+  );
   const pr = parsePullRequestUrl(url);
   const remote = remoteFor(await remotes(place), pr);
   return { sessionId: id, pr, remote, place };

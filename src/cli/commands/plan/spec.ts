@@ -5,6 +5,8 @@ import type { CommandSpec } from '../options/command-spec.js';
 import { readTimeoutOption, sessionOrPickArg } from '../options/session-args.js';
 import type { DownloadFlags } from '../options/artifact-output.js';
 
+const load = () => import('./run.js');
+
 export const planSpec: CommandSpec = (program, run) =>
   program
     .command('plan')
@@ -23,5 +25,5 @@ Examples:
     .action(async (ref: SessionRef | undefined, flags: DownloadFlags, cmd: Command) => {
       // -o names a file that can be written, found before anything is downloaded.
       if (flags.output !== undefined) checkOutputPath(flags.output, '-o');
-      return run(cmd, async (ctx) => (await import('./run.js')).plan(ctx, ref, flags));
+      return run(cmd, load, (m, ctx) => m.plan(ctx, ref, flags));
     });

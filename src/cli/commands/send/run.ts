@@ -18,7 +18,11 @@ import { commandMessage } from '../../input/command-message.js';
 import type { ReplyFlags } from '../../input/reply-flags.js';
 import { sessionOrPick } from '../../input/pick-session.js';
 import type { Item } from '../../output/items.js';
+import type { SendItem } from './items.js';
 import { afterPost } from '../options/after-post.js';
+
+// How the presenter prints this command's own items (output/items.ts).
+export { print } from './items.js';
 
 export type SendFlags = ReplyFlags & { profile?: Profile; yes?: boolean; schema?: OutputSchema };
 
@@ -27,7 +31,7 @@ export async function* send(
   given: SessionRef | undefined,
   words: string[],
   flags: SendFlags,
-): AsyncGenerator<Item> {
+): AsyncGenerator<Item | SendItem> {
   const ref = await sessionOrPick(ctx, given);
   const history = await ctx.history();
   const session = await resolveSession(ref, history);

@@ -9,6 +9,8 @@ import { addReplyOptions, loadSchemaOption } from '../options/reply-options.js';
 import { sessionOrPickArg } from '../options/session-args.js';
 import type { SendFlags } from './run.js';
 
+const load = () => import('./run.js');
+
 type SendOptions = Omit<SendFlags, 'profile' | 'schema'> &
   Pick<AgentFlags, 'agentProfile' | 'agentProfileFile'>;
 
@@ -35,7 +37,7 @@ Examples:
     )
     .action(async (ref: SessionRef | undefined, words: string[], opts: SendOptions, cmd: Command) => {
       const flags = await check(words, opts);
-      return run(cmd, async (ctx) => (await import('./run.js')).send(ctx, ref, words, flags));
+      return run(cmd, load, (m, ctx) => m.send(ctx, ref, words, flags));
     });
 
 async function check(words: string[], opts: SendOptions): Promise<SendFlags> {

@@ -13,6 +13,10 @@ import {
 import type { Context } from '../../run/context.js';
 import { sessionOrPick } from '../../input/pick-session.js';
 import type { Item } from '../../output/items.js';
+import type { ShowItem } from './items.js';
+
+// How the presenter prints this command's own items (output/items.ts).
+export { print } from './items.js';
 
 export interface ShowFlags {
   thread?: string;
@@ -25,7 +29,11 @@ export interface ShowFlags {
   timeout?: number;
 }
 
-export async function show(ctx: Context, given: SessionRef | undefined, flags: ShowFlags): Promise<Item> {
+export async function show(
+  ctx: Context,
+  given: SessionRef | undefined,
+  flags: ShowFlags,
+): Promise<Item | ShowItem> {
   const ref = await sessionOrPick(ctx, given);
   const history = await ctx.history();
   // A session group (create --attempts): its attempts, as `agents ls` lists them.

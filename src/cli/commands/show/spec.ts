@@ -6,6 +6,8 @@ import type { CommandSpec } from '../options/command-spec.js';
 import { readTimeoutOption, sessionOrPickArg, threadOption } from '../options/session-args.js';
 import type { ShowFlags } from './run.js';
 
+const load = () => import('./run.js');
+
 type ShowOptions = Omit<ShowFlags, 'thread'> & { thread?: ThreadOption };
 
 export const showSpec: CommandSpec = (program, run) =>
@@ -35,5 +37,5 @@ export const showSpec: CommandSpec = (program, run) =>
     .action((given: SessionRef | undefined, opts: ShowOptions, cmd: Command) => {
       const ref = withThreadSession(given, opts.thread);
       const flags: ShowFlags = { ...opts, thread: opts.thread?.threadId };
-      return run(cmd, async (ctx) => (await import('./run.js')).show(ctx, ref, flags));
+      return run(cmd, load, (m, ctx) => m.show(ctx, ref, flags));
     });

@@ -7,6 +7,8 @@ import { sessionOrPickArg, threadOption } from '../options/session-args.js';
 import type { TailFlags } from './run.js';
 import { sinceOption } from './since.js';
 
+const load = () => import('./run.js');
+
 type TailOptions = Omit<TailFlags, 'thread'> & { thread?: ThreadOption };
 
 export const tailSpec: CommandSpec = (program, run) =>
@@ -44,5 +46,5 @@ export const tailSpec: CommandSpec = (program, run) =>
         lines: counted ? opts.lines : undefined,
         thread: opts.thread?.threadId,
       };
-      return run(cmd, async (ctx) => (await import('./run.js')).tail(ctx, ref, flags));
+      return run(cmd, load, (m, ctx) => m.tail(ctx, ref, flags));
     });

@@ -6,6 +6,8 @@ import type { CommandSpec } from '../options/command-spec.js';
 import { addNotifyOptions, loadSchemaOption } from '../options/reply-options.js';
 import type { WaitFlags } from './run.js';
 
+const load = () => import('./run.js');
+
 export const waitSpec: CommandSpec = (program, run) =>
   addNotifyOptions(
     program.command('wait'),
@@ -46,6 +48,6 @@ Examples:
       async (refs: WaitRef[] | undefined, opts: WaitFlags & { outputSchema?: string }, cmd: Command) => {
         const { outputSchema, ...flags } = opts;
         if (outputSchema !== undefined) flags.schema = await loadSchemaOption(outputSchema);
-        return run(cmd, async (ctx) => (await import('./run.js')).wait(ctx, refs ?? [], flags));
+        return run(cmd, load, (m, ctx) => m.wait(ctx, refs ?? [], flags));
       },
     );
