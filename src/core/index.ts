@@ -32,15 +32,7 @@ export {
 export { SchemaMismatchError, TimeoutError } from './errors/agents-error.js';
 
 // Sessions: references, "last", the output schema and the structured output, a call's deadline.
-export {
-  notASession,
-  notAWaitRef,
-  parseSessionRef,
-  parseWaitRef,
-  type SessionRef,
-  sessionRefArg,
-  type WaitRef,
-} from './sessions/refs.js';
+export { notAWaitRef, parseWaitRef, type SessionRef, sessionRefArg, type WaitRef } from './sessions/refs.js';
 export { groupOf, resolveSession, webAddress, withAttempt } from './sessions/resolve.js';
 export { loadOutputSchema } from './sessions/output-schema.js';
 export {
@@ -55,9 +47,8 @@ export { type Deadline, startDeadline, withDeadline } from './sessions/deadline.
 export { DEFAULT_SHOW_LIMIT, readSession } from './sessions/read-session.js';
 export { classify, type Conversation, type Entry, toolSummary } from './conversation/model.js';
 
-// This machine's history: the last session, the known sessions, the turns' ends a library instance sees.
+// This machine's history: the known sessions, the turns' ends a library instance sees.
 export { type History, historyName } from './state/history.js';
-export { recordLast, type UsedSession } from './state/last-session.js';
 export {
   type KnownSession,
   MAX_SESSIONS,

@@ -36,7 +36,7 @@ function notA(what: string, text: string, hint: string): UsageError {
   return new UsageError(`not a ${what}: ${shown}`, hint);
 }
 
-export function notASession(text: string): UsageError {
+function notASession(text: string): UsageError {
   return notA('session', text, 'give a session id (UUID), its address (…/sessions/<id>), or "last"');
 }
 
