@@ -1,9 +1,6 @@
-// The core's one door for the faces (the CLI, chat, the Action, `agents mcp`, `agents acp`): what a face may
-// use of the core beside the library's public entry (src/sdk/index.ts). A face never imports a deep file
-// (test/unit/house.test.ts holds it). Every name is listed, never `export *`: the house test follows a
-// face's imports through this file by name (so the Action keeps clear of the HTTP client, and a command's
-// first file loads only what parses a command line), and the build leaves out of a bundle a module none of
-// whose names it uses (`pureCore`, scripts/esbuild-options.mjs).
+// The core's one door for the faces (the CLI, chat, the Action, `agents mcp`, `agents acp`); none imports a
+// deep file (test/unit/house.test.ts). Every name is listed, never `export *`: the house test follows a
+// face's imports by name, and the build leaves out a module none of whose names a bundle uses (`pureCore`).
 // The records and what is said of them.
 export {
   type AgentSelection,
@@ -35,16 +32,8 @@ export {
 export { SchemaMismatchError, TimeoutError } from './errors/agents-error.js';
 
 // Sessions: references, "last", the output schema and the structured output, a call's deadline.
-export {
-  notASession,
-  notAWaitRef,
-  parseSessionRef,
-  parseWaitRef,
-  type SessionRef,
-  sessionRefArg,
-  type WaitRef,
-} from './sessions/refs.js';
-export { resolveSession } from './sessions/resolve.js';
+export { notAWaitRef, parseWaitRef, type SessionRef, sessionRefArg, type WaitRef } from './sessions/refs.js';
+export { groupOf, resolveSession, webAddress, withAttempt } from './sessions/resolve.js';
 export { loadOutputSchema } from './sessions/output-schema.js';
 export {
   DEFAULT_SCHEMA_RETRIES,
@@ -58,9 +47,8 @@ export { type Deadline, startDeadline, withDeadline } from './sessions/deadline.
 export { DEFAULT_SHOW_LIMIT, readSession } from './sessions/read-session.js';
 export { classify, type Conversation, type Entry, toolSummary } from './conversation/model.js';
 
-// This machine's history: the last session, the known sessions, the turns' ends a library instance sees.
+// This machine's history: the known sessions, the turns' ends a library instance sees.
 export { type History, historyName } from './state/history.js';
-export { recordLast, type UsedSession } from './state/last-session.js';
 export {
   type KnownSession,
   MAX_SESSIONS,
@@ -109,13 +97,7 @@ export {
   type Settings,
   type SettingSource,
 } from './config/settings.js';
-export {
-  budgetDir,
-  clientFromSettings,
-  type BudgetSettings,
-  type ClientHooks,
-  type ClientSettings,
-} from './config/client-from-settings.js';
+export { budgetDir, clientFromSettings, type BudgetSettings } from './config/client-from-settings.js';
 export type { Env, InStream, IO, OutStream, Tuning } from './io/io.js';
 export type { Host } from './sessions/host.js';
 export { recordWorking, secretOf } from './sessions/host.js';
@@ -126,11 +108,9 @@ export { DEFAULT_SCHEDULE, nextDelay, type ScheduleOptions } from './poll/schedu
 export { RATE_LIMITED_LINE, failingLine } from './events/outage-lines.js';
 export { githubOutputs, resultOutputs, stepSummary, type WaitResult } from './events/ci-result.js';
 export { type LineOptions, lineProgress, type Progress } from './events/progress.js';
-export { checkMessageSources, readMessage } from './io/message.js';
-export { readSchemaFile } from './io/schema-file.js';
+export { checkMessageSources, readMessage, readSchemaFile } from './io/message.js';
 
-// The rest of what the CLI and chat use: its API client and budget stores, the session work, the
-// conversation model, the files it keeps.
+// The rest the CLI and chat use: the API client, budget stores, session work, conversation model, kept files.
 export type { RetryNotice } from './api/backoff.js';
 export { anySignal } from './api/call-deadline.js';
 export type { ApiClient, ClientOptions } from './api/client.js';
@@ -157,7 +137,6 @@ export { artifactRecord, downloadArtifact, latestPlanRecord } from './sessions/a
 export { followThread, notifyEnd, outagePolicy, type ThreadWait, waitError } from './sessions/await-reply.js';
 export { FanOut, resumeWait } from './sessions/fan-out.js';
 export { ConversationFollow, readBacklog } from './sessions/follow-conversation.js';
-export { groupOf, withAttempt } from './sessions/groups.js';
 export { fetchLatestTurnState, latestUserMessage, turnInProgress } from './sessions/latest.js';
 export { type Posted, postTurn } from './sessions/post.js';
 export {
@@ -167,6 +146,5 @@ export {
   type StructuredResult,
 } from './sessions/structured-reply.js';
 export { waitResult } from './sessions/wait-result.js';
-export { webAddress } from './sessions/web-address.js';
 export { historyFor } from './state/history-for.js';
 export { openStateFile, type StateFile } from './state/state-file.js';

@@ -9,10 +9,8 @@ function createdMs(m: Message): number {
   return Number.isFinite(t) ? t : Number.NEGATIVE_INFINITY;
 }
 
-/**
- * Pure: the union of the lists (each oldest first), oldest first, each message once (by id). Ties keep the
- * first list's first, except that a thread's prompt from one list goes before its replies from another.
- */
+/** Pure: the union of the lists (each oldest first), oldest first, each message once (by id). Ties keep the
+ * first list's first, except that a thread's prompt from one list goes before its replies from another. */
 export function mergeOldestFirst(...lists: readonly (readonly Message[])[]): Message[] {
   const listOf = new Map<string, number>();
   const all: Message[] = [];
@@ -24,19 +22,12 @@ export function mergeOldestFirst(...lists: readonly (readonly Message[])[]): Mes
     }
   });
   // Array#sort is stable: ties stay in the order of the concatenation, which is the server's.
-  const sorted = all.sort((a, b) => createdMs(a) - createdMs(b));
-  const out: Message[] = [];
-  let group: Message[] = [];
-  const flush = () => {
-    out.push(...promptsFirst(group, listOf));
-    group = [];
-  };
-  for (const m of sorted) {
-    if (group.length > 0 && createdMs(group[0]!) !== createdMs(m)) flush();
-    group.push(m);
+  const ties = new Map<number, Message[]>();
+  for (const m of all.sort((a, b) => createdMs(a) - createdMs(b))) {
+    if (!ties.has(createdMs(m))) ties.set(createdMs(m), []);
+    ties.get(createdMs(m))!.push(m);
   }
-  flush();
-  return out;
+  return [...ties.values()].flatMap((tie) => promptsFirst(tie, listOf));
 }
 
 /** Pure: messages that tie, each prompt after a reply of its thread from another list moved before it. */

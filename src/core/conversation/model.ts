@@ -29,11 +29,9 @@ function argText(v: unknown): string {
   return JSON.stringify(v) ?? String(v);
 }
 
-/**
- * Pure: the tool call a `tool_call` text encodes, if we can read it. The live service sends
+/** Pure: the tool call a `tool_call` text encodes, if we can read it. The live service sends
  * `{"__name__": tool, ...args}`, some tools put their arguments under `input`, the spec `{"tool", "input"}`.
- * The arguments become one text: `input` as it is; else `key=value` pairs (a lone one, its value alone).
- */
+ * The arguments become one text: `input` as it is; else `key=value` pairs (a lone one, its value alone). */
 export function decodeToolCall(text: string): ToolCall | undefined {
   let value: unknown;
   try {
@@ -65,10 +63,7 @@ export function classify(m: Message): Entry {
   if (m.chat_thread_id === null) return { kind: 'notice', message: m };
   if (m.role === 'user') return { kind: 'user', message: m };
   if (isFinalReply(m)) return { kind: 'final', message: m };
-  if (m.type === 'tool_call') {
-    const tool = decodeToolCall(m.message);
-    return tool ? { kind: 'tool', message: m, tool } : { kind: 'tool', message: m };
-  }
+  if (m.type === 'tool_call') return { kind: 'tool', message: m, tool: decodeToolCall(m.message) };
   return { kind: 'reply', message: m };
 }
 
@@ -81,10 +76,9 @@ export interface Conversation {
   duplicates: Message[];
 }
 
-/**
- * Pure: messages (in storage order) as the conversation to show. The live service repeats each thread's final
- * reply as its last `message`: that copy is left out (the final is what scripts look for); notices set apart.
- */
+/** Pure: messages (in storage order) as the conversation to show. The live service repeats each thread's
+ * final reply as its last `message`: that copy is left out (the final is what scripts look for); notices set
+ * apart. */
 export function readConversation(messages: readonly Message[]): Conversation {
   const finals = new Map<string, string>();
   for (const m of messages) if (isFinalReply(m)) finals.set(m.chat_thread_id!, m.message);
@@ -95,27 +89,20 @@ export function readConversation(messages: readonly Message[]): Conversation {
   const duplicates: Message[] = [];
   for (const m of messages) {
     const entry = classify(m);
-    if (entry.kind === 'notice') {
-      notices.push(entry);
-      continue;
-    }
     const thread = m.chat_thread_id ?? '';
-    if (entry.kind === 'reply' && finals.get(thread) === m.message && !copied.has(thread)) {
+    if (entry.kind === 'notice') notices.push(entry);
+    else if (entry.kind === 'reply' && finals.get(thread) === m.message && !copied.has(thread)) {
       copied.add(thread);
       duplicates.push(m);
-      continue;
-    }
-    entries.push(entry);
+    } else entries.push(entry);
   }
   return { entries, notices, duplicates };
 }
 
-/**
- * The same rules for messages that arrive a poll at a time. The service's copy of a final can come before or
+/** The same rules for messages that arrive a poll at a time. The service's copy of a final can come before or
  * after the final: `hold` (scripts) holds a `message` that ends a batch until the next one, so that a final
  * then drops it (the conversation exactly, one poll late); `show` (people) shows each at once and marks a
- * final whose text was just shown `repeats`.
- */
+ * final whose text was just shown `repeats`. */
 export class ConversationStream {
   private held: Message | undefined;
   /** Per thread: the text of the last assistant message shown, and the final's. */
@@ -126,29 +113,25 @@ export class ConversationStream {
 
   /** Entries to show now for a batch of new messages (storage order). */
   push(batch: readonly Message[]): LandedEntry[] {
+    // The text of the final of `m`'s thread in the batch, from index `from` on.
+    const finalText = (m: Message, from: number) =>
+      batch.slice(from).find((x) => isFinalReply(x) && x.chat_thread_id === m.chat_thread_id)?.message;
     const out: LandedEntry[] = [];
-    if (this.held !== undefined) {
-      const held = this.held;
-      this.held = undefined;
-      const final = batch.find((m) => isFinalReply(m) && m.chat_thread_id === held.chat_thread_id);
-      if (final?.message !== held.message) out.push(...this.emit(held));
-    }
+    const held = this.held;
+    this.held = undefined;
+    if (held !== undefined && finalText(held, 0) !== held.message) out.push(this.emit(held));
     batch.forEach((m, i) => {
-      const entry = classify(m);
-      const thread = m.chat_thread_id ?? '';
-      if (entry.kind === 'reply') {
+      if (classify(m).kind === 'reply') {
         // The copy, arriving after its final (already shown), or before it in this same batch.
-        if (this.finals.get(thread) === m.message) return;
-        const final = batch
-          .slice(i + 1)
-          .find((x) => isFinalReply(x) && x.chat_thread_id === m.chat_thread_id);
-        if (final?.message === m.message) return;
+        const copy =
+          this.finals.get(m.chat_thread_id ?? '') === m.message || finalText(m, i + 1) === m.message;
+        if (copy) return;
         if (this.policy === 'hold' && i === batch.length - 1) {
           this.held = m;
           return;
         }
       }
-      out.push(...this.emit(m));
+      out.push(this.emit(m));
     });
     return out;
   }
@@ -158,22 +141,20 @@ export class ConversationStream {
     for (const m of shown) this.emit(m);
   }
 
-  /** Whatever is held back, when no more messages will come. */
-  flush(): Entry[] {
-    const held = this.held;
-    this.held = undefined;
-    return held ? this.emit(held) : [];
+  /** Whatever is held back, when no more messages will come (no final can drop it now). */
+  flush(): LandedEntry[] {
+    return this.push([]);
   }
 
-  private emit(m: Message): LandedEntry[] {
+  private emit(m: Message): LandedEntry {
     const entry = classify(m);
     const thread = m.chat_thread_id ?? '';
     if (entry.kind === 'final') {
       this.finals.set(thread, m.message);
-      return [this.lastShown.get(thread) === m.message ? { ...entry, repeats: true } : entry];
+      return this.lastShown.get(thread) === m.message ? { ...entry, repeats: true } : entry;
     }
     if (entry.kind === 'reply') this.lastShown.set(thread, m.message);
-    return [entry];
+    return entry;
   }
 }
 

@@ -14,11 +14,9 @@ export interface LatestTurn {
   start: Message;
 }
 
-/**
- * Pure: the latest turn of `messages`: the thread of the newest prompt (only the latest can run: a follow-up
+/** Pure: the latest turn of `messages`: the thread of the newest prompt (only the latest can run: a follow-up
  * interrupts the one before), else of the last message on a thread. It has finished once any of its messages
- * is a final reply, wherever it stands (ties on time are listed in any order).
- */
+ * is a final reply, wherever it stands (ties on time are listed in any order). */
 export function latestTurn(messages: readonly Message[]): LatestTurn | undefined {
   const prompt = messages.findLast((m) => m.role === 'user' && m.chat_thread_id !== null);
   const thread = (prompt ?? messages.findLast((m) => m.chat_thread_id !== null))?.chat_thread_id;

@@ -8,8 +8,7 @@ export interface Turn {
   messages: Message[];
 }
 
-/**
- * Pure: consecutive messages of one thread form a turn, numbered by `threads` (the session's, in order), so
+/** Pure: consecutive messages of one thread form a turn, numbered by `threads` (the session's, in order), so
  * that a page or one thread alone keeps its numbers; a thread missing from it takes the previous one's + 1.
  */
 export function groupTurns(messages: readonly Message[], threads: readonly string[] = []): Turn[] {

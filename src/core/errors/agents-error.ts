@@ -41,10 +41,8 @@ export interface AgentsErrorOptions {
   silent?: boolean;
 }
 
-/**
- * The base class of every error the library throws (and the CLI ends with): a one-line message that never
- * carries the API key, the CLI's `exitCode`, the HTTP `status` where there is one, and a `hint`.
- */
+/** The base class of every error the library throws (and the CLI ends with): a one-line message that never
+ * carries the API key, the CLI's `exitCode`, the HTTP `status` where there is one, and a `hint`. */
 export class AgentsError extends Error {
   /** The CLI's exit code for this error (the contract's). */
   readonly exitCode: ExitCodeValue;
@@ -106,19 +104,15 @@ export interface TimeoutErrorInit extends AgentsErrorInit {
   attempts?: number;
 }
 
-/**
- * The call's `timeout` ran out, or the key's budget stayed spent past it (exit 124). A wait that timed out
- * names its session and thread: the session goes on, and a later wait on them picks it up.
- */
+/** The call's `timeout` ran out, or the key's budget stayed spent past it (exit 124). A wait that timed out
+ * names its session and thread: the session goes on, and a later wait on them picks it up. */
 export class TimeoutError extends AgentsError {
   /** The session waited on, when there was one. */
   readonly sessionId: string | undefined;
   /** The turn (thread) waited on, when known: after a schema's follow-up, the follow-up's. */
   readonly threadId: string | undefined;
-  /**
-   * Set when a wait's own time ran out (not a request's, nor a follow-up's post): the polls the service
-   * answered during it. 0 means the service never answered (the key busy, the service down).
-   */
+  /** Set when a wait's own time ran out (not a request's, nor a follow-up's post): the polls the service
+   * answered during it. 0 means the service never answered (the key busy, the service down). */
   readonly answered: number | undefined;
   /** The wait's last poll was refused with a 429: the key's budget was spent (by this or other processes). */
   readonly rateLimited: boolean;
@@ -184,8 +178,7 @@ export interface ApiErrorInit extends AgentsErrorInit {
   outcomeUnknown?: boolean;
 }
 
-/**
- * Any other failure of a call to the service (exit 1): refused (400, 413, 422), failing (5xx), unreachable,
+/** Any other failure of a call to the service (exit 1): refused (400, 413, 422), failing (5xx), unreachable,
  * slow or garbled. `kind` says which; `outcomeUnknown` marks a create or send that may have been carried out.
  */
 export class ApiError extends AgentsError {

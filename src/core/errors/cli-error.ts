@@ -55,10 +55,8 @@ function outcomeHint({ creates }: HttpError): string {
   return hint;
 }
 
-/**
- * The error of the one hierarchy for an HttpError; a cancelled call is an AbortError, or a silent exit 0
- * when the reader of stdout went away. Callers that know more (a wait: which session) map those first.
- */
+/** The error of the one hierarchy for an HttpError; a cancelled call is an AbortError, or a silent exit 0
+ * when the reader of stdout went away. Callers that know more (a wait: which session) map those first. */
 export function fromHttpError(err: HttpError): AgentsError {
   const hint = err.outcomeUnknown ? outcomeHint(err) : (err.advice ?? HINTS[err.kind]);
   const { kind, message } = err;

@@ -1,7 +1,7 @@
 // How a wait ends as a CI job reads it, and under GitHub Actions the text of its step summary and outputs.
 import { randomBytes } from 'node:crypto';
 import type { PullRequestRef } from '../api/types.js';
-import type { SchemaError } from './schema-errors.js';
+import type { SchemaError } from '../errors/agents-error.js';
 
 /** How a wait ended, as a CI job reads it (--wait --json, the step summary and outputs, the Action, MCP). */
 export interface WaitResult {
@@ -73,11 +73,9 @@ export function stepSummary(r: WaitResult, title?: string): string {
     `- status: **${STATUS[r.status]}**${r.schema_attempts ? ` (schema: ${r.schema_attempts} ${r.schema_attempts === 1 ? 'try' : 'tries'})` : ''}`,
     `- session: \`${r.session_id}\`${r.thread_id ? `, thread \`${r.thread_id}\`` : ''}`,
   ];
-  const prs = r.pull_requests.map((pr) =>
-    typeof pr === 'string'
-      ? `  - ${encodeURI(pr)}`
-      : `  - ${encodeURI(pr.url)}${pr.status ? ` (${inline(pr.status)})` : ''}`,
-  );
+  const prs = r.pull_requests
+    .map((pr) => (typeof pr === 'string' ? { url: pr, status: undefined } : pr))
+    .map((pr) => `  - ${encodeURI(pr.url)}${pr.status ? ` (${inline(pr.status)})` : ''}`);
   lines.push(prs.length > 0 ? '- pull requests:' : '- pull requests: none', ...prs);
   if (r.schema_errors !== undefined) {
     lines.push(

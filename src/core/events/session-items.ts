@@ -2,7 +2,7 @@
 import type { Message } from '../api/types.js';
 import type { Entry } from '../conversation/model.js';
 import type { WaitResult } from './ci-result.js';
-import type { SchemaProblem } from './schema-errors.js';
+import type { SchemaError } from '../errors/agents-error.js';
 
 /** What a status line of `agents wait` shows of one session. */
 export interface StatusRow {
@@ -18,12 +18,8 @@ export interface StatusRow {
   until?: number;
 }
 
-/** The ids a CI job gets before the wait, so that a later step can link to the running session. */
-export interface StartedIds {
-  session_id: string;
-  thread_id: string;
-  session_html_url: string;
-}
+/** What was wrong with a reply checked against a schema: no JSON in it, or the schema's errors. */
+export type SchemaProblem = { kind: 'no-json' } | { kind: 'mismatch'; errors: SchemaError[] };
 
 /** One thing a post or a wait produced. */
 export type SessionItem =
@@ -42,8 +38,12 @@ export type SessionItem =
   /** What the agent just did while a wait goes on, for the progress line. */
   | { kind: 'activity'; entry: Entry }
   | { kind: 'waited' }
-  /** Under GitHub Actions, before the wait: the ids for $GITHUB_OUTPUT. */
-  | { kind: 'github-ids'; output: string; ids: StartedIds }
+  /** Under GitHub Actions, before the wait: the ids for $GITHUB_OUTPUT (a later step links to the session). */
+  | {
+      kind: 'github-ids';
+      output: string;
+      ids: { session_id: string; thread_id: string; session_html_url: string };
+    }
   /** Under GitHub Actions, after it: the result for $GITHUB_STEP_SUMMARY and/or $GITHUB_OUTPUT. */
   | { kind: 'github-result'; result: WaitResult; summary?: string; output?: string; title?: string }
   /** A wait ended (not stopped by the user): the turn's result as --json prints it, --notify as given. */

@@ -1,5 +1,6 @@
 // Where a message comes from: the arguments, --file, standard input, or a prompt. Standard input is read only
 // when asked for (`-`) or when nothing else gives one and it is no terminal: an idle, open stdin never hangs.
+// And a JSON Schema file for an answer (--output-schema, the Action's output_schema): read whole, bounded.
 import { accessSync, constants, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../errors/cli-error.js';
@@ -64,31 +65,8 @@ export function checkMessageSources(args: string[], file: string | undefined): v
 
 /** The message text, or a UsageError (exit 2) before anything is sent. */
 export async function readMessage(src: MessageSources): Promise<string> {
-  const fromStdinArg = src.args.length === 1 && src.args[0] === '-';
   if (src.file !== undefined && src.args.length > 0) throw notBoth();
-  let text: string;
-  let origin: string;
-  if (src.file !== undefined && src.file !== '-') {
-    origin = src.fileLabel ?? `--file ${src.file}`;
-    const bytes = await readFile(src.file).catch((err: unknown) => {
-      throw unreadable(origin, err);
-    });
-    text = decode(bytes, origin);
-  } else if (fromStdinArg || src.file === '-' || (src.args.length === 0 && src.stdin.isTTY !== true)) {
-    origin = 'standard input';
-    text = decode(await readStream(src.stdin, src.slowStdin), origin);
-  } else if (src.args.length > 0) {
-    text = src.args.join(' ');
-    origin = 'the arguments';
-  } else if (src.interactive) {
-    text = await src.prompt();
-    origin = 'the prompt';
-  } else {
-    throw new UsageError(
-      'no message given',
-      'pass it as arguments, with --file PATH, or on standard input (-)',
-    );
-  }
+  const { origin, text } = await messageOf(src);
   if (text.trim() === '') {
     // Standard input is read when nothing else gave a message: an empty one is most often `</dev/null` or a
     // pipe whose writer printed nothing, and the way out is another source.
@@ -99,4 +77,42 @@ export async function readMessage(src: MessageSources): Promise<string> {
     throw new UsageError(`the message from ${origin} is empty`, hint);
   }
   return text;
+}
+
+async function messageOf(src: MessageSources): Promise<{ origin: string; text: string }> {
+  if (src.file !== undefined && src.file !== '-') {
+    const origin = src.fileLabel ?? `--file ${src.file}`;
+    const bytes = await readFile(src.file).catch((err: unknown) => {
+      throw unreadable(origin, err);
+    });
+    return { origin, text: decode(bytes, origin) };
+  }
+  const fromStdinArg = src.args.length === 1 && src.args[0] === '-';
+  if (fromStdinArg || src.file === '-' || (src.args.length === 0 && src.stdin.isTTY !== true)) {
+    const origin = 'standard input';
+    return { origin, text: decode(await readStream(src.stdin, src.slowStdin), origin) };
+  }
+  if (src.args.length > 0) return { origin: 'the arguments', text: src.args.join(' ') };
+  if (src.interactive) return { origin: 'the prompt', text: await src.prompt() };
+  throw new UsageError(
+    'no message given',
+    'pass it as arguments, with --file PATH, or on standard input (-)',
+  );
+}
+
+/** A schema file larger than this is not a schema someone wrote for an answer. */
+const MAX_SCHEMA_BYTES = 1024 * 1024;
+
+/** The JSON in the file at `path` (not yet checked to be a schema); `label` names it in each error. */
+export async function readSchemaFile(path: string, label: string): Promise<unknown> {
+  const bytes = await readFile(path).catch((err: unknown) => {
+    const why = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
+    throw new UsageError(`${label}: cannot read it (${why})`);
+  });
+  if (bytes.length > MAX_SCHEMA_BYTES) throw new UsageError(`${label}: over 1 MiB, not a schema`);
+  try {
+    return JSON.parse(bytes.toString('utf8')) as unknown;
+  } catch (err) {
+    throw new UsageError(`${label}: not JSON (${err instanceof Error ? err.message : String(err)})`);
+  }
 }

@@ -29,17 +29,9 @@ export async function latestPlanRecord(
 ): Promise<Artifact> {
   const session = await client.getSession(sessionId, o);
   const latest = (session.plan_artifact_ids ?? []).at(-1);
-  if (latest === undefined) {
-    throw new NotFoundError(`session ${session.id} has no plan`, {
-      hint: `agents show ${session.id} shows what the agent did`,
-    });
-  }
-  return artifactRecord(client, session.id, latest, o);
-}
-
-export interface FetchedArtifact {
-  artifact: Artifact;
-  download: Download;
+  if (latest !== undefined) return artifactRecord(client, session.id, latest, o);
+  const hint = `agents show ${session.id} shows what the agent did`;
+  throw new NotFoundError(`session ${session.id} has no plan`, { hint });
 }
 
 /** The bytes behind the record's presigned link (fetched without the key). */
@@ -47,6 +39,6 @@ export async function downloadArtifact(
   client: ApiClient,
   artifact: Artifact,
   o: CallOptions,
-): Promise<FetchedArtifact> {
+): Promise<{ artifact: Artifact; download: Download }> {
   return { artifact, download: await client.download(artifact.url, o) };
 }

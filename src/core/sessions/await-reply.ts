@@ -32,13 +32,8 @@ export function waitError(
     return new AbortError(`interrupted while waiting on session ${sessionId}`, { hint, cause: err });
   }
   if (deadline.expired) {
-    return new TimeoutError(`timed out${deadline.after} waiting on session ${sessionId}`, {
-      sessionId,
-      threadId,
-      ...seen,
-      hint,
-      cause: err,
-    });
+    const init = { sessionId, threadId, ...seen, hint, cause: err };
+    return new TimeoutError(`timed out${deadline.after} waiting on session ${sessionId}`, init);
   }
   return isHttpError(err) ? gaveUp(err, ` on session ${sessionId}`, hint) : err;
 }
@@ -130,31 +125,20 @@ export async function* notifyEnd(
   about: { who: string; title?: string; signal: AbortSignal },
   items: AsyncIterable<SessionItem>,
 ): AsyncGenerator<SessionItem> {
-  if (flag === false) {
-    yield* items;
-    return;
-  }
-  const { who, title } = about;
   let result: unknown;
-  const ended = (outcome: 'replied' | 'timed-out' | 'failed'): SessionItem => ({
-    kind: 'wait-ended',
-    who,
-    title,
-    outcome,
-    notify: flag,
-    result,
-  });
+  const ended = (outcome: 'replied' | 'timed-out' | 'failed'): SessionItem[] => {
+    if (flag === false) return [];
+    return [{ kind: 'wait-ended', who: about.who, title: about.title, outcome, notify: flag, result }];
+  };
   try {
     for await (const item of items) {
       result = turnResult(item) ?? result;
       yield item;
     }
   } catch (err) {
-    if (!about.signal.aborted) {
-      const timedOut = err instanceof CliError && err.exitCode === ExitCode.TIMEOUT;
-      yield ended(timedOut ? 'timed-out' : 'failed');
-    }
+    const timedOut = err instanceof CliError && err.exitCode === ExitCode.TIMEOUT;
+    if (!about.signal.aborted) yield* ended(timedOut ? 'timed-out' : 'failed');
     throw err;
   }
-  yield ended('replied');
+  yield* ended('replied');
 }

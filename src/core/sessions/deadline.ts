@@ -16,10 +16,8 @@ export interface Deadline {
   dispose(): void;
 }
 
-/**
- * A deadline `timeoutMs` from now, also ended by `stop`. After a stall of this process, what arrived meanwhile
- * is read first (afterIo): a 429 in hand would else be reported as "may have been created".
- */
+/** A deadline `timeoutMs` from now, also ended by `stop`. After a stall of this process, what arrived
+ * meanwhile is read first (afterIo): a 429 in hand would else be reported as "may have been created". */
 export function startDeadline(stop: AbortSignal, timeoutMs: number | undefined): Deadline {
   const timer = new AbortController();
   const cancel =
@@ -51,13 +49,9 @@ export async function withDeadline<T>(
   try {
     return await run(deadline.signal);
   } catch (err) {
-    if (deadline.expired) {
-      throw new TimeoutError(`timed out${deadline.after} ${what}`, {
-        hint: 'the service or the network is slow; try again, or give a longer --timeout',
-        cause: err,
-      });
-    }
-    throw err;
+    if (!deadline.expired) throw err;
+    const hint = 'the service or the network is slow; try again, or give a longer --timeout';
+    throw new TimeoutError(`timed out${deadline.after} ${what}`, { hint, cause: err });
   } finally {
     deadline.dispose();
   }

@@ -14,9 +14,8 @@ import { latestUserMessage } from './latest.js';
 import type { WaitRef } from './refs.js';
 import { resolveSession } from './resolve.js';
 import { readKnownSessions } from '../state/known-sessions.js';
-import type { SessionItem, StatusRow } from '../events/session-items.js';
+import type { SchemaProblem, SessionItem, StatusRow } from '../events/session-items.js';
 import { checkReply, NO_JSON, schemaErrorLine, type OutputSchema } from './structured-output.js';
-import type { SchemaProblem } from '../events/schema-errors.js';
 import { Channel } from '../../util/channel.js';
 import { sleep } from '../../util/sleep.js';
 import { fileError } from '../errors/file-errors.js';
@@ -51,9 +50,8 @@ function mismatch(problem: SchemaProblem): CliError {
     problem.kind === 'no-json'
       ? NO_JSON
       : problem.errors.slice(0, 3).map(schemaErrorLine).join('; ') + (problem.errors.length > 3 ? '; …' : '');
-  return new CliError(`the agent's answer did not match the schema: ${what}`, {
-    exitCode: ExitCode.SCHEMA_MISMATCH,
-  });
+  const exitCode = ExitCode.SCHEMA_MISMATCH;
+  return new CliError(`the agent's answer did not match the schema: ${what}`, { exitCode });
 }
 
 export function resumeWait(entries: { ref: WaitRef; sessionId?: string; threadId?: string }[]): string {
@@ -65,12 +63,9 @@ export function resumeWait(entries: { ref: WaitRef; sessionId?: string; threadId
 
 async function latestThread(client: ApiClient, sessionId: string, signal: AbortSignal): Promise<string> {
   const thread = (await latestUserMessage(client, { sessionId }, { signal }))?.chat_thread_id;
-  if (!thread) {
-    throw new CliError(`session ${sessionId} has no turn to wait on (no message was posted to it)`, {
-      hint: `see it with: agents show ${sessionId}`,
-    });
-  }
-  return thread;
+  if (thread) return thread;
+  const hint = `see it with: agents show ${sessionId}`;
+  throw new CliError(`session ${sessionId} has no turn to wait on (no message was posted to it)`, { hint });
 }
 
 /** Waits on references as they are added; iterate items() for the replies and errors as they come. */
@@ -147,12 +142,8 @@ export class FanOut {
   }
 
   private row(key: string, patch: Partial<StatusRow>): void {
-    const base = this.rows.get(key) ?? {
-      sessionId: patch.sessionId ?? '',
-      state: 'starting',
-      since: Date.now(),
-    };
-    const row: StatusRow = { ...base, ...patch };
+    const old: StatusRow = this.rows.get(key) ?? { sessionId: '', state: 'starting', since: Date.now() };
+    const row = { ...old, ...patch };
     this.rows.set(key, row);
     this.channel.push({ kind: 'wait-status', key, row });
   }
@@ -189,28 +180,21 @@ export class FanOut {
       this.threads.add(thread);
       this.row(key, { title, state: 'waiting' });
 
-      const final = await this.follow(sessionId, threadId, key);
-      const checked = this.o.schema ? checkReply(final.message, this.o.schema) : undefined;
+      const message = await this.follow(sessionId, threadId, key);
+      const checked = this.o.schema ? checkReply(message.message, this.o.schema) : undefined;
       if (checked?.ok === false) throw mismatch(checked.problem);
       const structured = checked?.ok ? { value: checked.value } : undefined;
       if (this.o.outputDir !== undefined) {
-        const text = structured ? `${JSON.stringify(structured.value)}\n` : final.message;
+        const text = structured ? `${JSON.stringify(structured.value)}\n` : message.message;
         await this.writeReply(sessionId, threadId, text);
       }
       entry.state = 'done';
       this.row(key, { state: 'done', until: Date.now() });
-      this.channel.push({
-        kind: 'wait-reply',
-        sessionId,
-        threadId,
-        title,
-        message: final,
-        structured,
-        several: this.counted().length > 1,
-      });
+      const several = this.counted().length > 1;
+      this.channel.push({ kind: 'wait-reply', sessionId, threadId, title, message, structured, several });
       const fields = structured ? { structured_output: structured.value } : {};
-      const result = { session: sessionId, thread: threadId, message: final, ...fields };
-      this.ended(agent ?? `session ${sessionId}`, title, 'replied', result);
+      const result = { session: sessionId, thread: threadId, message, ...fields };
+      this.ended({ who: agent ?? `session ${sessionId}`, title, outcome: 'replied', result });
     } catch (err) {
       if (signal.aborted) {
         this.row(key, { state: 'stopped', until: Date.now() });
@@ -224,20 +208,14 @@ export class FanOut {
       const named = entry.sessionId !== undefined && e.message.includes(entry.sessionId);
       this.fail(named ? e.message : `${who}: ${e.message}`, e);
       if (entry.sessionId !== undefined) {
-        const failed = { session: entry.sessionId, error: e.message, exit_code: e.exitCode };
-        this.ended(`session ${entry.sessionId}`, undefined, 'failed', failed);
+        const result = { session: entry.sessionId, error: e.message, exit_code: e.exitCode };
+        this.ended({ who: `session ${entry.sessionId}`, outcome: 'failed', result });
       }
     }
   }
 
-  private ended(
-    who: string,
-    title: string | undefined,
-    outcome: 'replied' | 'failed',
-    result: unknown,
-  ): void {
-    if (this.o.notify === false) return;
-    this.channel.push({ kind: 'wait-ended', who, title, outcome, notify: this.o.notify, result });
+  private ended(item: Omit<Extract<SessionItem, { kind: 'wait-ended' }>, 'kind' | 'notify'>): void {
+    if (this.o.notify !== false) this.channel.push({ kind: 'wait-ended', ...item, notify: this.o.notify });
   }
 
   /** A request before the wait proper, ridden through an outage as the polls are. */
@@ -279,10 +257,9 @@ export class FanOut {
         },
       },
     });
-    for (;;) {
-      const step = await run.next();
-      if (step.done) return step.value;
-    }
+    let step = await run.next();
+    while (!step.done) step = await run.next();
+    return step.value;
   }
 
   /** DIR/<session>.md, or DIR/<session>-<thread>.md when several threads of one session are waited on. */

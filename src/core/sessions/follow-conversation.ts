@@ -4,7 +4,7 @@ import type { Message, MessageType } from '../api/types.js';
 import { ConversationStream, readConversation, type Entry, type LandedEntry } from '../conversation/model.js';
 import { latestTurn, type LatestTurn } from '../conversation/turn-state.js';
 import { Follower, type FollowOptions } from '../poll/follow.js';
-import { readMessages } from './read.js';
+import { readMessages } from './read-session.js';
 
 /** Which of the conversation's last entries a backlog shows. */
 export interface BacklogQuery {
@@ -28,22 +28,6 @@ export interface ConversationBacklog {
 /** Messages a backlog of `lines` entries reads: the service's copies, notices and prompts are not shown. */
 const READ_PER_LINE = 4;
 
-/** Reads until `sinceMs` is covered: the messages stored since then, and one older to prove it. */
-async function readSince(
-  client: ApiClient,
-  target: ThreadTarget,
-  types: MessageType[],
-  sinceMs: number,
-  o: CallOptions,
-): Promise<Message[]> {
-  for (let max = 100; ; max *= 4) {
-    const { messages } = await readMessages(client, target, types, max, o);
-    // Oldest first by created_at: its first one older than `sinceMs`, or fewer than asked, covers it.
-    const oldest = Date.parse(messages[0]?.created_at ?? '');
-    if (messages.length < max || oldest < sinceMs) return messages;
-  }
-}
-
 /** Pure: the entries a backlog shows of a conversation read (oldest first). */
 export function backlogEntries(read: readonly Message[], q: BacklogQuery): Entry[] {
   const since = q.sinceMs;
@@ -63,13 +47,16 @@ export async function readBacklog(
   q: BacklogQuery,
   o: CallOptions,
 ): Promise<ConversationBacklog> {
-  // At least one is read even with -n 0, to know where "new" starts and which turn is the latest.
-  const read =
-    q.sinceMs !== undefined && q.lines === undefined
-      ? await readSince(client, target, q.types, q.sinceMs, o)
-      : (await readMessages(client, target, q.types, Math.max(1, (q.lines ?? 0) * READ_PER_LINE), o))
-          .messages;
-  return { read, entries: backlogEntries(read, q), latest: latestTurn(read) };
+  // At least one is read even with -n 0, to know where "new" starts and which turn is the latest. With a time
+  // alone, the read grows until it covers it: the messages stored since then, and one older to prove it.
+  const since = q.lines === undefined ? q.sinceMs : undefined;
+  for (let max = since === undefined ? Math.max(1, (q.lines ?? 0) * READ_PER_LINE) : 100; ; max *= 4) {
+    const { messages: read } = await readMessages(client, target, q.types, max, o);
+    // Oldest first by created_at: its first one older than `since`, or fewer than asked, covers it.
+    if (since === undefined || read.length < max || Date.parse(read[0]?.created_at ?? '') < since) {
+      return { read, entries: backlogEntries(read, q), latest: latestTurn(read) };
+    }
+  }
 }
 
 export interface ConversationFollowOptions extends Omit<FollowOptions, 'after'> {

@@ -33,14 +33,11 @@ function postError(err: unknown, deadline: Deadline, what: 'session' | 'message'
   if (!(isHttpError(err) && err.kind === 'aborted' && deadline.expired)) throw err;
   // A create's session is not known; a follow-up's is.
   const sessionId = err.creates?.what === 'message' ? err.creates.sessionId : undefined;
-  if (err.outcomeUnknown) {
-    const lead = `timed out${deadline.after} before the service answered; the ${what} may have been created`;
-    throw new TimeoutError(lead, { sessionId, hint: fromHttpError(err).hint, cause: err });
-  }
-  throw new TimeoutError(
-    `timed out${deadline.after}; the ${what} was not created (nothing the service acted on was sent)`,
-    { sessionId, cause: err },
-  );
+  const lead = err.outcomeUnknown
+    ? `timed out${deadline.after} before the service answered; the ${what} may have been created`
+    : `timed out${deadline.after}; the ${what} was not created (nothing the service acted on was sent)`;
+  const hint = err.outcomeUnknown ? fromHttpError(err).hint : undefined;
+  throw new TimeoutError(lead, { sessionId, hint, cause: err });
 }
 
 /** Posts `turn` within `deadline`, recorded as `last` in `books` (none for an MCP server, the Action). */
@@ -56,23 +53,13 @@ export async function postTurn<T extends TurnPost>(
       .createSession(turn.body, o)
       .catch((err: unknown) => postError(err, deadline, 'session'));
     const threadId = session.thread_id ?? undefined;
+    const { body, attempt } = turn;
+    const { title, created_at: createdAt, session_html_url: web } = session;
     // An attempt is recorded with its group, which `last` then names (see LastSession.group).
-    const group = turn.attempt === undefined ? undefined : turn.body.session_group_id;
-    const warning =
-      books &&
-      (await recordLast(
-        books,
-        { id: session.id, threadId, ...(group === undefined ? {} : { group }) },
-        {
-          title: session.title || undefined,
-          agent: turn.body.agent_name,
-          createdAt: session.created_at,
-          web: session.session_html_url,
-          state: 'working',
-          group,
-          attempt: turn.attempt,
-        },
-      ));
+    const group = attempt === undefined ? undefined : body.session_group_id;
+    const last = { id: session.id, threadId, ...(group === undefined ? {} : { group }) };
+    const facts = { title: title || undefined, agent: body.agent_name, createdAt, web, group, attempt };
+    const warning = books && (await recordLast(books, last, { ...facts, state: 'working' }));
     return { sessionId: session.id, threadId, session, warning } as PostedFor<T>;
   }
   const sent = await client

@@ -1,12 +1,84 @@
-// A session and its conversation as show and a resumed chat read it, cut to the newest when a limit is given,
-// with the turn numbers of the whole session and the turn still running, if any.
-import type { ApiClient, CallOptions } from '../api/client.js';
+// Reading a conversation, both roles, on any server the document allows: a repeated `role` is asked once and
+// believed only when the answer shows both roles; else each role is read alone and merged. A session and its
+// conversation as show and a resumed chat read it: cut to the newest when a limit is given, with the turn
+// numbers of the whole session and the turn still running, if any.
+import type { ApiClient, CallOptions, ThreadTarget } from '../api/client.js';
 import { isHttpError } from '../api/errors.js';
-import type { MessageType, Session } from '../api/types.js';
+import type { ListQuery, Message, MessageType, Role, Session } from '../api/types.js';
 import { NotFoundError } from '../errors/agents-error.js';
+import { mergeOldestFirst } from '../conversation/merge.js';
 import { readConversation, type Conversation } from '../conversation/model.js';
 import { runningThread } from '../conversation/turn-state.js';
-import { readMessages, userMessages } from './read.js';
+
+/** What each client's server proved of a repeated `role`: 'all' (both listed) or 'one' (422, one role). */
+const repeatedRole = new WeakMap<ApiClient, 'all' | 'one'>();
+
+async function take(source: AsyncIterable<Message>, max = Number.POSITIVE_INFINITY): Promise<Message[]> {
+  const out: Message[] = [];
+  if (max <= 0) return out;
+  for await (const m of source) {
+    out.push(m);
+    if (out.length >= max) break;
+  }
+  return out;
+}
+
+/** Every user message of the session, oldest first: one per turn, so they give the turns' order. */
+export function userMessages(client: ApiClient, sessionId: string, o: CallOptions): Promise<Message[]> {
+  const query: ListQuery = { role: 'user', type: ['message', 'final_message'], direction: 'asc' };
+  return take(client.iterateMessages({ sessionId }, query, o));
+}
+
+/** Up to `max` messages of both roles of `target` (the newest when bounded), oldest first, each once; `users`,
+ * every user message of the session (all threads) when the read had to list them anyway. */
+// The document types `role` as one value; newer deployments of the live service take it repeated, older ones
+// answer 422, and a server that follows the document may keep the first value or the last and answer 200
+// (Node's URLSearchParams.get keeps the first, Django's QueryDict the last).
+export async function readMessages(
+  client: ApiClient,
+  target: ThreadTarget,
+  types: MessageType[],
+  max: number,
+  o: CallOptions,
+): Promise<{ messages: Message[]; users?: Message[] }> {
+  const bounded = max !== Number.POSITIVE_INFINITY;
+  // Up to `max` of a role (or both), oldest first: a bounded read lists `desc` for the newest and is read
+  // backwards (ties keep the server's order).
+  const listed = async (role: Role | Role[]) => {
+    const query: ListQuery = { role, type: types, direction: bounded ? 'desc' : 'asc' };
+    const list = await take(client.iterateMessages(target, query, o), max);
+    return bounded ? list.reverse() : list;
+  };
+  const newest = (messages: Message[]) =>
+    bounded ? messages.slice(Math.max(0, messages.length - max)) : messages;
+  if (repeatedRole.get(client) !== 'one') {
+    const both = await listed(['user', 'assistant']).catch((err: unknown) => {
+      if (!(isHttpError(err) && err.kind === 'validation')) throw err;
+      repeatedRole.set(client, 'one');
+      return undefined;
+    });
+    if (both !== undefined) {
+      const roles = new Set(both.map((m) => m.role));
+      if (roles.has('user') && roles.has('assistant')) {
+        repeatedRole.set(client, 'all');
+        return { messages: mergeOldestFirst(both) };
+      }
+      // One role, or none: the server may have kept one value of `role`, or the conversation really has one
+      // role so far. Read the role it lacks alone; the union is right in every case. With none, ask for the
+      // prompts: a thread without a user message has no reply either.
+      const rest = await listed(roles.has('user') ? 'assistant' : 'user');
+      if (rest.length > 0 && both.length > 0) repeatedRole.set(client, 'one');
+      return { messages: newest(mergeOldestFirst(both, rest)) };
+    }
+  }
+  // One list per role. Unbounded, every user message of the session (one per turn, for turn numbers).
+  const users = bounded ? await listed('user') : await userMessages(client, target.sessionId, o);
+  const assistant = await listed('assistant');
+  if (bounded) return { messages: newest(mergeOldestFirst(users, assistant)) };
+  const thread = target.threadId?.toLowerCase();
+  const mine = thread === undefined ? users : users.filter((m) => m.chat_thread_id?.toLowerCase() === thread);
+  return { messages: mergeOldestFirst(mine, assistant), users };
+}
 
 /** Entries shown without --limit or --all. */
 export const DEFAULT_SHOW_LIMIT = 50;
@@ -44,11 +116,9 @@ export async function readSession(
   const target = { sessionId: session.id, threadId: q.thread };
   const read = await readMessages(client, target, types, max, o).catch((err: unknown) => {
     if (isHttpError(err) && err.kind === 'not_found' && q.thread !== undefined) {
-      throw new NotFoundError(`session ${session.id} has no thread ${q.thread}`, {
-        status: err.status,
-        hint: `its threads are listed by: agents show ${session.id} --json`,
-        cause: err,
-      });
+      const hint = `its threads are listed by: agents show ${session.id} --json`;
+      const message = `session ${session.id} has no thread ${q.thread}`;
+      throw new NotFoundError(message, { status: err.status, hint, cause: err });
     }
     throw err;
   });
@@ -68,11 +138,6 @@ export async function readSession(
   const threads = [...new Set(users.map((m) => m.chat_thread_id).filter((t): t is string => t !== null))];
   const latest = threads.at(-1);
   const shown = q.thread === undefined || q.thread.toLowerCase() === latest?.toLowerCase();
-  return {
-    session,
-    conversation,
-    threads,
-    truncatedTo,
-    running: shown ? runningThread(latest, read.messages) : undefined,
-  };
+  const running = shown ? runningThread(latest, read.messages) : undefined;
+  return { session, conversation, threads, truncatedTo, running };
 }

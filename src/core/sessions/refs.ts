@@ -4,16 +4,13 @@
 import { UsageError } from '../errors/cli-error.js';
 import { isUuid } from '../../util/uuid.js';
 
-/**
- * A parsed `<session>` argument. `mustBe`: `last` combined with `--thread <session>/<thread>`, whose
- * session part it must resolve to.
- */
+/** A parsed `<session>` argument. `mustBe`: `last` combined with `--thread <session>/<thread>`, whose
+ * session part it must resolve to. */
 export type SessionRef = { kind: 'id'; id: string } | { kind: 'last'; mustBe?: string };
 
-export function parseSessionRef(input: string): SessionRef | undefined {
-  const text = input.trim();
-  if (text === 'last') return { kind: 'last' };
-  if (isUuid(text)) return { kind: 'id', id: text.toLowerCase() };
+/** The session id in an http(s) address (the segment after any `sessions` segment: a workspace may itself be
+ * called "sessions"), and the segments after it. */
+function fromAddress(text: string): { id: string; rest: string[] } | undefined {
   let url: URL;
   try {
     url = new URL(text);
@@ -21,21 +18,25 @@ export function parseSessionRef(input: string): SessionRef | undefined {
     return undefined;
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
-  // The segment after any `sessions` segment (a workspace may itself be called "sessions").
   const segments = url.pathname.split('/');
-  const id = segments.find((s, i) => i > 0 && segments[i - 1] === 'sessions' && isUuid(s));
-  if (id === undefined) return undefined;
-  return { kind: 'id', id: id.toLowerCase() };
+  const at = segments.findIndex((s, i) => i > 0 && segments[i - 1] === 'sessions' && isUuid(s));
+  return at < 0 ? undefined : { id: segments[at]!.toLowerCase(), rest: segments.slice(at + 1) };
+}
+
+export function parseSessionRef(input: string): SessionRef | undefined {
+  const text = input.trim();
+  if (text === 'last') return { kind: 'last' };
+  if (isUuid(text)) return { kind: 'id', id: text.toLowerCase() };
+  const address = fromAddress(text);
+  return address && { kind: 'id', id: address.id };
 }
 
 function notA(what: string, text: string, hint: string): UsageError {
-  return new UsageError(
-    `not a ${what}: ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)}`,
-    hint,
-  );
+  const shown = JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
+  return new UsageError(`not a ${what}: ${shown}`, hint);
 }
 
-export function notASession(text: string): UsageError {
+function notASession(text: string): UsageError {
   return notA('session', text, 'give a session id (UUID), its address (…/sessions/<id>), or "last"');
 }
 
@@ -67,13 +68,9 @@ export function parseWaitRef(input: string): WaitRef | undefined {
   const session = parseSessionRef(text);
   if (session === undefined) return undefined;
   // An API address of a thread: the segment after `threads`, after the session's.
-  let threadId: string | undefined;
-  if (session.kind === 'id' && /^https?:/i.test(text)) {
-    const segments = new URL(text).pathname.split('/');
-    const at = segments.findIndex((s, i) => i > 0 && segments[i - 1] === 'sessions' && isUuid(s));
-    const thread = segments[at + 1] === 'threads' ? segments[at + 2] : undefined;
-    if (thread !== undefined && isUuid(thread)) threadId = thread.toLowerCase();
-  }
+  const [threads, thread] = fromAddress(text)?.rest ?? [];
+  const threadId =
+    threads === 'threads' && thread !== undefined && isUuid(thread) ? thread.toLowerCase() : undefined;
   return { session, threadId, text };
 }
 

@@ -1,6 +1,7 @@
 // Answers checked against a JSON Schema: the instruction sent with the message, the JSON taken from a reply,
 // the follow-up that says what was wrong. Pure and light; output-schema.ts compiles the schema (ajv).
-import type { SchemaError, SchemaProblem } from '../events/schema-errors.js';
+import type { SchemaError } from '../errors/agents-error.js';
+import type { SchemaProblem } from '../events/session-items.js';
 
 export interface OutputSchema {
   /** The schema as the instruction carries it: its JSON on one line. */
@@ -38,38 +39,23 @@ export function schemaErrorLine(e: SchemaError): string {
 /** A reply with no JSON in it: its summary, and the one error listed for it. */
 export const NO_JSON = 'no JSON found';
 
-/** A problem in a few words, for stderr: "no JSON found", "2 errors". */
-export function problemSummary(problem: SchemaProblem): string {
-  if (problem.kind === 'no-json') return NO_JSON;
-  const n = problem.errors.length;
-  return `${n} error${n === 1 ? '' : 's'}`;
-}
-
 export type Extracted = { found: true; value: unknown } | { found: false };
-
-function parse(text: string): Extracted {
-  try {
-    return { found: true, value: JSON.parse(text.trim()) as unknown };
-  } catch {
-    return { found: false };
-  }
-}
 
 const OPEN = /^ {0,3}(`{3,}|~{3,})[ \t]*([^\s`]*)[^`]*$/;
 
-function fencedBlocks(text: string): { info: string; body: string }[] {
-  const blocks: { info: string; body: string }[] = [];
+/** The bodies of the text's ```json (or plain ```) fenced blocks, in order. */
+function jsonBlocks(text: string): string[] {
+  const blocks: string[] = [];
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i += 1) {
     const open = OPEN.exec(lines[i]!);
     if (!open) continue;
     const fence = open[1]!;
     const close = new RegExp(`^ {0,3}${fence[0]}{${fence.length},}[ \\t]*$`);
-    const body: string[] = [];
     let j = i + 1;
-    for (; j < lines.length && !close.test(lines[j]!); j += 1) body.push(lines[j]!);
+    while (j < lines.length && !close.test(lines[j]!)) j += 1;
     // An unclosed fence runs to the end of the text, as in CommonMark.
-    blocks.push({ info: open[2]!.toLowerCase(), body: body.join('\n') });
+    if (['json', ''].includes(open[2]!.toLowerCase())) blocks.push(lines.slice(i + 1, j).join('\n'));
     i = j;
   }
   return blocks;
@@ -77,12 +63,12 @@ function fencedBlocks(text: string): { info: string; body: string }[] {
 
 /** The whole reply, else its last ```json (or plain ```) block that parses; never a brace out of prose. */
 export function extractJson(reply: string): Extracted {
-  const whole = parse(reply);
-  if (whole.found) return whole;
-  const blocks = fencedBlocks(reply).filter((b) => b.info === 'json' || b.info === '');
-  for (let i = blocks.length - 1; i >= 0; i -= 1) {
-    const got = parse(blocks[i]!.body);
-    if (got.found) return got;
+  for (const text of [reply, ...jsonBlocks(reply).reverse()]) {
+    try {
+      return { found: true, value: JSON.parse(text.trim()) as unknown };
+    } catch {
+      // Not JSON: the next one.
+    }
   }
   return { found: false };
 }

@@ -3,17 +3,11 @@
 import type { Message } from '../api/types.js';
 import { CliError, ExitCode } from '../errors/cli-error.js';
 import { SchemaMismatchError, TimeoutError } from '../errors/agents-error.js';
-import {
-  checkReply,
-  NO_JSON,
-  problemSummary,
-  schemaFollowUp,
-  type OutputSchema,
-} from './structured-output.js';
-import type { SchemaError, SchemaProblem } from '../events/schema-errors.js';
+import { checkReply, NO_JSON, schemaFollowUp, type OutputSchema } from './structured-output.js';
+import type { SchemaError } from '../errors/agents-error.js';
 import { followThread, type ThreadWait } from './await-reply.js';
 import type { Deadline } from './deadline.js';
-import type { SessionItem } from '../events/session-items.js';
+import type { SchemaProblem, SessionItem } from '../events/session-items.js';
 import { postTurn } from './post.js';
 import type { History } from '../state/history.js';
 
@@ -56,18 +50,14 @@ export function mismatchError(
   sessionId: string,
   hint?: string,
 ): SchemaMismatchError {
-  const tries = r.attempts === 1 ? '1 try' : `${r.attempts} tries`;
-  return new SchemaMismatchError(
-    `the agent's answer did not match the schema after ${tries} (${problemSummary(r.problem)})`,
-    {
-      errors: errorsOf(r.problem),
-      attempts: r.attempts,
-      sessionId,
-      threadId: r.threadId,
-      reply: r.final.message,
-      hint,
-    },
-  );
+  const { attempts, threadId, problem, final } = r;
+  const tries = attempts === 1 ? '1 try' : `${attempts} tries`;
+  const errors = errorsOf(problem);
+  const what =
+    problem.kind === 'no-json' ? NO_JSON : `${errors.length} error${errors.length === 1 ? '' : 's'}`;
+  const message = `the agent's answer did not match the schema after ${tries} (${what})`;
+  const init = { errors, attempts, sessionId, threadId, reply: final.message, hint };
+  return new SchemaMismatchError(message, init);
 }
 
 /** Checks `final`, the reply of `threadId`, the `attempts`th one checked. */
@@ -83,10 +73,8 @@ export function checkedResult(
     : { matched: false, problem: checked.problem, attempts, final, threadId };
 }
 
-/**
- * Waits for the reply and checks it, sending a follow-up saying what was wrong until one matches or the
- * retries are spent. Errors are thrown as they came; a follow-up cut short names its session.
- */
+/** Waits for the reply and checks it, sending a follow-up saying what was wrong until one matches or the
+ * retries are spent. Errors are thrown as they came; a follow-up cut short names its session. */
 export async function* structuredReply(o: StructuredWait): AsyncGenerator<SessionItem, StructuredResult> {
   let threadId = o.threadId;
   for (let attempts = 1; ; attempts += 1) {
@@ -107,16 +95,11 @@ async function followUp(o: StructuredWait, problem: SchemaProblem): Promise<stri
   const { threadId } = await post.catch((err: unknown) => {
     // Cut short by the deadline: it says itself whether it may have been created; name the session.
     if (!(err instanceof CliError && err.exitCode === ExitCode.TIMEOUT)) throw err;
-    throw new TimeoutError(`${err.message} (the follow-up on session ${sessionId})`, {
-      sessionId,
-      hint: err.hint ?? `see it with: agents show ${sessionId}`,
-      cause: err,
-    });
+    const hint = err.hint ?? `see it with: agents show ${sessionId}`;
+    const message = `${err.message} (the follow-up on session ${sessionId})`;
+    throw new TimeoutError(message, { sessionId, hint, cause: err });
   });
-  if (threadId === undefined) {
-    throw new CliError(`the service returned no thread for the follow-up on session ${sessionId}`, {
-      hint: `follow it with: agents tail ${sessionId}`,
-    });
-  }
-  return threadId;
+  if (threadId !== undefined) return threadId;
+  const hint = `follow it with: agents tail ${sessionId}`;
+  throw new CliError(`the service returned no thread for the follow-up on session ${sessionId}`, { hint });
 }

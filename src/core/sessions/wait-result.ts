@@ -7,26 +7,19 @@ import type { WaitResult } from '../events/ci-result.js';
 /** How long the read of the session may take, even after the wait's own deadline ran out. */
 const RESULT_READ_MS = 10_000;
 
-export interface AfterTurn {
-  pullRequests: (string | PullRequestRef)[];
-  url: string | undefined;
-}
-
 /** The session once its turn ended, for its pull requests; the reply is in hand: a failed read warns. */
 export async function sessionAfterTurn(
   client: ApiClient,
   sessionId: string,
   stop: AbortSignal,
   warn: (line: string) => void,
-): Promise<AfterTurn> {
+): Promise<{ pullRequests: (string | PullRequestRef)[]; url: string | undefined }> {
   try {
     const signal = AbortSignal.any([stop, AbortSignal.timeout(RESULT_READ_MS)]);
     // Urgent: the reply waits on this read to be printed; with the key's budget spent, it goes before polls.
     const session = await client.getSession(sessionId, { signal, urgent: true });
-    return {
-      pullRequests: Array.isArray(session.pull_requests) ? session.pull_requests : [],
-      url: session.session_html_url || undefined,
-    };
+    const pullRequests = Array.isArray(session.pull_requests) ? session.pull_requests : [];
+    return { pullRequests, url: session.session_html_url || undefined };
   } catch (err) {
     warn(`could not read the session's pull requests: ${err instanceof Error ? err.message : String(err)}`);
     return { pullRequests: [], url: undefined };
