@@ -4,18 +4,9 @@ import type { Dispatcher } from 'undici';
 import { HttpError } from './errors.js';
 
 /** The proxy variables, as the caller's environment holds them. */
-export interface ProxyEnv {
-  http_proxy?: string;
-  HTTP_PROXY?: string;
-  https_proxy?: string;
-  HTTPS_PROXY?: string;
-  no_proxy?: string;
-  NO_PROXY?: string;
-}
+export type ProxyEnv = Partial<Record<'http_proxy' | 'HTTP_PROXY' | 'https_proxy' | 'HTTPS_PROXY' | 'no_proxy' | 'NO_PROXY', string>>;
 
 /** The proxy settings in force: undefined values mean none. */
-export type ProxySettings = ReturnType<typeof proxySettings>;
-
 export function proxySettings(env: ProxyEnv) {
   const pick = (lower: string | undefined, upper: string | undefined) => {
     const v = lower ?? upper;
@@ -34,7 +25,7 @@ const shared = new Map<string, Dispatcher>();
 export async function proxyDispatcher(
   connectTimeoutMs: number,
   responseTimeoutMs: number,
-  proxy: ProxySettings,
+  proxy: ReturnType<typeof proxySettings>,
 ): Promise<Dispatcher> {
   const id = JSON.stringify([connectTimeoutMs, responseTimeoutMs, proxy]);
   let dispatcher = shared.get(id);

@@ -20,11 +20,9 @@ function buildQuery(query: ListQuery): string {
   for (const type of query.type ?? []) params.append('type', type);
   const roles = query.role === undefined ? [] : Array.isArray(query.role) ? query.role : [query.role];
   for (const role of roles) params.append('role', role);
-  if (query.thread_id !== undefined) params.set('thread_id', query.thread_id);
-  if (query.gts !== undefined) params.set('gts', String(query.gts));
-  if (query.page !== undefined) params.set('page', String(query.page));
-  if (query.limit !== undefined) params.set('limit', String(query.limit));
-  if (query.direction !== undefined) params.set('direction', query.direction);
+  for (const key of ['thread_id', 'gts', 'page', 'limit', 'direction'] as const) {
+    if (query[key] !== undefined) params.set(key, String(query[key]));
+  }
   const text = params.toString();
   return text === '' ? '' : `?${text}`;
 }

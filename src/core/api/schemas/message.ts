@@ -4,8 +4,6 @@ import { LINK, type Link } from './session.js';
 import { checked, field, kept, NOT_A_UUID, NOT_AN_ID, OPAQUE_ID, record, unexpected, UUID, without, type Same } from './fields.js';
 import { MESSAGE_TYPES, ROLES, type MessageType, type Role } from './message-kinds.js';
 
-export { MESSAGE_TYPES, ROLES, type MessageType, type Role };
-
 /**
  * A message as a service sends it. `ts` is the provider's epoch-seconds timestamp and the `gts` cursor.
  * `id` and `task_id` are opaque strings (only compared); `chat_id` and `chat_thread_id` are UUIDs.

@@ -4,16 +4,9 @@ import { MESSAGE, ofSession, type ListedMessage, type Message } from './message.
 import { LINK, type Link } from './session.js';
 import { checked, field, kept, record, without, type Same } from './fields.js';
 
-export interface PageMeta {
-  total: number;
-  page: number;
-  limit: number;
-  total_pages: number;
-}
-
 export interface MessagePage {
   items: Message[];
-  meta: PageMeta;
+  meta: { total: number; page: number; limit: number; total_pages: number };
   _links?: {
     self?: Link;
     new_messages?: Link;
