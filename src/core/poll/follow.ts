@@ -188,24 +188,14 @@ export class Follower implements AsyncIterable<Message> {
   }
 
   /**
-   * A message from before the follow began, or not of the target: remembered in the window, never yielded.
+   * A message from before the follow began, or not of the target: kept in the window (by fresh), never yielded.
    * `tiedOld`: one stored in the instant of the newest shown is old when the server listed it before one
    * shown (only the server's order tells messages of one instant apart).
    */
-  private isOld(m: Message, tiedOld = false): boolean {
-    const foreign = this.o.client.belongs?.(this.o.target, m) === false;
+  private isOld(m: Message, tiedOld: boolean): boolean {
     const created = Date.parse(m.created_at);
     const before = created < this.seenUpToMs || (created === this.seenUpToMs && tiedOld);
-    if (!foreign && !before && !this.shown.has(m.id)) return false;
-    this.window.add(m);
-    return true;
-  }
-
-  /** Marks a message as yielded; true when the caller should stop after it. */
-  private accept(m: Message): boolean {
-    this.window.add(m);
-    if (this.o.untilFinal && isFinalReply(m)) this.finished = true;
-    return this.finished;
+    return this.o.client.belongs?.(this.o.target, m) === false || before || this.shown.has(m.id);
   }
 
   /** One poll from just before the first unknown message; a reply out of line with what is known reads the whole window. */
@@ -273,9 +263,13 @@ export class Follower implements AsyncIterable<Message> {
   private *fresh(items: readonly Message[], lastShown: number): Generator<Message> {
     for (const [i, m] of items.entries()) {
       if (this.window.has(m.id)) continue;
+      this.window.add(m);
       if (this.isOld(m, i < lastShown)) continue;
       yield m;
-      if (this.accept(m)) return;
+      if (this.o.untilFinal && isFinalReply(m)) {
+        this.finished = true;
+        return;
+      }
     }
   }
 }
