@@ -5,8 +5,7 @@ import { HttpError } from './errors.js';
 import { errorFromNetwork, type TimeoutFigures } from './network-errors.js';
 import { summariseBody } from './summary.js';
 import { isLoopbackHost } from '../../util/loopback.js';
-import { readCapped } from './response.js';
-import type { Answer, Exchange } from './wire.js';
+import { readCapped, type Answer, type Exchange } from './response.js';
 
 /** Largest artifact a download reads. */
 const DOWNLOAD_CAP = 100 * 1024 * 1024;

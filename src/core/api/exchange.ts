@@ -3,7 +3,7 @@
 import type { Dispatcher } from 'undici';
 import { proxyDispatcher, proxySettings, type ProxyEnv } from './dispatcher.js';
 import { plainRequest } from './plain-http.js';
-import type { Exchange } from './wire.js';
+import type { Exchange } from './response.js';
 
 export interface ExchangeSettings {
   connectTimeoutMs: number;

@@ -2,7 +2,7 @@
 import type * as NodeHttp from 'node:http';
 import type { Agent, IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Answer, ExchangeOptions } from './wire.js';
+import type { Answer, ExchangeOptions } from './response.js';
 import { markBeforeConnect, type TimeoutFigures } from './network-errors.js';
 
 /**

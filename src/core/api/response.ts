@@ -1,5 +1,6 @@
 // One request under its own deadline: put on the wire with the key, its response read (to the end, or
-// discarded, on every path) and decoded: a 2xx body its JSON value, anything else its HttpError.
+// discarded, on every path) and decoded: a 2xx body its JSON value, anything else its HttpError. The wire is
+// either Node's client (plain-http.ts) or undici (through exchange.ts, which chooses).
 import { errorFromStatus, HttpError, isHttpError, type BadRequestDefault, type Creates } from './errors.js';
 import { errorFromNetwork, seconds, type TimeoutFigures } from './network-errors.js';
 import { parseRetryAfter } from './backoff.js';
@@ -8,7 +9,23 @@ import { redact } from './redact.js';
 import { jsonDepthExceeds } from '../../util/json.js';
 import { flatten } from '../../util/text.js';
 import { monotonicMs } from '../../util/clock.js';
-import type { Answer, Exchange } from './wire.js';
+
+export interface ExchangeOptions {
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+}
+
+/** The answer's head, and its body as it arrives (read it to the end, or destroy it). */
+export interface Answer {
+  statusCode: number;
+  /** Names in lower case; a repeated header is an array (or joined with commas, as Node's client does). */
+  headers: Record<string, string | string[] | undefined>;
+  body: AsyncIterable<Buffer> & { destroy(): void };
+}
+
+export type Exchange = (url: URL, options: ExchangeOptions) => Promise<Answer>;
 
 /** Error bodies are only summarised, so only their start is read; the rest is discarded with the socket. */
 const ERROR_BODY_CAP = 64 * 1024;
