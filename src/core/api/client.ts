@@ -105,12 +105,9 @@ export class ApiClient {
   private readonly urls: ApiUrls;
   private readonly transport: Transport;
   private readonly limiter: Limiter | undefined;
-  /** The base URL as its requests use it (without /rest/v1), for messages. */
-  private readonly base: string;
 
   constructor(private readonly options: ClientOptions) {
     this.urls = new ApiUrls(options.baseUrl);
-    this.base = this.urls.root.replace(/\/rest\/v1$/, '');
     const { origin } = this.urls;
     const { apiKey, ratePerMinute, sharedPacing } = options;
     const pacing =
@@ -138,7 +135,7 @@ export class ApiClient {
 
   private send(...args: Parameters<Transport['send']>): ReturnType<Transport['send']> {
     return this.transport.send(...args).catch((err: unknown) => {
-      throw routeless(err, this.base);
+      throw routeless(err, this.urls.base);
     });
   }
 

@@ -97,10 +97,6 @@ const BY_STATUS: Record<number, [ApiErrorKind, string]> = {
 
 /** Which kind a 400 defaults to when the body carries no code: create refuses with VALIDATION, send with BAD_REQUEST. */
 export type BadRequestDefault = 'validation' | 'bad_request';
-const BAD_REQUEST_CODES = new Map<string | undefined, BadRequestDefault>([
-  ['VALIDATION', 'validation'],
-  ['BAD_REQUEST', 'bad_request'],
-]);
 
 /** Builds the error for an HTTP answer that is not a success. `redact` scrubs anything the server said. */
 export function errorFromStatus(
@@ -114,7 +110,9 @@ export function errorFromStatus(
   let kind: ApiErrorKind;
   let label: string;
   if (status === 400) {
-    kind = BAD_REQUEST_CODES.get(body.code?.toUpperCase()) ?? options.badRequest ?? 'bad_request';
+    // A code VALIDATION or BAD_REQUEST names its kind.
+    const code = body.code?.toLowerCase();
+    kind = code === 'validation' || code === 'bad_request' ? code : (options.badRequest ?? 'bad_request');
     label = kind === 'validation' ? BY_STATUS[422]![1] : 'the service refused the request';
   } else if (BY_STATUS[status] !== undefined) [kind, label] = BY_STATUS[status];
   else if (status >= 500) [kind, label] = ['server', 'the service failed'];

@@ -4,13 +4,9 @@ import type { Dispatcher } from 'undici';
 import { proxyDispatcher, proxySettings, type ProxyEnv } from './dispatcher.js';
 import { plainRequest } from './plain-http.js';
 import type { Exchange } from './response.js';
+import type { TimeoutFigures } from './network-errors.js';
 
-export interface ExchangeSettings {
-  connectTimeoutMs: number;
-  responseTimeoutMs: number;
-  env: ProxyEnv;
-  dispatcher?: Dispatcher | undefined;
-}
+type ExchangeSettings = TimeoutFigures & { env: ProxyEnv; dispatcher?: Dispatcher | undefined };
 
 /**
  * Node's own HTTP client (about 5 ms to load) unless a proxy applies or the caller gives a dispatcher:

@@ -30,7 +30,9 @@ function buildQuery(query: ListQuery): string {
 export class ApiUrls {
   /** `scheme://host:port` of the base URL: the only origin that ever receives the key. */
   readonly origin: string;
-  /** `{origin}{basePath}/rest/v1`. */
+  /** `{origin}{basePath}`: the base URL as requests use it. */
+  readonly base: string;
+  /** `{base}/rest/v1`. */
   readonly root: string;
 
   /** `baseUrl` is validated by the caller: one that is no http(s) URL is a programming error. */
@@ -41,8 +43,8 @@ export class ApiUrls {
     }
     this.origin = url.origin;
     // Tolerate a trailing slash, and a base URL given with /rest/v1 already on it.
-    const basePath = url.pathname.replace(/\/+$/, '').replace(/\/rest\/v1$/, '');
-    this.root = `${this.origin}${basePath}/rest/v1`;
+    this.base = `${this.origin}${url.pathname.replace(/\/+$/, '').replace(/\/rest\/v1$/, '')}`;
+    this.root = `${this.base}/rest/v1`;
   }
 
   sessions(): string {

@@ -42,7 +42,6 @@ export interface FollowOptions {
   schedule?: ScheduleOptions;
   /** Messages shown already (tail's backlog, in any order): the follow polls at once and yields nothing up to the newest. */
   after?: readonly Message[];
-  isTransient?: (err: unknown) => boolean;
   /** Transient failed polls in a row before the error ends the follow: a service that stays down is not waited on forever. */
   maxFailedPolls?: number;
   onTransientError?: (err: unknown, failedPolls: number) => void;
@@ -78,7 +77,6 @@ export class Follower implements AsyncIterable<Message> {
       types: ['message', 'final_message'],
       role: 'assistant',
       schedule: DEFAULT_SCHEDULE,
-      isTransient,
       ...options,
     };
     this.window = new SeenWindow();
@@ -152,7 +150,7 @@ export class Follower implements AsyncIterable<Message> {
       } catch (err) {
         // What the poll found before it failed is in the window: it must be handed on now or never.
         if (batch.length > 0) yield batch;
-        if (this.o.signal?.aborted || !this.o.isTransient?.(err)) throw err;
+        if (this.o.signal?.aborted || !isTransient(err)) throw err;
         errors += 1;
         // A 429 is the key's budget spent by others, not a service that is down: it never ends the follow
         // (the client's retries have waited up to a minute already; --timeout or Ctrl-C bound it).

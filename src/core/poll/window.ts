@@ -83,11 +83,7 @@ export class SeenWindow {
 }
 
 /** `page` of size `limit`, whose first item is at `offset` of the whole list. */
-export interface PagePick {
-  page: number;
-  limit: number;
-  offset: number;
-}
+type PagePick = { page: number; limit: number; offset: number };
 
 /**
  * Pure: the page that holds index `anchor` (the last known message, -1 for none; its reply proves the known
