@@ -39,7 +39,7 @@ export const GATEWAY_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
 
 /** A failed call to the Agent Sessions API. Its message is one line, capped, and never holds the key. */
 export class HttpError extends Error {
-  readonly kind: ApiErrorKind;
+  readonly kind!: ApiErrorKind;
   readonly status: number | undefined;
   /** The service's own `error` text, when the body was JSON. */
   readonly serverMessage: string | undefined;
@@ -60,19 +60,13 @@ export class HttpError extends Error {
   /** Why the call was cancelled (the AbortSignal's reason), for kind 'aborted'. */
   readonly reason: unknown;
 
-  constructor(init: HttpErrorInit) {
-    super(flatten(init.message, 300), init.cause === undefined ? undefined : { cause: init.cause });
+  constructor({ message, cause, ...init }: HttpErrorInit) {
+    super(flatten(message, 300), cause === undefined ? undefined : { cause });
+    Object.assign(this, init);
     this.name = 'HttpError';
-    this.kind = init.kind;
-    this.status = init.status;
-    this.serverMessage = init.serverMessage;
     this.outcomeUnknown = init.outcomeUnknown === true;
     this.neverSent = init.neverSent === true;
     this.unreachable = init.unreachable === true;
-    this.retryAfterS = init.retryAfterS;
-    this.creates = init.creates;
-    this.advice = init.advice;
-    this.reason = init.reason;
     this.transient =
       !this.outcomeUnknown &&
       (init.transient ??
