@@ -1,9 +1,8 @@
 // The one request that leaves the base URL's origin: a presigned download link (an artifact's `url`). It
 // carries no key and no header of ours but User-Agent, goes only to https (or loopback, for tests), never
 // follows a redirect, and reads at most a cap.
-import { HttpError } from './errors.js';
+import { HttpError, summariseBody } from './errors.js';
 import { errorFromNetwork, type TimeoutFigures } from './network-errors.js';
-import { summariseBody } from './summary.js';
 import { isLoopbackHost } from '../../util/loopback.js';
 import { readCapped, type Answer, type Exchange } from './response.js';
 

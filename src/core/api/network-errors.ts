@@ -42,7 +42,8 @@ export function errorFromNetwork(err: unknown, origin: string, figures: TimeoutF
   const neverSent = NEVER_SENT.has(code) || early;
   const fail = (kind: ApiErrorKind, message: string, more: Partial<HttpErrorInit> = {}) =>
     new HttpError({ kind, cause: err, message, ...more });
-  switch (code) {
+  // undici's time-out codes and plain-http.ts's name the same three time-outs.
+  switch (code.replace(/^UND_ERR_(?=(CONNECT|HEADERS|BODY)_TIMEOUT$)/, '')) {
     case 'ECONNREFUSED':
       return fail('connection', `cannot connect to ${origin}: connection refused${at}`, {
         neverSent,
@@ -54,13 +55,10 @@ export function errorFromNetwork(err: unknown, origin: string, figures: TimeoutF
         neverSent,
         unreachable: code === 'ENOTFOUND',
       });
-    case 'UND_ERR_CONNECT_TIMEOUT':
     case 'CONNECT_TIMEOUT':
       return fail('timeout', `no connection to ${origin} within ${seconds(figures.connectTimeoutMs)}`, { neverSent });
-    case 'UND_ERR_HEADERS_TIMEOUT':
     case 'HEADERS_TIMEOUT':
       return fail('timeout', `no answer from ${origin} within ${seconds(figures.responseTimeoutMs)}`);
-    case 'UND_ERR_BODY_TIMEOUT':
     case 'BODY_TIMEOUT':
       return fail('timeout', `the answer from ${origin} stalled for ${seconds(figures.responseTimeoutMs)}`);
     case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':

@@ -1,10 +1,10 @@
 // One request under its own deadline: put on the wire with the key, its response read (to the end, or
 // discarded, on every path) and decoded: a 2xx body its JSON value, anything else its HttpError. The wire is
 // either Node's client (plain-http.ts) or undici (through exchange.ts, which chooses).
-import { errorFromStatus, HttpError, isHttpError, type BadRequestDefault, type Creates } from './errors.js';
+import { errorFromStatus, HttpError, isHttpError, summariseBody } from './errors.js';
+import type { BadRequestDefault, Creates } from './errors.js';
 import { errorFromNetwork, seconds, type TimeoutFigures } from './network-errors.js';
 import { parseRetryAfter } from './backoff.js';
-import { summariseBody } from './summary.js';
 import { redact } from './redact.js';
 import { jsonDepthExceeds } from '../../util/json.js';
 import { flatten } from '../../util/text.js';

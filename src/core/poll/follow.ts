@@ -4,11 +4,11 @@ import type { Message, MessagePage, MessageType, Role, ListQuery } from '../api/
 import type { ThreadTarget } from '../api/urls.js';
 import { nextDelay, DEFAULT_SCHEDULE, type ScheduleOptions } from './schedule.js';
 import { nextBulkPage, pickPage, SeenWindow } from './window.js';
-import { pause } from './pause.js';
 import { isHttpError } from '../api/errors.js';
 import type { PollShare } from '../budget/limiter.js';
 import { PageGuard } from '../api/paging.js';
 import { isFinalReply } from '../conversation/turn-state.js';
+import { sleep } from '../../util/sleep.js';
 
 /** The default of errors the loop rides out: the client's own retries gave up on a transient failure. */
 export function isTransient(err: unknown): boolean {
@@ -52,6 +52,20 @@ export interface FollowOptions {
 }
 
 export const MAX_FAILED_POLLS = 3;
+
+// A shared budget's gap is looked at again every `recheckMs` while the poller sleeps: a gap decided in a
+// crowded minute must not outlast the crowd.
+/** Resolves at `from + gap()`, gap() read again every `recheckMs` (when given); rejects when `signal` aborts. */
+export async function pause(
+  from: number,
+  gap: () => number,
+  signal: AbortSignal | undefined,
+  recheckMs?: number,
+): Promise<void> {
+  for (let left = from + gap() - Date.now(); left > 0; left = from + gap() - Date.now()) {
+    await sleep(recheckMs === undefined ? left : Math.min(left, recheckMs), signal);
+  }
+}
 
 /** How often a sleeping waiter looks at its share of the key's budget again. */
 const SHARE_RECHECK_MS = 1000;

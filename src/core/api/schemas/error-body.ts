@@ -1,8 +1,8 @@
 // The error body of a refused request (the live service's 422 and Blocks' CI mock send `error` alone), as the
-// emulator sends it; the client reads one more widely (summary.ts), by the same rule for a code.
+// emulator sends it; the client reads one more widely (summariseBody), by the same rule for a code.
 import * as v from 'valibot';
 import { record, kept } from './fields.js';
-import { ERROR_CODE_PATTERN } from '../summary.js';
+import { ERROR_CODE_PATTERN } from '../errors.js';
 
 export const ERROR_BODY = record('error body', {
   // A sentence for a person.
