@@ -5,7 +5,7 @@ import type { ThreadTarget } from '../api/urls.js';
 import { nextDelay, DEFAULT_SCHEDULE, type ScheduleOptions } from './schedule.js';
 import { nextBulkPage, pickPage, SeenWindow } from './window.js';
 import { isHttpError } from '../api/errors.js';
-import type { PollShare } from '../budget/limiter.js';
+import type { ApiClient } from '../api/client.js';
 import { PageGuard } from '../api/paging.js';
 import { isFinalReply } from '../conversation/turn-state.js';
 import { sleep } from '../../util/sleep.js';
@@ -20,17 +20,9 @@ export function isRateLimited(err: unknown): boolean {
   return isHttpError(err) && err.kind === 'rate_limited';
 }
 
-/** What the poller needs of an ApiClient. */
-export interface MessageLister {
-  listMessages(
-    target: ThreadTarget,
-    query: ListQuery,
-    options?: { signal?: AbortSignal; ownRetries?: boolean; onRetry?: (err: unknown) => void },
-  ): Promise<MessagePage>;
-  pollShare?(): PollShare | undefined;
-  /** ApiClient#belongs: a foreign message is kept in the window (paging counts stay right), never yielded. */
-  belongs?(target: ThreadTarget, m: Message): boolean;
-}
+/** What the poller needs of an ApiClient; a foreign message stays in the window (so paging counts hold). */
+export type MessageLister = Pick<ApiClient, 'listMessages'> &
+  Partial<Pick<ApiClient, 'pollShare' | 'belongs'>>;
 
 export interface FollowOptions {
   client: MessageLister;
@@ -119,61 +111,57 @@ export class Follower implements AsyncIterable<Message> {
     // A waiter on the key's budget while it polls: its gaps stretch to its share when others wait too.
     const share = this.o.client.pollShare?.();
     try {
-      yield* this.poll(share);
+      const started = Date.now();
+      let quietSince = started;
+      let errors = 0;
+      /** Failed polls in a row that count towards giving up (errors less the 429s). */
+      let failed = 0;
+      let first = true;
+      const shareNow = () => share && { gapMs: share.gapMs(), elapsedMs: Date.now() - started };
+      while (!this.finished) {
+        // After a backlog shown (not primed), the first poll goes at once.
+        if (!(first && !this.primed) && !this.woken) {
+          const from = Date.now();
+          const quiet = first ? 0 : from - quietSince;
+          const jitter = Math.random();
+          // The first poll comes after the shortest gap, unless the key's budget is shared with other waiters.
+          const gap = () =>
+            first && !share
+              ? this.o.schedule.minMs
+              : nextDelay(quiet, errors, this.o.schedule, () => jitter, shareNow());
+          await this.gap(from, gap, share && SHARE_RECHECK_MS);
+        }
+        if (this.woken) quietSince = Date.now();
+        this.woken = false;
+        first = false;
+        const batch: Message[] = [];
+        try {
+          const poll = this.primed ? this.pollOnce() : this.fullScan();
+          for await (const m of poll) {
+            batch.push(m);
+            if (this.finished) break;
+          }
+          this.primed = true;
+          this.window.advance();
+          errors = 0;
+          failed = 0;
+          if (this.o.flowing ? batch.some(this.o.flowing) : batch.length > 0) quietSince = Date.now();
+        } catch (err) {
+          // What the poll found before it failed is in the window: it must be handed on now or never.
+          if (batch.length > 0) yield batch;
+          if (this.o.signal?.aborted || !isTransient(err)) throw err;
+          errors += 1;
+          // A 429 is the key's budget spent by others, not a service that is down: it never ends the follow
+          // (the client's retries have waited up to a minute already; --timeout or Ctrl-C bound it).
+          if (!isRateLimited(err)) failed += 1;
+          if (failed >= (this.o.maxFailedPolls ?? MAX_FAILED_POLLS)) throw err;
+          this.o.onTransientError?.(err, failed);
+          continue;
+        }
+        yield batch;
+      }
     } finally {
       share?.close();
-    }
-  }
-
-  private async *poll(share: PollShare | undefined): AsyncGenerator<Message[]> {
-    const started = Date.now();
-    let quietSince = started;
-    let errors = 0;
-    /** Failed polls in a row that count towards giving up (errors less the 429s). */
-    let failed = 0;
-    let first = true;
-    const shareNow = () => share && { gapMs: share.gapMs(), elapsedMs: Date.now() - started };
-    while (!this.finished) {
-      // After a backlog shown (not primed), the first poll goes at once.
-      if (!(first && !this.primed) && !this.woken) {
-        const from = Date.now();
-        const quiet = first ? 0 : from - quietSince;
-        const jitter = Math.random();
-        // The first poll comes after the shortest gap, unless the key's budget is shared with other waiters.
-        const gap = () =>
-          first && !share
-            ? this.o.schedule.minMs
-            : nextDelay(quiet, errors, this.o.schedule, () => jitter, shareNow());
-        await this.gap(from, gap, share && SHARE_RECHECK_MS);
-      }
-      if (this.woken) quietSince = Date.now();
-      this.woken = false;
-      first = false;
-      const batch: Message[] = [];
-      try {
-        const poll = this.primed ? this.pollOnce() : this.fullScan();
-        for await (const m of poll) {
-          batch.push(m);
-          if (this.finished) break;
-        }
-        this.primed = true;
-        this.window.advance();
-        errors = 0;
-        failed = 0;
-        if (this.o.flowing ? batch.some(this.o.flowing) : batch.length > 0) quietSince = Date.now();
-      } catch (err) {
-        // What the poll found before it failed is in the window: it must be handed on now or never.
-        if (batch.length > 0) yield batch;
-        if (this.o.signal?.aborted || !isTransient(err)) throw err;
-        errors += 1;
-        // A 429 is the key's budget spent by others, not a service that is down: it never ends the follow
-        // (the client's retries have waited up to a minute already; --timeout or Ctrl-C bound it).
-        if (!isRateLimited(err)) failed += 1;
-        if (failed >= (this.o.maxFailedPolls ?? MAX_FAILED_POLLS)) throw err;
-        this.o.onTransientError?.(err, failed);
-        continue;
-      }
-      yield batch;
     }
   }
 
