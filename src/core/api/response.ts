@@ -105,16 +105,12 @@ export async function requestOnce(
     'user-agent': config.userAgent,
   };
   if (bodyText !== undefined) headers['content-type'] = 'application/json';
+  const options = { method: spec.method, headers, body: bodyText, signal: deadline.signal };
   let res: Answer;
   let text: string;
   try {
     try {
-      res = await config.exchange(new URL(spec.url), {
-        method: spec.method,
-        headers,
-        body: bodyText,
-        signal: deadline.signal,
-      });
+      res = await config.exchange(new URL(spec.url), options);
     } catch (err) {
       if (signal?.aborted) throw err;
       const apiErr = deadline.failure(err);
