@@ -84,16 +84,12 @@ export function exchangeFor(settings: ExchangeSettings): Exchange {
     // async: a signal aborted before the call is a rejection, as from the wire undici is.
     return async (url, options) => plainRequest(url, options, settings);
   }
-  const pool = () =>
-    dispatcher === undefined
-      ? proxyDispatcher(connectTimeoutMs, responseTimeoutMs, proxySettings(env))
-      : Promise.resolve(dispatcher);
   return async (url, options) => {
     const { keepWasmBaseline, request } = await import('./undici-http.js');
     keepWasmBaseline();
     const res = await request(url, {
       ...options,
-      dispatcher: await pool(),
+      dispatcher: dispatcher ?? (await proxyDispatcher(connectTimeoutMs, responseTimeoutMs, proxySettings(env))),
       // Per request as well as on the dispatcher: a caller's own dispatcher (or undici's proxy client,
       // which does not pass them on) still gets our time-outs.
       headersTimeout: responseTimeoutMs,

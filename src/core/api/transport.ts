@@ -35,8 +35,7 @@ const PACED_NOTICE_MS = 1000;
 const POST_GRACE_MS = 1000;
 
 /** `signal`, but POST_GRACE_MS late when it ends with a time-out (the command's deadline), at once for anything else. */
-function withGrace(signal: AbortSignal | undefined): { signal: AbortSignal | undefined; dispose: () => void } {
-  if (signal === undefined) return { signal, dispose: () => undefined };
+function withGrace(signal: AbortSignal) {
   const late = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const onAbort = () => {
@@ -174,7 +173,7 @@ export class Transport {
     const release = await this.paced(signal, spec.urgent === true);
     this.requestCount += 1;
     state.left = true;
-    const grace = spec.method === 'POST' ? withGrace(signal) : undefined;
+    const grace = spec.method === 'POST' && signal ? withGrace(signal) : undefined;
     // A 429 tells the budget that others spend the key too (budget/limiter.ts Cap).
     let refused = false;
     let answered = true;
