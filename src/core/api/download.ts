@@ -2,9 +2,8 @@
 // carries no key and no header of ours but User-Agent, goes only to https (or loopback, for tests), never
 // follows a redirect, and reads at most a cap.
 import { HttpError, summariseBody } from './errors.js';
-import { errorFromNetwork, type TimeoutFigures } from './network-errors.js';
 import { isLoopbackHost } from '../../util/loopback.js';
-import { readCapped, type Answer, type Exchange } from './response.js';
+import { errorFromNetwork, readCapped, type Answer, type Exchange, type TimeoutFigures } from './response.js';
 
 /** Largest artifact a download reads. */
 const DOWNLOAD_CAP = 100 * 1024 * 1024;

@@ -5,8 +5,7 @@
 import type { Dispatcher } from 'undici';
 import { HttpError } from './errors.js';
 import { plainRequest } from './plain-http.js';
-import type { Exchange } from './response.js';
-import type { TimeoutFigures } from './network-errors.js';
+import type { Exchange, TimeoutFigures } from './response.js';
 
 /** The proxy variables, as the caller's environment holds them. */
 export type ProxyEnv = Partial<Record<'http_proxy' | 'HTTP_PROXY' | 'https_proxy' | 'HTTPS_PROXY' | 'no_proxy' | 'NO_PROXY', string>>;
