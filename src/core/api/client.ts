@@ -181,7 +181,7 @@ export class ApiClient {
   /** One page of messages; the threaded form when `target.threadId` is set. */
   async listMessages(target: ThreadTarget, query: ListQuery, o: CallOptions = {}): Promise<MessagePage> {
     const url = this.urls.messages(target, query);
-    const json = await this.send({ method: 'GET', url }, o.signal, { ownRetries: o.ownRetries, onRetry: o.onRetry });
+    const json = await this.send({ method: 'GET', url, ownRetries: o.ownRetries, onRetry: o.onRetry }, o.signal);
     const page = asMessagePage(json, target.sessionId);
     if (this.options.onListed !== undefined) {
       const mine = page.items.filter((m) => foreignTo({ sessionId: target.sessionId }, m) === undefined);

@@ -8,10 +8,7 @@ import { errorFromNetwork, readCapped, type Answer, type Exchange, type TimeoutF
 /** Largest artifact a download reads. */
 const DOWNLOAD_CAP = 100 * 1024 * 1024;
 
-export interface Download {
-  bytes: Buffer;
-  contentType: string | undefined;
-}
+export type Download = { bytes: Buffer; contentType: string | undefined };
 
 /** The address without its query: the signature in it is a credential, never shown. */
 function shownUrl(url: URL): string {

@@ -53,10 +53,7 @@ export function seconds(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
-export interface TimeoutFigures {
-  connectTimeoutMs: number;
-  responseTimeoutMs: number;
-}
+export type TimeoutFigures = { connectTimeoutMs: number; responseTimeoutMs: number };
 
 /** A failure without an HTTP status, of either wire (their time-outs mean the same), or while reading a body. */
 export function errorFromNetwork(err: unknown, origin: string, figures: TimeoutFigures): HttpError {
@@ -130,7 +127,7 @@ export interface RequestConfig extends TimeoutFigures {
   exchange: Exchange;
 }
 
-/** One API call; `badRequest`: the kind a 400 without a code maps to; `urgent`: AcquireOptions.urgent. */
+/** One API call; `badRequest`: the kind a 400 without a code maps to; the rest as in CallOptions. */
 export interface RequestSpec {
   method: 'GET' | 'POST';
   url: string;
@@ -138,6 +135,8 @@ export interface RequestSpec {
   creates?: Creates;
   badRequest?: BadRequestDefault;
   urgent?: boolean;
+  ownRetries?: boolean;
+  onRetry?: (err: HttpError) => void;
 }
 
 /** The body, at most `cap` bytes of it; past the cap, `over` is thrown, or without it the start kept. */

@@ -120,15 +120,11 @@ export class Transport {
     return since !== undefined && since <= RECENT_ANSWER_MS;
   }
 
-  /** Sends `spec`, retrying within bounds; resolves with the JSON body. `onRetry`: told of each failure ridden out. */
-  async send(
-    spec: RequestSpec,
-    signal?: AbortSignal,
-    o: { ownRetries?: boolean; onRetry?: (err: HttpError) => void } = {},
-  ): Promise<unknown> {
+  /** Sends `spec`, retrying within bounds; resolves with the JSON body. */
+  async send(spec: RequestSpec, signal?: AbortSignal): Promise<unknown> {
     // A caller that rides out failed calls itself (a wait's poller) hears of each soon: no deadline here.
-    const deadline = o.ownRetries === true ? undefined : deadlineOf(signal);
-    const outages = o.ownRetries !== true || deadlineOf(signal) === undefined;
+    const deadline = spec.ownRetries === true ? undefined : deadlineOf(signal);
+    const outages = spec.ownRetries !== true || deadlineOf(signal) === undefined;
     const call: CallBounds = { started: monotonicMs(), deadline, outages };
     const bodyText = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     const state = { left: false };
@@ -149,7 +145,7 @@ export class Transport {
         if (err.kind !== 'rate_limited') counted += 1;
         const delay = retryable ? this.retryDelay(err, attempt, counted, call) : undefined;
         if (delay !== undefined) {
-          o.onRetry?.(err);
+          spec.onRetry?.(err);
           await sleep(delay, signal).catch(() => {
             throw cancelled();
           });

@@ -250,10 +250,8 @@ export class Follower implements AsyncIterable<Message> {
       if (res.items.length === 0 || page >= res.meta.total_pages) break;
     }
     if (priming) {
-      yield* this.fresh(
-        listed,
-        listed.findLastIndex((m) => this.shown.has(m.id)),
-      );
+      const lastShown = listed.findLastIndex((m) => this.shown.has(m.id));
+      yield* this.fresh(listed, lastShown);
       if (this.finished) return;
     }
     this.window.retainOnly(present);

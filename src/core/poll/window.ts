@@ -103,9 +103,8 @@ export function pickPage(anchor: number): PagePick {
 }
 
 /**
- * Pure: the next page of a poll still behind (`known` messages read so far) that brings the most new ones:
- * starting where the known ones end (a deletion meanwhile shows in the poll's final count check), or on
- * the last known one, whichever leaves more room.
+ * Pure: the next page of a poll still behind (`known` read so far) that brings the most new ones: starting
+ * where the known end (a deletion meanwhile shows in the final count check), or on the last known one.
  */
 export function nextBulkPage(known: number, minLimit: number): PagePick {
   let best: PagePick = { page: 1, limit: 100, offset: 0 };

@@ -2,16 +2,14 @@
 import * as v from 'valibot';
 import { checked, field, kept, NOT_A_UUID, record, unexpected, UUID, without } from './fields.js';
 
-const maybe = <S extends v.GenericSchema>(s: S) => kept(v.optional(v.nullable(s)));
-
 export const ARTIFACT = record('artifact', {
   id: field(UUID, NOT_A_UUID),
   // Presigned, on another host, valid for days: fetched without the key.
   url: field(v.string(), without('a download url')),
   file_name: kept(v.nullable(v.string())),
-  file_path: maybe(v.string()),
-  file_size_in_kb: maybe(v.number()),
-  mime_type: maybe(v.string()),
+  file_path: kept(v.optional(v.nullable(v.string()))),
+  file_size_in_kb: kept(v.optional(v.nullable(v.number()))),
+  mime_type: kept(v.optional(v.nullable(v.string()))),
   // 'plan' or 'file' today; kept as sent when the service adds others.
   kind: kept(v.string()),
   plan_id: kept(v.nullable(UUID)),
