@@ -4,10 +4,7 @@ import { isUuid } from '../../util/uuid.js';
 import type { ListQuery } from './types.js';
 
 /** Where a message list lives: a session, or one thread of it. */
-export interface ThreadTarget {
-  sessionId: string;
-  threadId?: string;
-}
+export type ThreadTarget = { sessionId: string; threadId?: string };
 
 /** A last check before a request: the CLI validates references earlier; this keeps junk off the wire. */
 export function assertUuid(value: string, what: string): void {
