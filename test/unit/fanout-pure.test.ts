@@ -21,7 +21,7 @@ import {
   type SharedState,
 } from '../../src/core/budget/state.js';
 import { DEFAULT_SCHEDULE, nextDelay } from '../../src/core/poll/schedule.js';
-import { pause } from '../../src/core/poll/pause.js';
+import { pause } from '../../src/core/poll/follow.js';
 import { threadOptionArg, withThreadSession } from '../../src/cli/input/wait-ref.js';
 import { parseWaitRef } from '../../src/core/sessions/refs.js';
 import { renderReplyHeader, renderStatusLine, type StatusRow } from '../../src/cli/output/status-lines.js';

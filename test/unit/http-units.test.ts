@@ -1,8 +1,8 @@
 // Pure pieces of the HTTP layer: backoff maths, Retry-After, body summaries, network error mapping.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY, backoffDelay, parseRetryAfter } from '../../src/core/api/backoff.js';
-import { errorFromNetwork } from '../../src/core/api/network-errors.js';
-import { summariseBody } from '../../src/core/api/summary.js';
+import { errorFromNetwork } from '../../src/core/api/response.js';
+import { summariseBody } from '../../src/core/api/errors.js';
 import { flatten } from '../../src/util/text.js';
 
 const figures = { connectTimeoutMs: 10_000, responseTimeoutMs: 30_000 };

@@ -36,8 +36,7 @@ export const DEFAULT_RETRY: RetryOptions = {
 
 /**
  * The wait before retry number `retry` (1-based): uniform in [0, min(cap, base·2^(retry-1))]. A 429 waits at
- * least half of that (the key is busy elsewhere: an instant retry only spends another request). A
- * Retry-After is honoured up to `maxRetryAfterMs`.
+ * least half of that (the key is busy elsewhere: an instant retry only spends another request).
  */
 export function backoffDelay(
   retry: number,

@@ -22,8 +22,4 @@ export function foreignTo(target: ThreadTarget, m: ListedMessage): Foreign | und
 }
 
 /** What the client tells its owner when it drops a message. */
-export interface ForeignNotice {
-  why: Exclude<Foreign, 'notice'>;
-  target: ThreadTarget;
-  message: Message;
-}
+export type ForeignNotice = { why: Exclude<Foreign, 'notice'>; target: ThreadTarget; message: Message };

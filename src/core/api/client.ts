@@ -3,8 +3,7 @@ import type { Dispatcher } from 'undici';
 import { VERSION } from '../../util/version.js';
 import { HttpError, isHttpError, type Creates } from './errors.js';
 import { DEFAULT_RETRY, type RetryNotice, type RetryOptions } from './backoff.js';
-import type { ProxyEnv } from './dispatcher.js';
-import { exchangeFor } from './exchange.js';
+import { exchangeFor, type ProxyEnv } from './exchange.js';
 import { DEFAULT_PACING, limiterFor, type Limiter, type PacingOptions, type PollShare } from '../budget/limiter.js';
 import { sharedLimiterFor, type SharedPacingOptions } from '../budget/shared.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, postOutcome, Transport, type Download } from './transport.js';
@@ -105,12 +104,9 @@ export class ApiClient {
   private readonly urls: ApiUrls;
   private readonly transport: Transport;
   private readonly limiter: Limiter | undefined;
-  /** The base URL as its requests use it (without /rest/v1), for messages. */
-  private readonly base: string;
 
   constructor(private readonly options: ClientOptions) {
     this.urls = new ApiUrls(options.baseUrl);
-    this.base = this.urls.root.replace(/\/rest\/v1$/, '');
     const { origin } = this.urls;
     const { apiKey, ratePerMinute, sharedPacing } = options;
     const pacing =
@@ -138,7 +134,7 @@ export class ApiClient {
 
   private send(...args: Parameters<Transport['send']>): ReturnType<Transport['send']> {
     return this.transport.send(...args).catch((err: unknown) => {
-      throw routeless(err, this.base);
+      throw routeless(err, this.urls.base);
     });
   }
 
@@ -185,7 +181,7 @@ export class ApiClient {
   /** One page of messages; the threaded form when `target.threadId` is set. */
   async listMessages(target: ThreadTarget, query: ListQuery, o: CallOptions = {}): Promise<MessagePage> {
     const url = this.urls.messages(target, query);
-    const json = await this.send({ method: 'GET', url }, o.signal, { ownRetries: o.ownRetries, onRetry: o.onRetry });
+    const json = await this.send({ method: 'GET', url, ownRetries: o.ownRetries, onRetry: o.onRetry }, o.signal);
     const page = asMessagePage(json, target.sessionId);
     if (this.options.onListed !== undefined) {
       const mine = page.items.filter((m) => foreignTo({ sessionId: target.sessionId }, m) === undefined);

@@ -1,20 +1,14 @@
 // The one request that leaves the base URL's origin: a presigned download link (an artifact's `url`). It
 // carries no key and no header of ours but User-Agent, goes only to https (or loopback, for tests), never
 // follows a redirect, and reads at most a cap.
-import { HttpError } from './errors.js';
-import { errorFromNetwork, type TimeoutFigures } from './network-errors.js';
-import { summariseBody } from './summary.js';
+import { HttpError, summariseBody } from './errors.js';
 import { isLoopbackHost } from '../../util/loopback.js';
-import { readCapped } from './response-read.js';
-import type { Answer, Exchange } from './wire.js';
+import { errorFromNetwork, readCapped, type Answer, type Exchange, type TimeoutFigures } from './response.js';
 
 /** Largest artifact a download reads. */
 const DOWNLOAD_CAP = 100 * 1024 * 1024;
 
-export interface Download {
-  bytes: Buffer;
-  contentType: string | undefined;
-}
+export type Download = { bytes: Buffer; contentType: string | undefined };
 
 /** The address without its query: the signature in it is a credential, never shown. */
 function shownUrl(url: URL): string {

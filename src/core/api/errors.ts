@@ -1,7 +1,9 @@
-// One error class for everything the HTTP layer can end with, a kind per case. It knows HTTP, not the command
-// line: exit codes and hints are the CLI's mapping (src/core/errors/cli-error.ts).
+// One error class for everything the HTTP layer can end with, a kind per case, and whatever a server or gateway
+// answered as one short line: the `error` text of JSON, the title of an HTML page (never the page), or the
+// first words of anything else. It knows HTTP, not the command line: exit codes and hints are the CLI's
+// mapping (src/core/errors/cli-error.ts).
+import { isObject } from '../../util/json.js';
 import { flatten } from '../../util/text.js';
-import { summariseBody } from './summary.js';
 
 /** What went wrong, coarse enough for callers to branch on. */
 export type ApiErrorKind =
@@ -39,7 +41,7 @@ export const GATEWAY_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
 
 /** A failed call to the Agent Sessions API. Its message is one line, capped, and never holds the key. */
 export class HttpError extends Error {
-  readonly kind: ApiErrorKind;
+  readonly kind!: ApiErrorKind;
   readonly status: number | undefined;
   /** The service's own `error` text, when the body was JSON. */
   readonly serverMessage: string | undefined;
@@ -60,19 +62,13 @@ export class HttpError extends Error {
   /** Why the call was cancelled (the AbortSignal's reason), for kind 'aborted'. */
   readonly reason: unknown;
 
-  constructor(init: HttpErrorInit) {
-    super(flatten(init.message, 300), init.cause === undefined ? undefined : { cause: init.cause });
+  constructor({ message, cause, ...init }: HttpErrorInit) {
+    super(flatten(message, 300), cause === undefined ? undefined : { cause });
+    Object.assign(this, init);
     this.name = 'HttpError';
-    this.kind = init.kind;
-    this.status = init.status;
-    this.serverMessage = init.serverMessage;
     this.outcomeUnknown = init.outcomeUnknown === true;
     this.neverSent = init.neverSent === true;
     this.unreachable = init.unreachable === true;
-    this.retryAfterS = init.retryAfterS;
-    this.creates = init.creates;
-    this.advice = init.advice;
-    this.reason = init.reason;
     this.transient =
       !this.outcomeUnknown &&
       (init.transient ??
@@ -97,10 +93,6 @@ const BY_STATUS: Record<number, [ApiErrorKind, string]> = {
 
 /** Which kind a 400 defaults to when the body carries no code: create refuses with VALIDATION, send with BAD_REQUEST. */
 export type BadRequestDefault = 'validation' | 'bad_request';
-const BAD_REQUEST_CODES = new Map<string | undefined, BadRequestDefault>([
-  ['VALIDATION', 'validation'],
-  ['BAD_REQUEST', 'bad_request'],
-]);
 
 /** Builds the error for an HTTP answer that is not a success. `redact` scrubs anything the server said. */
 export function errorFromStatus(
@@ -114,7 +106,9 @@ export function errorFromStatus(
   let kind: ApiErrorKind;
   let label: string;
   if (status === 400) {
-    kind = BAD_REQUEST_CODES.get(body.code?.toUpperCase()) ?? options.badRequest ?? 'bad_request';
+    // A code VALIDATION or BAD_REQUEST names its kind.
+    const code = body.code?.toLowerCase();
+    kind = code === 'validation' || code === 'bad_request' ? code : (options.badRequest ?? 'bad_request');
     label = kind === 'validation' ? BY_STATUS[422]![1] : 'the service refused the request';
   } else if (BY_STATUS[status] !== undefined) [kind, label] = BY_STATUS[status];
   else if (status >= 500) [kind, label] = ['server', 'the service failed'];
@@ -142,4 +136,56 @@ export function abortedError(reason: unknown, creates?: Creates): HttpError {
     cause: reason,
     reason,
   });
+}
+
+interface BodySummary {
+  /** The `error` text of a JSON body. */
+  serverMessage?: string;
+  /** A code the body carried (`code`, `error_code`, or `error.code`), e.g. VALIDATION. */
+  code?: string;
+  /** A short description when there is no `error` text: `HTML page "502 Bad Gateway"`, or the text's start. */
+  summary: string;
+}
+
+/** A code a client may branch on: a short word, never text to show (the error body's contract says so too). */
+export const ERROR_CODE_PATTERN = /^[A-Za-z0-9_.-]{1,40}$/;
+
+function asText(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+function fromJson(json: unknown): BodySummary | undefined {
+  if (!isObject(json)) return undefined;
+  let message = asText(json.error) ?? asText(json.message);
+  let code = asText(json.code) ?? asText(json.error_code);
+  // Some services nest it: {"error": {"message": "…", "code": "…"}}.
+  if (isObject(json.error)) {
+    message ??= asText(json.error.message);
+    code ??= asText(json.error.code);
+  }
+  return {
+    serverMessage: message === undefined ? undefined : flatten(message),
+    code: code === undefined || !ERROR_CODE_PATTERN.test(code) ? undefined : code,
+    summary: message === undefined ? 'JSON body without an error text' : '',
+  };
+}
+
+export function summariseBody(text: string, contentType: string | undefined): BodySummary {
+  const type = (contentType ?? '').toLowerCase();
+  const trimmed = text.trim();
+  if (trimmed === '') return { summary: '' };
+  if (type.includes('json') || trimmed.startsWith('{')) {
+    try {
+      const summary = fromJson(JSON.parse(trimmed));
+      if (summary) return summary;
+    } catch {
+      // Not JSON after all: fall through to the text forms.
+    }
+  }
+  if (type.includes('html') || /^<(!doctype|html|head|body|\?xml)/i.test(trimmed)) {
+    const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(trimmed)?.[1];
+    const clean = title === undefined ? '' : flatten(title.replace(/<[^>]*>/g, ''), 80);
+    return { summary: clean ? `HTML page "${clean}"` : 'HTML page' };
+  }
+  return { summary: flatten(trimmed) };
 }

@@ -2,8 +2,7 @@
 import type * as NodeHttp from 'node:http';
 import type { Agent, IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Answer, ExchangeOptions } from './wire.js';
-import { markBeforeConnect, type TimeoutFigures } from './network-errors.js';
+import { markBeforeConnect, type Answer, type ExchangeOptions, type TimeoutFigures } from './response.js';
 
 /**
  * node:https (with tls and crypto) for an https address only. Not imported: the ES facade of node:http reads
@@ -27,10 +26,9 @@ function coded(code: string, message: string): Error {
 }
 
 /**
- * Sends one request; resolves with the status, headers and the streaming body. The bounds are undici's
- * Agent's: a connect time-out (DNS, TCP, TLS) on a new connection, a response time-out on the wait for the
- * headers and each gap in the body, and the caller's signal. Its time-outs carry codes of their own
- * (CONNECT_TIMEOUT, HEADERS_TIMEOUT, BODY_TIMEOUT) that network-errors.ts maps beside Node's.
+ * One request, under undici's Agent's bounds: a connect time-out (DNS, TCP, TLS) on a new connection, a
+ * response time-out on the wait for the headers and each gap in the body, and the caller's signal. Its
+ * time-outs carry codes of their own that errorFromNetwork (response.ts) maps beside Node's.
  */
 export function plainRequest(url: URL, o: ExchangeOptions, bounds: TimeoutFigures): Promise<Answer> {
   const secure = url.protocol === 'https:';

@@ -5,17 +5,10 @@ import type { RetryOptions } from './backoff.js';
 import { formatDuration } from '../../util/duration.js';
 
 /** A call's start and its caller's deadline (monotonicMs), and whether it rides out outages. */
-export interface CallBounds {
-  started: number;
-  deadline: number | undefined;
-  outages: boolean;
-}
+export type CallBounds = { started: number; deadline: number | undefined; outages: boolean };
 
 /** What lets a retry go: the caller's deadline, an outage's or a 429's budget (`budgetMs`, from the call's start), or maxRetries. */
-export interface Bound {
-  kind: 'deadline' | 'outage' | 'budget' | 'count';
-  budgetMs?: number;
-}
+export type Bound = { kind: 'deadline' | 'outage' | 'budget' | 'count'; budgetMs?: number };
 
 /** Pure: what a restart of the service looks like from here: no answer at all, or a gateway's 502/503/504. */
 export function isOutage(err: HttpError): boolean {

@@ -1,18 +1,14 @@
 // One request's trip, in a retry loop: its pacing slot, the send, the body read and the decode. A read is
 // retried on transient failures; a POST only when it certainly never left (the API has no idempotency key).
-import { isHttpError, HttpError, abortedError, type BadRequestDefault, type Creates } from './errors.js';
+import { isHttpError, HttpError, abortedError, type Creates } from './errors.js';
 import { backoffDelay, RECENT_ANSWER_MS, type RetryNotice, type RetryOptions } from './backoff.js';
 import { afterAttempts, isOutage, retryBound, type CallBounds } from './retry-bound.js';
 import { deadlineOf } from './call-deadline.js';
 import { isTimeoutReason, sleep } from '../../util/sleep.js';
-import { flatten } from '../../util/text.js';
 import { redact } from './redact.js';
 import { checkDownloadUrl, downloadOnce, type Download } from './download.js';
 import type { Limiter, PacingOptions, Release } from '../budget/limiter.js';
-import type { Exchange } from './wire.js';
-import { exchangeDeadline, sendRequest } from './request-send.js';
-import { readResponse, type ReadResponse } from './response-read.js';
-import { decodeResponse } from './response-decode.js';
+import { requestOnce, type RequestConfig, type RequestSpec } from './response.js';
 import { monotonicMs } from '../../util/clock.js';
 
 export type { Download } from './download.js';
@@ -21,18 +17,10 @@ export type { Download } from './download.js';
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 /** ClientOptions, resolved (see there). */
-export interface TransportConfig {
-  origin: string;
-  apiKey: string;
-  userAgent: string;
+export interface TransportConfig extends RequestConfig {
   debug?: (line: string) => void;
-  connectTimeoutMs: number;
-  responseTimeoutMs: number;
-  requestTimeoutMs: number;
-  maxResponseBytes: number;
   retry: RetryOptions;
   limiter: Limiter | undefined;
-  exchange: Exchange;
   onRetry?: (notice: RetryNotice) => void;
   onPaced?: (pacing: PacingOptions) => void;
 }
@@ -47,8 +35,7 @@ const PACED_NOTICE_MS = 1000;
 const POST_GRACE_MS = 1000;
 
 /** `signal`, but POST_GRACE_MS late when it ends with a time-out (the command's deadline), at once for anything else. */
-function withGrace(signal: AbortSignal | undefined): { signal: AbortSignal | undefined; dispose: () => void } {
-  if (signal === undefined) return { signal, dispose: () => undefined };
+function withGrace(signal: AbortSignal) {
   const late = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const onAbort = () => {
@@ -65,16 +52,6 @@ function withGrace(signal: AbortSignal | undefined): { signal: AbortSignal | und
       clearTimeout(timer);
     },
   };
-}
-
-/** One API call; `badRequest`: the kind a 400 without a code maps to; `urgent`: AcquireOptions.urgent. */
-export interface RequestSpec {
-  method: 'GET' | 'POST';
-  url: string;
-  body?: unknown;
-  creates?: Creates;
-  badRequest?: BadRequestDefault;
-  urgent?: boolean;
 }
 
 export class Transport {
@@ -143,15 +120,11 @@ export class Transport {
     return since !== undefined && since <= RECENT_ANSWER_MS;
   }
 
-  /** Sends `spec`, retrying within bounds; resolves with the JSON body. `onRetry`: told of each failure ridden out. */
-  async send(
-    spec: RequestSpec,
-    signal?: AbortSignal,
-    o: { ownRetries?: boolean; onRetry?: (err: HttpError) => void } = {},
-  ): Promise<unknown> {
+  /** Sends `spec`, retrying within bounds; resolves with the JSON body. */
+  async send(spec: RequestSpec, signal?: AbortSignal): Promise<unknown> {
     // A caller that rides out failed calls itself (a wait's poller) hears of each soon: no deadline here.
-    const deadline = o.ownRetries === true ? undefined : deadlineOf(signal);
-    const outages = o.ownRetries !== true || deadlineOf(signal) === undefined;
+    const deadline = spec.ownRetries === true ? undefined : deadlineOf(signal);
+    const outages = spec.ownRetries !== true || deadlineOf(signal) === undefined;
     const call: CallBounds = { started: monotonicMs(), deadline, outages };
     const bodyText = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     const state = { left: false };
@@ -172,7 +145,7 @@ export class Transport {
         if (err.kind !== 'rate_limited') counted += 1;
         const delay = retryable ? this.retryDelay(err, attempt, counted, call) : undefined;
         if (delay !== undefined) {
-          o.onRetry?.(err);
+          spec.onRetry?.(err);
           await sleep(delay, signal).catch(() => {
             throw cancelled();
           });
@@ -196,12 +169,12 @@ export class Transport {
     const release = await this.paced(signal, spec.urgent === true);
     this.requestCount += 1;
     state.left = true;
-    const grace = spec.method === 'POST' ? withGrace(signal) : undefined;
+    const grace = spec.method === 'POST' && signal ? withGrace(signal) : undefined;
     // A 429 tells the budget that others spend the key too (budget/limiter.ts Cap).
     let refused = false;
     let answered = true;
     try {
-      return await this.exchange(spec, bodyText, attempt, grace ? grace.signal : signal);
+      return await requestOnce(this.config, spec, bodyText, attempt, grace ? grace.signal : signal, this.trace);
     } catch (err) {
       refused = isHttpError(err) && err.kind === 'rate_limited';
       // A gateway's 502, 503 or 504 says nothing of the service behind it.
@@ -230,32 +203,6 @@ export class Transport {
     } finally {
       clearTimeout(notice);
     }
-  }
-
-  private async exchange(
-    spec: RequestSpec,
-    bodyText: string | undefined,
-    attempt: number,
-    signal: AbortSignal | undefined,
-  ): Promise<unknown> {
-    const { config } = this;
-    const sent = bodyText === undefined ? '' : `: ${flatten(bodyText)}`;
-    this.trace(`→ ${spec.method} ${spec.url} (attempt ${attempt})${sent}`);
-    const deadline = exchangeDeadline(config, signal);
-    let answer: ReadResponse;
-    try {
-      const res = await sendRequest(config, spec, bodyText, deadline, signal, this.trace);
-      answer = await readResponse(config, res, deadline, signal, this.trace);
-    } finally {
-      deadline.dispose();
-    }
-    const { status, text } = answer;
-    const shown = flatten(text.slice(0, 1000));
-    this.trace(`← ${status} in ${deadline.elapsed()}, ${Buffer.byteLength(text)} bytes: ${shown}`);
-    // undici hands a kept-alive socket back to its pool one turn after the response ended: a request sent
-    // before then opens a second connection, with its own handshakes.
-    await new Promise((resolve) => setImmediate(resolve));
-    return decodeResponse(config, spec, answer);
   }
 }
 

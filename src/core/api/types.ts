@@ -7,20 +7,16 @@ export type CoreAgent = (typeof CORE_AGENTS)[number];
 
 export type {
   Artifact,
-  ErrorBody,
   Link,
   ListedMessage,
   Message,
   MessagePage,
-  MessageType,
-  PageMeta,
   PullRequestRef,
-  Role,
   SentMessage,
   Session,
   SessionLinks,
 } from './schemas/index.js';
-export { MESSAGE_TYPES, ROLES } from './schemas/message-kinds.js';
+export { MESSAGE_TYPES, ROLES, type MessageType, type Role } from './schemas/message-kinds.js';
 import type { MessageType, Role } from './schemas/message-kinds.js';
 
 /** Profile request object (create and send). Its inner shapes are not described by the spec. */

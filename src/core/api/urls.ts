@@ -4,10 +4,7 @@ import { isUuid } from '../../util/uuid.js';
 import type { ListQuery } from './types.js';
 
 /** Where a message list lives: a session, or one thread of it. */
-export interface ThreadTarget {
-  sessionId: string;
-  threadId?: string;
-}
+export type ThreadTarget = { sessionId: string; threadId?: string };
 
 /** A last check before a request: the CLI validates references earlier; this keeps junk off the wire. */
 export function assertUuid(value: string, what: string): void {
@@ -20,11 +17,9 @@ function buildQuery(query: ListQuery): string {
   for (const type of query.type ?? []) params.append('type', type);
   const roles = query.role === undefined ? [] : Array.isArray(query.role) ? query.role : [query.role];
   for (const role of roles) params.append('role', role);
-  if (query.thread_id !== undefined) params.set('thread_id', query.thread_id);
-  if (query.gts !== undefined) params.set('gts', String(query.gts));
-  if (query.page !== undefined) params.set('page', String(query.page));
-  if (query.limit !== undefined) params.set('limit', String(query.limit));
-  if (query.direction !== undefined) params.set('direction', query.direction);
+  for (const key of ['thread_id', 'gts', 'page', 'limit', 'direction'] as const) {
+    if (query[key] !== undefined) params.set(key, String(query[key]));
+  }
   const text = params.toString();
   return text === '' ? '' : `?${text}`;
 }
@@ -32,7 +27,9 @@ function buildQuery(query: ListQuery): string {
 export class ApiUrls {
   /** `scheme://host:port` of the base URL: the only origin that ever receives the key. */
   readonly origin: string;
-  /** `{origin}{basePath}/rest/v1`. */
+  /** `{origin}{basePath}`: the base URL as requests use it. */
+  readonly base: string;
+  /** `{base}/rest/v1`. */
   readonly root: string;
 
   /** `baseUrl` is validated by the caller: one that is no http(s) URL is a programming error. */
@@ -43,8 +40,8 @@ export class ApiUrls {
     }
     this.origin = url.origin;
     // Tolerate a trailing slash, and a base URL given with /rest/v1 already on it.
-    const basePath = url.pathname.replace(/\/+$/, '').replace(/\/rest\/v1$/, '');
-    this.root = `${this.origin}${basePath}/rest/v1`;
+    this.base = `${this.origin}${url.pathname.replace(/\/+$/, '').replace(/\/rest\/v1$/, '')}`;
+    this.root = `${this.base}/rest/v1`;
   }
 
   sessions(): string {

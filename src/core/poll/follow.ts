@@ -4,11 +4,11 @@ import type { Message, MessagePage, MessageType, Role, ListQuery } from '../api/
 import type { ThreadTarget } from '../api/urls.js';
 import { nextDelay, DEFAULT_SCHEDULE, type ScheduleOptions } from './schedule.js';
 import { nextBulkPage, pickPage, SeenWindow } from './window.js';
-import { pause } from './pause.js';
 import { isHttpError } from '../api/errors.js';
-import type { PollShare } from '../budget/limiter.js';
+import type { ApiClient } from '../api/client.js';
 import { PageGuard } from '../api/paging.js';
 import { isFinalReply } from '../conversation/turn-state.js';
+import { sleep } from '../../util/sleep.js';
 
 /** The default of errors the loop rides out: the client's own retries gave up on a transient failure. */
 export function isTransient(err: unknown): boolean {
@@ -20,17 +20,9 @@ export function isRateLimited(err: unknown): boolean {
   return isHttpError(err) && err.kind === 'rate_limited';
 }
 
-/** What the poller needs of an ApiClient. */
-export interface MessageLister {
-  listMessages(
-    target: ThreadTarget,
-    query: ListQuery,
-    options?: { signal?: AbortSignal; ownRetries?: boolean; onRetry?: (err: unknown) => void },
-  ): Promise<MessagePage>;
-  pollShare?(): PollShare | undefined;
-  /** ApiClient#belongs: a foreign message is kept in the window (paging counts stay right), never yielded. */
-  belongs?(target: ThreadTarget, m: Message): boolean;
-}
+/** What the poller needs of an ApiClient; a foreign message stays in the window (so paging counts hold). */
+export type MessageLister = Pick<ApiClient, 'listMessages'> &
+  Partial<Pick<ApiClient, 'pollShare' | 'belongs'>>;
 
 export interface FollowOptions {
   client: MessageLister;
@@ -42,7 +34,6 @@ export interface FollowOptions {
   schedule?: ScheduleOptions;
   /** Messages shown already (tail's backlog, in any order): the follow polls at once and yields nothing up to the newest. */
   after?: readonly Message[];
-  isTransient?: (err: unknown) => boolean;
   /** Transient failed polls in a row before the error ends the follow: a service that stays down is not waited on forever. */
   maxFailedPolls?: number;
   onTransientError?: (err: unknown, failedPolls: number) => void;
@@ -53,6 +44,20 @@ export interface FollowOptions {
 }
 
 export const MAX_FAILED_POLLS = 3;
+
+// A shared budget's gap is looked at again every `recheckMs` while the poller sleeps: a gap decided in a
+// crowded minute must not outlast the crowd.
+/** Resolves at `from + gap()`, gap() read again every `recheckMs` (when given); rejects when `signal` aborts. */
+export async function pause(
+  from: number,
+  gap: () => number,
+  signal: AbortSignal | undefined,
+  recheckMs?: number,
+): Promise<void> {
+  for (let left = from + gap() - Date.now(); left > 0; left = from + gap() - Date.now()) {
+    await sleep(recheckMs === undefined ? left : Math.min(left, recheckMs), signal);
+  }
+}
 
 /** How often a sleeping waiter looks at its share of the key's budget again. */
 const SHARE_RECHECK_MS = 1000;
@@ -78,7 +83,6 @@ export class Follower implements AsyncIterable<Message> {
       types: ['message', 'final_message'],
       role: 'assistant',
       schedule: DEFAULT_SCHEDULE,
-      isTransient,
       ...options,
     };
     this.window = new SeenWindow();
@@ -107,61 +111,57 @@ export class Follower implements AsyncIterable<Message> {
     // A waiter on the key's budget while it polls: its gaps stretch to its share when others wait too.
     const share = this.o.client.pollShare?.();
     try {
-      yield* this.poll(share);
+      const started = Date.now();
+      let quietSince = started;
+      let errors = 0;
+      /** Failed polls in a row that count towards giving up (errors less the 429s). */
+      let failed = 0;
+      let first = true;
+      const shareNow = () => share && { gapMs: share.gapMs(), elapsedMs: Date.now() - started };
+      while (!this.finished) {
+        // After a backlog shown (not primed), the first poll goes at once.
+        if (!(first && !this.primed) && !this.woken) {
+          const from = Date.now();
+          const quiet = first ? 0 : from - quietSince;
+          const jitter = Math.random();
+          // The first poll comes after the shortest gap, unless the key's budget is shared with other waiters.
+          const gap = () =>
+            first && !share
+              ? this.o.schedule.minMs
+              : nextDelay(quiet, errors, this.o.schedule, () => jitter, shareNow());
+          await this.gap(from, gap, share && SHARE_RECHECK_MS);
+        }
+        if (this.woken) quietSince = Date.now();
+        this.woken = false;
+        first = false;
+        const batch: Message[] = [];
+        try {
+          const poll = this.primed ? this.pollOnce() : this.fullScan();
+          for await (const m of poll) {
+            batch.push(m);
+            if (this.finished) break;
+          }
+          this.primed = true;
+          this.window.advance();
+          errors = 0;
+          failed = 0;
+          if (this.o.flowing ? batch.some(this.o.flowing) : batch.length > 0) quietSince = Date.now();
+        } catch (err) {
+          // What the poll found before it failed is in the window: it must be handed on now or never.
+          if (batch.length > 0) yield batch;
+          if (this.o.signal?.aborted || !isTransient(err)) throw err;
+          errors += 1;
+          // A 429 is the key's budget spent by others, not a service that is down: it never ends the follow
+          // (the client's retries have waited up to a minute already; --timeout or Ctrl-C bound it).
+          if (!isRateLimited(err)) failed += 1;
+          if (failed >= (this.o.maxFailedPolls ?? MAX_FAILED_POLLS)) throw err;
+          this.o.onTransientError?.(err, failed);
+          continue;
+        }
+        yield batch;
+      }
     } finally {
       share?.close();
-    }
-  }
-
-  private async *poll(share: PollShare | undefined): AsyncGenerator<Message[]> {
-    const started = Date.now();
-    let quietSince = started;
-    let errors = 0;
-    /** Failed polls in a row that count towards giving up (errors less the 429s). */
-    let failed = 0;
-    let first = true;
-    const shareNow = () => share && { gapMs: share.gapMs(), elapsedMs: Date.now() - started };
-    while (!this.finished) {
-      // After a backlog shown (not primed), the first poll goes at once.
-      if (!(first && !this.primed) && !this.woken) {
-        const from = Date.now();
-        const quiet = first ? 0 : from - quietSince;
-        const jitter = Math.random();
-        // The first poll comes after the shortest gap, unless the key's budget is shared with other waiters.
-        const gap = () =>
-          first && !share
-            ? this.o.schedule.minMs
-            : nextDelay(quiet, errors, this.o.schedule, () => jitter, shareNow());
-        await this.gap(from, gap, share && SHARE_RECHECK_MS);
-      }
-      if (this.woken) quietSince = Date.now();
-      this.woken = false;
-      first = false;
-      const batch: Message[] = [];
-      try {
-        const poll = this.primed ? this.pollOnce() : this.fullScan();
-        for await (const m of poll) {
-          batch.push(m);
-          if (this.finished) break;
-        }
-        this.primed = true;
-        this.window.advance();
-        errors = 0;
-        failed = 0;
-        if (this.o.flowing ? batch.some(this.o.flowing) : batch.length > 0) quietSince = Date.now();
-      } catch (err) {
-        // What the poll found before it failed is in the window: it must be handed on now or never.
-        if (batch.length > 0) yield batch;
-        if (this.o.signal?.aborted || !this.o.isTransient?.(err)) throw err;
-        errors += 1;
-        // A 429 is the key's budget spent by others, not a service that is down: it never ends the follow
-        // (the client's retries have waited up to a minute already; --timeout or Ctrl-C bound it).
-        if (!isRateLimited(err)) failed += 1;
-        if (failed >= (this.o.maxFailedPolls ?? MAX_FAILED_POLLS)) throw err;
-        this.o.onTransientError?.(err, failed);
-        continue;
-      }
-      yield batch;
     }
   }
 
@@ -188,24 +188,14 @@ export class Follower implements AsyncIterable<Message> {
   }
 
   /**
-   * A message from before the follow began, or not of the target: remembered in the window, never yielded.
+   * A message from before the follow began, or not of the target: kept in the window (by fresh), never yielded.
    * `tiedOld`: one stored in the instant of the newest shown is old when the server listed it before one
    * shown (only the server's order tells messages of one instant apart).
    */
-  private isOld(m: Message, tiedOld = false): boolean {
-    const foreign = this.o.client.belongs?.(this.o.target, m) === false;
+  private isOld(m: Message, tiedOld: boolean): boolean {
     const created = Date.parse(m.created_at);
     const before = created < this.seenUpToMs || (created === this.seenUpToMs && tiedOld);
-    if (!foreign && !before && !this.shown.has(m.id)) return false;
-    this.window.add(m);
-    return true;
-  }
-
-  /** Marks a message as yielded; true when the caller should stop after it. */
-  private accept(m: Message): boolean {
-    this.window.add(m);
-    if (this.o.untilFinal && isFinalReply(m)) this.finished = true;
-    return this.finished;
+    return this.o.client.belongs?.(this.o.target, m) === false || before || this.shown.has(m.id);
   }
 
   /** One poll from just before the first unknown message; a reply out of line with what is known reads the whole window. */
@@ -260,10 +250,8 @@ export class Follower implements AsyncIterable<Message> {
       if (res.items.length === 0 || page >= res.meta.total_pages) break;
     }
     if (priming) {
-      yield* this.fresh(
-        listed,
-        listed.findLastIndex((m) => this.shown.has(m.id)),
-      );
+      const lastShown = listed.findLastIndex((m) => this.shown.has(m.id));
+      yield* this.fresh(listed, lastShown);
       if (this.finished) return;
     }
     this.window.retainOnly(present);
@@ -273,9 +261,13 @@ export class Follower implements AsyncIterable<Message> {
   private *fresh(items: readonly Message[], lastShown: number): Generator<Message> {
     for (const [i, m] of items.entries()) {
       if (this.window.has(m.id)) continue;
+      this.window.add(m);
       if (this.isOld(m, i < lastShown)) continue;
       yield m;
-      if (this.accept(m)) return;
+      if (this.o.untilFinal && isFinalReply(m)) {
+        this.finished = true;
+        return;
+      }
     }
   }
 }

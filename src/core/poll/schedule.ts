@@ -21,12 +21,6 @@ export interface ScheduleOptions {
   warmupSpeedup: number;
 }
 
-/** A waiter's share of the key's budget: the least gap that keeps to it (0: none), and how long it has waited. */
-export interface ShareState {
-  gapMs: number;
-  elapsedMs: number;
-}
-
 export const DEFAULT_SCHEDULE: ScheduleOptions = {
   minMs: 300,
   maxMs: 2000,
@@ -49,7 +43,8 @@ export function nextDelay(
   errors: number,
   options: ScheduleOptions = DEFAULT_SCHEDULE,
   random: () => number = Math.random,
-  share?: ShareState,
+  /** A waiter's share of the key's budget: the least gap that keeps to it (0: none), and how long it has waited. */
+  share?: { gapMs: number; elapsedMs: number },
 ): number {
   const quiet = Math.max(0, quietMs);
   let base = Math.min(options.maxMs, options.minMs + options.growth * quiet);

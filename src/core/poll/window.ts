@@ -23,7 +23,7 @@ export class SeenWindow {
   floor: number | undefined;
   private readonly ids = new Map<string, number | null>();
   private maxTs = Number.NEGATIVE_INFINITY;
-  private maxCreated: number | undefined;
+  private maxCreated = Number.NEGATIVE_INFINITY;
   private maxInversion = 0;
   private readonly options: WindowOptions;
 
@@ -49,9 +49,7 @@ export class SeenWindow {
       this.maxTs = Math.max(this.maxTs, m.ts);
     }
     const created = Date.parse(m.created_at) / 1000;
-    if (Number.isFinite(created)) {
-      this.maxCreated = this.maxCreated === undefined ? created : Math.max(this.maxCreated, created);
-    }
+    if (Number.isFinite(created)) this.maxCreated = Math.max(this.maxCreated, created);
   }
 
   /** The current margin: wider when timestamps have been seen out of order. */
@@ -67,7 +65,7 @@ export class SeenWindow {
   advance(): void {
     if (this.maxTs === Number.NEGATIVE_INFINITY) return;
     let candidate = this.maxTs;
-    if (this.maxCreated !== undefined) candidate = Math.min(candidate, this.maxCreated);
+    if (this.maxCreated > Number.NEGATIVE_INFINITY) candidate = Math.min(candidate, this.maxCreated);
     candidate = Math.floor(candidate - this.marginS);
     if (this.floor !== undefined && candidate <= this.floor) return;
     this.floor = candidate;
@@ -83,11 +81,7 @@ export class SeenWindow {
 }
 
 /** `page` of size `limit`, whose first item is at `offset` of the whole list. */
-export interface PagePick {
-  page: number;
-  limit: number;
-  offset: number;
-}
+type PagePick = { page: number; limit: number; offset: number };
 
 /**
  * Pure: the page that holds index `anchor` (the last known message, -1 for none; its reply proves the known
@@ -99,11 +93,9 @@ export function pickPage(anchor: number): PagePick {
   let bestWaste = Number.POSITIVE_INFINITY;
   for (let limit = 100; limit >= 11; limit -= 1) {
     const waste = anchor % limit;
-    if (limit - waste - 1 < 10) continue;
-    if (waste < bestWaste) {
+    if (limit - waste - 1 >= 10 && waste < bestWaste) {
       bestWaste = waste;
-      const page = Math.floor(anchor / limit) + 1;
-      best = { page, limit, offset: (page - 1) * limit };
+      best = { page: (anchor - waste) / limit + 1, limit, offset: anchor - waste };
       if (waste === 0) break;
     }
   }
@@ -111,9 +103,8 @@ export function pickPage(anchor: number): PagePick {
 }
 
 /**
- * Pure: the next page of a poll still behind (`known` messages read so far) that brings the most new ones:
- * starting where the known ones end (a deletion meanwhile shows in the poll's final count check), or on
- * the last known one, whichever leaves more room.
+ * Pure: the next page of a poll still behind (`known` read so far) that brings the most new ones: starting
+ * where the known end (a deletion meanwhile shows in the final count check), or on the last known one.
  */
 export function nextBulkPage(known: number, minLimit: number): PagePick {
   let best: PagePick = { page: 1, limit: 100, offset: 0 };

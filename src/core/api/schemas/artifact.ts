@@ -1,38 +1,23 @@
 // The Artifact record (live service): its type, its contract and the client's check of an answer.
 import * as v from 'valibot';
-import { checked, field, kept, NOT_A_UUID, record, unexpected, UUID, without, type Same } from './fields.js';
-
-/** A plan iteration or a file, with a presigned download link. */
-export interface Artifact {
-  id: string;
-  /** Presigned, on another host, valid for days: fetched without the key. */
-  url: string;
-  file_name: string | null;
-  file_path?: string | null;
-  file_size_in_kb?: number | null;
-  mime_type?: string | null;
-  /** 'plan' or 'file' today; kept as sent when the service adds others. */
-  kind: string;
-  plan_id: string | null;
-  created_at: string;
-  [extra: string]: unknown;
-}
-
-const maybe = <S extends v.GenericSchema>(s: S) => kept(v.optional(v.nullable(s)));
+import { checked, field, kept, NOT_A_UUID, record, unexpected, UUID, without } from './fields.js';
 
 export const ARTIFACT = record('artifact', {
   id: field(UUID, NOT_A_UUID),
+  // Presigned, on another host, valid for days: fetched without the key.
   url: field(v.string(), without('a download url')),
   file_name: kept(v.nullable(v.string())),
-  file_path: maybe(v.string()),
-  file_size_in_kb: maybe(v.number()),
-  mime_type: maybe(v.string()),
+  file_path: kept(v.optional(v.nullable(v.string()))),
+  file_size_in_kb: kept(v.optional(v.nullable(v.number()))),
+  mime_type: kept(v.optional(v.nullable(v.string()))),
+  // 'plan' or 'file' today; kept as sent when the service adds others.
   kind: kept(v.string()),
   plan_id: kept(v.nullable(UUID)),
   created_at: kept(v.string()),
 });
 
-void (true satisfies Same<Artifact, v.InferOutput<typeof ARTIFACT.contract>>);
+/** A plan iteration or a file, with a presigned download link. */
+export type Artifact = v.InferOutput<typeof ARTIFACT.contract>;
 
 /** An artifact record answered; `asked` is the id it must have. */
 export function asArtifact(value: unknown, asked: string): Artifact {

@@ -1,10 +1,8 @@
 // The Message record (listed, and the answer to Send message): its types, its contract and the client's check.
 import * as v from 'valibot';
-import { LINK, type Link } from './session.js';
+import { LINK } from './session.js';
 import { checked, field, kept, NOT_A_UUID, NOT_AN_ID, OPAQUE_ID, record, unexpected, UUID, without, type Same } from './fields.js';
 import { MESSAGE_TYPES, ROLES, type MessageType, type Role } from './message-kinds.js';
-
-export { MESSAGE_TYPES, ROLES, type MessageType, type Role };
 
 /**
  * A message as a service sends it. `ts` is the provider's epoch-seconds timestamp and the `gts` cursor.
@@ -41,15 +39,6 @@ export interface Message extends ListedMessage {
   chat_id: string;
 }
 
-/** The response of Send message: the user message just posted, plus links for its new thread. */
-export interface SentMessage extends Message {
-  _links: {
-    self: Link;
-    thread: Link | null;
-    final_message: Link | null;
-  };
-}
-
 // chat_id and chat_thread_id (put in URLs and references) are UUIDs when given; one that names another
 // session is dropped by belongs.ts. A listed message is printed, so its text must be text.
 const fields = {
@@ -74,8 +63,9 @@ export const SENT_MESSAGE = record('message', {
 });
 
 void (true satisfies Same<ListedMessage, v.InferOutput<typeof MESSAGE.contract>>);
-type SentContract = v.InferOutput<typeof SENT_MESSAGE.contract>;
-void (true satisfies Same<Omit<SentMessage, 'chat_id'>, Omit<SentContract, 'chat_id'>>);
+
+/** The response of Send message: the user message just posted, plus links for its new thread. */
+export type SentMessage = Message & Pick<v.InferOutput<typeof SENT_MESSAGE.contract>, '_links'>;
 
 export function asMessage(value: unknown): ListedMessage {
   return checked<ListedMessage>(MESSAGE, value);

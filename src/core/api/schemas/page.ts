@@ -1,24 +1,8 @@
 // A page of List session messages: its public types, its contract and the client's check of an answer.
 import * as v from 'valibot';
 import { MESSAGE, ofSession, type ListedMessage, type Message } from './message.js';
-import { LINK, type Link } from './session.js';
-import { checked, field, kept, record, without, type Same } from './fields.js';
-
-export interface PageMeta {
-  total: number;
-  page: number;
-  limit: number;
-  total_pages: number;
-}
-
-export interface MessagePage {
-  items: Message[];
-  meta: PageMeta;
-  _links?: {
-    self?: Link;
-    new_messages?: Link;
-  };
-}
+import { LINK } from './session.js';
+import { checked, field, kept, record, without } from './fields.js';
 
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 
@@ -40,11 +24,8 @@ export const MESSAGE_PAGE = record(
   'items',
 );
 
-// The contract's items may leave chat_id out; the client fills it in (ofSession).
-void (true satisfies Same<
-  Omit<MessagePage, 'items'> & { items: ListedMessage[] },
-  v.InferOutput<typeof MESSAGE_PAGE.contract>
->);
+/** A page as the client hands it on: the contract's items may leave chat_id out, the client fills it in (ofSession). */
+export type MessagePage = Pick<v.InferOutput<typeof MESSAGE_PAGE.contract>, 'meta' | '_links'> & { items: Message[] };
 
 /** One page of a message list of session `sessionId`, each message's chat_id filled in (ofSession). */
 export function asMessagePage(value: unknown, sessionId: string): MessagePage {

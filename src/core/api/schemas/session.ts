@@ -62,14 +62,13 @@ export interface Session {
 }
 
 export const LINK = v.object({ href: v.string() });
-export const PULL_REQUEST = v.union([v.string(), v.object({ url: v.string(), status: v.optional(v.string()) })]);
 /** Text the client prints through the terminal sanitizer: null or left out is taken as none. */
 const text = field(v.string(), without('text in title and session_html_url'), v.nullish(v.string()));
 
 export const SESSION = record('session', {
   id: field(UUID, NOT_A_UUID),
   title: text,
-  pull_requests: kept(v.array(PULL_REQUEST)),
+  pull_requests: kept(v.array(v.union([v.string(), v.object({ url: v.string(), status: v.optional(v.string()) })]))),
   source_url: kept(v.nullable(v.string())),
   is_archived: kept(v.boolean()),
   is_private: kept(v.boolean()),
