@@ -202,7 +202,7 @@ describe('the house', () => {
       }
     }
     const banned =
-      /^(cli\/(main\.ts|program\/|commands\/|run\/|chat\/)|mcp\/|acp\/|core\/sessions\/|sdk\/|core\/poll\/follow|core\/api\/(client|exchange|request-send|plain-http|undici-http)|core\/budget\/(shared|redis-store|file-store))/;
+      /^(cli\/(main\.ts|program\/|commands\/|run\/|chat\/)|mcp\/|acp\/|core\/sessions\/|sdk\/|core\/poll\/follow|core\/api\/(client|exchange|response|plain-http|undici-http)|core\/budget\/(shared|redis-store|file-store))/;
     expect([...seen].map(rel).filter((r) => banned.test(r))).toEqual([]);
     expect(imports(join(SRC, 'action', 'turn.ts'))).toContain(entry);
   });
