@@ -3,9 +3,8 @@
 // does: the IO from the process, Ctrl-C, SIGTERM and a closed stdout as the stop signal, the exit code.
 import { CommanderError } from 'commander';
 import { debugFromEnv, ExitCode, type IO, processSpawner, toCliError } from '../core/index.js';
-import type { Context, GlobalOptions } from './run/context.js';
-import { buildProgram, type Runner } from './program/program.js';
-import { commandLabel } from './program/command-label.js';
+import { buildProgram } from './program/program.js';
+import type { Runner } from './commands/options/command-spec.js';
 import { commanderExitCode, commanderOutput } from './program/commander-io.js';
 import { escapeForLine } from '../util/text.js';
 import { watchStdoutReader } from '../util/pipe-watch.js';
@@ -25,17 +24,9 @@ function report(err: unknown, io: IO, debug: boolean): number {
 
 /** Runs one command line (`argv` without node and the script) and resolves to its exit code. Never throws. */
 export async function main(argv: readonly string[], io: IO): Promise<number> {
-  let ctx: Context | undefined;
   const runner: Runner = async (cmd, load, body) => {
     const { runCommand } = await import('./run/run-command.js');
-    await runCommand(
-      io,
-      cmd.optsWithGlobals<GlobalOptions>(),
-      commandLabel(cmd),
-      load,
-      body,
-      (c) => (ctx = c),
-    );
+    await runCommand(io, cmd, load, body);
   };
   const program = buildProgram(runner, commanderOutput(io), argv);
   const debug = argv.includes('--debug') || debugFromEnv(io.env);
@@ -43,11 +34,8 @@ export async function main(argv: readonly string[], io: IO): Promise<number> {
     await program.parseAsync([...argv], { from: 'user' });
     return ExitCode.OK;
   } catch (err) {
-    ctx?.close();
     if (err instanceof CommanderError) return commanderExitCode(err);
     return report(err, io, debug);
-  } finally {
-    ctx?.close();
   }
 }
 
