@@ -24,10 +24,8 @@ import { mcpSpec } from '../commands/mcp/spec.js';
 import { acpSpec } from '../commands/acp/spec.js';
 import { completionSpec } from '../commands/completion/spec.js';
 import { helpSpec } from '../commands/help/spec.js';
-import { suggestSynonyms } from './synonyms.js';
+import { answerUnknownCommand } from '../commands/options/commander-private.js';
 import { rootCommand } from './root.js';
-
-export type { Runner } from '../commands/options/command-spec.js';
 
 /** Every command by its name, in the order of `agents --help`. */
 const COMMANDS: Record<string, CommandSpec> = {
@@ -61,6 +59,24 @@ const COMMANDS: Record<string, CommandSpec> = {
   help: helpSpec,
 };
 
+// Words people type for our commands (kubectl's `logs`, gh's `view`): commander's suggestions go by
+// spelling alone and would offer `login` for `logs`.
+const SYNONYMS: Record<string, string> = {
+  logs: 'tail',
+  log: 'tail',
+  follow: 'tail',
+  watch: 'tail',
+  new: 'create',
+  start: 'create',
+  run: 'create',
+  reply: 'send',
+  message: 'send',
+  view: 'show',
+  get: 'show',
+  cat: 'show',
+  status: 'show',
+};
+
 /** The global options a line may give before its command: with their value in the next word, or alone. */
 const VALUED_GLOBALS = new Set(['--profile', '--base-url']);
 const FLAG_GLOBALS = new Set(['--json', '-q', '--quiet', '--no-color', '--debug']);
@@ -88,9 +104,14 @@ function commandAlone(argv: readonly string[]): string | undefined {
  */
 export function buildProgram(run: Runner, output: OutputConfiguration, argv?: readonly string[]): Command {
   const program = rootCommand(output);
-  suggestSynonyms(program);
   const alone = argv === undefined ? undefined : commandAlone(argv);
   for (const [name, spec] of Object.entries(COMMANDS))
     if (alone === undefined || name === alone) spec(program, run);
+  // An unknown command that is one of our synonyms is answered with the command it means.
+  answerUnknownCommand(program, (name) => {
+    const synonym = Object.hasOwn(SYNONYMS, name) ? SYNONYMS[name] : undefined;
+    if (synonym === undefined || !program.commands.some((c) => c.name() === synonym)) return undefined;
+    return `error: unknown command '${name}'\n(Did you mean ${synonym}?)`;
+  });
   return program;
 }
