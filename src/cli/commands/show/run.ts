@@ -52,17 +52,7 @@ export async function show(
   // The agent: the service's, else this machine's record (read for a person only: a script's stays fast).
   const named = typeof session.agent_name === 'string' ? session.agent_name : undefined;
   const forPerson = ctx.caps.stdoutIsTTY && !ctx.globals.json;
-  const recorded = forPerson && named === undefined ? await readKnownSessions(await ctx.history()) : [];
+  const recorded = forPerson && named === undefined ? await readKnownSessions(history) : [];
   const agent = named ?? recorded.find((s) => s.id === session.id)?.agent;
-  return {
-    kind: 'conversation',
-    session,
-    conversation: view.conversation,
-    threads: view.threads,
-    truncatedTo: view.truncatedTo,
-    running: view.running,
-    agent,
-    verbose: flags.verbose === true,
-    page: flags.pager !== false,
-  };
+  return { kind: 'conversation', ...view, agent, verbose: flags.verbose, page: flags.pager !== false };
 }
