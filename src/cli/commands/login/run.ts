@@ -40,9 +40,8 @@ async function readKeyFromStdin(stdin: InStream): Promise<string> {
     if (size > MAX_STDIN_BYTES) throw new UsageError('standard input is too long to be an API key');
     chunks.push(buf);
   }
-  const key = Buffer.concat(chunks)
-    .toString('utf8')
-    .replace(/\r?\n$/, '');
+  const text = Buffer.concat(chunks).toString('utf8');
+  const key = text.replace(/\r?\n$/, '');
   if (key === '') {
     throw new UsageError(
       'no API key on standard input',
@@ -73,7 +72,6 @@ async function verifyKey(ctx: Context, baseUrl: string, apiKey: string): Promise
       const what =
         err.kind === 'not_found' ? err.message : `${baseUrl} does not answer like the Agent Sessions API`;
       throw new CliError(`${what}; nothing was stored`, {
-        exitCode: ExitCode.FAILURE,
         hint: 'check the base URL: it is the address without /rest/v1',
         cause: err,
       });

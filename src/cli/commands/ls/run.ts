@@ -77,12 +77,10 @@ export async function ls(ctx: Context, flags: LsFlags): Promise<Item[]> {
     const found = facts.filter((f): f is SessionFacts => f !== undefined);
     const failed = await noteSessionFacts(history, found);
     if (failed) warn(`${failed}; the refreshed states are shown but not kept`);
-    sessions = sessions.map((s, i) => {
-      const merged: KnownSession = { ...s };
-      for (const [k, v] of Object.entries(facts[i] ?? {}))
-        if (v !== undefined) Object.assign(merged, { [k]: v });
-      return merged;
-    });
+    // What a refresh learnt, over what was known: a fact it did not learn leaves the known one.
+    const learnt = (f: SessionFacts | undefined) =>
+      Object.fromEntries(Object.entries(f ?? {}).filter(([, v]) => v !== undefined));
+    sessions = sessions.map((s, i) => ({ ...s, ...learnt(facts[i]) }));
   }
   items.push({ kind: 'sessions', profile, baseUrl: history.baseUrl, sessions });
   return items;
