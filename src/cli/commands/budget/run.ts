@@ -19,7 +19,7 @@ import {
 import type { Context } from '../../run/context.js';
 import { pacingDir } from '../../run/context.js';
 import { sleep } from '../../../util/sleep.js';
-import type { Item } from '../../output/items.js';
+import type { Result } from '../../output/items.js';
 import type { BudgetItem } from './items.js';
 
 // How the presenter prints this command's own items (output/items.ts).
@@ -72,10 +72,7 @@ async function read(ctx: Context, at: Awaited<ReturnType<typeof storeOf>>): Prom
   return { kind: 'budget', origin: at.origin, where: at.store.where, fleet: at.fleet, view, watch: false };
 }
 
-export async function budget(
-  ctx: Context,
-  flags: BudgetFlags,
-): Promise<BudgetItem | AsyncIterable<Item | BudgetItem>> {
+export async function budget(ctx: Context, flags: BudgetFlags): Promise<Result<BudgetItem>> {
   const at = await storeOf(ctx);
   const first = await read(ctx, at);
   if (!flags.watch) return first;
