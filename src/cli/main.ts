@@ -1,6 +1,5 @@
-// The program's entry points. main(argv, io) runs one command line against the IO it is given, never
-// touching `process`, so tests run it in-process. run(), called by bin/agents.js, is the only code that
-// does: the IO from the process, Ctrl-C, SIGTERM and a closed stdout as the stop signal, the exit code.
+// main(argv, io) runs one command line on the IO it is given, never on `process` (tests run it in-process);
+// run(), bin/agents.js's, is the only code that touches it: the IO, the stop signal, the exit code.
 import { CommanderError } from 'commander';
 import { debugFromEnv, ExitCode, type IO, processSpawner, toCliError } from '../core/index.js';
 import { buildProgram } from './program/program.js';
@@ -52,9 +51,8 @@ export async function run(): Promise<void> {
     if (err.code !== 'EPIPE') throw err;
     controller.abort('EPIPE');
   });
-  // …and a reader that goes away while nothing is being written (a tail waiting on a quiet turn): see
-  // pipe-watch.ts. Looked for once the command is under way, on the event loop's first turn: a run that
-  // ends in help or a usage error is over before then, and never pays for the look (a few ms of /proc).
+  // …and one that goes away while nothing is written (pipe-watch.ts), looked for on the event loop's first
+  // turn: a run that ends in help or a usage error is over by then, and never pays for it (a few ms).
   let unwatch: () => void = () => undefined;
   const watching =
     process.platform === 'linux'

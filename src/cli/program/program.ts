@@ -81,11 +81,7 @@ const SYNONYMS: Record<string, string> = {
 const VALUED_GLOBALS = new Set(['--profile', '--base-url']);
 const FLAG_GLOBALS = new Set(['--json', '-q', '--quiet', '--no-color', '--debug']);
 
-/**
- * The command a line runs when it needs no other: its first word after the global options. `help` and
- * `completion` read the whole tree; an unknown word needs every name for its hint; another option first
- * (`--help`, `-V`, one commander rejects) is answered by the program, which lists every command.
- */
+/** A line's command when it needs no other (`help`, `completion`, an unknown word's hint and `--help` do). */
 function commandAlone(argv: readonly string[]): string | undefined {
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i] ?? '';
@@ -97,11 +93,7 @@ function commandAlone(argv: readonly string[]): string | undefined {
   return undefined;
 }
 
-/**
- * The program. `run` gives each action its Context and prints what it returns. Given `argv`, a line that
- * runs one command gets that command alone: making the other 20 was a few milliseconds of every run.
- * Without it (the docs, the tests of the tree), every command.
- */
+/** The program; given `argv`, a line that runs one command gets it alone (making all costs milliseconds). */
 export function buildProgram(run: Runner, output: OutputConfiguration, argv?: readonly string[]): Command {
   const program = rootCommand(output);
   const alone = argv === undefined ? undefined : commandAlone(argv);

@@ -1,6 +1,5 @@
-// What every command receives, built once per run from the IO and the global flags, with the run's API clients
-// (their notices on stderr). Commands use it instead of `process`, and never write to stdout: they return data
-// for the presenter.
+// What every command receives, built once per run from the IO and the global flags, with its API clients
+// (their notices on stderr). Commands use it instead of `process`; they return data, never write to stdout.
 import {
   type ApiClient,
   budgetDir,
@@ -73,7 +72,7 @@ export interface Context extends PresentContext {
   history(): Promise<History>;
   /** The run's API client (made once, when first asked for). */
   client(): Promise<ApiClient>;
-  /** A client for another base URL or key (login checks a key before storing it), else with the run's settings. */
+  /** A client for another base URL or key (login checks a key before storing it), with the run's settings. */
   clientFor(
     options: Pick<ClientOptions, 'baseUrl' | 'apiKey'> & Partial<ClientOptions> & { budgetUrl?: string },
   ): ApiClient;

@@ -1,7 +1,5 @@
-// The CLI's run as the host of a protocol face (`agents mcp`, `agents acp`, src/core/sessions/host.ts): they post
-// and read through the library's public entry (src/sdk/index.ts), so a regression of the library fails their
-// tests too. The run's settings, budget directory and tuning go in; the library's events come out on the
-// run's stderr.
+// The run as the host of `agents mcp` and `agents acp` (core/sessions/host.ts), through the library's public
+// entry so that a regression of the library fails their tests too; its events come out on the run's stderr.
 import { Agents } from '../../sdk/index.js';
 import { connectionOf, type Context, pacingDir } from './context.js';
 import { recordIn, sharedPacingFromEnv, type Host } from '../../core/index.js';

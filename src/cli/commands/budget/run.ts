@@ -22,7 +22,6 @@ import { sleep } from '../../../util/sleep.js';
 import type { Result } from '../../output/items.js';
 import type { BudgetItem } from './items.js';
 
-// How the presenter prints this command's own items (output/items.ts).
 export { print } from './items.js';
 
 export interface BudgetFlags {

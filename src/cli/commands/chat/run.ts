@@ -18,7 +18,6 @@ import { Chat, type ChatEnd } from '../../chat/session.js';
 import { completeSlash } from '../../chat/slash.js';
 import { ChatTerminal } from '../../chat/chat-terminal.js';
 
-// How the presenter prints this command's own items (output/items.ts).
 export { print } from './items.js';
 
 export interface ChatFlags extends CheckedAgentFlags {

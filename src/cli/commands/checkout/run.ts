@@ -7,7 +7,6 @@ import { branchState, fetchPull, requireBranchName, switchTo } from '../../git/c
 import type { Item } from '../../output/items.js';
 import type { CheckoutItem } from './items.js';
 
-// How the presenter prints this command's own items (output/items.ts).
 export { print } from './items.js';
 
 export type CheckoutFlags = { pr?: PullRequestPick; attempt?: number; branch?: string; force?: boolean };

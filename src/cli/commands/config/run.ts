@@ -17,7 +17,6 @@ import {
 import type { Item } from '../../output/items.js';
 import type { ConfigEntry, ConfigListing, ConfigItem } from './items.js';
 
-// How the presenter prints this command's own items (output/items.ts).
 export { print } from './items.js';
 
 /** A config key's setting: `base-url` → `baseUrl`. */

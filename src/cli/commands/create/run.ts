@@ -24,7 +24,6 @@ import type { CreateItem } from './items.js';
 import { addMember, waitFanOut } from '../wait/run.js';
 import { afterPost } from '../options/after-post.js';
 
-// How the presenter prints this command's own items (output/items.ts).
 export { print } from './items.js';
 
 export interface CreateFlags extends CheckedAgentFlags, ReplyFlags {

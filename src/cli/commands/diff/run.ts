@@ -8,7 +8,6 @@ import { git, gitSays } from '../../git/git.js';
 import type { Item } from '../../output/items.js';
 import type { DiffItem } from './items.js';
 
-// How the presenter prints this command's own items (output/items.ts).
 export { print } from './items.js';
 
 export type DiffFlags = { pr?: PullRequestPick; attempt?: number; stat?: boolean; nameOnly?: boolean };

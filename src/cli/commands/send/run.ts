@@ -21,7 +21,6 @@ import type { Item } from '../../output/items.js';
 import type { SendItem } from './items.js';
 import { afterPost } from '../options/after-post.js';
 
-// How the presenter prints this command's own items (output/items.ts).
 export { print } from './items.js';
 
 export type SendFlags = ReplyFlags & { profile?: Profile; yes?: boolean; schema?: OutputSchema };

@@ -15,7 +15,6 @@ import { sessionOrPick } from '../../input/pick-session.js';
 import type { Item } from '../../output/items.js';
 import type { ShowItem } from './items.js';
 
-// How the presenter prints this command's own items (output/items.ts).
 export { print } from './items.js';
 
 export interface ShowFlags {
