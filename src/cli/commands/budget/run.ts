@@ -16,17 +16,14 @@ import {
   requireBaseUrl,
   requireConnection,
 } from '../../../core/index.js';
-import type { Context } from '../../run/context.js';
-import { pacingDir } from '../../run/context.js';
+import { pacingDir, type Context } from '../../run/context.js';
 import { sleep } from '../../../util/sleep.js';
 import type { Result } from '../../output/items.js';
 import type { BudgetItem } from './items.js';
 
 export { print } from './items.js';
 
-export interface BudgetFlags {
-  watch?: boolean;
-}
+export type BudgetFlags = { watch?: boolean };
 
 /** The store of the profile's key, named by the digest login stored (the keychain is not read for it). */
 async function storeOf(ctx: Context): Promise<{ store: BudgetStore; origin: string; fleet: boolean }> {
@@ -77,11 +74,10 @@ export async function budget(ctx: Context, flags: BudgetFlags): Promise<Result<B
   if (!flags.watch) return first;
   const everyMs = ctx.io.tuning?.watchMs ?? 1000;
   return (async function* watching() {
-    yield { ...first, watch: true };
     try {
-      for (;;) {
+      for (let item = first; ; item = await read(ctx, at)) {
+        yield { ...item, watch: true };
         await sleep(everyMs, ctx.signal);
-        yield { ...(await read(ctx, at)), watch: true };
       }
     } catch (err) {
       // Ctrl-C is how a watch is meant to end: quietly, with the contract's 130 (as a plain tail).

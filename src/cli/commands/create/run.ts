@@ -122,7 +122,7 @@ async function* createAttempts(
     if (waiting) {
       const fan = waitFanOut(ctx, client, deadline.signal, { timeout: flags.timeout, notify: flags.notify });
       for (const { session } of created)
-        addMember(fan, session.id, session.thread_id, `attempt ${session.id}`);
+        addMember(fan, session.id, `attempt ${session.id}`, session.thread_id);
       fan.endFeeding();
       yield* fan.items();
       worst = Math.max(worst, fan.worstError ?? 0);
