@@ -1,7 +1,5 @@
 import type { Context } from '../../run/context.js';
 import {
-  CliError,
-  ExitCode,
   githubFiles,
   type OutputSchema,
   postTurn,
@@ -12,6 +10,7 @@ import {
   type SessionRef,
   startDeadline,
   turnInProgress,
+  UsageError,
   withSchemaInstruction,
 } from '../../../core/index.js';
 import { commandMessage } from '../../input/command-message.js';
@@ -44,12 +43,7 @@ export async function* send(
   // A person at a terminal is told before their message cuts a running turn short; scripts never are.
   if (ctx.prompts && !flags.yes && (await turnInProgress(client, session.id, { signal: ctx.signal }))) {
     const go = await ctx.prompts.confirm('The agent is still working on the previous message. Interrupt it?');
-    if (!go) {
-      throw new CliError('not sent', {
-        exitCode: ExitCode.USAGE,
-        hint: 'pass --yes to interrupt without asking',
-      });
-    }
+    if (!go) throw new UsageError('not sent', 'pass --yes to interrupt without asking');
   }
 
   // --github-output where the runner names no GITHUB_OUTPUT: a usage error before anything is sent.
