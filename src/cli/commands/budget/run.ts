@@ -41,9 +41,8 @@ async function storeOf(ctx: Context): Promise<{ store: BudgetStore; origin: stri
     ({ baseUrl, apiKey } = requireConnection(s));
   }
   const { origin } = new ApiUrls(baseUrl);
-  if (s.budgetUrl !== undefined) {
+  if (s.budgetUrl !== undefined)
     return { store: new RedisStore(s.budgetUrl, origin, apiKey), origin, fleet: true };
-  }
   return { store: new FileStore(pacingDir(ctx.io), origin, apiKey), origin, fleet: false };
 }
 
@@ -81,9 +80,8 @@ export async function budget(ctx: Context, flags: BudgetFlags): Promise<Result<B
       }
     } catch (err) {
       // Ctrl-C is how a watch is meant to end: quietly, with the contract's 130 (as a plain tail).
-      if (isStop(ctx.signal.reason) && ctx.signal.reason !== 'EPIPE') {
+      if (isStop(ctx.signal.reason) && ctx.signal.reason !== 'EPIPE')
         throw new CliError('interrupted', { exitCode: ExitCode.INTERRUPTED, silent: true });
-      }
       throw err;
     }
   })();

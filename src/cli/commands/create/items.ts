@@ -34,8 +34,7 @@ export const print: Handlers<CreateItem> = {
       p.out(attempts.map((a) => `${a.session.id}\n`).join(''));
     }
     p.ctx.log.info(`session group ${group}: ${attempts.length} of ${of} attempts created`);
-    if (p.ctx.caps.stderrIsTTY && !waiting && attempts.length > 0) {
+    if (p.ctx.caps.stderrIsTTY && !waiting && attempts.length > 0)
       p.ctx.log.hint(`Wait for them with: agents wait ${group}\nCompare: agents diff ${group} --attempt K`);
-    }
   },
 };

@@ -41,9 +41,8 @@ export function parseKeySpec(spec: string, forbidden = false): EmulatorKey {
 
 export function emulatorOptions(flags: EmulatorFlags): EmulatorOptions {
   const { faultRate: rate, fault: modes } = flags;
-  if ((rate === undefined) !== (modes === undefined)) {
+  if ((rate === undefined) !== (modes === undefined))
     throw new UsageError('--fault-rate and --fault go together', 'e.g. --fault-rate 0.2 --fault 503 reset');
-  }
   const accepted = flags.key?.map((k) => parseKeySpec(k)) ?? [DEV_KEY];
   const keys = [...accepted, ...(flags.forbiddenKey?.map((k) => parseKeySpec(k, true)) ?? [])];
   const twice = keys.find((k, i) => keys.findIndex((other) => other.key === k.key) !== i);

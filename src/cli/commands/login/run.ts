@@ -87,12 +87,10 @@ async function verifyKey(ctx: Context, baseUrl: string, apiKey: string): Promise
 }
 
 function storeMode(flags: LoginFlags, env: Env): StoreMode {
-  if (flags.insecureStorage && flags.keychain) {
+  if (flags.insecureStorage && flags.keychain)
     throw new UsageError('--keychain and --insecure-storage contradict each other: give one');
-  }
-  if (flags.keychain && !keychainFromEnv(env)) {
+  if (flags.keychain && !keychainFromEnv(env))
     throw new UsageError('--keychain asks for the system keychain, which AGENTS_KEYCHAIN=0 turns off');
-  }
   return flags.insecureStorage ? 'file' : flags.keychain ? 'keychain' : 'auto';
 }
 

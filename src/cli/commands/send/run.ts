@@ -36,9 +36,8 @@ export async function* send(
   const client = await ctx.client();
   const message = await commandMessage(ctx, words, flags.file);
   // At a terminal, "last" is named before anything is posted to it.
-  if (ref.kind === 'last' && ctx.caps.stderrIsTTY) {
+  if (ref.kind === 'last' && ctx.caps.stderrIsTTY)
     yield { kind: 'note', text: `Sending to session ${session.id} (last)` };
-  }
 
   // A person at a terminal is told before their message cuts a running turn short; scripts never are.
   if (ctx.prompts && !flags.yes && (await turnInProgress(client, session.id, { signal: ctx.signal }))) {

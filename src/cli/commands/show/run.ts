@@ -37,9 +37,8 @@ export async function show(
   const history = await ctx.history();
   // A session group (create --attempts): its attempts, as `agents ls` lists them.
   const group = await groupOf(ref, history);
-  if (group !== undefined) {
+  if (group !== undefined)
     return { kind: 'sessions', profile: history.profile, baseUrl: history.baseUrl, sessions: group.sessions };
-  }
   const { id } = await resolveSession(ref, history);
   if (flags.web) return { kind: 'browse', url: await webAddress(ctx, id) };
   const client = await ctx.client();

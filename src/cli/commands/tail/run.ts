@@ -91,9 +91,8 @@ async function* tailing(ctx: Context, given: SessionRef | undefined, flags: Tail
   } catch (err) {
     // Ctrl-C is how a plain tail is meant to end: quietly, with the contract's 130.
     const plain = !flags.untilFinal && flags.timeout === undefined;
-    if (plain && isStop(ctx.signal.reason) && ctx.signal.reason !== 'EPIPE') {
+    if (plain && isStop(ctx.signal.reason) && ctx.signal.reason !== 'EPIPE')
       throw new CliError('interrupted', { exitCode: ExitCode.INTERRUPTED, silent: true });
-    }
     throw waitError(err, deadline, ctx.signal, id, flags.thread);
   } finally {
     deadline.dispose();
