@@ -24,6 +24,7 @@ export type LoginFlags = { withKey?: boolean; insecureStorage?: boolean; keychai
 
 // A key is short; anything this long on stdin is not a key (and must not be read into memory forever).
 const MAX_STDIN_BYTES = 64 * 1024;
+const PIPE_KEY = `printf '%s' "$KEY" | agents login --with-key --base-url URL`;
 
 async function readKeyFromStdin(stdin: InStream): Promise<string> {
   if (stdin.isTTY === true) {
@@ -42,12 +43,7 @@ async function readKeyFromStdin(stdin: InStream): Promise<string> {
   }
   const text = Buffer.concat(chunks).toString('utf8');
   const key = text.replace(/\r?\n$/, '');
-  if (key === '') {
-    throw new UsageError(
-      'no API key on standard input',
-      `printf '%s' "$KEY" | agents login --with-key --base-url URL`,
-    );
-  }
+  if (key === '') throw new UsageError('no API key on standard input', PIPE_KEY);
   return validateApiKey(key, 'the API key on standard input');
 }
 
@@ -101,7 +97,7 @@ export async function* login(ctx: Context, flags: LoginFlags): AsyncGenerator<It
   if (!flags.withKey && prompts === undefined) {
     throw new UsageError(
       'no terminal to ask for the key',
-      `pipe the key in: printf '%s' "$KEY" | agents login --with-key --base-url URL (or set ${ENV_VARS.apiKey})`,
+      `pipe the key in: ${PIPE_KEY} (or set ${ENV_VARS.apiKey})`,
     );
   }
 
