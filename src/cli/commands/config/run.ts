@@ -57,11 +57,7 @@ export async function configGet(ctx: Context, key: string): Promise<Item | Confi
   return { kind: 'config-entry', entry: entry(await ctx.settings([fieldOf(k)], { keychain: false }), k) };
 }
 
-export async function* configSet(
-  ctx: Context,
-  key: string,
-  value: string,
-): AsyncGenerator<Item | ConfigItem> {
+export async function* configSet(ctx: Context, key: string, value: string): AsyncGenerator<Item> {
   const k = validateConfigKey(key);
   const checked = validateConfigValue(k, value);
   const profile = ctx.profile();
@@ -86,7 +82,7 @@ export async function* configSet(
   yield { kind: 'note', text: `Set ${key} in profile ${profile}` };
 }
 
-export async function configUnset(ctx: Context, key: string): Promise<Item | ConfigItem> {
+export async function configUnset(ctx: Context, key: string): Promise<Item> {
   const k = validateConfigKey(key);
   const profile = ctx.profile();
   const removed =
@@ -99,6 +95,6 @@ export async function configUnset(ctx: Context, key: string): Promise<Item | Con
   };
 }
 
-export function showConfigPath(ctx: Context): Item | ConfigItem {
+export function showConfigPath(ctx: Context): Item {
   return { kind: 'value', text: ctx.config.path, json: { path: ctx.config.path } };
 }
