@@ -69,18 +69,9 @@ export async function* create(
     if (posted.warning) yield { kind: 'warning', text: posted.warning };
     yield { kind: 'session-created', session, waiting };
     const who = agent.agent_name ?? 'the agent';
-    yield* afterPost(ctx, {
-      client,
-      sessionId: session.id,
-      threadId,
-      flags,
-      deadline,
-      who,
-      title: session.title,
-      label: who,
-      url: session.session_html_url,
-      what: `session ${session.id}`,
-    });
+    const about = { who, label: who, title: session.title, url: session.session_html_url };
+    const what = `session ${session.id}`;
+    yield* afterPost(ctx, { client, sessionId: session.id, threadId, flags, deadline, what, ...about });
   } finally {
     deadline.dispose();
   }

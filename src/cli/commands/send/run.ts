@@ -61,18 +61,10 @@ export async function* send(
     yield { kind: 'message-sent', sessionId: session.id, sent, waiting };
     // What this machine knows of the session (its title, the agent it was created with), for --notify.
     const known = waiting ? (await readKnownSessions(history)).find((s) => s.id === session.id) : undefined;
-    yield* afterPost(ctx, {
-      client,
-      sessionId: session.id,
-      threadId,
-      flags,
-      deadline,
-      who: known?.agent ?? 'the agent',
-      title: known?.title,
-      label: 'the reply',
-      url: known?.web,
-      what: `the follow-up on session ${session.id}`,
-    });
+    const who = known?.agent ?? 'the agent';
+    const about = { who, label: 'the reply', title: known?.title, url: known?.web };
+    const what = `the follow-up on session ${session.id}`;
+    yield* afterPost(ctx, { client, sessionId: session.id, threadId, flags, deadline, what, ...about });
   } finally {
     deadline.dispose();
   }
