@@ -92,12 +92,8 @@ export async function* emulator(ctx: Context, flags: EmulatorFlags): AsyncGenera
     // Line one is the base URL; then one line per key: key, workspace, and "forbidden" for refused keys.
     const keys = em.keys.map((k) => `\n${k.key}\t${k.workspace}${k.forbidden ? '\tforbidden' : ''}`);
     yield { kind: 'value', text: `${em.url}${keys.join('')}`, json: { url: em.url, keys: em.keys } };
-    if (!LOOPBACK.test(flags.host)) {
-      yield {
-        kind: 'warning',
-        text: `listening on ${flags.host}: other machines can reach this emulator and its dev keys`,
-      };
-    }
+    const exposed = `listening on ${flags.host}: other machines can reach this emulator and its dev keys`;
+    if (!LOOPBACK.test(flags.host)) yield { kind: 'warning', text: exposed };
     const usable = em.keys.find((k) => !k.forbidden);
     yield note(`Agent Sessions API emulator on ${em.url} (Ctrl-C to stop). Point agents at it:`);
     if (usable) yield note(`  export AGENTS_BASE_URL=${em.url} AGENTS_API_KEY=${usable.key}`);
