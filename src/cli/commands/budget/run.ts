@@ -1,5 +1,4 @@
-// agents budget: the key's budget read from where the processes that use it keep it (this machine's file,
-// or the fleet's Redis), never from the service: looking costs no request.
+// agents budget: read where the key's processes keep it (this machine's file, the fleet's Redis): no request.
 import {
   ApiUrls,
   BrokenState,

@@ -1,5 +1,4 @@
-// agents wait: exit 0 when all are done; 124 when --timeout ran out first, naming what is pending and how to
-// resume; else the first permanent error's code, once the others are done.
+// agents wait: exit 0 when all are done, 124 on --timeout (naming what is pending), else the first error's.
 import { mkdir, access, constants, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Context } from '../../run/context.js';
