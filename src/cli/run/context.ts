@@ -187,7 +187,7 @@ export async function connectionOf(ctx: Pick<Context, 'settings' | 'log'>) {
 }
 
 /** `label`: the run's command and option names, written beside its entries in the shared budget. */
-export async function createContext(io: IO, globals: GlobalOptions, label?: string): Promise<Context> {
+export async function createContext(io: IO, globals: GlobalOptions, label: string): Promise<Context> {
   const { env } = io;
   const quiet = globals.quiet === true;
   const caps = detectTerminal({
@@ -223,10 +223,7 @@ export async function createContext(io: IO, globals: GlobalOptions, label?: stri
     resolveSettings(globals, env, readProfiles, need, { ...reading, keychainTimeoutMs });
   // Every agents process on the machine that uses one key shares its budget through a file in the state
   // directory; tests that turn pacing off, and the benchmark's uncoordinated runs, pace nothing / alone.
-  const budget = io.tuning?.pacing !== false && {
-    shared: sharedPacingFromEnv(env),
-    ...(label !== undefined && { label }),
-  };
+  const budget = io.tuning?.pacing !== false && { shared: sharedPacingFromEnv(env), label };
   let client: Promise<ApiClient> | undefined;
   let history: Promise<History> | undefined;
   const readHistory = () =>

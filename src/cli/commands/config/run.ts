@@ -66,12 +66,9 @@ export async function* configSet(ctx: Context, key: string, value: string): Asyn
     await storeKey(ctx.config, profile, { apiKey: checked.value }, 'file', ctx.keyStore);
   } else await ctx.config.set(profile, k, checked.value);
   if (checked.warning !== undefined) yield { kind: 'warning', text: checked.warning };
-  if (k === 'api-key') {
-    yield {
-      kind: 'warning',
-      text: "a key on the command line stays in the shell's history; `agents login --with-key` reads it from standard input",
-    };
-  }
+  const inHistory =
+    "a key on the command line stays in the shell's history; `agents login --with-key` reads it from standard input";
+  if (k === 'api-key') yield { kind: 'warning', text: inHistory };
   const field = fieldOf(k);
   const flag = field === 'baseUrl' && ctx.globals.baseUrl !== undefined;
   const fromEnv = ctx.io.env[ENV_VARS[field]];

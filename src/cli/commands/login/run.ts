@@ -132,14 +132,8 @@ export async function* login(ctx: Context, flags: LoginFlags): AsyncGenerator<It
   const stored = await storeKey(ctx.config, settings.profile, { baseUrl, apiKey }, mode, ctx.keyStore);
   if (stored.fallback !== undefined) yield { kind: 'warning', text: stored.fallback };
   const place = stored.place === 'keychain' ? 'the system keychain' : `the config file ${ctx.config.path}`;
-  yield {
-    kind: 'note',
-    text: `Logged in to ${baseUrl} as profile ${settings.profile}; the key is in ${place}`,
-  };
-  if (fromEnv(ctx.io.env, ENV_VARS.apiKey) !== undefined) {
-    yield {
-      kind: 'warning',
-      text: `${ENV_VARS.apiKey} is set in this environment and takes precedence over the stored key`,
-    };
-  }
+  const done = `Logged in to ${baseUrl} as profile ${settings.profile}; the key is in ${place}`;
+  yield { kind: 'note', text: done };
+  const overridden = `${ENV_VARS.apiKey} is set in this environment and takes precedence over the stored key`;
+  if (fromEnv(ctx.io.env, ENV_VARS.apiKey) !== undefined) yield { kind: 'warning', text: overridden };
 }

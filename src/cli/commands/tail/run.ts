@@ -63,12 +63,8 @@ async function* tailing(ctx: Context, given: SessionRef | undefined, flags: Tail
   const json = ctx.globals.json === true;
   try {
     // The backlog, as show reads it; the user's prompts only where a person reads them, marked as theirs.
-    const backlog = await readBacklog(
-      client,
-      target,
-      { types, lines: flags.lines, sinceMs: flags.since, prompts: ctx.caps.stdoutIsTTY && !json },
-      { signal: deadline.signal },
-    );
+    const query = { types, lines: flags.lines, sinceMs: flags.since, prompts: ctx.caps.stdoutIsTTY && !json };
+    const backlog = await readBacklog(client, target, query, { signal: deadline.signal });
     for (const entry of backlog.entries) yield { kind: 'entry', entry };
 
     // Done already when the latest turn has its final reply, wherever the backlog listed it.
