@@ -1,7 +1,5 @@
-// The root help's own entry point, dist/help.js: bin/agents.js runs it for `agents`, `agents --help`, `-h`,
-// `--version` and `-V`: commander and the root, with the commands' heads as data, and none of the chunk
-// every command shares, which was most of what `agents --help` cost. main() answers those lines with the
-// whole program, byte for byte the same (test/unit/root-help.test.ts, test/process/startup.test.ts).
+// The root help's own entry, dist/help.js, for `agents`, `--help`, `-h`, `--version`, `-V`: the root with the
+// commands' heads as data, none of the commands' chunk (most of what `--help` cost); main() prints the same.
 import { CommanderError } from 'commander';
 import { ExitCode } from '../core/index.js';
 import { commanderExitCode, commanderOutput } from './program/commander-io.js';

@@ -1,11 +1,9 @@
-// The program's entry points. main(argv, io) runs one command line against the IO it is given, never
-// touching `process`, so tests run it in-process. run(), called by bin/agents.js, is the only code that
-// does: the IO from the process, Ctrl-C, SIGTERM and a closed stdout as the stop signal, the exit code.
+// main(argv, io) runs one command line on the IO it is given, never on `process` (tests run it in-process);
+// run(), bin/agents.js's, is the only code that touches it: the IO, the stop signal, the exit code.
 import { CommanderError } from 'commander';
 import { debugFromEnv, ExitCode, type IO, processSpawner, toCliError } from '../core/index.js';
-import type { Context, GlobalOptions } from './run/context.js';
-import { buildProgram, type Runner } from './program/program.js';
-import { commandLabel } from './program/command-label.js';
+import { buildProgram } from './program/program.js';
+import type { Runner } from './commands/options/command-spec.js';
 import { commanderExitCode, commanderOutput } from './program/commander-io.js';
 import { escapeForLine } from '../util/text.js';
 import { watchStdoutReader } from '../util/pipe-watch.js';
@@ -25,17 +23,9 @@ function report(err: unknown, io: IO, debug: boolean): number {
 
 /** Runs one command line (`argv` without node and the script) and resolves to its exit code. Never throws. */
 export async function main(argv: readonly string[], io: IO): Promise<number> {
-  let ctx: Context | undefined;
   const runner: Runner = async (cmd, load, body) => {
     const { runCommand } = await import('./run/run-command.js');
-    await runCommand(
-      io,
-      cmd.optsWithGlobals<GlobalOptions>(),
-      commandLabel(cmd),
-      load,
-      body,
-      (c) => (ctx = c),
-    );
+    await runCommand(io, cmd, load, body);
   };
   const program = buildProgram(runner, commanderOutput(io), argv);
   const debug = argv.includes('--debug') || debugFromEnv(io.env);
@@ -43,11 +33,8 @@ export async function main(argv: readonly string[], io: IO): Promise<number> {
     await program.parseAsync([...argv], { from: 'user' });
     return ExitCode.OK;
   } catch (err) {
-    ctx?.close();
     if (err instanceof CommanderError) return commanderExitCode(err);
     return report(err, io, debug);
-  } finally {
-    ctx?.close();
   }
 }
 
@@ -64,9 +51,8 @@ export async function run(): Promise<void> {
     if (err.code !== 'EPIPE') throw err;
     controller.abort('EPIPE');
   });
-  // …and a reader that goes away while nothing is being written (a tail waiting on a quiet turn): see
-  // pipe-watch.ts. Looked for once the command is under way, on the event loop's first turn: a run that
-  // ends in help or a usage error is over before then, and never pays for the look (a few ms of /proc).
+  // …and one that goes away while nothing is written (pipe-watch.ts), looked for on the event loop's first
+  // turn: a run that ends in help or a usage error is over by then, and never pays for it (a few ms).
   let unwatch: () => void = () => undefined;
   const watching =
     process.platform === 'linux'

@@ -4,10 +4,7 @@ import type { CommanderError, OutputConfiguration } from 'commander';
 import { ExitCode, type ExitCodeValue, type IO } from '../../core/index.js';
 import { escapeForLine } from '../../util/text.js';
 
-/**
- * commander words a value its parser refused as two sentences, its own and the parser's ("option '--timeout
- * <duration>' argument '-1m' is invalid. expected a duration …."): one sentence, the reason after a colon.
- */
+/** commander's two sentences for a refused value ("… is invalid. expected …."): one, the reason after ':'. */
 export function oneSentence(message: string): string {
   const two = /^(error: .* is invalid(?: for argument '[^']*')?)\. (.*?)\.?$/s.exec(message);
   if (!two) return message;

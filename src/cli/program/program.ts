@@ -24,10 +24,8 @@ import { mcpSpec } from '../commands/mcp/spec.js';
 import { acpSpec } from '../commands/acp/spec.js';
 import { completionSpec } from '../commands/completion/spec.js';
 import { helpSpec } from '../commands/help/spec.js';
-import { suggestSynonyms } from './synonyms.js';
+import { answerUnknownCommand } from '../commands/options/commander-private.js';
 import { rootCommand } from './root.js';
-
-export type { Runner } from '../commands/options/command-spec.js';
 
 /** Every command by its name, in the order of `agents --help`. */
 const COMMANDS: Record<string, CommandSpec> = {
@@ -61,15 +59,29 @@ const COMMANDS: Record<string, CommandSpec> = {
   help: helpSpec,
 };
 
+// Words people type for our commands (kubectl's `logs`, gh's `view`): commander's suggestions go by
+// spelling alone and would offer `login` for `logs`.
+const SYNONYMS: Record<string, string> = {
+  logs: 'tail',
+  log: 'tail',
+  follow: 'tail',
+  watch: 'tail',
+  new: 'create',
+  start: 'create',
+  run: 'create',
+  reply: 'send',
+  message: 'send',
+  view: 'show',
+  get: 'show',
+  cat: 'show',
+  status: 'show',
+};
+
 /** The global options a line may give before its command: with their value in the next word, or alone. */
 const VALUED_GLOBALS = new Set(['--profile', '--base-url']);
 const FLAG_GLOBALS = new Set(['--json', '-q', '--quiet', '--no-color', '--debug']);
 
-/**
- * The command a line runs when it needs no other: its first word after the global options. `help` and
- * `completion` read the whole tree; an unknown word needs every name for its hint; another option first
- * (`--help`, `-V`, one commander rejects) is answered by the program, which lists every command.
- */
+/** A line's command when it needs no other (`help`, `completion`, an unknown word's hint and `--help` do). */
 function commandAlone(argv: readonly string[]): string | undefined {
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i] ?? '';
@@ -81,16 +93,17 @@ function commandAlone(argv: readonly string[]): string | undefined {
   return undefined;
 }
 
-/**
- * The program. `run` gives each action its Context and prints what it returns. Given `argv`, a line that
- * runs one command gets that command alone: making the other 20 was a few milliseconds of every run.
- * Without it (the docs, the tests of the tree), every command.
- */
+/** The program; given `argv`, a line that runs one command gets it alone (making all costs milliseconds). */
 export function buildProgram(run: Runner, output: OutputConfiguration, argv?: readonly string[]): Command {
   const program = rootCommand(output);
-  suggestSynonyms(program);
   const alone = argv === undefined ? undefined : commandAlone(argv);
   for (const [name, spec] of Object.entries(COMMANDS))
     if (alone === undefined || name === alone) spec(program, run);
+  // An unknown command that is one of our synonyms is answered with the command it means.
+  answerUnknownCommand(program, (name) => {
+    const synonym = Object.hasOwn(SYNONYMS, name) ? SYNONYMS[name] : undefined;
+    if (synonym === undefined || !program.commands.some((c) => c.name() === synonym)) return undefined;
+    return `error: unknown command '${name}'\n(Did you mean ${synonym}?)`;
+  });
   return program;
 }

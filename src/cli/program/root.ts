@@ -1,6 +1,5 @@
-// The program's root: its global options and the help around the list of commands. The root help alone has
-// an entry of its own (src/cli/help.ts) that adds a stand-in for each command, made from the heads the build
-// reads from the whole program: making the 21 commands was about two thirds of what `agents --help` cost.
+// The program's root: its global options and the help around the list of commands. The root help's own entry
+// (src/cli/help.ts) lists stand-ins made from the heads the build reads: making the commands cost more.
 import { Command, type HelpConfiguration, type OutputConfiguration } from 'commander';
 import { VERSION } from '../../util/version.js';
 

@@ -1,8 +1,11 @@
-// What every command receives, built once per run from the IO and the global flags. Commands use it
-// instead of `process`, and never write to stdout: they return data for the presenter.
+// What every command receives, built once per run from the IO and the global flags, with its API clients
+// (their notices on stderr). Commands use it instead of `process`; they return data, never write to stdout.
 import {
   type ApiClient,
   budgetDir,
+  type BudgetSettings,
+  clientFromSettings,
+  type ClientOptions,
   type ConfigFile,
   debugFromEnv,
   DEFAULT_SCHEDULE,
@@ -11,13 +14,17 @@ import {
   type IO,
   type KeyReading,
   type KeyStoreOptions,
+  maxResponseFromEnv,
   openConfigFile,
   openStateFile,
   type Profiles,
+  rateLimitFromEnv,
   recordTurnEnds,
+  requestTimeouts,
   requireConnection,
   resolveProfile,
   resolveSettings,
+  type RetryNotice,
   type ScheduleOptions,
   type SettingName,
   type Settings,
@@ -25,14 +32,14 @@ import {
   type StateFile,
   type TurnEnds,
 } from '../../core/index.js';
-import { detectTerminal } from '../output/terminal.js';
+import { detectTerminal, type TerminalCaps } from '../output/terminal.js';
 import { createStyle } from '../output/style.js';
-import { createLogger, Stderr } from '../output/stderr.js';
+import { createLogger, type Logger, Stderr } from '../output/stderr.js';
 import { createProgress } from '../output/progress.js';
 import { createStatusLines, type StatusLines } from '../output/status-lines.js';
 import type { PresentContext } from '../output/printer.js';
 import { createPrompts, type Prompts } from '../output/prompts.js';
-import { clientMaker, type ClientFor, type ListedOn } from './api-clients.js';
+import { formatDuration } from '../../util/duration.js';
 
 /** Global options declared on the program (program/root.ts). */
 export interface GlobalOptions {
@@ -65,10 +72,107 @@ export interface Context extends PresentContext {
   history(): Promise<History>;
   /** The run's API client (made once, when first asked for). */
   client(): Promise<ApiClient>;
-  /** A client for another base URL or key (login checks a key before storing it). */
-  clientFor: ClientFor;
+  /** A client for another base URL or key (login checks a key before storing it), with the run's settings. */
+  clientFor(
+    options: Pick<ClientOptions, 'baseUrl' | 'apiKey'> & Partial<ClientOptions> & { budgetUrl?: string },
+  ): ApiClient;
   /** Stops what the run left on the terminal (a spinner) before the last lines are written. */
   close(): void;
+}
+
+/** Off a terminal, a call failing this long is said on stderr (a CI log shows why a step is slow)... */
+const QUIET_RETRY_MS = 5000;
+/** ...at most this often. */
+const TOLD_EVERY_MS = 30_000;
+
+/** The line of a retry: why, when, and what ends the retries. */
+function retryLine(n: RetryNotice): string {
+  const left = formatDuration(n.leftMs ?? 0);
+  const until = n.rateLimited
+    ? n.bound === 'deadline'
+      ? 'the key is busy: until it is not, or the --timeout'
+      : `the key is busy: for up to ${left} more; --timeout sets another bound`
+    : n.bound === 'deadline'
+      ? 'until the --timeout'
+      : n.bound === 'outage'
+        ? `the service may be restarting: for up to ${left} more`
+        : `${n.attempt} of ${n.maxRetries}`;
+  return `${n.reason}; retrying in ${formatDuration(n.delayMs)} (${until})`;
+}
+
+/** Makes the run's API clients: its settings from the environment, its notices (retries, pacing, a foreign
+ * message) on stderr, the turns' ends they see in the run's history. */
+function clientMaker(
+  io: IO,
+  caps: TerminalCaps,
+  log: Logger,
+  debug: boolean,
+  budget: BudgetSettings | false,
+  readHistory: () => Promise<History>,
+): Context['clientFor'] {
+  const { env } = io;
+  let turnEnds: TurnEnds | undefined;
+  // A server whose filter let another session's or thread's message through: said once a run, on stderr
+  // (the message itself is dropped by the client).
+  let toldForeign = false;
+  // Off a terminal, when a call has been failing QUIET_RETRY_MS (the run's clock, not the test's).
+  let toldRetryAt = Number.NEGATIVE_INFINITY;
+  const onRetry = (n: RetryNotice) => {
+    if (!caps.stderrIsTTY) {
+      const now = Date.now();
+      if ((n.failingForMs ?? 0) < QUIET_RETRY_MS || now - toldRetryAt < TOLD_EVERY_MS) return;
+      toldRetryAt = now;
+    }
+    log.warn(retryLine(n));
+  };
+  const onForeign: ClientOptions['onForeign'] = ({ why, target }) => {
+    if (toldForeign) return;
+    toldForeign = true;
+    const asked = why === 'session' ? `session ${target.sessionId}` : `thread ${target.threadId}`;
+    log.warn(`the service listed messages of another ${why} than ${asked}; they were left out`);
+  };
+  return ({ baseUrl, apiKey, budgetUrl, ...overrides }) => {
+    const rate = rateLimitFromEnv(env);
+    return clientFromSettings(
+      {
+        baseUrl,
+        apiKey,
+        env,
+        platform: io.runtime.platform,
+        product: 'agents',
+        nodeVersion: io.runtime.nodeVersion,
+        limits: { ...requestTimeouts(env), maxResponseBytes: maxResponseFromEnv(env) },
+        // A fleet's budget in Redis, where one is configured: shared by every machine on the key.
+        budget: budget && {
+          ...budget,
+          ...(rate !== undefined && { limit: rate }),
+          ...(budgetUrl !== undefined && { url: budgetUrl }),
+        },
+        ...(io.tuning && { tuning: io.tuning }),
+        hooks: {
+          onForeign,
+          ...(debug && { debug: (line: string) => log.debug(line) }),
+          // A person at a terminal sees why nothing happens while a request is retried; a log, a long outage.
+          onRetry,
+          ...(caps.stderrIsTTY && {
+            onPaced: ({ limit }: { limit: number }) =>
+              log.info(
+                `waiting for a request slot: ${limit} requests a minute for this key${rate === undefined ? '' : ' (AGENTS_RATE_LIMIT)'}, and the last minute has used them (this process and any other agents process on this machine)`,
+              ),
+          }),
+          onBudget: { fallback: (m) => log.warn(m), repair: (m) => log.warn(m), rejoin: (m) => log.info(m) },
+          // Every turn's end a client of the run sees on the run's service is recorded for `agents ls`,
+          // whichever command reads it (a wait, tail, show, chat's poller, checkout).
+          onListed: async (target, messages) => {
+            const h = await readHistory().catch(() => undefined);
+            if (h === undefined || h.baseUrl !== baseUrl) return;
+            await (turnEnds ??= recordTurnEnds(h))(target, messages);
+          },
+        },
+      },
+      overrides,
+    );
+  };
 }
 
 /** Where this machine keeps its keys' budgets (`agents budget` reads them there). */
@@ -83,7 +187,7 @@ export async function connectionOf(ctx: Pick<Context, 'settings' | 'log'>) {
 }
 
 /** `label`: the run's command and option names, written beside its entries in the shared budget. */
-export async function createContext(io: IO, globals: GlobalOptions, label?: string): Promise<Context> {
+export async function createContext(io: IO, globals: GlobalOptions, label: string): Promise<Context> {
   const { env } = io;
   const quiet = globals.quiet === true;
   const caps = detectTerminal({
@@ -119,23 +223,12 @@ export async function createContext(io: IO, globals: GlobalOptions, label?: stri
     resolveSettings(globals, env, readProfiles, need, { ...reading, keychainTimeoutMs });
   // Every agents process on the machine that uses one key shares its budget through a file in the state
   // directory; tests that turn pacing off, and the benchmark's uncoordinated runs, pace nothing / alone.
-  const budget = io.tuning?.pacing !== false && {
-    shared: sharedPacingFromEnv(env),
-    ...(label !== undefined && { label }),
-  };
+  const budget = io.tuning?.pacing !== false && { shared: sharedPacingFromEnv(env), label };
   let client: Promise<ApiClient> | undefined;
   let history: Promise<History> | undefined;
   const readHistory = () =>
     (history ??= settings(['baseUrl']).then((s) => historyFor(state, s, readProfiles)));
-  // Every turn's end a client of the run sees on the run's service is recorded for `agents ls`, whichever
-  // command reads it (a wait, tail, show, chat's poller, checkout).
-  let turnEnds: TurnEnds | undefined;
-  const onListed: ListedOn = async (baseUrl, target, messages) => {
-    const h = await readHistory().catch(() => undefined);
-    if (h === undefined || h.baseUrl !== baseUrl) return;
-    await (turnEnds ??= recordTurnEnds(h))(target, messages);
-  };
-  const clientFor = clientMaker(io, caps, log, debug, budget, onListed);
+  const clientFor = clientMaker(io, caps, log, debug, budget, readHistory);
   let status: StatusLines | undefined;
 
   return {

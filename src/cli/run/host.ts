@@ -1,30 +1,25 @@
-// The CLI's run as the host of a protocol face (`agents mcp`, `agents acp`, src/core/sessions/host.ts): they post
-// and read through the library's public entry (src/sdk/index.ts), so a regression of the library fails their
-// tests too. The run's settings, budget directory and tuning go in; the library's events come out on the
-// run's stderr.
-import { Agents, type AgentsEvent } from '../../sdk/index.js';
-import { connectionOf, type Context } from './context.js';
-import { budgetDir, recordIn, sharedPacingFromEnv, type Host } from '../../core/index.js';
-
-/** Tells the run's log of the library's progress, as the CLI's own client does. */
-function logEvent(ctx: Context, e: AgentsEvent): void {
-  if (e.type === 'budget' || e.type === 'warning') ctx.log.warn(e.message);
-  else if (e.type === 'poll-failed') ctx.log.warn(`${e.reason}; still trying`);
-  else if (e.type === 'retry') ctx.log.debug(`${e.reason}; retrying in ${e.delayMs} ms`);
-}
+// The run as the host of `agents mcp` and `agents acp` (core/sessions/host.ts), through the library's public
+// entry so that a regression of the library fails their tests too; its events come out on the run's stderr.
+import { Agents } from '../../sdk/index.js';
+import { connectionOf, type Context, pacingDir } from './context.js';
+import { recordIn, sharedPacingFromEnv, type Host } from '../../core/index.js';
 
 /** The run's Agents: its key, base URL and budget as the run's own client has them. */
 async function agentsOf(ctx: Context): Promise<Agents> {
   const { budgetUrl, ...connection } = await connectionOf(ctx);
-  const { env } = ctx.io;
-  const shared = ctx.io.tuning?.pacing !== false && sharedPacingFromEnv(env);
-  const dir = budgetDir(env, ctx.io.runtime.platform);
+  const { io, log } = ctx;
+  const shared = io.tuning?.pacing !== false && sharedPacingFromEnv(io.env);
   const agents = new Agents({
     ...connection,
-    env,
-    budget: { dir, shared, ...(budgetUrl !== undefined && { url: budgetUrl }) },
-    onEvent: (e) => logEvent(ctx, e),
-    ...(ctx.io.tuning && { tuning: ctx.io.tuning }),
+    env: io.env,
+    budget: { dir: pacingDir(io), shared, ...(budgetUrl !== undefined && { url: budgetUrl }) },
+    // The library's progress on the run's log, as the CLI's own client tells it.
+    onEvent: (e) => {
+      if (e.type === 'budget' || e.type === 'warning') log.warn(e.message);
+      else if (e.type === 'poll-failed') log.warn(`${e.reason}; still trying`);
+      else if (e.type === 'retry') log.debug(`${e.reason}; retrying in ${e.delayMs} ms`);
+    },
+    ...(io.tuning && { tuning: io.tuning }),
   });
   // The turns' ends it sees go where the run's own client records them (`agents ls`).
   recordIn(agents, await ctx.history());

@@ -1,5 +1,4 @@
-// agents acp: serves the Agent Client Protocol until stdin closes; prints nothing itself (stdout is the
-// protocol's). This module brings the ACP SDK with it (src/acp/server.ts): only the acp command imports it.
+// agents acp: the Agent Client Protocol on stdio until stdin closes; only this command loads its SDK.
 import type { Context } from '../../run/context.js';
 import { serve, type AcpOptions } from '../../../acp/server.js';
 import { hostOf } from '../../run/host.js';

@@ -36,9 +36,6 @@ Examples:
     .action((flags: AcpFlags, cmd: Command) => {
       // The SDK (with zod) loads while the run's context is made: the editor waits on initialize.
       const body = import('./run.js');
-      return run(
-        cmd,
-        () => body,
-        (m, ctx) => m.acp(ctx, flags),
-      );
+      const load = () => body;
+      return run(cmd, load, (m, ctx) => m.acp(ctx, flags));
     });

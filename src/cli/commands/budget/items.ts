@@ -83,10 +83,7 @@ const drawn = new WeakMap<Printer, number>();
 export const print: Handlers<BudgetItem> = {
   budget(p, item) {
     // A watch in a pipe is read by a program: a line of JSON a reading.
-    if (p.json || (item.watch && !p.text.tty)) {
-      p.out(jsonLine(budgetJson(item)));
-      return;
-    }
+    if (p.json || (item.watch && !p.text.tty)) return p.out(jsonLine(budgetJson(item)));
     const text = renderBudget(item, p.text.style);
     if (item.watch && p.text.tty) {
       // Over the last reading: up as many lines as it took, and clear to the end of the screen.

@@ -1,5 +1,4 @@
-// agents budget: the key's budget read from where the processes that use it keep it (this machine's file,
-// or the fleet's Redis), never from the service: looking costs no request.
+// agents budget: read where the key's processes keep it (this machine's file, the fleet's Redis): no request.
 import {
   ApiUrls,
   BrokenState,
@@ -16,18 +15,14 @@ import {
   requireBaseUrl,
   requireConnection,
 } from '../../../core/index.js';
-import type { Context } from '../../run/context.js';
-import { pacingDir } from '../../run/context.js';
+import { pacingDir, type Context } from '../../run/context.js';
 import { sleep } from '../../../util/sleep.js';
-import type { Item } from '../../output/items.js';
+import type { Result } from '../../output/items.js';
 import type { BudgetItem } from './items.js';
 
-// How the presenter prints this command's own items (output/items.ts).
 export { print } from './items.js';
 
-export interface BudgetFlags {
-  watch?: boolean;
-}
+export type BudgetFlags = { watch?: boolean };
 
 /** The store of the profile's key, named by the digest login stored (the keychain is not read for it). */
 async function storeOf(ctx: Context): Promise<{ store: BudgetStore; origin: string; fleet: boolean }> {
@@ -45,9 +40,8 @@ async function storeOf(ctx: Context): Promise<{ store: BudgetStore; origin: stri
     ({ baseUrl, apiKey } = requireConnection(s));
   }
   const { origin } = new ApiUrls(baseUrl);
-  if (s.budgetUrl !== undefined) {
+  if (s.budgetUrl !== undefined)
     return { store: new RedisStore(s.budgetUrl, origin, apiKey), origin, fleet: true };
-  }
   return { store: new FileStore(pacingDir(ctx.io), origin, apiKey), origin, fleet: false };
 }
 
@@ -72,26 +66,21 @@ async function read(ctx: Context, at: Awaited<ReturnType<typeof storeOf>>): Prom
   return { kind: 'budget', origin: at.origin, where: at.store.where, fleet: at.fleet, view, watch: false };
 }
 
-export async function budget(
-  ctx: Context,
-  flags: BudgetFlags,
-): Promise<BudgetItem | AsyncIterable<Item | BudgetItem>> {
+export async function budget(ctx: Context, flags: BudgetFlags): Promise<Result<BudgetItem>> {
   const at = await storeOf(ctx);
   const first = await read(ctx, at);
   if (!flags.watch) return first;
   const everyMs = ctx.io.tuning?.watchMs ?? 1000;
   return (async function* watching() {
-    yield { ...first, watch: true };
     try {
-      for (;;) {
+      for (let item = first; ; item = await read(ctx, at)) {
+        yield { ...item, watch: true };
         await sleep(everyMs, ctx.signal);
-        yield { ...(await read(ctx, at)), watch: true };
       }
     } catch (err) {
       // Ctrl-C is how a watch is meant to end: quietly, with the contract's 130 (as a plain tail).
-      if (isStop(ctx.signal.reason) && ctx.signal.reason !== 'EPIPE') {
+      if (isStop(ctx.signal.reason) && ctx.signal.reason !== 'EPIPE')
         throw new CliError('interrupted', { exitCode: ExitCode.INTERRUPTED, silent: true });
-      }
       throw err;
     }
   })();

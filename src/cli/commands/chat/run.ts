@@ -1,4 +1,5 @@
 // agents chat [session]: a conversation with an agent at the terminal (src/cli/chat/ holds its parts).
+import { once } from 'node:events';
 import type { Context } from '../../run/context.js';
 import {
   type AgentSelection,
@@ -17,7 +18,6 @@ import { Chat, type ChatEnd } from '../../chat/session.js';
 import { completeSlash } from '../../chat/slash.js';
 import { ChatTerminal } from '../../chat/chat-terminal.js';
 
-// How the presenter prints this command's own items (output/items.ts).
 export { print } from './items.js';
 
 export interface ChatFlags extends CheckedAgentFlags {
@@ -93,15 +93,12 @@ export async function chat(
   });
   chat.attach(terminal);
   // SIGTERM, or a SIGINT sent with kill (Ctrl-C itself is a key here): the run is stopped, not left.
-  const stopped = new Promise<ChatEnd | 'stopped'>((resolve) => {
-    if (ctx.signal.aborted) resolve('stopped');
-    ctx.signal.addEventListener('abort', () => resolve('stopped'), { once: true });
-  });
+  const stopped = ctx.signal.aborted ? Promise.resolve() : once(ctx.signal, 'abort');
   let end: ChatEnd | 'stopped';
   try {
     terminal.start();
     if (backlog !== undefined) chat.resume(backlog);
-    end = await Promise.race([chat.ended, stopped]);
+    end = await Promise.race([chat.ended, stopped.then(() => 'stopped' as const)]);
   } finally {
     chat.close();
     terminal.stop();

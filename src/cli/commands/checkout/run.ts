@@ -7,7 +7,6 @@ import { branchState, fetchPull, requireBranchName, switchTo } from '../../git/c
 import type { Item } from '../../output/items.js';
 import type { CheckoutItem } from './items.js';
 
-// How the presenter prints this command's own items (output/items.ts).
 export { print } from './items.js';
 
 export type CheckoutFlags = { pr?: PullRequestPick; attempt?: number; branch?: string; force?: boolean };
@@ -34,15 +33,6 @@ export async function checkout(
   }
   const commit = await fetchPull(place, remote.name, pr);
   const move = await switchTo(place, { branch, tip, commit, force, remote: remote.name, pr, sessionId });
-  return {
-    kind: 'checkout',
-    sessionId,
-    pullRequest: pr.url,
-    remote: remote.name,
-    branch,
-    commit: move.at,
-    head: commit,
-    before: tip,
-    ahead: move.ahead,
-  };
+  const where = { sessionId, pullRequest: pr.url, remote: remote.name, branch };
+  return { kind: 'checkout', ...where, commit: move.at, head: commit, before: tip, ahead: move.ahead };
 }

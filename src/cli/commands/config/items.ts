@@ -18,7 +18,7 @@ export interface ConfigListing {
   settings: Record<ConfigKey, ConfigEntry>;
 }
 
-export function renderConfigList(l: ConfigListing): string {
+function renderConfigList(l: ConfigListing): string {
   const profileOrigin =
     l.profileSource === 'flag' ? '--profile' : l.profileSource === 'env' ? 'AGENTS_PROFILE' : 'default';
   const rows: [string, string, string][] = [

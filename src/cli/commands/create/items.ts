@@ -1,7 +1,6 @@
 import type { Session } from '../../../core/index.js';
 import { jsonLine, type Handlers } from '../../output/printer.js';
 import { renderCreated } from '../../output/render.js';
-import { PLAIN, type Style } from '../../output/style.js';
 import { jsonText, neutralize } from '../../../util/text.js';
 
 export type CreateItem =
@@ -15,18 +14,6 @@ export type CreateItem =
       waiting: boolean;
     };
 
-export function renderAttempts(
-  group: string,
-  attempts: readonly { attempt: number; session: Session }[],
-  style: Style = PLAIN,
-): string {
-  const rows = attempts.map(
-    ({ attempt, session }) =>
-      `  ${style.bold(`attempt ${attempt}`)}  ${session.id}  ${neutralize(session.session_html_url ?? '')}`,
-  );
-  return `${[`${style.green('✓')} Session group ${group}`, ...rows].join('\n')}\n`;
-}
-
 export const print: Handlers<CreateItem> = {
   'session-created'(p, { session, waiting }) {
     if (p.ctx.caps.stderrIsTTY) p.ctx.log.info(renderCreated(session, p.ctx.styleErr));
@@ -36,14 +23,18 @@ export const print: Handlers<CreateItem> = {
     if (p.json) {
       if (!waiting) p.out(`${jsonText(attempts.map((a) => a.session))}\n`);
     } else if (p.text.tty && !waiting) {
-      p.out(renderAttempts(group, attempts, p.text.style));
+      const { style } = p.text;
+      const rows = attempts.map(
+        ({ attempt, session }) =>
+          `  ${style.bold(`attempt ${attempt}`)}  ${session.id}  ${neutralize(session.session_html_url ?? '')}`,
+      );
+      p.out(`${[`${style.green('✓')} Session group ${group}`, ...rows].join('\n')}\n`);
     } else if (!waiting) {
       // Each id on a line of its own: what `agents wait` reads; the group on stderr.
       p.out(attempts.map((a) => `${a.session.id}\n`).join(''));
     }
     p.ctx.log.info(`session group ${group}: ${attempts.length} of ${of} attempts created`);
-    if (p.ctx.caps.stderrIsTTY && !waiting && attempts.length > 0) {
+    if (p.ctx.caps.stderrIsTTY && !waiting && attempts.length > 0)
       p.ctx.log.hint(`Wait for them with: agents wait ${group}\nCompare: agents diff ${group} --attempt K`);
-    }
   },
 };

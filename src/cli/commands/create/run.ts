@@ -24,7 +24,6 @@ import type { CreateItem } from './items.js';
 import { addMember, waitFanOut } from '../wait/run.js';
 import { afterPost } from '../options/after-post.js';
 
-// How the presenter prints this command's own items (output/items.ts).
 export { print } from './items.js';
 
 export interface CreateFlags extends CheckedAgentFlags, ReplyFlags {
@@ -70,18 +69,9 @@ export async function* create(
     if (posted.warning) yield { kind: 'warning', text: posted.warning };
     yield { kind: 'session-created', session, waiting };
     const who = agent.agent_name ?? 'the agent';
-    yield* afterPost(ctx, {
-      client,
-      sessionId: session.id,
-      threadId,
-      flags,
-      deadline,
-      who,
-      title: session.title,
-      label: who,
-      url: session.session_html_url,
-      what: `session ${session.id}`,
-    });
+    const about = { who, label: who, title: session.title, url: session.session_html_url };
+    const what = `session ${session.id}`;
+    yield* afterPost(ctx, { client, sessionId: session.id, threadId, flags, deadline, what, ...about });
   } finally {
     deadline.dispose();
   }
@@ -123,7 +113,7 @@ async function* createAttempts(
     if (waiting) {
       const fan = waitFanOut(ctx, client, deadline.signal, { timeout: flags.timeout, notify: flags.notify });
       for (const { session } of created)
-        addMember(fan, session.id, session.thread_id, `attempt ${session.id}`);
+        addMember(fan, session.id, `attempt ${session.id}`, session.thread_id);
       fan.endFeeding();
       yield* fan.items();
       worst = Math.max(worst, fan.worstError ?? 0);

@@ -46,16 +46,7 @@ Examples:
 
 async function check(words: string[], opts: CreateOptions): Promise<CreateFlags> {
   checkReplyFlags(opts);
-  if (opts.attempts !== undefined) checkAttempts(opts);
-  const schema = opts.outputSchema === undefined ? undefined : await loadSchemaOption(opts.outputSchema);
-  const { agentProfile: _id, agentProfileFile: _file, ...rest } = opts;
-  const agent = checkAgentFlags(opts);
-  checkMessageSources(words, opts.file);
-  return { ...rest, ...agent, schema };
-}
-
-/** --attempts: the sessions are waited on together; these would be ambiguous. */
-function checkAttempts(opts: CreateOptions): void {
+  // --attempts: the sessions are waited on together; these would be ambiguous.
   const alone: [keyof CreateOptions, string][] = [
     ['sessionGroup', '--session-group (the attempts get a new group of their own)'],
     ['follow', '--follow (use --wait: each reply as it lands)'],
@@ -63,9 +54,12 @@ function checkAttempts(opts: CreateOptions): void {
     ['output', '--output (agents wait --output-dir writes one file per attempt)'],
     ['githubOutput', '--github-output'],
   ];
-  for (const [key, what] of alone) {
-    if (opts[key] !== undefined && opts[key] !== false) {
-      throw new UsageError(`--attempts cannot be combined with ${what}`);
-    }
-  }
+  const clash = alone.find(([key]) => opts[key] !== undefined && opts[key] !== false);
+  if (opts.attempts !== undefined && clash !== undefined)
+    throw new UsageError(`--attempts cannot be combined with ${clash[1]}`);
+  const schema = opts.outputSchema === undefined ? undefined : await loadSchemaOption(opts.outputSchema);
+  const { agentProfile: _id, agentProfileFile: _file, ...rest } = opts;
+  const agent = checkAgentFlags(opts);
+  checkMessageSources(words, opts.file);
+  return { ...rest, ...agent, schema };
 }

@@ -14,17 +14,8 @@ export type DiffItem = {
 export const print: Handlers<DiffItem> = {
   diff(p, item) {
     if (p.json) {
-      const { sessionId, pullRequest, remote, base, head, bytes } = item;
-      p.out(
-        jsonLine({
-          session_id: sessionId,
-          pull_request: pullRequest,
-          remote,
-          base,
-          head,
-          diff: bytes.toString('utf8'),
-        }),
-      );
+      const ids = { session_id: item.sessionId, pull_request: item.pullRequest, remote: item.remote };
+      p.out(jsonLine({ ...ids, base: item.base, head: item.head, diff: item.bytes.toString('utf8') }));
     } else p.ctx.stderr.around(() => p.ctx.io.stdout.write(item.bytes));
   },
 };

@@ -8,7 +8,6 @@ import { git, gitSays } from '../../git/git.js';
 import type { Item } from '../../output/items.js';
 import type { DiffItem } from './items.js';
 
-// How the presenter prints this command's own items (output/items.ts).
 export { print } from './items.js';
 
 export type DiffFlags = { pr?: PullRequestPick; attempt?: number; stat?: boolean; nameOnly?: boolean };
@@ -29,18 +28,18 @@ export async function diff(
   // The base is brought up to date with the head, in the one fetch, as `git fetch <remote>` would.
   const head = await fetchPull(place, remote.name, pr, [`+refs/heads/${base}:${tracking}`]);
   const shape = flags.stat ? ['--stat'] : flags.nameOnly ? ['--name-only'] : [];
-  const range = `${tracking}...${head}`;
+  const range = [...shape, `${tracking}...${head}`, '--'];
   const spawner = ctx.io.spawner;
   if (ctx.caps.stdoutIsTTY && !ctx.globals.json && spawner !== undefined) {
     const colour = ctx.caps.colorOut ? [] : ['--no-color'];
-    const code = await spawner.attached('git', ['diff', ...colour, ...shape, range, '--'], {
+    const code = await spawner.attached('git', ['diff', ...colour, ...range], {
       cwd: place.cwd,
       env: ctx.io.env,
     });
     if (code !== 0) throw new CliError(`git diff failed (exit code ${code ?? 'none'})`);
     return;
   }
-  const r = await git(place, ['diff', '--no-color', ...shape, range, '--']);
+  const r = await git(place, ['diff', '--no-color', ...range]);
   if (r.code !== 0) throw new CliError(`git diff failed: ${gitSays(r)}`);
   return { kind: 'diff', sessionId, pullRequest: pr.url, remote: remote.name, base, head, bytes: r.stdout };
 }

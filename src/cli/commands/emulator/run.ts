@@ -1,4 +1,5 @@
 // `agents emulator`: serve the local API emulator until Ctrl-C / SIGTERM, then close and return.
+import { once } from 'node:events';
 import type { Context } from '../../run/context.js';
 import type { Item } from '../../output/items.js';
 import { CliError, UsageError } from '../../../core/index.js';
@@ -39,42 +40,39 @@ export function parseKeySpec(spec: string, forbidden = false): EmulatorKey {
 }
 
 export function emulatorOptions(flags: EmulatorFlags): EmulatorOptions {
-  if ((flags.faultRate === undefined) !== (flags.fault === undefined)) {
+  const { faultRate: rate, fault: modes } = flags;
+  if ((rate === undefined) !== (modes === undefined))
     throw new UsageError('--fault-rate and --fault go together', 'e.g. --fault-rate 0.2 --fault 503 reset');
-  }
   const accepted = flags.key?.map((k) => parseKeySpec(k)) ?? [DEV_KEY];
-  const refused = flags.forbiddenKey?.map((k) => parseKeySpec(k, true)) ?? [];
-  const keys = [...accepted, ...refused];
+  const keys = [...accepted, ...(flags.forbiddenKey?.map((k) => parseKeySpec(k, true)) ?? [])];
   const twice = keys.find((k, i) => keys.findIndex((other) => other.key === k.key) !== i);
   if (twice) throw new UsageError(`key ${JSON.stringify(twice.key)} is given twice`);
-  const opts: EmulatorOptions = {
+  return {
     port: flags.port,
     host: flags.host,
     keys,
     rateLimit: flags.rateLimit > 0 ? { limit: flags.rateLimit, windowMs: 60_000 } : false,
     timeScale: flags.timeScale,
     dialect: flags.dialect,
+    repeatedParams: flags.repeatedParams,
+    misbehave: flags.misbehave && misbehaviourOf(flags.misbehave),
+    faults:
+      rate === undefined || modes === undefined
+        ? undefined
+        : { rate, modes, seed: flags.faultSeed, slowMs: flags.slowMs },
   };
-  if (flags.repeatedParams !== undefined) opts.repeatedParams = flags.repeatedParams;
-  if (flags.misbehave !== undefined) opts.misbehave = misbehaviourOf(flags.misbehave);
-  if (flags.faultRate !== undefined && flags.fault !== undefined) {
-    opts.faults = { rate: flags.faultRate, modes: flags.fault, seed: flags.faultSeed, slowMs: flags.slowMs };
-  }
-  return opts;
 }
 
 function listenError(err: unknown, { host, port }: EmulatorFlags): CliError {
   const code = (err as NodeJS.ErrnoException).code;
-  const hint = 'choose another with --port, or --port 0 for any free port';
-  if (code === 'EADDRINUSE')
+  if (code === 'EADDRINUSE') {
+    const hint = 'choose another with --port, or --port 0 for any free port';
     return new CliError(`port ${port} on ${host} is already in use`, { hint, cause: err });
-  if (code === 'EACCES') return new CliError(`not allowed to listen on ${host}:${port}`, { cause: err });
-  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
-    return new CliError(`cannot listen on ${host}:${port}: no such local address`, { cause: err });
   }
-  return new CliError(
-    `cannot listen on ${host}:${port}: ${err instanceof Error ? err.message : String(err)}`,
-  );
+  if (code === 'EACCES') return new CliError(`not allowed to listen on ${host}:${port}`, { cause: err });
+  const noSuch = code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND';
+  const why = noSuch ? 'no such local address' : err instanceof Error ? err.message : String(err);
+  return new CliError(`cannot listen on ${host}:${port}: ${why}`, { cause: err });
 }
 
 const note = (text: string): Item => ({ kind: 'note', text });
@@ -94,20 +92,13 @@ export async function* emulator(ctx: Context, flags: EmulatorFlags): AsyncGenera
     // Line one is the base URL; then one line per key: key, workspace, and "forbidden" for refused keys.
     const keys = em.keys.map((k) => `\n${k.key}\t${k.workspace}${k.forbidden ? '\tforbidden' : ''}`);
     yield { kind: 'value', text: `${em.url}${keys.join('')}`, json: { url: em.url, keys: em.keys } };
-    if (!LOOPBACK.test(flags.host)) {
-      yield {
-        kind: 'warning',
-        text: `listening on ${flags.host}: other machines can reach this emulator and its dev keys`,
-      };
-    }
+    const exposed = `listening on ${flags.host}: other machines can reach this emulator and its dev keys`;
+    if (!LOOPBACK.test(flags.host)) yield { kind: 'warning', text: exposed };
     const usable = em.keys.find((k) => !k.forbidden);
     yield note(`Agent Sessions API emulator on ${em.url} (Ctrl-C to stop). Point agents at it:`);
     if (usable) yield note(`  export AGENTS_BASE_URL=${em.url} AGENTS_API_KEY=${usable.key}`);
     yield note('Script the agents with directives in a message, e.g. "[[think:2000]] [[steps:5]] hi".');
-    await new Promise<void>((resolve) => {
-      if (ctx.signal.aborted) resolve();
-      else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
-    });
+    if (!ctx.signal.aborted) await once(ctx.signal, 'abort');
   } finally {
     await em.close();
   }

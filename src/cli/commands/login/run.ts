@@ -24,6 +24,7 @@ export type LoginFlags = { withKey?: boolean; insecureStorage?: boolean; keychai
 
 // A key is short; anything this long on stdin is not a key (and must not be read into memory forever).
 const MAX_STDIN_BYTES = 64 * 1024;
+const PIPE_KEY = `printf '%s' "$KEY" | agents login --with-key --base-url URL`;
 
 async function readKeyFromStdin(stdin: InStream): Promise<string> {
   if (stdin.isTTY === true) {
@@ -40,15 +41,9 @@ async function readKeyFromStdin(stdin: InStream): Promise<string> {
     if (size > MAX_STDIN_BYTES) throw new UsageError('standard input is too long to be an API key');
     chunks.push(buf);
   }
-  const key = Buffer.concat(chunks)
-    .toString('utf8')
-    .replace(/\r?\n$/, '');
-  if (key === '') {
-    throw new UsageError(
-      'no API key on standard input',
-      `printf '%s' "$KEY" | agents login --with-key --base-url URL`,
-    );
-  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  const key = text.replace(/\r?\n$/, '');
+  if (key === '') throw new UsageError('no API key on standard input', PIPE_KEY);
   return validateApiKey(key, 'the API key on standard input');
 }
 
@@ -73,7 +68,6 @@ async function verifyKey(ctx: Context, baseUrl: string, apiKey: string): Promise
       const what =
         err.kind === 'not_found' ? err.message : `${baseUrl} does not answer like the Agent Sessions API`;
       throw new CliError(`${what}; nothing was stored`, {
-        exitCode: ExitCode.FAILURE,
         hint: 'check the base URL: it is the address without /rest/v1',
         cause: err,
       });
@@ -89,12 +83,10 @@ async function verifyKey(ctx: Context, baseUrl: string, apiKey: string): Promise
 }
 
 function storeMode(flags: LoginFlags, env: Env): StoreMode {
-  if (flags.insecureStorage && flags.keychain) {
+  if (flags.insecureStorage && flags.keychain)
     throw new UsageError('--keychain and --insecure-storage contradict each other: give one');
-  }
-  if (flags.keychain && !keychainFromEnv(env)) {
+  if (flags.keychain && !keychainFromEnv(env))
     throw new UsageError('--keychain asks for the system keychain, which AGENTS_KEYCHAIN=0 turns off');
-  }
   return flags.insecureStorage ? 'file' : flags.keychain ? 'keychain' : 'auto';
 }
 
@@ -105,7 +97,7 @@ export async function* login(ctx: Context, flags: LoginFlags): AsyncGenerator<It
   if (!flags.withKey && prompts === undefined) {
     throw new UsageError(
       'no terminal to ask for the key',
-      `pipe the key in: printf '%s' "$KEY" | agents login --with-key --base-url URL (or set ${ENV_VARS.apiKey})`,
+      `pipe the key in: ${PIPE_KEY} (or set ${ENV_VARS.apiKey})`,
     );
   }
 
@@ -140,14 +132,8 @@ export async function* login(ctx: Context, flags: LoginFlags): AsyncGenerator<It
   const stored = await storeKey(ctx.config, settings.profile, { baseUrl, apiKey }, mode, ctx.keyStore);
   if (stored.fallback !== undefined) yield { kind: 'warning', text: stored.fallback };
   const place = stored.place === 'keychain' ? 'the system keychain' : `the config file ${ctx.config.path}`;
-  yield {
-    kind: 'note',
-    text: `Logged in to ${baseUrl} as profile ${settings.profile}; the key is in ${place}`,
-  };
-  if (fromEnv(ctx.io.env, ENV_VARS.apiKey) !== undefined) {
-    yield {
-      kind: 'warning',
-      text: `${ENV_VARS.apiKey} is set in this environment and takes precedence over the stored key`,
-    };
-  }
+  const done = `Logged in to ${baseUrl} as profile ${settings.profile}; the key is in ${place}`;
+  yield { kind: 'note', text: done };
+  const overridden = `${ENV_VARS.apiKey} is set in this environment and takes precedence over the stored key`;
+  if (fromEnv(ctx.io.env, ENV_VARS.apiKey) !== undefined) yield { kind: 'warning', text: overridden };
 }

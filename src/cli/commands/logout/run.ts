@@ -7,17 +7,9 @@ export async function* logout(ctx: Context): AsyncGenerator<Item> {
   const profile = ctx.profile();
   const removed = await removeKey(ctx.config, profile, ctx.keyStore);
   const from = removed === 'keychain' ? 'the system keychain' : 'the config file';
-  yield {
-    kind: 'note',
-    text:
-      removed !== undefined
-        ? `Removed the API key of profile ${profile} from ${from}`
-        : `Profile ${profile} has no stored API key; nothing to do`,
-  };
-  if (fromEnv(ctx.io.env, ENV_VARS.apiKey) !== undefined) {
-    yield {
-      kind: 'warning',
-      text: `${ENV_VARS.apiKey} is still set in this environment; unset it to log out completely`,
-    };
-  }
+  const done = `Removed the API key of profile ${profile} from ${from}`;
+  const none = `Profile ${profile} has no stored API key; nothing to do`;
+  yield { kind: 'note', text: removed !== undefined ? done : none };
+  const still = `${ENV_VARS.apiKey} is still set in this environment; unset it to log out completely`;
+  if (fromEnv(ctx.io.env, ENV_VARS.apiKey) !== undefined) yield { kind: 'warning', text: still };
 }

@@ -1,5 +1,4 @@
-// agents mcp: serves the tools until stdin closes; prints nothing itself (stdout is the protocol's). This
-// module brings the MCP SDK with it (src/mcp/server.ts): only the mcp command imports it.
+// agents mcp: the tools on stdio until stdin closes; only this command loads the MCP SDK (src/mcp/).
 import type { Context } from '../../run/context.js';
 import { serve } from '../../../mcp/server.js';
 import { hostOf } from '../../run/host.js';

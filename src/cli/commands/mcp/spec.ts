@@ -18,9 +18,6 @@ Examples:
     .action((flags: { readOnly?: boolean }, cmd: Command) => {
       // The SDK (with zod and ajv) loads while the run's context is made: a client waits on the answer.
       const body = import('./run.js');
-      return run(
-        cmd,
-        () => body,
-        (m, ctx) => m.mcp(ctx, flags),
-      );
+      const load = () => body;
+      return run(cmd, load, (m, ctx) => m.mcp(ctx, flags));
     });

@@ -1,7 +1,5 @@
 import type { Context } from '../../run/context.js';
 import {
-  CliError,
-  ExitCode,
   githubFiles,
   type OutputSchema,
   postTurn,
@@ -12,6 +10,7 @@ import {
   type SessionRef,
   startDeadline,
   turnInProgress,
+  UsageError,
   withSchemaInstruction,
 } from '../../../core/index.js';
 import { commandMessage } from '../../input/command-message.js';
@@ -21,7 +20,6 @@ import type { Item } from '../../output/items.js';
 import type { SendItem } from './items.js';
 import { afterPost } from '../options/after-post.js';
 
-// How the presenter prints this command's own items (output/items.ts).
 export { print } from './items.js';
 
 export type SendFlags = ReplyFlags & { profile?: Profile; yes?: boolean; schema?: OutputSchema };
@@ -38,19 +36,13 @@ export async function* send(
   const client = await ctx.client();
   const message = await commandMessage(ctx, words, flags.file);
   // At a terminal, "last" is named before anything is posted to it.
-  if (ref.kind === 'last' && ctx.caps.stderrIsTTY) {
+  if (ref.kind === 'last' && ctx.caps.stderrIsTTY)
     yield { kind: 'note', text: `Sending to session ${session.id} (last)` };
-  }
 
   // A person at a terminal is told before their message cuts a running turn short; scripts never are.
   if (ctx.prompts && !flags.yes && (await turnInProgress(client, session.id, { signal: ctx.signal }))) {
     const go = await ctx.prompts.confirm('The agent is still working on the previous message. Interrupt it?');
-    if (!go) {
-      throw new CliError('not sent', {
-        exitCode: ExitCode.USAGE,
-        hint: 'pass --yes to interrupt without asking',
-      });
-    }
+    if (!go) throw new UsageError('not sent', 'pass --yes to interrupt without asking');
   }
 
   // --github-output where the runner names no GITHUB_OUTPUT: a usage error before anything is sent.
@@ -69,18 +61,10 @@ export async function* send(
     yield { kind: 'message-sent', sessionId: session.id, sent, waiting };
     // What this machine knows of the session (its title, the agent it was created with), for --notify.
     const known = waiting ? (await readKnownSessions(history)).find((s) => s.id === session.id) : undefined;
-    yield* afterPost(ctx, {
-      client,
-      sessionId: session.id,
-      threadId,
-      flags,
-      deadline,
-      who: known?.agent ?? 'the agent',
-      title: known?.title,
-      label: 'the reply',
-      url: known?.web,
-      what: `the follow-up on session ${session.id}`,
-    });
+    const who = known?.agent ?? 'the agent';
+    const about = { who, label: 'the reply', title: known?.title, url: known?.web };
+    const what = `the follow-up on session ${session.id}`;
+    yield* afterPost(ctx, { client, sessionId: session.id, threadId, flags, deadline, what, ...about });
   } finally {
     deadline.dispose();
   }

@@ -1,9 +1,8 @@
 import {
-  type Conversation,
   latestTurnState,
   pagerCommand,
   pagerEnv,
-  type Session,
+  type readSession,
   timeFormat,
 } from '../../../core/index.js';
 import type { Handlers, Printer } from '../../output/printer.js';
@@ -13,19 +12,13 @@ import { screenLines } from '../../output/screen.js';
 import { supportsHyperlinks } from '../../output/terminal.js';
 import { jsonText } from '../../../util/text.js';
 
-/** A session and its conversation; `threads`: the session's threads in order, for turn numbers. */
-export type ShowItem = {
+type SessionView = Awaited<ReturnType<typeof readSession>>;
+
+/** A session and its conversation as read; `agent` when known; `page`: whether a terminal may page it. */
+export type ShowItem = SessionView & {
   kind: 'conversation';
-  session: Session;
-  conversation: Conversation;
-  threads: string[];
-  truncatedTo?: number;
-  /** The session's latest thread, when the agent is still on it (no final reply yet). */
-  running?: string;
-  /** The agent, when known (the service's agent_name, or this machine's record). */
   agent?: string;
   verbose?: boolean;
-  /** Whether a terminal may page it (false with --no-pager). */
   page: boolean;
 };
 

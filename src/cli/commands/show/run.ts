@@ -15,7 +15,6 @@ import { sessionOrPick } from '../../input/pick-session.js';
 import type { Item } from '../../output/items.js';
 import type { ShowItem } from './items.js';
 
-// How the presenter prints this command's own items (output/items.ts).
 export { print } from './items.js';
 
 export interface ShowFlags {
@@ -38,9 +37,8 @@ export async function show(
   const history = await ctx.history();
   // A session group (create --attempts): its attempts, as `agents ls` lists them.
   const group = await groupOf(ref, history);
-  if (group !== undefined) {
+  if (group !== undefined)
     return { kind: 'sessions', profile: history.profile, baseUrl: history.baseUrl, sessions: group.sessions };
-  }
   const { id } = await resolveSession(ref, history);
   if (flags.web) return { kind: 'browse', url: await webAddress(ctx, id) };
   const client = await ctx.client();
@@ -52,17 +50,7 @@ export async function show(
   // The agent: the service's, else this machine's record (read for a person only: a script's stays fast).
   const named = typeof session.agent_name === 'string' ? session.agent_name : undefined;
   const forPerson = ctx.caps.stdoutIsTTY && !ctx.globals.json;
-  const recorded = forPerson && named === undefined ? await readKnownSessions(await ctx.history()) : [];
+  const recorded = forPerson && named === undefined ? await readKnownSessions(history) : [];
   const agent = named ?? recorded.find((s) => s.id === session.id)?.agent;
-  return {
-    kind: 'conversation',
-    session,
-    conversation: view.conversation,
-    threads: view.threads,
-    truncatedTo: view.truncatedTo,
-    running: view.running,
-    agent,
-    verbose: flags.verbose === true,
-    page: flags.pager !== false,
-  };
+  return { kind: 'conversation', ...view, agent, verbose: flags.verbose, page: flags.pager !== false };
 }

@@ -63,12 +63,8 @@ async function* tailing(ctx: Context, given: SessionRef | undefined, flags: Tail
   const json = ctx.globals.json === true;
   try {
     // The backlog, as show reads it; the user's prompts only where a person reads them, marked as theirs.
-    const backlog = await readBacklog(
-      client,
-      target,
-      { types, lines: flags.lines, sinceMs: flags.since, prompts: ctx.caps.stdoutIsTTY && !json },
-      { signal: deadline.signal },
-    );
+    const query = { types, lines: flags.lines, sinceMs: flags.since, prompts: ctx.caps.stdoutIsTTY && !json };
+    const backlog = await readBacklog(client, target, query, { signal: deadline.signal });
     for (const entry of backlog.entries) yield { kind: 'entry', entry };
 
     // Done already when the latest turn has its final reply, wherever the backlog listed it.
@@ -91,9 +87,8 @@ async function* tailing(ctx: Context, given: SessionRef | undefined, flags: Tail
   } catch (err) {
     // Ctrl-C is how a plain tail is meant to end: quietly, with the contract's 130.
     const plain = !flags.untilFinal && flags.timeout === undefined;
-    if (plain && isStop(ctx.signal.reason) && ctx.signal.reason !== 'EPIPE') {
+    if (plain && isStop(ctx.signal.reason) && ctx.signal.reason !== 'EPIPE')
       throw new CliError('interrupted', { exitCode: ExitCode.INTERRUPTED, silent: true });
-    }
     throw waitError(err, deadline, ctx.signal, id, flags.thread);
   } finally {
     deadline.dispose();

@@ -41,10 +41,6 @@ export const tailSpec: CommandSpec = (program, run) =>
       const ref = withThreadSession(given, opts.thread);
       // With --since alone, every message since then; with -n as well, both limits apply.
       const counted = opts.since === undefined || cmd.getOptionValueSource('lines') !== 'default';
-      const flags: TailFlags = {
-        ...opts,
-        lines: counted ? opts.lines : undefined,
-        thread: opts.thread?.threadId,
-      };
-      return run(cmd, load, (m, ctx) => m.tail(ctx, ref, flags));
+      const lines = counted ? opts.lines : undefined;
+      return run(cmd, load, (m, ctx) => m.tail(ctx, ref, { ...opts, lines, thread: opts.thread?.threadId }));
     });

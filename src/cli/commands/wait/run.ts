@@ -1,5 +1,4 @@
-// agents wait: exit 0 when all are done; 124 when --timeout ran out first, naming what is pending and how to
-// resume; else the first permanent error's code, once the others are done.
+// agents wait: exit 0 when all are done, 124 on --timeout (naming what is pending), else the first error's.
 import { mkdir, access, constants, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Context } from '../../run/context.js';
@@ -43,12 +42,7 @@ export function waitFanOut(ctx: Context, client: ApiClient, signal: AbortSignal,
 }
 
 /** Waits on one session of a group, by id (on its thread when known). */
-export function addMember(
-  fan: FanOut,
-  id: string,
-  threadId: string | null | undefined,
-  origin: string,
-): void {
+export function addMember(fan: FanOut, id: string, origin: string, threadId?: string | null): void {
   const ref = { session: { kind: 'id', id } as const, text: id };
   fan.add(threadId ? { ...ref, threadId } : ref, origin);
 }
@@ -57,25 +51,19 @@ export function addMember(
 async function addRef(ctx: Context, fan: FanOut, ref: WaitRef, origin: string): Promise<void> {
   const group = ref.threadId === undefined ? await groupOf(ref.session, await ctx.history()) : undefined;
   if (group === undefined) return fan.add(ref, origin);
-  for (const s of group.sessions) addMember(fan, s.id, s.threadId, `${origin} (attempt ${s.attempt})`);
+  for (const s of group.sessions) addMember(fan, s.id, `${origin} (attempt ${s.attempt})`, s.threadId);
 }
 
 async function feedLines(ctx: Context, fan: FanOut, input: InStream, signal: AbortSignal): Promise<void> {
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY, terminal: false });
-  const close = () => lines.close();
-  signal.addEventListener('abort', close, { once: true });
+  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY, terminal: false, signal });
   let n = 0;
-  try {
-    for await (const line of lines) {
-      n += 1;
-      const text = line.trim();
-      if (text === '') continue;
-      const ref = parseWaitRef(text);
-      if (ref === undefined) fan.reject(`standard input, line ${n}`, notAWaitRef(text));
-      else await addRef(ctx, fan, ref, `standard input, line ${n}`);
-    }
-  } finally {
-    signal.removeEventListener('abort', close);
+  for await (const line of lines) {
+    n += 1;
+    const text = line.trim();
+    if (text === '') continue;
+    const ref = parseWaitRef(text);
+    if (ref === undefined) fan.reject(`standard input, line ${n}`, notAWaitRef(text));
+    else await addRef(ctx, fan, ref, `standard input, line ${n}`);
   }
 }
 
