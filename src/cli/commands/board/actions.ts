@@ -9,12 +9,10 @@ import { show, print as showPrint } from '../show/run.js';
 import { checkout, print as checkoutPrint } from '../checkout/run.js';
 import { diff, print as diffPrint } from '../diff/run.js';
 import { open } from '../open/run.js';
-import { send } from '../send/run.js';
 import type { SendItem } from '../send/items.js';
 import type { ShowItem } from '../show/items.js';
 import type { CheckoutItem } from '../checkout/items.js';
 import type { DiffItem } from '../diff/items.js';
-import { create } from '../create/run.js';
 import type { CreateItem } from '../create/items.js';
 import { toCliError } from '../../../core/index.js';
 import { escapeForLine } from '../../../util/text.js';
@@ -37,7 +35,10 @@ async function runOnScreen(ctx: Context, what: ScreenAction, id: string): Promis
 
 export type Posted = { sessionId: string; threadId?: string; warning?: string };
 
-async function posted(items: AsyncIterable<Item | SendItem | CreateItem>): Promise<Posted | undefined> {
+/** What a send or a create run from the board posted. */
+export async function posted(
+  items: AsyncIterable<Item | SendItem | CreateItem>,
+): Promise<Posted | undefined> {
   let out: Posted | undefined;
   let warning: string | undefined;
   for await (const item of items) {
@@ -48,15 +49,6 @@ async function posted(items: AsyncIterable<Item | SendItem | CreateItem>): Promi
       out = { sessionId: item.session.id, threadId: item.session.thread_id ?? undefined };
   }
   return out && (warning === undefined ? out : { ...out, warning });
-}
-
-/** `agents send <id> <text> --yes`: one follow-up (the board said it interrupts a running turn). */
-export function reply(ctx: Context, id: string, text: string): Promise<Posted | undefined> {
-  return posted(send(ctx, { kind: 'id', id }, [text], { yes: true }));
-}
-
-export function newSession(ctx: Context, agent: string, text: string): Promise<Posted | undefined> {
-  return posted(create(ctx, [text], { agent }));
 }
 
 export async function browse(ctx: Context, id: string): Promise<string> {

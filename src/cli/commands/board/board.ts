@@ -8,6 +8,7 @@ import {
   ExitCode,
   type History,
   isHttpError,
+  nextDelay,
   noteSessionFacts,
   type PollShare,
   readKnownSessions,
@@ -16,10 +17,12 @@ import {
 import type { Key } from '../../chat/input-line.js';
 import { present } from '../../output/presenter.js';
 import { escapeForLine } from '../../../util/text.js';
-import { away, browse, newSession, reply, type ScreenAction } from './actions.js';
+import { send } from '../send/run.js';
+import { create } from '../create/run.js';
+import { away, browse, posted, type ScreenAction } from './actions.js';
 import { renderFrame, safeText, scrollTop, tableHeight } from './layout.js';
 import { lookAt } from './look.js';
-import { dueAfterPoll, nextToPoll, pauseAfter, type PollRow } from './poll-plan.js';
+import { nextToPoll, pauseAfter, type PollRow } from './poll-plan.js';
 import { PromptLine } from './prompt.js';
 import { filterRows, groupMarks, orderRows, rowOf, type BoardRow } from './rows.js';
 import { BoardScreen } from './screen.js';
@@ -159,27 +162,21 @@ export class Board {
         resolve();
       };
       const timer = setTimeout(done, ms);
-      if (wakes || this.stopped) this.wakeUp = done;
-      else this.wakeUp = () => (this.stopped ? done() : undefined);
+      this.wakeUp = wakes || this.stopped ? done : () => (this.stopped ? done() : undefined);
     });
   }
 
   private async polls(): Promise<void> {
     while (!this.stopped) {
-      if (this.away) {
-        await this.sleep(60_000, true);
-        continue;
-      }
-      if (Date.now() - this.loadedAt >= RELOAD_MS) await this.reload();
+      if (!this.away && Date.now() - this.loadedAt >= RELOAD_MS) await this.reload();
       const now = Date.now();
-      const next = nextToPoll([...this.rows.values()], now);
-      if (next === undefined) {
-        await this.sleep(RELOAD_MS, true);
-        continue;
+      const next = this.away ? undefined : nextToPoll([...this.rows.values()], now);
+      if (next === undefined) await this.sleep(this.away ? 60_000 : RELOAD_MS, true);
+      else {
+        const requests = await this.poll(next as Tracked, now);
+        this.draw();
+        await this.sleep(pauseAfter(requests, this.share?.gapMs(), this.ctx.schedule.minMs), false);
       }
-      const requests = await this.poll(next as Tracked, now);
-      this.draw();
-      await this.sleep(pauseAfter(requests, this.share?.gapMs(), this.ctx.schedule.minMs), false);
     }
   }
 
@@ -204,7 +201,8 @@ export class Board {
     Object.assign(row, facts);
     if (whole) row.owed = false;
     if (row.latest !== before.latest || row.lastAt !== before.lastAt) row.activeAt = now;
-    if (row.state === 'working') row.dueAt = dueAfterPoll(now, row.activeAt, this.ctx.schedule);
+    if (row.state === 'working')
+      row.dueAt = now + nextDelay(now - (row.activeAt ?? now), 0, this.ctx.schedule);
     if (before.state === 'working' && row.state === 'finished') void this.finished(row);
     if (whole) void noteSessionFacts(this.history, [{ id: row.id, title: row.title, web: row.web }]);
     this.arrange();
@@ -273,7 +271,8 @@ export class Board {
       answer: (text) => {
         if (text.trim() === '') return void (this.message = 'nothing sent: the reply was empty');
         void this.behind(async () => {
-          const done = await reply(this.ctx, row.id, text);
+          // --yes: the prompt said it interrupts a running turn.
+          const done = await posted(send(this.ctx, { kind: 'id', id: row.id }, [text], { yes: true }));
           if (done?.threadId !== undefined) {
             Object.assign(row, { threadId: done.threadId, state: 'working', owed: false, dueAt: 0 });
             row.activeAt = Date.now();
@@ -306,7 +305,7 @@ export class Board {
           return;
         }
         void this.behind(async () => {
-          const made = await newSession(this.ctx, agent, text);
+          const made = await posted(create(this.ctx, [text], { agent }));
           await this.reload();
           if (made !== undefined) this.selectedId = made.sessionId;
           this.arrange();

@@ -79,11 +79,11 @@ export function compactAge(ms: number): string {
   return `${Math.min(99, Math.floor(s / (7 * 86_400)))}w`;
 }
 
-const STATE_TEXT: Record<RowState, string> = {
-  working: '● working',
-  finished: '✓ finished',
-  failed: '✗ failed',
-  unknown: '? unknown',
+const STATE_TEXT: Record<RowState, [string, keyof Style]> = {
+  working: ['● working', 'yellow'],
+  finished: ['✓ finished', 'green'],
+  failed: ['✗ failed', 'red'],
+  unknown: ['? unknown', 'dim'],
 };
 
 const TREE: Record<Exclude<GroupMark, undefined>, string> = { first: '┌ ', middle: '├ ', last: '└ ' };
@@ -100,33 +100,18 @@ function fit(text: string, w: number): string {
   return c + ' '.repeat(Math.max(0, w - width(c)));
 }
 
-function cell(name: Column['name'], row: BoardRow, mark: GroupMark, now: number): string {
-  switch (name) {
-    case 'state':
-      return STATE_TEXT[row.state];
-    case 'title':
-      return `${mark ? TREE[mark] : ''}${safeText(row.title) || '(untitled)'}`;
-    case 'agent':
-      return safeText(row.agent, 40);
-    case 'since': {
-      const at = Date.parse(row.lastAt ?? row.usedAt);
-      return Number.isFinite(at) ? compactAge(now - at) : '';
-    }
-    case 'pr':
-      return prLabel(row.pr);
-    case 'latest':
-      return safeText(row.latest);
-  }
-}
-
-function styled(name: Column['name'], text: string, row: BoardRow, style: Style): string {
-  if (name === 'state') {
-    const colour = { working: 'yellow', finished: 'green', failed: 'red', unknown: 'dim' } as const;
-    return style[colour[row.state]](text);
-  }
-  if (name === 'latest' || name === 'since' || name === 'agent') return style.dim(text);
-  if (name === 'pr') return style.cyan(text);
-  return text;
+/** A cell's text and the style it is drawn in. */
+function cell(name: Column['name'], row: BoardRow, mark: GroupMark, now: number): [string, (keyof Style)?] {
+  const at = Date.parse(row.lastAt ?? row.usedAt);
+  const cells: Record<Column['name'], () => [string, (keyof Style)?]> = {
+    state: () => STATE_TEXT[row.state],
+    title: () => [`${mark ? TREE[mark] : ''}${safeText(row.title) || '(untitled)'}`],
+    agent: () => [safeText(row.agent, 40), 'dim'],
+    since: () => [Number.isFinite(at) ? compactAge(now - at) : '', 'dim'],
+    pr: () => [prLabel(row.pr), 'cyan'],
+    latest: () => [safeText(row.latest), 'dim'],
+  };
+  return cells[name]();
 }
 
 /** What the board draws; `message`: the line above the keys (a message, or a prompt being typed). */
@@ -159,15 +144,16 @@ export function scrollTop(top: number, selected: number, height: number): number
 export function renderFrame(v: BoardView): string {
   const { columns, style } = v;
   const shown = v.list.slice(v.top, v.top + tableHeight(v.rows));
-  const titles = Math.max(0, ...shown.map((r, i) => width(cell('title', r, v.marks[v.top + i], v.now))));
+  const titles = Math.max(0, ...shown.map((r, i) => width(cell('title', r, v.marks[v.top + i], v.now)[0])));
   const placed = placeColumns(columns, titles);
   const headings = style.dim(`  ${placed.map((p) => fit(p.column.heading, p.width)).join(' ')}`);
   const lines: string[] = [style.bold(cut(v.header, columns)), headings];
   shown.forEach((row, n) => {
     const mark = v.marks[v.top + n];
-    const cells = placed.map((p) =>
-      styled(p.column.name, fit(cell(p.column.name, row, mark, v.now), p.width), row, style),
-    );
+    const cells = placed.map((p) => {
+      const [text, paint] = cell(p.column.name, row, mark, v.now);
+      return paint ? style[paint](fit(text, p.width)) : fit(text, p.width);
+    });
     const line = `${v.top + n === v.selected ? '› ' : '  '}${cells.join(' ')}`;
     lines.push(v.top + n === v.selected ? style.bold(line) : line);
   });
