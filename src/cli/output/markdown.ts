@@ -47,27 +47,23 @@ export async function loadMarkdown(o: {
   hyperlinks: boolean;
 }): Promise<RenderMarkdown> {
   const [{ Marked }, { markedTerminal }] = await Promise.all([import('marked'), import('marked-terminal')]);
-  let paint: Record<string, Paint>;
-  if (o.color) {
-    const { Chalk } = await import('chalk');
-    // Level 1 (16 colours), as the rest of the output (src/cli/output/style.ts): the decision is already made.
-    const c = new Chalk({ level: 1 });
-    paint = {
-      code: c.yellow,
-      blockquote: (q) => c.gray.italic(quoteBar(q)),
-      html: c.gray,
-      heading: c.green.bold,
-      firstHeading: c.magenta.bold.underline,
-      strong: c.bold,
-      em: c.italic,
-      codespan: c.yellow,
-      del: c.dim.strikethrough,
-      link: c.blue,
-      href: c.blue.underline,
-    };
-  } else {
-    paint = { blockquote: quoteBar };
-  }
+  // Level 1 (16 colours), as the rest of the output (src/cli/output/style.ts): the decision is already made.
+  const c = o.color ? new (await import('chalk')).Chalk({ level: 1 }) : undefined;
+  const paint: Record<string, Paint> = c
+    ? {
+        code: c.yellow,
+        blockquote: (q) => c.gray.italic(quoteBar(q)),
+        html: c.gray,
+        heading: c.green.bold,
+        firstHeading: c.magenta.bold.underline,
+        strong: c.bold,
+        em: c.italic,
+        codespan: c.yellow,
+        del: c.dim.strikethrough,
+        link: c.blue,
+        href: c.blue.underline,
+      }
+    : { blockquote: quoteBar };
   const style = (name: string): Paint => paint[name] ?? identity;
   const tab = '  ';
   const marked = new Marked();

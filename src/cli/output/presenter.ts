@@ -1,12 +1,11 @@
 // The one presenter: what commands return becomes JSON, terminal text or plain text on stdout, notes on stderr.
 import { type Message, timeFormat } from '../../core/index.js';
-import { openInBrowser } from './browser.js';
 import type { Item, Kinded, Result } from './items.js';
 import { loadMarkdown, type RenderMarkdown } from './markdown.js';
 import { SHARED_HANDLERS } from './print-shared.js';
 import { WAIT_HANDLERS } from './print-waits.js';
-import { jsonLine, type Handler, type Handlers, type PresentContext, type Printer } from './printer.js';
-import { renderNotice, serviceText, type TextMode } from './render-conversation.js';
+import type { Handler, Handlers, PresentContext, Printer } from './printer.js';
+import { renderNotice, type TextMode } from './render-conversation.js';
 import type { StatusLines } from './status-lines.js';
 import { supportsHyperlinks } from './terminal.js';
 
@@ -69,9 +68,8 @@ class Presenter implements Printer {
   }
 
   async useMarkdown(): Promise<void> {
-    if (this.text.tty && !this.json && this.text.markdown === undefined) {
+    if (this.text.tty && !this.json && this.text.markdown === undefined)
       this.text.markdown = await this.renderer(supportsHyperlinks(this.ctx.io.env));
-    }
   }
 
   async write(item: Kinded): Promise<void> {
@@ -82,17 +80,5 @@ class Presenter implements Printer {
   finish(): void {
     this.ctx.progress.stop();
     this.status?.stop();
-  }
-
-  async browse(url: string): Promise<void> {
-    const { ctx } = this;
-    const { opened, why, error } = await openInBrowser(ctx.io, url);
-    if (error !== undefined) ctx.log.warn(`could not start a browser: ${error}`);
-    const shown = this.text.tty ? serviceText(url, this.text) : url;
-    if (this.json) this.out(jsonLine({ url, opened }));
-    else if (!opened) this.out(`${shown}\n`);
-    if (opened) ctx.log.info(`Opening ${shown} in your browser.`);
-    else if (why !== undefined && ctx.caps.stderrIsTTY)
-      ctx.log.hint(`No browser opened here (${why}): the address is above.`);
   }
 }

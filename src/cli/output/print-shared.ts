@@ -1,5 +1,6 @@
 // The items several commands yield, and how each prints (a command's own are in its folder's items.ts).
 import { type Artifact, historyName, type KnownSession, sessionJson, timeFormat } from '../../core/index.js';
+import { openInBrowser } from './browser.js';
 import { jsonLine, type Handlers } from './printer.js';
 import { bodyText, line, serviceText } from './render-conversation.js';
 import { renderSessions, renderSessionsPlain } from './render-sessions.js';
@@ -55,7 +56,15 @@ export const SHARED_HANDLERS: Handlers<SharedItem> = {
     }
   },
   async browse(p, { url }) {
-    await p.browse(url);
+    const { ctx } = p;
+    const { opened, why, error } = await openInBrowser(ctx.io, url);
+    if (error !== undefined) ctx.log.warn(`could not start a browser: ${error}`);
+    const shown = serviceText(url, p.text);
+    if (p.json) p.out(jsonLine({ url, opened }));
+    else if (!opened) p.out(`${shown}\n`);
+    if (opened) ctx.log.info(`Opening ${shown} in your browser.`);
+    else if (why !== undefined && ctx.caps.stderrIsTTY)
+      ctx.log.hint(`No browser opened here (${why}): the address is above.`);
   },
   value(p, item) {
     if (p.json) p.out(jsonLine(item.json));

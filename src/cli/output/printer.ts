@@ -38,8 +38,6 @@ export interface Printer {
   useMarkdown(): Promise<void>;
   /** The terminal's markdown renderer, with or without hyperlinks (a pager gets none), loaded once. */
   renderer(hyperlinks: boolean): Promise<RenderMarkdown>;
-  /** Opens a dashboard address in the browser where one can start, else prints it. */
-  browse(url: string): Promise<void>;
 }
 
 export type Handler<I> = (p: Printer, item: I) => void | Promise<void>;

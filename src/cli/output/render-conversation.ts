@@ -55,9 +55,8 @@ function label(e: Entry, style: Style): string {
 export function renderEntry(e: Entry & { repeats?: boolean }, mode: TextMode, labelled = mode.tty): string {
   if (e.kind === 'notice') return '';
   if (e.kind === 'tool') return toolLine(e, mode);
-  if (e.kind === 'final' && e.repeats) {
+  if (e.kind === 'final' && e.repeats)
     return mode.tty ? `${mode.style.green('✓')} ${mode.style.dim('that was the final reply')}\n` : '';
-  }
   if (!labelled) return line(e.message.message);
   const m = e.message;
   const at = m.created_at && mode.time ? localTime(m.created_at, mode.time) : m.created_at;

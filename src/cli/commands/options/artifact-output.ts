@@ -1,4 +1,5 @@
 // plan and artifact: the record found and its bytes fetched within --timeout, written to -o or printed.
+import { isUtf8 } from 'node:buffer';
 import { writeFile } from 'node:fs/promises';
 import type { Context } from '../../run/context.js';
 import {
@@ -26,17 +27,6 @@ export async function writeOutput(option: string, path: string, data: string | B
   }
 }
 
-/** Bytes that would garble a terminal: not UTF-8 text, or holding NUL. */
-function isBinary(bytes: Buffer): boolean {
-  if (bytes.includes(0)) return true;
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return false;
-  } catch {
-    return true;
-  }
-}
-
 /** The artifact `record` finds, downloaded (`doing`: what a time-out says was under way). */
 export async function artifactItem(
   ctx: Context,
@@ -55,8 +45,8 @@ export async function artifactItem(
     await writeOutput('-o', flags.output, bytes);
     return { kind: 'artifact', what, artifact, bytes, contentType, written: flags.output };
   }
-  // Raw bytes on a terminal could drive it; a script's pipe gets them as they are.
-  if (ctx.caps.stdoutIsTTY && !ctx.globals.json && isBinary(bytes)) {
+  // Raw bytes on a terminal could drive it (not UTF-8, or holding NUL); a script's pipe gets them as they are.
+  if (ctx.caps.stdoutIsTTY && !ctx.globals.json && (bytes.includes(0) || !isUtf8(bytes))) {
     throw new CliError(`${artifact.file_name ?? 'the artifact'} is not text; it was not printed`, {
       exitCode: ExitCode.USAGE,
       hint: `write it to a file: agents artifact … -o ${artifact.file_name ?? 'FILE'}`,

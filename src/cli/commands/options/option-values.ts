@@ -11,9 +11,8 @@ export function uuidOption(value: string): string {
 }
 
 export function titleOption(value: string): string {
-  if (value.trim() === '' || value.length > MAX_TITLE_LENGTH) {
+  if (value.trim() === '' || value.length > MAX_TITLE_LENGTH)
     throw new InvalidArgumentError(`expected a title of 1 to ${MAX_TITLE_LENGTH} characters.`);
-  }
   return value;
 }
 
@@ -42,18 +41,16 @@ export function intOption(min: number, max: number) {
 export function decimalOption(min: number, max: number) {
   return (value: string): number => {
     const n = Number(value);
-    if (value.trim() === '' || !Number.isFinite(n) || n < min || n > max) {
+    if (value.trim() === '' || !Number.isFinite(n) || n < min || n > max)
       throw new InvalidArgumentError(`expected a number from ${min} to ${max}.`);
-    }
     return n;
   };
 }
 
 /** The emulator's KEY or KEY:WORKSPACE: printable ASCII without spaces or colons (it goes into a header). */
 export function keySpecOption(value: string, previous: string[] = []): string[] {
-  if (!/^[!-9;-~]+(:[\w.-]+)?$/.test(value)) {
+  if (!/^[!-9;-~]+(:[\w.-]+)?$/.test(value))
     throw new InvalidArgumentError('expected KEY or KEY:WORKSPACE (printable, no spaces).');
-  }
   return [...previous, value];
 }
 
