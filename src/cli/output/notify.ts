@@ -13,11 +13,7 @@ import { escapeForLine, flatten } from '../../util/text.js';
 import type { Logger, Stderr } from './stderr.js';
 
 /** What a notification says ("claude replied: …", made safe here); `result`: the notify program's stdin. */
-export interface Notification {
-  title: string;
-  body: string;
-  result?: unknown;
-}
+export type Notification = { title: string; body: string; result?: unknown };
 
 /** Pure: which notification escape the terminal named by the environment shows (OSC 9: iTerm2, WezTerm,
  * Ghostty, kitty; OSC 777: foot, VTE, urxvt). Inside tmux or screen the outer terminal is unknown (and the
@@ -34,10 +30,7 @@ export function notificationEscape(env: Env): 'osc9' | 'osc777' | undefined {
 
 /** One line of plain text that cannot end or split the escape sequence it goes into (nor hold bidi controls). */
 function field(text: string, max: number): string {
-  return flatten(
-    text.replace(/[;\u202a-\u202e\u2066-\u2069]/g, (c) => (c === ';' ? ',' : ' ')),
-    max,
-  );
+  return flatten(text.replaceAll(';', ',').replace(/[\u202a-\u202e\u2066-\u2069]/g, ' '), max);
 }
 
 /** Pure: the bytes that ring the bell and, where the terminal takes one, raise a desktop notification. */

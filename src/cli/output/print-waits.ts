@@ -4,7 +4,6 @@ import { escapeForLine } from '../../util/text.js';
 import { notify } from './notify.js';
 import { jsonLine, type Handlers, type Printer } from './printer.js';
 import { activityLine, bodyText, line, renderEntry, serviceText } from './render-conversation.js';
-import { renderNextSteps } from './render.js';
 import { renderReplyHeader } from './status-lines.js';
 
 /** Appends to a file the CI runner reads; a failure is a warning (the job's result is on stdout too). */
@@ -107,8 +106,10 @@ export const WAIT_HANDLERS: Handlers<SessionItem> = {
     }
   },
   'next-steps'(p, { sessionId, finished }) {
-    // A hint is dimmed as a whole: the lines come plain.
-    if (p.ctx.caps.stderrIsTTY) p.ctx.log.hint(renderNextSteps(sessionId, finished));
+    const steps = finished
+      ? [`Reply:       agents send ${sessionId} "…"`, `Read it all: agents show ${sessionId}`]
+      : [`Follow it:   agents tail ${sessionId}`, `Reply:       agents send ${sessionId} "…"`];
+    if (p.ctx.caps.stderrIsTTY) p.ctx.log.hint(steps.join('\n'));
   },
   warning(p, { text }) {
     p.ctx.log.warn(text);

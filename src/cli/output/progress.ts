@@ -8,11 +8,7 @@ import type { TerminalCaps } from './terminal.js';
 
 const NONE: Progress = { start: () => Promise.resolve(), activity: () => undefined, stop: () => undefined };
 
-export interface SpinnerOptions {
-  stream: OutStream;
-  stderr: Stderr;
-  color: boolean;
-}
+export type SpinnerOptions = { stream: OutStream; stderr: Stderr; color: boolean };
 
 /** A spinner on stderr (ora, loaded only then): one line cut to the width, so a resize erases no line above. */
 function spinnerProgress(o: SpinnerOptions): Progress {

@@ -89,10 +89,7 @@ export function renderTurnHeading(threadId: string | null, index: number, mode: 
 }
 
 /** Text for one stream: the conversation on stdout, notices on stderr, in the order they are written. */
-export interface Segment {
-  to: 'out' | 'err';
-  text: string;
-}
+export type Segment = { to: 'out' | 'err'; text: string };
 
 /** A conversation read whole, as `show` prints it: turns numbered by the session (`threads`), and notices,
  * which are not replies, as stderr lines where they came (never on stdout, never a turn of their own). */

@@ -55,19 +55,11 @@ export function renderStatusLine(row: StatusRow, now: number, columns: number, s
 }
 
 /** The status lines of a run (set adds or replaces a row; stop takes them off for good); safe in any state. */
-export interface StatusLines {
-  set(id: string, row: StatusRow): void;
-  delete(id: string): void;
-  stop(): void;
-}
+export type StatusLines = { set(id: string, row: StatusRow): void; delete(id: string): void; stop(): void };
 
 const NONE: StatusLines = { set: () => undefined, delete: () => undefined, stop: () => undefined };
 
-export interface StatusLinesOptions {
-  stream: OutStream;
-  stderr: Stderr;
-  style: Style;
-}
+export type StatusLinesOptions = { stream: OutStream; stderr: Stderr; style: Style };
 
 const ESC = '\u001b[';
 
@@ -97,14 +89,10 @@ class Board implements SpinnerFrame {
   private readonly rows = new Map<string, StatusRow>();
   /** Columns taken by each line on screen, to count the rows it takes if the terminal got narrower. */
   private drawn: number[] = [];
-  private active = false;
+  isSpinning = false;
   private tick: NodeJS.Timeout | undefined;
 
   constructor(private readonly o: StatusLinesOptions) {}
-
-  get isSpinning(): boolean {
-    return this.active;
-  }
 
   private get columns(): number {
     return this.o.stream.columns || 80;
@@ -112,7 +100,12 @@ class Board implements SpinnerFrame {
 
   set(id: string, row: StatusRow): void {
     this.rows.set(id, row);
-    if (!this.active) this.start();
+    if (!this.isSpinning) {
+      this.isSpinning = true;
+      this.o.stderr.attach(this);
+      this.tick = setInterval(() => this.redraw(), 1000);
+      this.tick.unref();
+    }
     this.redraw();
   }
 
@@ -121,9 +114,9 @@ class Board implements SpinnerFrame {
   }
 
   stop(): void {
-    if (!this.active) return;
+    if (!this.isSpinning) return;
     this.o.stream.write(this.clearText());
-    this.active = false;
+    this.isSpinning = false;
     clearInterval(this.tick);
     this.tick = undefined;
     this.o.stderr.attach(undefined);
@@ -138,16 +131,9 @@ class Board implements SpinnerFrame {
     this.o.stream.write(this.drawText());
   }
 
-  private start(): void {
-    this.active = true;
-    this.o.stderr.attach(this);
-    this.tick = setInterval(() => this.redraw(), 1000);
-    this.tick.unref();
-  }
-
   /** Clear and draw in one write, so the lines never flicker. */
   private redraw(): void {
-    if (this.active) this.o.stream.write(this.clearText() + this.drawText());
+    if (this.isSpinning) this.o.stream.write(this.clearText() + this.drawText());
   }
 
   /** What takes the drawn lines off the screen (they count as gone). */

@@ -12,11 +12,7 @@ export interface Logger {
 }
 
 /** What a spinner must offer for lines to be written around it. */
-export interface SpinnerFrame {
-  readonly isSpinning: boolean;
-  clear(): unknown;
-  render(): unknown;
-}
+export type SpinnerFrame = { readonly isSpinning: boolean; clear(): unknown; render(): unknown };
 
 export class Stderr {
   private spinner: SpinnerFrame | undefined;

@@ -13,10 +13,7 @@ import {
 } from '../../../core/index.js';
 import type { Item } from '../../output/items.js';
 
-export interface DownloadFlags {
-  output?: string;
-  timeout?: number;
-}
+export type DownloadFlags = { output?: string; timeout?: number };
 
 /** Writes -o/--output's file; a failure names the option and the file. */
 export async function writeOutput(option: string, path: string, data: string | Buffer): Promise<void> {
