@@ -26,10 +26,7 @@ const COLUMNS: readonly Column[] = [
 /** Columns before the first: the selection's mark. */
 const MARK = 2;
 
-interface Placed {
-  column: Column;
-  width: number;
-}
+type Placed = { column: Column; width: number };
 
 /** Pure: the columns that fit; `titles`: the widest title shown (the rest goes to the latest line). */
 export function placeColumns(columns: number, titles?: number): Placed[] {

@@ -4,13 +4,7 @@
 import type { RowState } from './rows.js';
 
 /** `owed`: a whole look is due (never done, or R); `dueAt`: when it may be polled (ms; none: now). */
-export interface PollRow {
-  id: string;
-  state: RowState;
-  owed: boolean;
-  dueAt?: number;
-  activeAt?: number;
-}
+export type PollRow = { id: string; state: RowState; owed: boolean; dueAt?: number; activeAt?: number };
 
 const BOARD_SHARE = 2 / 3;
 
