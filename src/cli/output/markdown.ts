@@ -87,12 +87,8 @@ export async function loadMarkdown(o: {
   marked.use({
     renderer: {
       code(token: Tokens.Code): string {
-        const body = token.text.replace(/\n+$/, '');
-        const indented = body
-          .split('\n')
-          .map((l) => `${tab}${style('code')(l)}`)
-          .join('\n');
-        return `${indented}\n\n`;
+        const lines = token.text.replace(/\n+$/, '').split('\n');
+        return `${lines.map((l) => `${tab}${style('code')(l)}`).join('\n')}\n\n`;
       },
       link(token: Tokens.Link): string {
         const text = this.parser.parseInline(token.tokens);

@@ -31,15 +31,13 @@ export const SHARED_HANDLERS: Handlers<SharedItem> = {
     // A plan on a terminal is markdown.
     if (item.what === 'plan' && item.written === undefined) await p.useMarkdown();
     const { artifact, bytes, written } = item;
-    if (p.json) {
-      // The record; a plan also with its text (markdown), which a script most likely wants.
-      p.out(jsonLine(item.what === 'plan' ? { artifact, text: bytes.toString('utf8') } : artifact));
-    } else if (written === undefined) {
-      // A pipe gets the bytes as stored; a terminal the text made harmless (a plan as markdown).
-      if (p.text.tty) {
-        const t = bytes.toString('utf8');
-        p.out(item.what === 'plan' ? bodyText(t, p.text) : line(serviceText(t, p.text)));
-      } else p.ctx.io.stdout.write(bytes);
+    // The record; a plan also with its text (markdown), which a script most likely wants.
+    if (p.json) p.out(jsonLine(item.what === 'plan' ? { artifact, text: bytes.toString('utf8') } : artifact));
+    // A pipe gets the bytes as stored; a terminal the text made harmless (a plan as markdown).
+    else if (written === undefined && !p.text.tty) p.ctx.io.stdout.write(bytes);
+    else if (written === undefined) {
+      const text = bytes.toString('utf8');
+      p.out(item.what === 'plan' ? bodyText(text, p.text) : line(serviceText(text, p.text)));
     }
     if (written !== undefined) p.ctx.log.info(`Wrote ${written} (${bytes.length} bytes)`);
   },

@@ -40,12 +40,7 @@ const NOT_SENT = 'cancelled; nothing was sent';
 const NOT_STORED = 'login cancelled; nothing was stored';
 
 export function createPrompts(io: { input: InStream; output: OutStream; signal: AbortSignal }) {
-  const context = {
-    input: io.input as NodeJS.ReadableStream,
-    output: io.output as NodeJS.WritableStream,
-    clearPromptOnDone: false,
-    signal: io.signal,
-  };
+  const context = { input: io.input, output: io.output, clearPromptOnDone: false, signal: io.signal };
   /** Asks with inquirer (loaded then); Ctrl-C (ExitPromptError) or an aborted run ends the run with 130. */
   const ask = async <T>(cancelled: string, question: (q: typeof Inquirer) => Promise<T>): Promise<T> => {
     const q = await import('@inquirer/prompts');
