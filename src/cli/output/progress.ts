@@ -43,7 +43,7 @@ function spinnerProgress(o: SpinnerOptions): Progress {
       // discardStdin: false, or ora swallows the user's Ctrl-C handling and any piped input.
       const options = { text: text(), stream: o.stream, discardStdin: false, isEnabled: true };
       spinner = ora({ ...options, color: o.color ? 'cyan' : false }).start();
-      o.stderr.attach(spinner);
+      o.stderr.spinner = spinner;
       o.stream.on?.('resize', onResize);
       tick = setInterval(redraw, 1000);
       tick.unref();
@@ -57,7 +57,7 @@ function spinnerProgress(o: SpinnerOptions): Progress {
       tick = undefined;
       o.stream.off?.('resize', onResize);
       if (spinner?.isSpinning) spinner.stop();
-      o.stderr.attach(undefined);
+      o.stderr.spinner = undefined;
     },
   };
 }

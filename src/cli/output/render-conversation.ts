@@ -35,14 +35,10 @@ export function bodyText(text: string, mode: TextMode): string {
 }
 
 /** A tool call as one line: `⚙ Bash  npm test`, cut to the terminal's width. */
-export function toolLine(entry: Entry, mode: TextMode): string {
-  let text = toolSummary(entry);
-  if (mode.tty) {
-    text = neutralize(text);
-    if (mode.columns !== undefined) text = cut(text, mode.columns);
-    text = mode.style.dim(text);
-  }
-  return `${text}\n`;
+function toolLine(entry: Entry, mode: TextMode): string {
+  if (!mode.tty) return `${toolSummary(entry)}\n`;
+  const text = neutralize(toolSummary(entry));
+  return `${mode.style.dim(mode.columns === undefined ? text : cut(text, mode.columns))}\n`;
 }
 
 function label(e: Entry, style: Style): string {

@@ -102,7 +102,7 @@ class Board implements SpinnerFrame {
     this.rows.set(id, row);
     if (!this.isSpinning) {
       this.isSpinning = true;
-      this.o.stderr.attach(this);
+      this.o.stderr.spinner = this;
       this.tick = setInterval(() => this.redraw(), 1000);
       this.tick.unref();
     }
@@ -119,7 +119,7 @@ class Board implements SpinnerFrame {
     this.isSpinning = false;
     clearInterval(this.tick);
     this.tick = undefined;
-    this.o.stderr.attach(undefined);
+    this.o.stderr.spinner = undefined;
   }
 
   clear(): void {

@@ -43,17 +43,14 @@ export function placeColumns(columns: number, titles?: number): Placed[] {
   // The spare room by shares, each column up to its most; what is left then goes to the first with room.
   const growing = placed.filter((p) => p.column.grow > 0);
   const shares = growing.reduce((n, p) => n + p.column.grow, 0);
+  const give = (p: Placed, most: number) => {
+    const add = Math.min(p.column.max - p.width, most, spare);
+    p.width += add;
+    spare -= add;
+  };
   const whole = spare;
-  for (const p of growing) {
-    const add = Math.min(p.column.max - p.width, Math.floor((whole * p.column.grow) / shares), spare);
-    p.width += add;
-    spare -= add;
-  }
-  for (const p of growing) {
-    const add = Math.min(p.column.max - p.width, spare);
-    p.width += add;
-    spare -= add;
-  }
+  for (const p of growing) give(p, Math.floor((whole * p.column.grow) / shares));
+  for (const p of growing) give(p, spare);
   // The title never fills the whole line alone: what is left past every column's most is left blank.
   const only = placed[0];
   if (placed.length === 1 && only) only.width = Math.max(1, columns - MARK);
