@@ -33,6 +33,8 @@ const CLOSE = '\ue002';
 const MARKS = /[\ue000-\ue002]/g;
 const HELD_LINK = /\ue000(\d+)\ue001/g;
 
+type MarkdownOptions = { columns: number | undefined; color: boolean; hyperlinks: boolean };
+
 /** A quote's lines marked with a bar (marked-terminal indents them). */
 function quoteBar(text: string): string {
   return text.replace(/^ {2}/gm, '│ ');
@@ -41,11 +43,7 @@ function quoteBar(text: string): string {
 /** Wrapped to `columns` (80 when none), `hyperlinks` as OSC 8. Order matters for safety: the service's text is
  * neutralised first, so none of it reaches the renderer as an escape sequence; the renderer styles it; last,
  * only its own kinds of sequence are let through. */
-export async function loadMarkdown(o: {
-  columns: number | undefined;
-  color: boolean;
-  hyperlinks: boolean;
-}): Promise<RenderMarkdown> {
+export async function loadMarkdown(o: MarkdownOptions): Promise<RenderMarkdown> {
   const [{ Marked }, { markedTerminal }] = await Promise.all([import('marked'), import('marked-terminal')]);
   // Level 1 (16 colours), as the rest of the output (src/cli/output/style.ts): the decision is already made.
   const c = o.color ? new (await import('chalk')).Chalk({ level: 1 }) : undefined;

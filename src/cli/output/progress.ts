@@ -62,7 +62,6 @@ function spinnerProgress(o: SpinnerOptions): Progress {
   };
 }
 
-/** The progress this run shows: a spinner on an interactive terminal, lines elsewhere, nothing when quiet. */
 export function createProgress(
   caps: TerminalCaps,
   quiet: boolean,

@@ -25,12 +25,8 @@ async function runOnScreen(ctx: Context, what: ScreenAction, id: string): Promis
   // Its own end (Ctrl-C or Ctrl-D on an empty line) is the way back: its resume hint is not needed here.
   if (what === 'chat') return void (await chat(ctx, ref, { turns: 3 }));
   const result = await { tail, show, checkout, diff }[what](ctx, ref, {});
-  if (result !== undefined)
-    await present<ShowItem | CheckoutItem | DiffItem>(ctx, result, {
-      ...showPrint,
-      ...checkoutPrint,
-      ...diffPrint,
-    });
+  const print = { ...showPrint, ...checkoutPrint, ...diffPrint };
+  await present<ShowItem | CheckoutItem | DiffItem>(ctx, result, print);
 }
 
 export type Posted = { sessionId: string; threadId?: string; warning?: string };

@@ -210,14 +210,10 @@ export class Board {
 
   /** A session that finished while another is selected, through wait's own notification. */
   private async finished(row: Tracked): Promise<void> {
-    if (this.o.notify === false || row.id === this.selectedId) return;
-    await present(this.ctx, {
-      kind: 'wait-ended',
-      who: row.agent ?? 'the agent',
-      title: row.title,
-      outcome: 'replied',
-      notify: this.o.notify,
-    });
+    const { notify } = this.o;
+    if (notify === false || row.id === this.selectedId) return;
+    const { agent = 'the agent', title } = row;
+    await present(this.ctx, { kind: 'wait-ended', who: agent, title, outcome: 'replied', notify });
   }
 
   private move(by: number): void {
