@@ -33,11 +33,10 @@ export async function artifactItem(
   record: (client: ApiClient, signal: AbortSignal) => Promise<Artifact>,
 ): Promise<Item> {
   const client = await ctx.client();
-  const fetched = await withDeadline(ctx.signal, flags.timeout, doing, async (signal) =>
+  const { artifact, download } = await withDeadline(ctx.signal, flags.timeout, doing, async (signal) =>
     downloadArtifact(client, await record(client, signal), { signal }),
   );
-  const { artifact } = fetched;
-  const { bytes, contentType } = fetched.download;
+  const { bytes, contentType } = download;
   if (flags.output !== undefined) {
     await writeOutput('-o', flags.output, bytes);
     return { kind: 'artifact', what, artifact, bytes, contentType, written: flags.output };
