@@ -20,8 +20,7 @@ export type Notification = { title: string; body: string; result?: unknown };
  * sequence would need a passthrough the user may not allow): the bell alone, which both forward. */
 export function notificationEscape(env: Env): 'osc9' | 'osc777' | undefined {
   if (env.TMUX || env.STY || /^(screen|tmux)/.test(env.TERM ?? '')) return undefined;
-  const program = env.TERM_PROGRAM ?? '';
-  if (['iTerm.app', 'WezTerm', 'ghostty'].includes(program)) return 'osc9';
+  if (['iTerm.app', 'WezTerm', 'ghostty'].includes(env.TERM_PROGRAM ?? '')) return 'osc9';
   const term = env.TERM ?? '';
   if (term === 'xterm-kitty' || env.KITTY_WINDOW_ID) return 'osc9';
   if (term.startsWith('foot') || term.startsWith('rxvt-unicode') || env.VTE_VERSION) return 'osc777';

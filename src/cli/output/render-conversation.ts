@@ -65,12 +65,9 @@ export function renderEntry(e: Entry & { repeats?: boolean }, mode: TextMode, la
 
 /** Pure: what the agent is doing, for the spinner, as one harmless line: a tool call, or a message's first. */
 export function activityLine(e: Entry): string {
-  if (e.kind === 'tool') {
-    const call = e.tool ? `${flatten(e.tool.name, 200)} ${flatten(e.tool.input, 1000)}` : e.message.message;
-    return neutralize(flatten(`⚙ ${call}`, 1000));
-  }
+  const call = e.tool ? `${flatten(e.tool.name, 200)} ${flatten(e.tool.input, 1000)}` : e.message.message;
   const first = e.message.message.split('\n').find((l) => l.trim() !== '') ?? '';
-  return neutralize(flatten(first, 1000));
+  return neutralize(flatten(e.kind === 'tool' ? `⚙ ${call}` : first, 1000));
 }
 
 export function renderNotice(m: Message, mode: Pick<TextMode, 'tty' | 'style'>): string {

@@ -11,7 +11,6 @@ import type { TerminalCaps } from './terminal.js';
 
 export type { StatusRow };
 
-/** A title as one harmless line ('' when none). */
 const titleText = (title: string | undefined) => (title === undefined ? '' : flatten(neutralize(title), 200));
 
 /** The line above a reply on a terminal: the session's title (when known) and id. */

@@ -260,33 +260,32 @@ export class Board {
     this.asking = { prompt: new PromptLine('filter: ', this.filter), typed, answer: typed };
   }
 
-  private askReply(row: Tracked): void {
-    const to = safeText(row.title, 40) || row.id;
+  /** A question whose empty answer sends nothing (`what` was empty). */
+  private ask(label: string, what: string, answer: (text: string) => unknown): void {
     this.asking = {
-      prompt: new PromptLine(`reply to ${to} (interrupts a running turn): `),
-      answer: (text) => {
-        if (text.trim() === '') return void (this.message = 'nothing sent: the reply was empty');
-        void this.behind(async () => {
-          // --yes: the prompt said it interrupts a running turn.
-          const done = await posted(send(this.ctx, { kind: 'id', id: row.id }, [text], { yes: true }));
-          if (done?.threadId !== undefined) {
-            Object.assign(row, { threadId: done.threadId, state: 'working', owed: false, dueAt: 0 });
-            row.activeAt = Date.now();
-          }
-          return done?.warning ?? `sent a follow-up to ${to}`;
-        });
-      },
+      prompt: new PromptLine(label),
+      answer: (text) =>
+        text.trim() === '' ? (this.message = `nothing sent: ${what} was empty`) : answer(text),
     };
   }
 
+  private askReply(row: Tracked): void {
+    const to = safeText(row.title, 40) || row.id;
+    this.ask(`reply to ${to} (interrupts a running turn): `, 'the reply', (text) =>
+      this.behind(async () => {
+        // --yes: the prompt said it interrupts a running turn.
+        const done = await posted(send(this.ctx, { kind: 'id', id: row.id }, [text], { yes: true }));
+        if (done?.threadId !== undefined) {
+          Object.assign(row, { threadId: done.threadId, state: 'working', owed: false, dueAt: 0 });
+          row.activeAt = Date.now();
+        }
+        return done?.warning ?? `sent a follow-up to ${to}`;
+      }),
+    );
+  }
+
   private askNew(): void {
-    this.asking = {
-      prompt: new PromptLine('new session, the prompt: '),
-      answer: (text) => {
-        if (text.trim() === '') return void (this.message = 'nothing sent: the prompt was empty');
-        void this.askAgent(text);
-      },
-    };
+    this.ask('new session, the prompt: ', 'the prompt', (text) => this.askAgent(text));
   }
 
   private async askAgent(text: string): Promise<void> {
