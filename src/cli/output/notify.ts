@@ -67,10 +67,7 @@ export async function notify(
     ctx.log.warn(`no notification: ${err instanceof Error ? err.message : String(err)}`);
     return;
   }
-  if (how.kind === 'terminal') {
-    if (ctx.caps.stderrIsTTY) write(notificationBytes(ctx.io.env, n));
-    return;
-  }
+  if (how.kind === 'terminal' && ctx.caps.stderrIsTTY) write(notificationBytes(ctx.io.env, n));
   if (how.kind !== 'program') return;
   const [file = '', ...args] = how.argv;
   const timeoutMs = ctx.io.tuning?.notifyTimeoutMs ?? 10_000;

@@ -54,7 +54,6 @@ function spinnerProgress(o: SpinnerOptions): Progress {
     },
     stop() {
       clearInterval(tick);
-      tick = undefined;
       o.stream.off?.('resize', onResize);
       if (spinner?.isSpinning) spinner.stop();
       o.stderr.spinner = undefined;

@@ -117,7 +117,6 @@ class Board implements SpinnerFrame {
     this.o.stream.write(this.clearText());
     this.isSpinning = false;
     clearInterval(this.tick);
-    this.tick = undefined;
     this.o.stderr.spinner = undefined;
   }
 

@@ -89,10 +89,9 @@ export class Board {
       this.share = this.client.pollShare();
       await Promise.race([this.polls(), this.ended]);
     } finally {
-      this.stopped = true;
+      this.stop();
       clearInterval(ticker);
       this.share?.close();
-      this.wakeUp?.();
       this.screen.leave();
       this.ctx.signal.removeEventListener('abort', stop);
     }

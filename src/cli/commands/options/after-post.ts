@@ -46,8 +46,6 @@ type Turn = TurnStarted & { threadId: string };
 /** How the CI job's result is reported: wanted at all (--json or GitHub), and which runner files. */
 type Reporting = { want: boolean; summary?: string; output?: string };
 
-type ResultOf = (final: string | null, thread?: string) => Promise<WaitResult>;
-
 function reported(report: Reporting, title: string | undefined, result: WaitResult): SessionItem {
   return { kind: 'github-result', result, summary: report.summary, output: report.output, title };
 }
@@ -87,7 +85,7 @@ export async function* afterPost(ctx: Context, started: TurnStarted): AsyncGener
     const ids = { session_id: sessionId, thread_id: threadId, session_html_url: t.url ?? '' };
     yield { kind: 'github-ids', output: github.output, ids };
   }
-  const result: ResultOf = (final, thread = threadId) =>
+  const result = (final: string | null, thread = threadId) =>
     waitResult(t.client, ctx.signal, { sessionId, threadId: thread, url: t.url, final }, (l) =>
       ctx.log.warn(l),
     );
@@ -151,7 +149,7 @@ async function* checkedOutput(
   t: Turn,
   schema: OutputSchema,
   report: Reporting,
-  result: ResultOf,
+  result: (final: string, thread: string) => Promise<WaitResult>,
 ): AsyncGenerator<SessionItem> {
   const { sessionId, deadline } = t;
   yield { kind: 'waiting', label: t.label, sessionId, url: t.url };
