@@ -20,10 +20,7 @@ export type SessionChoice = { id: string; label: string };
 /** Pure: the choices whose label or id hold every word typed (any case), in their order. */
 export function filterChoices(choices: readonly SessionChoice[], term: string | undefined): SessionChoice[] {
   const words = (term ?? '').toLowerCase().split(/\s+/).filter(Boolean);
-  return choices.filter((c) => {
-    const hay = `${c.label} ${c.id}`.toLowerCase();
-    return words.every((w) => hay.includes(w));
-  });
+  return choices.filter((c) => words.every((w) => `${c.label} ${c.id}`.toLowerCase().includes(w)));
 }
 
 /** Runs a validator for inquirer's `validate`: true, or the reason as text. */

@@ -6,7 +6,7 @@ import { flatten, neutralize } from '../../util/text.js';
 import { cut as cutToWidth, width as displayWidth } from '../../util/width.js';
 import { visibleWidth } from './screen.js';
 import type { Stderr, SpinnerFrame } from './stderr.js';
-import { PLAIN, type Style } from './style.js';
+import type { Style } from './style.js';
 import type { TerminalCaps } from './terminal.js';
 
 export type { StatusRow };
@@ -17,7 +17,7 @@ const titleText = (title: string | undefined) => (title === undefined ? '' : fla
 export function renderReplyHeader(
   sessionId: string,
   title: string | undefined,
-  style: Style = PLAIN,
+  style: Style,
   columns = 80,
 ): string {
   const name = titleText(title);
@@ -39,7 +39,7 @@ const MARK: Record<StatusRow['state'], [string, keyof Style]> = {
 };
 
 /** One status line, at most `columns - 1` columns wide (so that it never wraps). */
-export function renderStatusLine(row: StatusRow, now: number, columns: number, style: Style = PLAIN): string {
+export function renderStatusLine(row: StatusRow, now: number, columns: number, style: Style): string {
   const width = Math.max(10, columns - 1);
   const elapsed = formatDuration(Math.max(0, (row.until ?? now) - row.since));
   const state = `${row.state}${row.detail ? ` (${row.detail})` : ''} ${elapsed}`;

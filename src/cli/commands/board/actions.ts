@@ -1,6 +1,7 @@
 // What the board's keys do to a session, through the commands' own run functions (it rewrites none of them).
 import type { Context } from '../../run/context.js';
 import type { Item } from '../../output/items.js';
+import type { ItemsOf } from '../../output/printer.js';
 import { present } from '../../output/presenter.js';
 import { openInBrowser } from '../../output/browser.js';
 import { chat } from '../chat/run.js';
@@ -10,9 +11,6 @@ import { checkout, print as checkoutPrint } from '../checkout/run.js';
 import { diff, print as diffPrint } from '../diff/run.js';
 import { open } from '../open/run.js';
 import type { SendItem } from '../send/items.js';
-import type { ShowItem } from '../show/items.js';
-import type { CheckoutItem } from '../checkout/items.js';
-import type { DiffItem } from '../diff/items.js';
 import type { CreateItem } from '../create/items.js';
 import { toCliError } from '../../../core/index.js';
 import { escapeForLine } from '../../../util/text.js';
@@ -26,7 +24,7 @@ async function runOnScreen(ctx: Context, what: ScreenAction, id: string): Promis
   if (what === 'chat') return void (await chat(ctx, ref, { turns: 3 }));
   const result = await { tail, show, checkout, diff }[what](ctx, ref, {});
   const print = { ...showPrint, ...checkoutPrint, ...diffPrint };
-  await present<ShowItem | CheckoutItem | DiffItem>(ctx, result, print);
+  await present<ItemsOf<typeof print>>(ctx, result, print);
 }
 
 export type Posted = { sessionId: string; threadId?: string; warning?: string };

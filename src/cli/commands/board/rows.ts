@@ -72,7 +72,6 @@ export function groupMarks(rows: readonly BoardRow[]): GroupMark[] {
 
 export function filterRows(rows: readonly BoardRow[], text: string): BoardRow[] {
   const needle = text.trim().toLowerCase();
-  if (needle === '') return [...rows];
   return rows.filter((r) =>
     [r.title, r.agent, r.id, r.group, r.state, r.latest].some((f) => f?.toLowerCase().includes(needle)),
   );
