@@ -31,11 +31,10 @@ export const WAIT_HANDLERS: Handlers<SessionItem> = {
   async reply(p, item) {
     await p.useMarkdown();
     p.ctx.progress.stop();
-    const text = item.message.message;
     // With a result: the final Message's fields (as before) and the result's, one object.
     if (p.json) p.out(jsonLine(item.result ? { ...item.message, ...item.result } : item.message));
     // Piped, the reply byte for byte (`> answer.md` holds exactly what the agent wrote).
-    else p.out(p.text.tty ? bodyText(text, p.text) : text);
+    else p.out(p.text.tty ? bodyText(item.message.message, p.text) : item.message.message);
   },
   'structured-reply'(p, item) {
     p.ctx.progress.stop();

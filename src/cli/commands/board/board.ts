@@ -243,7 +243,7 @@ export class Board {
   private askKey(str: string | undefined, key: Key | undefined): void {
     const asking = this.asking!;
     const got = asking.prompt.key(str, key);
-    if (got.done === false) return asking.typed?.(asking.prompt.text);
+    if (got.done === false) return asking.typed?.(got.text);
     this.asking = undefined;
     if (got.done === 'cancel') {
       asking.typed?.('');
