@@ -68,7 +68,5 @@ export const SHARED_HANDLERS: Handlers<SharedItem> = {
     if (p.json) p.out(jsonLine(item.json));
     else if (item.text !== undefined) p.out(`${item.text}\n`);
   },
-  note(p, { text }) {
-    p.ctx.log.info(text);
-  },
+  note: (p, { text }) => p.ctx.log.info(text),
 };

@@ -45,18 +45,11 @@ export const WAIT_HANDLERS: Handlers<SessionItem> = {
     p.ctx.progress.stop();
     if (p.json) p.out(jsonLine(result));
   },
-  async waiting(p, { label, sessionId, url }) {
-    await p.ctx.progress.start(`Waiting for ${label}…`, { sessionId, url });
-  },
-  activity(p, { entry }) {
-    p.ctx.progress.activity(activityLine(entry));
-  },
-  waited(p) {
-    p.ctx.progress.stop();
-  },
-  async 'github-ids'(p, { output, ids }) {
-    await appendRunnerFile(p, output, githubOutputs({ ...ids }));
-  },
+  waiting: (p, { label, sessionId, url }) =>
+    p.ctx.progress.start(`Waiting for ${label}…`, { sessionId, url }),
+  activity: (p, { entry }) => p.ctx.progress.activity(activityLine(entry)),
+  waited: (p) => p.ctx.progress.stop(),
+  'github-ids': (p, { output, ids }) => appendRunnerFile(p, output, githubOutputs({ ...ids })),
   async 'github-result'(p, { result, summary, output, title }) {
     if (summary !== undefined) await appendRunnerFile(p, summary, stepSummary(result, title));
     if (output !== undefined) await appendRunnerFile(p, output, githubOutputs(resultOutputs(result)));
@@ -110,9 +103,7 @@ export const WAIT_HANDLERS: Handlers<SessionItem> = {
       : [`Follow it:   agents tail ${sessionId}`, `Reply:       agents send ${sessionId} "…"`];
     if (p.ctx.caps.stderrIsTTY) p.ctx.log.hint(steps.join('\n'));
   },
-  warning(p, { text }) {
-    p.ctx.log.warn(text);
-  },
+  warning: (p, { text }) => p.ctx.log.warn(text),
   error(p, { text, hint }) {
     p.ctx.stderr.write(`error: ${escapeForLine(text)}\n${hint ? `hint: ${escapeForLine(hint)}\n` : ''}`);
   },
