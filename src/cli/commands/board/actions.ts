@@ -13,7 +13,6 @@ import { open } from '../open/run.js';
 import type { SendItem } from '../send/items.js';
 import type { CreateItem } from '../create/items.js';
 import { toCliError } from '../../../core/index.js';
-import { escapeForLine } from '../../../util/text.js';
 import type { BoardScreen } from './screen.js';
 
 export type ScreenAction = 'chat' | 'tail' | 'show' | 'checkout' | 'diff';
@@ -76,8 +75,7 @@ export async function away(
   } catch (err) {
     const e = toCliError(err);
     failed = !sub.signal.aborted && !ctx.signal.aborted;
-    if (failed && !e.silent)
-      stderr.write(`error: ${escapeForLine(e.message)}\n${e.hint ? `hint: ${escapeForLine(e.hint)}\n` : ''}`);
+    if (failed && !e.silent) await present(ctx, { kind: 'error', text: e.message, hint: e.hint });
   } finally {
     if (what === 'tail') screen.listen(false);
     screen.keys = board;

@@ -4,15 +4,10 @@ import { cut, width } from '../../../util/width.js';
 import type { Style } from '../../output/style.js';
 import type { BoardRow, GroupMark, RowState } from './rows.js';
 
+type ColumnName = 'state' | 'title' | 'agent' | 'since' | 'pr' | 'latest';
+
 /** `grow`: its share of the spare room (0: fixed); `drop`: the order it goes as the width shrinks (0 never). */
-interface Column {
-  name: 'state' | 'title' | 'agent' | 'since' | 'pr' | 'latest';
-  heading: string;
-  min: number;
-  grow: number;
-  max: number;
-  drop: number;
-}
+type Column = { name: ColumnName; heading: string; min: number; grow: number; max: number; drop: number };
 
 const COLUMNS: readonly Column[] = [
   { name: 'state', heading: 'STATE', min: 10, grow: 0, max: 10, drop: 1 },
@@ -95,9 +90,9 @@ function fit(text: string, w: number): string {
 }
 
 /** A cell's text and the style it is drawn in. */
-function cell(name: Column['name'], row: BoardRow, mark: GroupMark, now: number): [string, (keyof Style)?] {
+function cell(name: ColumnName, row: BoardRow, mark: GroupMark, now: number): [string, (keyof Style)?] {
   const at = Date.parse(row.lastAt ?? row.usedAt);
-  const cells: Record<Column['name'], () => [string, (keyof Style)?]> = {
+  const cells: Record<ColumnName, () => [string, (keyof Style)?]> = {
     state: () => STATE_TEXT[row.state],
     title: () => [`${mark ? TREE[mark] : ''}${safeText(row.title) || '(untitled)'}`],
     agent: () => [safeText(row.agent, 40), 'dim'],
