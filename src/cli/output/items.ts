@@ -10,7 +10,6 @@ export type Item = SessionItem | SharedItem;
 /** What a command returns: nothing, one item, or items as they come; `Own`: the kinds of its own it yields. */
 export type Result<Own = never> = void | Item | Own | Iterable<Item | Own> | AsyncIterable<Item | Own>;
 
-/** Any item, by its kind alone. */
 export type Kinded = { kind: string };
 
 /** The items of its own that a command's run.ts prints with the `print` it exports (none without). */

@@ -33,6 +33,8 @@ const CLOSE = '\ue002';
 const MARKS = /[\ue000-\ue002]/g;
 const HELD_LINK = /\ue000(\d+)\ue001/g;
 
+type MarkdownOptions = { columns: number | undefined; color: boolean; hyperlinks: boolean };
+
 /** A quote's lines marked with a bar (marked-terminal indents them). */
 function quoteBar(text: string): string {
   return text.replace(/^ {2}/gm, '│ ');
@@ -41,33 +43,25 @@ function quoteBar(text: string): string {
 /** Wrapped to `columns` (80 when none), `hyperlinks` as OSC 8. Order matters for safety: the service's text is
  * neutralised first, so none of it reaches the renderer as an escape sequence; the renderer styles it; last,
  * only its own kinds of sequence are let through. */
-export async function loadMarkdown(o: {
-  columns: number | undefined;
-  color: boolean;
-  hyperlinks: boolean;
-}): Promise<RenderMarkdown> {
+export async function loadMarkdown(o: MarkdownOptions): Promise<RenderMarkdown> {
   const [{ Marked }, { markedTerminal }] = await Promise.all([import('marked'), import('marked-terminal')]);
-  let paint: Record<string, Paint>;
-  if (o.color) {
-    const { Chalk } = await import('chalk');
-    // Level 1 (16 colours), as the rest of the output (src/cli/output/style.ts): the decision is already made.
-    const c = new Chalk({ level: 1 });
-    paint = {
-      code: c.yellow,
-      blockquote: (q) => c.gray.italic(quoteBar(q)),
-      html: c.gray,
-      heading: c.green.bold,
-      firstHeading: c.magenta.bold.underline,
-      strong: c.bold,
-      em: c.italic,
-      codespan: c.yellow,
-      del: c.dim.strikethrough,
-      link: c.blue,
-      href: c.blue.underline,
-    };
-  } else {
-    paint = { blockquote: quoteBar };
-  }
+  // Level 1 (16 colours), as the rest of the output (src/cli/output/style.ts): the decision is already made.
+  const c = o.color ? new (await import('chalk')).Chalk({ level: 1 }) : undefined;
+  const paint: Record<string, Paint> = c
+    ? {
+        code: c.yellow,
+        blockquote: (q) => c.gray.italic(quoteBar(q)),
+        html: c.gray,
+        heading: c.green.bold,
+        firstHeading: c.magenta.bold.underline,
+        strong: c.bold,
+        em: c.italic,
+        codespan: c.yellow,
+        del: c.dim.strikethrough,
+        link: c.blue,
+        href: c.blue.underline,
+      }
+    : { blockquote: quoteBar };
   const style = (name: string): Paint => paint[name] ?? identity;
   const tab = '  ';
   const marked = new Marked();
@@ -91,12 +85,8 @@ export async function loadMarkdown(o: {
   marked.use({
     renderer: {
       code(token: Tokens.Code): string {
-        const body = token.text.replace(/\n+$/, '');
-        const indented = body
-          .split('\n')
-          .map((l) => `${tab}${style('code')(l)}`)
-          .join('\n');
-        return `${indented}\n\n`;
+        const lines = token.text.replace(/\n+$/, '').split('\n');
+        return `${lines.map((l) => `${tab}${style('code')(l)}`).join('\n')}\n\n`;
       },
       link(token: Tokens.Link): string {
         const text = this.parser.parseInline(token.tokens);

@@ -13,19 +13,14 @@ import { escapeForLine, flatten } from '../../util/text.js';
 import type { Logger, Stderr } from './stderr.js';
 
 /** What a notification says ("claude replied: …", made safe here); `result`: the notify program's stdin. */
-export interface Notification {
-  title: string;
-  body: string;
-  result?: unknown;
-}
+export type Notification = { title: string; body: string; result?: unknown };
 
 /** Pure: which notification escape the terminal named by the environment shows (OSC 9: iTerm2, WezTerm,
  * Ghostty, kitty; OSC 777: foot, VTE, urxvt). Inside tmux or screen the outer terminal is unknown (and the
  * sequence would need a passthrough the user may not allow): the bell alone, which both forward. */
 export function notificationEscape(env: Env): 'osc9' | 'osc777' | undefined {
   if (env.TMUX || env.STY || /^(screen|tmux)/.test(env.TERM ?? '')) return undefined;
-  const program = env.TERM_PROGRAM ?? '';
-  if (['iTerm.app', 'WezTerm', 'ghostty'].includes(program)) return 'osc9';
+  if (['iTerm.app', 'WezTerm', 'ghostty'].includes(env.TERM_PROGRAM ?? '')) return 'osc9';
   const term = env.TERM ?? '';
   if (term === 'xterm-kitty' || env.KITTY_WINDOW_ID) return 'osc9';
   if (term.startsWith('foot') || term.startsWith('rxvt-unicode') || env.VTE_VERSION) return 'osc777';
@@ -34,10 +29,7 @@ export function notificationEscape(env: Env): 'osc9' | 'osc777' | undefined {
 
 /** One line of plain text that cannot end or split the escape sequence it goes into (nor hold bidi controls). */
 function field(text: string, max: number): string {
-  return flatten(
-    text.replace(/[;\u202a-\u202e\u2066-\u2069]/g, (c) => (c === ';' ? ',' : ' ')),
-    max,
-  );
+  return flatten(text.replaceAll(';', ',').replace(/[\u202a-\u202e\u2066-\u2069]/g, ' '), max);
 }
 
 /** Pure: the bytes that ring the bell and, where the terminal takes one, raise a desktop notification. */
@@ -75,10 +67,7 @@ export async function notify(
     ctx.log.warn(`no notification: ${err instanceof Error ? err.message : String(err)}`);
     return;
   }
-  if (how.kind === 'terminal') {
-    if (ctx.caps.stderrIsTTY) write(notificationBytes(ctx.io.env, n));
-    return;
-  }
+  if (how.kind === 'terminal' && ctx.caps.stderrIsTTY) write(notificationBytes(ctx.io.env, n));
   if (how.kind !== 'program') return;
   const [file = '', ...args] = how.argv;
   const timeoutMs = ctx.io.tuning?.notifyTimeoutMs ?? 10_000;

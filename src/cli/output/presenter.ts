@@ -1,14 +1,8 @@
 // The one presenter: what commands return becomes JSON, terminal text or plain text on stdout, notes on stderr.
-import { type Message, timeFormat } from '../../core/index.js';
-import { openInBrowser } from './browser.js';
 import type { Item, Kinded, Result } from './items.js';
-import { loadMarkdown, type RenderMarkdown } from './markdown.js';
 import { SHARED_HANDLERS } from './print-shared.js';
 import { WAIT_HANDLERS } from './print-waits.js';
-import { jsonLine, type Handler, type Handlers, type PresentContext, type Printer } from './printer.js';
-import { renderNotice, serviceText, type TextMode } from './render-conversation.js';
-import type { StatusLines } from './status-lines.js';
-import { supportsHyperlinks } from './terminal.js';
+import { type Handler, type Handlers, type PresentContext, Printer } from './printer.js';
 
 /** The handler of each kind every command may yield: a new kind is one small function where its like are. */
 const HANDLERS: Handlers<Item> = { ...WAIT_HANDLERS, ...SHARED_HANDLERS };
@@ -20,79 +14,13 @@ export async function present<Own extends Kinded = never>(
   own?: Handlers<Own>,
 ): Promise<void> {
   if (result === undefined) return;
-  const p = new Presenter(ctx, { ...HANDLERS, ...own });
+  const p = new Printer(ctx);
+  const handlers: Readonly<Record<string, unknown>> = { ...HANDLERS, ...own };
+  const write = (item: Kinded) => (handlers[item.kind] as Handler<Kinded>)(p, item);
   try {
-    if (typeof result === 'object' && result !== null && 'kind' in result) await p.write(result);
-    else for await (const item of result) await p.write(item);
+    if (typeof result === 'object' && result !== null && 'kind' in result) await write(result);
+    else for await (const item of result) await write(item);
   } finally {
     p.finish();
-  }
-}
-
-class Presenter implements Printer {
-  readonly json: boolean;
-  readonly text: TextMode;
-  private status: StatusLines | undefined;
-  private readonly markdown = new Map<boolean, Promise<RenderMarkdown>>();
-
-  constructor(
-    readonly ctx: PresentContext,
-    private readonly handlers: Readonly<Record<string, unknown>>,
-  ) {
-    this.json = ctx.globals.json === true;
-    const tty = ctx.caps.stdoutIsTTY;
-    this.text = {
-      tty,
-      style: ctx.styleOut,
-      columns: ctx.caps.columns,
-      ...(tty ? { time: timeFormat(ctx.io.env) } : {}),
-    };
-  }
-
-  renderer(hyperlinks: boolean): Promise<RenderMarkdown> {
-    const { columns, colorOut: color } = this.ctx.caps;
-    const r = this.markdown.get(hyperlinks) ?? loadMarkdown({ columns, color, hyperlinks });
-    this.markdown.set(hyperlinks, r);
-    return r;
-  }
-
-  out(text: string): void {
-    this.ctx.stderr.around(() => this.ctx.io.stdout.write(text));
-  }
-
-  notice(m: Message): void {
-    this.ctx.log.info(renderNotice(m, { tty: this.ctx.caps.stderrIsTTY, style: this.ctx.styleErr }));
-  }
-
-  async statusLines(): Promise<StatusLines> {
-    return (this.status ??= await this.ctx.statusLines());
-  }
-
-  async useMarkdown(): Promise<void> {
-    if (this.text.tty && !this.json && this.text.markdown === undefined) {
-      this.text.markdown = await this.renderer(supportsHyperlinks(this.ctx.io.env));
-    }
-  }
-
-  async write(item: Kinded): Promise<void> {
-    await (this.handlers[item.kind] as Handler<typeof item>)(this, item);
-  }
-
-  /** Whatever a wait left on stderr (a spinner, status lines) is taken off once the items end. */
-  finish(): void {
-    this.ctx.progress.stop();
-    this.status?.stop();
-  }
-
-  async browse(url: string): Promise<void> {
-    const { ctx } = this;
-    const { opened, why, error } = await openInBrowser(ctx.io, url);
-    if (error !== undefined) ctx.log.warn(`could not start a browser: ${error}`);
-    const shown = this.text.tty ? serviceText(url, this.text) : url;
-    if (this.json) this.out(jsonLine({ url, opened }));
-    else if (!opened) this.out(`${shown}\n`);
-    if (opened) ctx.log.info(`Opening ${shown} in your browser.`);
-    else if (why !== undefined && ctx.caps.stderrIsTTY)
-      ctx.log.hint(`No browser opened here (${why}): the address is above.`);
   }
 }

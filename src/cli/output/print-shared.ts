@@ -1,5 +1,6 @@
 // The items several commands yield, and how each prints (a command's own are in its folder's items.ts).
 import { type Artifact, historyName, type KnownSession, sessionJson, timeFormat } from '../../core/index.js';
+import { openInBrowser } from './browser.js';
 import { jsonLine, type Handlers } from './printer.js';
 import { bodyText, line, serviceText } from './render-conversation.js';
 import { renderSessions, renderSessionsPlain } from './render-sessions.js';
@@ -30,15 +31,13 @@ export const SHARED_HANDLERS: Handlers<SharedItem> = {
     // A plan on a terminal is markdown.
     if (item.what === 'plan' && item.written === undefined) await p.useMarkdown();
     const { artifact, bytes, written } = item;
-    if (p.json) {
-      // The record; a plan also with its text (markdown), which a script most likely wants.
-      p.out(jsonLine(item.what === 'plan' ? { artifact, text: bytes.toString('utf8') } : artifact));
-    } else if (written === undefined) {
-      // A pipe gets the bytes as stored; a terminal the text made harmless (a plan as markdown).
-      if (p.text.tty) {
-        const t = bytes.toString('utf8');
-        p.out(item.what === 'plan' ? bodyText(t, p.text) : line(serviceText(t, p.text)));
-      } else p.ctx.io.stdout.write(bytes);
+    // The record; a plan also with its text (markdown), which a script most likely wants.
+    if (p.json) p.out(jsonLine(item.what === 'plan' ? { artifact, text: bytes.toString('utf8') } : artifact));
+    // A pipe gets the bytes as stored; a terminal the text made harmless (a plan as markdown).
+    else if (written === undefined && !p.text.tty) p.ctx.io.stdout.write(bytes);
+    else if (written === undefined) {
+      const text = bytes.toString('utf8');
+      p.out(item.what === 'plan' ? bodyText(text, p.text) : line(serviceText(text, p.text)));
     }
     if (written !== undefined) p.ctx.log.info(`Wrote ${written} (${bytes.length} bytes)`);
   },
@@ -55,13 +54,19 @@ export const SHARED_HANDLERS: Handlers<SharedItem> = {
     }
   },
   async browse(p, { url }) {
-    await p.browse(url);
+    const { ctx } = p;
+    const { opened, why, error } = await openInBrowser(ctx.io, url);
+    if (error !== undefined) ctx.log.warn(`could not start a browser: ${error}`);
+    const shown = serviceText(url, p.text);
+    if (p.json) p.out(jsonLine({ url, opened }));
+    else if (!opened) p.out(`${shown}\n`);
+    if (opened) ctx.log.info(`Opening ${shown} in your browser.`);
+    else if (why !== undefined && ctx.caps.stderrIsTTY)
+      ctx.log.hint(`No browser opened here (${why}): the address is above.`);
   },
   value(p, item) {
     if (p.json) p.out(jsonLine(item.json));
     else if (item.text !== undefined) p.out(`${item.text}\n`);
   },
-  note(p, { text }) {
-    p.ctx.log.info(text);
-  },
+  note: (p, { text }) => p.ctx.log.info(text),
 };

@@ -4,7 +4,6 @@ import { escapeForLine } from '../../util/text.js';
 import { notify } from './notify.js';
 import { jsonLine, type Handlers, type Printer } from './printer.js';
 import { activityLine, bodyText, line, renderEntry, serviceText } from './render-conversation.js';
-import { renderNextSteps } from './render.js';
 import { renderReplyHeader } from './status-lines.js';
 
 /** Appends to a file the CI runner reads; a failure is a warning (the job's result is on stdout too). */
@@ -32,11 +31,10 @@ export const WAIT_HANDLERS: Handlers<SessionItem> = {
   async reply(p, item) {
     await p.useMarkdown();
     p.ctx.progress.stop();
-    const text = item.message.message;
     // With a result: the final Message's fields (as before) and the result's, one object.
     if (p.json) p.out(jsonLine(item.result ? { ...item.message, ...item.result } : item.message));
     // Piped, the reply byte for byte (`> answer.md` holds exactly what the agent wrote).
-    else p.out(p.text.tty ? bodyText(text, p.text) : text);
+    else p.out(p.text.tty ? bodyText(item.message.message, p.text) : item.message.message);
   },
   'structured-reply'(p, item) {
     p.ctx.progress.stop();
@@ -47,18 +45,11 @@ export const WAIT_HANDLERS: Handlers<SessionItem> = {
     p.ctx.progress.stop();
     if (p.json) p.out(jsonLine(result));
   },
-  async waiting(p, { label, sessionId, url }) {
-    await p.ctx.progress.start(`Waiting for ${label}…`, { sessionId, url });
-  },
-  activity(p, { entry }) {
-    p.ctx.progress.activity(activityLine(entry));
-  },
-  waited(p) {
-    p.ctx.progress.stop();
-  },
-  async 'github-ids'(p, { output, ids }) {
-    await appendRunnerFile(p, output, githubOutputs({ ...ids }));
-  },
+  waiting: (p, { label, sessionId, url }) =>
+    p.ctx.progress.start(`Waiting for ${label}…`, { sessionId, url }),
+  activity: (p, { entry }) => p.ctx.progress.activity(activityLine(entry)),
+  waited: (p) => p.ctx.progress.stop(),
+  'github-ids': (p, { output, ids }) => appendRunnerFile(p, output, githubOutputs({ ...ids })),
   async 'github-result'(p, { result, summary, output, title }) {
     if (summary !== undefined) await appendRunnerFile(p, summary, stepSummary(result, title));
     if (output !== undefined) await appendRunnerFile(p, output, githubOutputs(resultOutputs(result)));
@@ -107,12 +98,12 @@ export const WAIT_HANDLERS: Handlers<SessionItem> = {
     }
   },
   'next-steps'(p, { sessionId, finished }) {
-    // A hint is dimmed as a whole: the lines come plain.
-    if (p.ctx.caps.stderrIsTTY) p.ctx.log.hint(renderNextSteps(sessionId, finished));
+    const steps = finished
+      ? [`Reply:       agents send ${sessionId} "…"`, `Read it all: agents show ${sessionId}`]
+      : [`Follow it:   agents tail ${sessionId}`, `Reply:       agents send ${sessionId} "…"`];
+    if (p.ctx.caps.stderrIsTTY) p.ctx.log.hint(steps.join('\n'));
   },
-  warning(p, { text }) {
-    p.ctx.log.warn(text);
-  },
+  warning: (p, { text }) => p.ctx.log.warn(text),
   error(p, { text, hint }) {
     p.ctx.stderr.write(`error: ${escapeForLine(text)}\n${hint ? `hint: ${escapeForLine(hint)}\n` : ''}`);
   },

@@ -8,11 +8,7 @@ import type { TerminalCaps } from './terminal.js';
 
 const NONE: Progress = { start: () => Promise.resolve(), activity: () => undefined, stop: () => undefined };
 
-export interface SpinnerOptions {
-  stream: OutStream;
-  stderr: Stderr;
-  color: boolean;
-}
+export type SpinnerOptions = { stream: OutStream; stderr: Stderr; color: boolean };
 
 /** A spinner on stderr (ora, loaded only then): one line cut to the width, so a resize erases no line above. */
 function spinnerProgress(o: SpinnerOptions): Progress {
@@ -47,7 +43,7 @@ function spinnerProgress(o: SpinnerOptions): Progress {
       // discardStdin: false, or ora swallows the user's Ctrl-C handling and any piped input.
       const options = { text: text(), stream: o.stream, discardStdin: false, isEnabled: true };
       spinner = ora({ ...options, color: o.color ? 'cyan' : false }).start();
-      o.stderr.attach(spinner);
+      o.stderr.spinner = spinner;
       o.stream.on?.('resize', onResize);
       tick = setInterval(redraw, 1000);
       tick.unref();
@@ -58,15 +54,13 @@ function spinnerProgress(o: SpinnerOptions): Progress {
     },
     stop() {
       clearInterval(tick);
-      tick = undefined;
       o.stream.off?.('resize', onResize);
       if (spinner?.isSpinning) spinner.stop();
-      o.stderr.attach(undefined);
+      o.stderr.spinner = undefined;
     },
   };
 }
 
-/** The progress this run shows: a spinner on an interactive terminal, lines elsewhere, nothing when quiet. */
 export function createProgress(
   caps: TerminalCaps,
   quiet: boolean,

@@ -12,34 +12,15 @@ import {
   validateBaseUrl,
 } from '../../core/index.js';
 
-export interface Prompts {
-  /** A message (one line; --file is for longer text). */
-  message(): Promise<string>;
-  agent(): Promise<CoreAgent>;
-  confirm(question: string, fallback?: boolean): Promise<boolean>;
-  /** The base URL for login, `current` offered as the default. */
-  baseUrl(current: string | undefined): Promise<string>;
-  /** An API key, in a masked prompt whose mask cannot be toggled off. */
-  apiKey(): Promise<string>;
-  /** A session picked from a list that typing filters (the sessions `agents ls` knows). */
-  session(choices: readonly SessionChoice[]): Promise<string>;
-  /** One of a few values (a session's pull requests), the first offered first. */
-  choice(question: string, choices: readonly { value: string; name: string }[]): Promise<string>;
-}
+export type Prompts = ReturnType<typeof createPrompts>;
 
 /** One session offered by the chooser; its label already made harmless. */
-export interface SessionChoice {
-  id: string;
-  label: string;
-}
+export type SessionChoice = { id: string; label: string };
 
 /** Pure: the choices whose label or id hold every word typed (any case), in their order. */
 export function filterChoices(choices: readonly SessionChoice[], term: string | undefined): SessionChoice[] {
   const words = (term ?? '').toLowerCase().split(/\s+/).filter(Boolean);
-  return choices.filter((c) => {
-    const hay = `${c.label} ${c.id}`.toLowerCase();
-    return words.every((w) => hay.includes(w));
-  });
+  return choices.filter((c) => words.every((w) => `${c.label} ${c.id}`.toLowerCase().includes(w)));
 }
 
 /** Runs a validator for inquirer's `validate`: true, or the reason as text. */
@@ -55,13 +36,8 @@ function check(run: () => unknown): true | string {
 const NOT_SENT = 'cancelled; nothing was sent';
 const NOT_STORED = 'login cancelled; nothing was stored';
 
-export function createPrompts(io: { input: InStream; output: OutStream; signal: AbortSignal }): Prompts {
-  const context = {
-    input: io.input as NodeJS.ReadableStream,
-    output: io.output as NodeJS.WritableStream,
-    clearPromptOnDone: false,
-    signal: io.signal,
-  };
+export function createPrompts(io: { input: InStream; output: OutStream; signal: AbortSignal }) {
+  const context = { input: io.input, output: io.output, clearPromptOnDone: false, signal: io.signal };
   /** Asks with inquirer (loaded then); Ctrl-C (ExitPromptError) or an aborted run ends the run with 130. */
   const ask = async <T>(cancelled: string, question: (q: typeof Inquirer) => Promise<T>): Promise<T> => {
     const q = await import('@inquirer/prompts');
@@ -74,6 +50,7 @@ export function createPrompts(io: { input: InStream; output: OutStream; signal: 
     }
   };
   return {
+    // One line: --file is for longer text.
     message: () => ask(NOT_SENT, (q) => q.input({ message: 'Message:', required: true }, context)),
     agent: () =>
       ask(NOT_SENT, (q) =>
@@ -82,9 +59,9 @@ export function createPrompts(io: { input: InStream; output: OutStream; signal: 
           context,
         ),
       ),
-    confirm: (question, fallback = false) =>
+    confirm: (question: string, fallback = false) =>
       ask(NOT_SENT, (q) => q.confirm({ message: question, default: fallback }, context)),
-    baseUrl: (current) =>
+    baseUrl: (current: string | undefined) =>
       ask(NOT_STORED, (q) =>
         q.input(
           {
@@ -96,7 +73,7 @@ export function createPrompts(io: { input: InStream; output: OutStream; signal: 
           context,
         ),
       ),
-    session: (choices) =>
+    session: (choices: readonly SessionChoice[]) =>
       ask(NOT_SENT, (q) =>
         q.search<string>(
           {
@@ -108,7 +85,8 @@ export function createPrompts(io: { input: InStream; output: OutStream; signal: 
           context,
         ),
       ),
-    choice: (question, choices) =>
+    // One of a few values (a session's pull requests), the first offered first.
+    choice: (question: string, choices: readonly { value: string; name: string }[]) =>
       ask(NOT_SENT, (q) => q.select<string>({ message: question, choices: [...choices] }, context)),
     apiKey: () =>
       ask(NOT_STORED, (q) =>

@@ -35,14 +35,10 @@ export function bodyText(text: string, mode: TextMode): string {
 }
 
 /** A tool call as one line: `⚙ Bash  npm test`, cut to the terminal's width. */
-export function toolLine(entry: Entry, mode: TextMode): string {
-  let text = toolSummary(entry);
-  if (mode.tty) {
-    text = neutralize(text);
-    if (mode.columns !== undefined) text = cut(text, mode.columns);
-    text = mode.style.dim(text);
-  }
-  return `${text}\n`;
+function toolLine(entry: Entry, mode: TextMode): string {
+  if (!mode.tty) return `${toolSummary(entry)}\n`;
+  const text = neutralize(toolSummary(entry));
+  return `${mode.style.dim(mode.columns === undefined ? text : cut(text, mode.columns))}\n`;
 }
 
 function label(e: Entry, style: Style): string {
@@ -55,9 +51,8 @@ function label(e: Entry, style: Style): string {
 export function renderEntry(e: Entry & { repeats?: boolean }, mode: TextMode, labelled = mode.tty): string {
   if (e.kind === 'notice') return '';
   if (e.kind === 'tool') return toolLine(e, mode);
-  if (e.kind === 'final' && e.repeats) {
+  if (e.kind === 'final' && e.repeats)
     return mode.tty ? `${mode.style.green('✓')} ${mode.style.dim('that was the final reply')}\n` : '';
-  }
   if (!labelled) return line(e.message.message);
   const m = e.message;
   const at = m.created_at && mode.time ? localTime(m.created_at, mode.time) : m.created_at;
@@ -70,12 +65,9 @@ export function renderEntry(e: Entry & { repeats?: boolean }, mode: TextMode, la
 
 /** Pure: what the agent is doing, for the spinner, as one harmless line: a tool call, or a message's first. */
 export function activityLine(e: Entry): string {
-  if (e.kind === 'tool') {
-    const call = e.tool ? `${flatten(e.tool.name, 200)} ${flatten(e.tool.input, 1000)}` : e.message.message;
-    return neutralize(flatten(`⚙ ${call}`, 1000));
-  }
+  const call = e.tool ? `${flatten(e.tool.name, 200)} ${flatten(e.tool.input, 1000)}` : e.message.message;
   const first = e.message.message.split('\n').find((l) => l.trim() !== '') ?? '';
-  return neutralize(flatten(first, 1000));
+  return neutralize(flatten(e.kind === 'tool' ? `⚙ ${call}` : first, 1000));
 }
 
 export function renderNotice(m: Message, mode: Pick<TextMode, 'tty' | 'style'>): string {
@@ -90,10 +82,7 @@ export function renderTurnHeading(threadId: string | null, index: number, mode: 
 }
 
 /** Text for one stream: the conversation on stdout, notices on stderr, in the order they are written. */
-export interface Segment {
-  to: 'out' | 'err';
-  text: string;
-}
+export type Segment = { to: 'out' | 'err'; text: string };
 
 /** A conversation read whole, as `show` prints it: turns numbered by the session (`threads`), and notices,
  * which are not replies, as stderr lines where they came (never on stdout, never a turn of their own). */

@@ -14,13 +14,6 @@ export function renderCreated(session: Session, style: Style = PLAIN): string {
   ].join('\n');
 }
 
-export function renderNextSteps(sessionId: string, finished: boolean, style: Style = PLAIN): string {
-  const steps = finished
-    ? [`Reply:       agents send ${sessionId} "…"`, `Read it all: agents show ${sessionId}`]
-    : [`Follow it:   agents tail ${sessionId}`, `Reply:       agents send ${sessionId} "…"`];
-  return steps.map((s) => style.dim(s)).join('\n');
-}
-
 // The service's fields are read leniently (schemas/fields.ts `kept`): these lists may be anything.
 const pullRequests = (s: Session): unknown[] => (Array.isArray(s.pull_requests) ? s.pull_requests : []);
 

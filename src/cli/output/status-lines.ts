@@ -6,19 +6,18 @@ import { flatten, neutralize } from '../../util/text.js';
 import { cut as cutToWidth, width as displayWidth } from '../../util/width.js';
 import { visibleWidth } from './screen.js';
 import type { Stderr, SpinnerFrame } from './stderr.js';
-import { PLAIN, type Style } from './style.js';
+import type { Style } from './style.js';
 import type { TerminalCaps } from './terminal.js';
 
 export type { StatusRow };
 
-/** A title as one harmless line ('' when none). */
 const titleText = (title: string | undefined) => (title === undefined ? '' : flatten(neutralize(title), 200));
 
 /** The line above a reply on a terminal: the session's title (when known) and id. */
 export function renderReplyHeader(
   sessionId: string,
   title: string | undefined,
-  style: Style = PLAIN,
+  style: Style,
   columns = 80,
 ): string {
   const name = titleText(title);
@@ -40,7 +39,7 @@ const MARK: Record<StatusRow['state'], [string, keyof Style]> = {
 };
 
 /** One status line, at most `columns - 1` columns wide (so that it never wraps). */
-export function renderStatusLine(row: StatusRow, now: number, columns: number, style: Style = PLAIN): string {
+export function renderStatusLine(row: StatusRow, now: number, columns: number, style: Style): string {
   const width = Math.max(10, columns - 1);
   const elapsed = formatDuration(Math.max(0, (row.until ?? now) - row.since));
   const state = `${row.state}${row.detail ? ` (${row.detail})` : ''} ${elapsed}`;
@@ -55,19 +54,11 @@ export function renderStatusLine(row: StatusRow, now: number, columns: number, s
 }
 
 /** The status lines of a run (set adds or replaces a row; stop takes them off for good); safe in any state. */
-export interface StatusLines {
-  set(id: string, row: StatusRow): void;
-  delete(id: string): void;
-  stop(): void;
-}
+export type StatusLines = { set(id: string, row: StatusRow): void; delete(id: string): void; stop(): void };
 
 const NONE: StatusLines = { set: () => undefined, delete: () => undefined, stop: () => undefined };
 
-export interface StatusLinesOptions {
-  stream: OutStream;
-  stderr: Stderr;
-  style: Style;
-}
+export type StatusLinesOptions = { stream: OutStream; stderr: Stderr; style: Style };
 
 const ESC = '\u001b[';
 
@@ -97,14 +88,10 @@ class Board implements SpinnerFrame {
   private readonly rows = new Map<string, StatusRow>();
   /** Columns taken by each line on screen, to count the rows it takes if the terminal got narrower. */
   private drawn: number[] = [];
-  private active = false;
+  isSpinning = false;
   private tick: NodeJS.Timeout | undefined;
 
   constructor(private readonly o: StatusLinesOptions) {}
-
-  get isSpinning(): boolean {
-    return this.active;
-  }
 
   private get columns(): number {
     return this.o.stream.columns || 80;
@@ -112,7 +99,12 @@ class Board implements SpinnerFrame {
 
   set(id: string, row: StatusRow): void {
     this.rows.set(id, row);
-    if (!this.active) this.start();
+    if (!this.isSpinning) {
+      this.isSpinning = true;
+      this.o.stderr.spinner = this;
+      this.tick = setInterval(() => this.redraw(), 1000);
+      this.tick.unref();
+    }
     this.redraw();
   }
 
@@ -121,12 +113,11 @@ class Board implements SpinnerFrame {
   }
 
   stop(): void {
-    if (!this.active) return;
+    if (!this.isSpinning) return;
     this.o.stream.write(this.clearText());
-    this.active = false;
+    this.isSpinning = false;
     clearInterval(this.tick);
-    this.tick = undefined;
-    this.o.stderr.attach(undefined);
+    this.o.stderr.spinner = undefined;
   }
 
   clear(): void {
@@ -138,16 +129,9 @@ class Board implements SpinnerFrame {
     this.o.stream.write(this.drawText());
   }
 
-  private start(): void {
-    this.active = true;
-    this.o.stderr.attach(this);
-    this.tick = setInterval(() => this.redraw(), 1000);
-    this.tick.unref();
-  }
-
   /** Clear and draw in one write, so the lines never flicker. */
   private redraw(): void {
-    if (this.active) this.o.stream.write(this.clearText() + this.drawText());
+    if (this.isSpinning) this.o.stream.write(this.clearText() + this.drawText());
   }
 
   /** What takes the drawn lines off the screen (they count as gone). */

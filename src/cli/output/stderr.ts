@@ -12,21 +12,13 @@ export interface Logger {
 }
 
 /** What a spinner must offer for lines to be written around it. */
-export interface SpinnerFrame {
-  readonly isSpinning: boolean;
-  clear(): unknown;
-  render(): unknown;
-}
+export type SpinnerFrame = { readonly isSpinning: boolean; clear(): unknown; render(): unknown };
 
 export class Stderr {
-  private spinner: SpinnerFrame | undefined;
+  /** The spinner now drawn on the last line, if any. */
+  spinner: SpinnerFrame | undefined;
 
   constructor(readonly stream: OutStream) {}
-
-  /** The spinner now drawn on the last line, if any. */
-  attach(spinner: SpinnerFrame | undefined): void {
-    this.spinner = spinner;
-  }
 
   write(text: string): void {
     this.around(() => this.stream.write(text));

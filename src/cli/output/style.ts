@@ -12,7 +12,6 @@ export const PLAIN: Style = styleOf((_n, s) => s);
 /** chalk is loaded only when colour is on; its level is forced because we already decided. */
 export async function createStyle(color: boolean): Promise<Style> {
   if (!color) return PLAIN;
-  const { Chalk } = await import('chalk');
-  const c = new Chalk({ level: 1 });
+  const c = new (await import('chalk')).Chalk({ level: 1 });
   return styleOf((n, s) => c[n](s));
 }

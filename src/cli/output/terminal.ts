@@ -32,11 +32,9 @@ export interface TerminalInputs {
 
 /** Colour for a stream: a terminal's default, FORCE_COLOR on or off, NO_COLOR off, --no-color off beats all. */
 function colour(isTTY: boolean, i: TerminalInputs): boolean {
-  let on = isTTY && i.env.TERM !== 'dumb';
-  if (i.env.FORCE_COLOR !== undefined) on = i.env.FORCE_COLOR !== '0' && i.env.FORCE_COLOR !== 'false';
-  if (i.env.NO_COLOR !== undefined && i.env.NO_COLOR !== '') on = false;
-  if (!i.colorFlag) on = false;
-  return on;
+  if (!i.colorFlag || i.env.NO_COLOR) return false;
+  const forced = i.env.FORCE_COLOR;
+  return forced !== undefined ? forced !== '0' && forced !== 'false' : isTTY && i.env.TERM !== 'dumb';
 }
 
 export function detectTerminal(i: TerminalInputs): TerminalCaps {
@@ -58,8 +56,7 @@ export function detectTerminal(i: TerminalInputs): TerminalCaps {
 
 /** Pure: OSC 8 hyperlinks where the terminal says it shows them (an unknown sequence could show as garbage). */
 export function supportsHyperlinks(env: Env): boolean {
-  const forced = env.FORCE_HYPERLINK;
-  if (forced !== undefined && forced !== '') return forced !== '0' && forced.toLowerCase() !== 'false';
+  if (env.FORCE_HYPERLINK) return truthy(env.FORCE_HYPERLINK);
   if (truthy(env.CI) || env.TMUX || env.STY) return false;
   if (['iTerm.app', 'WezTerm', 'vscode', 'ghostty'].includes(env.TERM_PROGRAM ?? '')) return true;
   if (['xterm-kitty', 'alacritty', 'foot', 'xterm-ghostty'].includes(env.TERM ?? '')) return true;

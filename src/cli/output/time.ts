@@ -1,10 +1,7 @@
 // Times for a person at a terminal, local and relative (pipes and --json keep the service's ISO text as sent).
 
 /** How a terminal shows times: relative to `now`, in `timeZone` (undefined: the system's). */
-export interface TimeFormat {
-  now: number;
-  timeZone?: string;
-}
+export type TimeFormat = { now: number; timeZone?: string };
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

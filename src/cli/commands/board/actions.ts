@@ -1,6 +1,7 @@
 // What the board's keys do to a session, through the commands' own run functions (it rewrites none of them).
 import type { Context } from '../../run/context.js';
 import type { Item } from '../../output/items.js';
+import type { ItemsOf } from '../../output/printer.js';
 import { present } from '../../output/presenter.js';
 import { openInBrowser } from '../../output/browser.js';
 import { chat } from '../chat/run.js';
@@ -9,15 +10,9 @@ import { show, print as showPrint } from '../show/run.js';
 import { checkout, print as checkoutPrint } from '../checkout/run.js';
 import { diff, print as diffPrint } from '../diff/run.js';
 import { open } from '../open/run.js';
-import { send } from '../send/run.js';
 import type { SendItem } from '../send/items.js';
-import type { ShowItem } from '../show/items.js';
-import type { CheckoutItem } from '../checkout/items.js';
-import type { DiffItem } from '../diff/items.js';
-import { create } from '../create/run.js';
 import type { CreateItem } from '../create/items.js';
 import { toCliError } from '../../../core/index.js';
-import { escapeForLine } from '../../../util/text.js';
 import type { BoardScreen } from './screen.js';
 
 export type ScreenAction = 'chat' | 'tail' | 'show' | 'checkout' | 'diff';
@@ -27,17 +22,16 @@ async function runOnScreen(ctx: Context, what: ScreenAction, id: string): Promis
   // Its own end (Ctrl-C or Ctrl-D on an empty line) is the way back: its resume hint is not needed here.
   if (what === 'chat') return void (await chat(ctx, ref, { turns: 3 }));
   const result = await { tail, show, checkout, diff }[what](ctx, ref, {});
-  if (result !== undefined)
-    await present<ShowItem | CheckoutItem | DiffItem>(ctx, result, {
-      ...showPrint,
-      ...checkoutPrint,
-      ...diffPrint,
-    });
+  const print = { ...showPrint, ...checkoutPrint, ...diffPrint };
+  await present<ItemsOf<typeof print>>(ctx, result, print);
 }
 
 export type Posted = { sessionId: string; threadId?: string; warning?: string };
 
-async function posted(items: AsyncIterable<Item | SendItem | CreateItem>): Promise<Posted | undefined> {
+/** What a send or a create run from the board posted. */
+export async function posted(
+  items: AsyncIterable<Item | SendItem | CreateItem>,
+): Promise<Posted | undefined> {
   let out: Posted | undefined;
   let warning: string | undefined;
   for await (const item of items) {
@@ -48,15 +42,6 @@ async function posted(items: AsyncIterable<Item | SendItem | CreateItem>): Promi
       out = { sessionId: item.session.id, threadId: item.session.thread_id ?? undefined };
   }
   return out && (warning === undefined ? out : { ...out, warning });
-}
-
-/** `agents send <id> <text> --yes`: one follow-up (the board said it interrupts a running turn). */
-export function reply(ctx: Context, id: string, text: string): Promise<Posted | undefined> {
-  return posted(send(ctx, { kind: 'id', id }, [text], { yes: true }));
-}
-
-export function newSession(ctx: Context, agent: string, text: string): Promise<Posted | undefined> {
-  return posted(create(ctx, [text], { agent }));
 }
 
 export async function browse(ctx: Context, id: string): Promise<string> {
@@ -90,8 +75,7 @@ export async function away(
   } catch (err) {
     const e = toCliError(err);
     failed = !sub.signal.aborted && !ctx.signal.aborted;
-    if (failed && !e.silent)
-      stderr.write(`error: ${escapeForLine(e.message)}\n${e.hint ? `hint: ${escapeForLine(e.hint)}\n` : ''}`);
+    if (failed && !e.silent) await present(ctx, { kind: 'error', text: e.message, hint: e.hint });
   } finally {
     if (what === 'tail') screen.listen(false);
     screen.keys = board;

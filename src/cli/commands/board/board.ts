@@ -8,6 +8,7 @@ import {
   ExitCode,
   type History,
   isHttpError,
+  nextDelay,
   noteSessionFacts,
   type PollShare,
   readKnownSessions,
@@ -16,10 +17,12 @@ import {
 import type { Key } from '../../chat/input-line.js';
 import { present } from '../../output/presenter.js';
 import { escapeForLine } from '../../../util/text.js';
-import { away, browse, newSession, reply, type ScreenAction } from './actions.js';
+import { send } from '../send/run.js';
+import { create } from '../create/run.js';
+import { away, browse, posted, type ScreenAction } from './actions.js';
 import { renderFrame, safeText, scrollTop, tableHeight } from './layout.js';
 import { lookAt } from './look.js';
-import { dueAfterPoll, nextToPoll, pauseAfter, type PollRow } from './poll-plan.js';
+import { nextToPoll, pauseAfter, type PollRow } from './poll-plan.js';
 import { PromptLine } from './prompt.js';
 import { filterRows, groupMarks, orderRows, rowOf, type BoardRow } from './rows.js';
 import { BoardScreen } from './screen.js';
@@ -86,10 +89,9 @@ export class Board {
       this.share = this.client.pollShare();
       await Promise.race([this.polls(), this.ended]);
     } finally {
-      this.stopped = true;
+      this.stop();
       clearInterval(ticker);
       this.share?.close();
-      this.wakeUp?.();
       this.screen.leave();
       this.ctx.signal.removeEventListener('abort', stop);
     }
@@ -159,27 +161,21 @@ export class Board {
         resolve();
       };
       const timer = setTimeout(done, ms);
-      if (wakes || this.stopped) this.wakeUp = done;
-      else this.wakeUp = () => (this.stopped ? done() : undefined);
+      this.wakeUp = wakes || this.stopped ? done : () => (this.stopped ? done() : undefined);
     });
   }
 
   private async polls(): Promise<void> {
     while (!this.stopped) {
-      if (this.away) {
-        await this.sleep(60_000, true);
-        continue;
-      }
-      if (Date.now() - this.loadedAt >= RELOAD_MS) await this.reload();
+      if (!this.away && Date.now() - this.loadedAt >= RELOAD_MS) await this.reload();
       const now = Date.now();
-      const next = nextToPoll([...this.rows.values()], now);
-      if (next === undefined) {
-        await this.sleep(RELOAD_MS, true);
-        continue;
+      const next = this.away ? undefined : nextToPoll([...this.rows.values()], now);
+      if (next === undefined) await this.sleep(this.away ? 60_000 : RELOAD_MS, true);
+      else {
+        const requests = await this.poll(next as Tracked, now);
+        this.draw();
+        await this.sleep(pauseAfter(requests, this.share?.gapMs(), this.ctx.schedule.minMs), false);
       }
-      const requests = await this.poll(next as Tracked, now);
-      this.draw();
-      await this.sleep(pauseAfter(requests, this.share?.gapMs(), this.ctx.schedule.minMs), false);
     }
   }
 
@@ -204,7 +200,8 @@ export class Board {
     Object.assign(row, facts);
     if (whole) row.owed = false;
     if (row.latest !== before.latest || row.lastAt !== before.lastAt) row.activeAt = now;
-    if (row.state === 'working') row.dueAt = dueAfterPoll(now, row.activeAt, this.ctx.schedule);
+    if (row.state === 'working')
+      row.dueAt = now + nextDelay(now - (row.activeAt ?? now), 0, this.ctx.schedule);
     if (before.state === 'working' && row.state === 'finished') void this.finished(row);
     if (whole) void noteSessionFacts(this.history, [{ id: row.id, title: row.title, web: row.web }]);
     this.arrange();
@@ -212,14 +209,10 @@ export class Board {
 
   /** A session that finished while another is selected, through wait's own notification. */
   private async finished(row: Tracked): Promise<void> {
-    if (this.o.notify === false || row.id === this.selectedId) return;
-    await present(this.ctx, {
-      kind: 'wait-ended',
-      who: row.agent ?? 'the agent',
-      title: row.title,
-      outcome: 'replied',
-      notify: this.o.notify,
-    });
+    const { notify } = this.o;
+    if (notify === false || row.id === this.selectedId) return;
+    const { agent = 'the agent', title } = row;
+    await present(this.ctx, { kind: 'wait-ended', who: agent, title, outcome: 'replied', notify });
   }
 
   private move(by: number): void {
@@ -250,7 +243,7 @@ export class Board {
   private askKey(str: string | undefined, key: Key | undefined): void {
     const asking = this.asking!;
     const got = asking.prompt.key(str, key);
-    if (got.done === false) return asking.typed?.(asking.prompt.text);
+    if (got.done === false) return asking.typed?.(got.text);
     this.asking = undefined;
     if (got.done === 'cancel') {
       asking.typed?.('');
@@ -266,32 +259,32 @@ export class Board {
     this.asking = { prompt: new PromptLine('filter: ', this.filter), typed, answer: typed };
   }
 
-  private askReply(row: Tracked): void {
-    const to = safeText(row.title, 40) || row.id;
+  /** A question whose empty answer sends nothing (`what` was empty). */
+  private ask(label: string, what: string, answer: (text: string) => unknown): void {
     this.asking = {
-      prompt: new PromptLine(`reply to ${to} (interrupts a running turn): `),
-      answer: (text) => {
-        if (text.trim() === '') return void (this.message = 'nothing sent: the reply was empty');
-        void this.behind(async () => {
-          const done = await reply(this.ctx, row.id, text);
-          if (done?.threadId !== undefined) {
-            Object.assign(row, { threadId: done.threadId, state: 'working', owed: false, dueAt: 0 });
-            row.activeAt = Date.now();
-          }
-          return done?.warning ?? `sent a follow-up to ${to}`;
-        });
-      },
+      prompt: new PromptLine(label),
+      answer: (text) =>
+        text.trim() === '' ? (this.message = `nothing sent: ${what} was empty`) : answer(text),
     };
   }
 
+  private askReply(row: Tracked): void {
+    const to = safeText(row.title, 40) || row.id;
+    this.ask(`reply to ${to} (interrupts a running turn): `, 'the reply', (text) =>
+      this.behind(async () => {
+        // --yes: the prompt said it interrupts a running turn.
+        const done = await posted(send(this.ctx, { kind: 'id', id: row.id }, [text], { yes: true }));
+        if (done?.threadId !== undefined) {
+          Object.assign(row, { threadId: done.threadId, state: 'working', owed: false, dueAt: 0 });
+          row.activeAt = Date.now();
+        }
+        return done?.warning ?? `sent a follow-up to ${to}`;
+      }),
+    );
+  }
+
   private askNew(): void {
-    this.asking = {
-      prompt: new PromptLine('new session, the prompt: '),
-      answer: (text) => {
-        if (text.trim() === '') return void (this.message = 'nothing sent: the prompt was empty');
-        void this.askAgent(text);
-      },
-    };
+    this.ask('new session, the prompt: ', 'the prompt', (text) => this.askAgent(text));
   }
 
   private async askAgent(text: string): Promise<void> {
@@ -306,7 +299,7 @@ export class Board {
           return;
         }
         void this.behind(async () => {
-          const made = await newSession(this.ctx, agent, text);
+          const made = await posted(create(this.ctx, [text], { agent }));
           await this.reload();
           if (made !== undefined) this.selectedId = made.sessionId;
           this.arrange();

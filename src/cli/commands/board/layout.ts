@@ -4,15 +4,10 @@ import { cut, width } from '../../../util/width.js';
 import type { Style } from '../../output/style.js';
 import type { BoardRow, GroupMark, RowState } from './rows.js';
 
+type ColumnName = 'state' | 'title' | 'agent' | 'since' | 'pr' | 'latest';
+
 /** `grow`: its share of the spare room (0: fixed); `drop`: the order it goes as the width shrinks (0 never). */
-interface Column {
-  name: 'state' | 'title' | 'agent' | 'since' | 'pr' | 'latest';
-  heading: string;
-  min: number;
-  grow: number;
-  max: number;
-  drop: number;
-}
+type Column = { name: ColumnName; heading: string; min: number; grow: number; max: number; drop: number };
 
 const COLUMNS: readonly Column[] = [
   { name: 'state', heading: 'STATE', min: 10, grow: 0, max: 10, drop: 1 },
@@ -26,10 +21,7 @@ const COLUMNS: readonly Column[] = [
 /** Columns before the first: the selection's mark. */
 const MARK = 2;
 
-interface Placed {
-  column: Column;
-  width: number;
-}
+type Placed = { column: Column; width: number };
 
 /** Pure: the columns that fit; `titles`: the widest title shown (the rest goes to the latest line). */
 export function placeColumns(columns: number, titles?: number): Placed[] {
@@ -46,17 +38,14 @@ export function placeColumns(columns: number, titles?: number): Placed[] {
   // The spare room by shares, each column up to its most; what is left then goes to the first with room.
   const growing = placed.filter((p) => p.column.grow > 0);
   const shares = growing.reduce((n, p) => n + p.column.grow, 0);
+  const give = (p: Placed, most: number) => {
+    const add = Math.min(p.column.max - p.width, most, spare);
+    p.width += add;
+    spare -= add;
+  };
   const whole = spare;
-  for (const p of growing) {
-    const add = Math.min(p.column.max - p.width, Math.floor((whole * p.column.grow) / shares), spare);
-    p.width += add;
-    spare -= add;
-  }
-  for (const p of growing) {
-    const add = Math.min(p.column.max - p.width, spare);
-    p.width += add;
-    spare -= add;
-  }
+  for (const p of growing) give(p, Math.floor((whole * p.column.grow) / shares));
+  for (const p of growing) give(p, spare);
   // The title never fills the whole line alone: what is left past every column's most is left blank.
   const only = placed[0];
   if (placed.length === 1 && only) only.width = Math.max(1, columns - MARK);
@@ -79,11 +68,11 @@ export function compactAge(ms: number): string {
   return `${Math.min(99, Math.floor(s / (7 * 86_400)))}w`;
 }
 
-const STATE_TEXT: Record<RowState, string> = {
-  working: '● working',
-  finished: '✓ finished',
-  failed: '✗ failed',
-  unknown: '? unknown',
+const STATE_TEXT: Record<RowState, [string, keyof Style]> = {
+  working: ['● working', 'yellow'],
+  finished: ['✓ finished', 'green'],
+  failed: ['✗ failed', 'red'],
+  unknown: ['? unknown', 'dim'],
 };
 
 const TREE: Record<Exclude<GroupMark, undefined>, string> = { first: '┌ ', middle: '├ ', last: '└ ' };
@@ -100,33 +89,18 @@ function fit(text: string, w: number): string {
   return c + ' '.repeat(Math.max(0, w - width(c)));
 }
 
-function cell(name: Column['name'], row: BoardRow, mark: GroupMark, now: number): string {
-  switch (name) {
-    case 'state':
-      return STATE_TEXT[row.state];
-    case 'title':
-      return `${mark ? TREE[mark] : ''}${safeText(row.title) || '(untitled)'}`;
-    case 'agent':
-      return safeText(row.agent, 40);
-    case 'since': {
-      const at = Date.parse(row.lastAt ?? row.usedAt);
-      return Number.isFinite(at) ? compactAge(now - at) : '';
-    }
-    case 'pr':
-      return prLabel(row.pr);
-    case 'latest':
-      return safeText(row.latest);
-  }
-}
-
-function styled(name: Column['name'], text: string, row: BoardRow, style: Style): string {
-  if (name === 'state') {
-    const colour = { working: 'yellow', finished: 'green', failed: 'red', unknown: 'dim' } as const;
-    return style[colour[row.state]](text);
-  }
-  if (name === 'latest' || name === 'since' || name === 'agent') return style.dim(text);
-  if (name === 'pr') return style.cyan(text);
-  return text;
+/** A cell's text and the style it is drawn in. */
+function cell(name: ColumnName, row: BoardRow, mark: GroupMark, now: number): [string, (keyof Style)?] {
+  const at = Date.parse(row.lastAt ?? row.usedAt);
+  const cells: Record<ColumnName, () => [string, (keyof Style)?]> = {
+    state: () => STATE_TEXT[row.state],
+    title: () => [`${mark ? TREE[mark] : ''}${safeText(row.title) || '(untitled)'}`],
+    agent: () => [safeText(row.agent, 40), 'dim'],
+    since: () => [Number.isFinite(at) ? compactAge(now - at) : '', 'dim'],
+    pr: () => [prLabel(row.pr), 'cyan'],
+    latest: () => [safeText(row.latest), 'dim'],
+  };
+  return cells[name]();
 }
 
 /** What the board draws; `message`: the line above the keys (a message, or a prompt being typed). */
@@ -159,15 +133,16 @@ export function scrollTop(top: number, selected: number, height: number): number
 export function renderFrame(v: BoardView): string {
   const { columns, style } = v;
   const shown = v.list.slice(v.top, v.top + tableHeight(v.rows));
-  const titles = Math.max(0, ...shown.map((r, i) => width(cell('title', r, v.marks[v.top + i], v.now))));
+  const titles = Math.max(0, ...shown.map((r, i) => width(cell('title', r, v.marks[v.top + i], v.now)[0])));
   const placed = placeColumns(columns, titles);
   const headings = style.dim(`  ${placed.map((p) => fit(p.column.heading, p.width)).join(' ')}`);
   const lines: string[] = [style.bold(cut(v.header, columns)), headings];
   shown.forEach((row, n) => {
     const mark = v.marks[v.top + n];
-    const cells = placed.map((p) =>
-      styled(p.column.name, fit(cell(p.column.name, row, mark, v.now), p.width), row, style),
-    );
+    const cells = placed.map((p) => {
+      const [text, paint] = cell(p.column.name, row, mark, v.now);
+      return paint ? style[paint](fit(text, p.width)) : fit(text, p.width);
+    });
     const line = `${v.top + n === v.selected ? '› ' : '  '}${cells.join(' ')}`;
     lines.push(v.top + n === v.selected ? style.bold(line) : line);
   });

@@ -8,8 +8,6 @@ import {
 } from '../../../core/index.js';
 import type { BoardRow } from './rows.js';
 
-export type Learnt = { facts: Partial<BoardRow>; requests: number };
-
 /** Replies listed per poll: the live service repeats a thread's final as its last `message`. */
 const NEWEST = 5;
 
@@ -19,7 +17,7 @@ export async function lookAt(
   row: Pick<BoardRow, 'id' | 'threadId'>,
   whole: boolean,
   signal: AbortSignal,
-): Promise<Learnt> {
+): Promise<{ facts: Partial<BoardRow>; requests: number }> {
   let requests = 0;
   const facts: Partial<BoardRow> = {};
   try {

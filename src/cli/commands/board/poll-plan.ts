@@ -1,17 +1,10 @@
 // Which session the board asks about next, and when, pure. Of its share of the key's budget the board spends
 // at most BOARD_SHARE: a send, a create or a checkout typed on the board still finds a slot, and the waits
 // beside it keep theirs. A finished or failed session is not asked about again unless the person asks (R).
-import { nextDelay, type ScheduleOptions } from '../../../core/index.js';
 import type { RowState } from './rows.js';
 
 /** `owed`: a whole look is due (never done, or R); `dueAt`: when it may be polled (ms; none: now). */
-export interface PollRow {
-  id: string;
-  state: RowState;
-  owed: boolean;
-  dueAt?: number;
-  activeAt?: number;
-}
+export type PollRow = { id: string; state: RowState; owed: boolean; dueAt?: number; activeAt?: number };
 
 const BOARD_SHARE = 2 / 3;
 
@@ -22,11 +15,6 @@ export function nextToPoll(rows: readonly PollRow[], now: number): PollRow | und
   if (firstOwed) return firstOwed;
   const due = rows.filter((r) => !r.owed && r.state === 'working' && (r.dueAt ?? 0) <= now).sort(busiest);
   return due[0] ?? owed[0];
-}
-
-/** Pure: when a working session is polled again, after a poll at `now` (quiet since `activeAt`). */
-export function dueAfterPoll(now: number, activeAt: number | undefined, schedule: ScheduleOptions): number {
-  return now + nextDelay(now - (activeAt ?? now), 0, schedule);
 }
 
 /** Pure: the pause after `requests` requests: one waiter's share of the key (it shrinks as waiters join, in

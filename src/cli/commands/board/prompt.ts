@@ -1,7 +1,8 @@
 // The board's one-line questions, on the chat's line editor: Enter answers, Escape or Ctrl-C asks nothing.
 import { LineEditor, type Key } from '../../chat/input-line.js';
 
-export type PromptKey = { done: 'answer'; text: string } | { done: 'cancel' } | { done: false };
+/** `text`: the answer, or what is typed so far. */
+export type PromptKey = { done: 'answer' | false; text: string } | { done: 'cancel' };
 
 export class PromptLine {
   private readonly editor = new LineEditor();
@@ -11,10 +12,6 @@ export class PromptLine {
     initial = '',
   ) {
     if (initial !== '') this.editor.set(initial);
-  }
-
-  get text(): string {
-    return this.editor.text;
   }
 
   line(): string {
@@ -28,6 +25,6 @@ export class PromptLine {
     // One line: Enter answers (the editor's continued lines and history are the chat's, not a question's).
     if (key?.name === 'return' || key?.name === 'enter') return { done: 'answer', text: this.editor.text };
     this.editor.press(str, key);
-    return { done: false };
+    return { done: false, text: this.editor.text };
   }
 }

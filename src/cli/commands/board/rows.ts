@@ -20,12 +20,8 @@ export interface BoardRow {
   web?: string;
 }
 
-function stateOf(known: KnownSession['state']): RowState {
-  if (known === 'working' || known === 'finished') return known;
-  if (known === 'archived') return 'finished';
-  if (known === 'gone') return 'failed';
-  return 'unknown';
-}
+const STATE_OF = { working: 'working', finished: 'finished', archived: 'finished', gone: 'failed' } as const;
+const stateOf = (known: KnownSession['state']): RowState => (known ? STATE_OF[known] : 'unknown');
 
 /** Pure: a row for a known session, or that row brought up to date with the state file (`old` kept where newer). */
 export function rowOf(s: KnownSession, old?: BoardRow): BoardRow {
@@ -52,15 +48,12 @@ export function orderRows(rows: readonly BoardRow[]): BoardRow[] {
   const out: BoardRow[] = [];
   const placed = new Set<string>();
   for (const r of byUse) {
-    if (r.group === undefined) {
-      out.push(r);
-      continue;
+    if (r.group === undefined) out.push(r);
+    else if (!placed.has(r.group)) {
+      placed.add(r.group);
+      const members = byUse.filter((m) => m.group === r.group);
+      out.push(...members.sort((a, b) => (a.createdAt ?? a.usedAt).localeCompare(b.createdAt ?? b.usedAt)));
     }
-    if (placed.has(r.group)) continue;
-    placed.add(r.group);
-    const members = byUse.filter((m) => m.group === r.group);
-    members.sort((a, b) => (a.createdAt ?? a.usedAt).localeCompare(b.createdAt ?? b.usedAt));
-    out.push(...members);
   }
   return out;
 }
@@ -79,7 +72,6 @@ export function groupMarks(rows: readonly BoardRow[]): GroupMark[] {
 
 export function filterRows(rows: readonly BoardRow[], text: string): BoardRow[] {
   const needle = text.trim().toLowerCase();
-  if (needle === '') return [...rows];
   return rows.filter((r) =>
     [r.title, r.agent, r.id, r.group, r.state, r.latest].some((f) => f?.toLowerCase().includes(needle)),
   );

@@ -6,9 +6,8 @@ import { ls } from '../ls/run.js';
 import { Board, type BoardOptions } from './board.js';
 
 export async function board(ctx: Context, flags: BoardOptions): Promise<Item[] | undefined> {
-  if (!ctx.caps.interactive || ctx.globals.json === true || ctx.io.env.TERM === 'dumb') {
+  if (!ctx.caps.interactive || ctx.globals.json === true || ctx.io.env.TERM === 'dumb')
     return ls(ctx, { limit: flags.limit });
-  }
   const [client, history] = await Promise.all([ctx.client(), ctx.history()]);
   await new Board(ctx, flags, client, history).run();
   return undefined;

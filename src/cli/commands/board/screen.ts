@@ -57,16 +57,10 @@ export class BoardScreen {
 
   /** Keys without the screen (a tail run from the board still leaves on q). */
   listen(on: boolean): void {
-    if (on) {
-      emitKeypressEvents(this.stdin);
-      this.stdin.setRawMode?.(true);
-      this.stdin.on('keypress', this.onKey);
-      this.stdin.resume();
-    } else {
-      this.stdin.off('keypress', this.onKey);
-      this.stdin.setRawMode?.(false);
-      this.stdin.pause();
-    }
+    if (on) emitKeypressEvents(this.stdin);
+    this.stdin.setRawMode?.(on);
+    if (on) this.stdin.on('keypress', this.onKey).resume();
+    else this.stdin.off('keypress', this.onKey).pause();
   }
 
   /** Writes a frame (one write: nothing half drawn is ever seen), unless it is the one shown. */

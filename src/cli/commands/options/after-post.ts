@@ -46,8 +46,6 @@ type Turn = TurnStarted & { threadId: string };
 /** How the CI job's result is reported: wanted at all (--json or GitHub), and which runner files. */
 type Reporting = { want: boolean; summary?: string; output?: string };
 
-type ResultOf = (final: string | null, thread?: string) => Promise<WaitResult>;
-
 function reported(report: Reporting, title: string | undefined, result: WaitResult): SessionItem {
   return { kind: 'github-result', result, summary: report.summary, output: report.output, title };
 }
@@ -87,7 +85,7 @@ export async function* afterPost(ctx: Context, started: TurnStarted): AsyncGener
     const ids = { session_id: sessionId, thread_id: threadId, session_html_url: t.url ?? '' };
     yield { kind: 'github-ids', output: github.output, ids };
   }
-  const result: ResultOf = (final, thread = threadId) =>
+  const result = (final: string | null, thread = threadId) =>
     waitResult(t.client, ctx.signal, { sessionId, threadId: thread, url: t.url, final }, (l) =>
       ctx.log.warn(l),
     );
@@ -151,7 +149,7 @@ async function* checkedOutput(
   t: Turn,
   schema: OutputSchema,
   report: Reporting,
-  result: ResultOf,
+  result: (final: string, thread: string) => Promise<WaitResult>,
 ): AsyncGenerator<SessionItem> {
   const { sessionId, deadline } = t;
   yield { kind: 'waiting', label: t.label, sessionId, url: t.url };
@@ -165,17 +163,14 @@ async function* checkedOutput(
       deadline,
       books: await ctx.history(),
     });
-    for (;;) {
-      const step = await run.next();
-      if (step.done) {
-        outcome = step.value;
-        break;
-      }
+    let step = await run.next();
+    for (; !step.done; step = await run.next()) {
       if (step.value.kind === 'schema-retry') yield { kind: 'waited' };
       // The turn waited on now is the follow-up's: a time-out's hint resumes that one.
       if (step.value.kind === 'waiting' && step.value.threadId) threadId = step.value.threadId;
       yield step.value;
     }
+    outcome = step.value;
   } catch (err) {
     yield { kind: 'waited' };
     // A follow-up the deadline cut short says so itself (it may have been created), naming the session.
@@ -183,22 +178,16 @@ async function* checkedOutput(
     throw waitError(err, deadline, ctx.signal, sessionId, threadId);
   }
   yield { kind: 'waited' };
-  threadId = outcome.threadId;
-  const fields = schemaFields(outcome);
-  const ciResult = async () => ({ ...(await result(outcome.final.message, threadId)), ...fields });
-  if (outcome.matched) {
-    if (t.flags.output !== undefined)
-      await writeOutput('--output', t.flags.output, `${JSON.stringify(outcome.value)}\n`);
-    const r = report.want ? await ciResult() : undefined;
+  if (outcome.matched && t.flags.output !== undefined)
+    await writeOutput('--output', t.flags.output, `${JSON.stringify(outcome.value)}\n`);
+  const r = report.want
+    ? { ...(await result(outcome.final.message, outcome.threadId)), ...schemaFields(outcome) }
+    : undefined;
+  if (outcome.matched)
     yield { kind: 'structured-reply', value: outcome.value, message: outcome.final, result: r };
-    if (r) yield reported(report, t.title, r);
-    return;
-  }
-  if (report.want) {
-    const r = await ciResult();
-    yield { kind: 'wait-result', result: r };
-    yield reported(report, t.title, r);
-  }
+  else if (r) yield { kind: 'wait-result', result: r };
+  if (r) yield reported(report, t.title, r);
+  if (outcome.matched) return;
   yield { kind: 'schema-mismatch', problem: outcome.problem };
   throw mismatchError(outcome, sessionId, `see the conversation: agents show ${sessionId}`);
 }

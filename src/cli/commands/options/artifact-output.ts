@@ -1,4 +1,5 @@
 // plan and artifact: the record found and its bytes fetched within --timeout, written to -o or printed.
+import { isUtf8 } from 'node:buffer';
 import { writeFile } from 'node:fs/promises';
 import type { Context } from '../../run/context.js';
 import {
@@ -12,10 +13,7 @@ import {
 } from '../../../core/index.js';
 import type { Item } from '../../output/items.js';
 
-export interface DownloadFlags {
-  output?: string;
-  timeout?: number;
-}
+export type DownloadFlags = { output?: string; timeout?: number };
 
 /** Writes -o/--output's file; a failure names the option and the file. */
 export async function writeOutput(option: string, path: string, data: string | Buffer): Promise<void> {
@@ -23,17 +21,6 @@ export async function writeOutput(option: string, path: string, data: string | B
     await writeFile(path, data);
   } catch (err) {
     throw fileError(option, path, 'write', err);
-  }
-}
-
-/** Bytes that would garble a terminal: not UTF-8 text, or holding NUL. */
-function isBinary(bytes: Buffer): boolean {
-  if (bytes.includes(0)) return true;
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return false;
-  } catch {
-    return true;
   }
 }
 
@@ -46,17 +33,16 @@ export async function artifactItem(
   record: (client: ApiClient, signal: AbortSignal) => Promise<Artifact>,
 ): Promise<Item> {
   const client = await ctx.client();
-  const fetched = await withDeadline(ctx.signal, flags.timeout, doing, async (signal) =>
+  const { artifact, download } = await withDeadline(ctx.signal, flags.timeout, doing, async (signal) =>
     downloadArtifact(client, await record(client, signal), { signal }),
   );
-  const { artifact } = fetched;
-  const { bytes, contentType } = fetched.download;
+  const { bytes, contentType } = download;
   if (flags.output !== undefined) {
     await writeOutput('-o', flags.output, bytes);
     return { kind: 'artifact', what, artifact, bytes, contentType, written: flags.output };
   }
-  // Raw bytes on a terminal could drive it; a script's pipe gets them as they are.
-  if (ctx.caps.stdoutIsTTY && !ctx.globals.json && isBinary(bytes)) {
+  // Raw bytes on a terminal could drive it (not UTF-8, or holding NUL); a script's pipe gets them as they are.
+  if (ctx.caps.stdoutIsTTY && !ctx.globals.json && (bytes.includes(0) || !isUtf8(bytes))) {
     throw new CliError(`${artifact.file_name ?? 'the artifact'} is not text; it was not printed`, {
       exitCode: ExitCode.USAGE,
       hint: `write it to a file: agents artifact … -o ${artifact.file_name ?? 'FILE'}`,

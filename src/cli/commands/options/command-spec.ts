@@ -5,10 +5,8 @@ import type { Command } from 'commander';
 import type { Context } from '../../run/context.js';
 import type { OwnItems, Result } from '../../output/items.js';
 
-/**
- * Runs a command (cli.ts's main gives it): `load` imports its run.ts, `body` runs it with the run's Context;
- * what it returns is printed, its own items by the module's `print`.
- */
+/** Runs a command (cli.ts's main gives it): `load` imports its run.ts, `body` runs it with the run's Context;
+ * what it returns is printed, its own items by the module's `print`. */
 export type Runner = <M extends object>(
   cmd: Command,
   load: () => Promise<M>,

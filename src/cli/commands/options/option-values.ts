@@ -11,9 +11,8 @@ export function uuidOption(value: string): string {
 }
 
 export function titleOption(value: string): string {
-  if (value.trim() === '' || value.length > MAX_TITLE_LENGTH) {
+  if (value.trim() === '' || value.length > MAX_TITLE_LENGTH)
     throw new InvalidArgumentError(`expected a title of 1 to ${MAX_TITLE_LENGTH} characters.`);
-  }
   return value;
 }
 
@@ -30,30 +29,24 @@ export function durationOption(value: string): number {
   return ms;
 }
 
-export function intOption(min: number, max: number) {
+/** A number from `min` to `max`; `whole`: digits alone. */
+function numberOption(min: number, max: number, whole: boolean) {
+  const expected = `expected a ${whole ? 'whole number' : 'number'} from ${min} to ${max}.`;
   return (value: string): number => {
     const n = Number(value);
-    if (!/^\d+$/.test(value.trim()) || n < min || n > max)
-      throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}.`);
+    const ok = whole ? /^\d+$/.test(value.trim()) : value.trim() !== '' && Number.isFinite(n);
+    if (!ok || n < min || n > max) throw new InvalidArgumentError(expected);
     return n;
   };
 }
 
-export function decimalOption(min: number, max: number) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (value.trim() === '' || !Number.isFinite(n) || n < min || n > max) {
-      throw new InvalidArgumentError(`expected a number from ${min} to ${max}.`);
-    }
-    return n;
-  };
-}
+export const intOption = (min: number, max: number) => numberOption(min, max, true);
+export const decimalOption = (min: number, max: number) => numberOption(min, max, false);
 
 /** The emulator's KEY or KEY:WORKSPACE: printable ASCII without spaces or colons (it goes into a header). */
 export function keySpecOption(value: string, previous: string[] = []): string[] {
-  if (!/^[!-9;-~]+(:[\w.-]+)?$/.test(value)) {
+  if (!/^[!-9;-~]+(:[\w.-]+)?$/.test(value))
     throw new InvalidArgumentError('expected KEY or KEY:WORKSPACE (printable, no spaces).');
-  }
   return [...previous, value];
 }
 

@@ -25,15 +25,9 @@ export async function locatePull(ctx: Context, given: SessionRef | undefined, o:
   const ref: SessionRef =
     given ?? (fallback !== undefined ? { kind: 'id', id: fallback } : await sessionOrPick(ctx, undefined));
   const { id } = await resolveSession(ref, await ctx.history());
-  const client = await ctx.client();
-  const session = await client.getSession(id, { signal: ctx.signal });
-  const url = await choosePullRequest(
-    id,
-    sessionPullRequests(session).map((p) => p.url),
-    o.pick,
-    ctx.prompts,
-  );
-  const pr = parsePullRequestUrl(url);
+  const session = await (await ctx.client()).getSession(id, { signal: ctx.signal });
+  const urls = sessionPullRequests(session).map((p) => p.url);
+  const pr = parsePullRequestUrl(await choosePullRequest(id, urls, o.pick, ctx.prompts));
   const remote = remoteFor(await remotes(place), pr);
   return { sessionId: id, pr, remote, place };
 }
