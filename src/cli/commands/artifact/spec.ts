@@ -6,8 +6,6 @@ import type { CommandSpec } from '../options/command-spec.js';
 import { readTimeoutOption, sessionArg } from '../options/session-args.js';
 import type { DownloadFlags } from '../options/artifact-output.js';
 
-const load = () => import('./run.js');
-
 export const artifactSpec: CommandSpec = (program, run) =>
   program
     .command('artifact')
@@ -29,3 +27,5 @@ Examples:
       if (flags.output !== undefined) checkOutputPath(flags.output, '-o');
       return run(cmd, load, (m, ctx) => m.artifact(ctx, ref, artifactId, flags));
     });
+
+const load = () => import('./run.js');

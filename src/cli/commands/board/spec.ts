@@ -5,8 +5,6 @@ import { addNotifyOptions } from '../options/reply-options.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import type { BoardOptions } from './board.js';
 
-const load = () => import('./run.js');
-
 export const boardSpec: CommandSpec = (program, run) =>
   addNotifyOptions(
     program
@@ -28,3 +26,5 @@ Examples:
   $ agents board --notify`,
     )
     .action((flags: BoardOptions, cmd: Command) => run(cmd, load, (m, ctx) => m.board(ctx, flags)));
+
+const load = () => import('./run.js');

@@ -2,8 +2,6 @@ import type { Command } from 'commander';
 import type { CommandSpec } from '../options/command-spec.js';
 import type { BudgetFlags } from './run.js';
 
-const load = () => import('./run.js');
-
 export const budgetSpec: CommandSpec = (program, run) =>
   program
     .command('budget')
@@ -21,3 +19,5 @@ Examples:
   $ agents budget --watch --profile ci`,
     )
     .action((opts: BudgetFlags, cmd: Command) => run(cmd, load, (m, ctx) => m.budget(ctx, opts)));
+
+const load = () => import('./run.js');

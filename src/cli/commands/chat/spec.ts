@@ -7,8 +7,6 @@ import { addAgentOptions, addNotifyOptions } from '../options/reply-options.js';
 import { SESSION_ARG } from '../options/session-args.js';
 import type { ChatFlags } from './run.js';
 
-const load = () => import('./run.js');
-
 type ChatOptions = Omit<ChatFlags, keyof CheckedAgentFlags> & AgentFlags;
 
 export const chatSpec: CommandSpec = (program, run) =>
@@ -42,3 +40,5 @@ Examples:
       const flags: ChatFlags = { ...rest, ...checkAgentFlags(opts) };
       return run(cmd, load, (m, ctx) => m.chat(ctx, ref, flags));
     });
+
+const load = () => import('./run.js');

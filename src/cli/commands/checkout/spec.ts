@@ -4,8 +4,6 @@ import type { CommandSpec } from '../options/command-spec.js';
 import { attemptOption, pullRequestOption, sessionOrPickArg } from '../options/session-args.js';
 import type { CheckoutFlags } from './run.js';
 
-const load = () => import('./run.js');
-
 export const checkoutSpec: CommandSpec = (program, run) =>
   program
     .command('checkout')
@@ -37,3 +35,5 @@ Examples:
     .action((given: SessionRef | undefined, opts: CheckoutFlags, cmd: Command) =>
       run(cmd, load, (m, ctx) => m.checkout(ctx, given, opts)),
     );
+
+const load = () => import('./run.js');

@@ -2,8 +2,6 @@
 import { Argument, type Command } from 'commander';
 import type { CommandSpec } from '../options/command-spec.js';
 
-const load = () => import('./run.js');
-
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
 export const completionSpec: CommandSpec = (program, run) => {
@@ -33,3 +31,5 @@ Examples:
     );
   return completion;
 };
+
+const load = () => import('./run.js');

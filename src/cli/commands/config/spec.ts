@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandSpec } from '../options/command-spec.js';
 
-const load = () => import('./run.js');
-
 const KEY = 'api-key, base-url, agent, budget-url or notify';
 
 export const configSpec: CommandSpec = (program, run) => {
@@ -44,3 +42,5 @@ Examples:
   );
   return config;
 };
+
+const load = () => import('./run.js');

@@ -7,8 +7,6 @@ import type { CommandSpec } from '../options/command-spec.js';
 import { addAgentOptions, addReplyOptions, loadSchemaOption } from '../options/reply-options.js';
 import type { CreateFlags } from './run.js';
 
-const load = () => import('./run.js');
-
 type CreateOptions = Omit<CreateFlags, keyof CheckedAgentFlags | 'schema'> & AgentFlags;
 
 export const createSpec: CommandSpec = (program, run) =>
@@ -63,3 +61,5 @@ async function check(words: string[], opts: CreateOptions): Promise<CreateFlags>
   checkMessageSources(words, opts.file);
   return { ...rest, ...agent, schema };
 }
+
+const load = () => import('./run.js');

@@ -4,8 +4,6 @@ import type { CommandSpec } from '../options/command-spec.js';
 import { attemptOption, pullRequestOption, sessionOrPickArg } from '../options/session-args.js';
 import type { DiffFlags } from './run.js';
 
-const load = () => import('./run.js');
-
 export const diffSpec: CommandSpec = (program, run) =>
   program
     .command('diff')
@@ -33,3 +31,5 @@ Examples:
     .action((given: SessionRef | undefined, opts: DiffFlags, cmd: Command) =>
       run(cmd, load, (m, ctx) => m.diff(ctx, given, opts)),
     );
+
+const load = () => import('./run.js');

@@ -4,8 +4,6 @@ import type { CommandSpec } from '../options/command-spec.js';
 import type { EmulatorFlags } from './run.js';
 import { directiveHelp } from '../../../emulator/directive-table.js';
 
-const load = () => import('./run.js');
-
 // The emulator's fault modes and misbehaviours (src/emulator/surface.ts, misbehave.ts), listed here so that
 // --help does not load the emulator; test/main/emulator/command.test.ts keeps the lists equal.
 const FAULT_MODES = ['500', '502', '503', '504', 'html-502', '429', 'reset'];
@@ -68,3 +66,5 @@ Examples:
   $ agents emulator --repeated-params last --misbehave ignore-thread-filter`,
     )
     .action((flags: EmulatorFlags, cmd: Command) => run(cmd, load, (m, ctx) => m.emulator(ctx, flags)));
+
+const load = () => import('./run.js');

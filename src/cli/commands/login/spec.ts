@@ -2,8 +2,6 @@ import type { Command } from 'commander';
 import type { CommandSpec } from '../options/command-spec.js';
 import type { LoginFlags } from './run.js';
 
-const load = () => import('./run.js');
-
 export const loginSpec: CommandSpec = (program, run) =>
   program
     .command('login')
@@ -30,3 +28,5 @@ Examples:
   $ agents login --insecure-storage`,
     )
     .action((flags: LoginFlags, cmd: Command) => run(cmd, load, (m, ctx) => m.login(ctx, flags)));
+
+const load = () => import('./run.js');

@@ -4,8 +4,6 @@ import { intOption } from '../options/option-values.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import type { LsFlags } from './run.js';
 
-const load = () => import('./run.js');
-
 export const lsSpec: CommandSpec = (program, run) =>
   program
     .command('ls')
@@ -32,3 +30,5 @@ Examples:
     .action((group: SessionRef | undefined, flags: LsFlags, cmd: Command) =>
       run(cmd, load, (m, ctx) => m.ls(ctx, { ...flags, group })),
     );
+
+const load = () => import('./run.js');

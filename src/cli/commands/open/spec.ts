@@ -3,8 +3,6 @@ import type { SessionRef } from '../../../core/index.js';
 import type { CommandSpec } from '../options/command-spec.js';
 import { sessionOrPickArg } from '../options/session-args.js';
 
-const load = () => import('./run.js');
-
 export const openSpec: CommandSpec = (program, run) =>
   program
     .command('open')
@@ -21,3 +19,5 @@ Examples:
     .action((ref: SessionRef | undefined, _opts: object, cmd: Command) =>
       run(cmd, load, (m, ctx) => m.open(ctx, ref)),
     );
+
+const load = () => import('./run.js');

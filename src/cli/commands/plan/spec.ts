@@ -5,8 +5,6 @@ import type { CommandSpec } from '../options/command-spec.js';
 import { readTimeoutOption, sessionOrPickArg } from '../options/session-args.js';
 import type { DownloadFlags } from '../options/artifact-output.js';
 
-const load = () => import('./run.js');
-
 export const planSpec: CommandSpec = (program, run) =>
   program
     .command('plan')
@@ -27,3 +25,5 @@ Examples:
       if (flags.output !== undefined) checkOutputPath(flags.output, '-o');
       return run(cmd, load, (m, ctx) => m.plan(ctx, ref, flags));
     });
+
+const load = () => import('./run.js');

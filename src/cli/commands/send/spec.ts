@@ -9,8 +9,6 @@ import { addReplyOptions, loadSchemaOption } from '../options/reply-options.js';
 import { sessionOrPickArg } from '../options/session-args.js';
 import type { SendFlags } from './run.js';
 
-const load = () => import('./run.js');
-
 type SendOptions = Omit<SendFlags, 'profile' | 'schema'> &
   Pick<AgentFlags, 'agentProfile' | 'agentProfileFile'>;
 
@@ -48,3 +46,5 @@ async function check(words: string[], opts: SendOptions): Promise<SendFlags> {
   checkMessageSources(words, opts.file);
   return { ...rest, profile, schema };
 }
+
+const load = () => import('./run.js');

@@ -6,8 +6,6 @@ import type { CommandSpec } from '../options/command-spec.js';
 import { readTimeoutOption, sessionOrPickArg, threadOption } from '../options/session-args.js';
 import type { ShowFlags } from './run.js';
 
-const load = () => import('./run.js');
-
 type ShowOptions = Omit<ShowFlags, 'thread'> & { thread?: ThreadOption };
 
 export const showSpec: CommandSpec = (program, run) =>
@@ -39,3 +37,5 @@ export const showSpec: CommandSpec = (program, run) =>
       const flags: ShowFlags = { ...opts, thread: opts.thread?.threadId };
       return run(cmd, load, (m, ctx) => m.show(ctx, ref, flags));
     });
+
+const load = () => import('./run.js');

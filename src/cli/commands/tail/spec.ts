@@ -7,8 +7,6 @@ import { sessionOrPickArg, threadOption } from '../options/session-args.js';
 import type { TailFlags } from './run.js';
 import { sinceOption } from './since.js';
 
-const load = () => import('./run.js');
-
 type TailOptions = Omit<TailFlags, 'thread'> & { thread?: ThreadOption };
 
 export const tailSpec: CommandSpec = (program, run) =>
@@ -44,3 +42,5 @@ export const tailSpec: CommandSpec = (program, run) =>
       const lines = counted ? opts.lines : undefined;
       return run(cmd, load, (m, ctx) => m.tail(ctx, ref, { ...opts, lines, thread: opts.thread?.threadId }));
     });
+
+const load = () => import('./run.js');

@@ -6,8 +6,6 @@ import type { CommandSpec } from '../options/command-spec.js';
 import { addNotifyOptions, loadSchemaOption } from '../options/reply-options.js';
 import type { WaitFlags } from './run.js';
 
-const load = () => import('./run.js');
-
 export const waitSpec: CommandSpec = (program, run) =>
   addNotifyOptions(
     program.command('wait'),
@@ -51,3 +49,5 @@ Examples:
         return run(cmd, load, (m, ctx) => m.wait(ctx, refs ?? [], flags));
       },
     );
+
+const load = () => import('./run.js');
