@@ -4,6 +4,7 @@
 import { error, setFailed } from '@actions/core';
 import { runAction } from './run-action.js';
 import { onStopSignals } from '../util/stop-signals.js';
+import { errorMessage } from '../util/text.js';
 
 const controller = new AbortController();
 // The runner's second signal means now: the ids are already in $GITHUB_OUTPUT.
@@ -18,7 +19,7 @@ onStopSignals(
 const code = await runAction({ signal: controller.signal, cwd: process.cwd() }).catch((err: unknown) => {
   // Not an error of the contract (those are annotations with their exit code): a runner file that could
   // not be written, say. One annotation rather than a stack trace the job's page does not show.
-  setFailed(err instanceof Error ? err.message : String(err));
+  setFailed(errorMessage(err));
   return 1;
 });
 process.exitCode = code;

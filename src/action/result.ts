@@ -3,6 +3,7 @@
 // so that the two cannot drift.
 import { SchemaMismatchError, TimeoutError, type Agents, type Reply, type Turn } from '../sdk/index.js';
 import { resultOutputs, type Session, type WaitResult } from '../core/index.js';
+import { errorMessage } from '../util/text.js';
 
 /** Every output action.yml declares, in its order. */
 export const OUTPUT_NAMES = [
@@ -79,9 +80,7 @@ export async function unanswered(
   try {
     session = await agents.session(turn.sessionId, { signal, timeout: SESSION_READ_MS });
   } catch (err) {
-    log(
-      `warning: could not read the session's pull requests: ${err instanceof Error ? err.message : String(err)}`,
-    );
+    log(`warning: could not read the session's pull requests: ${errorMessage(err)}`);
   }
   const mismatch = error instanceof SchemaMismatchError ? error : undefined;
   const result: WaitResult = {

@@ -11,6 +11,7 @@ import { parseInputs, type InputReader } from './inputs.js';
 import { endOutputs, idOutputs, postedOutputs, replied, unanswered, type Outputs } from './result.js';
 import { promptOf, schemaOf } from './sources.js';
 import { runTurn, type TurnOutcome } from './turn.js';
+import { errorMessage } from '../util/text.js';
 
 export { OUTPUT_NAMES } from './result.js';
 
@@ -69,7 +70,7 @@ async function report(io: ActionIO, env: Env, agents: Agents, outcome: TurnOutco
     // Emptied first: a write that failed leaves its text in the toolkit's buffer.
     await summary.emptyBuffer().addRaw(text).write();
   } catch (err) {
-    info(`warning: could not write the step summary: ${err instanceof Error ? err.message : String(err)}`);
+    info(`warning: could not write the step summary: ${errorMessage(err)}`);
   }
   return true;
 }

@@ -13,6 +13,7 @@ import {
   type WaitResult,
 } from '../core/index.js';
 import type { Agents, JsonSchema, Session } from '../sdk/index.js';
+import { errorMessage } from '../util/text.js';
 
 /** How long a POST or a read may take: over a minute, the key's budget window a request may wait out. */
 export const REQUEST_DEADLINE_MS = 120_000;
@@ -132,9 +133,7 @@ async function pullRequestsOf(host: Host<Agents>, sessionId: string): Promise<Se
     const session = await (await host.agents()).session(sessionId, { timeout: REQUEST_DEADLINE_MS });
     return Array.isArray(session.pull_requests) ? session.pull_requests : [];
   } catch (err) {
-    host.log.warn(
-      `could not read the session's pull requests: ${err instanceof Error ? err.message : String(err)}`,
-    );
+    host.log.warn(`could not read the session's pull requests: ${errorMessage(err)}`);
     return [];
   }
 }

@@ -21,6 +21,7 @@ import {
 } from '../core/sessions/structured-reply.js';
 import { monotonicMs } from '../util/clock.js';
 import type { AgentsEvent, Landed, PullRequest, Reply, WaitProgress } from './types.js';
+import { errorMessage } from '../util/text.js';
 
 export interface WaitJob {
   client: ApiClient;
@@ -69,7 +70,7 @@ function threadOf(job: WaitJob, deadline: Deadline, threadId: string) {
         job.seen.rateLimited = isRateLimited(err);
         job.emit({
           type: 'poll-failed',
-          reason: err instanceof Error ? err.message : String(err),
+          reason: errorMessage(err),
           rateLimited: job.seen.rateLimited,
           sessionId: job.sessionId,
         });

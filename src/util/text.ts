@@ -42,3 +42,8 @@ const JSON_RAW_UNSAFE = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 export function jsonText(value: unknown, space?: number): string {
   return String(JSON.stringify(value, null, space)).replace(JSON_RAW_UNSAFE, uEscape);
 }
+
+/** What a thrown value says: an Error's message, anything else as a string. */
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

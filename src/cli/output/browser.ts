@@ -1,5 +1,6 @@
 // Opening a dashboard address in the browser where one can start (not under CI, SSH, or without a display).
 import { type Env, type IO, noBrowserReason } from '../../core/index.js';
+import { errorMessage } from '../../util/text.js';
 
 /** Else says `why` not, or the `error` that stopped the browser. Only a web address is handed to an opener
  * (it comes from the service), which would run a file or another scheme's handler as readily. */
@@ -15,6 +16,6 @@ export async function openInBrowser(
     await io.spawner.browser(url);
     return { opened: true };
   } catch (err) {
-    return { opened: false, error: err instanceof Error ? err.message : String(err) };
+    return { opened: false, error: errorMessage(err) };
   }
 }

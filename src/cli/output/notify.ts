@@ -9,7 +9,7 @@ import {
   type SettingName,
   type Settings,
 } from '../../core/index.js';
-import { escapeForLine, flatten } from '../../util/text.js';
+import { escapeForLine, flatten, errorMessage } from '../../util/text.js';
 import type { Logger, Stderr } from './stderr.js';
 
 /** What a notification says ("claude replied: …", made safe here); `result`: the notify program's stdin. */
@@ -64,7 +64,7 @@ export async function notify(
   try {
     how = notifyHow(flag, (await ctx.settings(['notify'])).notify);
   } catch (err) {
-    ctx.log.warn(`no notification: ${err instanceof Error ? err.message : String(err)}`);
+    ctx.log.warn(`no notification: ${errorMessage(err)}`);
     return;
   }
   if (how.kind === 'terminal' && ctx.caps.stderrIsTTY) write(notificationBytes(ctx.io.env, n));

@@ -1,6 +1,6 @@
 // The presenter's handlers for what src/core/sessions yields while a command posts and waits.
 import { githubOutputs, resultOutputs, type SessionItem, stepSummary } from '../../core/index.js';
-import { escapeForLine } from '../../util/text.js';
+import { escapeForLine, errorMessage } from '../../util/text.js';
 import { notify } from './notify.js';
 import { jsonLine, type Handlers, type Printer } from './printer.js';
 import { activityLine, bodyText, line, renderEntry, serviceText } from './render-conversation.js';
@@ -12,7 +12,7 @@ async function appendRunnerFile(p: Printer, path: string, text: string): Promise
     // Not imported: fs/promises costs every run of the presenter a dozen of Node's modules.
     await process.getBuiltinModule('node:fs/promises').appendFile(path, text);
   } catch (err) {
-    p.ctx.log.warn(`could not write ${path}: ${err instanceof Error ? err.message : String(err)}`);
+    p.ctx.log.warn(`could not write ${path}: ${errorMessage(err)}`);
   }
 }
 

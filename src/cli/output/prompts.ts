@@ -11,6 +11,7 @@ import {
   validateApiKey,
   validateBaseUrl,
 } from '../../core/index.js';
+import { errorMessage } from '../../util/text.js';
 
 export type Prompts = ReturnType<typeof createPrompts>;
 
@@ -29,7 +30,7 @@ function check(run: () => unknown): true | string {
     run();
     return true;
   } catch (err) {
-    return err instanceof Error ? err.message : String(err);
+    return errorMessage(err);
   }
 }
 

@@ -6,6 +6,7 @@ import type { Dispatcher } from 'undici';
 import { HttpError } from './errors.js';
 import { plainRequest } from './plain-http.js';
 import type { Exchange, TimeoutFigures } from './response.js';
+import { errorMessage } from '../../util/text.js';
 
 /** The proxy variables, as the caller's environment holds them. */
 export type ProxyEnv = Partial<Record<'http_proxy' | 'HTTP_PROXY' | 'https_proxy' | 'HTTPS_PROXY' | 'no_proxy' | 'NO_PROXY', string>>;
@@ -56,7 +57,7 @@ export async function proxyDispatcher(
       kind: 'connection',
       transient: false,
       cause: err,
-      message: `invalid proxy setting: ${err instanceof Error ? err.message : String(err)}`,
+      message: `invalid proxy setting: ${errorMessage(err)}`,
       advice: 'check HTTPS_PROXY / HTTP_PROXY: they need a full address such as http://proxy.example:3128',
     });
   }

@@ -7,7 +7,7 @@ import type { ApiErrorKind, BadRequestDefault, Creates, HttpErrorInit } from './
 import { parseRetryAfter } from './backoff.js';
 import { redact } from './redact.js';
 import { jsonDepthExceeds } from '../../util/json.js';
-import { flatten } from '../../util/text.js';
+import { flatten, errorMessage } from '../../util/text.js';
 import { monotonicMs } from '../../util/clock.js';
 
 export interface ExchangeOptions {
@@ -58,7 +58,7 @@ export type TimeoutFigures = { connectTimeoutMs: number; responseTimeoutMs: numb
 /** A failure without an HTTP status, of either wire (their time-outs mean the same), or while reading a body. */
 export function errorFromNetwork(err: unknown, origin: string, figures: TimeoutFigures): HttpError {
   const code = errorCode(err) ?? 'unknown';
-  const raw = err instanceof Error ? err.message : String(err);
+  const raw = errorMessage(err);
   const at = ` (${code})`;
   const early = typeof err === 'object' && err !== null && beforeConnect.has(err);
   const neverSent = NEVER_SENT.has(code) || early;

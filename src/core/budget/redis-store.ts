@@ -11,6 +11,7 @@ import {
 } from './state.js';
 import type { BudgetStore } from './budget-store.js';
 import { afterIo, sleep } from '../../util/sleep.js';
+import { errorMessage } from '../../util/text.js';
 
 export const KEY_PREFIX = 'agents:budget:';
 /** How long connecting may take: a store that cannot be reached costs about this, once. */
@@ -66,7 +67,7 @@ const ERROR_KINDS: [RegExp, string][] = [
 function storeError(where: string, err: unknown): Error {
   if (err instanceof BrokenState) return err;
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  const raw = err instanceof Error ? err.message : String(err);
+  const raw = errorMessage(err);
   const known = [LOCKED, LAPSED].includes(raw) ? raw : ERROR_KINDS.find(([re]) => re.test(raw))?.[1];
   return new Error(`${where}: ${code ?? known ?? 'no answer'}`);
 }

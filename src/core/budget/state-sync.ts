@@ -5,6 +5,7 @@ import { capacity, lowerCap, shareGap, WaiterCount, type PacingOptions, type Win
 import { BrokenState, prune, slotsHeld, type SharedState } from './state.js';
 import type { BudgetStore } from './budget-store.js';
 import { monotonicMs } from '../../util/clock.js';
+import { errorMessage } from '../../util/text.js';
 
 /** What a transaction returns once the budget fell back: nothing was done. */
 export const FELL_BACK = Symbol('fell back');
@@ -12,7 +13,7 @@ export const FELL_BACK = Symbol('fell back');
 const errText = (err: unknown) =>
   err instanceof BrokenState
     ? `${err.message}; ${err.newer ? 'use that version, or delete it,' : 'delete it'} to share the budget again`
-    : ((err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err)));
+    : ((err as NodeJS.ErrnoException).code ?? errorMessage(err));
 
 /** Its process polls far more often. */
 const MIN_WAITER_TTL_MS = 30_000;

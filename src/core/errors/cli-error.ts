@@ -10,6 +10,7 @@ import {
   NotFoundError,
   TimeoutError,
 } from './agents-error.js';
+import { errorMessage } from '../../util/text.js';
 
 export { ExitCode, UsageError, type ExitCodeValue } from './agents-error.js';
 /** The CLI's name for the base class of the one hierarchy (errors/agents-error.ts). */
@@ -78,6 +79,6 @@ export function fromHttpError(err: HttpError): AgentsError {
 export function toCliError(err: unknown): AgentsError {
   if (err instanceof AgentsError) return err;
   if (isHttpError(err)) return fromHttpError(err);
-  const message = err instanceof Error ? err.message : String(err);
+  const message = errorMessage(err);
   return new AgentsError(message.split('\n')[0] ?? '', { cause: err });
 }

@@ -1,6 +1,7 @@
 // A file-system failure as one line that names the file and says what to do, instead of a raw
 // `EPERM: operation not permitted, rename '…config.json.tmp-…'`.
 import { CliError } from './cli-error.js';
+import { errorMessage } from '../../util/text.js';
 
 const WHY: Record<string, [string, string]> = {
   EACCES: ['permission denied', 'check the owner and mode of the file and its directory'],
@@ -27,9 +28,6 @@ export function fsCode(err: unknown): string | undefined {
 /** One CliError for a failure to read or write `path`; `what` names the file for a person ("the config file"). */
 export function fileError(what: string, path: string, doing: 'read' | 'write', err: unknown): CliError {
   const code = fsCode(err);
-  const [why, hint] = (code && WHY[code]) ?? [
-    code ?? (err instanceof Error ? err.message : String(err)),
-    'check the file and its directory',
-  ];
+  const [why, hint] = (code && WHY[code]) ?? [code ?? errorMessage(err), 'check the file and its directory'];
   return new CliError(`cannot ${doing} ${what} ${path}: ${why}`, { hint, cause: err });
 }

@@ -11,6 +11,7 @@ import { RATE_LIMITED_LINE, failingLine } from '../events/outage-lines.js';
 import type { ScheduleOptions } from '../poll/schedule.js';
 import type { Deadline } from './deadline.js';
 import type { SessionItem } from '../events/session-items.js';
+import { errorMessage } from '../../util/text.js';
 
 export function resumeCommand(sessionId: string, threadId: string | undefined): string {
   return `agents tail ${sessionId}${threadId ? ` --thread ${threadId}` : ''} --until-final`;
@@ -53,7 +54,7 @@ export function outagePolicy(
   return {
     maxFailedPolls: timeoutMs === undefined ? MAX_FAILED_POLLS : Number.POSITIVE_INFINITY,
     onTransientError: (err, n) => {
-      const what = err instanceof Error ? err.message : String(err);
+      const what = errorMessage(err);
       const left = timeoutMs === undefined ? ` (attempt ${n} of ${MAX_FAILED_POLLS})` : '';
       warn(isRateLimited(err) ? RATE_LIMITED_LINE : failingLine(what, left));
     },

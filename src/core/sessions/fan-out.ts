@@ -19,6 +19,7 @@ import { checkReply, NO_JSON, schemaErrorLine, type OutputSchema } from './struc
 import { Channel } from '../../util/channel.js';
 import { sleep } from '../../util/sleep.js';
 import { fileError } from '../errors/file-errors.js';
+import { errorMessage } from '../../util/text.js';
 
 interface Entry {
   ref: WaitRef;
@@ -235,7 +236,7 @@ export class FanOut {
   private warnFailing(sessionId: string, err: unknown, failures: number): void {
     // Once per run of failures: with many sessions, one line each per failed poll would bury the screen.
     if (failures !== 1) return;
-    const what = err instanceof Error ? err.message : String(err);
+    const what = errorMessage(err);
     this.o.work.log.warn(`session ${sessionId}: the service is failing: ${what}; still waiting`);
   }
 

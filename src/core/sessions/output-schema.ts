@@ -4,6 +4,7 @@ import type { Ajv, ErrorObject, Options } from 'ajv';
 import { UsageError } from '../errors/cli-error.js';
 import { MAX_SCHEMA_ERRORS, type OutputSchema } from './structured-output.js';
 import type { SchemaError } from '../errors/agents-error.js';
+import { errorMessage } from '../../util/text.js';
 
 /** The drafts ajv is set up for, by their `$schema` less its scheme and trailing `#`. CommonJS modules: Node,
  * and esbuild for an ES module, give module.exports as the default (its own `default` is the class or the
@@ -45,7 +46,7 @@ export async function loadOutputSchema(schema: unknown, label = 'the schema'): P
   try {
     validate = ajv.compile(schema);
   } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
+    const why = errorMessage(err);
     throw new UsageError(`${label}: not a valid JSON Schema (${why})`);
   }
   return {

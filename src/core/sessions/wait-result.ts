@@ -3,6 +3,7 @@
 import type { ApiClient } from '../api/client.js';
 import type { PullRequestRef } from '../api/types.js';
 import type { WaitResult } from '../events/ci-result.js';
+import { errorMessage } from '../../util/text.js';
 
 /** How long the read of the session may take, even after the wait's own deadline ran out. */
 const RESULT_READ_MS = 10_000;
@@ -21,7 +22,7 @@ export async function sessionAfterTurn(
     const pullRequests = Array.isArray(session.pull_requests) ? session.pull_requests : [];
     return { pullRequests, url: session.session_html_url || undefined };
   } catch (err) {
-    warn(`could not read the session's pull requests: ${err instanceof Error ? err.message : String(err)}`);
+    warn(`could not read the session's pull requests: ${errorMessage(err)}`);
     return { pullRequests: [], url: undefined };
   }
 }

@@ -4,6 +4,7 @@ import { isObject } from '../../util/json.js';
 import { isUuid } from '../../util/uuid.js';
 import type { StateData } from './state-file.js';
 import { inHistory, normalBaseUrl, type History } from './history.js';
+import { errorMessage } from '../../util/text.js';
 
 export const MAX_SESSIONS = 100;
 
@@ -141,7 +142,7 @@ export async function noteSessionFacts(
     await h.state.update((data) => withSessionFacts(data, h, facts));
     return undefined;
   } catch (err) {
-    return err instanceof Error ? err.message : String(err);
+    return errorMessage(err);
   }
 }
 

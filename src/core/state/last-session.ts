@@ -4,6 +4,7 @@ import { isObject } from '../../util/json.js';
 import { isUuid } from '../../util/uuid.js';
 import { knownSessions, withUsedSession, type SessionFacts } from './known-sessions.js';
 import { inHistory, normalBaseUrl, type History } from './history.js';
+import { errorMessage } from '../../util/text.js';
 
 export interface LastSession {
   id: string;
@@ -70,7 +71,7 @@ export async function recordLast(
     await writeLastSession(h, entry, new Date(), facts);
     return undefined;
   } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
+    const why = errorMessage(err);
     const cleared = h.state.remove() ? ' and was cleared' : '';
     return `${why}; "last" cannot name this session${cleared}: give its id instead (${entry.id})`;
   }

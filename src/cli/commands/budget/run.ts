@@ -19,6 +19,7 @@ import { pacingDir, type Context } from '../../run/context.js';
 import { sleep } from '../../../util/sleep.js';
 import type { Result } from '../../output/items.js';
 import type { BudgetItem } from './items.js';
+import { errorMessage } from '../../../util/text.js';
 
 export { print } from './items.js';
 
@@ -55,7 +56,7 @@ async function read(ctx: Context, at: Awaited<ReturnType<typeof storeOf>>): Prom
     state = await at.store.stored();
   } catch (err) {
     const newer = err instanceof BrokenState && err.newer;
-    throw new CliError(`could not read the budget: ${err instanceof Error ? err.message : String(err)}`, {
+    throw new CliError(`could not read the budget: ${errorMessage(err)}`, {
       cause: err,
       hint: newer
         ? `run that version's \`agents budget\`; processes of this one pace alone until ${at.store.where} is deleted`

@@ -14,6 +14,7 @@ import {
   type RepeatedParams,
   misbehaviourOf,
 } from '../../../emulator/index.js';
+import { errorMessage } from '../../../util/text.js';
 
 export interface EmulatorFlags {
   port: number;
@@ -71,7 +72,7 @@ function listenError(err: unknown, { host, port }: EmulatorFlags): CliError {
   }
   if (code === 'EACCES') return new CliError(`not allowed to listen on ${host}:${port}`, { cause: err });
   const noSuch = code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND';
-  const why = noSuch ? 'no such local address' : err instanceof Error ? err.message : String(err);
+  const why = noSuch ? 'no such local address' : errorMessage(err);
   return new CliError(`cannot listen on ${host}:${port}: ${why}`, { cause: err });
 }
 

@@ -19,6 +19,7 @@ import {
   type WaitRef,
 } from '../../../core/index.js';
 import type { Item } from '../../output/items.js';
+import { errorMessage } from '../../../util/text.js';
 
 export type WaitFlags = { timeout?: number; outputDir?: string; schema?: OutputSchema; notify?: boolean };
 
@@ -87,7 +88,7 @@ export async function* wait(ctx: Context, refs: WaitRef[], flags: WaitFlags): As
     if (fromStdin) {
       feedLines(ctx, fan, ctx.io.stdin, signal)
         .catch((err: unknown) => {
-          const why = err instanceof Error ? err.message : String(err);
+          const why = errorMessage(err);
           fan.reject('standard input', new UsageError(`could not be read: ${why}`));
         })
         .finally(() => {
