@@ -127,8 +127,11 @@ async function worker(n: number, bin: string, env: NodeJS.ProcessEnv, until: num
     }
     const id = tailed ? out.id : out.chat_id;
     if (id !== undefined) sessions.add(id);
-    const got = tailed ? await tail(bin, env, id, out.thread_id, em) : create;
-    const reply = tailed ? got.stdout : (out.message ?? create.stdout);
+    // A tailed create that made no session (its POST cut after the commit, say) is judged by its own run.
+    const thread = out.thread_id;
+    const tailing = tailed && id !== undefined && thread !== undefined;
+    const got = tailing ? await tail(bin, env, id, thread, em) : create;
+    const reply = tailing ? got.stdout : (out.message ?? create.stdout);
     if (
       !judge(`${tailed ? 'tailed create' : 'create'} ${token}`, { ...got, stdout: reply }, `${token}-a`) ||
       !id
@@ -153,11 +156,10 @@ async function worker(n: number, bin: string, env: NodeJS.ProcessEnv, until: num
 async function tail(
   bin: string,
   env: NodeJS.ProcessEnv,
-  id: string | undefined,
-  thread: string | undefined,
+  id: string,
+  thread: string,
   em: RunningEmulator,
 ): Promise<Ran> {
-  if (id === undefined || thread === undefined) return { code: 1, stdout: '', stderr: 'create: no session' };
   const r = await agents(bin, env, [
     'tail',
     id,
