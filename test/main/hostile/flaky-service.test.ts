@@ -275,8 +275,7 @@ describe.concurrent('a POST whose outcome is unknown is never repeated', () => {
       );
       expectCleanError(r.stderr);
       expect(r.stderr).not.toContain('may have been created');
-      // 429s do not count against the retries: more attempts than the budget of failures allows.
-      expect(em.stats().byRoute['POST /sessions']).toBeGreaterThan(1 + DEFAULT_RETRY.maxRetries);
+      expect(em.stats().byRoute['POST /sessions']).toBeGreaterThan(1);
       expect(em.stats().sessionsCreated).toBe(0);
       tally.correct += 1;
     });
@@ -303,6 +302,9 @@ describe.concurrent('a POST whose outcome is unknown is never repeated', () => {
       expect(r.stderr).toMatch(
         /^error: rate limit exceeded \(HTTP 429\)[^\n]*\nhint: the key allows 100 requests a minute/,
       );
+      // 429s do not count against the retries: more attempts than the budget of failures allows (counted over
+      // the 429 budget, three times the 1 s above, so that a loaded machine still fits them in).
+      expect(em.stats().byRoute['POST /sessions']).toBeGreaterThan(1 + DEFAULT_RETRY.maxRetries);
       expect(em.stats().sessionsCreated).toBe(0);
       tally.correct += 1;
     });
